@@ -1,0 +1,36 @@
+// swift-tools-version:6.1
+// habitcore: a habit engine as a shared library with a stable C ABI.
+// No package dependencies: SQLite comes from the system, everything else is ours.
+import PackageDescription
+
+// Only the hc_* symbols leave the library; the Swift runtime and SQLite stay local.
+let versionScript = Context.packageDirectory + "/Sources/HabitCoreABI/exports.map"
+
+let package = Package(
+    name: "habitcore",
+    products: [
+        .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreABI"]),
+        .executable(name: "habitctl", targets: ["habitctl"]),
+    ],
+    targets: [
+        // The public C contract: include/habitcore.h, imported by Swift as CHabitCore.
+        .systemLibrary(name: "CHabitCore", path: "include"),
+        .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
+        // Pure domain: dates, time zones, habits, the ledger fold, JSON. No I/O.
+        .target(name: "HabitCore"),
+        // SQLite persistence: schema, migrations, rows in, domain values out.
+        .target(name: "HabitStore", dependencies: ["HabitCore", "CSQLite"]),
+        // Use cases composing the store and the domain.
+        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore"]),
+        // The C exports: validate, convert, call the engine, convert back.
+        .target(
+            name: "HabitCoreABI",
+            dependencies: ["CHabitCore", "HabitEngine"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)"])]
+        ),
+        // The command line reaches the engine only through the C header.
+        .executableTarget(name: "habitctl", dependencies: ["CHabitCore", "HabitCoreABI"]),
+        .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore"]),
+        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI"]),
+    ]
+)

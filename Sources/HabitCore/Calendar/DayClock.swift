@@ -1,0 +1,30 @@
+/// Which local day an instant belongs to: the home zone plus the day-start time.
+/// With a day start of 03:00, something done at 01:30 counts for the day before.
+package struct DayClock: Equatable, Sendable {
+    package var zone: ZoneRules
+    package var dayStartMinutes: Int32
+
+    package init(zone: ZoneRules, dayStartMinutes: Int32) {
+        self.zone = zone
+        self.dayStartMinutes = dayStartMinutes
+    }
+
+    /// Bounds that keep every step below free of overflow: years 1 through 9999.
+    private static let minMs = Int64(CivilDate.minDay) * 86_400_000
+    private static let maxMs = (Int64(CivilDate.maxDay) + 1) * 86_400_000 - 1
+
+    package static func validateDayStart(_ minutes: Int32) throws(HabitError) {
+        guard (0..<1440).contains(minutes) else { throw .invalid("day start \(minutes) is not a number of minutes in 0...1439") }
+    }
+
+    package func localDay(utcMs: Int64) throws(HabitError) -> Int32 {
+        guard utcMs >= DayClock.minMs, utcMs <= DayClock.maxMs else {
+            throw .invalid("instant \(utcMs) ms is outside the years 1...9999")
+        }
+        let seconds = floorDiv(utcMs, 1000)
+        let local = seconds + Int64(zone.utcOffset(atUTC: seconds)) - Int64(dayStartMinutes) * 60
+        let day = Int32(clamping: floorDiv(local, 86_400))
+        guard CivilDate.isValid(day) else { throw .invalid("instant \(utcMs) ms is outside the years 1...9999") }
+        return day
+    }
+}

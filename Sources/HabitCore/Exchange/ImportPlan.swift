@@ -1,0 +1,67 @@
+/// What an import will write, checked in full before anything is written.
+/// Habits and entries refer to each other by position, so the store can give
+/// them fresh ids inside one transaction.
+package struct ImportPlan: Equatable, Sendable {
+    package struct HabitItem: Equatable, Sendable {
+        package var spec: HabitSpec
+        package var schedules: [ScheduleSpan]
+        package var archivedDay: Int32?
+        package var createdAtMs: Int64
+    }
+
+    package struct EntryItem: Equatable, Sendable {
+        package var habitIndex: Int
+        package var day: Int32
+        package var kind: EntryKind
+        package var value: Double
+        package var recordedAtMs: Int64
+        package var source: EntrySource
+        /// For undo entries: the position of the entry they cancel.
+        package var undoesIndex: Int?
+        package var note: String?
+    }
+
+    package struct Settings: Equatable, Sendable {
+        package var timezone: String
+        package var dayStartMinutes: Int32
+    }
+
+    package var settings: Settings?
+    package var habits: [HabitItem] = []
+    package var entries: [EntryItem] = []
+
+    package init() {}
+
+    /// Adds an entry after checking it against its habit and the entries before it.
+    mutating func append(_ item: EntryItem, undone: inout Set<Int>) throws(HabitError) {
+        guard habits.indices.contains(item.habitIndex) else { throw .invalid("entry refers to an unknown habit") }
+        guard CivilDate.isValid(item.day) else { throw .invalid("date out of range") }
+        let habit = habits[item.habitIndex].spec
+        if item.kind == .undo {
+            guard let target = item.undoesIndex, entries.indices.contains(target) else {
+                throw .invalid("undo refers to an entry that does not come before it")
+            }
+            let cancelled = entries[target]
+            guard cancelled.habitIndex == item.habitIndex, cancelled.day == item.day else {
+                throw .invalid("undo must have the habit and date of the entry it cancels")
+            }
+            guard cancelled.kind != .undo, undone.insert(target).inserted else {
+                throw .conflict("entry is undone twice, or an undo is undone")
+            }
+        } else {
+            guard item.undoesIndex == nil else { throw .invalid("only undo entries may name an entry they cancel") }
+            try EntryRules.validate(kind: item.kind, value: item.value, note: item.note, for: habit)
+        }
+        entries.append(item)
+    }
+
+    /// Names must be unique among the plan's active habits (the store checks its own).
+    func checkNames() throws(HabitError) {
+        var seen = Set<String>()
+        for (index, habit) in habits.enumerated() where habit.archivedDay == nil {
+            guard seen.insert(habit.spec.name.lowercased()).inserted else {
+                throw .conflict("habit \(index + 1): the name '\(habit.spec.name)' appears twice")
+            }
+        }
+    }
+}

@@ -1,0 +1,336 @@
+/// A small JSON reader and writer of our own (the library does not use Foundation).
+/// The reader is for untrusted input: nesting depth and size are bounded, every
+/// escape and every UTF-8 sequence is checked, numbers must be finite.
+package enum JSON: Equatable, Sendable {
+    case null
+    case bool(Bool)
+    case int(Int64)
+    case double(Double)
+    case string(String)
+    case array([JSON])
+    /// Keys in document order; duplicate keys are refused by the reader.
+    case object([(String, JSON)])
+
+    package static func == (lhs: JSON, rhs: JSON) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.int(a), .int(b)): return a == b
+        case let (.double(a), .double(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+        default: return false
+        }
+    }
+
+    package subscript(key: String) -> JSON? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.0 == key }?.1
+    }
+
+    package static let maxDepth = 64
+    package static let maxBytes = 512 * 1024 * 1024
+
+    package static func parse(_ text: String) throws(HabitError) -> JSON {
+        try parse(Array(text.utf8))
+    }
+
+    package static func parse(_ bytes: [UInt8]) throws(HabitError) -> JSON {
+        guard bytes.count <= maxBytes else { throw .invalid("JSON text is larger than \(maxBytes) bytes") }
+        var reader = JSONReader(bytes: bytes)
+        reader.skipSpace()
+        let value = try reader.value(depth: 0)
+        reader.skipSpace()
+        guard reader.index == bytes.count else { throw reader.error("unexpected text after the JSON value") }
+        return value
+    }
+
+    /// Compact text, keys in the order given.
+    package var text: String {
+        var out = ""
+        write(into: &out)
+        return out
+    }
+
+    package func write(into out: inout String) {
+        switch self {
+        case .null: out += "null"
+        case .bool(let b): out += b ? "true" : "false"
+        case .int(let i): out += String(i)
+        case .double(let d):
+            if d.isFinite {
+                // Integral values print without a fraction so they read back as integers.
+                if d == d.rounded(), abs(d) < 1e15 { out += String(Int64(d)) } else { out += String(d) }
+            } else {
+                out += "null"
+            }
+        case .string(let s): JSON.writeString(s, into: &out)
+        case .array(let items):
+            out += "["
+            for (i, item) in items.enumerated() {
+                if i > 0 { out += "," }
+                item.write(into: &out)
+            }
+            out += "]"
+        case .object(let members):
+            out += "{"
+            for (i, (key, value)) in members.enumerated() {
+                if i > 0 { out += "," }
+                JSON.writeString(key, into: &out)
+                out += ":"
+                value.write(into: &out)
+            }
+            out += "}"
+        }
+    }
+
+    private static func writeString(_ s: String, into out: inout String) {
+        out += "\""
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 || scalar.value == 0x7F {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        out += "\""
+    }
+}
+
+private struct JSONReader {
+    let bytes: [UInt8]
+    var index = 0
+
+    func error(_ message: String) -> HabitError {
+        .invalid("JSON: \(message) at byte \(index)")
+    }
+
+    mutating func skipSpace() {
+        while index < bytes.count, bytes[index] == 0x20 || bytes[index] == 0x0A || bytes[index] == 0x0D || bytes[index] == 0x09 {
+            index += 1
+        }
+    }
+
+    mutating func value(depth: Int) throws(HabitError) -> JSON {
+        guard depth < JSON.maxDepth else { throw error("nesting deeper than \(JSON.maxDepth)") }
+        guard index < bytes.count else { throw error("unexpected end of text") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try object(depth: depth)
+        case UInt8(ascii: "["): return try array(depth: depth)
+        case UInt8(ascii: "\""): return .string(try string())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        default: return try number()
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(HabitError) {
+        let expected = Array(word.utf8)
+        guard bytes.count - index >= expected.count, Array(bytes[index..<index + expected.count]) == expected else {
+            throw error("unexpected character")
+        }
+        index += expected.count
+    }
+
+    private mutating func object(depth: Int) throws(HabitError) -> JSON {
+        index += 1
+        var members: [(String, JSON)] = []
+        var keys = Set<String>()
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key") }
+            let key = try string()
+            guard keys.insert(key).inserted else { throw error("duplicate key '\(key.prefix(40))'") }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':'") }
+            index += 1
+            skipSpace()
+            members.append((key, try value(depth: depth + 1)))
+            skipSpace()
+            guard index < bytes.count else { throw error("unterminated object") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(members) }
+            throw error("expected ',' or '}'")
+        }
+    }
+
+    private mutating func array(depth: Int) throws(HabitError) -> JSON {
+        index += 1
+        var items: [JSON] = []
+        skipSpace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+        while true {
+            skipSpace()
+            items.append(try value(depth: depth + 1))
+            skipSpace()
+            guard index < bytes.count else { throw error("unterminated array") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            throw error("expected ',' or ']'")
+        }
+    }
+
+    private mutating func hex4() throws(HabitError) -> UInt32 {
+        guard bytes.count - index >= 4 else { throw error("truncated \\u escape") }
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            let b = bytes[index]
+            let digit: UInt32
+            switch b {
+            case 48...57: digit = UInt32(b - 48)
+            case 65...70: digit = UInt32(b - 55)
+            case 97...102: digit = UInt32(b - 87)
+            default: throw error("bad \\u escape")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func string() throws(HabitError) -> String {
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        func flushRun(_ reader: JSONReader, upTo end: Int, into view: inout String.UnicodeScalarView) throws(HabitError) {
+            guard runStart < end else { return }
+            guard let chunk = String(validating: reader.bytes[runStart..<end], as: UTF8.self) else {
+                throw reader.error("invalid UTF-8 in string")
+            }
+            view.append(contentsOf: chunk.unicodeScalars)
+        }
+        while true {
+            guard index < bytes.count else { throw error("unterminated string") }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                try flushRun(self, upTo: index, into: &scalars)
+                index += 1
+                return String(scalars)
+            }
+            if b < 0x20 { throw error("control character in string") }
+            if b != UInt8(ascii: "\\") { index += 1; continue }
+            try flushRun(self, upTo: index, into: &scalars)
+            index += 1
+            guard index < bytes.count else { throw error("unterminated escape") }
+            let escape = bytes[index]
+            index += 1
+            switch escape {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{8}")
+            case UInt8(ascii: "f"): scalars.append("\u{C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try hex4()
+                if (0xD800...0xDBFF).contains(code) {
+                    guard bytes.count - index >= 6, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                        throw error("lone surrogate in string")
+                    }
+                    index += 2
+                    let low = try hex4()
+                    guard (0xDC00...0xDFFF).contains(low) else { throw error("bad surrogate pair") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw error("lone surrogate in string") }
+                scalars.append(scalar)
+            default:
+                throw error("unknown escape")
+            }
+            runStart = index
+        }
+    }
+
+    private mutating func number() throws(HabitError) -> JSON {
+        let start = index
+        if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let digitsStart = index
+        while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+        guard index > digitsStart else { throw error("unexpected character") }
+        if bytes[digitsStart] == 48, index - digitsStart > 1 { throw error("leading zero in number") }
+        var integral = true
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            integral = false
+            index += 1
+            let fractionStart = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+            guard index > fractionStart else { throw error("digits expected after '.'") }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            integral = false
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let exponentStart = index
+            while index < bytes.count, bytes[index] >= 48, bytes[index] <= 57 { index += 1 }
+            guard index > exponentStart else { throw error("digits expected in exponent") }
+        }
+        guard index - start <= 400 else { throw error("number too long") }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        if integral, let value = Int64(text) { return .int(value) }
+        guard let value = Double(text), value.isFinite else { throw error("number out of range") }
+        return .double(value)
+    }
+}
+
+// Typed access for readers of documents: each names the field it failed on.
+extension JSON {
+    package func string(_ key: String) throws(HabitError) -> String {
+        guard case .string(let s)? = self[key] else { throw .invalid("'\(key)' must be a string") }
+        return s
+    }
+
+    package func optionalString(_ key: String) throws(HabitError) -> String? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .string(let s)?: return s
+        default: throw .invalid("'\(key)' must be a string or null")
+        }
+    }
+
+    package func int(_ key: String) throws(HabitError) -> Int64 {
+        guard case .int(let i)? = self[key] else { throw .invalid("'\(key)' must be an integer") }
+        return i
+    }
+
+    package func optionalInt(_ key: String) throws(HabitError) -> Int64? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .int(let i)?: return i
+        default: throw .invalid("'\(key)' must be an integer or null")
+        }
+    }
+
+    package func number(_ key: String) throws(HabitError) -> Double {
+        switch self[key] {
+        case .int(let i)?: return Double(i)
+        case .double(let d)?: return d
+        default: throw .invalid("'\(key)' must be a number")
+        }
+    }
+
+    package func bool(_ key: String) throws(HabitError) -> Bool {
+        guard case .bool(let b)? = self[key] else { throw .invalid("'\(key)' must be true or false") }
+        return b
+    }
+
+    package func array(_ key: String) throws(HabitError) -> [JSON] {
+        guard case .array(let items)? = self[key] else { throw .invalid("'\(key)' must be an array") }
+        return items
+    }
+}

@@ -1,0 +1,163 @@
+/// Loop Habit Tracker's CSV export (Habits.csv and the top-level Checkmarks.csv),
+/// read into an ImportPlan. Loop marks: YES_MANUAL (2) a check, YES_AUTO (1) a day
+/// Loop implied from the frequency, NO (0), UNKNOWN (-1), SKIP (3); measurable
+/// habits hold numbers. Only what a person entered becomes an entry.
+package enum LoopCSV {
+    package static func plan(habitsCSV: String, checkmarksCSV: String, today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+        let habitRows = try rows(habitsCSV, file: "Habits.csv")
+        guard let header = habitRows.first else { throw .invalid("Habits.csv: empty file") }
+        let column = Dictionary(header.enumerated().map { ($1.trimmed.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        guard let nameColumn = column["name"] else { throw .invalid("Habits.csv line 1: no Name column") }
+
+        var plan = ImportPlan()
+        var loopHabits: [(name: String, numeric: Bool)] = []
+        for (offset, row) in habitRows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
+            let line = offset + 1
+            func field(_ name: String) -> String? {
+                guard let index = column[name], index < row.count else { return nil }
+                let value = row[index].trimmed
+                return value.isEmpty ? nil : value
+            }
+            do throws(HabitError) {
+                guard nameColumn < row.count else { throw .invalid("missing Name") }
+                let name = row[nameColumn].trimmed
+                let type = (field("type") ?? "YES_NO").uppercased().replacingSpaces()
+                let numeric = type.hasPrefix("NUMERICAL") || type.hasPrefix("MEASURABLE")
+                guard numeric || type.hasPrefix("YES_NO") else { throw .invalid("unknown habit Type '\(type.prefix(30))'") }
+                let numerator = try integer(field("frequencynumerator") ?? field("numrepetitions") ?? "1", "frequency")
+                let denominator = try integer(field("frequencydenominator") ?? field("interval") ?? "1", "frequency")
+                let atMost = (field("target type") ?? "AT_LEAST").uppercased().replacingSpaces() == "AT_MOST"
+                var target = 1.0
+                if numeric {
+                    guard let value = Double(field("target value") ?? ""), value > 0 else { throw .invalid("Target Value must be a number above 0") }
+                    target = value
+                }
+                let archived = (field("archived?") ?? "false").lowercased() == "true"
+                let spec = try HabitSpec(
+                    name: name, kind: numeric ? .counter : .checkmark, target: target,
+                    direction: atMost ? .atMost : .atLeast, group: nil, unit: numeric ? field("unit") : nil,
+                    routine: .anytime, proofRequired: false, startDay: today,
+                    schedule: schedule(numerator: numerator, denominator: denominator)).validated()
+                plan.habits.append(.init(spec: spec, schedules: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
+                loopHabits.append((name, numeric))
+            } catch {
+                throw error.prefixed("Habits.csv line \(line)")
+            }
+        }
+        try plan.checkNames()
+
+        let markRows = try rows(checkmarksCSV, file: "Checkmarks.csv")
+        guard let markHeader = markRows.first, markHeader.first?.trimmed.lowercased() == "date" else {
+            throw .invalid("Checkmarks.csv line 1: expected a header starting with Date")
+        }
+        // Columns are matched to habits by name.
+        var habitOfColumn: [Int: Int] = [:]
+        for (index, title) in markHeader.enumerated().dropFirst() where !title.trimmed.isEmpty {
+            guard let habit = loopHabits.firstIndex(where: { $0.name == title.trimmed }) else {
+                throw .invalid("Checkmarks.csv line 1: column '\(title.prefix(60))' is not a habit of Habits.csv")
+            }
+            habitOfColumn[index] = habit
+        }
+        var undone = Set<Int>()
+        var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
+        for (offset, row) in markRows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
+            do throws(HabitError) {
+                let day = try CivilDate.parseDay(row[0].trimmed)
+                for (column, habit) in habitOfColumn.sorted(by: { $0.key < $1.key }) where column < row.count {
+                    guard let (kind, value) = try mark(row[column].trimmed, numeric: loopHabits[habit].numeric) else { continue }
+                    try plan.append(.init(habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
+                                          source: .import, undoesIndex: nil, note: nil), undone: &undone)
+                    firstDay[habit] = min(firstDay[habit] ?? day, day)
+                }
+            } catch {
+                throw error.prefixed("Checkmarks.csv line \(offset + 1)")
+            }
+        }
+        // A habit starts on its first recorded day, and its schedule with it.
+        for index in plan.habits.indices {
+            let start = min(firstDay[index] ?? today, today)
+            plan.habits[index].spec.startDay = start
+            plan.habits[index].schedules = [ScheduleSpan(fromDay: start, schedule: plan.habits[index].spec.schedule)]
+        }
+        return plan
+    }
+
+    /// Loop's frequency "numerator times per denominator days" as our nearest schedule.
+    static func schedule(numerator: Int, denominator: Int) throws(HabitError) -> Schedule {
+        guard numerator >= 1, denominator >= 1, numerator <= denominator else {
+            throw .invalid("frequency \(numerator)/\(denominator) is not a number of times per days")
+        }
+        if numerator == denominator { return .daily }
+        if denominator == 7 { return .timesPerWeek(numerator) }
+        if denominator == 30 || denominator == 31 { return .timesPerMonth(numerator) }
+        if numerator == 1, denominator <= 365 { return .everyNDays(denominator) }
+        return .timesPerWeek(min(7, max(1, Int((Double(numerator) * 7 / Double(denominator)).rounded()))))
+    }
+
+    private static func mark(_ text: String, numeric: Bool) throws(HabitError) -> (EntryKind, Double)? {
+        switch text.uppercased() {
+        case "", "UNKNOWN", "-1", "NO", "0", "YES_AUTO", "1": return nil
+        case "SKIP", "3": return numeric ? nil : (.skip, 0)
+        case "YES_MANUAL", "2": return numeric ? (.amount, 2) : (.done, 0)
+        default:
+            guard numeric, let value = Double(text), value.isFinite else { throw .invalid("'\(text.prefix(30))' is not a Loop mark") }
+            return value > 0 ? (.amount, value) : nil
+        }
+    }
+
+    private static func integer(_ text: String, _ field: String) throws(HabitError) -> Int {
+        guard let value = Int(text) else { throw .invalid("\(field) '\(text.prefix(20))' is not a whole number") }
+        return value
+    }
+
+    /// RFC 4180 rows: quoted fields may hold commas, quotes ("") and newlines.
+    static func rows(_ text: String, file: String) throws(HabitError) -> [[String]] {
+        guard text.utf8.count <= 256 * 1024 * 1024 else { throw .invalid("\(file): larger than 256 MiB") }
+        var rows: [[String]] = []
+        var row: [String] = []
+        var field = ""
+        var quoted = false
+        var line = 1
+        var iterator = text.unicodeScalars.makeIterator()
+        var pending: Unicode.Scalar? = nil
+        while let c = pending ?? iterator.next() {
+            pending = nil
+            if quoted {
+                if c == "\"" {
+                    let next = iterator.next()
+                    if next == "\"" { field.unicodeScalars.append("\"") } else { quoted = false; pending = next }
+                } else {
+                    if c == "\n" { line += 1 }
+                    field.unicodeScalars.append(c)
+                }
+                continue
+            }
+            switch c {
+            case "\"" where field.isEmpty: quoted = true
+            case ",": row.append(field); field = ""
+            case "\r": break
+            case "\n":
+                row.append(field); field = ""
+                rows.append(row); row = []
+                line += 1
+            default: field.unicodeScalars.append(c)
+            }
+        }
+        guard !quoted else { throw .invalid("\(file) line \(line): unterminated quoted field") }
+        if !field.isEmpty || !row.isEmpty { row.append(field); rows.append(row) }
+        return rows
+    }
+}
+
+private extension String {
+    var trimmed: String {
+        var scalars = Substring(self)
+        while scalars.first == " " || scalars.first == "\u{FEFF}" { scalars.removeFirst() }
+        while scalars.last == " " { scalars.removeLast() }
+        return String(scalars)
+    }
+
+    func replacingSpaces() -> String {
+        String(map { $0 == " " ? "_" : $0 })
+    }
+}

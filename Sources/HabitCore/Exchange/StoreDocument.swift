@@ -1,0 +1,179 @@
+/// The store as a document: habitcore's own export and import format.
+/// Two layouts with the same records: one JSON document, or JSON Lines (a header
+/// line, then one habit or entry per line) for streaming and line-based tools.
+/// See docs/FORMATS.md.
+package enum StoreDocument {
+    package static let schemaVersion: Int64 = 1
+    package static let formatName = "habitcore-store"
+
+    package enum Layout: Int32, Sendable {
+        case json = 1
+        case jsonLines = 2
+    }
+
+    // MARK: Writing
+
+    package static func encode(timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
+                               layout: Layout) -> String {
+        let header: [(String, JSON)] = [
+            ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
+            ("timezone", .string(timezone)), ("day_start_minutes", .int(Int64(dayStartMinutes))),
+        ]
+        switch layout {
+        case .json:
+            let document = JSON.object(header + [
+                ("habits", .array(habits.map { .object(habitRecord($0)) })),
+                ("entries", .array(entries.map { .object(entryRecord($0)) })),
+            ])
+            return document.text + "\n"
+        case .jsonLines:
+            var out = JSON.object([("type", .string("header"))] + header).text + "\n"
+            for habit in habits { JSON.object([("type", .string("habit"))] + habitRecord(habit)).write(into: &out); out += "\n" }
+            for entry in entries { JSON.object([("type", .string("entry"))] + entryRecord(entry)).write(into: &out); out += "\n" }
+            return out
+        }
+    }
+
+    private static func date(_ day: Int32) -> JSON {
+        .string((try? CivilDate.format(day)) ?? "")
+    }
+
+    private static func optional(_ text: String?) -> JSON {
+        text.map(JSON.string) ?? .null
+    }
+
+    private static func habitRecord(_ habit: Habit) -> [(String, JSON)] {
+        let spec = habit.spec
+        return [
+            ("id", .int(habit.id)), ("name", .string(spec.name)), ("kind", .string(spec.kind.name)),
+            ("target", .double(spec.target)), ("direction", .string(spec.direction.name)),
+            ("group", optional(spec.group)), ("unit", optional(spec.unit)), ("routine", .string(spec.routine.name)),
+            ("proof_required", .bool(spec.proofRequired)), ("start_date", date(spec.startDay)),
+            ("archived_date", habit.archivedDay.map(date) ?? .null), ("created_at_ms", .int(habit.createdAtMs)),
+            ("schedules", .array(habit.schedules.map {
+                .object([("from", date($0.fromDay)), ("schedule", .string($0.schedule.description))])
+            })),
+        ]
+    }
+
+    private static func entryRecord(_ entry: Entry) -> [(String, JSON)] {
+        [
+            ("id", .int(entry.id)), ("habit_id", .int(entry.habitId)), ("date", date(entry.day)),
+            ("kind", .string(entry.kind.name)), ("value", .double(entry.value)),
+            ("recorded_at_ms", .int(entry.recordedAtMs)), ("source", .string(entry.source.name)),
+            ("undoes", entry.undoes.map(JSON.int) ?? .null), ("note", optional(entry.note)),
+        ]
+    }
+
+    // MARK: Reading
+
+    /// Reads and checks a whole document. Errors name the line (JSON Lines) or
+    /// the element ("habits[2]", "entries[17]") at fault.
+    package static func decode(_ text: String, layout: Layout) throws(HabitError) -> ImportPlan {
+        var reader = PlanBuilder()
+        switch layout {
+        case .json:
+            let document = try JSON.parse(text)
+            try reader.header(document)
+            let habits = try document.array("habits")
+            let entries = try document.array("entries")
+            for (i, habit) in habits.enumerated() {
+                do throws(HabitError) { try reader.habit(habit) } catch { throw error.prefixed("habits[\(i)]") }
+            }
+            for (i, entry) in entries.enumerated() {
+                do throws(HabitError) { try reader.entry(entry) } catch { throw error.prefixed("entries[\(i)]") }
+            }
+        case .jsonLines:
+            var lineNumber = 0
+            var sawHeader = false
+            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+                lineNumber += 1
+                if line.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { continue }
+                do throws(HabitError) {
+                    let record = try JSON.parse(String(line))
+                    let type = try record.string("type")
+                    switch type {
+                    case "header" where !sawHeader: try reader.header(record); sawHeader = true
+                    case "habit" where sawHeader: try reader.habit(record)
+                    case "entry" where sawHeader: try reader.entry(record)
+                    default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
+                    }
+                } catch {
+                    throw error.prefixed("line \(lineNumber)")
+                }
+            }
+            guard sawHeader else { throw .invalid("no header line") }
+        }
+        try reader.plan.checkNames()
+        return reader.plan
+    }
+
+    private struct PlanBuilder {
+        var plan = ImportPlan()
+        var habitIndexById: [Int64: Int] = [:]
+        var entryIndexById: [Int64: Int] = [:]
+        var undone = Set<Int>()
+
+        mutating func header(_ record: JSON) throws(HabitError) {
+            guard (try? record.string("format")) == StoreDocument.formatName else {
+                throw .invalid("not a habitcore store export ('format' is not '\(StoreDocument.formatName)')")
+            }
+            let version = try record.int("schema_version")
+            guard version <= StoreDocument.schemaVersion else {
+                throw HabitError(.tooNew, "export schema_version \(version) is newer than this library reads (\(StoreDocument.schemaVersion))")
+            }
+            let timezone = try record.string("timezone")
+            _ = try ZoneRules.classify(timezone)
+            let dayStart = try record.int("day_start_minutes")
+            guard let minutes = Int32(exactly: dayStart) else { throw .invalid("'day_start_minutes' out of range") }
+            try DayClock.validateDayStart(minutes)
+            plan.settings = .init(timezone: timezone, dayStartMinutes: minutes)
+        }
+
+        mutating func habit(_ record: JSON) throws(HabitError) {
+            let id = try record.int("id")
+            let startDay = try CivilDate.parseDay(try record.string("start_date"))
+            var schedules: [ScheduleSpan] = []
+            for item in try record.array("schedules") {
+                let span = ScheduleSpan(fromDay: try CivilDate.parseDay(try item.string("from")),
+                                        schedule: try Schedule(parsing: try item.string("schedule")))
+                if let last = schedules.last, last.fromDay >= span.fromDay { throw .invalid("'schedules' must be in date order") }
+                schedules.append(span)
+            }
+            guard let current = schedules.last?.schedule else { throw .invalid("'schedules' must not be empty") }
+            let spec = try HabitSpec(
+                name: try record.string("name"), kind: try HabitKind(name: try record.string("kind")),
+                target: try record.number("target"), direction: try Direction(name: try record.string("direction")),
+                group: try record.optionalString("group"), unit: try record.optionalString("unit"),
+                routine: try RoutineTime(name: try record.string("routine")), proofRequired: try record.bool("proof_required"),
+                startDay: startDay, schedule: current
+            ).validated()
+            let archived = try record.optionalString("archived_date")
+            let item = ImportPlan.HabitItem(spec: spec, schedules: schedules,
+                                            archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
+                                            createdAtMs: try record.int("created_at_ms"))
+            guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
+            habitIndexById[id] = plan.habits.count
+            plan.habits.append(item)
+        }
+
+        mutating func entry(_ record: JSON) throws(HabitError) {
+            let id = try record.int("id")
+            let habitId = try record.int("habit_id")
+            guard let habitIndex = habitIndexById[habitId] else { throw .invalid("'habit_id' \(habitId) is not a habit listed before it") }
+            var undoesIndex: Int?
+            if let target = try record.optionalInt("undoes") {
+                guard let index = entryIndexById[target] else { throw .invalid("'undoes' \(target) is not an entry listed before it") }
+                undoesIndex = index
+            }
+            let item = ImportPlan.EntryItem(
+                habitIndex: habitIndex, day: try CivilDate.parseDay(try record.string("date")),
+                kind: try EntryKind(name: try record.string("kind")), value: try record.number("value"),
+                recordedAtMs: try record.int("recorded_at_ms"), source: try EntrySource(name: try record.string("source")),
+                undoesIndex: undoesIndex, note: try record.optionalString("note"))
+            guard entryIndexById[id] == nil else { throw .invalid("entry id \(id) appears twice") }
+            entryIndexById[id] = plan.entries.count
+            try plan.append(item, undone: &undone)
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// When a habit is due. Stored and exchanged as canonical text ("days:mon,wed,fri").
+/// What each schedule means for streaks is decided where streaks are computed;
+/// here a schedule is parsed, validated and written back the same way every time.
+package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
+    case daily
+    /// Weekdays as a bit set, bit 0 = Sunday ... bit 6 = Saturday.
+    case weekdays(UInt8)
+    case everyNDays(Int)
+    case monthDays([Int])
+    case timesPerWeek(Int)
+    case timesPerMonth(Int)
+
+    private static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+    package init(parsing raw: String) throws(HabitError) {
+        let text = raw.lowercased()
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
+        let head = parts.first.map(String.init) ?? ""
+        let argument = parts.count > 1 ? String(parts[1]) : nil
+        func count(_ range: ClosedRange<Int>) throws(HabitError) -> Int {
+            guard let argument, let n = Int(argument), range.contains(n) else {
+                throw .invalid("schedule '\(raw.prefix(60))': expected \(head):N with N in \(range.lowerBound)...\(range.upperBound)")
+            }
+            return n
+        }
+        switch head {
+        case "daily" where argument == nil:
+            self = .daily
+        case "days":
+            var bits: UInt8 = 0
+            for name in (argument ?? "").split(separator: ",", omittingEmptySubsequences: false) {
+                guard let index = Schedule.dayNames.firstIndex(of: String(name)) else {
+                    throw .invalid("schedule '\(raw.prefix(60))': '\(name.prefix(20))' is not a weekday (mon,tue,wed,thu,fri,sat,sun)")
+                }
+                guard bits & (1 << index) == 0 else { throw .invalid("schedule '\(raw.prefix(60))' repeats \(name)") }
+                bits |= 1 << index
+            }
+            self = .weekdays(bits)
+        case "every":
+            self = .everyNDays(try count(1...365))
+        case "monthdays":
+            var days: [Int] = []
+            for item in (argument ?? "").split(separator: ",", omittingEmptySubsequences: false) {
+                guard let day = Int(item), (1...31).contains(day) else {
+                    throw .invalid("schedule '\(raw.prefix(60))': '\(item.prefix(20))' is not a day of the month (1...31)")
+                }
+                guard !days.contains(day) else { throw .invalid("schedule '\(raw.prefix(60))' repeats day \(day)") }
+                days.append(day)
+            }
+            self = .monthDays(days.sorted())
+        case "weekly":
+            self = .timesPerWeek(try count(1...7))
+        case "monthly":
+            self = .timesPerMonth(try count(1...31))
+        default:
+            throw .invalid("schedule '\(raw.prefix(60))' is not one of daily, days:mon,wed, every:N, monthdays:1,15, weekly:N, monthly:N")
+        }
+    }
+
+    package var description: String {
+        switch self {
+        case .daily: return "daily"
+        case .weekdays(let bits):
+            // Written Monday first, as people read a week.
+            let order = [1, 2, 3, 4, 5, 6, 0]
+            return "days:" + order.filter { bits & (1 << $0) != 0 }.map { Schedule.dayNames[$0] }.joined(separator: ",")
+        case .everyNDays(let n): return "every:\(n)"
+        case .monthDays(let days): return "monthdays:" + days.map(String.init).joined(separator: ",")
+        case .timesPerWeek(let n): return "weekly:\(n)"
+        case .timesPerMonth(let n): return "monthly:\(n)"
+        }
+    }
+}
+
+/// A schedule and the first day it governs; a habit keeps every one it ever had.
+package struct ScheduleSpan: Equatable, Sendable {
+    package var fromDay: Int32
+    package var schedule: Schedule
+
+    package init(fromDay: Int32, schedule: Schedule) {
+        self.fromDay = fromDay
+        self.schedule = schedule
+    }
+}

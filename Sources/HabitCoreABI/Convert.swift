@@ -1,0 +1,59 @@
+import CHabitCore
+import Glibc
+import HabitCore
+
+/// C to Swift and back: every pointer checked, every string validated.
+enum Convert {
+    /// A required C string as Swift text: NULL and invalid UTF-8 are refused.
+    static func string(_ pointer: UnsafePointer<CChar>?, _ field: String) throws(HabitError) -> String {
+        guard let pointer else { throw .invalid("\(field) is NULL") }
+        guard let text = String(validatingCString: pointer) else { throw .invalid("\(field) is not valid UTF-8") }
+        return text
+    }
+
+    /// An optional C string: NULL is nil.
+    static func optionalString(_ pointer: UnsafePointer<CChar>?, _ field: String) throws(HabitError) -> String? {
+        guard pointer != nil else { return nil }
+        return try string(pointer, field)
+    }
+
+    static func out<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws(HabitError) -> UnsafeMutablePointer<T> {
+        guard let pointer else { throw .invalid("\(name) is NULL") }
+        return pointer
+    }
+
+    /// A day number given by the caller, or nil for HC_DAY_NONE.
+    static func day(_ value: Int32, _ field: String) throws(HabitError) -> Int32? {
+        if value == HeaderConstants.dayNone { return nil }
+        guard CivilDate.isValid(value) else { throw .invalid("\(field) \(value) is not a day within 0001-01-01...9999-12-31") }
+        return value
+    }
+
+    /// A caller's option struct, once its struct_size says it is the layout we know.
+    static func options<T>(_ pointer: UnsafePointer<T>?, _ name: String) throws(HabitError) -> T {
+        guard let pointer else { throw .invalid("\(name) is NULL") }
+        let size = UnsafeRawPointer(pointer).load(as: UInt32.self)
+        guard size == UInt32(MemoryLayout<T>.size) else {
+            throw .invalid("\(name).struct_size is \(size), expected \(MemoryLayout<T>.size): initialise it with its HC_*_INIT macro")
+        }
+        return pointer.pointee
+    }
+
+    /// A string the caller frees with hc_free.
+    static func ownedString(_ text: String) throws(HabitError) -> UnsafeMutablePointer<CChar> {
+        guard let copy = strdup(text) else { throw HabitError(.noMemory, "out of memory") }
+        Registry.add(copy, .string)
+        return copy
+    }
+
+    /// A string owned by a struct the library allocated (freed with it).
+    static func fieldString(_ text: String?) throws(HabitError) -> UnsafePointer<CChar>? {
+        guard let text else { return nil }
+        guard let copy = strdup(text) else { throw HabitError(.noMemory, "out of memory") }
+        return UnsafePointer(copy)
+    }
+
+    static func freeField(_ pointer: UnsafePointer<CChar>?) {
+        free(UnsafeMutableRawPointer(mutating: pointer))
+    }
+}

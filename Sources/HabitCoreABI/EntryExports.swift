@@ -1,0 +1,154 @@
+import CHabitCore
+import Glibc
+import HabitCore
+import HabitEngine
+
+// The ledger: hc_entry_input in, hc_entry and hc_day_state out.
+
+enum CEntry {
+    static func newEntry(_ input: hc_entry_input) throws(HabitError) -> Engine.NewEntry {
+        guard let kind = EntryKind(rawValue: input.kind), kind != .undo else {
+            throw .invalid("kind \(input.kind) is not HC_ENTRY_DONE, _AMOUNT, _TOTAL or _SKIP")
+        }
+        guard let source = EntrySource(rawValue: input.source) else { throw .invalid("source \(input.source) is not an HC_SOURCE_* constant") }
+        guard input.habit_id > 0 else { throw .invalid("habit_id \(input.habit_id) is not a habit id") }
+        return Engine.NewEntry(habitId: input.habit_id, kind: kind, day: try Convert.day(input.day, "day"), value: input.value,
+                               atMs: input.at_ms == 0 ? nil : input.at_ms, source: source,
+                               note: try Convert.optionalString(input.note, "note"))
+    }
+
+    static func fill(_ target: UnsafeMutablePointer<hc_entry>, _ entry: Entry, undoneBy: Int64?) throws(HabitError) {
+        var value = hc_entry()
+        value.struct_size = UInt32(MemoryLayout<hc_entry>.size)
+        value.kind = entry.kind.rawValue
+        value.id = entry.id
+        value.habit_id = entry.habitId
+        value.day = entry.day
+        value.source = entry.source.rawValue
+        value.value = entry.value
+        value.recorded_at_ms = entry.recordedAtMs
+        value.undoes = entry.undoes ?? 0
+        value.undone_by = undoneBy ?? 0
+        value.note = try Convert.fieldString(entry.note)
+        target.initialize(to: value)
+    }
+}
+
+/// What an hc_entry_list pointer stands for.
+final class EntryListBox {
+    let items: UnsafeMutablePointer<hc_entry>
+    private(set) var count = 0
+
+    init(_ entries: [(entry: Entry, undoneBy: Int64?)]) throws(HabitError) {
+        items = .allocate(capacity: max(entries.count, 1))
+        for row in entries {
+            do throws(HabitError) { try CEntry.fill(items + count, row.entry, undoneBy: row.undoneBy) } catch { release(); throw error }
+            count += 1
+        }
+    }
+
+    private func release() {
+        for index in 0..<count { Convert.freeField(items[index].note) }
+        count = 0
+    }
+
+    deinit {
+        release()
+        items.deallocate()
+    }
+}
+
+@c @implementation
+public func hc_entry_append(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ entry: UnsafePointer<hc_entry_input>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let id = try engine.append(try CEntry.newEntry(try Convert.options(entry, "entry")))
+        out_id?.pointee = id
+    }
+}
+
+@c @implementation
+public func hc_entry_undo(_ out_undo_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ entry_id: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let id = try engine.undo(entryId: entry_id)
+        out_undo_id?.pointee = id
+    }
+}
+
+@c @implementation
+public func hc_entry_undo_last(_ out_undo_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ habit_id: Int64, _ day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let id = try engine.undoLast(habitId: habit_id, day: try Convert.day(day, "day"))
+        out_undo_id?.pointee = id
+    }
+}
+
+@c @implementation
+public func hc_entry_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64,
+                               _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out, "out")
+        guard habit_id >= 0 else { throw .invalid("habit_id \(habit_id) is negative") }
+        let entries = try engine.entries(habitId: habit_id == 0 ? nil : habit_id, from: from_day, to: to_day)
+        out.pointee = Registry.retain(try EntryListBox(entries), .entryList)
+    }
+}
+
+private func entryList(_ pointer: OpaquePointer?) throws(HabitError) -> EntryListBox {
+    guard let box = Registry.object(UnsafeRawPointer(pointer), .entryList, as: EntryListBox.self) else {
+        throw HabitError(.misuse, "invalid entry list: NULL, freed, or not from hc_entry_list_open")
+    }
+    return box
+}
+
+@c @implementation
+public func hc_entry_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
+    call { () throws(HabitError) in
+        let out = try Convert.out(out_count, "out_count")
+        out.pointee = Int64(try entryList(list).count)
+    }
+}
+
+@c @implementation
+public func hc_entry_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_entry>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
+    call { () throws(HabitError) in
+        let out = try Convert.out(out, "out")
+        let box = try entryList(list)
+        guard index >= 0, index < Int64(box.count) else { throw .invalid("index \(index) is outside 0..<\(box.count)") }
+        out.pointee = UnsafePointer(box.items + Int(index))
+    }
+}
+
+@c @implementation
+public func hc_entry_list_free(_ list: OpaquePointer?) {
+    _ = Registry.release(UnsafeRawPointer(list), .entryList, as: EntryListBox.self)
+}
+
+@c @implementation
+public func hc_habit_day_total(_ out_total: UnsafeMutablePointer<Double>?, _ store: OpaquePointer?, _ habit_id: Int64, _ day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_total, "out_total")
+        out.pointee = try engine.dayTotal(habitId: habit_id, day: day)
+    }
+}
+
+@c @implementation
+public func hc_habit_day_states(_ out: UnsafeMutablePointer<hc_day_state>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                                _ store: OpaquePointer?, _ habit_id: Int64, _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let buffer = try Convert.out(out, "out")
+        let count = try Convert.out(out_count, "out_count")
+        guard capacity >= 0 else { throw .invalid("capacity \(capacity) is negative") }
+        let days = Int64(to_day) - Int64(from_day) + 1
+        guard days <= capacity else { throw .invalid("the range holds \(days) days but capacity is \(capacity)") }
+        let states = try engine.dayStates(habitId: habit_id, from: from_day, to: to_day)
+        for (index, state) in states.enumerated() {
+            var flags: UInt32 = 0
+            if state.done { flags |= HC_DAY_DONE }
+            if state.skipped { flags |= HC_DAY_SKIPPED }
+            if state.entryCount > 0 { flags |= HC_DAY_HAS_ENTRIES }
+            buffer[index] = hc_day_state(day: state.day, flags: flags, value: state.value,
+                                         entry_count: Int32(clamping: state.entryCount), reserved: 0)
+        }
+        count.pointee = Int64(states.count)
+    }
+}

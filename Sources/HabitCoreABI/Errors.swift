@@ -1,0 +1,81 @@
+import CHabitCore
+import Glibc
+import HabitCore
+
+/// The thread-local message behind hc_last_error_message().
+enum ThreadError {
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        // The destructor frees a thread's message when the thread ends.
+        pthread_key_create(&key) { free($0) }
+        return key
+    }()
+
+    static func set(_ message: String) {
+        let old = pthread_getspecific(key)
+        pthread_setspecific(key, strdup(message))
+        free(old)
+    }
+
+    static func clear() {
+        guard let old = pthread_getspecific(key) else { return }
+        pthread_setspecific(key, nil)
+        free(old)
+    }
+
+    static var message: UnsafePointer<CChar> {
+        guard let pointer = pthread_getspecific(key) else { return CText.empty }
+        return UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
+    }
+}
+
+/// Records a failure for this thread and returns its status code.
+func fail(_ error: HabitError) -> Int32 {
+    ThreadError.set(error.message)
+    return error.code.rawValue
+}
+
+/// Runs a call that needs no handle: validation and work in body, errors mapped.
+func call(_ body: () throws(HabitError) -> Void) -> Int32 {
+    do throws(HabitError) {
+        try body()
+        ThreadError.clear()
+        return HC_OK
+    } catch {
+        return fail(error)
+    }
+}
+
+/// Static C strings: Swift string literals are stored NUL-terminated.
+enum CText {
+    static func pointer(_ text: StaticString) -> UnsafePointer<CChar> {
+        UnsafeRawPointer(text.utf8Start).assumingMemoryBound(to: CChar.self)
+    }
+
+    static var empty: UnsafePointer<CChar> { pointer("") }
+
+    static func statusName(_ status: Int32) -> UnsafePointer<CChar> {
+        switch status {
+        case HC_OK: return pointer("HC_OK: success")
+        case HC_E_INVALID: return pointer("HC_E_INVALID: invalid argument")
+        case HC_E_NOT_FOUND: return pointer("HC_E_NOT_FOUND: not found")
+        case HC_E_CONFLICT: return pointer("HC_E_CONFLICT: conflicts with the stored state")
+        case HC_E_IO: return pointer("HC_E_IO: input/output error")
+        case HC_E_CORRUPT: return pointer("HC_E_CORRUPT: corrupt store or input")
+        case HC_E_BUSY: return pointer("HC_E_BUSY: the store is busy")
+        case HC_E_TOO_NEW: return pointer("HC_E_TOO_NEW: written by a newer habitcore")
+        case HC_E_MISUSE: return pointer("HC_E_MISUSE: invalid handle or call order")
+        case HC_E_NOMEM: return pointer("HC_E_NOMEM: out of memory")
+        case HC_E_READONLY: return pointer("HC_E_READONLY: the store is read-only")
+        case HC_E_INTERNAL: return pointer("HC_E_INTERNAL: internal error")
+        default: return pointer("unknown status")
+        }
+    }
+}
+
+/// Header macros Swift cannot import (they are expressions); tests check that
+/// these equal what C compilers see.
+enum HeaderConstants {
+    static let versionNumber: Int32 = 1000 // HC_VERSION_NUMBER for 0.1.0
+    static let dayNone = Int32.min          // HC_DAY_NONE
+}

@@ -1,0 +1,140 @@
+import CHabitCore
+import Glibc
+import HabitCore
+import HabitEngine
+
+// Versions, status words, dates, store settings and transactions.
+
+@c @implementation
+public func hc_version_number() -> Int32 { HeaderConstants.versionNumber }
+
+@c @implementation
+public func hc_version_string() -> UnsafePointer<CChar>? { CText.pointer("0.1.0") }
+
+@c @implementation
+public func hc_abi_version() -> Int32 { HC_ABI_VERSION }
+
+@c @implementation
+public func hc_status_string(_ status: Int32) -> UnsafePointer<CChar>? { CText.statusName(status) }
+
+@c @implementation
+public func hc_last_error_message() -> UnsafePointer<CChar>? { ThreadError.message }
+
+@c @implementation
+public func hc_free(_ ptr: UnsafeMutableRawPointer?) {
+    if Registry.remove(ptr, .string) { free(ptr) }
+}
+
+@c @implementation
+public func hc_date_parse(_ out_day: UnsafeMutablePointer<Int32>?, _ text: UnsafePointer<CChar>?) -> Int32 {
+    call { () throws(HabitError) in
+        let out = try Convert.out(out_day, "out_day")
+        out.pointee = try CivilDate.parseDay(try Convert.string(text, "text"))
+    }
+}
+
+@c @implementation
+public func hc_date_format(_ buf: UnsafeMutablePointer<CChar>?, _ buf_size: Int32, _ day: Int32) -> Int32 {
+    call { () throws(HabitError) in
+        let buf = try Convert.out(buf, "buf")
+        guard buf_size >= HC_DATE_BUFSIZE else { throw .invalid("buf_size \(buf_size) is below HC_DATE_BUFSIZE (11)") }
+        let text = Array(try CivilDate.format(day).utf8CString)
+        for (index, byte) in text.enumerated() { buf[index] = byte }
+    }
+}
+
+@c @implementation
+public func hc_store_schema_version(_ out_version: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_version, "out_version")
+        out.pointee = try engine.store.schemaVersion
+    }
+}
+
+@c @implementation
+public func hc_store_set_timezone(_ store: OpaquePointer?, _ tz: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.setTimezone(try Convert.string(tz, "tz")) }
+}
+
+@c @implementation
+public func hc_store_timezone(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out, "out")
+        out.pointee = try Convert.ownedString(try engine.timezoneName())
+    }
+}
+
+@c @implementation
+public func hc_store_set_day_start(_ store: OpaquePointer?, _ minutes: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.setDayStart(minutes) }
+}
+
+@c @implementation
+public func hc_store_day_start(_ out_minutes: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_minutes, "out_minutes")
+        out.pointee = try engine.dayStart()
+    }
+}
+
+@c @implementation
+public func hc_store_local_day(_ out_day: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?, _ utc_ms: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_day, "out_day")
+        out.pointee = try engine.localDay(utcMs: utc_ms)
+    }
+}
+
+@c @implementation
+public func hc_store_today(_ out_day: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_day, "out_day")
+        out.pointee = try engine.today()
+    }
+}
+
+@c @implementation
+public func hc_store_begin(_ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.store.begin() }
+}
+
+@c @implementation
+public func hc_store_commit(_ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.store.commit() }
+}
+
+@c @implementation
+public func hc_store_rollback(_ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.store.rollback() }
+}
+
+private func layout(_ format: Int32) throws(HabitError) -> StoreDocument.Layout {
+    guard let layout = StoreDocument.Layout(rawValue: format) else {
+        throw .invalid("format \(format) is not HC_FORMAT_JSON (1) or HC_FORMAT_JSONL (2)")
+    }
+    return layout
+}
+
+@c @implementation
+public func hc_store_export(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?, _ format: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out, "out")
+        let text = try engine.export(layout: try layout(format))
+        out.pointee = try Convert.ownedString(text)
+    }
+}
+
+@c @implementation
+public func hc_store_import(_ store: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ format: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        try engine.importDocument(try Convert.string(text, "text"), layout: try layout(format))
+    }
+}
+
+@c @implementation
+public func hc_store_import_loop_csv(_ store: OpaquePointer?, _ habits_csv: UnsafePointer<CChar>?, _ checkmarks_csv: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        try engine.importLoop(habitsCSV: try Convert.string(habits_csv, "habits_csv"),
+                              checkmarksCSV: try Convert.string(checkmarks_csv, "checkmarks_csv"))
+    }
+}

@@ -1,0 +1,278 @@
+import Glibc
+import HabitCore
+import HabitStore
+
+/// The use cases of habitcore: each call validates with the domain, reads or
+/// writes through the store, and answers with domain values. Not thread-safe:
+/// the ABI layer serialises calls on one engine.
+package typealias StoreOptions = Store.Options
+
+package final class Engine {
+    package let store: Store
+    /// The clock, in UTC milliseconds; tests may replace it.
+    package var now: () -> Int64 = Engine.systemNowMs
+    private var zoneCache: ZoneRules = .utc
+
+    package static let maxRangeDays: Int32 = 100_000
+
+    package init(path: String, options: Store.Options) throws(HabitError) {
+        store = try Store(path: path, options: options)
+    }
+
+    package func close() { store.close() }
+
+    package static func systemNowMs() -> Int64 {
+        var time = timespec()
+        clock_gettime(CLOCK_REALTIME, &time)
+        return Int64(time.tv_sec) * 1000 + Int64(time.tv_nsec) / 1_000_000
+    }
+
+    // MARK: Settings and the clock
+
+    private enum SettingKey {
+        static let timezone = "timezone"
+        static let dayStart = "day_start_minutes"
+    }
+
+    package func timezoneName() throws(HabitError) -> String {
+        try store.setting(SettingKey.timezone) ?? "UTC"
+    }
+
+    /// The zone and day start in force now (re-read each time: another process may change them).
+    package func clock() throws(HabitError) -> DayClock {
+        let name = try timezoneName()
+        if zoneCache.name != name { zoneCache = try ZoneDatabase.load(name) }
+        return DayClock(zone: zoneCache, dayStartMinutes: try dayStart())
+    }
+
+    package func setTimezone(_ name: String) throws(HabitError) {
+        let zone = try ZoneDatabase.load(name)
+        try store.setSetting(SettingKey.timezone, zone.name)
+        zoneCache = zone
+    }
+
+    package func dayStart() throws(HabitError) -> Int32 {
+        guard let text = try store.setting(SettingKey.dayStart) else { return 0 }
+        guard let minutes = Int32(text), (0..<1440).contains(minutes) else { throw .corrupt("stored day start '\(text)' is invalid") }
+        return minutes
+    }
+
+    package func setDayStart(_ minutes: Int32) throws(HabitError) {
+        try DayClock.validateDayStart(minutes)
+        try store.setSetting(SettingKey.dayStart, String(minutes))
+    }
+
+    package func localDay(utcMs: Int64) throws(HabitError) -> Int32 {
+        try clock().localDay(utcMs: utcMs)
+    }
+
+    package func today() throws(HabitError) -> Int32 {
+        try localDay(utcMs: now())
+    }
+
+    // MARK: Habits
+
+    /// Creates a habit; a nil start day means today.
+    package func createHabit(_ draft: HabitSpec, startDay: Int32?) throws(HabitError) -> Int64 {
+        var spec = draft
+        spec.startDay = if let startDay { startDay } else { try today() }
+        spec = try spec.validated()
+        let schedules = [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)]
+        let createdAt = now()
+        return try store.atomically { () throws(HabitError) in
+            try store.insertHabit(spec, schedules: schedules, archivedDay: nil, createdAtMs: createdAt)
+        }
+    }
+
+    package func habit(id: Int64) throws(HabitError) -> Habit {
+        guard id > 0, let habit = try store.habit(id: id) else { throw .notFound("no habit with id \(id)") }
+        return habit
+    }
+
+    package func habit(named name: String) throws(HabitError) -> Habit {
+        guard let habit = try store.activeHabit(named: name) else { throw .notFound("no active habit named '\(name.prefix(200))'") }
+        return habit
+    }
+
+    package func habits(includeArchived: Bool) throws(HabitError) -> [Habit] {
+        try store.snapshot { () throws(HabitError) in try store.habits(includeArchived: includeArchived) }
+    }
+
+    /// Which fields an update changes; nil leaves a field as it is.
+    package struct HabitChanges: Sendable {
+        package var name: String?
+        package var target: (value: Double, direction: Direction)?
+        package var group: String??
+        package var unit: String??
+        package var routine: RoutineTime?
+        package var proofRequired: Bool?
+        package var schedule: Schedule?
+        package var startDay: Int32?
+        package init() {}
+    }
+
+    package func updateHabit(id: Int64, _ changes: HabitChanges) throws(HabitError) {
+        let day = try today()
+        try store.atomically { () throws(HabitError) in
+            let current = try habit(id: id)
+            var spec = current.spec
+            if let name = changes.name { spec.name = name }
+            if let target = changes.target { spec.target = target.value; spec.direction = target.direction }
+            if let group = changes.group { spec.group = group }
+            if let unit = changes.unit { spec.unit = unit }
+            if let routine = changes.routine { spec.routine = routine }
+            if let proof = changes.proofRequired { spec.proofRequired = proof }
+            if let start = changes.startDay { spec.startDay = start }
+            if let schedule = changes.schedule { spec.schedule = schedule }
+            spec = try spec.validated()
+            try store.updateHabit(id: id, spec: spec)
+            if let schedule = changes.schedule, schedule != current.spec.schedule {
+                // History keeps the schedule it had: the new one governs from today on.
+                try store.setSchedule(habitId: id, span: ScheduleSpan(fromDay: max(day, spec.startDay), schedule: schedule))
+            }
+        }
+    }
+
+    package func archiveHabit(id: Int64, archived: Bool) throws(HabitError) {
+        let day = try today()
+        try store.atomically { () throws(HabitError) in
+            let current = try habit(id: id)
+            guard current.isArchived != archived else { return }
+            try store.setArchived(id: id, day: archived ? day : nil, name: current.spec.name)
+        }
+    }
+
+    // MARK: The ledger
+
+    package struct NewEntry: Sendable {
+        package var habitId: Int64
+        package var kind: EntryKind
+        package var day: Int32?     // nil: the local day of `atMs`
+        package var value: Double
+        package var atMs: Int64?    // nil: now
+        package var source: EntrySource
+        package var note: String?
+        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?) {
+            self.habitId = habitId
+            self.kind = kind
+            self.day = day
+            self.value = value
+            self.atMs = atMs
+            self.source = source
+            self.note = note
+        }
+    }
+
+    package func append(_ new: NewEntry) throws(HabitError) -> Int64 {
+        guard new.kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
+        let clock = try clock()
+        let at = new.atMs ?? now()
+        let atDay = try clock.localDay(utcMs: at)
+        let today = try clock.localDay(utcMs: now())
+        let day = new.day ?? atDay
+        try EntryRules.validate(day: day, today: today)
+        let habit = try habit(id: new.habitId)
+        guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to log") }
+        try EntryRules.validate(kind: new.kind, value: new.value, note: new.note, for: habit.spec)
+        return try store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: new.kind == .amount || new.kind == .total ? new.value : 0,
+                                     recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+    }
+
+    /// Appends an undo entry cancelling entryId.
+    package func undo(entryId: Int64) throws(HabitError) -> Int64 {
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            guard entryId > 0, let target = try store.entry(id: entryId) else { throw .notFound("no entry with id \(entryId)") }
+            let habit = try habit(id: target.habitId)
+            guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to undo") }
+            try EntryRules.validateUndo(of: target, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
+            return try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
+                                         source: .manual, undoes: target.id, note: nil)
+        }
+    }
+
+    /// Undoes the most recent entry of a habit on a day that still stands.
+    package func undoLast(habitId: Int64, day: Int32?) throws(HabitError) -> Int64 {
+        let day: Int32 = if let day { day } else { try today() }
+        guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
+        let entries = try store.entries(habitId: try habit(id: habitId).id, from: day, to: day)
+        let cancelled = DayFold.cancelledIds(in: entries)
+        guard let last = entries.last(where: { $0.kind != .undo && !cancelled.contains($0.id) }) else {
+            throw .notFound("nothing to undo for habit \(habitId) on \((try? CivilDate.format(day)) ?? String(day))")
+        }
+        return try undo(entryId: last.id)
+    }
+
+    /// Entries in append order, each with the id of the undo that cancelled it.
+    package func entries(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> [(entry: Entry, undoneBy: Int64?)] {
+        try checkRange(from: from, to: to, limit: nil)
+        if let habitId { _ = try habit(id: habitId) }
+        let entries = try store.entries(habitId: habitId, from: from, to: to)
+        // An undo always has its target's habit and day, so it is in the same list.
+        var undoneBy: [Int64: Int64] = [:]
+        for entry in entries where entry.kind == .undo { if let target = entry.undoes { undoneBy[target] = entry.id } }
+        return entries.map { ($0, undoneBy[$0.id]) }
+    }
+
+    package func dayStates(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [DayState] {
+        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
+        let spec = try habit(id: habitId).spec
+        return DayFold.states(try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: spec)
+    }
+
+    package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {
+        try dayStates(habitId: habitId, from: day, to: day)[0].value
+    }
+
+    private func checkRange(from: Int32, to: Int32, limit: Int32?) throws(HabitError) {
+        guard CivilDate.isValid(from), CivilDate.isValid(to) else { throw .invalid("dates must be within 0001-01-01...9999-12-31") }
+        guard from <= to else { throw .invalid("the range ends before it starts") }
+        if let limit, Int64(to) - Int64(from) >= Int64(limit) { throw .invalid("the range is longer than \(limit) days") }
+    }
+
+    // MARK: Export and import
+
+    package func export(layout: StoreDocument.Layout) throws(HabitError) -> String {
+        try store.snapshot { () throws(HabitError) in
+            StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
+                                 habits: try store.habits(includeArchived: true),
+                                 entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
+                                 layout: layout)
+        }
+    }
+
+    package func importDocument(_ text: String, layout: StoreDocument.Layout) throws(HabitError) {
+        try apply(try StoreDocument.decode(text, layout: layout))
+    }
+
+    package func importLoop(habitsCSV: String, checkmarksCSV: String) throws(HabitError) {
+        try apply(try LoopCSV.plan(habitsCSV: habitsCSV, checkmarksCSV: checkmarksCSV, today: today(), nowMs: now()))
+    }
+
+    /// Writes a checked plan in one transaction: all of it or none.
+    private func apply(_ plan: ImportPlan) throws(HabitError) {
+        try store.atomically { () throws(HabitError) in
+            // A store that has no habits yet takes the settings of the one exported.
+            if let settings = plan.settings, try store.habits(includeArchived: true).isEmpty {
+                try setTimezone(settings.timezone)
+                try setDayStart(settings.dayStartMinutes)
+            }
+            var habitIds: [Int64] = []
+            for (index, item) in plan.habits.enumerated() {
+                do throws(HabitError) {
+                    habitIds.append(try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
+                                                          createdAtMs: item.createdAtMs))
+                } catch {
+                    throw error.prefixed("habit \(index + 1) '\(item.spec.name)'")
+                }
+            }
+            var entryIds: [Int64] = []
+            entryIds.reserveCapacity(plan.entries.count)
+            for item in plan.entries {
+                entryIds.append(try store.insertEntry(
+                    habitId: habitIds[item.habitIndex], day: item.day, kind: item.kind, value: item.value,
+                    recordedAtMs: item.recordedAtMs, source: item.source, undoes: item.undoesIndex.map { entryIds[$0] }, note: item.note))
+            }
+        }
+    }
+}

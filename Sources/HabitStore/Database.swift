@@ -1,0 +1,128 @@
+import CSQLite
+import HabitCore
+
+/// One SQLite connection with a cache of prepared statements. Not thread-safe:
+/// the engine's owner serialises calls on it.
+package final class Database {
+    private var db: OpaquePointer?
+    private var cache: [String: OpaquePointer] = [:]
+
+    /// Opens the file; `create` makes it when missing.
+    package init(path: String, readOnly: Bool, create: Bool) throws(HabitError) {
+        var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        flags |= SQLITE_OPEN_NOMUTEX
+        var handle: OpaquePointer?
+        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        guard status == SQLITE_OK, let handle else {
+            let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+            sqlite3_close_v2(handle)
+            throw Database.error(status, "cannot open store '\(path)': \(message)")
+        }
+        db = handle
+        sqlite3_extended_result_codes(handle, 1)
+        sqlite3_busy_timeout(handle, 5000)
+    }
+
+    deinit { close() }
+
+    package func close() {
+        for statement in cache.values { sqlite3_finalize(statement) }
+        cache.removeAll()
+        if let db { sqlite3_close_v2(db) }
+        db = nil
+    }
+
+    /// Runs SQL without results (several statements allowed).
+    package func execute(_ sql: String) throws(HabitError) {
+        guard let db else { throw HabitError(.misuse, "the store is closed") }
+        let status = sqlite3_exec(db, sql, nil, nil, nil)
+        guard status == SQLITE_OK else { throw lastError(status) }
+    }
+
+    /// A cached prepared statement, reset and with its bindings cleared.
+    package func statement(_ sql: String) throws(HabitError) -> Statement {
+        guard let db else { throw HabitError(.misuse, "the store is closed") }
+        if let cached = cache[sql] {
+            sqlite3_reset(cached)
+            sqlite3_clear_bindings(cached)
+            return Statement(handle: cached, database: self)
+        }
+        var handle: OpaquePointer?
+        let status = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
+        guard status == SQLITE_OK, let handle else { throw lastError(status) }
+        cache[sql] = handle
+        return Statement(handle: handle, database: self)
+    }
+
+    package var lastInsertRowId: Int64 { db.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+    package var isAutocommit: Bool { db.map { sqlite3_get_autocommit($0) != 0 } ?? true }
+
+    package func lastError(_ status: Int32) -> HabitError {
+        let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        return Database.error(status, "SQLite: \(message)")
+    }
+
+    /// Maps a SQLite result code to ours.
+    package static func error(_ status: Int32, _ message: String) -> HabitError {
+        switch status & 0xFF {
+        case SQLITE_BUSY, SQLITE_LOCKED: return HabitError(.busy, message)
+        case SQLITE_READONLY: return HabitError(.readOnly, message)
+        case SQLITE_CORRUPT, SQLITE_NOTADB: return HabitError(.corrupt, message)
+        case SQLITE_NOMEM: return HabitError(.noMemory, message)
+        case SQLITE_CONSTRAINT: return HabitError(.conflict, message)
+        case SQLITE_CANTOPEN: return HabitError(.notFound, message)
+        case SQLITE_MISUSE: return HabitError(.internal, message)
+        default: return HabitError(.io, message)
+        }
+    }
+}
+
+/// A prepared statement in use. Bind with 1-based indices, then step.
+package struct Statement {
+    let handle: OpaquePointer
+    unowned let database: Database
+
+    private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+    package func bind(_ index: Int32, _ value: Int64?) {
+        if let value { sqlite3_bind_int64(handle, index, value) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    package func bind(_ index: Int32, _ value: Double) {
+        sqlite3_bind_double(handle, index, value)
+    }
+
+    package func bind(_ index: Int32, _ value: String?) {
+        if let value { sqlite3_bind_text(handle, index, value, -1, Statement.transient) } else { sqlite3_bind_null(handle, index) }
+    }
+
+    /// Steps once: true when a row is ready, false when done.
+    package func step() throws(HabitError) -> Bool {
+        let status = sqlite3_step(handle)
+        switch status {
+        case SQLITE_ROW: return true
+        case SQLITE_DONE: return false
+        default:
+            let error = database.lastError(status)
+            sqlite3_reset(handle)
+            throw error
+        }
+    }
+
+    /// Runs a statement that returns no rows.
+    package func run() throws(HabitError) {
+        _ = try step()
+        sqlite3_reset(handle)
+    }
+
+    package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
+    package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
+    package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
+
+    package func text(_ column: Int32) -> String? {
+        guard let pointer = sqlite3_column_text(handle, column) else { return nil }
+        return String(cString: pointer)
+    }
+}

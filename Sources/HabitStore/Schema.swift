@@ -1,0 +1,92 @@
+import HabitCore
+
+/// The store's schema and its forward migrations. Version N of the schema is
+/// reached by running migrations[0..<N] in order; a file from a newer habitcore
+/// (user_version above ours) is refused, never touched.
+enum Schema {
+    /// "HBCR": marks a SQLite file as a habitcore store.
+    static let applicationId: Int64 = 0x4842_4352
+
+    static let migrations: [String] = [
+        // 1: settings, habits with their schedule history, the append-only ledger.
+        """
+        CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
+        CREATE TABLE habits(
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            kind INTEGER NOT NULL,
+            target REAL NOT NULL,
+            direction INTEGER NOT NULL,
+            group_name TEXT,
+            unit TEXT,
+            routine INTEGER NOT NULL,
+            proof_required INTEGER NOT NULL,
+            start_day INTEGER NOT NULL,
+            archived_day INTEGER,
+            created_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE UNIQUE INDEX habits_active_name ON habits(name COLLATE NOCASE) WHERE archived_day IS NULL;
+        CREATE TABLE habit_schedules(
+            habit_id INTEGER NOT NULL REFERENCES habits(id),
+            from_day INTEGER NOT NULL,
+            schedule TEXT NOT NULL,
+            PRIMARY KEY(habit_id, from_day)
+        ) STRICT;
+        CREATE TABLE entries(
+            id INTEGER PRIMARY KEY,
+            habit_id INTEGER NOT NULL REFERENCES habits(id),
+            day INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            value REAL NOT NULL,
+            recorded_at_ms INTEGER NOT NULL,
+            source INTEGER NOT NULL,
+            undoes INTEGER REFERENCES entries(id),
+            note TEXT
+        ) STRICT;
+        CREATE INDEX entries_habit_day ON entries(habit_id, day);
+        -- An entry is undone at most once.
+        CREATE UNIQUE INDEX entries_undoes ON entries(undoes) WHERE undoes IS NOT NULL;
+        -- The ledger is append-only: the database itself refuses changes.
+        CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END;
+        CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END;
+        """,
+    ]
+
+    static var latestVersion: Int32 { Int32(migrations.count) }
+
+    /// Brings a file to the latest schema inside one write transaction, so two
+    /// processes opening a new file at once cannot both create it.
+    static func migrate(_ db: Database, readOnly: Bool) throws(HabitError) {
+        if !readOnly { try db.execute("BEGIN IMMEDIATE") }
+        do throws(HabitError) {
+            let version = try pragmaInt(db, "user_version")
+            let application = try pragmaInt(db, "application_id")
+            let tables = try scalar(db, "SELECT count(*) FROM sqlite_schema")
+            if application != applicationId && (version != 0 || tables != 0) {
+                throw HabitError.corrupt("the file is a SQLite database but not a habitcore store")
+            }
+            if version > Int64(latestVersion) {
+                throw HabitError(.tooNew, "the store has schema version \(version); this habitcore (\(latestVersion)) is older: upgrade habitcore to open it")
+            }
+            if version < Int64(latestVersion) {
+                guard !readOnly else { throw HabitError(.readOnly, "the store needs a schema upgrade and was opened read-only") }
+                for step in Int(version)..<migrations.count { try db.execute(migrations[step]) }
+                try db.execute("PRAGMA application_id = \(applicationId); PRAGMA user_version = \(latestVersion)")
+            }
+            if !readOnly { try db.execute("COMMIT") }
+        } catch {
+            if !readOnly { try? db.execute("ROLLBACK") }
+            throw error
+        }
+    }
+
+    static func pragmaInt(_ db: Database, _ name: String) throws(HabitError) -> Int64 {
+        try scalar(db, "PRAGMA \(name)")
+    }
+
+    static func scalar(_ db: Database, _ sql: String) throws(HabitError) -> Int64 {
+        let statement = try db.statement(sql)
+        guard try statement.step() else { return 0 }
+        return statement.int(0)
+    }
+}

@@ -1,0 +1,304 @@
+import Glibc
+import HabitCore
+
+/// The durable store: a SQLite file holding settings, habits and the ledger.
+/// Rows in, domain values out; it decides no rule. Not thread-safe: one caller at a time.
+package final class Store {
+    package struct Options: Sendable {
+        package var readOnly = false
+        package var create = true
+        package var syncFull = false
+        package init(readOnly: Bool = false, create: Bool = true, syncFull: Bool = false) {
+            self.readOnly = readOnly
+            self.create = create
+            self.syncFull = syncFull
+        }
+    }
+
+    private let db: Database
+    package let readOnly: Bool
+    /// True between begin() and commit()/rollback().
+    package private(set) var inExplicitTransaction = false
+
+    package init(path: String, options: Options) throws(HabitError) {
+        guard !path.isEmpty else { throw .invalid("the store path is empty") }
+        if (options.readOnly || !options.create) && access(path, F_OK) != 0 {
+            throw .notFound("no store at '\(path)'")
+        }
+        db = try Database(path: path, readOnly: options.readOnly, create: options.create)
+        readOnly = options.readOnly
+        do throws(HabitError) {
+            if !options.readOnly {
+                try db.execute("PRAGMA journal_mode = WAL")
+                try db.execute("PRAGMA synchronous = \(options.syncFull ? "FULL" : "NORMAL")")
+            }
+            try db.execute("PRAGMA foreign_keys = ON")
+            try Schema.migrate(db, readOnly: options.readOnly)
+        } catch {
+            db.close()
+            throw error
+        }
+    }
+
+    package func close() {
+        if inExplicitTransaction { try? db.execute("ROLLBACK") }
+        inExplicitTransaction = false
+        db.close()
+    }
+
+    package var schemaVersion: Int32 {
+        get throws(HabitError) { Int32(clamping: try Schema.pragmaInt(db, "user_version")) }
+    }
+
+    // MARK: Transactions
+
+    package func begin() throws(HabitError) {
+        guard !inExplicitTransaction else { throw HabitError(.misuse, "a transaction is already open on this store") }
+        try requireWritable()
+        try db.execute("BEGIN IMMEDIATE")
+        inExplicitTransaction = true
+    }
+
+    package func commit() throws(HabitError) {
+        guard inExplicitTransaction else { throw HabitError(.misuse, "no transaction is open on this store") }
+        try db.execute("COMMIT")
+        inExplicitTransaction = false
+    }
+
+    package func rollback() throws(HabitError) {
+        guard inExplicitTransaction else { throw HabitError(.misuse, "no transaction is open on this store") }
+        inExplicitTransaction = false
+        try db.execute("ROLLBACK")
+    }
+
+    /// Runs body so that all of its writes land or none do: in its own write
+    /// transaction, or in a savepoint inside the caller's explicit transaction.
+    package func atomically<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
+        try requireWritable()
+        let nested = inExplicitTransaction
+        try db.execute(nested ? "SAVEPOINT hc_op" : "BEGIN IMMEDIATE")
+        do throws(HabitError) {
+            let result = try body()
+            try db.execute(nested ? "RELEASE hc_op" : "COMMIT")
+            return result
+        } catch {
+            try? db.execute(nested ? "ROLLBACK TO hc_op; RELEASE hc_op" : "ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs several reads against one consistent snapshot of the file.
+    package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
+        if inExplicitTransaction { return try body() }
+        try db.execute("BEGIN")
+        defer { try? db.execute("COMMIT") }
+        return try body()
+    }
+
+    private func requireWritable() throws(HabitError) {
+        if readOnly { throw HabitError(.readOnly, "the store was opened read-only") }
+    }
+
+    // MARK: Settings
+
+    package func setting(_ key: String) throws(HabitError) -> String? {
+        let statement = try db.statement("SELECT value FROM settings WHERE key = ?1")
+        statement.bind(1, key)
+        return try statement.step() ? statement.text(0) : nil
+    }
+
+    package func setSetting(_ key: String, _ value: String) throws(HabitError) {
+        try requireWritable()
+        let statement = try db.statement("INSERT INTO settings(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
+        statement.bind(1, key)
+        statement.bind(2, value)
+        try statement.run()
+    }
+
+    // MARK: Habits
+
+    private static let habitColumns = "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms"
+
+    package func insertHabit(_ spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
+        let statement = try db.statement("""
+            INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            """)
+        bindSpec(statement, spec)
+        statement.bind(10, archivedDay.map(Int64.init))
+        statement.bind(11, createdAtMs)
+        try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
+        let id = db.lastInsertRowId
+        for span in schedules { try setSchedule(habitId: id, span: span) }
+        return id
+    }
+
+    package func updateHabit(id: Int64, spec: HabitSpec) throws(HabitError) {
+        let statement = try db.statement("""
+            UPDATE habits SET name = ?1, kind = ?2, target = ?3, direction = ?4, group_name = ?5, unit = ?6,
+            routine = ?7, proof_required = ?8, start_day = ?9 WHERE id = ?10
+            """)
+        bindSpec(statement, spec)
+        statement.bind(10, id)
+        try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
+    }
+
+    package func setArchived(id: Int64, day: Int32?, name: String) throws(HabitError) {
+        let statement = try db.statement("UPDATE habits SET archived_day = ?1 WHERE id = ?2")
+        statement.bind(1, day.map(Int64.init))
+        statement.bind(2, id)
+        try mapNameConflict(name) { () throws(HabitError) in try statement.run() }
+    }
+
+    /// Records the schedule in force from span.fromDay on (replacing one set for the same day).
+    package func setSchedule(habitId: Int64, span: ScheduleSpan) throws(HabitError) {
+        let statement = try db.statement("""
+            INSERT INTO habit_schedules(habit_id, from_day, schedule) VALUES(?1, ?2, ?3)
+            ON CONFLICT(habit_id, from_day) DO UPDATE SET schedule = excluded.schedule
+            """)
+        statement.bind(1, habitId)
+        statement.bind(2, Int64(span.fromDay))
+        statement.bind(3, span.schedule.description)
+        try statement.run()
+    }
+
+    package func habit(id: Int64) throws(HabitError) -> Habit? {
+        let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE id = ?1")
+        statement.bind(1, id)
+        return try statement.step() ? try readHabit(statement) : nil
+    }
+
+    package func activeHabit(named name: String) throws(HabitError) -> Habit? {
+        let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE name = ?1 COLLATE NOCASE AND archived_day IS NULL")
+        statement.bind(1, name)
+        return try statement.step() ? try readHabit(statement) : nil
+    }
+
+    package func habits(includeArchived: Bool) throws(HabitError) -> [Habit] {
+        let filter = includeArchived ? "" : " WHERE archived_day IS NULL"
+        let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits\(filter) ORDER BY id")
+        var result: [Habit] = []
+        while try statement.step() { result.append(try readHabitRow(statement)) }
+        // Schedules come from a second statement, once the first is done.
+        for index in result.indices { try attachSchedules(&result[index]) }
+        return result
+    }
+
+    package func schedules(habitId: Int64) throws(HabitError) -> [ScheduleSpan] {
+        let statement = try db.statement("SELECT from_day, schedule FROM habit_schedules WHERE habit_id = ?1 ORDER BY from_day")
+        statement.bind(1, habitId)
+        var spans: [ScheduleSpan] = []
+        while try statement.step() {
+            guard let day = Int32(exactly: statement.int(0)), let text = statement.text(1) else { throw .corrupt("habit \(habitId): bad schedule row") }
+            do throws(HabitError) {
+                spans.append(ScheduleSpan(fromDay: day, schedule: try Schedule(parsing: text)))
+            } catch {
+                throw .corrupt("habit \(habitId): stored schedule is invalid: \(error.message)")
+            }
+        }
+        return spans
+    }
+
+    private func bindSpec(_ statement: Statement, _ spec: HabitSpec) {
+        statement.bind(1, spec.name)
+        statement.bind(2, Int64(spec.kind.rawValue))
+        statement.bind(3, spec.target)
+        statement.bind(4, Int64(spec.direction.rawValue))
+        statement.bind(5, spec.group)
+        statement.bind(6, spec.unit)
+        statement.bind(7, Int64(spec.routine.rawValue))
+        statement.bind(8, Int64(spec.proofRequired ? 1 : 0))
+        statement.bind(9, Int64(spec.startDay))
+    }
+
+    private func mapNameConflict(_ name: String, _ body: () throws(HabitError) -> Void) throws(HabitError) {
+        do throws(HabitError) { try body() } catch where error.code == .conflict {
+            throw .conflict("an active habit is already named '\(name)'")
+        }
+    }
+
+    private func readHabit(_ statement: Statement) throws(HabitError) -> Habit {
+        var habit = try readHabitRow(statement)
+        try attachSchedules(&habit)
+        return habit
+    }
+
+    private func attachSchedules(_ habit: inout Habit) throws(HabitError) {
+        habit.schedules = try schedules(habitId: habit.id)
+        if let current = habit.schedules.last { habit.spec.schedule = current.schedule }
+    }
+
+    /// A habit row without its schedules (the caller reads those).
+    private func readHabitRow(_ s: Statement) throws(HabitError) -> Habit {
+        let id = s.int(0)
+        guard let kind = HabitKind(rawValue: Int32(clamping: s.int(2))),
+              let direction = Direction(rawValue: Int32(clamping: s.int(4))),
+              let routine = RoutineTime(rawValue: Int32(clamping: s.int(7))),
+              let startDay = Int32(exactly: s.int(9)), let name = s.text(1)
+        else { throw .corrupt("habit \(id): a stored field is out of range") }
+        let spec = HabitSpec(name: name, kind: kind, target: s.double(3), direction: direction, group: s.text(5), unit: s.text(6),
+                             routine: routine, proofRequired: s.int(8) != 0, startDay: startDay, schedule: .daily)
+        let archived = s.optionalInt(10).flatMap { Int32(exactly: $0) }
+        return Habit(id: id, spec: spec, archivedDay: archived, createdAtMs: s.int(11), schedules: [])
+    }
+
+    // MARK: Entries
+
+    private static let entryColumns = "id, habit_id, day, kind, value, recorded_at_ms, source, undoes, note"
+
+    package func insertEntry(habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
+                             source: EntrySource, undoes: Int64?, note: String?) throws(HabitError) -> Int64 {
+        let statement = try db.statement("""
+            INSERT INTO entries(habit_id, day, kind, value, recorded_at_ms, source, undoes, note)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            """)
+        statement.bind(1, habitId)
+        statement.bind(2, Int64(day))
+        statement.bind(3, Int64(kind.rawValue))
+        statement.bind(4, value)
+        statement.bind(5, recordedAtMs)
+        statement.bind(6, Int64(source.rawValue))
+        statement.bind(7, undoes)
+        statement.bind(8, note)
+        try statement.run()
+        return db.lastInsertRowId
+    }
+
+    package func entry(id: Int64) throws(HabitError) -> Entry? {
+        let statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
+        statement.bind(1, id)
+        return try statement.step() ? try readEntry(statement) : nil
+    }
+
+    /// The id of the undo entry that cancelled entryId, if any.
+    package func undoOf(entryId: Int64) throws(HabitError) -> Int64? {
+        let statement = try db.statement("SELECT id FROM entries WHERE undoes = ?1")
+        statement.bind(1, entryId)
+        return try statement.step() ? statement.int(0) : nil
+    }
+
+    /// Entries of one habit (or all, when habitId is nil) with from <= day <= to, in append order.
+    package func entries(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
+        let statement: Statement
+        if let habitId {
+            statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY id")
+            statement.bind(1, habitId)
+        } else {
+            statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE day BETWEEN ?2 AND ?3 ORDER BY id")
+        }
+        statement.bind(2, Int64(from))
+        statement.bind(3, Int64(to))
+        var result: [Entry] = []
+        while try statement.step() { result.append(try readEntry(statement)) }
+        return result
+    }
+
+    private func readEntry(_ s: Statement) throws(HabitError) -> Entry {
+        let id = s.int(0)
+        guard let day = Int32(exactly: s.int(2)), let kind = EntryKind(rawValue: Int32(clamping: s.int(3))),
+              let source = EntrySource(rawValue: Int32(clamping: s.int(6)))
+        else { throw .corrupt("entry \(id): a stored field is out of range") }
+        return Entry(id: id, habitId: s.int(1), day: day, kind: kind, value: s.double(4), recordedAtMs: s.int(5),
+                     source: source, undoes: s.optionalInt(7), note: s.text(8))
+    }
+}

@@ -1,0 +1,57 @@
+/// A small argument parser: positionals, `--flag`, `--option VALUE` and `--option=VALUE`.
+struct Arguments {
+    private(set) var positionals: [String] = []
+    private var options: [String: String] = [:]
+    private var flags: Set<String> = []
+    private var consumed: Set<String> = []
+
+    /// Options that take a value; everything else starting with "--" is a flag.
+    init(_ raw: [String], valued: Set<String>) throws(CLIError) {
+        var index = 0
+        while index < raw.count {
+            let arg = raw[index]
+            index += 1
+            if arg == "--" { positionals += raw[index...]; break }
+            guard arg.hasPrefix("--"), arg.count > 2 else { positionals.append(arg); continue }
+            let body = String(arg.dropFirst(2))
+            if let eq = body.firstIndex(of: "=") {
+                options[String(body[..<eq])] = String(body[body.index(after: eq)...])
+            } else if valued.contains(body) {
+                guard index < raw.count else { throw CLIError.usage("--\(body) needs a value") }
+                options[body] = raw[index]
+                index += 1
+            } else {
+                flags.insert(body)
+            }
+        }
+    }
+
+    mutating func flag(_ name: String) -> Bool {
+        consumed.insert(name)
+        return flags.contains(name)
+    }
+
+    mutating func option(_ name: String) -> String? {
+        consumed.insert(name)
+        return options[name]
+    }
+
+    /// Refuses options the command does not know, so typos never pass silently.
+    func finish(maxPositionals: Int) throws(CLIError) {
+        for name in Set(options.keys).union(flags) where !consumed.contains(name) {
+            throw CLIError.usage("unknown option --\(name)")
+        }
+        if positionals.count > maxPositionals {
+            throw CLIError.usage("unexpected argument '\(positionals[maxPositionals])'")
+        }
+    }
+
+    func positional(_ index: Int) -> String? {
+        index < positionals.count ? positionals[index] : nil
+    }
+
+    func require(_ index: Int, _ what: String) throws(CLIError) -> String {
+        guard let value = positional(index) else { throw CLIError.usage("missing \(what)") }
+        return value
+    }
+}

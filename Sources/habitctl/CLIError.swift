@@ -1,0 +1,26 @@
+import CHabitCore
+
+/// A failure of the command line, with the exit code it ends with.
+/// Exit codes (documented in `habitctl --help` and the README):
+///   0 success; 1 internal error; 2 usage error; 3 not found; 4 conflict;
+///   5 invalid input; 6 store unavailable (I/O, corrupt, busy, too new, read-only).
+struct CLIError: Error {
+    var exitCode: Int32
+    var message: String
+
+    static func usage(_ message: String) -> CLIError { CLIError(exitCode: 2, message: message) }
+    static func invalid(_ message: String) -> CLIError { CLIError(exitCode: 5, message: message) }
+
+    /// The exit code for a library status.
+    static func fromStatus(_ status: Int32, _ message: String) -> CLIError {
+        let code: Int32
+        switch status {
+        case HC_E_NOT_FOUND: code = 3
+        case HC_E_CONFLICT: code = 4
+        case HC_E_INVALID: code = 5
+        case HC_E_IO, HC_E_CORRUPT, HC_E_BUSY, HC_E_TOO_NEW, HC_E_READONLY: code = 6
+        default: code = 1
+        }
+        return CLIError(exitCode: code, message: message)
+    }
+}

@@ -1,0 +1,329 @@
+import CHabitCore
+import Foundation
+
+/// One function per command; each parses its arguments, calls the C API, and reports.
+enum Commands {
+    static func initStore(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["timezone", "day-start"])
+        let timezone = args.option("timezone")
+        let dayStart = try args.option("day-start").map(parseClock)
+        try args.finish(maxPositionals: 0)
+        let path = try context.resolvedPath()
+        let store = try StoreRef(path: path)
+        if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
+        if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
+        var zone: UnsafeMutablePointer<CChar>?
+        try Library.check(hc_store_timezone(&zone, store.handle))
+        defer { hc_free(zone) }
+        let zoneName = zone.map { String(cString: $0) } ?? "UTC"
+        var minutes: Int32 = 0
+        try Library.check(hc_store_day_start(&minutes, store.handle))
+        var version: Int32 = 0
+        try Library.check(hc_store_schema_version(&version, store.handle))
+        let today = try store.today()
+        context.output.emit(["path": path, "timezone": zoneName, "day_start": clock(minutes),
+                             "schema": Int(version), "today": Library.format(today)]) {
+            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)"
+        }
+    }
+
+    static func habitAdd(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["kind", "target", "unit", "group", "routine", "schedule", "start"])
+        let name = try args.require(0, "NAME")
+        var options = hc_habit_options()
+        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        options.kind = try Names.value(args.option("kind") ?? "checkmark", in: Names.kinds, what: "kind")
+        options.target = try args.option("target").map { (text) throws(CLIError) in try number(text, "target") } ?? 1
+        options.direction = args.flag("at-most") ? HC_DIRECTION_AT_MOST : HC_DIRECTION_AT_LEAST
+        options.routine = try Names.value(args.option("routine") ?? "anytime", in: Names.routines, what: "routine")
+        options.start_day = try args.option("start").map(Library.parseDate) ?? Int32.min
+        options.proof_required = args.flag("proof") ? 1 : 0
+        let unit = args.option("unit"), group = args.option("group"), schedule = args.option("schedule")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        var id: Int64 = 0
+        let status = name.withCString { namePointer in
+            withOptionalCString(unit) { unitPointer in
+                withOptionalCString(group) { groupPointer in
+                    withOptionalCString(schedule) { schedulePointer in
+                        options.name = namePointer
+                        options.unit = unitPointer
+                        options.group_name = groupPointer
+                        options.schedule = schedulePointer
+                        return hc_habit_create(&id, store.handle, &options)
+                    }
+                }
+            }
+        }
+        try Library.check(status)
+        let habit = try store.habit(String(id))
+        context.output.emit(["habit": habit.json]) { "added \(habit.summary)" }
+    }
+
+    static func habitList(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: [])
+        let all = args.flag("all")
+        try args.finish(maxPositionals: 0)
+        let habits = try context.openStore().habits(includeArchived: all)
+        context.output.emit(["habits": habits.map(\.json)]) {
+            habits.isEmpty ? "no habits yet: habitctl habit add NAME" : habits.map(\.summary).joined(separator: "\n")
+        }
+    }
+
+    static func habitShow(_ raw: [String], _ context: Context) throws(CLIError) {
+        let args = try Arguments(raw, valued: [])
+        let reference = try args.require(0, "HABIT")
+        try args.finish(maxPositionals: 1)
+        let habit = try context.openStore().habit(reference)
+        context.output.emit(["habit": habit.json]) {
+            var lines = [habit.summary, "  started \(Library.format(habit.startDay))"]
+            if let group = habit.group { lines.append("  group \(group)") }
+            if habit.proofRequired { lines.append("  proof required") }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    static func habitEdit(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["name", "target", "unit", "group", "routine", "schedule", "start"])
+        let reference = try args.require(0, "HABIT")
+        let store = try context.openStore()
+        let current = try store.habit(reference)
+        var options = hc_habit_options()
+        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        var fields: UInt32 = 0
+        let name = args.option("name")
+        if name != nil { fields |= HC_HABIT_FIELD_NAME }
+        let atMost = args.flag("at-most"), atLeast = args.flag("at-least")
+        let target = try args.option("target").map { (text) throws(CLIError) in try number(text, "target") }
+        if target != nil || atMost || atLeast {
+            fields |= HC_HABIT_FIELD_TARGET
+            options.target = target ?? current.target
+            options.direction = atMost ? HC_DIRECTION_AT_MOST : atLeast ? HC_DIRECTION_AT_LEAST : current.direction
+        }
+        var unit = args.option("unit"), group = args.option("group")
+        if unit != nil || args.flag("no-unit") { fields |= HC_HABIT_FIELD_UNIT }
+        if group != nil || args.flag("no-group") { fields |= HC_HABIT_FIELD_GROUP }
+        if args.flag("no-unit") { unit = nil }
+        if args.flag("no-group") { group = nil }
+        if let routine = args.option("routine") {
+            fields |= HC_HABIT_FIELD_ROUTINE
+            options.routine = try Names.value(routine, in: Names.routines, what: "routine")
+        }
+        let schedule = args.option("schedule")
+        if schedule != nil { fields |= HC_HABIT_FIELD_SCHEDULE }
+        if let start = args.option("start") {
+            fields |= HC_HABIT_FIELD_START_DAY
+            options.start_day = try Library.parseDate(start)
+        }
+        if args.flag("proof") || args.flag("no-proof") {
+            fields |= HC_HABIT_FIELD_PROOF
+            options.proof_required = args.flag("proof") ? 1 : 0
+        }
+        try args.finish(maxPositionals: 1)
+        guard fields != 0 else { throw .usage("nothing to change; see habitctl habit edit --help") }
+        let status = withOptionalCString(name) { namePointer in
+            withOptionalCString(unit) { unitPointer in
+                withOptionalCString(group) { groupPointer in
+                    withOptionalCString(schedule) { schedulePointer in
+                        options.name = namePointer
+                        options.unit = unitPointer
+                        options.group_name = groupPointer
+                        options.schedule = schedulePointer
+                        return hc_habit_update(store.handle, current.id, &options, fields)
+                    }
+                }
+            }
+        }
+        try Library.check(status)
+        let habit = try store.habit(String(current.id))
+        context.output.emit(["habit": habit.json]) { "updated \(habit.summary)" }
+    }
+
+    static func habitArchive(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: [])
+        let reference = try args.require(0, "HABIT")
+        let restore = args.flag("restore")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let habit = try store.habit(reference)
+        try Library.check(hc_habit_archive(store.handle, habit.id, restore ? 0 : 1))
+        let updated = try store.habit(String(habit.id))
+        context.output.emit(["habit": updated.json]) { "\(restore ? "restored" : "archived") \(updated.summary)" }
+    }
+
+    static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date", "note", "source"])
+        let reference = try args.require(0, "HABIT")
+        var input = hc_entry_input()
+        input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
+        input.day = try args.option("date").map(Library.parseDate) ?? Int32.min
+        input.source = try Names.value(args.option("source") ?? "manual", in: Names.sources, what: "source")
+        let isTotal = args.flag("total")
+        if skip {
+            input.kind = HC_ENTRY_SKIP
+        } else if var amount = args.positional(1) {
+            if amount == "-" { amount = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) ?? "" }
+            input.value = try number(amount, "AMOUNT")
+            input.kind = isTotal ? HC_ENTRY_TOTAL : HC_ENTRY_AMOUNT
+        } else {
+            guard !isTotal else { throw .usage("--total needs an AMOUNT") }
+            input.kind = HC_ENTRY_DONE
+        }
+        let note = args.option("note")
+        try args.finish(maxPositionals: skip ? 1 : 2)
+        let store = try context.openStore()
+        let habit = try store.habit(reference)
+        input.habit_id = habit.id
+        var id: Int64 = 0
+        try Library.check(withOptionalCString(note) { notePointer in
+            input.note = notePointer
+            return hc_entry_append(&id, store.handle, &input)
+        })
+        let entry = try store.entries(habitId: habit.id, from: input.day == Int32.min ? store.today() - 1 : input.day,
+                                      to: input.day == Int32.min ? store.today() + 1 : input.day).first { $0.id == id }
+        var total = 0.0
+        if let entry { try Library.check(hc_habit_day_total(&total, store.handle, habit.id, entry.day)) }
+        context.output.emit(["entry": entry?.json ?? ["id": id], "day_total": total]) {
+            guard let entry else { return "logged entry #\(id)" }
+            return "logged \(entry.summary) for \(habit.name); day total \(Output.number(total))"
+        }
+    }
+
+    static func undo(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date", "entry"])
+        let store = try context.openStore()
+        var undoId: Int64 = 0
+        if let entryText = args.option("entry") {
+            try args.finish(maxPositionals: 0)
+            guard let entryId = Int64(entryText) else { throw .usage("--entry needs a number") }
+            try Library.check(hc_entry_undo(&undoId, store.handle, entryId))
+        } else {
+            let reference = try args.require(0, "HABIT or --entry ID")
+            let day = try args.option("date").map(Library.parseDate) ?? Int32.min
+            try args.finish(maxPositionals: 1)
+            let habit = try store.habit(reference)
+            try Library.check(hc_entry_undo_last(&undoId, store.handle, habit.id, day))
+        }
+        context.output.emit(["undo_entry_id": undoId]) { "undone: entry #\(undoId) cancels the latest entry" }
+    }
+
+    static func entries(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["from", "to"])
+        let store = try context.openStore()
+        let today = try store.today()
+        let to = try args.option("to").map(Library.parseDate) ?? today
+        let from = try args.option("from").map(Library.parseDate) ?? to - 29
+        let habitId = try args.positional(0).map { (reference) throws(CLIError) in try store.habit(reference).id } ?? 0
+        try args.finish(maxPositionals: 1)
+        let entries = try store.entries(habitId: habitId, from: from, to: to)
+        context.output.emit(["from": Library.format(from), "to": Library.format(to), "entries": entries.map(\.json)]) {
+            entries.isEmpty ? "no entries from \(Library.format(from)) to \(Library.format(to))" : entries.map(\.summary).joined(separator: "\n")
+        }
+    }
+
+    static func days(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["from", "to"])
+        let reference = try args.require(0, "HABIT")
+        let store = try context.openStore()
+        let habit = try store.habit(reference)
+        let to: Int32 = if let text = args.option("to") { try Library.parseDate(text) } else { try store.today() }
+        let from = try args.option("from").map(Library.parseDate) ?? to - 13
+        try args.finish(maxPositionals: 1)
+        let states = try store.dayStates(habitId: habit.id, from: from, to: to)
+        let rows: [[String: Any]] = states.map {
+            ["date": Library.format($0.day), "value": $0.value, "done": $0.flags & HC_DAY_DONE != 0,
+             "skipped": $0.flags & HC_DAY_SKIPPED != 0, "entries": Int($0.entry_count)]
+        }
+        context.output.emit(["habit": habit.json, "days": rows]) {
+            states.map { state in
+                let mark = state.flags & HC_DAY_DONE != 0 ? "done" : state.flags & HC_DAY_SKIPPED != 0 ? "skipped" : "-"
+                return "\(Library.format(state.day))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Output.number(state.value))"
+            }.joined(separator: "\n")
+        }
+    }
+
+    static func export(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["format", "output"])
+        let format = try exportFormat(args.option("format") ?? "json")
+        let outputPath = args.option("output")
+        try args.finish(maxPositionals: 0)
+        let store = try context.openStore()
+        var text: UnsafeMutablePointer<CChar>?
+        try Library.check(hc_store_export(&text, store.handle, format))
+        defer { hc_free(text) }
+        let document = text.map { String(cString: $0) } ?? ""
+        if let outputPath {
+            guard FileManager.default.createFile(atPath: outputPath, contents: Data(document.utf8)) else {
+                throw CLIError(exitCode: 6, message: "cannot write \(outputPath)")
+            }
+            Output.log("exported to \(outputPath)")
+        } else {
+            FileHandle.standardOutput.write(Data(document.utf8))
+        }
+    }
+
+    static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["format"])
+        let loop = args.flag("loop")
+        let format = try exportFormat(args.option("format") ?? "json")
+        try args.finish(maxPositionals: loop ? 2 : 1)
+        let store = try context.openStore()
+        if loop {
+            let habits = try readInput(try args.require(0, "HABITS_CSV"))
+            let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
+            try Library.check(hc_store_import_loop_csv(store.handle, habits, checkmarks))
+        } else {
+            let text = try readInput(try args.require(0, "FILE or -"))
+            try Library.check(hc_store_import(store.handle, text, format))
+        }
+        let count = try store.habits(includeArchived: true).count
+        context.output.emit(["imported": true, "habits": count]) { "imported; the store now has \(count) habits" }
+    }
+
+    // MARK: Helpers
+
+    static func exportFormat(_ name: String) throws(CLIError) -> Int32 {
+        switch name {
+        case "json": return HC_FORMAT_JSON
+        case "jsonl": return HC_FORMAT_JSONL
+        default: throw .usage("format '\(name)' is not json or jsonl")
+        }
+    }
+
+    /// A file's text, or stdin for "-".
+    static func readInput(_ path: String) throws(CLIError) -> String {
+        let data: Data?
+        if path == "-" {
+            data = FileHandle.standardInput.readDataToEndOfFile()
+        } else {
+            data = FileManager.default.contents(atPath: path)
+        }
+        guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
+        guard let text = String(data: data, encoding: .utf8) else { throw .invalid("\(path) is not UTF-8 text") }
+        return text
+    }
+
+    static func number(_ text: String, _ what: String) throws(CLIError) -> Double {
+        guard let value = Double(text), value.isFinite else { throw .invalid("\(what) '\(text)' is not a number") }
+        return value
+    }
+
+    /// "HH:MM" as minutes after midnight.
+    static func parseClock(_ text: String) throws(CLIError) -> Int32 {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let h = Int32(parts[0]), let m = Int32(parts[1]), (0..<24).contains(h), (0..<60).contains(m) else {
+            throw .invalid("'\(text)' is not a time of day HH:MM")
+        }
+        return h * 60 + m
+    }
+
+    static func clock(_ minutes: Int32) -> String {
+        String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+}
+
+/// Calls body with a C string for text, or NULL for nil.
+func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}

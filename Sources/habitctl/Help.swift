@@ -1,0 +1,75 @@
+/// Usage text for every command (`habitctl COMMAND --help`).
+enum Help {
+    static let main = """
+    habitctl: habits and their ledger, from the shell. Built on libhabitcore.
+
+    Usage: habitctl [--db PATH] [--json] COMMAND [ARGS]
+
+    Commands:
+      init                 create the store, set its time zone and day start
+      habit add|list|show|edit|archive
+      log HABIT [AMOUNT]   record that a habit was done, or an amount
+      skip HABIT           excuse a day
+      undo HABIT           cancel the latest entry of a day (or --entry ID)
+      entries [HABIT]      list ledger entries
+      days HABIT           the state of each day in a range
+      export               the whole store as JSON or JSON Lines
+      import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
+      demo                 a guided run against a store in a temporary folder
+
+    Global options:
+      --db PATH   the store file (else $HABITCORE_DB, else ~/.local/share/habitcore/habits.db)
+      --json      machine-readable output with a schema_version
+      --help      usage of habitctl or of a command
+      --version   the library's version
+
+    HABIT is a habit's id or its name. Dates are YYYY-MM-DD; the default is today
+    in the store's time zone.
+
+    Exit codes: 0 success, 1 internal error, 2 usage error, 3 not found,
+    4 conflict, 5 invalid input, 6 store unavailable (I/O, corrupt, busy, newer
+    version, read-only).
+    """
+
+    static let commands: [String: String] = [
+        "init": """
+        Usage: habitctl init [--timezone TZ] [--day-start HH:MM]
+        Creates the store if needed and shows its settings. TZ is an IANA name
+        (Europe/Paris), UTC, or +hh:mm. With --day-start 03:00, 01:30 counts for the day before.
+        """,
+        "habit add": """
+        Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement]
+               [--target N] [--at-most] [--unit U] [--group G] [--routine morning|day|evening|anytime]
+               [--schedule S] [--start DATE] [--proof]
+        Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5.
+        Duration targets are in seconds.
+        """,
+        "habit list": "Usage: habitctl habit list [--all]\nActive habits; --all includes archived ones.",
+        "habit show": "Usage: habitctl habit show HABIT",
+        "habit edit": """
+        Usage: habitctl habit edit HABIT [--name N] [--target N] [--at-most|--at-least] [--unit U|--no-unit]
+               [--group G|--no-group] [--routine R] [--schedule S] [--start DATE] [--proof|--no-proof]
+        A new schedule applies from today; earlier days keep theirs.
+        """,
+        "habit archive": "Usage: habitctl habit archive HABIT [--restore]",
+        "log": """
+        Usage: habitctl log HABIT [AMOUNT|-] [--total] [--date DATE] [--note TEXT] [--source manual|import|health|proof]
+        Without AMOUNT: the habit was done. With AMOUNT: it adds to the day; with --total
+        it is a source's cumulative figure for the day (the highest counts). '-' reads AMOUNT from stdin.
+        """,
+        "skip": "Usage: habitctl skip HABIT [--date DATE] [--note TEXT]\nExcuses the day.",
+        "undo": """
+        Usage: habitctl undo HABIT [--date DATE] | habitctl undo --entry ID
+        Appends an entry cancelling the latest standing entry of the day (or entry ID). Nothing is deleted.
+        """,
+        "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
+        "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",
+        "export": "Usage: habitctl export [--format json|jsonl] [--output FILE]",
+        "import": """
+        Usage: habitctl import FILE|- [--format json|jsonl]
+               habitctl import --loop HABITS_CSV CHECKMARKS_CSV
+        All or nothing: a bad line is named and nothing is written.
+        """,
+        "demo": "Usage: habitctl demo [--db PATH]\nCreates habits, logs two weeks, undoes an entry and reads it all back.\nWithout --db the store goes in a new temporary folder.",
+    ]
+}

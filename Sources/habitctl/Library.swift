@@ -1,0 +1,155 @@
+import CHabitCore
+
+/// Thin Swift conveniences over the C API. Every call goes through include/habitcore.h.
+enum Library {
+    /// Turns a status into a thrown CLIError carrying the library's message.
+    static func check(_ status: Int32) throws(CLIError) {
+        guard status != HC_OK else { return }
+        throw CLIError.fromStatus(status, String(cString: hc_last_error_message()))
+    }
+
+    static func parseDate(_ text: String) throws(CLIError) -> Int32 {
+        var day: Int32 = 0
+        try check(hc_date_parse(&day, text))
+        return day
+    }
+
+    static func format(_ day: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
+        guard hc_date_format(&buffer, HC_DATE_BUFSIZE, day) == HC_OK else { return "?" }
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
+        pointer.map { String(cString: $0) }
+    }
+}
+
+/// An open store; closed when the command ends.
+final class StoreRef {
+    let handle: OpaquePointer
+
+    init(path: String, flags: UInt32 = 0) throws(CLIError) {
+        var store: OpaquePointer?
+        try Library.check(hc_store_open(&store, path, flags))
+        guard let store else { throw CLIError(exitCode: 1, message: "hc_store_open returned no handle") }
+        handle = store
+    }
+
+    deinit { hc_store_close(handle) }
+
+    func today() throws(CLIError) -> Int32 {
+        var day: Int32 = 0
+        try Library.check(hc_store_today(&day, handle))
+        return day
+    }
+
+    /// A habit by id (digits) or by active name.
+    func habit(_ reference: String) throws(CLIError) -> HabitInfo {
+        var pointer: UnsafeMutablePointer<hc_habit>?
+        if let id = Int64(reference), id > 0 {
+            try Library.check(hc_habit_get(&pointer, handle, id))
+        } else {
+            try Library.check(hc_habit_find(&pointer, handle, reference))
+        }
+        guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
+        defer { hc_habit_free(pointer) }
+        return HabitInfo(pointer.pointee)
+    }
+
+    func habits(includeArchived: Bool) throws(CLIError) -> [HabitInfo] {
+        var list: OpaquePointer?
+        try Library.check(hc_habit_list_open(&list, handle, includeArchived ? HC_LIST_INCLUDE_ARCHIVED : 0))
+        defer { hc_habit_list_free(list) }
+        var count: Int64 = 0
+        try Library.check(hc_habit_list_count(&count, list))
+        var result: [HabitInfo] = []
+        for index in 0..<count {
+            var habit: UnsafePointer<hc_habit>?
+            try Library.check(hc_habit_list_get(&habit, list, index))
+            if let habit { result.append(HabitInfo(habit.pointee)) }
+        }
+        return result
+    }
+
+    func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [EntryInfo] {
+        var list: OpaquePointer?
+        try Library.check(hc_entry_list_open(&list, handle, habitId, from, to))
+        defer { hc_entry_list_free(list) }
+        var count: Int64 = 0
+        try Library.check(hc_entry_list_count(&count, list))
+        var result: [EntryInfo] = []
+        for index in 0..<count {
+            var entry: UnsafePointer<hc_entry>?
+            try Library.check(hc_entry_list_get(&entry, list, index))
+            if let entry { result.append(EntryInfo(entry.pointee)) }
+        }
+        return result
+    }
+
+    func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
+        let capacity = Int64(to) - Int64(from) + 1
+        guard capacity > 0, capacity <= 100_000 else { throw CLIError.invalid("the range must hold 1 to 100000 days") }
+        var states = [hc_day_state](repeating: hc_day_state(), count: Int(capacity))
+        var count: Int64 = 0
+        try Library.check(hc_habit_day_states(&states, capacity, &count, handle, habitId, from, to))
+        return Array(states.prefix(Int(count)))
+    }
+}
+
+/// Swift copies of the library's structs, taken before the C memory is freed.
+struct HabitInfo {
+    var id: Int64
+    var name: String
+    var kind: Int32
+    var target: Double
+    var direction: Int32
+    var group: String?
+    var unit: String?
+    var routine: Int32
+    var schedule: String
+    var startDay: Int32
+    var proofRequired: Bool
+    var archivedDay: Int32?
+
+    init(_ h: hc_habit) {
+        id = h.id
+        name = Library.string(h.name) ?? ""
+        kind = h.kind
+        target = h.target
+        direction = h.direction
+        group = Library.string(h.group_name)
+        unit = Library.string(h.unit)
+        routine = h.routine
+        schedule = Library.string(h.schedule) ?? ""
+        startDay = h.start_day
+        proofRequired = h.proof_required != 0
+        archivedDay = h.archived_day == Int32.min ? nil : h.archived_day
+    }
+}
+
+struct EntryInfo {
+    var id: Int64
+    var habitId: Int64
+    var day: Int32
+    var kind: Int32
+    var value: Double
+    var recordedAtMs: Int64
+    var source: Int32
+    var undoes: Int64
+    var undoneBy: Int64
+    var note: String?
+
+    init(_ e: hc_entry) {
+        id = e.id
+        habitId = e.habit_id
+        day = e.day
+        kind = e.kind
+        value = e.value
+        recordedAtMs = e.recorded_at_ms
+        source = e.source
+        undoes = e.undoes
+        undoneBy = e.undone_by
+        note = Library.string(e.note)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// Where results go: human text by default, JSON with a schema_version on --json.
+/// Results on stdout; errors and logs on stderr.
+struct Output {
+    static let schemaVersion = 1
+    var json: Bool
+
+    func emit(_ object: [String: Any], human: () -> String) {
+        if json {
+            var document = object
+            document["schema_version"] = Output.schemaVersion
+            print(Output.encode(document))
+        } else {
+            let text = human()
+            if !text.isEmpty { print(text) }
+        }
+    }
+
+    static func encode(_ object: Any) -> String {
+        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+              let text = String(data: data, encoding: .utf8)
+        else { return "{}" }
+        return text
+    }
+
+    static func log(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+
+    /// A number without a trailing ".0" when it is whole.
+    static func number(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
+    }
+}
+
+extension HabitInfo {
+    var json: [String: Any] {
+        [
+            "id": id, "name": name, "kind": Names.name(kind, in: Names.kinds), "target": target,
+            "direction": Names.direction(direction), "group": group ?? NSNull(), "unit": unit ?? NSNull(),
+            "routine": Names.name(routine, in: Names.routines), "schedule": schedule,
+            "start_date": Library.format(startDay), "proof_required": proofRequired,
+            "archived_date": archivedDay.map(Library.format) ?? NSNull(),
+        ]
+    }
+
+    var summary: String {
+        let kindName = Names.name(kind, in: Names.kinds)
+        var goal = ""
+        if kind == 2 || kind == 3 {
+            goal = " \(direction == 2 ? "≤" : "≥") \(Output.number(target))\(unit.map { " " + $0 } ?? "")"
+        }
+        let archived = archivedDay.map { " (archived \(Library.format($0)))" } ?? ""
+        return "#\(id) \(name) [\(kindName)\(goal), \(schedule), \(Names.name(routine, in: Names.routines))]\(archived)"
+    }
+}
+
+extension EntryInfo {
+    var json: [String: Any] {
+        [
+            "id": id, "habit_id": habitId, "date": Library.format(day), "kind": Names.name(kind, in: Names.entryKinds),
+            "value": value, "recorded_at_ms": recordedAtMs, "source": Names.name(source, in: Names.sources),
+            "undoes": undoes == 0 ? NSNull() : undoes, "undone_by": undoneBy == 0 ? NSNull() : undoneBy,
+            "note": note ?? NSNull(),
+        ]
+    }
+
+    var summary: String {
+        let kindName = Names.name(kind, in: Names.entryKinds)
+        var text = "#\(id) \(Library.format(day)) habit \(habitId) \(kindName)"
+        if kind == 2 || kind == 3 { text += " \(Output.number(value))" }
+        if undoes != 0 { text += " (cancels #\(undoes))" }
+        if undoneBy != 0 { text += " (undone by #\(undoneBy))" }
+        if let note { text += " — \(note)" }
+        return text
+    }
+}

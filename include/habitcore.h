@@ -1,0 +1,438 @@
+/*
+ * habitcore.h: the C interface of libhabitcore, a habit engine.
+ *
+ * This header is the whole contract. C, C++, Python (ctypes), Rust and the
+ * habitctl command line reach the engine only through it.
+ *
+ * Conventions (see docs/ABI.md in the source tree):
+ *  - Every fallible function returns an int32_t status: HC_OK (0) or an HC_E_*
+ *    code. On failure the words are in hc_last_error_message() (thread-local)
+ *    and, for calls on a store, also in hc_store_errmsg(store).
+ *  - Out parameters come first. Whatever is returned through `T **out` belongs
+ *    to the caller and is released with the matching hc_*_free (or hc_free for
+ *    strings). Out parameters are written only on HC_OK.
+ *  - Strings are UTF-8 and NUL-terminated. Invalid UTF-8 is HC_E_INVALID.
+ *  - Dates are local calendar days, as day numbers: days since 1970-01-01
+ *    (negative before it), between 0001-01-01 and 9999-12-31. hc_date_parse
+ *    and hc_date_format convert from and to "YYYY-MM-DD".
+ *  - Option structs start with struct_size; fill them with their HC_*_INIT
+ *    macro. Structs the library allocates carry their own struct_size.
+ *  - A NULL, closed or foreign handle is HC_E_MISUSE, never a crash.
+ *  - Threads: a store handle may be shared by several threads; calls on one
+ *    handle are serialised by the library. An explicit transaction
+ *    (hc_store_begin) belongs to the handle, not to a thread: give each thread
+ *    its own handle if threads use explicit transactions. Several processes may
+ *    open the same file; writers wait for each other (busy timeout 5 s).
+ *    Functions without a handle may be called from any thread at any time.
+ */
+#ifndef HABITCORE_H
+#define HABITCORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Versions                                                                  */
+/* ------------------------------------------------------------------------ */
+
+#define HC_VERSION_MAJOR 0
+#define HC_VERSION_MINOR 1
+#define HC_VERSION_PATCH 0
+/* MAJOR * 1000000 + MINOR * 1000 + PATCH */
+#define HC_VERSION_NUMBER (HC_VERSION_MAJOR * 1000000 + HC_VERSION_MINOR * 1000 + HC_VERSION_PATCH)
+#define HC_VERSION_STRING "0.1.0"
+/* Bumped only when an existing declaration changes incompatibly (with the SONAME). */
+#define HC_ABI_VERSION 1
+
+/* The library's HC_VERSION_NUMBER. Never fails; any thread. */
+int32_t hc_version_number(void);
+/* The library's HC_VERSION_STRING: a static string, never freed. Any thread. */
+const char *hc_version_string(void);
+/* The library's HC_ABI_VERSION. Bindings compare it with the one they were
+ * written for before any other call. Never fails; any thread. */
+int32_t hc_abi_version(void);
+
+/* ------------------------------------------------------------------------ */
+/* Status codes and errors                                                   */
+/* ------------------------------------------------------------------------ */
+
+#define HC_OK 0
+#define HC_E_INVALID 1   /* an argument is out of range, malformed or NULL */
+#define HC_E_NOT_FOUND 2 /* no such habit, entry or file */
+#define HC_E_CONFLICT 3  /* the request clashes with what is stored (duplicate name, entry already undone, archived habit) */
+#define HC_E_IO 4        /* the file system or SQLite failed to read or write */
+#define HC_E_CORRUPT 5   /* the store or an input file is not what it claims to be */
+#define HC_E_BUSY 6      /* another process held the store for longer than the busy timeout */
+#define HC_E_TOO_NEW 7   /* the store was written by a newer habitcore (schema version above ours) */
+#define HC_E_MISUSE 8    /* NULL, closed or foreign handle; call out of order */
+#define HC_E_NOMEM 9     /* out of memory */
+#define HC_E_READONLY 10 /* a write on a store opened with HC_OPEN_READONLY */
+#define HC_E_INTERNAL 11 /* a bug in habitcore: please report it */
+
+/* A short English name for a status code ("HC_E_INVALID: invalid argument").
+ * Static string, never freed; unknown codes get "unknown status". Any thread. */
+const char *hc_status_string(int32_t status);
+
+/* The message of the last failed call made by this thread, or "" if none.
+ * Library-owned; valid until this thread's next call into the library. Any thread. */
+const char *hc_last_error_message(void);
+
+/* Releases a string or buffer the library allocated (export text, time zone
+ * name). NULL and pointers the library did not hand out are ignored. Any thread. */
+void hc_free(void *ptr);
+
+/* ------------------------------------------------------------------------ */
+/* Dates                                                                     */
+/* ------------------------------------------------------------------------ */
+
+/* "no date": ask the library to choose (today, in the store's home zone). */
+#define HC_DAY_NONE (-2147483647 - 1)
+/* Bytes hc_date_format needs, with the NUL. */
+#define HC_DATE_BUFSIZE 11
+
+/* Parses "YYYY-MM-DD" (exactly that shape, a real calendar date, year 0001 to
+ * 9999) into *out_day. Returns HC_OK, HC_E_INVALID ("2026-02-30", NULL, junk).
+ * Any thread. */
+int32_t hc_date_parse(int32_t *out_day, const char *text);
+
+/* Writes day as "YYYY-MM-DD" and a NUL into buf, which holds buf_size bytes
+ * (at least HC_DATE_BUFSIZE). Returns HC_OK, HC_E_INVALID (NULL buf, small
+ * buffer, day out of range). Any thread. */
+int32_t hc_date_format(char *buf, int32_t buf_size, int32_t day);
+
+/* ------------------------------------------------------------------------ */
+/* Store                                                                     */
+/* ------------------------------------------------------------------------ */
+
+typedef struct hc_store hc_store;
+
+#define HC_OPEN_READONLY 0x1u  /* never write; the file must exist */
+#define HC_OPEN_NOCREATE 0x2u  /* fail with HC_E_NOT_FOUND if the file does not exist */
+#define HC_OPEN_SYNC_FULL 0x4u /* fsync every commit: survives power loss, slower. The
+                                  default (WAL, synchronous=NORMAL) survives any crash of
+                                  the process but may lose the last commits on power loss. */
+
+/* Opens (and on first use creates) the store at path: a SQLite file in WAL
+ * mode. Creates or migrates the schema forward. *out receives a handle the
+ * caller closes with hc_store_close. flags: HC_OPEN_* bits or 0.
+ * Returns HC_OK, HC_E_INVALID (NULL or empty path, unknown flags), HC_E_NOT_FOUND,
+ * HC_E_IO, HC_E_CORRUPT (not a habitcore store), HC_E_TOO_NEW, HC_E_BUSY, HC_E_NOMEM.
+ * Any thread. */
+int32_t hc_store_open(hc_store **out, const char *path, uint32_t flags);
+
+/* Closes the store and releases the handle, rolling back an open explicit
+ * transaction. NULL is a no-op returning HC_OK; a foreign or closed handle is
+ * HC_E_MISUSE. After it, the handle must not be used: calls on it return
+ * HC_E_MISUSE. Do not close a handle another thread is still using. */
+int32_t hc_store_close(hc_store *store);
+
+/* The message of the last failed call on this handle, or "". Library-owned;
+ * valid until the next call on this handle. With several threads on one
+ * handle prefer hc_last_error_message(). A bad handle gives a fixed message. */
+const char *hc_store_errmsg(hc_store *store);
+
+/* The schema version of the open store file. HC_OK, HC_E_MISUSE, HC_E_INVALID. */
+int32_t hc_store_schema_version(int32_t *out_version, hc_store *store);
+
+/* Sets the store's home time zone: an IANA name ("America/New_York", read from
+ * the system's tz database, $TZDIR or /usr/share/zoneinfo), "UTC", or a fixed
+ * offset "+05:30" / "-08:00". It decides which local day "now" falls on; it
+ * never moves stored entries. Returns HC_OK, HC_E_INVALID (malformed name),
+ * HC_E_NOT_FOUND (no such zone), HC_E_CORRUPT (unreadable zone file),
+ * HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+int32_t hc_store_set_timezone(hc_store *store, const char *tz);
+
+/* The home time zone's name into *out (free with hc_free). Default "UTC".
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_NOMEM. */
+int32_t hc_store_timezone(char **out, hc_store *store);
+
+/* Sets the day-start time, in minutes after local midnight (0..1439). With
+ * 180 (03:00), something done at 01:30 counts for the day before.
+ * HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+int32_t hc_store_set_day_start(hc_store *store, int32_t minutes);
+
+/* The day-start time in minutes after midnight. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_store_day_start(int32_t *out_minutes, hc_store *store);
+
+/* The local day that the UTC instant utc_ms (milliseconds since 1970-01-01T00:00Z)
+ * falls on in the home zone, after the day-start shift.
+ * HC_OK, HC_E_INVALID (NULL, instant outside years 1..9999), HC_E_MISUSE. */
+int32_t hc_store_local_day(int32_t *out_day, hc_store *store, int64_t utc_ms);
+
+/* Today's local day in the home zone, from the system clock. Same codes. */
+int32_t hc_store_today(int32_t *out_day, hc_store *store);
+
+/* Explicit transactions: everything between begin and commit is written at
+ * once or not at all, and is much faster for many appends. begin while one is
+ * open is HC_E_MISUSE; so are commit and rollback without one. Writers in
+ * other processes wait until commit. HC_OK, HC_E_MISUSE, HC_E_BUSY, HC_E_IO,
+ * HC_E_READONLY. */
+int32_t hc_store_begin(hc_store *store);
+int32_t hc_store_commit(hc_store *store);
+int32_t hc_store_rollback(hc_store *store);
+
+#define HC_FORMAT_JSON 1  /* one JSON document */
+#define HC_FORMAT_JSONL 2 /* JSON Lines: a header line, then one habit or entry per line */
+
+/* The whole store (settings, habits with their schedules, every entry) as
+ * text in the given format, into *out (free with hc_free). The layout is
+ * documented in docs/FORMATS.md and carries a schema_version.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_store_export(char **out, hc_store *store, int32_t format);
+
+/* Imports text produced by hc_store_export (any store's) into this store: its
+ * habits are added with new ids and its entries follow them, undo links kept.
+ * All or nothing: on any error nothing is written and the message names the
+ * line (JSONL) or the element (JSON) at fault. A habit whose name is already
+ * active here is HC_E_CONFLICT. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_CONFLICT,
+ * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_store_import(hc_store *store, const char *text, int32_t format);
+
+/* Imports Loop Habit Tracker's CSV export: the text of Habits.csv and of the
+ * top-level Checkmarks.csv. Yes/no habits become checkmark habits, measurable
+ * ones counter habits; manual checks (YES_MANUAL, 2) become done entries, skips
+ * (SKIP, 3) skip entries, numbers amount entries; automatic and empty marks add
+ * nothing. All or nothing, the error naming the file and line. Same codes as
+ * hc_store_import. */
+int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
+
+/* ------------------------------------------------------------------------ */
+/* Habits                                                                    */
+/* ------------------------------------------------------------------------ */
+
+#define HC_KIND_CHECKMARK 1   /* done or not */
+#define HC_KIND_COUNTER 2     /* a count per day against a target */
+#define HC_KIND_DURATION 3    /* seconds per day against a target */
+#define HC_KIND_MEASUREMENT 4 /* a value recorded now and then, no daily target */
+
+#define HC_DIRECTION_AT_LEAST 1 /* reach the target; for measurements: higher is better */
+#define HC_DIRECTION_AT_MOST 2  /* stay at or under it; for measurements: lower is better */
+
+#define HC_ROUTINE_ANYTIME 0
+#define HC_ROUTINE_MORNING 1
+#define HC_ROUTINE_DAY 2
+#define HC_ROUTINE_EVENING 3
+
+/*
+ * What a habit is. Schedules are text:
+ *   "daily"                     every day
+ *   "days:mon,wed,fri"          specific weekdays
+ *   "every:3"                   every 3 days from the start day (1..365)
+ *   "monthdays:1,15,31"         days of the month (31 in a short month: its last day)
+ *   "weekly:3"                  3 times per week (1..7)
+ *   "monthly:5"                 5 times per month (1..31)
+ * Limits: name 1..200 bytes, group and unit up to 200 and 32 bytes, no control
+ * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored).
+ */
+typedef struct hc_habit_options {
+    uint32_t struct_size; /* sizeof(hc_habit_options), set by HC_HABIT_OPTIONS_INIT */
+    int32_t kind;         /* HC_KIND_* */
+    const char *name;
+    double target;
+    int32_t direction;      /* HC_DIRECTION_* */
+    int32_t routine;        /* HC_ROUTINE_* */
+    const char *group_name; /* optional group ("system"), NULL for none */
+    const char *unit;       /* optional unit label, NULL for none */
+    const char *schedule;   /* NULL means "daily" */
+    int32_t start_day;      /* HC_DAY_NONE means today */
+    int32_t proof_required; /* 0 or 1 */
+} hc_habit_options;
+
+#define HC_HABIT_OPTIONS_INIT                                                                   \
+    { (uint32_t)sizeof(hc_habit_options), HC_KIND_CHECKMARK, NULL, 1.0, HC_DIRECTION_AT_LEAST, \
+      HC_ROUTINE_ANYTIME, NULL, NULL, NULL, HC_DAY_NONE, 0 }
+
+/* Bits naming the fields hc_habit_update changes. */
+#define HC_HABIT_FIELD_NAME 0x01u
+#define HC_HABIT_FIELD_TARGET 0x02u    /* target and direction */
+#define HC_HABIT_FIELD_GROUP 0x04u
+#define HC_HABIT_FIELD_UNIT 0x08u
+#define HC_HABIT_FIELD_ROUTINE 0x10u
+#define HC_HABIT_FIELD_PROOF 0x20u
+#define HC_HABIT_FIELD_SCHEDULE 0x40u  /* applies from today on; earlier days keep theirs */
+#define HC_HABIT_FIELD_START_DAY 0x80u
+
+/* A habit as stored. Allocated by the library, released with hc_habit_free. */
+typedef struct hc_habit {
+    uint32_t struct_size; /* the library's sizeof(hc_habit) */
+    int32_t kind;
+    int64_t id; /* stable, never reused */
+    const char *name;
+    double target;
+    int32_t direction;
+    int32_t routine;
+    const char *group_name; /* NULL when none */
+    const char *unit;       /* NULL when none */
+    const char *schedule;   /* the schedule in force today, canonical text */
+    int32_t start_day;
+    int32_t proof_required;
+    int32_t archived_day; /* HC_DAY_NONE while active */
+    int64_t created_at_ms;
+} hc_habit;
+
+/* Creates a habit; its id goes to *out_id. Names are unique (ignoring ASCII
+ * case) among active habits. HC_OK, HC_E_INVALID (the message names the
+ * field), HC_E_CONFLICT (name taken), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_habit_create(int64_t *out_id, hc_store *store, const hc_habit_options *options);
+
+/* The habit with this id (active or archived) into *out; free with
+ * hc_habit_free. HC_OK, HC_E_NOT_FOUND, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_habit_get(hc_habit **out, hc_store *store, int64_t id);
+
+/* The active habit with this name (ASCII case ignored) into *out. Same codes. */
+int32_t hc_habit_find(hc_habit **out, hc_store *store, const char *name);
+
+/* Releases a habit from hc_habit_get or hc_habit_find. NULL is ignored. */
+void hc_habit_free(hc_habit *habit);
+
+/* Changes the fields named by the HC_HABIT_FIELD_* bits in fields, taking
+ * their values from options; other fields of options are not read. The kind
+ * never changes. A schedule change applies from today; the days before keep the
+ * schedule they had. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT,
+ * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_habit_update(hc_store *store, int64_t id, const hc_habit_options *options, uint32_t fields);
+
+/* Archives (archived = 1, from today) or restores (archived = 0) a habit. Its
+ * entries stay. Restoring is HC_E_CONFLICT if an active habit has its name.
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+int32_t hc_habit_archive(hc_store *store, int64_t id, int32_t archived);
+
+typedef struct hc_habit_list hc_habit_list;
+#define HC_LIST_INCLUDE_ARCHIVED 0x1u
+
+/* A snapshot of the habits, ordered by id, into *out; free with
+ * hc_habit_list_free. flags: 0 or HC_LIST_INCLUDE_ARCHIVED.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_habit_list_open(hc_habit_list **out, hc_store *store, uint32_t flags);
+/* The number of habits in the list. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_habit_list_count(int64_t *out_count, const hc_habit_list *list);
+/* The habit at index (0-based) into *out: borrowed, valid until the list is
+ * freed. HC_OK, HC_E_INVALID (index out of range), HC_E_MISUSE. */
+int32_t hc_habit_list_get(const hc_habit **out, const hc_habit_list *list, int64_t index);
+/* Releases the list and every habit in it. NULL is ignored. */
+void hc_habit_list_free(hc_habit_list *list);
+
+/* ------------------------------------------------------------------------ */
+/* The completion ledger                                                     */
+/* ------------------------------------------------------------------------ */
+
+#define HC_ENTRY_DONE 1   /* the habit was done that day */
+#define HC_ENTRY_AMOUNT 2 /* value adds to the day (counter, duration); a reading (measurement) */
+#define HC_ENTRY_TOTAL 3  /* value is a source's cumulative figure for the day: the highest counts */
+#define HC_ENTRY_SKIP 4   /* the day is excused */
+#define HC_ENTRY_UNDO 5   /* cancels the entry named in `undoes`; appended by hc_entry_undo */
+
+#define HC_SOURCE_MANUAL 1
+#define HC_SOURCE_IMPORT 2
+#define HC_SOURCE_HEALTH 3
+#define HC_SOURCE_PROOF 4
+
+/*
+ * One entry to append. Which kinds a habit takes:
+ *   checkmark: DONE, SKIP;  counter, duration: DONE, AMOUNT, TOTAL, SKIP;
+ *   measurement: AMOUNT (a reading), SKIP.
+ * value: AMOUNT may be negative (a correction), TOTAL is >= 0, |value| <= 1e12;
+ * DONE and SKIP ignore it. day: the local date it counts for, kept as given
+ * (travel never moves it); HC_DAY_NONE derives it from at_ms in the home zone.
+ * A day more than one day after today is refused.
+ */
+typedef struct hc_entry_input {
+    uint32_t struct_size; /* set by HC_ENTRY_INPUT_INIT */
+    int32_t kind;         /* HC_ENTRY_DONE .. HC_ENTRY_SKIP */
+    int64_t habit_id;
+    int32_t day;    /* HC_DAY_NONE: from at_ms */
+    int32_t source; /* HC_SOURCE_* */
+    double value;
+    int64_t at_ms;    /* when it happened, UTC ms; 0 means now */
+    const char *note; /* optional, up to 4096 bytes */
+} hc_entry_input;
+
+#define HC_ENTRY_INPUT_INIT \
+    { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL }
+
+/* An entry as stored. */
+typedef struct hc_entry {
+    uint32_t struct_size; /* the library's sizeof(hc_entry) */
+    int32_t kind;         /* HC_ENTRY_* */
+    int64_t id;           /* increasing in append order */
+    int64_t habit_id;
+    int32_t day;
+    int32_t source;
+    double value;
+    int64_t recorded_at_ms; /* UTC ms when it happened (at_ms, or when appended) */
+    int64_t undoes;         /* UNDO entries: the id they cancel; otherwise 0 */
+    int64_t undone_by;      /* the id of the UNDO entry that cancelled this one, or 0 */
+    const char *note;       /* NULL when none */
+} hc_entry;
+
+/* Appends one entry; its id goes to *out_id (may be NULL). Once this returns
+ * HC_OK the entry is committed (or, inside hc_store_begin, will be at commit).
+ * HC_OK, HC_E_INVALID (the message names the field), HC_E_NOT_FOUND (habit),
+ * HC_E_CONFLICT (archived habit), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_entry_append(int64_t *out_id, hc_store *store, const hc_entry_input *entry);
+
+/* Cancels entry_id by appending an UNDO entry for the same habit and day; the
+ * undo's id goes to *out_undo_id (may be NULL). Nothing is deleted. An entry
+ * is undone at most once; an UNDO cannot itself be undone (log again instead).
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT (already undone, or an
+ * UNDO), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_entry_undo(int64_t *out_undo_id, hc_store *store, int64_t entry_id);
+
+/* Cancels the most recent entry of the habit on day (HC_DAY_NONE: today) that
+ * still stands. HC_E_NOT_FOUND when there is none. Otherwise as hc_entry_undo. */
+int32_t hc_entry_undo_last(int64_t *out_undo_id, hc_store *store, int64_t habit_id, int32_t day);
+
+typedef struct hc_entry_list hc_entry_list;
+
+/* A snapshot of the entries of habit_id (0: all habits) with from_day <= day
+ * <= to_day, in append order, UNDO entries included, into *out; free with
+ * hc_entry_list_free. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (habit), HC_E_MISUSE,
+ * HC_E_IO, HC_E_NOMEM. */
+int32_t hc_entry_list_open(hc_entry_list **out, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
+/* The number of entries in the list. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_entry_list_count(int64_t *out_count, const hc_entry_list *list);
+/* The entry at index into *out: borrowed, valid until the list is freed.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_entry_list_get(const hc_entry **out, const hc_entry_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_entry_list_free(hc_entry_list *list);
+
+/* The state of one habit on one day: the fold of that day's standing entries.
+ * This layout is frozen; a richer state will come under a new name. */
+typedef struct hc_day_state {
+    int32_t day;
+    uint32_t flags; /* HC_DAY_* bits */
+    double value;   /* checkmark: 1 if done; counter, duration: the day's total; measurement: the latest reading */
+    int32_t entry_count; /* standing entries that day (UNDOs and what they cancel excluded) */
+    int32_t reserved;    /* 0 */
+} hc_day_state;
+
+#define HC_DAY_DONE 0x1u        /* done: checked, target reached (at least), kept under (at most), or a reading taken */
+#define HC_DAY_SKIPPED 0x2u     /* excused by a skip entry and not done */
+#define HC_DAY_HAS_ENTRIES 0x4u /* at least one standing entry */
+
+/*
+ * The day's total of a habit: what hc_day_state.value holds for that day.
+ * The fold: standing AMOUNT entries add up; for TOTAL entries each source's
+ * highest report counts, and the sources add up; for a measurement the latest
+ * reading is the value. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO.
+ */
+int32_t hc_habit_day_total(double *out_total, hc_store *store, int64_t habit_id, int32_t day);
+
+/* The states of a habit for every day from from_day to to_day into the caller's
+ * buffer out (capacity elements); the number written (to_day - from_day + 1) goes
+ * to *out_count. A range longer than capacity, or than 100000 days, is
+ * HC_E_INVALID and writes nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_MISUSE, HC_E_IO. */
+int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_count, hc_store *store,
+                            int64_t habit_id, int32_t from_day, int32_t to_day);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HABITCORE_H */
