@@ -116,6 +116,22 @@ package struct Statement {
         sqlite3_reset(handle)
     }
 
+    /// The first row read by `read`, or nil. The statement is reset afterwards:
+    /// a statement left mid-rows would hold its read snapshot open, and the
+    /// connection's next write would fail with SQLITE_BUSY_SNAPSHOT.
+    package func one<T>(_ read: (Statement) throws(HabitError) -> T) throws(HabitError) -> T? {
+        defer { sqlite3_reset(handle) }
+        return try step() ? try read(self) : nil
+    }
+
+    /// Every row, read by `read`; the statement is reset afterwards.
+    package func all<T>(_ read: (Statement) throws(HabitError) -> T) throws(HabitError) -> [T] {
+        defer { sqlite3_reset(handle) }
+        var rows: [T] = []
+        while try step() { rows.append(try read(self)) }
+        return rows
+    }
+
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }

@@ -85,8 +85,6 @@ enum Schema {
     }
 
     static func scalar(_ db: Database, _ sql: String) throws(HabitError) -> Int64 {
-        let statement = try db.statement(sql)
-        guard try statement.step() else { return 0 }
-        return statement.int(0)
+        try db.statement(sql).one { $0.int(0) } ?? 0
     }
 }

@@ -104,7 +104,7 @@ package final class Store {
     package func setting(_ key: String) throws(HabitError) -> String? {
         let statement = try db.statement("SELECT value FROM settings WHERE key = ?1")
         statement.bind(1, key)
-        return try statement.step() ? statement.text(0) : nil
+        return try statement.one { $0.text(0) } ?? nil
     }
 
     package func setSetting(_ key: String, _ value: String) throws(HabitError) {
@@ -165,38 +165,37 @@ package final class Store {
     package func habit(id: Int64) throws(HabitError) -> Habit? {
         let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE id = ?1")
         statement.bind(1, id)
-        return try statement.step() ? try readHabit(statement) : nil
+        return try withSchedules(try statement.one(readHabitRow))
     }
 
     package func activeHabit(named name: String) throws(HabitError) -> Habit? {
         let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE name = ?1 COLLATE NOCASE AND archived_day IS NULL")
         statement.bind(1, name)
-        return try statement.step() ? try readHabit(statement) : nil
+        return try withSchedules(try statement.one(readHabitRow))
     }
 
     package func habits(includeArchived: Bool) throws(HabitError) -> [Habit] {
         let filter = includeArchived ? "" : " WHERE archived_day IS NULL"
         let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits\(filter) ORDER BY id")
         var result: [Habit] = []
-        while try statement.step() { result.append(try readHabitRow(statement)) }
         // Schedules come from a second statement, once the first is done.
-        for index in result.indices { try attachSchedules(&result[index]) }
+        for habit in try statement.all(readHabitRow) {
+            if let complete = try withSchedules(habit) { result.append(complete) }
+        }
         return result
     }
 
     package func schedules(habitId: Int64) throws(HabitError) -> [ScheduleSpan] {
         let statement = try db.statement("SELECT from_day, schedule FROM habit_schedules WHERE habit_id = ?1 ORDER BY from_day")
         statement.bind(1, habitId)
-        var spans: [ScheduleSpan] = []
-        while try statement.step() {
-            guard let day = Int32(exactly: statement.int(0)), let text = statement.text(1) else { throw .corrupt("habit \(habitId): bad schedule row") }
+        return try statement.all { (row) throws(HabitError) -> ScheduleSpan in
+            guard let day = Int32(exactly: row.int(0)), let text = row.text(1) else { throw .corrupt("habit \(habitId): bad schedule row") }
             do throws(HabitError) {
-                spans.append(ScheduleSpan(fromDay: day, schedule: try Schedule(parsing: text)))
+                return ScheduleSpan(fromDay: day, schedule: try Schedule(parsing: text))
             } catch {
                 throw .corrupt("habit \(habitId): stored schedule is invalid: \(error.message)")
             }
         }
-        return spans
     }
 
     private func bindSpec(_ statement: Statement, _ spec: HabitSpec) {
@@ -217,15 +216,12 @@ package final class Store {
         }
     }
 
-    private func readHabit(_ statement: Statement) throws(HabitError) -> Habit {
-        var habit = try readHabitRow(statement)
-        try attachSchedules(&habit)
-        return habit
-    }
-
-    private func attachSchedules(_ habit: inout Habit) throws(HabitError) {
+    /// The habit with its schedule history, the last one being the schedule in force.
+    private func withSchedules(_ row: Habit?) throws(HabitError) -> Habit? {
+        guard var habit = row else { return nil }
         habit.schedules = try schedules(habitId: habit.id)
         if let current = habit.schedules.last { habit.spec.schedule = current.schedule }
+        return habit
     }
 
     /// A habit row without its schedules (the caller reads those).
@@ -267,14 +263,14 @@ package final class Store {
     package func entry(id: Int64) throws(HabitError) -> Entry? {
         let statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
         statement.bind(1, id)
-        return try statement.step() ? try readEntry(statement) : nil
+        return try statement.one(readEntry)
     }
 
     /// The id of the undo entry that cancelled entryId, if any.
     package func undoOf(entryId: Int64) throws(HabitError) -> Int64? {
         let statement = try db.statement("SELECT id FROM entries WHERE undoes = ?1")
         statement.bind(1, entryId)
-        return try statement.step() ? statement.int(0) : nil
+        return try statement.one { $0.int(0) }
     }
 
     /// Entries of one habit (or all, when habitId is nil) with from <= day <= to, in append order.
@@ -288,9 +284,7 @@ package final class Store {
         }
         statement.bind(2, Int64(from))
         statement.bind(3, Int64(to))
-        var result: [Entry] = []
-        while try statement.step() { result.append(try readEntry(statement)) }
-        return result
+        return try statement.all(readEntry)
     }
 
     private func readEntry(_ s: Statement) throws(HabitError) -> Entry {

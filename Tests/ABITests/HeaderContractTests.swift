@@ -1,0 +1,76 @@
+import Foundation
+import XCTest
+
+/// The header is the contract: it compiles alone, strictly, as C and C++, and it
+/// declares exactly what the library exports.
+final class HeaderContractTests: XCTestCase {
+    func testHeaderCompilesAloneAsPedanticC99AndCxx17() throws {
+        let dir = try temporaryDirectory()
+        let cSource = dir + "/only_header.c", cxxSource = dir + "/only_header.cpp"
+        let body = """
+        #include "habitcore.h"
+        static hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+        static hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+        int main(void) { return (int)(options.struct_size + entry.struct_size) == 0; }
+        """
+        try body.write(toFile: cSource, atomically: true, encoding: .utf8)
+        try body.write(toFile: cxxSource, atomically: true, encoding: .utf8)
+        let flags = ["-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include, "-fsyntax-only"]
+        XCTAssertSucceeded(try runProcess(["cc", "-std=c99"] + flags + [cSource]), "C99")
+        XCTAssertSucceeded(try runProcess(["g++", "-std=c++17"] + flags + [cxxSource]), "C++17")
+    }
+
+    /// Functions the header declares, read from its prototypes.
+    static func declaredFunctions() throws -> Set<String> {
+        let text = try String(contentsOfFile: Paths.header, encoding: .utf8)
+        let regex = try NSRegularExpression(pattern: #"^[a-z][a-z0-9_ \*]*?\b(hc_[a-z0-9_]+)\("#, options: [.anchorsMatchLines])
+        let range = NSRange(text.startIndex..., in: text)
+        return Set(regex.matches(in: text, range: range).compactMap { match in
+            Range(match.range(at: 1), in: text).map { String(text[$0]) }
+        })
+    }
+
+    func testExportedSymbolsEqualDeclaredFunctions() throws {
+        let result = try runProcess(["nm", "-D", "--defined-only", Paths.library])
+        XCTAssertSucceeded(result, "nm")
+        var exported = Set<String>()
+        var foreign: [String] = []
+        for line in result.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ")
+            // Lowercase types are local bindings: in the table, but not exported.
+            guard parts.count >= 3, parts[1].first?.isUppercase == true else { continue }
+            let name = String(parts[2]).split(separator: "@").first.map(String.init) ?? ""
+            if name.hasPrefix("hc_") { exported.insert(name) } else if name != "HC_1.0" { foreign.append(name) }
+        }
+        let declared = try Self.declaredFunctions()
+        XCTAssertGreaterThan(declared.count, 40)
+        XCTAssertEqual(exported.subtracting(declared).sorted(), [], "exported but not declared")
+        XCTAssertEqual(declared.subtracting(exported).sorted(), [], "declared but not exported")
+        XCTAssertEqual(foreign, [], "only hc_* symbols may be exported")
+    }
+
+    /// Header macros Swift cannot import are mirrored in the library; C sees the same values.
+    func testMacrosMatchTheLibrary() throws {
+        let dir = try temporaryDirectory()
+        let source = dir + "/macros.c"
+        try """
+        #include "habitcore.h"
+        #include <stdio.h>
+        #include <string.h>
+        int main(void) {
+            if (hc_version_number() != HC_VERSION_NUMBER) return 1;
+            if (strcmp(hc_version_string(), HC_VERSION_STRING) != 0) return 2;
+            if (hc_abi_version() != HC_ABI_VERSION) return 3;
+            hc_habit_options o = HC_HABIT_OPTIONS_INIT;
+            if (o.start_day != HC_DAY_NONE || HC_DAY_NONE != INT32_MIN) return 4;
+            char buf[HC_DATE_BUFSIZE];
+            if (hc_date_format(buf, sizeof buf, 0) != HC_OK || strcmp(buf, "1970-01-01") != 0) return 5;
+            if (sizeof(hc_day_state) != 24) return 6;
+            puts("ok");
+            return 0;
+        }
+        """.write(toFile: source, atomically: true, encoding: .utf8)
+        try compileC([source], output: dir + "/macros")
+        XCTAssertSucceeded(try runProcess([dir + "/macros"]), "macros")
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import XCTest
+
+/// Where things are: the package's sources (via #filePath) and the built
+/// products (beside the test binary, CommandLine.arguments[0]).
+enum Paths {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    static let include = root + "/include"
+    static let header = include + "/habitcore.h"
+    static var buildDir: String {
+        let binary = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        var dir = binary.deletingLastPathComponent()
+        // On Linux the test binary is .build/debug/<name>.xctest; on other layouts walk up.
+        while !FileManager.default.fileExists(atPath: dir.path + "/libhabitcore.so"), dir.path != "/" {
+            dir = dir.deletingLastPathComponent()
+        }
+        return dir.path
+    }
+    static var library: String { buildDir + "/libhabitcore.so" }
+    static var habitctl: String { buildDir + "/habitctl" }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+    /// True when the process ended by a signal (status holds the signal number).
+    var signaled: Bool
+}
+
+/// Runs a program to completion. Output goes through files, so large output cannot deadlock.
+@discardableResult
+func runProcess(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+                currentDirectory: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    env["SWIFT_BACKTRACE"] = "enable=no"
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    if let currentDirectory { process.currentDirectoryURL = URL(fileURLWithPath: currentDirectory) }
+    let dir = try temporaryDirectory()
+    let outURL = URL(fileURLWithPath: dir + "/stdout"), errURL = URL(fileURLWithPath: dir + "/stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let input = Pipe()
+    process.standardInput = input
+    try process.run()
+    if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    let out = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
+    let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
+    try? FileManager.default.removeItem(atPath: dir)
+    return ProcessResult(status: process.terminationStatus, stdout: out, stderr: err,
+                         signaled: process.terminationReason == .uncaughtSignal)
+}
+
+func temporaryDirectory() throws -> String {
+    let path = NSTemporaryDirectory() + "habitcore-test-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Compiles C sources against the header and the built library.
+func compileC(_ sources: [String], output: String, extra: [String] = [], cxx: Bool = false) throws {
+    let compiler = cxx ? "g++" : "cc"
+    let result = try runProcess([compiler, "-Wall", "-Wextra", "-O1", "-I", Paths.include] + sources +
+        ["-o", output, "-L", Paths.buildDir, "-lhabitcore", "-Wl,-rpath," + Paths.buildDir, "-lpthread", "-ldl"] + extra)
+    XCTAssertEqual(result.status, 0, "compiling \(sources): \(result.stderr)")
+}
+
+func XCTAssertSucceeded(_ result: ProcessResult, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+    XCTAssertFalse(result.signaled, "\(what) died by signal \(result.status)\n\(result.stderr)", file: file, line: line)
+    XCTAssertEqual(result.status, 0, "\(what) failed\nstdout: \(result.stdout)\nstderr: \(result.stderr)", file: file, line: line)
+}

@@ -1,0 +1,367 @@
+/* hostile.c: every exported function, called with NULL pointers, closed and
+ * foreign handles, empty and invalid UTF-8 strings, impossible dates, negative
+ * and huge counts. Each must return its documented error code; none may crash.
+ * Usage: hostile WORK_DIR. Exits 0 when all checks pass. */
+#include <habitcore.h>
+#include <stdio.h>
+#include <string.h>
+#include <limits.h>
+#include <math.h>
+
+static int failures = 0;
+#define EXPECT_STATUS(call, expected)                                                            \
+    do {                                                                                         \
+        int32_t got_ = (call);                                                                   \
+        if (got_ != (expected)) {                                                                \
+            fprintf(stderr, "line %d: %s returned %d, expected %d (%s)\n", __LINE__, #call, got_, \
+                    (int)(expected), hc_last_error_message());                                   \
+            failures++;                                                                          \
+        } else if (got_ != HC_OK && hc_last_error_message()[0] == '\0') {                        \
+            fprintf(stderr, "line %d: %s failed without a message\n", __LINE__, #call);           \
+            failures++;                                                                          \
+        }                                                                                        \
+    } while (0)
+#define EXPECT(cond)                                                           \
+    do {                                                                       \
+        if (!(cond)) {                                                         \
+            fprintf(stderr, "line %d: expected %s\n", __LINE__, #cond);        \
+            failures++;                                                        \
+        }                                                                      \
+    } while (0)
+
+static const char bad_utf8[] = {(char)0xC3, (char)0x28, 'x', 0};
+
+int main(int argc, char **argv) {
+    if (argc != 2) return 2;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/hostile.db", argv[1]);
+    int64_t id = 0;
+    int32_t day = 0, minutes = 0, version = 0;
+    double total = 0;
+    char *text = NULL;
+    int foreign_object = 42;
+    hc_store *foreign = (hc_store *)&foreign_object;
+    hc_habit_list *foreign_habits = (hc_habit_list *)&foreign_object;
+    hc_entry_list *foreign_entries = (hc_entry_list *)&foreign_object;
+
+    /* Versions and words never fail. */
+    EXPECT(hc_version_number() == HC_VERSION_NUMBER);
+    EXPECT(hc_abi_version() == HC_ABI_VERSION);
+    EXPECT(hc_version_string() != NULL);
+    EXPECT(strcmp(hc_status_string(-1), "unknown status") == 0);
+    EXPECT(strcmp(hc_status_string(INT32_MAX), "unknown status") == 0);
+    EXPECT(strncmp(hc_status_string(HC_E_INVALID), "HC_E_INVALID", 12) == 0);
+    EXPECT(hc_last_error_message() != NULL);
+    hc_free(NULL);
+    hc_free(&foreign_object); /* not ours: ignored */
+
+    /* Dates. */
+    EXPECT_STATUS(hc_date_parse(NULL, "2026-01-01"), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, "2026-02-30"), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, "2026-13-01"), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, "0000-01-01"), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, "2026-1-01"), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, "99999999999999999999"), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_parse(&day, "2024-02-29"), HC_OK);
+    char buf[HC_DATE_BUFSIZE];
+    EXPECT_STATUS(hc_date_format(NULL, 11, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_format(buf, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_format(buf, -1, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_format(buf, sizeof buf, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_date_format(buf, sizeof buf, INT32_MIN), HC_E_INVALID);
+
+    /* Opening. */
+    hc_store *store = NULL;
+    EXPECT_STATUS(hc_store_open(NULL, path, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_open(&store, NULL, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_open(&store, "", 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_open(&store, bad_utf8, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_open(&store, path, 0x80000000u), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_open(&store, "/nonexistent/dir/x.db", HC_OPEN_NOCREATE), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_store_open(&store, "/nonexistent/dir/x.db", 0), HC_E_NOT_FOUND);
+    EXPECT(store == NULL);
+
+    /* A closed handle and a foreign one, on every store call. */
+    hc_store *closed = NULL;
+    EXPECT_STATUS(hc_store_open(&closed, path, 0), HC_OK);
+    EXPECT_STATUS(hc_store_close(closed), HC_OK);
+    EXPECT_STATUS(hc_store_close(NULL), HC_OK);
+    hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+    options.name = "x";
+    hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+    hc_day_state states[4];
+    int64_t count = 0;
+    hc_store *bad_handles[3] = {NULL, closed, foreign};
+    for (int i = 0; i < 3; i++) {
+        hc_store *s = bad_handles[i];
+        EXPECT(strlen(hc_store_errmsg(s)) > 0);
+        if (s) EXPECT_STATUS(hc_store_close(s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_schema_version(&version, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_set_timezone(s, "UTC"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_timezone(&text, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_set_day_start(s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_day_start(&minutes, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_local_day(&day, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_today(&day, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_begin(s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_commit(s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_rollback(s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_export(&text, s, HC_FORMAT_JSON), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_create(&id, s, &options), HC_E_MISUSE);
+        hc_habit *habit = NULL;
+        EXPECT_STATUS(hc_habit_get(&habit, s, 1), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_find(&habit, s, "x"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_update(s, 1, &options, HC_HABIT_FIELD_NAME), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_archive(s, 1, 1), HC_E_MISUSE);
+        hc_habit_list *habits = NULL;
+        EXPECT_STATUS(hc_habit_list_open(&habits, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_entry_append(&id, s, &entry), HC_E_MISUSE);
+        EXPECT_STATUS(hc_entry_undo(&id, s, 1), HC_E_MISUSE);
+        EXPECT_STATUS(hc_entry_undo_last(&id, s, 1, HC_DAY_NONE), HC_E_MISUSE);
+        hc_entry_list *entries = NULL;
+        EXPECT_STATUS(hc_entry_list_open(&entries, s, 0, 0, 1), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_day_total(&total, s, 1, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_day_states(states, 4, &count, s, 1, 0, 3), HC_E_MISUSE);
+    }
+
+    /* A real store, and every call with bad arguments. */
+    EXPECT_STATUS(hc_store_open(&store, path, 0), HC_OK);
+    EXPECT_STATUS(hc_store_schema_version(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, "../../etc/passwd"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, "/etc/passwd"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, "Mars/Olympus_Mons"), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_store_set_timezone(store, "+25:00"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_timezone(store, "America"), HC_E_NOT_FOUND); /* a folder, not a zone */
+    EXPECT_STATUS(hc_store_timezone(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_day_start(store, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_day_start(store, 1440), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_day_start(store, INT32_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_day_start(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_local_day(NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_local_day(&day, store, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_local_day(&day, store, INT64_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_today(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_commit(store), HC_E_MISUSE);
+    EXPECT_STATUS(hc_store_rollback(store), HC_E_MISUSE);
+    EXPECT_STATUS(hc_store_begin(store), HC_OK);
+    EXPECT_STATUS(hc_store_begin(store), HC_E_MISUSE);
+    EXPECT_STATUS(hc_store_rollback(store), HC_OK);
+    EXPECT_STATUS(hc_store_export(NULL, store, HC_FORMAT_JSON), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export(&text, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export(&text, store, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import(store, NULL, HC_FORMAT_JSON), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import(store, "", HC_FORMAT_JSON), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import(store, bad_utf8, HC_FORMAT_JSON), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import(store, "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[", HC_FORMAT_JSON), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import(store, "{\"format\":\"habitcore-store\"}", HC_FORMAT_JSON), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import(store, "{}", 7), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_csv(store, NULL, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_csv(store, "", NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_csv(store, "", ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_csv(store, "Name\n\"unterminated", "Date\n"), HC_E_INVALID);
+
+    /* Habits. */
+    EXPECT_STATUS(hc_habit_create(NULL, store, &options), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_create(&id, store, NULL), HC_E_INVALID);
+    hc_habit_options wrong_size = options;
+    wrong_size.struct_size = 3;
+    EXPECT_STATUS(hc_habit_create(&id, store, &wrong_size), HC_E_INVALID);
+    wrong_size.struct_size = UINT32_MAX;
+    EXPECT_STATUS(hc_habit_create(&id, store, &wrong_size), HC_E_INVALID);
+    hc_habit_options bad = options;
+    bad.name = NULL;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad.name = "";
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad.name = bad_utf8;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.kind = 0;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.kind = HC_KIND_COUNTER; bad.target = NAN;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad.target = INFINITY;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad.target = -5;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad.target = 1e300;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.direction = 9;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.routine = -1;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.proof_required = 2;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.start_day = INT32_MAX;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    const char *bad_schedules[] = {"", "weekly", "weekly:0", "weekly:8", "every:-1", "every:99999999999999999999",
+                                   "days:", "days:funday", "days:mon,mon", "monthdays:0", "monthdays:32", "hourly", bad_utf8};
+    for (size_t i = 0; i < sizeof bad_schedules / sizeof *bad_schedules; i++) {
+        bad = options; bad.schedule = bad_schedules[i];
+        EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    }
+    bad = options; bad.unit = bad_utf8;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.group_name = "tab\there";
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_create(&id, store, &options), HC_OK);
+    int64_t habit_id = id;
+    EXPECT_STATUS(hc_habit_create(&id, store, &options), HC_E_CONFLICT);
+
+    hc_habit *habit = NULL;
+    EXPECT_STATUS(hc_habit_get(NULL, store, habit_id), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_get(&habit, store, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_habit_get(&habit, store, -1), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_habit_get(&habit, store, INT64_MAX), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_habit_find(NULL, store, "x"), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_find(&habit, store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_find(&habit, store, ""), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_habit_find(&habit, store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_find(&habit, store, "X"), HC_OK); /* ASCII case ignored */
+    hc_habit_free(habit);
+    hc_habit_free(NULL);
+    hc_habit_free((hc_habit *)&foreign_object); /* not ours: ignored */
+    EXPECT_STATUS(hc_habit_update(store, habit_id, NULL, HC_HABIT_FIELD_NAME), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &options, 0x80000000u), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_update(store, INT64_MAX, &options, HC_HABIT_FIELD_NAME), HC_E_NOT_FOUND);
+    bad = options; bad.name = NULL;
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_NAME), HC_E_INVALID);
+    bad = options; bad.schedule = "weekly:9";
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_SCHEDULE), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_archive(store, habit_id, 2), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_archive(store, habit_id, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_archive(store, -7, 1), HC_E_NOT_FOUND);
+
+    hc_habit_list *habits = NULL;
+    EXPECT_STATUS(hc_habit_list_open(NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_open(&habits, store, 0x10), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_open(&habits, store, 0), HC_OK);
+    const hc_habit *borrowed = NULL;
+    EXPECT_STATUS(hc_habit_list_count(NULL, habits), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_count(&count, NULL), HC_E_MISUSE);
+    EXPECT_STATUS(hc_habit_list_count(&count, foreign_habits), HC_E_MISUSE);
+    EXPECT_STATUS(hc_habit_list_get(NULL, habits, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_get(&borrowed, habits, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_get(&borrowed, habits, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_get(&borrowed, habits, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_list_get(&borrowed, foreign_habits, 0), HC_E_MISUSE);
+    hc_habit_list_free(habits);
+    EXPECT_STATUS(hc_habit_list_count(&count, habits), HC_E_MISUSE); /* freed */
+    hc_habit_list_free(habits);                                      /* twice: ignored */
+    hc_habit_list_free(NULL);
+    hc_habit_list_free(foreign_habits);
+
+    /* The ledger. */
+    entry.habit_id = habit_id;
+    EXPECT_STATUS(hc_entry_append(&id, store, NULL), HC_E_INVALID);
+    hc_entry_input bad_entry = entry;
+    bad_entry.struct_size = 0;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.kind = HC_ENTRY_UNDO;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.kind = 99;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.kind = HC_ENTRY_AMOUNT; /* a checkmark takes no amounts */
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.habit_id = 0;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.habit_id = INT64_MAX;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_NOT_FOUND);
+    bad_entry = entry; bad_entry.day = INT32_MAX;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.day = 2932896; /* 9999-12-31: in the future */
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.at_ms = INT64_MAX;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.at_ms = INT64_MIN;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.source = 0;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry = entry; bad_entry.note = bad_utf8;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+
+    options.name = "counter"; options.kind = HC_KIND_COUNTER; options.target = 10;
+    int64_t counter = 0;
+    EXPECT_STATUS(hc_habit_create(&counter, store, &options), HC_OK);
+    bad_entry = entry; bad_entry.habit_id = counter; bad_entry.kind = HC_ENTRY_AMOUNT;
+    bad_entry.value = NAN;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry.value = INFINITY;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry.value = 1e13;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry.kind = HC_ENTRY_TOTAL; bad_entry.value = -1;
+    EXPECT_STATUS(hc_entry_append(&id, store, &bad_entry), HC_E_INVALID);
+    bad_entry.value = 5;
+    EXPECT_STATUS(hc_entry_append(NULL, store, &bad_entry), HC_OK); /* out_id may be NULL */
+    EXPECT_STATUS(hc_entry_append(&id, store, &entry), HC_OK);
+    int64_t undo = 0;
+    EXPECT_STATUS(hc_entry_undo(&undo, store, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_entry_undo(&undo, store, -1), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_entry_undo(&undo, store, INT64_MAX), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_entry_undo(&undo, store, id), HC_OK);
+    EXPECT_STATUS(hc_entry_undo(&undo, store, id), HC_E_CONFLICT);
+    EXPECT_STATUS(hc_entry_undo(NULL, store, undo), HC_E_CONFLICT); /* an undo is not undone */
+    EXPECT_STATUS(hc_entry_undo_last(&undo, store, habit_id, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_undo_last(&undo, store, INT64_MIN, HC_DAY_NONE), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_entry_undo_last(&undo, store, habit_id, HC_DAY_NONE), HC_E_NOT_FOUND); /* nothing stands */
+
+    hc_entry_list *entries = NULL;
+    const hc_entry *borrowed_entry = NULL;
+    EXPECT_STATUS(hc_entry_list_open(NULL, store, 0, 0, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_open(&entries, store, -1, 0, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_open(&entries, store, INT64_MAX, 0, 1), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_entry_list_open(&entries, store, 0, 10, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_open(&entries, store, 0, INT32_MIN, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_open(&entries, store, 0, -719162, 2932896), HC_OK);
+    EXPECT_STATUS(hc_entry_list_count(&count, entries), HC_OK);
+    EXPECT(count == 3);
+    EXPECT_STATUS(hc_entry_list_count(NULL, entries), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_count(&count, foreign_entries), HC_E_MISUSE);
+    EXPECT_STATUS(hc_entry_list_get(NULL, entries, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_get(&borrowed_entry, entries, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_get(&borrowed_entry, entries, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_entry_list_get(&borrowed_entry, NULL, 0), HC_E_MISUSE);
+    hc_entry_list_free(entries);
+    EXPECT_STATUS(hc_entry_list_get(&borrowed_entry, entries, 0), HC_E_MISUSE); /* freed */
+    hc_entry_list_free(entries);
+    hc_entry_list_free(NULL);
+    hc_entry_list_free(foreign_entries);
+
+    EXPECT_STATUS(hc_habit_day_total(NULL, store, habit_id, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_total(&total, store, habit_id, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_total(&total, store, 0, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_habit_day_states(NULL, 4, &count, store, habit_id, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, 4, NULL, store, habit_id, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, -1, &count, store, habit_id, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, 3, &count, store, habit_id, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, INT64_MAX, &count, store, habit_id, INT32_MIN, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, INT64_MAX, &count, store, habit_id, 0, 200000), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, 4, &count, store, habit_id, 3, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, 4, &count, store, INT64_MAX, 0, 3), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_habit_day_states(states, 4, &count, store, habit_id, 0, 3), HC_OK);
+    EXPECT(count == 4);
+
+    /* Read-only stores refuse writes with their own code. */
+    EXPECT_STATUS(hc_store_close(store), HC_OK);
+    EXPECT_STATUS(hc_store_open(&store, path, HC_OPEN_READONLY), HC_OK);
+    options.name = "read only";
+    EXPECT_STATUS(hc_habit_create(&id, store, &options), HC_E_READONLY);
+    EXPECT_STATUS(hc_store_set_day_start(store, 60), HC_E_READONLY);
+    EXPECT_STATUS(hc_store_begin(store), HC_E_READONLY);
+    EXPECT_STATUS(hc_store_close(store), HC_OK);
+
+    if (failures) {
+        fprintf(stderr, "%d hostile-input checks failed\n", failures);
+        return 1;
+    }
+    puts("all hostile-input checks passed");
+    return 0;
+}

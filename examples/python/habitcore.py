@@ -1,0 +1,279 @@
+"""habitcore for Python: a ctypes binding over include/habitcore.h.
+
+    with habitcore.Store("habits.db") as store:
+        water = store.create_habit("Water", kind="counter", target=8, unit="glasses")
+        entry = store.log(water, amount=3, date="2026-11-22")
+        store.undo(entry)
+
+The library is found through $HABITCORE_LIB (a path to libhabitcore.so), else
+the system's library search path.
+"""
+import ctypes
+import datetime
+import os
+from collections import namedtuple
+
+ABI_VERSION = 1  # HC_ABI_VERSION this binding was written for
+
+OK = 0
+DAY_NONE = -2147483648
+DATE_BUFSIZE = 11
+KINDS = {"checkmark": 1, "counter": 2, "duration": 3, "measurement": 4}
+DIRECTIONS = {"at_least": 1, "at_most": 2}
+ROUTINES = {"anytime": 0, "morning": 1, "day": 2, "evening": 3}
+ENTRY_KINDS = {"done": 1, "amount": 2, "total": 3, "skip": 4, "undo": 5}
+SOURCES = {"manual": 1, "import": 2, "health": 3, "proof": 4}
+FORMATS = {"json": 1, "jsonl": 2}
+DAY_DONE, DAY_SKIPPED, DAY_HAS_ENTRIES = 0x1, 0x2, 0x4
+EPOCH = datetime.date(1970, 1, 1)
+
+
+class HabitcoreError(Exception):
+    """A failed call: .status is the HC_E_* code, the message the library's words."""
+
+    def __init__(self, status, message):
+        super().__init__(message)
+        self.status = status
+
+
+class InvalidArgument(HabitcoreError): pass
+class NotFound(HabitcoreError): pass
+class Conflict(HabitcoreError): pass
+class StoreError(HabitcoreError): pass
+class Misuse(HabitcoreError): pass
+
+
+_ERRORS = {1: InvalidArgument, 2: NotFound, 3: Conflict, 4: StoreError, 5: StoreError, 6: StoreError,
+           7: StoreError, 8: Misuse, 10: StoreError}
+
+
+class HabitOptions(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("kind", ctypes.c_int32), ("name", ctypes.c_char_p),
+                ("target", ctypes.c_double), ("direction", ctypes.c_int32), ("routine", ctypes.c_int32),
+                ("group_name", ctypes.c_char_p), ("unit", ctypes.c_char_p), ("schedule", ctypes.c_char_p),
+                ("start_day", ctypes.c_int32), ("proof_required", ctypes.c_int32)]
+
+
+class Habit(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("kind", ctypes.c_int32), ("id", ctypes.c_int64),
+                ("name", ctypes.c_char_p), ("target", ctypes.c_double), ("direction", ctypes.c_int32),
+                ("routine", ctypes.c_int32), ("group_name", ctypes.c_char_p), ("unit", ctypes.c_char_p),
+                ("schedule", ctypes.c_char_p), ("start_day", ctypes.c_int32), ("proof_required", ctypes.c_int32),
+                ("archived_day", ctypes.c_int32), ("created_at_ms", ctypes.c_int64)]
+
+
+class EntryInput(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("kind", ctypes.c_int32), ("habit_id", ctypes.c_int64),
+                ("day", ctypes.c_int32), ("source", ctypes.c_int32), ("value", ctypes.c_double),
+                ("at_ms", ctypes.c_int64), ("note", ctypes.c_char_p)]
+
+
+class Entry(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("kind", ctypes.c_int32), ("id", ctypes.c_int64),
+                ("habit_id", ctypes.c_int64), ("day", ctypes.c_int32), ("source", ctypes.c_int32),
+                ("value", ctypes.c_double), ("recorded_at_ms", ctypes.c_int64), ("undoes", ctypes.c_int64),
+                ("undone_by", ctypes.c_int64), ("note", ctypes.c_char_p)]
+
+
+class DayState(ctypes.Structure):
+    _fields_ = [("day", ctypes.c_int32), ("flags", ctypes.c_uint32), ("value", ctypes.c_double),
+                ("entry_count", ctypes.c_int32), ("reserved", ctypes.c_int32)]
+
+
+def _load():
+    lib = ctypes.CDLL(os.environ.get("HABITCORE_LIB", "libhabitcore.so"))
+    P, I32, I64, U32, D = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_double
+    S = ctypes.c_char_p
+    signatures = {
+        "hc_abi_version": (I32, []),
+        "hc_version_string": (S, []),
+        "hc_status_string": (S, [I32]),
+        "hc_last_error_message": (S, []),
+        "hc_free": (None, [P]),
+        "hc_date_parse": (I32, [ctypes.POINTER(I32), S]),
+        "hc_date_format": (I32, [ctypes.c_char_p, I32, I32]),
+        "hc_store_open": (I32, [ctypes.POINTER(P), S, U32]),
+        "hc_store_close": (I32, [P]),
+        "hc_store_set_timezone": (I32, [P, S]),
+        "hc_store_set_day_start": (I32, [P, I32]),
+        "hc_store_today": (I32, [ctypes.POINTER(I32), P]),
+        "hc_store_begin": (I32, [P]),
+        "hc_store_commit": (I32, [P]),
+        "hc_store_rollback": (I32, [P]),
+        "hc_store_export": (I32, [ctypes.POINTER(P), P, I32]),
+        "hc_store_import": (I32, [P, S, I32]),
+        "hc_habit_create": (I32, [ctypes.POINTER(I64), P, ctypes.POINTER(HabitOptions)]),
+        "hc_habit_get": (I32, [ctypes.POINTER(ctypes.POINTER(Habit)), P, I64]),
+        "hc_habit_free": (None, [ctypes.POINTER(Habit)]),
+        "hc_entry_append": (I32, [ctypes.POINTER(I64), P, ctypes.POINTER(EntryInput)]),
+        "hc_entry_undo": (I32, [ctypes.POINTER(I64), P, I64]),
+        "hc_entry_list_open": (I32, [ctypes.POINTER(P), P, I64, I32, I32]),
+        "hc_entry_list_count": (I32, [ctypes.POINTER(I64), P]),
+        "hc_entry_list_get": (I32, [ctypes.POINTER(ctypes.POINTER(Entry)), P, I64]),
+        "hc_entry_list_free": (None, [P]),
+        "hc_habit_day_total": (I32, [ctypes.POINTER(D), P, I64, I32]),
+        "hc_habit_day_states": (I32, [ctypes.POINTER(DayState), I64, ctypes.POINTER(I64), P, I64, I32, I32]),
+    }
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(lib, name)
+        function.restype = restype
+        function.argtypes = argtypes
+    if lib.hc_abi_version() != ABI_VERSION:
+        raise ImportError(f"libhabitcore ABI {lib.hc_abi_version()}, this binding needs {ABI_VERSION}")
+    return lib
+
+
+_lib = _load()
+version = _lib.hc_version_string().decode()
+
+
+def _check(status):
+    if status != OK:
+        message = _lib.hc_last_error_message().decode("utf-8", "replace")
+        raise _ERRORS.get(status, HabitcoreError)(status, message)
+
+
+def _text(value):
+    return None if value is None else value.encode("utf-8")
+
+
+def to_day(date):
+    """A datetime.date or 'YYYY-MM-DD' as the library's day number."""
+    if isinstance(date, datetime.date):
+        return (date - EPOCH).days
+    day = ctypes.c_int32()
+    _check(_lib.hc_date_parse(ctypes.byref(day), _text(date)))
+    return day.value
+
+
+def from_day(day):
+    return EPOCH + datetime.timedelta(days=day)
+
+
+DayInfo = namedtuple("DayInfo", "date value done skipped entries")
+EntryInfo = namedtuple("EntryInfo", "id habit_id date kind value source undoes undone_by note")
+
+
+class Store:
+    """An open habitcore store. Use as a context manager, or call close()."""
+
+    def __init__(self, path, readonly=False):
+        handle = ctypes.c_void_p()
+        _check(_lib.hc_store_open(ctypes.byref(handle), _text(os.fspath(path)), 1 if readonly else 0))
+        self._handle = handle
+
+    def close(self):
+        if self._handle:
+            _lib.hc_store_close(self._handle)
+            self._handle = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def set_timezone(self, name):
+        _check(_lib.hc_store_set_timezone(self._handle, _text(name)))
+
+    def today(self):
+        day = ctypes.c_int32()
+        _check(_lib.hc_store_today(ctypes.byref(day), self._handle))
+        return from_day(day.value)
+
+    def transaction(self):
+        store = self
+
+        class _Transaction:
+            def __enter__(self):
+                _check(_lib.hc_store_begin(store._handle))
+
+            def __exit__(self, kind, value, traceback):
+                _check((_lib.hc_store_commit if kind is None else _lib.hc_store_rollback)(store._handle))
+
+        return _Transaction()
+
+    def create_habit(self, name, kind="checkmark", target=1.0, direction="at_least", routine="anytime",
+                     group=None, unit=None, schedule=None, start=None, proof_required=False):
+        options = HabitOptions(ctypes.sizeof(HabitOptions), KINDS[kind], _text(name), float(target),
+                               DIRECTIONS[direction], ROUTINES[routine], _text(group), _text(unit), _text(schedule),
+                               DAY_NONE if start is None else to_day(start), 1 if proof_required else 0)
+        habit_id = ctypes.c_int64()
+        _check(_lib.hc_habit_create(ctypes.byref(habit_id), self._handle, ctypes.byref(options)))
+        return habit_id.value
+
+    def habit(self, habit_id):
+        pointer = ctypes.POINTER(Habit)()
+        _check(_lib.hc_habit_get(ctypes.byref(pointer), self._handle, habit_id))
+        try:
+            h = pointer.contents
+            return {"id": h.id, "name": h.name.decode(), "kind": h.kind, "target": h.target,
+                    "unit": h.unit.decode() if h.unit else None, "schedule": h.schedule.decode(),
+                    "start": from_day(h.start_day), "archived": h.archived_day != DAY_NONE}
+        finally:
+            _lib.hc_habit_free(pointer)
+
+    def log(self, habit_id, amount=None, total=None, date=None, skip=False, source="manual", note=None):
+        """Appends an entry: done (no amount), an amount, a total, or a skip. Returns its id."""
+        if skip:
+            kind, value = "skip", 0.0
+        elif total is not None:
+            kind, value = "total", float(total)
+        elif amount is not None:
+            kind, value = "amount", float(amount)
+        else:
+            kind, value = "done", 0.0
+        entry = EntryInput(ctypes.sizeof(EntryInput), ENTRY_KINDS[kind], habit_id,
+                           DAY_NONE if date is None else to_day(date), SOURCES[source], value, 0, _text(note))
+        entry_id = ctypes.c_int64()
+        _check(_lib.hc_entry_append(ctypes.byref(entry_id), self._handle, ctypes.byref(entry)))
+        return entry_id.value
+
+    def undo(self, entry_id):
+        undo_id = ctypes.c_int64()
+        _check(_lib.hc_entry_undo(ctypes.byref(undo_id), self._handle, entry_id))
+        return undo_id.value
+
+    def day_total(self, habit_id, date):
+        total = ctypes.c_double()
+        _check(_lib.hc_habit_day_total(ctypes.byref(total), self._handle, habit_id, to_day(date)))
+        return total.value
+
+    def days(self, habit_id, start, end):
+        first, last = to_day(start), to_day(end)
+        capacity = max(0, last - first + 1)
+        buffer = (DayState * max(capacity, 1))()
+        count = ctypes.c_int64()
+        _check(_lib.hc_habit_day_states(buffer, capacity, ctypes.byref(count), self._handle, habit_id, first, last))
+        return [DayInfo(from_day(s.day), s.value, bool(s.flags & DAY_DONE), bool(s.flags & DAY_SKIPPED), s.entry_count)
+                for s in buffer[:count.value]]
+
+    def entries(self, habit_id, start, end):
+        handle = ctypes.c_void_p()
+        _check(_lib.hc_entry_list_open(ctypes.byref(handle), self._handle, habit_id, to_day(start), to_day(end)))
+        try:
+            count = ctypes.c_int64()
+            _check(_lib.hc_entry_list_count(ctypes.byref(count), handle))
+            kinds = {v: k for k, v in ENTRY_KINDS.items()}
+            sources = {v: k for k, v in SOURCES.items()}
+            result = []
+            for index in range(count.value):
+                pointer = ctypes.POINTER(Entry)()
+                _check(_lib.hc_entry_list_get(ctypes.byref(pointer), handle, index))
+                e = pointer.contents
+                result.append(EntryInfo(e.id, e.habit_id, from_day(e.day), kinds[e.kind], e.value, sources[e.source],
+                                        e.undoes or None, e.undone_by or None, e.note.decode() if e.note else None))
+            return result
+        finally:
+            _lib.hc_entry_list_free(handle)
+
+    def export(self, fmt="json"):
+        text = ctypes.c_void_p()
+        _check(_lib.hc_store_export(ctypes.byref(text), self._handle, FORMATS[fmt]))
+        try:
+            return ctypes.string_at(text).decode("utf-8")
+        finally:
+            _lib.hc_free(text)
+
+    def import_(self, text, fmt="json"):
+        _check(_lib.hc_store_import(self._handle, _text(text), FORMATS[fmt]))
