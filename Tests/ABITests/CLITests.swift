@@ -1,0 +1,96 @@
+import Foundation
+import XCTest
+
+/// habitctl as a shell script sees it: exit codes, stdout and stderr, --json, stdin.
+final class CLITests: XCTestCase {
+    var db = ""
+
+    override func setUpWithError() throws {
+        db = try temporaryDirectory() + "/cli.db"
+    }
+
+    @discardableResult
+    func habitctl(_ args: String..., stdin: String? = nil) throws -> ProcessResult {
+        try runProcess([Paths.habitctl, "--db", db] + args, environment: ["NO_COLOR": "1"], stdin: stdin)
+    }
+
+    func json(_ result: ProcessResult) throws -> [String: Any] {
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let document = try XCTUnwrap(object, result.stdout)
+        XCTAssertEqual(document["schema_version"] as? Int, 1)
+        return document
+    }
+
+    func testAFullSessionWithJSONOutput() throws {
+        XCTAssertSucceeded(try habitctl("init", "--timezone", "America/New_York", "--day-start", "03:00"), "init")
+        let added = try json(try habitctl("--json", "habit", "add", "Water", "--kind", "counter", "--target", "8",
+                                          "--unit", "glasses", "--schedule", "days:fri,mon", "--start", "2026-03-01"))
+        let habit = try XCTUnwrap(added["habit"] as? [String: Any])
+        XCTAssertEqual(habit["schedule"] as? String, "days:mon,fri")
+        XCTAssertEqual(habit["start_date"] as? String, "2026-03-01")
+        XCTAssertSucceeded(try habitctl("log", "Water", "5", "--date", "2026-03-08"), "log 5")
+        let logged = try json(try habitctl("--json", "log", "water", "-", "--date", "2026-03-08", stdin: "4\n"))
+        XCTAssertEqual(logged["day_total"] as? Double, 9)
+        XCTAssertSucceeded(try habitctl("undo", "Water", "--date", "2026-03-08"), "undo")
+        let days = try json(try habitctl("--json", "days", "Water", "--from", "2026-03-07", "--to", "2026-03-08"))
+        let rows = try XCTUnwrap(days["days"] as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["value"] as? Double }, [0, 5])
+        let entries = try json(try habitctl("--json", "entries", "Water", "--from", "2026-03-08", "--to", "2026-03-08"))
+        XCTAssertEqual((entries["entries"] as? [[String: Any]])?.map { $0["kind"] as? String }, ["amount", "amount", "undo"])
+        let human = try habitctl("habit", "list")
+        XCTAssertTrue(human.stdout.contains("#1 Water [counter ≥ 8 glasses, days:mon,fri, anytime]"), human.stdout)
+        XCTAssertFalse(human.stdout.contains("\u{1B}["), "no colour codes when not a terminal")
+    }
+
+    func testExitCodesAndErrorsOnStderr() throws {
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")
+        let cases: [([String], Int32)] = [
+            (["frobnicate"], 2), (["habit", "add"], 2), (["log", "Read", "--bogus"], 2),
+            (["log", "Nobody"], 3), (["habit", "add", "read"], 4), (["log", "Read", "--date", "2026-02-30"], 5),
+            (["log", "Read", "abc"], 5), (["habit", "add", "X", "--schedule", "weekly:9"], 5),
+        ]
+        for (args, code) in cases {
+            let result = try runProcess([Paths.habitctl, "--db", db] + args)
+            XCTAssertEqual(result.status, code, "\(args): \(result.stderr)")
+            XCTAssertTrue(result.stdout.isEmpty, "\(args) printed to stdout: \(result.stdout)")
+            XCTAssertTrue(result.stderr.hasPrefix("habitctl: "), "\(args): \(result.stderr)")
+        }
+        try "not a database, certainly not a habitcore store, but long enough".write(toFile: db + ".bad", atomically: true, encoding: .utf8)
+        let corrupt = try runProcess([Paths.habitctl, "--db", db + ".bad", "habit", "list"])
+        XCTAssertEqual(corrupt.status, 6, corrupt.stderr)
+    }
+
+    func testHelpOnEveryCommand() throws {
+        for command in ["init", "habit add", "habit list", "habit show", "habit edit", "habit archive", "log", "skip", "undo",
+                        "entries", "days", "export", "import", "demo"] {
+            let result = try runProcess([Paths.habitctl] + command.split(separator: " ").map(String.init) + ["--help"])
+            XCTAssertSucceeded(result, "\(command) --help")
+            XCTAssertTrue(result.stdout.hasPrefix("Usage: habitctl \(command)"), "\(command): \(result.stdout)")
+        }
+        let main = try runProcess([Paths.habitctl, "--help"])
+        XCTAssertTrue(main.stdout.contains("Exit codes:"))
+    }
+
+    func testExportThenImportFromStdin() throws {
+        XCTAssertSucceeded(try habitctl("habit", "add", "Walk", "--kind", "counter", "--target", "6000"), "add")
+        XCTAssertSucceeded(try habitctl("log", "Walk", "5400", "--total", "--source", "health", "--date", "2026-03-08"), "log")
+        let exported = try habitctl("export", "--format", "jsonl")
+        XCTAssertSucceeded(exported, "export")
+        let other = db + ".copy"
+        let imported = try runProcess([Paths.habitctl, "--db", other, "import", "-", "--format", "jsonl"], stdin: exported.stdout)
+        XCTAssertSucceeded(imported, "import")
+        let again = try runProcess([Paths.habitctl, "--db", other, "export", "--format", "jsonl"])
+        XCTAssertEqual(again.stdout, exported.stdout)
+    }
+
+    func testDemoRunsInATemporaryFolder() throws {
+        let result = try runProcess([Paths.habitctl, "demo"])
+        XCTAssertSucceeded(result, "demo")
+        XCTAssertTrue(result.stdout.contains("logged 113 entries over 14 days"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("then undid it"), result.stdout)
+        let jsonResult = try runProcess([Paths.habitctl, "demo", "--json", "--db", db])
+        let document = try json(jsonResult)
+        XCTAssertEqual(document["entries_logged"] as? Int, 113)
+        XCTAssertEqual((document["habits"] as? [[String: Any]])?.first?["done_days"] as? Int, 12)
+    }
+}

@@ -1,0 +1,127 @@
+import XCTest
+@testable import HabitCore
+
+final class JSONTests: XCTestCase {
+    func testRoundTrip() throws {
+        let text = #"{"a":[1,-2.5,true,false,null,"x\"\\\n\u00e9\ud83d\ude00"],"b":{"c":9007199254740993}}"#
+        let value = try JSON.parse(text)
+        XCTAssertEqual(value["b"]?["c"], .int(9_007_199_254_740_993))
+        XCTAssertEqual(try JSON.parse(value.text), value)
+        XCTAssertEqual(JSON.string("tab\there\u{1}").text, #""tab\there\u0001""#)
+    }
+
+    func testHostileInputIsRefusedWithAReason() {
+        let bad = ["", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "1e400", "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"",
+                   "\"a\u{1}\"", "{\"a\":1,\"a\":2}", "[1] 2", "nul", "tru", String(repeating: "[", count: 100),
+                   String(repeating: "{\"a\":", count: 70) + "1" + String(repeating: "}", count: 70)]
+        for text in bad {
+            XCTAssertThrowsError(try JSON.parse(text), text.prefix(20).description) { error in
+                XCTAssertEqual((error as? HabitError)?.code, .invalid)
+            }
+        }
+        XCTAssertThrowsError(try JSON.parse([0x22, 0xC3, 0x28, 0x22]), "invalid UTF-8")
+        XCTAssertThrowsError(try JSON.parse([0x22, 0xED, 0xA0, 0x80, 0x22]), "encoded surrogate")
+    }
+
+    func testEveryTruncationAndByteFlipIsSafe() {
+        let text = Array(#"{"habits":[{"name":"Wäter","target":8.5,"tags":["a","b"]}],"n":-12e3,"ok":true}"#.utf8)
+        for length in 0..<text.count { _ = try? JSON.parse(Array(text[0..<length])) }
+        for index in text.indices {
+            for byte: UInt8 in [0, 0x22, 0x5C, 0x7B, 0x80, 0xFF] {
+                var copy = text
+                copy[index] = byte
+                _ = try? JSON.parse(copy)
+            }
+        }
+    }
+}
+
+final class StoreDocumentTests: XCTestCase {
+    func sample() throws -> (habits: [Habit], entries: [Entry]) {
+        let spec = try HabitSpec(name: "Water", kind: .counter, target: 8, direction: .atLeast, group: "Health", unit: "glasses",
+                                 routine: .day, proofRequired: false, startDay: 20_000, schedule: .weekdays(0b0101010)).validated()
+        let habit = Habit(id: 7, spec: spec, archivedDay: nil, createdAtMs: 1_700_000_000_000,
+                          schedules: [ScheduleSpan(fromDay: 20_000, schedule: .daily), ScheduleSpan(fromDay: 20_010, schedule: .weekdays(0b0101010))])
+        let entries = [
+            Entry(id: 3, habitId: 7, day: 20_001, kind: .amount, value: 3, recordedAtMs: 1, source: .manual, undoes: nil, note: "a \"quote\""),
+            Entry(id: 4, habitId: 7, day: 20_001, kind: .total, value: 5, recordedAtMs: 2, source: .health, undoes: nil, note: nil),
+            Entry(id: 9, habitId: 7, day: 20_001, kind: .undo, value: 0, recordedAtMs: 3, source: .manual, undoes: 3, note: nil),
+        ]
+        return ([habit], entries)
+    }
+
+    func testBothLayoutsRoundTrip() throws {
+        let (habits, entries) = try sample()
+        for layout in [StoreDocument.Layout.json, .jsonLines] {
+            let text = StoreDocument.encode(timezone: "Europe/Paris", dayStartMinutes: 180, habits: habits, entries: entries, layout: layout)
+            let plan = try StoreDocument.decode(text, layout: layout)
+            XCTAssertEqual(plan.settings, .init(timezone: "Europe/Paris", dayStartMinutes: 180))
+            XCTAssertEqual(plan.habits.map(\.spec), habits.map(\.spec))
+            XCTAssertEqual(plan.habits[0].schedules, habits[0].schedules)
+            XCTAssertEqual(plan.entries.map(\.kind), [.amount, .total, .undo])
+            XCTAssertEqual(plan.entries[2].undoesIndex, 0)
+            XCTAssertEqual(plan.entries[0].note, "a \"quote\"")
+        }
+    }
+
+    func testErrorsNameTheLineOrElement() throws {
+        let (habits, entries) = try sample()
+        let lines = StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .jsonLines)
+            .split(separator: "\n").map(String.init)
+        var broken = lines
+        broken[3] = broken[3].replacingOccurrences(of: "\"total\"", with: "\"tot\"")
+        XCTAssertThrowsError(try StoreDocument.decode(broken.joined(separator: "\n"), layout: .jsonLines)) { error in
+            XCTAssertTrue((error as? HabitError)?.message.hasPrefix("line 4:") == true, "\(error)")
+        }
+        var reordered = lines
+        reordered.swapAt(2, 4) // the undo before the entry it cancels
+        XCTAssertThrowsError(try StoreDocument.decode(reordered.joined(separator: "\n"), layout: .jsonLines)) { error in
+            XCTAssertTrue((error as? HabitError)?.message.hasPrefix("line 3:") == true, "\(error)")
+        }
+        let json = StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .json)
+        XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "2024-", with: "2024-02-30x"), layout: .json))
+        XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "\"glasses\"", with: "7"), layout: .json)) { error in
+            XCTAssertTrue((error as? HabitError)?.message.hasPrefix("habits[0]:") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "\"schema_version\":1", with: "\"schema_version\":2"),
+                                                      layout: .json)) { error in
+            XCTAssertEqual((error as? HabitError)?.code, .tooNew)
+        }
+    }
+}
+
+final class LoopCSVTests: XCTestCase {
+    let habits = """
+    Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+    001,Meditate,YES_NO,"Did you meditate, today?",,1,1,#FF8F00,,,,false
+    002,Run,NUMERICAL,How many miles?,,3,7,#E64A19,miles,AT_LEAST,2.0,false
+    003,Old,YES_NO,,,1,3,#AFB42B,,,,true
+    """
+
+    func testHabitsAndMarksBecomeAPlan() throws {
+        let marks = "Date,Meditate,Run,Old\n2026-01-03,2,3.5,1\n2026-01-02,3,0,2\n2026-01-01,YES_MANUAL,-1,0\n"
+        let plan = try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: marks, today: 20_500, nowMs: 5)
+        XCTAssertEqual(plan.habits.map(\.spec.name), ["Meditate", "Run", "Old"])
+        XCTAssertEqual(plan.habits.map(\.spec.kind), [.checkmark, .counter, .checkmark])
+        XCTAssertEqual(plan.habits.map(\.spec.schedule), [.daily, .timesPerWeek(3), .everyNDays(3)])
+        XCTAssertEqual(plan.habits[1].spec.unit, "miles")
+        XCTAssertNotNil(plan.habits[2].archivedDay)
+        XCTAssertEqual(plan.habits[0].spec.startDay, try CivilDate.parseDay("2026-01-01"))
+        let summary = plan.entries.map { "\($0.habitIndex):\($0.kind.name):\($0.value)" }
+        XCTAssertEqual(summary, ["0:done:0.0", "1:amount:3.5", "0:skip:0.0", "2:done:0.0", "0:done:0.0"])
+    }
+
+    func testBadInputNamesFileAndLine() {
+        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: "Date,Meditate\n2026-01-01,2\n2026-02-30,2\n",
+                                              today: 20_500, nowMs: 0)) { error in
+            XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Checkmarks.csv line 3:") == true, "\(error)")
+        }
+        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: "Date,Nobody\n", today: 0, nowMs: 0))
+        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits + "\n004,Run,YES_NO,,,1,1,#000,,,,false", checkmarksCSV: "Date\n",
+                                              today: 0, nowMs: 0))
+        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: "Position,Name,Type\n001,X,BOOLEAN\n", checkmarksCSV: "Date\n",
+                                              today: 0, nowMs: 0)) { error in
+            XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Habits.csv line 2:") == true, "\(error)")
+        }
+    }
+}
