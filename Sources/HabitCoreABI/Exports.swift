@@ -95,17 +95,17 @@ public func hc_store_today(_ out_day: UnsafeMutablePointer<Int32>?, _ store: Opa
 
 @c @implementation
 public func hc_store_begin(_ store: OpaquePointer?) -> Int32 {
-    withStore(store) { engine throws(HabitError) in try engine.store.begin() }
+    withStore(store) { engine throws(HabitError) in try engine.begin() }
 }
 
 @c @implementation
 public func hc_store_commit(_ store: OpaquePointer?) -> Int32 {
-    withStore(store) { engine throws(HabitError) in try engine.store.commit() }
+    withStore(store) { engine throws(HabitError) in try engine.commit() }
 }
 
 @c @implementation
 public func hc_store_rollback(_ store: OpaquePointer?) -> Int32 {
-    withStore(store) { engine throws(HabitError) in try engine.store.rollback() }
+    withStore(store) { engine throws(HabitError) in try engine.rollback() }
 }
 
 private func layout(_ format: Int32) throws(HabitError) -> StoreDocument.Layout {

@@ -12,6 +12,12 @@ package final class Engine {
     /// The clock, in UTC milliseconds; tests may replace it.
     package var now: () -> Int64 = Engine.systemNowMs
     private var zoneCache: ZoneRules = .utc
+    /// Settings and habits as last read. Dropped when this engine changes them
+    /// and when another connection commits (PRAGMA data_version moves). Inside an
+    /// explicit transaction nobody else can write, so no check is needed there.
+    private var cachedClock: DayClock?
+    private var cachedHabits: [Int64: Habit] = [:]
+    private var seenDataVersion: Int64 = -1
 
     package static let maxRangeDays: Int32 = 100_000
 
@@ -20,6 +26,35 @@ package final class Engine {
     }
 
     package func close() { store.close() }
+
+    private func revalidateCaches(insideTransaction: Bool = false) throws(HabitError) {
+        guard insideTransaction || !store.inExplicitTransaction else { return }
+        let version = try store.dataVersion()
+        if version != seenDataVersion {
+            dropCaches()
+            seenDataVersion = version
+        }
+    }
+
+    private func dropCaches() {
+        cachedClock = nil
+        cachedHabits.removeAll(keepingCapacity: true)
+    }
+
+    // MARK: Transactions
+
+    package func begin() throws(HabitError) {
+        try store.begin()
+        // What others committed before we took the write lock must be seen.
+        try revalidateCaches(insideTransaction: true)
+    }
+
+    package func commit() throws(HabitError) { try store.commit() }
+
+    package func rollback() throws(HabitError) {
+        defer { dropCaches() } // what the transaction wrote is gone
+        try store.rollback()
+    }
 
     package static func systemNowMs() -> Int64 {
         var time = timespec()
@@ -40,15 +75,20 @@ package final class Engine {
 
     /// The zone and day start in force now (re-read each time: another process may change them).
     package func clock() throws(HabitError) -> DayClock {
+        try revalidateCaches()
+        if let cachedClock { return cachedClock }
         let name = try timezoneName()
         if zoneCache.name != name { zoneCache = try ZoneDatabase.load(name) }
-        return DayClock(zone: zoneCache, dayStartMinutes: try dayStart())
+        let clock = DayClock(zone: zoneCache, dayStartMinutes: try dayStart())
+        cachedClock = clock
+        return clock
     }
 
     package func setTimezone(_ name: String) throws(HabitError) {
         let zone = try ZoneDatabase.load(name)
         try store.setSetting(SettingKey.timezone, zone.name)
         zoneCache = zone
+        cachedClock = nil
     }
 
     package func dayStart() throws(HabitError) -> Int32 {
@@ -60,6 +100,7 @@ package final class Engine {
     package func setDayStart(_ minutes: Int32) throws(HabitError) {
         try DayClock.validateDayStart(minutes)
         try store.setSetting(SettingKey.dayStart, String(minutes))
+        cachedClock = nil
     }
 
     package func localDay(utcMs: Int64) throws(HabitError) -> Int32 {
@@ -85,7 +126,10 @@ package final class Engine {
     }
 
     package func habit(id: Int64) throws(HabitError) -> Habit {
+        try revalidateCaches()
+        if let cached = cachedHabits[id] { return cached }
         guard id > 0, let habit = try store.habit(id: id) else { throw .notFound("no habit with id \(id)") }
+        cachedHabits[id] = habit
         return habit
     }
 
@@ -125,6 +169,7 @@ package final class Engine {
             if let start = changes.startDay { spec.startDay = start }
             if let schedule = changes.schedule { spec.schedule = schedule }
             spec = try spec.validated()
+            cachedHabits[id] = nil
             try store.updateHabit(id: id, spec: spec)
             if let schedule = changes.schedule, schedule != current.spec.schedule {
                 // History keeps the schedule it had: the new one governs from today on.
@@ -138,6 +183,7 @@ package final class Engine {
         try store.atomically { () throws(HabitError) in
             let current = try habit(id: id)
             guard current.isArchived != archived else { return }
+            cachedHabits[id] = nil
             try store.setArchived(id: id, day: archived ? day : nil, name: current.spec.name)
         }
     }

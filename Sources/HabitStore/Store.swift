@@ -50,6 +50,11 @@ package final class Store {
         get throws(HabitError) { Int32(clamping: try Schema.pragmaInt(db, "user_version")) }
     }
 
+    /// Changes whenever another connection commits to the file: the signal to drop caches.
+    package func dataVersion() throws(HabitError) -> Int64 {
+        try db.statement("PRAGMA data_version").one { $0.int(0) } ?? 0
+    }
+
     // MARK: Transactions
 
     package func begin() throws(HabitError) {

@@ -279,6 +279,30 @@ final class StoreTests: XCTestCase {
         ok(hc_store_close(store))
     }
 
+    /// Each handle caches settings and habits; a change made through another
+    /// handle (as by another process) must be seen at once.
+    func testChangesThroughAnotherHandleAreSeen() throws {
+        let first = try open(), second = try open()
+        let habit = createHabit(first, "Floss")
+        let instant: Int64 = (Int64(day("2026-06-01")) * 86_400 + 2 * 3600) * 1000
+        var local: Int32 = 0
+        ok(hc_store_local_day(&local, first, instant))
+        XCTAssertEqual(local, day("2026-06-01"))
+        ok(append(first, habit, on: "2026-06-01").0)
+        ok(hc_store_set_timezone(second, "America/Los_Angeles"))
+        ok(hc_store_local_day(&local, first, instant))
+        XCTAssertEqual(local, day("2026-05-31"), "the first handle sees the zone the second one set")
+        ok(hc_habit_archive(second, habit, 1))
+        XCTAssertEqual(append(first, habit, on: "2026-06-02").0, HC_E_CONFLICT, "and sees the habit archived")
+        ok(hc_habit_archive(second, habit, 0))
+        ok(hc_store_begin(first))
+        ok(append(first, habit, on: "2026-06-02").0)
+        ok(hc_store_rollback(first))
+        XCTAssertEqual(total(first, habit, "2026-06-02"), 0)
+        ok(hc_store_close(second))
+        ok(hc_store_close(first))
+    }
+
     func testSeveralThreadsShareOneHandle() throws {
         let store = try open()
         let habit = createHabit(store, "Pushups", kind: HC_KIND_COUNTER, target: 100)
