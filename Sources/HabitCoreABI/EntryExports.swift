@@ -35,28 +35,7 @@ enum CEntry {
 }
 
 /// What an hc_entry_list pointer stands for.
-final class EntryListBox {
-    let items: UnsafeMutablePointer<hc_entry>
-    private(set) var count = 0
-
-    init(_ entries: [(entry: Entry, undoneBy: Int64?)]) throws(HabitError) {
-        items = .allocate(capacity: max(entries.count, 1))
-        for row in entries {
-            do throws(HabitError) { try CEntry.fill(items + count, row.entry, undoneBy: row.undoneBy) } catch { release(); throw error }
-            count += 1
-        }
-    }
-
-    private func release() {
-        for index in 0..<count { Convert.freeField(items[index].note) }
-        count = 0
-    }
-
-    deinit {
-        release()
-        items.deallocate()
-    }
-}
+typealias EntryListBox = OwnedArray<hc_entry>
 
 @c @implementation
 public func hc_entry_append(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ entry: UnsafePointer<hc_entry_input>?) -> Int32 {
@@ -89,7 +68,10 @@ public func hc_entry_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
         let out = try Convert.out(out, "out")
         guard habit_id >= 0 else { throw .invalid("habit_id \(habit_id) is negative") }
         let entries = try engine.entries(habitId: habit_id == 0 ? nil : habit_id, from: from_day, to: to_day)
-        out.pointee = Registry.retain(try EntryListBox(entries), .entryList)
+        let box = try EntryListBox(entries, fill: { (target, row) throws(HabitError) in
+            try CEntry.fill(target, row.entry, undoneBy: row.undoneBy)
+        }, clear: { Convert.freeField($0.pointee.note) })
+        out.pointee = Registry.retain(box, .entryList)
     }
 }
 
@@ -112,9 +94,7 @@ public func hc_entry_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ lis
 public func hc_entry_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_entry>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
     call { () throws(HabitError) in
         let out = try Convert.out(out, "out")
-        let box = try entryList(list)
-        guard index >= 0, index < Int64(box.count) else { throw .invalid("index \(index) is outside 0..<\(box.count)") }
-        out.pointee = UnsafePointer(box.items + Int(index))
+        out.pointee = try entryList(list).element(at: index)
     }
 }
 

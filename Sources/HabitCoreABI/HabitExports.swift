@@ -104,28 +104,7 @@ enum CHabit {
 }
 
 /// What an hc_habit_list pointer stands for.
-final class HabitListBox {
-    let items: UnsafeMutablePointer<hc_habit>
-    private(set) var count = 0
-
-    init(_ habits: [Habit]) throws(HabitError) {
-        items = .allocate(capacity: max(habits.count, 1))
-        for habit in habits {
-            do throws(HabitError) { try CHabit.fill(items + count, habit) } catch { release(); throw error }
-            count += 1
-        }
-    }
-
-    private func release() {
-        for index in 0..<count { CHabit.clear(items + index) }
-        count = 0
-    }
-
-    deinit {
-        release()
-        items.deallocate()
-    }
-}
+typealias HabitListBox = OwnedArray<hc_habit>
 
 @c @implementation
 public func hc_habit_create(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ options: UnsafePointer<hc_habit_options>?) -> Int32 {
@@ -179,7 +158,8 @@ public func hc_habit_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         guard flags & ~HC_LIST_INCLUDE_ARCHIVED == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) has unknown bits") }
-        let box = try HabitListBox(try engine.habits(includeArchived: flags & HC_LIST_INCLUDE_ARCHIVED != 0))
+        let box = try HabitListBox(try engine.habits(includeArchived: flags & HC_LIST_INCLUDE_ARCHIVED != 0),
+                                   fill: CHabit.fill, clear: CHabit.clear)
         out.pointee = Registry.retain(box, .habitList)
     }
 }
@@ -203,9 +183,7 @@ public func hc_habit_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ lis
 public func hc_habit_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_habit>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
     call { () throws(HabitError) in
         let out = try Convert.out(out, "out")
-        let box = try habitList(list)
-        guard index >= 0, index < Int64(box.count) else { throw .invalid("index \(index) is outside 0..<\(box.count)") }
-        out.pointee = UnsafePointer(box.items + Int(index))
+        out.pointee = try habitList(list).element(at: index)
     }
 }
 

@@ -42,18 +42,8 @@ enum Commands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         var id: Int64 = 0
-        let status = name.withCString { namePointer in
-            withOptionalCString(unit) { unitPointer in
-                withOptionalCString(group) { groupPointer in
-                    withOptionalCString(schedule) { schedulePointer in
-                        options.name = namePointer
-                        options.unit = unitPointer
-                        options.group_name = groupPointer
-                        options.schedule = schedulePointer
-                        return hc_habit_create(&id, store.handle, &options)
-                    }
-                }
-            }
+        let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
+            hc_habit_create(&id, store.handle, &$0)
         }
         try Library.check(status)
         let habit = try store.habit(String(id))
@@ -121,18 +111,8 @@ enum Commands {
         }
         try args.finish(maxPositionals: 1)
         guard fields != 0 else { throw .usage("nothing to change; see habitctl habit edit --help") }
-        let status = withOptionalCString(name) { namePointer in
-            withOptionalCString(unit) { unitPointer in
-                withOptionalCString(group) { groupPointer in
-                    withOptionalCString(schedule) { schedulePointer in
-                        options.name = namePointer
-                        options.unit = unitPointer
-                        options.group_name = groupPointer
-                        options.schedule = schedulePointer
-                        return hc_habit_update(store.handle, current.id, &options, fields)
-                    }
-                }
-            }
+        let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
+            hc_habit_update(store.handle, current.id, &$0, fields)
         }
         try Library.check(status)
         let habit = try store.habit(String(current.id))
@@ -320,10 +300,4 @@ enum Commands {
     static func clock(_ minutes: Int32) -> String {
         String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }
-}
-
-/// Calls body with a C string for text, or NULL for nil.
-func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
 }

@@ -81,12 +81,8 @@ enum Demo {
         options.routine = routine
         options.start_day = start
         var id: Int64 = 0
-        try Library.check(name.withCString { namePointer in
-            withOptionalCString(unit) { unitPointer in
-                options.name = namePointer
-                options.unit = unitPointer
-                return hc_habit_create(&id, store.handle, &options)
-            }
+        try Library.check(withHabitStrings(options, name: name, unit: unit, group: nil, schedule: nil) {
+            hc_habit_create(&id, store.handle, &$0)
         })
         return id
     }

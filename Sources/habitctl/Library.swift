@@ -153,3 +153,29 @@ struct EntryInfo {
         note = Library.string(e.note)
     }
 }
+
+/// Runs body with options whose string fields point at these texts (NULL for nil)
+/// for the duration of the call.
+func withHabitStrings(_ options: hc_habit_options, name: String?, unit: String?, group: String?, schedule: String?,
+                      _ body: (inout hc_habit_options) -> Int32) -> Int32 {
+    withOptionalCString(name) { namePointer in
+        withOptionalCString(unit) { unitPointer in
+            withOptionalCString(group) { groupPointer in
+                withOptionalCString(schedule) { schedulePointer in
+                    var filled = options
+                    filled.name = namePointer
+                    filled.unit = unitPointer
+                    filled.group_name = groupPointer
+                    filled.schedule = schedulePointer
+                    return body(&filled)
+                }
+            }
+        }
+    }
+}
+
+/// Calls body with a C string for text, or NULL for nil.
+func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
