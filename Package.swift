@@ -26,6 +26,7 @@ let package = Package(
         .target(
             name: "HabitCoreABI",
             dependencies: ["CHabitCore", "HabitEngine"],
+            exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)"])]
         ),
         // The command line reaches the engine only through the C header.

@@ -1,0 +1,79 @@
+/// Results across habits. Rules:
+/// - Daily score: done due habits / due habits, excused ones left out; nil when
+///   nothing is due.
+/// - Perfect day: at least one habit due and every due habit done. Days with nothing
+///   due neither break nor extend the streak; an all-excused day is excused.
+/// - Active day: at least one habit done (due or not). Every day from the first
+///   habit's start counts; a day with none done breaks it.
+/// - Today never breaks either streak while it is not over.
+package enum Global {
+    package struct DayTally: Equatable, Sendable {
+        package var day: Int32
+        package var due: Int32 = 0
+        package var done: Int32 = 0
+        package var excused: Int32 = 0
+        /// Habits done that day, due or not.
+        package var anyDone: Int32 = 0
+        /// Habits active that day (started, not archived).
+        package var active: Int32 = 0
+
+        package var score: Double? { due > 0 ? Double(done) / Double(due) : nil }
+    }
+
+    package struct Input: Sendable {
+        package var history: HabitHistory
+        package var habitId: Int64
+        package init(history: HabitHistory, habitId: Int64) {
+            self.history = history
+            self.habitId = habitId
+        }
+    }
+
+    package static func tally(_ habits: [Input], vacations: [Vacation], from: Int32, to: Int32, asOf: Int32,
+                              weekStart: Int) -> [DayTally] {
+        guard from <= to else { return [] }
+        var result = (from...to).map { DayTally(day: $0) }
+        for habit in habits {
+            let excused: (Int32) -> Bool = { day in vacations.contains { $0.covers(day, habitId: habit.habitId) } }
+            let demands = Judge.demands(habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart, excused: excused)
+            let lastActive = habit.history.lastActiveDay(asOf: to)
+            for (index, demand) in demands.enumerated() {
+                let day = from + Int32(index)
+                switch demand {
+                case .notDue: break
+                case .excused: result[index].excused += 1
+                case .due(let done):
+                    result[index].due += 1
+                    if done { result[index].done += 1 }
+                }
+                if day >= habit.history.spec.startDay, day <= lastActive {
+                    result[index].active += 1
+                    if habit.history.isDone(day, asOf: asOf) || (day >= asOf && habit.history.state(day).done) {
+                        result[index].anyDone += 1
+                    }
+                }
+            }
+        }
+        return result
+    }
+
+    package static func perfectDays(_ tallies: [DayTally], asOf: Int32) -> [Occurrence] {
+        tallies.compactMap { t -> Occurrence? in
+            if t.due == 0 {
+                return t.excused > 0 ? Occurrence(first: t.day, last: t.day, verdict: .excused, excusedDays: 1, doneDays: 0, required: 0) : nil
+            }
+            let verdict: Occurrence.Verdict = t.done == t.due ? .kept : (t.day >= asOf ? .open : .missed)
+            return Occurrence(first: t.day, last: t.day, verdict: verdict, excusedDays: 0, doneDays: t.done, required: t.due)
+        }
+    }
+
+    package static func activeDays(_ tallies: [DayTally], asOf: Int32) -> [Occurrence] {
+        tallies.compactMap { t -> Occurrence? in
+            guard t.active > 0 else { return nil }
+            let verdict: Occurrence.Verdict
+            if t.anyDone > 0 { verdict = .kept } else if t.excused == t.active { verdict = .excused } else if t.day >= asOf { verdict = .open } else { verdict = .missed }
+            return Occurrence(first: t.day, last: t.day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
+                              doneDays: t.anyDone, required: 1)
+        }
+    }
+}
