@@ -431,6 +431,204 @@ int32_t hc_habit_day_total(double *out_total, hc_store *store, int64_t habit_id,
 int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_count, hc_store *store,
                             int64_t habit_id, int32_t from_day, int32_t to_day);
 
+/* ------------------------------------------------------------------------ */
+/* Schedules, streaks and scores                                             */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * How days are judged (the same rules for the store-backed and the pure calls):
+ *  - Nothing is due before a habit's start day or from its archive day on. Each day
+ *    is judged by the schedule in force on it: a change never rewrites the past.
+ *  - Day-based schedules (daily, days:, every:, monthdays:) make each due day an
+ *    occurrence; every:N counts from the first day that schedule governed;
+ *    monthdays:31 falls on a shorter month's last day.
+ *  - Quota schedules (weekly:N, monthly:N) make each period an occurrence: a week
+ *    from the store's first weekday (Monday unless set), or a calendar month, cut to
+ *    the days the schedule governs. Its quota is min(N, the period's days not excused).
+ *  - A day is done as hc_day_state says (HC_DAY_DONE). Excused days (a skip entry,
+ *    or a vacation) neither break a streak nor add to it; a period whose days are
+ *    all excused is excused.
+ *  - The occurrence holding as_of stays open while not done: today never breaks a
+ *    streak. At-most habits are judged only once the day is over.
+ *  - Streaks count kept occurrences in a row (days, or weeks/months for quota
+ *    schedules); a missed one ends a streak.
+ */
+
+#define HC_STREAK_UNIT_DAYS 1
+#define HC_STREAK_UNIT_WEEKS 2
+#define HC_STREAK_UNIT_MONTHS 3
+
+/* A run of kept occurrences; length 0 means none. An element of caller arrays:
+ * this layout is frozen. */
+typedef struct hc_streak {
+    int32_t first_day;    /* first day of its first occurrence */
+    int32_t last_day;     /* last day of its last kept occurrence */
+    int32_t length;       /* kept occurrences */
+    int32_t excused_days; /* excused days it spans */
+} hc_streak;
+
+/* Filled by the streak calls. The caller sets struct_size (HC_STREAK_RESULT_INIT);
+ * the library writes no further than it. */
+typedef struct hc_streak_result {
+    uint32_t struct_size;
+    int32_t unit;      /* HC_STREAK_UNIT_* of the schedule in force at as_of */
+    hc_streak current; /* still going at as_of; length 0 if the last judged occurrence was missed */
+    hc_streak longest;
+} hc_streak_result;
+
+#define HC_STREAK_RESULT_INIT { (uint32_t)sizeof(hc_streak_result), 0, {0, 0, 0, 0}, {0, 0, 0, 0} }
+
+/* The rules of a habit, for the pure calls that need no store. */
+typedef struct hc_habit_rules {
+    uint32_t struct_size; /* set by HC_HABIT_RULES_INIT */
+    int32_t kind;         /* HC_KIND_*: for the strength of numbers */
+    double target;
+    int32_t direction;
+    int32_t start_day;
+    const char *schedule; /* NULL means "daily" */
+    int32_t week_start;   /* 0 = Sunday ... 6 = Saturday */
+} hc_habit_rules;
+
+#define HC_HABIT_RULES_INIT \
+    { (uint32_t)sizeof(hc_habit_rules), HC_KIND_CHECKMARK, 1.0, HC_DIRECTION_AT_LEAST, 0, NULL, 1 }
+
+/* Sets the first day of the week for weekly quotas: 0 = Sunday ... 6 = Saturday.
+ * HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+int32_t hc_store_set_week_start(hc_store *store, int32_t weekday);
+/* The first day of the week (default 1, Monday). HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_store_week_start(int32_t *out_weekday, hc_store *store);
+
+/* A vacation: days excused for one habit, or (habit_id 0) for all. Frozen layout. */
+typedef struct hc_vacation {
+    int64_t id;
+    int64_t habit_id; /* 0: every habit */
+    int32_t from_day;
+    int32_t to_day;
+} hc_vacation;
+
+/* Adds a vacation from from_day to to_day inclusive; its id to *out_id (may be NULL).
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (habit), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_vacation_add(int64_t *out_id, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
+/* Removes a vacation. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_vacation_remove(hc_store *store, int64_t vacation_id);
+/* The vacations, by start day, into out (capacity elements; may be NULL when 0).
+ * *out_count receives how many there are; at most capacity are written, so a
+ * call with capacity 0 asks for the count. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_vacation_list(hc_vacation *out, int64_t capacity, int64_t *out_count, hc_store *store);
+
+/* A habit's streaks as of as_of (HC_DAY_NONE: today) into *out, and its best
+ * runs, longest first (the more recent first among equals), into best
+ * (best_capacity elements, may be NULL when 0); *out_best_count receives how
+ * many were written. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_habit_streaks(hc_streak_result *out, hc_streak *best, int32_t best_capacity, int32_t *out_best_count,
+                         hc_store *store, int64_t habit_id, int32_t as_of);
+
+/* The same computation without a store, for frontends that keep their own data:
+ * days holds day_count states (any order, days without entries may be left out;
+ * HC_DAY_SKIPPED marks excused days). Uses the same code as hc_habit_streaks.
+ * HC_OK, HC_E_INVALID. Any thread. */
+int32_t hc_streaks_compute(hc_streak_result *out, hc_streak *best, int32_t best_capacity, int32_t *out_best_count,
+                           const hc_habit_rules *rules, const hc_day_state *days, int64_t day_count, int32_t as_of);
+
+/* The store-wide streaks (HorizonFrame's daily ritual) as of as_of:
+ * perfect days (at least one habit due, every due habit done; days with nothing
+ * due neither break nor add) and active days (at least one habit done).
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_global_streaks(hc_streak_result *out_perfect, hc_streak_result *out_active, hc_store *store, int32_t as_of);
+
+/* The score of one day across all habits. Frozen layout. */
+typedef struct hc_day_score {
+    int32_t day;
+    int32_t due;     /* habits due, excused ones left out */
+    int32_t done;    /* of those, done */
+    int32_t excused; /* habits excused that day */
+    double score;    /* done / due, 0.0 to 1.0; -1.0 when nothing is due */
+} hc_day_score;
+
+/* Daily scores for every day from from_day to to_day (at most 100000 days) into
+ * out (capacity elements); *out_count receives the number written. A range longer
+ * than capacity is HC_E_INVALID. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t from_day,
+                      int32_t to_day);
+
+/*
+ * Habit strength, compatible with Loop Habit Tracker: s = s_prev * m + v * (1 - m),
+ * m = 0.5 ^ (sqrt(f) / 13), f the schedule's occurrences per day (days:mon,wed,fri
+ * 3/7, every:3 1/3, weekly:3 3/7, monthly:N and monthdays N*12/365.25). It starts at 0
+ * and moves once per occurrence day: each due day of a day-based schedule; each day
+ * of a quota schedule, a day counting as 1 once its period's quota is met. Excused
+ * and non-due days keep the value; as_of moves it only once done. v is 1 or 0, or for
+ * numbers the progress: at least min(value / target, 1); at most 1 within the
+ * target, else target / value. Measurements have no strength (0).
+ * The value at the end of each day from from_day to to_day goes into out; as
+ * hc_day_scores for capacity and count. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_MISUSE, HC_E_IO.
+ */
+int32_t hc_habit_strength(double *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t habit_id,
+                          int32_t from_day, int32_t to_day);
+/* The same without a store (see hc_streaks_compute for days). HC_OK, HC_E_INVALID. Any thread. */
+int32_t hc_strength_compute(double *out, int64_t capacity, int64_t *out_count, const hc_habit_rules *rules,
+                            const hc_day_state *days, int64_t day_count, int32_t from_day, int32_t to_day);
+
+/* How often occurrences were kept. The caller sets struct_size (HC_COMPLETION_INIT). */
+typedef struct hc_completion {
+    uint32_t struct_size;
+    int32_t kept;    /* kept occurrences (quota periods: done days up to the quota) */
+    int32_t judged;  /* occurrences over (quota periods: their quotas); open and excused left out */
+    int32_t excused; /* excused occurrences */
+    double rate;     /* kept / judged, 0.0 to 1.0; -1.0 when nothing was judged */
+} hc_completion;
+
+#define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0 }
+
+/* A habit's completion over the occurrences lying within from_day..to_day.
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_habit_completion(hc_completion *out, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
+
+/* A group's (Numu's "system") completion: on as_of (HC_DAY_NONE: today) into
+ * *out_day, counting due habits and done ones, and over from_day..to_day into
+ * *out_window, counting due habit-days. Group names ignore ASCII case.
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group), HC_E_MISUSE, HC_E_IO. */
+int32_t hc_group_completion(hc_completion *out_day, hc_completion *out_window, hc_store *store, const char *group,
+                            int32_t as_of, int32_t from_day, int32_t to_day);
+
+#define HC_DUE_PENDING 1 /* due and not done yet */
+#define HC_DUE_DONE 2
+#define HC_DUE_EXCUSED 3 /* skipped or on vacation */
+
+/* One habit due on a day. Frozen layout. */
+typedef struct hc_due_item {
+    int64_t habit_id;
+    int32_t routine; /* HC_ROUTINE_* */
+    int32_t state;   /* HC_DUE_* */
+    double value;    /* the day's value so far */
+    double target;
+} hc_due_item;
+
+/* What is due on day (HC_DAY_NONE: today), grouped by routine (morning, day,
+ * evening, anytime) and by name within one: Void's dashboard in one call. Quota
+ * habits are due until their period's quota is met. As hc_vacation_list for
+ * capacity and count. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_due_today(hc_due_item *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t day);
+
+/* Readings of a measurement habit. The caller sets struct_size (HC_MEASUREMENT_STATS_INIT). */
+typedef struct hc_measurement_stats {
+    uint32_t struct_size;
+    int32_t count;      /* days with a reading in the window */
+    int32_t latest_day; /* HC_DAY_NONE when count is 0 */
+    double latest;
+    int32_t best_day;   /* the best by the habit's direction (at least: highest) */
+    double best;
+    double change;      /* latest minus the window's first reading; 0 with fewer than two */
+} hc_measurement_stats;
+
+#define HC_MEASUREMENT_STATS_INIT { (uint32_t)sizeof(hc_measurement_stats), 0, HC_DAY_NONE, 0.0, HC_DAY_NONE, 0.0, 0.0 }
+
+/* A measurement habit's readings from from_day to to_day. HC_OK, HC_E_INVALID (not a
+ * measurement habit), HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_t habit_id, int32_t from_day,
+                              int32_t to_day);
+
 #ifdef __cplusplus
 }
 #endif

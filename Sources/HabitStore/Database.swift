@@ -56,6 +56,7 @@ package final class Database {
     }
 
     package var lastInsertRowId: Int64 { db.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+    package var changes: Int32 { db.map { sqlite3_changes($0) } ?? 0 }
     package var isAutocommit: Bool { db.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 
     package func lastError(_ status: Int32) -> HabitError {

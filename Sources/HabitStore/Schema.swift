@@ -50,6 +50,15 @@ enum Schema {
         CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END;
         CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END;
         """,
+        // 2: vacations, for one habit or (habit_id NULL) all of them.
+        """
+        CREATE TABLE vacations(
+            id INTEGER PRIMARY KEY,
+            habit_id INTEGER REFERENCES habits(id),
+            from_day INTEGER NOT NULL,
+            to_day INTEGER NOT NULL
+        ) STRICT;
+        """,
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

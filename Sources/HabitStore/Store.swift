@@ -243,6 +243,32 @@ package final class Store {
         return Habit(id: id, spec: spec, archivedDay: archived, createdAtMs: s.int(11), schedules: [])
     }
 
+    // MARK: Vacations
+
+    package func insertVacation(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> Int64 {
+        let statement = try db.statement("INSERT INTO vacations(habit_id, from_day, to_day) VALUES(?1, ?2, ?3)")
+        statement.bind(1, habitId)
+        statement.bind(2, Int64(from))
+        statement.bind(3, Int64(to))
+        try statement.run()
+        return db.lastInsertRowId
+    }
+
+    /// Removes a vacation; false when there was none with that id.
+    package func deleteVacation(id: Int64) throws(HabitError) -> Bool {
+        let statement = try db.statement("DELETE FROM vacations WHERE id = ?1")
+        statement.bind(1, id)
+        try statement.run()
+        return db.changes > 0
+    }
+
+    package func vacations() throws(HabitError) -> [Vacation] {
+        try db.statement("SELECT id, habit_id, from_day, to_day FROM vacations ORDER BY from_day, id").all { (row) throws(HabitError) -> Vacation in
+            guard let from = Int32(exactly: row.int(2)), let to = Int32(exactly: row.int(3)) else { throw .corrupt("vacation \(row.int(0)) is out of range") }
+            return Vacation(id: row.int(0), habitId: row.optionalInt(1), first: from, last: to)
+        }
+    }
+
     // MARK: Entries
 
     private static let entryColumns = "id, habit_id, day, kind, value, recorded_at_ms, source, undoes, note"

@@ -5,84 +5,12 @@ import XCTest
 
 /// Store behaviour through the C functions (linked statically here; the .so is
 /// what the C, Python and Rust tests load).
-final class StoreTests: XCTestCase {
-    var dir = ""
-
-    override func setUpWithError() throws {
-        dir = try temporaryDirectory()
-    }
-
-    func open(_ name: String = "store.db", flags: UInt32 = 0) throws -> OpaquePointer {
-        var store: OpaquePointer?
-        let status = hc_store_open(&store, dir + "/" + name, flags)
-        guard status == HC_OK, let store else { throw NSError(domain: String(cString: hc_last_error_message()), code: Int(status)) }
-        return store
-    }
-
-    func ok(_ status: Int32, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(status, HC_OK, String(cString: hc_last_error_message()), file: file, line: line)
-    }
-
-    func day(_ text: String) -> Int32 {
-        var day: Int32 = 0
-        ok(hc_date_parse(&day, text))
-        return day
-    }
-
-    func createHabit(_ store: OpaquePointer, _ name: String, kind: Int32 = HC_KIND_CHECKMARK, target: Double = 1,
-                     schedule: String? = nil, start: String = "2026-01-01") -> Int64 {
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
-        options.kind = kind
-        options.target = target
-        options.direction = HC_DIRECTION_AT_LEAST
-        options.start_day = day(start)
-        var id: Int64 = 0
-        name.withCString { namePointer in
-            if let schedule {
-                schedule.withCString { options.name = namePointer; options.schedule = $0; ok(hc_habit_create(&id, store, &options)) }
-            } else {
-                options.name = namePointer
-                ok(hc_habit_create(&id, store, &options))
-            }
-        }
-        return id
-    }
-
-    @discardableResult
-    func append(_ store: OpaquePointer, _ habit: Int64, _ kind: Int32 = HC_ENTRY_DONE, value: Double = 0, on date: String? = nil,
-                atMs: Int64 = 0) -> (Int32, Int64) {
-        var input = hc_entry_input()
-        input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
-        input.habit_id = habit
-        input.kind = kind
-        input.value = value
-        input.day = date.map(day) ?? Int32.min
-        input.source = HC_SOURCE_MANUAL
-        input.at_ms = atMs
-        var id: Int64 = 0
-        let status = hc_entry_append(&id, store, &input)
-        return (status, id)
-    }
-
-    func total(_ store: OpaquePointer, _ habit: Int64, _ date: String) -> Double {
-        var value = 0.0
-        ok(hc_habit_day_total(&value, store, habit, day(date)))
-        return value
-    }
-
-    func export(_ store: OpaquePointer, _ format: Int32) -> String {
-        var text: UnsafeMutablePointer<CChar>?
-        ok(hc_store_export(&text, store, format))
-        defer { hc_free(text) }
-        return text.map { String(cString: $0) } ?? ""
-    }
-
+final class StoreTests: StoreTestCase {
     func testCreatesSchemaAndRefusesNewerOrForeignFiles() throws {
         let store = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, store))
-        XCTAssertEqual(version, 1)
+        XCTAssertEqual(version, 2)
         ok(hc_store_close(store))
         let journal = try runProcess(["sqlite3", dir + "/store.db", "PRAGMA journal_mode"])
         XCTAssertEqual(journal.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "wal")

@@ -86,4 +86,12 @@ package enum DayFold {
         }
         return result
     }
+
+    /// States of the days that have entries only, for long histories.
+    package static func sparseStates(_ entries: [Entry], habit: HabitSpec) -> [DayState] {
+        let cancelled = cancelledIds(in: entries)
+        var byDay: [Int32: [Entry]] = [:]
+        for entry in entries { byDay[entry.day, default: []].append(entry) }
+        return byDay.keys.sorted().map { fold(byDay[$0] ?? [], day: $0, habit: habit, cancelled: cancelled) }
+    }
 }

@@ -76,4 +76,10 @@ package enum Global {
                               doneDays: t.anyDone, required: 1)
         }
     }
+
+    /// Due habit-days kept over due habit-days, for a group or the whole store.
+    package static func completion(_ tallies: [DayTally]) -> Scores.Completion {
+        Scores.Completion(kept: tallies.reduce(0) { $0 + $1.done }, judged: tallies.reduce(0) { $0 + $1.due },
+                          excused: tallies.reduce(0) { $0 + $1.excused })
+    }
 }

@@ -54,19 +54,19 @@ package struct HabitHistory: Sendable {
     }
 
     /// The schedule span governing a day (the first one also governs days before it).
-    func span(on day: Int32) -> (index: Int, span: ScheduleSpan) {
+    package func span(on day: Int32) -> (index: Int, span: ScheduleSpan) {
         var chosen = 0
         for (index, span) in schedules.enumerated() where span.fromDay <= day { chosen = index }
         return (chosen, schedules[chosen])
     }
 
-    func state(_ day: Int32) -> DayState {
+    package func state(_ day: Int32) -> DayState {
         days[day] ?? DayState(day: day, value: 0, done: spec.kind == .counter || spec.kind == .duration ? spec.direction == .atMost : false,
                               skipped: false, entryCount: 0)
     }
 
     /// Done for judging: at-most days count only once over.
-    func isDone(_ day: Int32, asOf: Int32) -> Bool {
+    package func isDone(_ day: Int32, asOf: Int32) -> Bool {
         if spec.direction == .atMost, spec.kind == .counter || spec.kind == .duration, day >= asOf { return false }
         return state(day).done
     }

@@ -69,6 +69,13 @@ package enum Scores {
         package var kept: Int32
         package var judged: Int32
         package var excused: Int32
+
+        package init(kept: Int32, judged: Int32, excused: Int32) {
+            self.kept = kept
+            self.judged = judged
+            self.excused = excused
+        }
+
         /// nil when nothing was judged.
         package var rate: Double? { judged > 0 ? Double(kept) / Double(judged) : nil }
     }

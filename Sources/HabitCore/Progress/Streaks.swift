@@ -21,6 +21,8 @@ package struct StreakSummary: Equatable, Sendable {
     package var longest: Streak?
     /// The best runs, longest first, the more recent first among equals.
     package var best: [Streak]
+
+    package static let none = StreakSummary(current: nil, longest: nil, best: [])
 }
 
 package enum Streaks {

@@ -1,0 +1,271 @@
+import CHabitCore
+import HabitCore
+import HabitEngine
+
+// Schedules, streaks and scores: store-backed calls and the pure ones, both
+// through the same domain functions.
+
+enum CProgress {
+    static func streak(_ streak: Streak?) -> hc_streak {
+        guard let streak else { return hc_streak() }
+        return hc_streak(first_day: streak.first, last_day: streak.last, length: streak.length, excused_days: streak.excusedDays)
+    }
+
+    static func unit(_ schedule: Schedule) -> Int32 {
+        switch schedule {
+        case .timesPerWeek: return HC_STREAK_UNIT_WEEKS
+        case .timesPerMonth: return HC_STREAK_UNIT_MONTHS
+        default: return HC_STREAK_UNIT_DAYS
+        }
+    }
+
+    /// A caller's result struct, once its struct_size says it is the layout we know.
+    static func result<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws(HabitError) -> UnsafeMutablePointer<T> {
+        let pointer = try Convert.out(pointer, name)
+        _ = try Convert.options(UnsafePointer(pointer), name)
+        return pointer
+    }
+
+    /// A caller's array: NULL only with capacity 0.
+    static func array<T>(_ pointer: UnsafeMutablePointer<T>?, _ capacity: Int64, _ name: String) throws(HabitError) -> UnsafeMutableBufferPointer<T> {
+        guard capacity >= 0 else { throw .invalid("\(name) capacity \(capacity) is negative") }
+        guard capacity > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        guard let pointer else { throw .invalid("\(name) is NULL with capacity \(capacity)") }
+        guard capacity <= Int64(Int32.max) else { throw .invalid("\(name) capacity \(capacity) is too large") }
+        return UnsafeMutableBufferPointer(start: pointer, count: Int(capacity))
+    }
+
+    static func writeStreaks(_ summary: StreakSummary, schedule: Schedule, out: UnsafeMutablePointer<hc_streak_result>,
+                             best: UnsafeMutableBufferPointer<hc_streak>, bestCount: UnsafeMutablePointer<Int32>) {
+        out.pointee = hc_streak_result(struct_size: UInt32(MemoryLayout<hc_streak_result>.size), unit: unit(schedule),
+                                       current: streak(summary.current), longest: streak(summary.longest))
+        for (index, run) in summary.best.prefix(best.count).enumerated() { best[index] = streak(run) }
+        bestCount.pointee = Int32(min(summary.best.count, best.count))
+    }
+
+    /// A habit history from the pure calls' rules and day states.
+    static func history(_ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?,
+                        _ count: Int64) throws(HabitError) -> (HabitHistory, weekStart: Int) {
+        let rules = try Convert.options(rules, "rules")
+        guard count >= 0, count <= 10_000_000 else { throw .invalid("day_count \(count) is outside 0...10000000") }
+        guard count == 0 || days != nil else { throw .invalid("days is NULL with day_count \(count)") }
+        guard (0...6).contains(rules.week_start) else { throw .invalid("week_start \(rules.week_start) is not 0...6") }
+        guard CivilDate.isValid(rules.start_day) else { throw .invalid("start_day \(rules.start_day) is not a valid day") }
+        let spec = try HabitSpec(name: "rules", kind: try CHabit.kind(rules.kind), target: rules.target,
+                                 direction: try CHabit.direction(rules.direction), group: nil, unit: nil, routine: .anytime,
+                                 proofRequired: false, startDay: rules.start_day, schedule: try CHabit.schedule(rules.schedule)).validated()
+        var states: [DayState] = []
+        states.reserveCapacity(Int(count))
+        if let days {
+            for state in UnsafeBufferPointer(start: days, count: Int(count)) {
+                guard CivilDate.isValid(state.day) else { throw .invalid("days holds day \(state.day), outside 0001-01-01...9999-12-31") }
+                guard state.flags & ~(HC_DAY_DONE | HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES) == 0 else {
+                    throw .invalid("days holds unknown flags 0x\(String(state.flags, radix: 16))")
+                }
+                guard state.value.isFinite else { throw .invalid("days holds a value that is not finite") }
+                let done = state.flags & HC_DAY_DONE != 0
+                states.append(DayState(day: state.day, value: state.value, done: done,
+                                       skipped: state.flags & HC_DAY_SKIPPED != 0 && !done, entryCount: Int(state.entry_count)))
+            }
+        }
+        return (HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: states), Int(rules.week_start))
+    }
+
+    static func day(_ value: Int32, _ name: String) throws(HabitError) -> Int32 {
+        guard CivilDate.isValid(value) else { throw .invalid("\(name) \(value) is not a day within 0001-01-01...9999-12-31") }
+        return value
+    }
+
+    static func series(_ from: Int32, _ to: Int32, capacity: Int) throws(HabitError) {
+        _ = try day(from, "from_day")
+        _ = try day(to, "to_day")
+        guard from <= to else { throw .invalid("the range ends before it starts") }
+        let days = Int64(to) - Int64(from) + 1
+        guard days <= 100_000 else { throw .invalid("the range is longer than 100000 days") }
+        guard days <= Int64(capacity) else { throw .invalid("the range holds \(days) days but capacity is \(capacity)") }
+    }
+
+    static func completion(_ value: Scores.Completion) -> hc_completion {
+        hc_completion(struct_size: UInt32(MemoryLayout<hc_completion>.size), kept: value.kept, judged: value.judged,
+                      excused: value.excused, rate: value.rate ?? -1)
+    }
+}
+
+@c @implementation
+public func hc_store_set_week_start(_ store: OpaquePointer?, _ weekday: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.setWeekStart(weekday) }
+}
+
+@c @implementation
+public func hc_store_week_start(_ out_weekday: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_weekday, "out_weekday")
+        out.pointee = Int32(try engine.weekStart())
+    }
+}
+
+@c @implementation
+public func hc_vacation_add(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ habit_id: Int64,
+                            _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        guard habit_id >= 0 else { throw .invalid("habit_id \(habit_id) is negative") }
+        let id = try engine.addVacation(habitId: habit_id == 0 ? nil : habit_id, from: from_day, to: to_day)
+        out_id?.pointee = id
+    }
+}
+
+@c @implementation
+public func hc_vacation_remove(_ store: OpaquePointer?, _ vacation_id: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.removeVacation(id: vacation_id) }
+}
+
+@c @implementation
+public func hc_vacation_list(_ out: UnsafeMutablePointer<hc_vacation>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                             _ store: OpaquePointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let buffer = try CProgress.array(out, capacity, "out")
+        let count = try Convert.out(out_count, "out_count")
+        let vacations = try engine.vacations()
+        for (index, vacation) in vacations.prefix(buffer.count).enumerated() {
+            buffer[index] = hc_vacation(id: vacation.id, habit_id: vacation.habitId ?? 0, from_day: vacation.first, to_day: vacation.last)
+        }
+        count.pointee = Int64(vacations.count)
+    }
+}
+
+@c @implementation
+public func hc_habit_streaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
+                             _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?,
+                             _ habit_id: Int64, _ as_of: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let result = try CProgress.result(out, "out")
+        let bestBuffer = try CProgress.array(best, Int64(best_capacity), "best")
+        let bestCount = try Convert.out(out_best_count, "out_best_count")
+        let (summary, schedule) = try engine.streaks(habitId: habit_id, asOf: try Convert.day(as_of, "as_of"), best: bestBuffer.count)
+        CProgress.writeStreaks(summary, schedule: schedule, out: result, best: bestBuffer, bestCount: bestCount)
+    }
+}
+
+@c @implementation
+public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
+                               _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
+                               _ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64,
+                               _ as_of: Int32) -> Int32 {
+    call { () throws(HabitError) in
+        let result = try CProgress.result(out, "out")
+        let bestBuffer = try CProgress.array(best, Int64(best_capacity), "best")
+        let bestCount = try Convert.out(out_best_count, "out_best_count")
+        let asOf = try CProgress.day(as_of, "as_of")
+        let (history, weekStart) = try CProgress.history(rules, days, day_count)
+        let summary = Streaks.summary(Judge.occurrences(history, asOf: asOf, weekStart: weekStart), best: bestBuffer.count)
+        CProgress.writeStreaks(summary, schedule: history.spec.schedule, out: result, best: bestBuffer, bestCount: bestCount)
+    }
+}
+
+@c @implementation
+public func hc_global_streaks(_ out_perfect: UnsafeMutablePointer<hc_streak_result>?, _ out_active: UnsafeMutablePointer<hc_streak_result>?,
+                              _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let perfect = try CProgress.result(out_perfect, "out_perfect")
+        let active = try CProgress.result(out_active, "out_active")
+        let (perfectDays, activeDays) = try engine.globalStreaks(asOf: try Convert.day(as_of, "as_of"))
+        let empty = UnsafeMutableBufferPointer<hc_streak>(start: nil, count: 0)
+        var unused: Int32 = 0
+        CProgress.writeStreaks(perfectDays, schedule: .daily, out: perfect, best: empty, bestCount: &unused)
+        CProgress.writeStreaks(activeDays, schedule: .daily, out: active, best: empty, bestCount: &unused)
+    }
+}
+
+@c @implementation
+public func hc_day_scores(_ out: UnsafeMutablePointer<hc_day_score>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                          _ store: OpaquePointer?, _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let buffer = try CProgress.array(out, capacity, "out")
+        let count = try Convert.out(out_count, "out_count")
+        try CProgress.series(from_day, to_day, capacity: buffer.count)
+        let tallies = try engine.tallies(from: from_day, to: to_day)
+        for (index, tally) in tallies.enumerated() {
+            buffer[index] = hc_day_score(day: tally.day, due: tally.due, done: tally.done, excused: tally.excused, score: tally.score ?? -1)
+        }
+        count.pointee = Int64(tallies.count)
+    }
+}
+
+@c @implementation
+public func hc_habit_strength(_ out: UnsafeMutablePointer<Double>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                              _ store: OpaquePointer?, _ habit_id: Int64, _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let buffer = try CProgress.array(out, capacity, "out")
+        let count = try Convert.out(out_count, "out_count")
+        try CProgress.series(from_day, to_day, capacity: buffer.count)
+        let series = try engine.strength(habitId: habit_id, from: from_day, to: to_day)
+        for (index, value) in series.enumerated() { buffer[index] = value }
+        count.pointee = Int64(series.count)
+    }
+}
+
+@c @implementation
+public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                                _ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64,
+                                _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    call { () throws(HabitError) in
+        let buffer = try CProgress.array(out, capacity, "out")
+        let count = try Convert.out(out_count, "out_count")
+        try CProgress.series(from_day, to_day, capacity: buffer.count)
+        let (history, weekStart) = try CProgress.history(rules, days, day_count)
+        let series = Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: weekStart)
+        for (index, value) in series.enumerated() { buffer[index] = value }
+        count.pointee = Int64(series.count)
+    }
+}
+
+@c @implementation
+public func hc_habit_completion(_ out: UnsafeMutablePointer<hc_completion>?, _ store: OpaquePointer?, _ habit_id: Int64,
+                                _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let result = try CProgress.result(out, "out")
+        result.pointee = CProgress.completion(try engine.completion(habitId: habit_id, from: from_day, to: to_day))
+    }
+}
+
+@c @implementation
+public func hc_group_completion(_ out_day: UnsafeMutablePointer<hc_completion>?, _ out_window: UnsafeMutablePointer<hc_completion>?,
+                                _ store: OpaquePointer?, _ group: UnsafePointer<CChar>?, _ as_of: Int32,
+                                _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let dayResult = try CProgress.result(out_day, "out_day")
+        let windowResult = try CProgress.result(out_window, "out_window")
+        let (day, window) = try engine.groupCompletion(try Convert.string(group, "group"), asOf: try Convert.day(as_of, "as_of"),
+                                                       from: from_day, to: to_day)
+        dayResult.pointee = CProgress.completion(day)
+        windowResult.pointee = CProgress.completion(window)
+    }
+}
+
+@c @implementation
+public func hc_due_today(_ out: UnsafeMutablePointer<hc_due_item>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                         _ store: OpaquePointer?, _ day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let buffer = try CProgress.array(out, capacity, "out")
+        let count = try Convert.out(out_count, "out_count")
+        let items = try engine.due(on: try Convert.day(day, "day"))
+        for (index, item) in items.prefix(buffer.count).enumerated() {
+            buffer[index] = hc_due_item(habit_id: item.habit.id, routine: item.habit.spec.routine.rawValue, state: item.state.rawValue,
+                                        value: item.value, target: item.habit.spec.target)
+        }
+        count.pointee = Int64(items.count)
+    }
+}
+
+@c @implementation
+public func hc_habit_measurements(_ out: UnsafeMutablePointer<hc_measurement_stats>?, _ store: OpaquePointer?, _ habit_id: Int64,
+                                  _ from_day: Int32, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let result = try CProgress.result(out, "out")
+        let stats = try engine.measurements(habitId: habit_id, from: from_day, to: to_day)
+        result.pointee = hc_measurement_stats(
+            struct_size: UInt32(MemoryLayout<hc_measurement_stats>.size), count: Int32(clamping: stats.count),
+            latest_day: stats.latest?.day ?? HeaderConstants.dayNone, latest: stats.latest?.value ?? 0,
+            best_day: stats.best?.day ?? HeaderConstants.dayNone, best: stats.best?.value ?? 0, change: stats.change ?? 0)
+    }
+}

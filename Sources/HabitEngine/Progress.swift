@@ -1,0 +1,192 @@
+import HabitCore
+import HabitStore
+
+/// The streaks, scores and due lists of the store's habits. Every result comes
+/// from the same domain functions the pure C calls use; this only gathers the
+/// histories, vacations and settings they need.
+extension Engine {
+    private enum ProgressKey {
+        static let weekStart = "week_start"
+    }
+
+    /// The first day of a week: 0 = Sunday ... 6 = Saturday; Monday by default.
+    package func weekStart() throws(HabitError) -> Int {
+        guard let text = try store.setting(ProgressKey.weekStart) else { return 1 }
+        guard let weekday = Int(text), (0...6).contains(weekday) else { throw .corrupt("stored week start '\(text)' is invalid") }
+        return weekday
+    }
+
+    package func setWeekStart(_ weekday: Int32) throws(HabitError) {
+        guard (0...6).contains(weekday) else { throw .invalid("week start \(weekday) is not a weekday 0 (Sunday) ... 6 (Saturday)") }
+        try store.setSetting(ProgressKey.weekStart, String(weekday))
+    }
+
+    // MARK: Vacations
+
+    package func addVacation(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> Int64 {
+        guard CivilDate.isValid(from), CivilDate.isValid(to) else { throw .invalid("vacation dates must be within 0001-01-01...9999-12-31") }
+        guard from <= to else { throw .invalid("the vacation ends before it starts") }
+        if let habitId { _ = try habit(id: habitId) }
+        return try store.atomically { () throws(HabitError) in try store.insertVacation(habitId: habitId, from: from, to: to) }
+    }
+
+    package func removeVacation(id: Int64) throws(HabitError) {
+        guard try store.atomically({ () throws(HabitError) in try store.deleteVacation(id: id) }) else {
+            throw .notFound("no vacation with id \(id)")
+        }
+    }
+
+    package func vacations() throws(HabitError) -> [Vacation] {
+        try store.vacations()
+    }
+
+    // MARK: Histories
+
+    /// A habit's history up to asOf, as the domain judges it.
+    package func history(of habit: Habit, through asOf: Int32) throws(HabitError) -> HabitHistory {
+        let from = min(habit.spec.startDay, asOf)
+        let entries = try store.entries(habitId: habit.id, from: from, to: asOf)
+        return HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
+                            days: DayFold.sparseStates(entries, habit: habit.spec))
+    }
+
+    private func resolve(_ asOf: Int32?) throws(HabitError) -> Int32 {
+        if let asOf {
+            guard CivilDate.isValid(asOf) else { throw .invalid("day \(asOf) is outside 0001-01-01...9999-12-31") }
+            return asOf
+        }
+        return try today()
+    }
+
+    private func excusal(_ vacations: [Vacation], habitId: Int64) -> (Int32) -> Bool {
+        let own = vacations.filter { $0.habitId == nil || $0.habitId == habitId }
+        return { day in own.contains { $0.first <= day && day <= $0.last } }
+    }
+
+    // MARK: Results
+
+    package func streaks(habitId: Int64, asOf: Int32?, best: Int) throws(HabitError) -> (summary: StreakSummary, schedule: Schedule) {
+        let asOf = try resolve(asOf)
+        let habit = try habit(id: habitId)
+        let history = try history(of: habit, through: asOf)
+        let occurrences = Judge.occurrences(history, asOf: asOf, weekStart: try weekStart(),
+                                            excused: excusal(try vacations(), habitId: habitId))
+        return (Streaks.summary(occurrences, best: best), history.span(on: asOf).span.schedule)
+    }
+
+    package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {
+        try checkSeries(from: from, to: to)
+        let habit = try habit(id: habitId)
+        return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, weekStart: try weekStart(),
+                                     excused: excusal(try vacations(), habitId: habitId))
+    }
+
+    package func completion(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> Scores.Completion {
+        try checkSeries(from: from, to: to)
+        // Judged as of today: a past window's last day is over, not open.
+        let asOf = try today()
+        let habit = try habit(id: habitId)
+        let occurrences = Judge.occurrences(try history(of: habit, through: asOf), asOf: asOf, weekStart: try weekStart(),
+                                            excused: excusal(try vacations(), habitId: habitId))
+        return Scores.completion(occurrences, from: from, to: to)
+    }
+
+    /// Day tallies across the active habits (or one group) for [from, to].
+    package func tallies(from: Int32, to: Int32, group: String? = nil) throws(HabitError) -> [Global.DayTally] {
+        try checkSeries(from: from, to: to)
+        let asOf = try today()
+        var inputs: [Global.Input] = []
+        for habit in try habits(includeArchived: true) where habit.spec.kind != .measurement {
+            if let group, habit.spec.group?.lowercased() != group.lowercased() { continue }
+            inputs.append(Global.Input(history: try history(of: habit, through: max(to, asOf)), habitId: habit.id))
+        }
+        return Global.tally(inputs, vacations: try vacations(), from: from, to: to, asOf: asOf, weekStart: try weekStart())
+    }
+
+    /// A group's completion on one day and over a window.
+    package func groupCompletion(_ group: String, asOf: Int32?, from: Int32, to: Int32) throws(HabitError)
+        -> (day: Scores.Completion, window: Scores.Completion) {
+        guard try habits(includeArchived: false).contains(where: { $0.spec.group?.lowercased() == group.lowercased() }) else {
+            throw .notFound("no active habit is in the group '\(group.prefix(200))'")
+        }
+        let day = try resolve(asOf)
+        return (Global.completion(try tallies(from: day, to: day, group: group)),
+                Global.completion(try tallies(from: from, to: to, group: group)))
+    }
+
+    package func globalStreaks(asOf: Int32?) throws(HabitError) -> (perfect: StreakSummary, active: StreakSummary) {
+        let asOf = try resolve(asOf)
+        let habits = try habits(includeArchived: true).filter { $0.spec.kind != .measurement }
+        guard let first = habits.map(\.spec.startDay).min(), first <= asOf else {
+            return (.none, .none)
+        }
+        var inputs: [Global.Input] = []
+        for habit in habits { inputs.append(Global.Input(history: try history(of: habit, through: asOf), habitId: habit.id)) }
+        let tallies = Global.tally(inputs, vacations: try vacations(), from: first, to: asOf, asOf: asOf, weekStart: try weekStart())
+        return (Streaks.summary(Global.perfectDays(tallies, asOf: asOf), best: 0),
+                Streaks.summary(Global.activeDays(tallies, asOf: asOf), best: 0))
+    }
+
+    package struct DueItem: Equatable, Sendable {
+        package enum State: Int32, Sendable { case pending = 1, done = 2, excused = 3 }
+        package var habit: Habit
+        package var state: State
+        package var value: Double
+    }
+
+    /// What is due on a day, ordered by routine (morning, day, evening, anytime) then name.
+    package func due(on day: Int32?) throws(HabitError) -> [DueItem] {
+        let day = try resolve(day)
+        let vacations = try vacations()
+        let weekStart = try weekStart()
+        var items: [DueItem] = []
+        for habit in try habits(includeArchived: false) where habit.spec.kind != .measurement {
+            let history = try history(of: habit, through: day)
+            let demand = Judge.demands(history, from: day, to: day, asOf: day, weekStart: weekStart,
+                                       excused: excusal(vacations, habitId: habit.id)).first
+            let state: DueItem.State
+            switch demand {
+            case .due(let done)?: state = done || history.state(day).done ? .done : .pending
+            case .excused?: state = .excused
+            case .notDue?, nil: continue
+            }
+            items.append(DueItem(habit: habit, state: state, value: history.state(day).value))
+        }
+        let order: [RoutineTime: Int] = [.morning: 0, .day: 1, .evening: 2, .anytime: 3]
+        return items.sorted {
+            (order[$0.habit.spec.routine] ?? 3, $0.habit.spec.name.lowercased()) < (order[$1.habit.spec.routine] ?? 3, $1.habit.spec.name.lowercased())
+        }
+    }
+
+    package struct MeasurementStats: Equatable, Sendable {
+        package var count: Int
+        package var latest: (day: Int32, value: Double)?
+        package var best: (day: Int32, value: Double)?
+        /// Latest minus first reading in the window; nil with fewer than two.
+        package var change: Double?
+
+        package static func == (a: MeasurementStats, b: MeasurementStats) -> Bool {
+            a.count == b.count && a.latest?.day == b.latest?.day && a.latest?.value == b.latest?.value &&
+                a.best?.day == b.best?.day && a.best?.value == b.best?.value && a.change == b.change
+        }
+    }
+
+    /// Readings in [from, to]: the latest, the best by the habit's direction, and the change.
+    package func measurements(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> MeasurementStats {
+        try checkSeries(from: from, to: to)
+        let habit = try habit(id: habitId)
+        guard habit.spec.kind == .measurement else { throw .invalid("habit '\(habit.spec.name)' is not a measurement") }
+        let readings = DayFold.sparseStates(try store.entries(habitId: habitId, from: from, to: to), habit: habit.spec)
+            .filter(\.done).map { (day: $0.day, value: $0.value) }
+        let higherIsBetter = habit.spec.direction == .atLeast
+        let best = readings.max { higherIsBetter ? $0.value < $1.value : $0.value > $1.value }
+        let change: Double? = readings.count >= 2 ? (readings.last?.value ?? 0) - (readings.first?.value ?? 0) : nil
+        return MeasurementStats(count: readings.count, latest: readings.last, best: best, change: change)
+    }
+
+    private func checkSeries(from: Int32, to: Int32) throws(HabitError) {
+        guard CivilDate.isValid(from), CivilDate.isValid(to) else { throw .invalid("dates must be within 0001-01-01...9999-12-31") }
+        guard from <= to else { throw .invalid("the range ends before it starts") }
+        guard Int64(to) - Int64(from) < Int64(Engine.maxRangeDays) else { throw .invalid("the range is longer than \(Engine.maxRangeDays) days") }
+    }
+}

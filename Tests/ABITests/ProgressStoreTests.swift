@@ -1,0 +1,242 @@
+import CHabitCore
+import Foundation
+import XCTest
+
+/// Streaks, scores and due lists from a real store, through the C functions.
+final class ProgressStoreTests: StoreTestCase {
+    func streaks(_ store: OpaquePointer, _ habit: Int64, asOf: String, best: Int32 = 0) -> (hc_streak_result, [hc_streak]) {
+        var result = hc_streak_result()
+        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+        var runs = [hc_streak](repeating: hc_streak(), count: Int(max(best, 1)))
+        var count: Int32 = 0
+        ok(hc_habit_streaks(&result, &runs, best, &count, store, habit, day(asOf)))
+        return (result, Array(runs.prefix(Int(count))))
+    }
+
+    /// Milliseconds of a local wall-clock time in New York (EST before 2026-03-08 02:00, EDT after).
+    func newYork(_ date: String, hour: Int64, minute: Int64, dst: Bool) -> Int64 {
+        (Int64(day(date)) * 86_400 + (hour + (dst ? 4 : 5)) * 3600 + minute * 60) * 1000
+    }
+
+    func testDailyHabitAcrossBothNewYorkDSTWeeks() throws {
+        let store = try open()
+        ok(hc_store_set_timezone(store, "America/New_York"))
+        let habit = createHabit(store, "Evening walk", start: "2026-03-02")
+        // Logged at 23:30 local time every evening, with no date given: the engine derives it.
+        for offset in 0..<14 {
+            let date = day("2026-03-02") + Int32(offset)
+            let text = String(format: "2026-03-%02d", offset + 2)
+            ok(append(store, habit, atMs: newYork(text, hour: 23, minute: 30, dst: date >= day("2026-03-08"))).0)
+        }
+        XCTAssertEqual(streaks(store, habit, asOf: "2026-03-15").0.current.length, 14, "one entry on each local day, none skipped or doubled")
+        // The autumn week: 00:30 local every night with a 01:00 day start counts for the evening before
+        // (00:30 on November 1 is still daylight time: the clocks go back at 02:00).
+        ok(hc_store_set_day_start(store, 60))
+        let autumn = createHabit(store, "Journal", start: "2026-10-26")
+        for offset in 0..<14 {
+            let evening = day("2026-10-26") + Int32(offset)
+            let next = try XCTUnwrap(formatDay(evening + 1))
+            ok(append(store, autumn, atMs: newYork(next, hour: 0, minute: 30, dst: evening + 1 <= day("2026-11-01"))).0)
+        }
+        let (result, _) = streaks(store, autumn, asOf: "2026-11-08")
+        XCTAssertEqual(result.current.length, 14)
+        XCTAssertEqual(result.current.first_day, day("2026-10-26"))
+        ok(hc_store_close(store))
+    }
+
+    func formatDay(_ value: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: 11)
+        guard hc_date_format(&buffer, 11, value) == HC_OK else { return nil }
+        return String(decoding: buffer.prefix(10).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    func testAnEntryLoggedWhileTravellingKeepsTheStreak() throws {
+        let store = try open()
+        ok(hc_store_set_timezone(store, "America/New_York"))
+        let habit = createHabit(store, "Read", start: "2026-05-01")
+        for offset in [0, 1, 3, 4] { ok(append(store, habit, on: formatDay(day("2026-05-01") + Int32(offset))).0) }
+        // In Tokyo on May 4 at 08:00 local, it is still May 3 in New York: the app sends its local date.
+        let tokyoMorning: Int64 = (Int64(day("2026-05-03")) * 86_400 + 23 * 3600) * 1000
+        ok(append(store, habit, on: "2026-05-04", atMs: tokyoMorning).0)
+        ok(append(store, habit, on: "2026-05-03", atMs: tokyoMorning - 3_600_000).0)
+        XCTAssertEqual(streaks(store, habit, asOf: "2026-05-05").0.current.length, 5)
+        ok(hc_store_close(store))
+    }
+
+    func testVacationsAndSkipsThroughTheStore() throws {
+        let store = try open()
+        let habit = createHabit(store, "Swim", start: "2026-07-01")
+        for offset in 0..<20 where !(8..<15).contains(offset) {
+            ok(append(store, habit, on: formatDay(day("2026-07-01") + Int32(offset))).0)
+        }
+        XCTAssertEqual(streaks(store, habit, asOf: "2026-07-21").0.current.length, 5)
+        var vacation: Int64 = 0
+        ok(hc_vacation_add(&vacation, store, 0, day("2026-07-09"), day("2026-07-15")))
+        let (result, best) = streaks(store, habit, asOf: "2026-07-21", best: 3)
+        XCTAssertEqual(result.current.length, 13)
+        XCTAssertEqual(result.current.excused_days, 7)
+        XCTAssertEqual(best.map(\.length), [13])
+        var listed = [hc_vacation](repeating: hc_vacation(), count: 2)
+        var count: Int64 = 0
+        ok(hc_vacation_list(&listed, 2, &count, store))
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual(listed[0].from_day, day("2026-07-09"))
+        ok(hc_vacation_remove(store, vacation))
+        XCTAssertEqual(streaks(store, habit, asOf: "2026-07-21").0.current.length, 5)
+        XCTAssertEqual(hc_vacation_remove(store, vacation), HC_E_NOT_FOUND)
+        ok(hc_store_close(store))
+    }
+
+    /// The pure call, fed the store's own day states, gives what the store-backed call gives.
+    func testPureAndStoreBackedCallsAgree() throws {
+        let store = try open()
+        let schedules = ["daily", "days:mon,wed,fri", "every:3", "monthdays:1,15,31", "weekly:3", "monthly:8"]
+        var random = SystemRandomNumberGenerator()
+        let start = day("2026-01-01"), asOf = day("2026-06-30")
+        for (index, schedule) in schedules.enumerated() {
+            for round in 0..<3 {
+                let habit = createHabit(store, "h\(index)-\(round)", schedule: schedule, start: "2026-01-01")
+                var day = start
+                while day <= asOf {
+                    switch Int.random(in: 0..<10, using: &random) {
+                    case 0..<6: ok(append(store, habit, on: formatDay(day)).0)
+                    case 6: ok(append(store, habit, HC_ENTRY_SKIP, on: formatDay(day)).0)
+                    default: break
+                    }
+                    day += 1
+                }
+                let (stored, storedBest) = streaks(store, habit, asOf: "2026-06-30", best: 5)
+                let length = Int(asOf - start + 1)
+                var states = [hc_day_state](repeating: hc_day_state(), count: length)
+                var count: Int64 = 0
+                ok(hc_habit_day_states(&states, Int64(length), &count, store, habit, start, asOf))
+                var rules = hc_habit_rules()
+                rules.struct_size = UInt32(MemoryLayout<hc_habit_rules>.size)
+                rules.kind = HC_KIND_CHECKMARK
+                rules.target = 1
+                rules.direction = HC_DIRECTION_AT_LEAST
+                rules.start_day = start
+                rules.week_start = 1
+                var pure = hc_streak_result()
+                pure.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+                var pureBest = [hc_streak](repeating: hc_streak(), count: 5)
+                var pureCount: Int32 = 0
+                schedule.withCString { text in
+                    rules.schedule = text
+                    ok(hc_streaks_compute(&pure, &pureBest, 5, &pureCount, &rules, states, count, asOf))
+                }
+                XCTAssertEqual(pure.current.length, stored.current.length, schedule)
+                XCTAssertEqual(pure.current.first_day, stored.current.first_day, schedule)
+                XCTAssertEqual(pure.longest.length, stored.longest.length, schedule)
+                XCTAssertEqual(pure.unit, stored.unit, schedule)
+                XCTAssertEqual(pureBest.prefix(Int(pureCount)).map(\.length), storedBest.map(\.length), schedule)
+                XCTAssertGreaterThanOrEqual(stored.longest.length, stored.current.length)
+                var strength = [Double](repeating: 0, count: length), pureStrength = [Double](repeating: 0, count: length)
+                var n: Int64 = 0
+                ok(hc_habit_strength(&strength, Int64(length), &n, store, habit, start, asOf))
+                schedule.withCString { text in
+                    rules.schedule = text
+                    ok(hc_strength_compute(&pureStrength, Int64(length), &n, &rules, states, count, start, asOf))
+                }
+                XCTAssertEqual(strength, pureStrength, schedule)
+            }
+        }
+        XCTAssertEqual(streaks(store, createHabit(store, "weekly", schedule: "weekly:2"), asOf: "2026-06-30").0.unit, HC_STREAK_UNIT_WEEKS)
+        ok(hc_store_close(store))
+    }
+
+    func testScoresDueListGroupsAndMeasurements() throws {
+        let store = try open()
+        func habit(_ name: String, routine: Int32, group: String?, kind: Int32 = HC_KIND_CHECKMARK, target: Double = 1) -> Int64 {
+            var options = hc_habit_options()
+            options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+            options.kind = kind
+            options.target = target
+            options.direction = HC_DIRECTION_AT_LEAST
+            options.routine = routine
+            options.start_day = day("2026-09-01")
+            var id: Int64 = 0
+            name.withCString { n in
+                withOptionalCStringForTest(group) { g in
+                    options.name = n
+                    options.group_name = g
+                    ok(hc_habit_create(&id, store, &options))
+                }
+            }
+            return id
+        }
+        let run = habit("Run", routine: HC_ROUTINE_MORNING, group: "Hybrid Athlete")
+        let lift = habit("Lift", routine: HC_ROUTINE_EVENING, group: "hybrid athlete")
+        let water = habit("Water", routine: HC_ROUTINE_DAY, group: nil, kind: HC_KIND_COUNTER, target: 8)
+        let weight = habit("Weight", routine: HC_ROUTINE_MORNING, group: nil, kind: HC_KIND_MEASUREMENT)
+        ok(append(store, run, on: "2026-09-01").0)
+        ok(append(store, lift, on: "2026-09-01").0)
+        ok(append(store, water, HC_ENTRY_AMOUNT, value: 8, on: "2026-09-01").0)
+        ok(append(store, run, on: "2026-09-02").0)
+        ok(append(store, water, HC_ENTRY_AMOUNT, value: 3, on: "2026-09-02").0)
+        ok(append(store, lift, HC_ENTRY_SKIP, on: "2026-09-02").0)
+        for (date, kg) in [("2026-09-01", 81.0), ("2026-09-02", 80.2), ("2026-09-03", 80.6)] {
+            ok(append(store, weight, HC_ENTRY_AMOUNT, value: kg, on: date).0)
+        }
+        var scores = [hc_day_score](repeating: hc_day_score(), count: 3)
+        var count: Int64 = 0
+        ok(hc_day_scores(&scores, 3, &count, store, day("2026-08-31"), day("2026-09-02")))
+        XCTAssertEqual(scores.map(\.score), [-1, 1, 0.5], "none due before the start; all three; run of run and water")
+        XCTAssertEqual(scores.map(\.excused), [0, 0, 1])
+
+        var due = [hc_due_item](repeating: hc_due_item(), count: 5)
+        ok(hc_due_today(&due, 5, &count, store, day("2026-09-02")))
+        XCTAssertEqual(count, 3, "the measurement is never due")
+        XCTAssertEqual(due.prefix(3).map(\.habit_id), [run, water, lift], "morning, day, evening")
+        XCTAssertEqual(due.prefix(3).map(\.state), [HC_DUE_DONE, HC_DUE_PENDING, HC_DUE_EXCUSED])
+        XCTAssertEqual(due[1].value, 3)
+        XCTAssertEqual(due[1].target, 8)
+
+        var today = hc_completion(), window = hc_completion()
+        today.struct_size = UInt32(MemoryLayout<hc_completion>.size)
+        window.struct_size = today.struct_size
+        ok(hc_group_completion(&today, &window, store, "HYBRID ATHLETE", day("2026-09-02"), day("2026-09-01"), day("2026-09-02")))
+        XCTAssertEqual(today.kept, 1)
+        XCTAssertEqual(today.judged, 1)
+        XCTAssertEqual(window.kept, 3)
+        XCTAssertEqual(window.judged, 3)
+        XCTAssertEqual(window.excused, 1)
+
+        var stats = hc_measurement_stats()
+        stats.struct_size = UInt32(MemoryLayout<hc_measurement_stats>.size)
+        ok(hc_habit_measurements(&stats, store, weight, day("2026-09-01"), day("2026-09-30")))
+        XCTAssertEqual(stats.count, 3)
+        XCTAssertEqual(stats.latest, 80.6)
+        XCTAssertEqual(stats.best, 81.0, "at least: higher is better")
+        XCTAssertEqual(stats.best_day, day("2026-09-01"))
+        XCTAssertEqual(stats.change, 80.6 - 81.0, accuracy: 1e-9)
+
+        var completion = hc_completion()
+        completion.struct_size = UInt32(MemoryLayout<hc_completion>.size)
+        ok(hc_habit_completion(&completion, store, water, day("2026-09-01"), day("2026-09-02")))
+        XCTAssertEqual(completion.rate, 0.5)
+        ok(hc_store_close(store))
+    }
+
+    func testASchemaOneStoreIsMigratedForward() throws {
+        let store = try open()
+        let habit = createHabit(store, "Old habit")
+        ok(append(store, habit, on: "2026-01-02").0)
+        ok(hc_store_close(store))
+        // Turn the file back into what schema 1 wrote.
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE vacations; PRAGMA user_version = 1;"]), "downgrade")
+        let reopened = try open()
+        var version: Int32 = 0
+        ok(hc_store_schema_version(&version, reopened))
+        XCTAssertEqual(version, 2)
+        var id: Int64 = 0
+        ok(hc_vacation_add(&id, reopened, habit, day("2026-01-03"), day("2026-01-04")))
+        XCTAssertEqual(total(reopened, habit, "2026-01-02"), 1, "the ledger survives the migration")
+        ok(hc_store_close(reopened))
+    }
+}
+
+func withOptionalCStringForTest<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
