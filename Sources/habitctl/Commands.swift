@@ -4,14 +4,21 @@ import Foundation
 /// One function per command; each parses its arguments, calls the C API, and reports.
 enum Commands {
     static func initStore(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["timezone", "day-start"])
+        var args = try Arguments(raw, valued: ["timezone", "day-start", "week-start"])
         let timezone = args.option("timezone")
         let dayStart = try args.option("day-start").map(parseClock)
+        let weekStart = try args.option("week-start").map { (name) throws(CLIError) -> Int32 in
+            guard let index = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"].firstIndex(of: name.lowercased().prefix(3).description) else {
+                throw CLIError.usage("--week-start takes a weekday name, like mon or sun")
+            }
+            return Int32(index)
+        }
         try args.finish(maxPositionals: 0)
         let path = try context.resolvedPath()
         let store = try StoreRef(path: path)
         if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
         if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
+        if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
         var zone: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_timezone(&zone, store.handle))
         defer { hc_free(zone) }

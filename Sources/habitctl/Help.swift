@@ -13,6 +13,11 @@ enum Help {
       undo HABIT           cancel the latest entry of a day (or --entry ID)
       entries [HABIT]      list ledger entries
       days HABIT           the state of each day in a range
+      today                what is due today, by routine
+      streak HABIT|--global  current and longest streaks
+      stats HABIT          streaks, completion rate and strength (or a measurement's readings)
+      heatmap              daily scores as a grid (--svg FILE writes an image)
+      vacation add|list|remove  excused date ranges
       export               the whole store as JSON or JSON Lines
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
@@ -33,7 +38,7 @@ enum Help {
 
     static let commands: [String: String] = [
         "init": """
-        Usage: habitctl init [--timezone TZ] [--day-start HH:MM]
+        Usage: habitctl init [--timezone TZ] [--day-start HH:MM] [--week-start mon|sun|...]
         Creates the store if needed and shows its settings. TZ is an IANA name
         (Europe/Paris), UTC, or +hh:mm. With --day-start 03:00, 01:30 counts for the day before.
         """,
@@ -70,6 +75,11 @@ enum Help {
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
         All or nothing: a bad line is named and nothing is written.
         """,
+        "today": "Usage: habitctl today [--date DATE]\nThe habits due, grouped by routine, with their state.",
+        "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
+        "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\nStreaks, completion rate over N days (30) and strength; for a measurement, its readings.",
+        "heatmap": "Usage: habitctl heatmap [--days 200] [--date DATE] [--svg FILE]\nDaily scores as a grid of weeks; colour only on a terminal without NO_COLOR.",
+        "vacation": "Usage: habitctl vacation add FROM TO [--habit HABIT] | vacation list | vacation remove ID\nExcused days: they neither break a streak nor add to it.",
         "demo": "Usage: habitctl demo [--db PATH]\nCreates habits, logs two weeks, undoes an entry and reads it all back.\nWithout --db the store goes in a new temporary folder.",
     ]
 }

@@ -44,6 +44,12 @@ final class StoreRef {
         return day
     }
 
+    /// The day a --date option names, else today in the store's zone.
+    func day(_ text: String?) throws(CLIError) -> Int32 {
+        if let text { return try Library.parseDate(text) }
+        return try today()
+    }
+
     /// A habit by id (digits) or by active name.
     func habit(_ reference: String) throws(CLIError) -> HabitInfo {
         var pointer: UnsafeMutablePointer<hc_habit>?

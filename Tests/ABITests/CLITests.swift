@@ -60,9 +60,47 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(corrupt.status, 6, corrupt.stderr)
     }
 
+    func testTodayStreakStatsHeatmapAndVacation() throws {
+        XCTAssertSucceeded(try habitctl("init", "--week-start", "mon"), "init")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Run", "--routine", "morning", "--schedule", "days:mon,wed,fri",
+                                        "--start", "2026-10-05"), "add run")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Water", "--kind", "counter", "--target", "8", "--start", "2026-10-05"), "add water")
+        // Four weeks of Mondays, Wednesdays and Fridays from Monday 2026-10-05, and water every day but one.
+        for offset in 0..<28 {
+            let date = offset < 27 ? String(format: "2026-10-%02d", offset + 5) : "2026-11-01"
+            if [0, 2, 4].contains(offset % 7) { XCTAssertSucceeded(try habitctl("log", "Run", "--date", date), "log run") }
+            if offset != 9 { XCTAssertSucceeded(try habitctl("log", "Water", "8", "--date", date), "log water") }
+        }
+        let streak = try json(try habitctl("--json", "streak", "Run", "--date", "2026-11-01"))
+        let current = try XCTUnwrap((streak["streaks"] as? [String: Any])?["current"] as? [String: Any])
+        XCTAssertEqual(current["length"] as? Int, 12)
+        XCTAssertEqual(current["from"] as? String, "2026-10-05")
+        let global = try json(try habitctl("--json", "streak", "--global", "--date", "2026-11-01"))
+        XCTAssertEqual(((global["perfect_days"] as? [String: Any])?["longest"] as? [String: Any])?["length"] as? Int, 18,
+                       "the water missed on the 14th splits 9 perfect days from 18")
+        XCTAssertSucceeded(try habitctl("vacation", "add", "2026-10-14", "2026-10-14", "--habit", "Water"), "vacation")
+        let water = try json(try habitctl("--json", "streak", "Water", "--date", "2026-11-01"))
+        XCTAssertEqual(((water["streaks"] as? [String: Any])?["current"] as? [String: Any])?["length"] as? Int, 27)
+        let today = try json(try habitctl("--json", "today", "--date", "2026-11-02"))
+        XCTAssertEqual((today["due"] as? [[String: Any]])?.map { $0["name"] as? String }, ["Run", "Water"])
+        XCTAssertEqual((today["due"] as? [[String: Any]])?.map { $0["state"] as? String }, ["pending", "pending"])
+        let stats = try json(try habitctl("--json", "stats", "Water", "--date", "2026-11-01", "--days", "28"))
+        XCTAssertEqual((stats["completion"] as? [String: Any])?["rate"] as? Double, 1.0, "the missed day is excused now")
+        let svg = try temporaryDirectory() + "/heatmap.svg"
+        let heatmap = try habitctl("heatmap", "--days", "28", "--date", "2026-11-01", "--svg", svg)
+        XCTAssertSucceeded(heatmap, "heatmap")
+        XCTAssertEqual(heatmap.stdout.split(separator: "\n").count, 8, "seven weekday rows and a legend")
+        XCTAssertFalse(heatmap.stdout.contains("\u{1B}["), "no colour when not a terminal")
+        let image = try String(contentsOfFile: svg, encoding: .utf8)
+        XCTAssertTrue(image.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        XCTAssertTrue(image.hasSuffix("</svg>\n"))
+        XCTAssertEqual(image.components(separatedBy: "<rect ").count - 1, 28)
+        XCTAssertTrue(image.contains("<title>2026-10-14: 1/1 done</title>"), "the vacation day left only Run due")
+    }
+
     func testHelpOnEveryCommand() throws {
         for command in ["init", "habit add", "habit list", "habit show", "habit edit", "habit archive", "log", "skip", "undo",
-                        "entries", "days", "export", "import", "demo"] {
+                        "entries", "days", "export", "import", "demo", "today", "streak", "stats", "heatmap", "vacation"] {
             let result = try runProcess([Paths.habitctl] + command.split(separator: " ").map(String.init) + ["--help"])
             XCTAssertSucceeded(result, "\(command) --help")
             XCTAssertTrue(result.stdout.hasPrefix("Usage: habitctl \(command)"), "\(command): \(result.stdout)")

@@ -1,0 +1,199 @@
+import CHabitCore
+import Foundation
+
+/// today, streak, stats, heatmap and vacation: the streaks issue's commands.
+enum ProgressCommands {
+    static func today(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date"])
+        let store = try context.openStore()
+        let day = try store.day(args.option("date"))
+        try args.finish(maxPositionals: 0)
+        var count: Int64 = 0
+        try Library.check(hc_due_today(nil, 0, &count, store.handle, day))
+        var items = [hc_due_item](repeating: hc_due_item(), count: Int(count))
+        try Library.check(hc_due_today(&items, count, &count, store.handle, day))
+        let habits = Dictionary(try store.habits(includeArchived: false).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let states = [HC_DUE_PENDING: "pending", HC_DUE_DONE: "done", HC_DUE_EXCUSED: "excused"]
+        let rows: [[String: Any]] = items.prefix(Int(count)).map {
+            ["habit_id": $0.habit_id, "name": habits[$0.habit_id]?.name ?? "", "routine": Names.name($0.routine, in: Names.routines),
+             "state": states[$0.state] ?? "?", "value": $0.value, "target": $0.target]
+        }
+        context.output.emit(["date": Library.format(day), "due": rows]) {
+            guard !rows.isEmpty else { return "nothing due on \(Library.format(day))" }
+            var lines = ["due on \(Library.format(day))"]
+            var routine = ""
+            for (item, row) in zip(items, rows) {
+                let name = row["routine"] as? String ?? ""
+                if name != routine { lines.append(name); routine = name }
+                let mark = item.state == HC_DUE_DONE ? "[x]" : item.state == HC_DUE_EXCUSED ? "[-]" : "[ ]"
+                var line = "  \(mark) \(row["name"] as? String ?? "")"
+                if let habit = habits[item.habit_id], habit.kind == HC_KIND_COUNTER || habit.kind == HC_KIND_DURATION {
+                    line += "  \(Output.number(item.value))/\(Output.number(item.target))\(habit.unit.map { " " + $0 } ?? "")"
+                }
+                lines.append(line)
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    static func streak(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date"])
+        let store = try context.openStore()
+        let day = try store.day(args.option("date"))
+        if args.flag("global") {
+            try args.finish(maxPositionals: 0)
+            var perfect = streakResult(), active = streakResult()
+            try Library.check(hc_global_streaks(&perfect, &active, store.handle, day))
+            context.output.emit(["date": Library.format(day), "perfect_days": json(perfect), "active_days": json(active)]) {
+                "perfect days: \(describe(perfect.current, unit: HC_STREAK_UNIT_DAYS)) (longest \(perfect.longest.length))\n" +
+                    "active days:  \(describe(active.current, unit: HC_STREAK_UNIT_DAYS)) (longest \(active.longest.length))"
+            }
+            return
+        }
+        let habit = try store.habit(try args.require(0, "HABIT or --global"))
+        try args.finish(maxPositionals: 1)
+        let (result, best) = try streaks(store, habit.id, day, best: 5)
+        context.output.emit(["date": Library.format(day), "habit": habit.json, "streaks": json(result),
+                             "best": best.map(json)]) {
+            "\(habit.name): \(describe(result.current, unit: result.unit)), longest \(describe(result.longest, unit: result.unit))"
+        }
+    }
+
+    static func stats(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date", "days"])
+        let store = try context.openStore()
+        let day = try store.day(args.option("date"))
+        guard let window = Int32(args.option("days") ?? "30"), (1...100_000).contains(window) else { throw .invalid("--days must be 1...100000") }
+        let habit = try store.habit(try args.require(0, "HABIT"))
+        try args.finish(maxPositionals: 1)
+        let from = day - window + 1
+        var document: [String: Any] = ["date": Library.format(day), "habit": habit.json, "window_days": Int(window)]
+        var lines = ["\(habit.summary)"]
+        if habit.kind == HC_KIND_MEASUREMENT {
+            var stats = hc_measurement_stats()
+            stats.struct_size = UInt32(MemoryLayout<hc_measurement_stats>.size)
+            try Library.check(hc_habit_measurements(&stats, store.handle, habit.id, from, day))
+            document["measurements"] = ["count": Int(stats.count), "latest": stats.count > 0 ? stats.latest as Any : NSNull(),
+                                        "best": stats.count > 0 ? stats.best as Any : NSNull(), "change": stats.change]
+            lines.append(stats.count == 0 ? "  no readings in the last \(window) days" :
+                "  latest \(Output.number(stats.latest)) on \(Library.format(stats.latest_day)), best \(Output.number(stats.best)) " +
+                "on \(Library.format(stats.best_day)), change \(Output.number(stats.change)) over \(window) days")
+        } else {
+            let (result, _) = try streaks(store, habit.id, day, best: 0)
+            var completion = hc_completion()
+            completion.struct_size = UInt32(MemoryLayout<hc_completion>.size)
+            try Library.check(hc_habit_completion(&completion, store.handle, habit.id, from, day))
+            var strength = [Double](repeating: 0, count: 1)
+            var count: Int64 = 0
+            try Library.check(hc_habit_strength(&strength, 1, &count, store.handle, habit.id, day, day))
+            document["streaks"] = json(result)
+            document["completion"] = ["kept": Int(completion.kept), "judged": Int(completion.judged),
+                                      "rate": completion.rate < 0 ? NSNull() : completion.rate as Any]
+            document["strength"] = strength[0]
+            lines.append("  streak \(describe(result.current, unit: result.unit)), longest \(describe(result.longest, unit: result.unit))")
+            let rate = completion.rate < 0 ? "n/a" : String(format: "%.0f%%", completion.rate * 100)
+            lines.append("  completion \(rate) (\(completion.kept)/\(completion.judged)) over \(window) days, strength \(String(format: "%.1f%%", strength[0] * 100))")
+        }
+        context.output.emit(document) { lines.joined(separator: "\n") }
+    }
+
+    static func heatmap(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date", "days", "svg"])
+        let store = try context.openStore()
+        let day = try store.day(args.option("date"))
+        guard let days = Int32(args.option("days") ?? "200"), (1...3660).contains(days) else { throw .invalid("--days must be 1...3660") }
+        let svgPath = args.option("svg")
+        try args.finish(maxPositionals: 0)
+        var scores = [hc_day_score](repeating: hc_day_score(), count: Int(days))
+        var count: Int64 = 0
+        try Library.check(hc_day_scores(&scores, Int64(days), &count, store.handle, day - days + 1, day))
+        var weekStart: Int32 = 1
+        try Library.check(hc_store_week_start(&weekStart, store.handle))
+        if let svgPath {
+            let svg = Heatmap.svg(scores, weekStart: weekStart)
+            guard FileManager.default.createFile(atPath: svgPath, contents: Data(svg.utf8)) else {
+                throw CLIError(exitCode: 6, message: "cannot write \(svgPath)")
+            }
+            Output.log("wrote \(svgPath)")
+        }
+        let rows: [[String: Any]] = scores.map {
+            ["date": Library.format($0.day), "due": Int($0.due), "done": Int($0.done), "score": $0.score < 0 ? NSNull() : $0.score as Any]
+        }
+        let colour = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        context.output.emit(["from": Library.format(day - days + 1), "to": Library.format(day), "days": rows]) {
+            Heatmap.terminal(scores, weekStart: weekStart, colour: colour)
+        }
+    }
+
+    static func vacation(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["habit"])
+        let action = try args.require(0, "add, list or remove")
+        let store = try context.openStore()
+        switch action {
+        case "add":
+            let from = try Library.parseDate(try args.require(1, "FROM"))
+            let to = try Library.parseDate(try args.require(2, "TO"))
+            let habitId = try args.option("habit").map { (reference) throws(CLIError) in try store.habit(reference).id } ?? 0
+            try args.finish(maxPositionals: 3)
+            var id: Int64 = 0
+            try Library.check(hc_vacation_add(&id, store.handle, habitId, from, to))
+            context.output.emit(["vacation_id": id]) { "vacation #\(id) from \(Library.format(from)) to \(Library.format(to))" }
+        case "list":
+            try args.finish(maxPositionals: 1)
+            var count: Int64 = 0
+            try Library.check(hc_vacation_list(nil, 0, &count, store.handle))
+            var vacations = [hc_vacation](repeating: hc_vacation(), count: Int(count))
+            try Library.check(hc_vacation_list(&vacations, count, &count, store.handle))
+            let rows: [[String: Any]] = vacations.map {
+                ["id": $0.id, "habit_id": $0.habit_id == 0 ? NSNull() : $0.habit_id as Any, "from": Library.format($0.from_day), "to": Library.format($0.to_day)]
+            }
+            context.output.emit(["vacations": rows]) {
+                vacations.isEmpty ? "no vacations" : vacations.map {
+                    "#\($0.id) \(Library.format($0.from_day)) to \(Library.format($0.to_day)) \($0.habit_id == 0 ? "all habits" : "habit \($0.habit_id)")"
+                }.joined(separator: "\n")
+            }
+        case "remove":
+            guard let id = Int64(try args.require(1, "ID")) else { throw .usage("ID must be a number") }
+            try args.finish(maxPositionals: 2)
+            try Library.check(hc_vacation_remove(store.handle, id))
+            context.output.emit(["removed": id]) { "removed vacation #\(id)" }
+        default:
+            throw .usage("vacation takes add, list or remove")
+        }
+    }
+
+    // MARK: Helpers
+
+    static func streakResult() -> hc_streak_result {
+        var result = hc_streak_result()
+        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+        return result
+    }
+
+    static func streaks(_ store: StoreRef, _ habit: Int64, _ day: Int32, best: Int32) throws(CLIError) -> (hc_streak_result, [hc_streak]) {
+        var result = streakResult()
+        var runs = [hc_streak](repeating: hc_streak(), count: Int(max(best, 1)))
+        var count: Int32 = 0
+        try Library.check(hc_habit_streaks(&result, &runs, best, &count, store.handle, habit, day))
+        return (result, Array(runs.prefix(Int(count))))
+    }
+
+    static func json(_ streak: hc_streak) -> [String: Any] {
+        guard streak.length > 0 else { return ["length": 0] }
+        return ["length": Int(streak.length), "from": Library.format(streak.first_day), "to": Library.format(streak.last_day),
+                "excused_days": Int(streak.excused_days)]
+    }
+
+    static func json(_ result: hc_streak_result) -> [String: Any] {
+        ["unit": result.unit == HC_STREAK_UNIT_WEEKS ? "weeks" : result.unit == HC_STREAK_UNIT_MONTHS ? "months" : "days",
+         "current": json(result.current), "longest": json(result.longest)]
+    }
+
+    static func describe(_ streak: hc_streak, unit: Int32) -> String {
+        let word = unit == HC_STREAK_UNIT_WEEKS ? "week" : unit == HC_STREAK_UNIT_MONTHS ? "month" : "day"
+        guard streak.length > 0 else { return "no streak" }
+        let plural = streak.length == 1 ? word : word + "s"
+        let excused = streak.excused_days > 0 ? ", \(streak.excused_days) excused" : ""
+        return "\(streak.length) \(plural) since \(Library.format(streak.first_day))\(excused)"
+    }
+}
