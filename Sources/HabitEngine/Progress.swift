@@ -58,10 +58,6 @@ extension Engine {
         return try today()
     }
 
-    private func excusal(_ vacations: [Vacation], habitId: Int64) -> (Int32) -> Bool {
-        let own = vacations.filter { $0.habitId == nil || $0.habitId == habitId }
-        return { day in own.contains { $0.first <= day && day <= $0.last } }
-    }
 
     // MARK: Results
 
@@ -70,7 +66,7 @@ extension Engine {
         let habit = try habit(id: habitId)
         let history = try history(of: habit, through: asOf)
         let occurrences = Judge.occurrences(history, asOf: asOf, weekStart: try weekStart(),
-                                            excused: excusal(try vacations(), habitId: habitId))
+                                            vacations: Vacation.ranges(try vacations(), habitId: habitId))
         return (Streaks.summary(occurrences, best: best), history.span(on: asOf).span.schedule)
     }
 
@@ -78,7 +74,7 @@ extension Engine {
         try checkSeries(from: from, to: to)
         let habit = try habit(id: habitId)
         return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, weekStart: try weekStart(),
-                                     excused: excusal(try vacations(), habitId: habitId))
+                                     vacations: Vacation.ranges(try vacations(), habitId: habitId))
     }
 
     package func completion(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> Scores.Completion {
@@ -87,7 +83,7 @@ extension Engine {
         let asOf = try today()
         let habit = try habit(id: habitId)
         let occurrences = Judge.occurrences(try history(of: habit, through: asOf), asOf: asOf, weekStart: try weekStart(),
-                                            excused: excusal(try vacations(), habitId: habitId))
+                                            vacations: Vacation.ranges(try vacations(), habitId: habitId))
         return Scores.completion(occurrences, from: from, to: to)
     }
 
@@ -143,7 +139,7 @@ extension Engine {
         for habit in try habits(includeArchived: false) where habit.spec.kind != .measurement {
             let history = try history(of: habit, through: day)
             let demand = Judge.demands(history, from: day, to: day, asOf: day, weekStart: weekStart,
-                                       excused: excusal(vacations, habitId: habit.id)).first
+                                       vacations: Vacation.ranges(vacations, habitId: habit.id)).first
             let state: DueItem.State
             switch demand {
             case .due(let done)?: state = done || history.state(day).done ? .done : .pending

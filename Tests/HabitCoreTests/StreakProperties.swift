@@ -32,7 +32,7 @@ struct StreakProperties {
         let before = Streaks.summary(Judge.occurrences(history, asOf: 20_119, weekStart: 1), best: 1)
         var random = LedgerProperties.Seeded(state: UInt64(seed))
         let day = 20_000 + Int32.random(in: 0..<120, using: &random)
-        history.days[day] = DayState(day: day, value: 1, done: true, skipped: false, entryCount: 1)
+        history.record(DayState(day: day, value: 1, done: true, skipped: false, entryCount: 1))
         let after = Streaks.summary(Judge.occurrences(history, asOf: 20_119, weekStart: 1), best: 1)
         #expect((after.longest?.length ?? 0) >= (before.longest?.length ?? 0))
         #expect((after.current?.length ?? 0) >= (before.current?.length ?? 0))

@@ -25,7 +25,7 @@ final class StreakTests: XCTestCase {
     }
 
     func summary(_ h: HabitHistory, asOf: String, weekStart: Int = 1, vacation: ClosedRange<Int32>? = nil) -> StreakSummary {
-        let occurrences = Judge.occurrences(h, asOf: day(asOf), weekStart: weekStart, excused: { vacation?.contains($0) ?? false })
+        let occurrences = Judge.occurrences(h, asOf: day(asOf), weekStart: weekStart, vacations: vacation.map { [$0] } ?? [])
         return Streaks.summary(occurrences, best: 3)
     }
 

@@ -34,8 +34,8 @@ package enum Global {
         guard from <= to else { return [] }
         var result = (from...to).map { DayTally(day: $0) }
         for habit in habits {
-            let excused: (Int32) -> Bool = { day in vacations.contains { $0.covers(day, habitId: habit.habitId) } }
-            let demands = Judge.demands(habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart, excused: excused)
+            let demands = Judge.demands(habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart,
+                                        vacations: Vacation.ranges(vacations, habitId: habit.habitId))
             let lastActive = habit.history.lastActiveDay(asOf: to)
             for (index, demand) in demands.enumerated() {
                 let day = from + Int32(index)

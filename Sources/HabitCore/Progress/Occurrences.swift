@@ -31,21 +31,42 @@ package struct Occurrence: Equatable, Sendable {
     package var required: Int32
 }
 
-/// A habit with its history, as streaks need it. `days` may be sparse; a day
-/// missing from it has no entries.
+/// A habit with its history, as streaks need it. Day states are kept densely
+/// from the start day on (days before it are never judged); a day without a
+/// state has no entries.
 package struct HabitHistory: Sendable {
     package var spec: HabitSpec
     package var schedules: [ScheduleSpan]
     package var archivedDay: Int32?
-    package var days: [Int32: DayState]
+    private var states: [DayState] = []
+    /// The day of states[0].
+    private var base: Int32
 
     package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, days: [DayState]) {
         self.spec = spec
         self.schedules = schedules.isEmpty ? [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)] : schedules
         self.archivedDay = archivedDay
-        var byDay: [Int32: DayState] = [:]
-        for state in days { byDay[state.day] = state }
-        self.days = byDay
+        base = spec.startDay
+        var last = Int32.min
+        for state in days where state.day >= base { last = max(last, state.day) }
+        guard last >= base else { return }
+        // Filled with one template (its day field is not read: state(_:) is looked up by index).
+        states = [DayState](repeating: emptyState(base), count: Int(last - base) + 1)
+        for state in days where state.day >= base { states[Int(state.day - base)] = state }
+    }
+
+    /// Records a day's state (days before the start are ignored).
+    package mutating func record(_ state: DayState) {
+        guard state.day >= base else { return }
+        let index = Int(state.day - base)
+        if states.count <= index { states += [DayState](repeating: emptyState(base), count: index - states.count + 1) }
+        states[index] = state
+    }
+
+    private func emptyState(_ day: Int32) -> DayState {
+        // A counter kept at most is within its limit on a day with nothing logged.
+        DayState(day: day, value: 0, done: spec.direction == .atMost && (spec.kind == .counter || spec.kind == .duration),
+                 skipped: false, entryCount: 0)
     }
 
     /// The last day anything can be due, up to asOf.
@@ -60,15 +81,70 @@ package struct HabitHistory: Sendable {
         return (chosen, schedules[chosen])
     }
 
+    /// The stretches of [first, last] each governed by one schedule, in order.
+    /// `anchor` is where an every:N schedule counts from; `governedEnd` the last day
+    /// the schedule governs at all (beyond `last`, for quota periods).
+    struct Segment {
+        var first: Int32
+        var last: Int32
+        var schedule: Schedule
+        var anchor: Int32
+        var governedEnd: Int32
+    }
+
+    func segments(from first: Int32, through last: Int32) -> [Segment] {
+        var result: [Segment] = []
+        let archiveEnd = (archivedDay ?? Int32.max) &- 1
+        for (index, span) in schedules.enumerated() {
+            let next = index + 1 < schedules.count ? schedules[index + 1].fromDay &- 1 : Int32.max
+            let segmentFirst = index == 0 ? first : max(first, span.fromDay)
+            let segmentLast = min(last, next)
+            guard segmentFirst <= segmentLast else { continue }
+            result.append(Segment(first: segmentFirst, last: segmentLast, schedule: span.schedule,
+                                  anchor: index == 0 ? min(span.fromDay, first) : span.fromDay, governedEnd: min(next, archiveEnd)))
+        }
+        return result
+    }
+
+    @inline(__always)
     package func state(_ day: Int32) -> DayState {
-        days[day] ?? DayState(day: day, value: 0, done: spec.kind == .counter || spec.kind == .duration ? spec.direction == .atMost : false,
-                              skipped: false, entryCount: 0)
+        let index = Int(day) - Int(base)
+        return index >= 0 && index < states.count ? states[index] : emptyState(day)
     }
 
     /// Done for judging: at-most days count only once over.
+    @inline(__always)
     package func isDone(_ day: Int32, asOf: Int32) -> Bool {
         if spec.direction == .atMost, spec.kind == .counter || spec.kind == .duration, day >= asOf { return false }
         return state(day).done
+    }
+
+    /// Excused: skipped and not done, or on vacation.
+    @inline(__always)
+    func isExcused(_ day: Int32, asOf: Int32, vacation: ExcusedDays) -> Bool {
+        vacation.contains(day) || (state(day).skipped && !isDone(day, asOf: asOf))
+    }
+}
+
+/// Vacation days as a mask over a range, for lookups in the judging loops.
+struct ExcusedDays {
+    private var base: Int32 = 0
+    private var mask: [Bool] = []
+
+    init(_ ranges: [ClosedRange<Int32>], from: Int32, to: Int32) {
+        guard !ranges.isEmpty, from <= to else { return }
+        base = from
+        mask = [Bool](repeating: false, count: Int(to - from) + 1)
+        for range in ranges where range.upperBound >= from && range.lowerBound <= to {
+            for day in max(range.lowerBound, from)...min(range.upperBound, to) { mask[Int(day - from)] = true }
+        }
+    }
+
+    @inline(__always)
+    func contains(_ day: Int32) -> Bool {
+        guard !mask.isEmpty else { return false }
+        let index = Int(day) - Int(base)
+        return index >= 0 && index < mask.count && mask[index]
     }
 }
 
@@ -88,6 +164,11 @@ package struct Vacation: Equatable, Sendable {
 
     package func covers(_ day: Int32, habitId: Int64) -> Bool {
         day >= first && day <= last && (self.habitId == nil || self.habitId == habitId)
+    }
+
+    /// The day ranges that excuse one habit: its own vacations and those of all habits.
+    package static func ranges(_ vacations: [Vacation], habitId: Int64) -> [ClosedRange<Int32>] {
+        vacations.filter { $0.habitId == nil || $0.habitId == habitId }.map { $0.first...$0.last }
     }
 }
 
@@ -145,56 +226,93 @@ package enum Judge {
     }
 
     /// Every occurrence from the start day up to asOf, in order.
-    /// - Parameter excused: whether a day is excused by a vacation (skip entries are in the history).
+    /// - Parameter vacations: day ranges excused on top of the history's skip entries.
     package static func occurrences(_ history: HabitHistory, asOf: Int32, weekStart: Int,
-                                    excused vacation: (Int32) -> Bool = { _ in false }) -> [Occurrence] {
+                                    vacations: [ClosedRange<Int32>] = []) -> [Occurrence] {
         let first = history.spec.startDay
         let last = history.lastActiveDay(asOf: asOf)
         guard first <= last else { return [] }
-        func isExcused(_ day: Int32) -> Bool {
-            vacation(day) || (history.state(day).skipped && !history.isDone(day, asOf: asOf))
-        }
+        // Quota periods look up to a month past `last` for their quota.
+        let excused = ExcusedDays(vacations, from: first, to: last &+ 31)
         var result: [Occurrence] = []
-        var day = first
-        while day <= last {
-            let (index, span) = history.span(on: day)
-            let schedule = span.schedule
-            let anchor = index == 0 ? min(span.fromDay, first) : span.fromDay
-            if !schedule.isQuota {
-                if schedule.falls(on: day, anchor: anchor) {
-                    let verdict: Occurrence.Verdict
-                    if history.isDone(day, asOf: asOf) { verdict = .kept } else if isExcused(day) { verdict = .excused } else if day >= asOf { verdict = .open } else { verdict = .missed }
-                    result.append(Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
-                                             doneDays: verdict == .kept ? 1 : 0, required: 1))
+        result.reserveCapacity(Int(last - first) + 1)
+        for segment in history.segments(from: first, through: last) {
+            if segment.schedule.isQuota {
+                periods(segment, history, asOf: asOf, last: last, weekStart: weekStart, excused: excused, into: &result)
+            } else {
+                dueDays(segment, history, asOf: asOf, excused: excused, into: &result)
+            }
+        }
+        return result
+    }
+
+    /// Day-based schedules: each due day is an occurrence.
+    private static func dueDays(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32, excused: ExcusedDays,
+                                into result: inout [Occurrence]) {
+        var weekday = CivilDate.weekday(segment.first)
+        var day = segment.first
+        while day <= segment.last {
+            let due: Bool
+            switch segment.schedule {
+            case .weekdays(let bits): due = bits & (1 << weekday) != 0
+            case .everyNDays(let n): due = (Int(day) - Int(segment.anchor)) % n == 0
+            case .monthDays: due = segment.schedule.falls(on: day, anchor: segment.anchor)
+            case .daily, .timesPerWeek, .timesPerMonth: due = true
+            }
+            if due {
+                let verdict: Occurrence.Verdict
+                if history.isDone(day, asOf: asOf) {
+                    verdict = .kept
+                } else if history.isExcused(day, asOf: asOf, vacation: excused) {
+                    verdict = .excused
+                } else {
+                    verdict = day >= asOf ? .open : .missed
                 }
-                day += 1
-                continue
+                result.append(Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
+                                         doneDays: verdict == .kept ? 1 : 0, required: 1))
             }
-            let quota: Int32
-            switch schedule {
-            case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
-            default: quota = 1
-            }
-            let start = periodStart(schedule, day: day, weekStart: weekStart)
-            let periodFirst = max(start, day)
+            day += 1
+            weekday = weekday == 6 ? 0 : weekday + 1
+        }
+    }
+
+    /// Quota schedules: each period (cut to the segment) is an occurrence.
+    private static func periods(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32, last: Int32, weekStart: Int,
+                                excused: ExcusedDays, into result: inout [Occurrence]) {
+        let quota: Int32
+        switch segment.schedule {
+        case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
+        default: quota = 1
+        }
+        var day = segment.first
+        while day <= segment.last {
+            let start = periodStart(segment.schedule, day: day, weekStart: weekStart)
             // The whole period as the schedule governs it (asOf does not shorten the quota) ...
-            let governedEnd = index + 1 < history.schedules.count ? history.schedules[index + 1].fromDay - 1 : Int32.max
-            let fullLast = min(periodEnd(schedule, start: start), governedEnd, (history.archivedDay ?? Int32.max) &- 1)
+            let fullLast = min(periodEnd(segment.schedule, start: start), segment.governedEnd)
             // ... and the part of it judged so far.
             let periodLast = min(fullLast, last)
             var done: Int32 = 0, excusedCount: Int32 = 0
-            var cursor = periodFirst
+            var cursor = day
             while cursor <= fullLast {
-                if cursor <= periodLast, history.isDone(cursor, asOf: asOf) { done += 1 } else if isExcused(cursor) { excusedCount += 1 }
+                if cursor <= periodLast, history.isDone(cursor, asOf: asOf) {
+                    done += 1
+                } else if history.isExcused(cursor, asOf: asOf, vacation: excused) {
+                    excusedCount += 1
+                }
                 cursor += 1
             }
-            let required = min(quota, (fullLast - periodFirst + 1) - excusedCount)
+            let required = min(quota, (fullLast - day + 1) - excusedCount)
             let verdict: Occurrence.Verdict
-            if required <= 0 { verdict = .excused } else if done >= required { verdict = .kept } else if fullLast >= asOf { verdict = .open } else { verdict = .missed }
-            result.append(Occurrence(first: periodFirst, last: periodLast, verdict: verdict, excusedDays: excusedCount,
+            if required <= 0 {
+                verdict = .excused
+            } else if done >= required {
+                verdict = .kept
+            } else {
+                verdict = fullLast >= asOf ? .open : .missed
+            }
+            result.append(Occurrence(first: day, last: periodLast, verdict: verdict, excusedDays: excusedCount,
                                      doneDays: done, required: max(required, 0)))
             day = periodLast + 1
         }
-        return result
     }
 }

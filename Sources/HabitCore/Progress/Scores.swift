@@ -13,49 +13,59 @@ import Glibc // pow: maths only, no I/O
 ///   quota periods count their done days up to the quota against the quota.
 package enum Scores {
     package static func strengthSeries(_ history: HabitHistory, from: Int32, to: Int32, weekStart: Int,
-                                       excused vacation: (Int32) -> Bool = { _ in false }) -> [Double] {
+                                       vacations: [ClosedRange<Int32>] = []) -> [Double] {
         guard from <= to else { return [] }
-        var result: [Double] = []
-        result.reserveCapacity(Int(to) - Int(from) + 1)
+        var result = [Double](repeating: 0, count: Int(to) - Int(from) + 1)
         let spec = history.spec
-        guard spec.kind != .measurement else { return Array(repeating: 0, count: Int(to) - Int(from) + 1) }
-        var strength = 0.0
-        var periodDone: (start: Int32, count: Int32) = (Int32.min, 0)
+        guard spec.kind != .measurement else { return result }
         let last = history.lastActiveDay(asOf: to)
-        var day = min(spec.startDay, from)
-        while day <= to {
-            if day >= spec.startDay, day <= last {
-                let (index, span) = history.span(on: day)
-                let schedule = span.schedule
-                let anchor = index == 0 ? min(span.fromDay, spec.startDay) : span.fromDay
-                let m = pow(0.5, schedule.frequency.squareRoot() / 13)
+        let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
+        var strength = 0.0
+        for segment in history.segments(from: spec.startDay, through: last) {
+            let m = pow(0.5, segment.schedule.frequency.squareRoot() / 13)
+            var quota: Int32 = 0
+            switch segment.schedule {
+            case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
+            default: break
+            }
+            var periodStart = Int32.min
+            var periodDone: Int32 = 0
+            var weekday = CivilDate.weekday(segment.first)
+            var day = segment.first
+            while day <= segment.last {
                 let state = history.state(day)
                 let done = history.isDone(day, asOf: to)
-                let excused = vacation(day) || (state.skipped && !done)
-                if schedule.isQuota {
-                    let start = Judge.periodStart(schedule, day: day, weekStart: weekStart)
-                    if periodDone.start != start { periodDone = (start, 0) }
-                    let quota: Int32
-                    switch schedule {
-                    case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
-                    default: quota = 1
+                let counts = !(excused.contains(day) || (state.skipped && !done)) && (day < to || done)
+                if quota > 0 {
+                    let start = Judge.periodStart(segment.schedule, day: day, weekStart: weekStart)
+                    if start != periodStart { periodStart = start; periodDone = 0 }
+                    let metBefore = periodDone >= quota
+                    if done { periodDone += 1 }
+                    if counts { strength = strength * m + (metBefore ? 1 : progress(state, spec, done: done)) * (1 - m) }
+                } else {
+                    let due: Bool
+                    switch segment.schedule {
+                    case .weekdays(let bits): due = bits & (1 << weekday) != 0
+                    case .everyNDays(let n): due = (Int(day) - Int(segment.anchor)) % n == 0
+                    case .monthDays: due = segment.schedule.falls(on: day, anchor: segment.anchor)
+                    case .daily, .timesPerWeek, .timesPerMonth: due = true
                     }
-                    let metBefore = periodDone.count >= quota
-                    if done { periodDone.count += 1 }
-                    if !excused && (day < to || done) {
-                        let v = metBefore ? 1 : progress(state, spec, done: done)
-                        strength = strength * m + v * (1 - m)
-                    }
-                } else if schedule.falls(on: day, anchor: anchor), !excused, day < to || done {
-                    strength = strength * m + progress(state, spec, done: done) * (1 - m)
+                    if due && counts { strength = strength * m + progress(state, spec, done: done) * (1 - m) }
                 }
+                if day >= from { result[Int(day - from)] = strength }
+                day += 1
+                weekday = weekday == 6 ? 0 : weekday + 1
             }
-            if day >= from { result.append(strength) }
-            day += 1
+        }
+        // After the last active day (archived) the value stays.
+        if last < to {
+            var day = max(last &+ 1, from)
+            while day <= to { result[Int(day - from)] = strength; day += 1 }
         }
         return result
     }
 
+    @inline(__always)
     static func progress(_ state: DayState, _ spec: HabitSpec, done: Bool) -> Double {
         switch spec.kind {
         case .checkmark, .measurement: return done ? 1 : 0
@@ -108,10 +118,11 @@ extension Judge {
     /// due days; quota schedules on every day of a period until its quota is met
     /// (a day done is due and done; once met, later days are not due).
     package static func demands(_ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
-                                excused vacation: (Int32) -> Bool = { _ in false }) -> [DayDemand] {
+                                vacations: [ClosedRange<Int32>] = []) -> [DayDemand] {
         guard from <= to else { return [] }
         var result = [DayDemand](repeating: .notDue, count: Int(to) - Int(from) + 1)
-        let occurrences = Judge.occurrences(history, asOf: max(asOf, to), weekStart: weekStart, excused: vacation)
+        let occurrences = Judge.occurrences(history, asOf: max(asOf, to), weekStart: weekStart, vacations: vacations)
+        let excusedDays = ExcusedDays(vacations, from: from, to: to)
         for occurrence in occurrences where occurrence.last >= from && occurrence.first <= to {
             var day = max(occurrence.first, from)
             var doneSoFar: Int32 = 0
@@ -120,7 +131,7 @@ extension Judge {
             while cursor < day { if history.isDone(cursor, asOf: asOf) { doneSoFar += 1 }; cursor += 1 }
             while day <= min(occurrence.last, to) {
                 let done = history.isDone(day, asOf: asOf)
-                let excused = vacation(day) || (history.state(day).skipped && !done)
+                let excused = excusedDays.contains(day) || (history.state(day).skipped && !done)
                 let index = Int(day - from)
                 if occurrence.first == occurrence.last {
                     result[index] = excused ? .excused : .due(done: done)

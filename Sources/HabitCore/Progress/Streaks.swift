@@ -60,6 +60,12 @@ package enum Streaks {
 
     package static func summary(_ occurrences: [Occurrence], best count: Int) -> StreakSummary {
         let (runs, alive) = runs(occurrences)
+        if count <= 0 {
+            // Only the longest: the last of the longest runs, found without sorting.
+            var longest: Streak?
+            for run in runs where run.length >= (longest?.length ?? 0) { longest = run }
+            return StreakSummary(current: alive ? runs.last : nil, longest: longest, best: [])
+        }
         let ranked = runs.enumerated().sorted { a, b in
             a.element.length != b.element.length ? a.element.length > b.element.length : a.offset > b.offset
         }.map(\.element)
