@@ -90,6 +90,17 @@ package struct HabitHistory: Sendable {
         var schedule: Schedule
         var anchor: Int32
         var governedEnd: Int32
+
+        /// Whether a day-based schedule falls on `day` (whose weekday the caller steps along).
+        @inline(__always)
+        func isDue(_ day: Int32, weekday: Int) -> Bool {
+            switch schedule {
+            case .weekdays(let bits): return bits & (1 << weekday) != 0
+            case .everyNDays(let n): return (Int(day) - Int(anchor)) % n == 0
+            case .monthDays: return schedule.falls(on: day, anchor: anchor)
+            case .daily, .timesPerWeek, .timesPerMonth: return true
+            }
+        }
     }
 
     func segments(from first: Int32, through last: Int32) -> [Segment] {
@@ -252,14 +263,7 @@ package enum Judge {
         var weekday = CivilDate.weekday(segment.first)
         var day = segment.first
         while day <= segment.last {
-            let due: Bool
-            switch segment.schedule {
-            case .weekdays(let bits): due = bits & (1 << weekday) != 0
-            case .everyNDays(let n): due = (Int(day) - Int(segment.anchor)) % n == 0
-            case .monthDays: due = segment.schedule.falls(on: day, anchor: segment.anchor)
-            case .daily, .timesPerWeek, .timesPerMonth: due = true
-            }
-            if due {
+            if segment.isDue(day, weekday: weekday) {
                 let verdict: Occurrence.Verdict
                 if history.isDone(day, asOf: asOf) {
                     verdict = .kept

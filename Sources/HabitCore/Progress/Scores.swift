@@ -43,14 +43,7 @@ package enum Scores {
                     if done { periodDone += 1 }
                     if counts { strength = strength * m + (metBefore ? 1 : progress(state, spec, done: done)) * (1 - m) }
                 } else {
-                    let due: Bool
-                    switch segment.schedule {
-                    case .weekdays(let bits): due = bits & (1 << weekday) != 0
-                    case .everyNDays(let n): due = (Int(day) - Int(segment.anchor)) % n == 0
-                    case .monthDays: due = segment.schedule.falls(on: day, anchor: segment.anchor)
-                    case .daily, .timesPerWeek, .timesPerMonth: due = true
-                    }
-                    if due && counts { strength = strength * m + progress(state, spec, done: done) * (1 - m) }
+                    if segment.isDue(day, weekday: weekday) && counts { strength = strength * m + progress(state, spec, done: done) * (1 - m) }
                 }
                 if day >= from { result[Int(day - from)] = strength }
                 day += 1
