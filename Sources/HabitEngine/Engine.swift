@@ -239,8 +239,7 @@ package final class Engine {
 
     /// Undoes the most recent entry of a habit on a day that still stands.
     package func undoLast(habitId: Int64, day: Int32?) throws(HabitError) -> Int64 {
-        let day: Int32 = if let day { day } else { try today() }
-        guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
+        let day = try resolve(day)
         let entries = try store.entries(habitId: try habit(id: habitId).id, from: day, to: day)
         let cancelled = DayFold.cancelledIds(in: entries)
         guard let last = entries.last(where: { $0.kind != .undo && !cancelled.contains($0.id) }) else {
@@ -270,7 +269,8 @@ package final class Engine {
         try dayStates(habitId: habitId, from: day, to: day)[0].value
     }
 
-    private func checkRange(from: Int32, to: Int32, limit: Int32?) throws(HabitError) {
+    /// Both days valid, in order, and (with a limit) at most `limit` days.
+    func checkRange(from: Int32, to: Int32, limit: Int32?) throws(HabitError) {
         guard CivilDate.isValid(from), CivilDate.isValid(to) else { throw .invalid("dates must be within 0001-01-01...9999-12-31") }
         guard from <= to else { throw .invalid("the range ends before it starts") }
         if let limit, Int64(to) - Int64(from) >= Int64(limit) { throw .invalid("the range is longer than \(limit) days") }

@@ -50,7 +50,8 @@ extension Engine {
                             days: DayFold.sparseStates(entries, habit: habit.spec))
     }
 
-    private func resolve(_ asOf: Int32?) throws(HabitError) -> Int32 {
+    /// A caller's day, checked, or today for nil.
+    func resolve(_ asOf: Int32?) throws(HabitError) -> Int32 {
         if let asOf {
             guard CivilDate.isValid(asOf) else { throw .invalid("day \(asOf) is outside 0001-01-01...9999-12-31") }
             return asOf
@@ -71,14 +72,14 @@ extension Engine {
     }
 
     package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {
-        try checkSeries(from: from, to: to)
+        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
         let habit = try habit(id: habitId)
         return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, weekStart: try weekStart(),
                                      vacations: Vacation.ranges(try vacations(), habitId: habitId))
     }
 
     package func completion(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> Scores.Completion {
-        try checkSeries(from: from, to: to)
+        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
         // Judged as of today: a past window's last day is over, not open.
         let asOf = try today()
         let habit = try habit(id: habitId)
@@ -89,7 +90,7 @@ extension Engine {
 
     /// Day tallies across the active habits (or one group) for [from, to].
     package func tallies(from: Int32, to: Int32, group: String? = nil) throws(HabitError) -> [Global.DayTally] {
-        try checkSeries(from: from, to: to)
+        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
         let asOf = try today()
         var inputs: [Global.Input] = []
         for habit in try habits(includeArchived: true) where habit.spec.kind != .measurement {
@@ -169,7 +170,7 @@ extension Engine {
 
     /// Readings in [from, to]: the latest, the best by the habit's direction, and the change.
     package func measurements(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> MeasurementStats {
-        try checkSeries(from: from, to: to)
+        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
         let habit = try habit(id: habitId)
         guard habit.spec.kind == .measurement else { throw .invalid("habit '\(habit.spec.name)' is not a measurement") }
         let readings = DayFold.sparseStates(try store.entries(habitId: habitId, from: from, to: to), habit: habit.spec)
@@ -178,11 +179,5 @@ extension Engine {
         let best = readings.max { higherIsBetter ? $0.value < $1.value : $0.value > $1.value }
         let change: Double? = readings.count >= 2 ? (readings.last?.value ?? 0) - (readings.first?.value ?? 0) : nil
         return MeasurementStats(count: readings.count, latest: readings.last, best: best, change: change)
-    }
-
-    private func checkSeries(from: Int32, to: Int32) throws(HabitError) {
-        guard CivilDate.isValid(from), CivilDate.isValid(to) else { throw .invalid("dates must be within 0001-01-01...9999-12-31") }
-        guard from <= to else { throw .invalid("the range ends before it starts") }
-        guard Int64(to) - Int64(from) < Int64(Engine.maxRangeDays) else { throw .invalid("the range is longer than \(Engine.maxRangeDays) days") }
     }
 }

@@ -48,7 +48,8 @@ package enum Global {
                 }
                 if day >= habit.history.spec.startDay, day <= lastActive {
                     result[index].active += 1
-                    if habit.history.isDone(day, asOf: asOf) || (day >= asOf && habit.history.state(day).done) {
+                    // Done as logged so far, today included (an at-most day counts once within its limit).
+                    if habit.history.state(day).done {
                         result[index].anyDone += 1
                     }
                 }
