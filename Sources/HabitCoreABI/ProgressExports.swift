@@ -43,9 +43,10 @@ enum CProgress {
         bestCount.pointee = Int32(min(summary.best.count, best.count))
     }
 
-    /// A habit history from the pure calls' rules and day states.
+    /// A habit history from the pure calls' rules and day states, up to `lastDay`
+    /// (later days are checked but cannot change a result up to it).
     static func history(_ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?,
-                        _ count: Int64) throws(HabitError) -> (HabitHistory, weekStart: Int) {
+                        _ count: Int64, through lastDay: Int32) throws(HabitError) -> (HabitHistory, weekStart: Int) {
         let rules = try Convert.options(rules, "rules")
         guard count >= 0, count <= 10_000_000 else { throw .invalid("day_count \(count) is outside 0...10000000") }
         guard count == 0 || days != nil else { throw .invalid("days is NULL with day_count \(count)") }
@@ -53,22 +54,36 @@ enum CProgress {
         guard CivilDate.isValid(rules.start_day) else { throw .invalid("start_day \(rules.start_day) is not a valid day") }
         let spec = try HabitSpec(name: "rules", kind: try CHabit.kind(rules.kind), target: rules.target,
                                  direction: try CHabit.direction(rules.direction), group: nil, unit: nil, routine: .anytime,
-                                 proofRequired: false, startDay: rules.start_day, schedule: try CHabit.schedule(rules.schedule)).validated()
-        var states: [DayState] = []
-        states.reserveCapacity(Int(count))
-        if let days {
-            for state in UnsafeBufferPointer(start: days, count: Int(count)) {
-                guard CivilDate.isValid(state.day) else { throw .invalid("days holds day \(state.day), outside 0001-01-01...9999-12-31") }
-                guard state.flags & ~(HC_DAY_DONE | HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES) == 0 else {
-                    throw .invalid("days holds unknown flags 0x\(String(state.flags, radix: 16))")
+                                 proofRequired: false, startDay: rules.start_day, schedule: try CHabit.schedule(rules.schedule)).validatedRules()
+        // One tight pass: check each day and place it where the domain keeps it.
+        let start = spec.startDay, minDay = CivilDate.minDay, maxDay = CivilDate.maxDay
+        let length = lastDay >= start ? Int(lastDay) - Int(start) + 1 : 0
+        var marks = [UInt8](repeating: HabitHistory.Mark.empty(for: spec), count: length)
+        var values = [Double](repeating: 0, count: HabitHistory.keepsValues(spec) ? length : 0)
+        let done = HabitHistory.Mark.done, skipped = HabitHistory.Mark.skipped
+        let knownFlags = HC_DAY_DONE | HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES
+        var bad: hc_day_state?
+        marks.withUnsafeMutableBufferPointer { marks in
+            values.withUnsafeMutableBufferPointer { values in
+                for state in UnsafeBufferPointer(start: days, count: Int(count)) {
+                    guard state.day >= minDay, state.day <= maxDay, state.flags & ~knownFlags == 0, state.value.isFinite else {
+                        bad = state
+                        return
+                    }
+                    let index = Int(state.day) - Int(start)
+                    guard index >= 0, index < marks.count else { continue }
+                    marks[index] = state.flags & HC_DAY_DONE != 0 ? done : (state.flags & HC_DAY_SKIPPED != 0 ? skipped : 0)
+                    if index < values.count { values[index] = state.value }
                 }
-                guard state.value.isFinite else { throw .invalid("days holds a value that is not finite") }
-                let done = state.flags & HC_DAY_DONE != 0
-                states.append(DayState(day: state.day, value: state.value, done: done,
-                                       skipped: state.flags & HC_DAY_SKIPPED != 0 && !done, entryCount: Int(state.entry_count)))
             }
         }
-        return (HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: states), Int(rules.week_start))
+        if let bad {
+            guard CivilDate.isValid(bad.day) else { throw .invalid("days holds day \(bad.day), outside 0001-01-01...9999-12-31") }
+            guard bad.flags & ~knownFlags == 0 else { throw .invalid("days holds unknown flags 0x\(String(bad.flags, radix: 16))") }
+            throw .invalid("days holds a value that is not finite")
+        }
+        let history = HabitHistory(spec: spec, schedules: [], archivedDay: nil, marks: marks, values: values)
+        return (history, Int(rules.week_start))
     }
 
     static func day(_ value: Int32, _ name: String) throws(HabitError) -> Int32 {
@@ -156,8 +171,8 @@ public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _
         let bestBuffer = try CProgress.array(best, Int64(best_capacity), "best")
         let bestCount = try Convert.out(out_best_count, "out_best_count")
         let asOf = try CProgress.day(as_of, "as_of")
-        let (history, weekStart) = try CProgress.history(rules, days, day_count)
-        let summary = Streaks.summary(Judge.occurrences(history, asOf: asOf, weekStart: weekStart), best: bestBuffer.count)
+        let (history, weekStart) = try CProgress.history(rules, days, day_count, through: asOf)
+        let summary = Streaks.summary(history, asOf: asOf, weekStart: weekStart, best: bestBuffer.count)
         CProgress.writeStreaks(summary, schedule: history.spec.schedule, out: result, best: bestBuffer, bestCount: bestCount)
     }
 }
@@ -199,7 +214,7 @@ public func hc_habit_strength(_ out: UnsafeMutablePointer<Double>?, _ capacity: 
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
         let series = try engine.strength(habitId: habit_id, from: from_day, to: to_day)
-        for (index, value) in series.enumerated() { buffer[index] = value }
+        _ = buffer.update(fromContentsOf: series)
         count.pointee = Int64(series.count)
     }
 }
@@ -212,9 +227,9 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
         let buffer = try CProgress.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
-        let (history, weekStart) = try CProgress.history(rules, days, day_count)
+        let (history, weekStart) = try CProgress.history(rules, days, day_count, through: to_day)
         let series = Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: weekStart)
-        for (index, value) in series.enumerated() { buffer[index] = value }
+        _ = buffer.update(fromContentsOf: series)
         count.pointee = Int64(series.count)
     }
 }

@@ -66,9 +66,9 @@ extension Engine {
         let asOf = try resolve(asOf)
         let habit = try habit(id: habitId)
         let history = try history(of: habit, through: asOf)
-        let occurrences = Judge.occurrences(history, asOf: asOf, weekStart: try weekStart(),
-                                            vacations: Vacation.ranges(try vacations(), habitId: habitId))
-        return (Streaks.summary(occurrences, best: best), history.span(on: asOf).span.schedule)
+        let summary = Streaks.summary(history, asOf: asOf, weekStart: try weekStart(),
+                                      vacations: Vacation.ranges(try vacations(), habitId: habitId), best: best)
+        return (summary, history.span(on: asOf).span.schedule)
     }
 
     package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {
@@ -143,11 +143,11 @@ extension Engine {
                                        vacations: Vacation.ranges(vacations, habitId: habit.id)).first
             let state: DueItem.State
             switch demand {
-            case .due(let done)?: state = done || history.state(day).done ? .done : .pending
+            case .due(let done)?: state = done || history.isMarkedDone(day) ? .done : .pending
             case .excused?: state = .excused
             case .notDue?, nil: continue
             }
-            items.append(DueItem(habit: habit, state: state, value: history.state(day).value))
+            items.append(DueItem(habit: habit, state: state, value: history.value(on: day)))
         }
         let order: [RoutineTime: Int] = [.morning: 0, .day: 1, .evening: 2, .anytime: 3]
         return items.sorted {

@@ -95,6 +95,12 @@ package struct HabitSpec: Equatable, Sendable {
         }
         if let group { try TextRules.validate(group, field: "group", maxBytes: 200) }
         if let unit { try TextRules.validate(unit, field: "unit", maxBytes: 32) }
+        return try validatedRules()
+    }
+
+    /// The checks judging relies on (start day, target), without the text fields:
+    /// what the pure calls need, with no per-call text work.
+    package func validatedRules() throws(HabitError) -> HabitSpec {
         guard CivilDate.isValid(startDay) else { throw .invalid("start day \(startDay) is outside 0001-01-01...9999-12-31") }
         var spec = self
         switch kind {

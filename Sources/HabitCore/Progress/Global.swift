@@ -49,7 +49,7 @@ package enum Global {
                 if day >= habit.history.spec.startDay, day <= lastActive {
                     result[index].active += 1
                     // Done as logged so far, today included (an at-most day counts once within its limit).
-                    if habit.history.state(day).done {
+                    if habit.history.isMarkedDone(day) {
                         result[index].anyDone += 1
                     }
                 }

@@ -31,112 +31,6 @@ package struct Occurrence: Equatable, Sendable {
     package var required: Int32
 }
 
-/// A habit with its history, as streaks need it. Day states are kept densely
-/// from the start day on (days before it are never judged); a day without a
-/// state has no entries.
-package struct HabitHistory: Sendable {
-    package var spec: HabitSpec
-    package var schedules: [ScheduleSpan]
-    package var archivedDay: Int32?
-    private var states: [DayState] = []
-    /// The day of states[0].
-    private var base: Int32
-
-    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, days: [DayState]) {
-        self.spec = spec
-        self.schedules = schedules.isEmpty ? [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)] : schedules
-        self.archivedDay = archivedDay
-        base = spec.startDay
-        var last = Int32.min
-        for state in days where state.day >= base { last = max(last, state.day) }
-        guard last >= base else { return }
-        // Filled with one template (its day field is not read: state(_:) is looked up by index).
-        states = [DayState](repeating: emptyState(base), count: Int(last - base) + 1)
-        for state in days where state.day >= base { states[Int(state.day - base)] = state }
-    }
-
-    /// Records a day's state (days before the start are ignored).
-    package mutating func record(_ state: DayState) {
-        guard state.day >= base else { return }
-        let index = Int(state.day - base)
-        if states.count <= index { states += [DayState](repeating: emptyState(base), count: index - states.count + 1) }
-        states[index] = state
-    }
-
-    private func emptyState(_ day: Int32) -> DayState {
-        // A counter kept at most is within its limit on a day with nothing logged.
-        DayState(day: day, value: 0, done: spec.direction == .atMost && (spec.kind == .counter || spec.kind == .duration),
-                 skipped: false, entryCount: 0)
-    }
-
-    /// The last day anything can be due, up to asOf.
-    package func lastActiveDay(asOf: Int32) -> Int32 {
-        min(asOf, (archivedDay ?? Int32.max) &- 1)
-    }
-
-    /// The schedule span governing a day (the first one also governs days before it).
-    package func span(on day: Int32) -> (index: Int, span: ScheduleSpan) {
-        var chosen = 0
-        for (index, span) in schedules.enumerated() where span.fromDay <= day { chosen = index }
-        return (chosen, schedules[chosen])
-    }
-
-    /// The stretches of [first, last] each governed by one schedule, in order.
-    /// `anchor` is where an every:N schedule counts from; `governedEnd` the last day
-    /// the schedule governs at all (beyond `last`, for quota periods).
-    struct Segment {
-        var first: Int32
-        var last: Int32
-        var schedule: Schedule
-        var anchor: Int32
-        var governedEnd: Int32
-
-        /// Whether a day-based schedule falls on `day` (whose weekday the caller steps along).
-        @inline(__always)
-        func isDue(_ day: Int32, weekday: Int) -> Bool {
-            switch schedule {
-            case .weekdays(let bits): return bits & (1 << weekday) != 0
-            case .everyNDays(let n): return (Int(day) - Int(anchor)) % n == 0
-            case .monthDays: return schedule.falls(on: day, anchor: anchor)
-            case .daily, .timesPerWeek, .timesPerMonth: return true
-            }
-        }
-    }
-
-    func segments(from first: Int32, through last: Int32) -> [Segment] {
-        var result: [Segment] = []
-        let archiveEnd = (archivedDay ?? Int32.max) &- 1
-        for (index, span) in schedules.enumerated() {
-            let next = index + 1 < schedules.count ? schedules[index + 1].fromDay &- 1 : Int32.max
-            let segmentFirst = index == 0 ? first : max(first, span.fromDay)
-            let segmentLast = min(last, next)
-            guard segmentFirst <= segmentLast else { continue }
-            result.append(Segment(first: segmentFirst, last: segmentLast, schedule: span.schedule,
-                                  anchor: index == 0 ? min(span.fromDay, first) : span.fromDay, governedEnd: min(next, archiveEnd)))
-        }
-        return result
-    }
-
-    @inline(__always)
-    package func state(_ day: Int32) -> DayState {
-        let index = Int(day) - Int(base)
-        return index >= 0 && index < states.count ? states[index] : emptyState(day)
-    }
-
-    /// Done for judging: at-most days count only once over.
-    @inline(__always)
-    package func isDone(_ day: Int32, asOf: Int32) -> Bool {
-        if spec.direction == .atMost, spec.kind == .counter || spec.kind == .duration, day >= asOf { return false }
-        return state(day).done
-    }
-
-    /// Excused: skipped and not done, or on vacation.
-    @inline(__always)
-    func isExcused(_ day: Int32, asOf: Int32, vacation: ExcusedDays) -> Bool {
-        vacation.contains(day) || (state(day).skipped && !isDone(day, asOf: asOf))
-    }
-}
-
 /// Vacation days as a mask over a range, for lookups in the judging loops.
 struct ExcusedDays {
     private var base: Int32 = 0
@@ -220,6 +114,15 @@ extension Schedule {
     }
 }
 
+/// What takes the judged occurrences one by one: an array, or a streak counter.
+protocol OccurrenceSink {
+    mutating func take(_ occurrence: Occurrence)
+}
+
+extension Array: OccurrenceSink where Element == Occurrence {
+    mutating func take(_ occurrence: Occurrence) { append(occurrence) }
+}
+
 package enum Judge {
     /// The first day of the quota period holding `day`.
     static func periodStart(_ schedule: Schedule, day: Int32, weekStart: Int) -> Int32 {
@@ -240,40 +143,48 @@ package enum Judge {
     /// - Parameter vacations: day ranges excused on top of the history's skip entries.
     package static func occurrences(_ history: HabitHistory, asOf: Int32, weekStart: Int,
                                     vacations: [ClosedRange<Int32>] = []) -> [Occurrence] {
-        let first = history.spec.startDay
-        let last = history.lastActiveDay(asOf: asOf)
-        guard first <= last else { return [] }
-        // Quota periods look up to a month past `last` for their quota.
-        let excused = ExcusedDays(vacations, from: first, to: last &+ 31)
         var result: [Occurrence] = []
-        result.reserveCapacity(Int(last - first) + 1)
-        for segment in history.segments(from: first, through: last) {
-            if segment.schedule.isQuota {
-                periods(segment, history, asOf: asOf, last: last, weekStart: weekStart, excused: excused, into: &result)
-            } else {
-                dueDays(segment, history, asOf: asOf, excused: excused, into: &result)
-            }
-        }
+        result.reserveCapacity(max(0, Int(history.lastActiveDay(asOf: asOf)) - Int(history.spec.startDay) + 1))
+        judge(history, asOf: asOf, weekStart: weekStart, vacations: vacations, into: &result)
         return result
     }
 
+    /// Hands every occurrence from the start day up to asOf to `sink`, in order,
+    /// so a caller that only folds them (streaks) needs no array of them.
+    static func judge<Sink: OccurrenceSink>(_ history: HabitHistory, asOf: Int32, weekStart: Int,
+                                            vacations: [ClosedRange<Int32>], into sink: inout Sink) {
+        let first = history.spec.startDay
+        let last = history.lastActiveDay(asOf: asOf)
+        guard first <= last else { return }
+        // Quota periods look up to a month past `last` for their quota.
+        let excused = ExcusedDays(vacations, from: first, to: last &+ 31)
+        for segment in history.segments(from: first, through: last) {
+            if segment.schedule.isQuota {
+                periods(segment, history, asOf: asOf, last: last, weekStart: weekStart, excused: excused, into: &sink)
+            } else {
+                dueDays(segment, history, asOf: asOf, excused: excused, into: &sink)
+            }
+        }
+    }
+
     /// Day-based schedules: each due day is an occurrence.
-    private static func dueDays(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32, excused: ExcusedDays,
-                                into result: inout [Occurrence]) {
+    private static func dueDays<Sink: OccurrenceSink>(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
+                                                      excused: ExcusedDays, into sink: inout Sink) {
+        let days = history.judged(asOf: asOf)
         var weekday = CivilDate.weekday(segment.first)
         var day = segment.first
         while day <= segment.last {
             if segment.isDue(day, weekday: weekday) {
                 let verdict: Occurrence.Verdict
-                if history.isDone(day, asOf: asOf) {
+                if days.isDone(day) {
                     verdict = .kept
-                } else if history.isExcused(day, asOf: asOf, vacation: excused) {
+                } else if days.isExcused(day, vacation: excused) {
                     verdict = .excused
                 } else {
                     verdict = day >= asOf ? .open : .missed
                 }
-                result.append(Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
-                                         doneDays: verdict == .kept ? 1 : 0, required: 1))
+                sink.take(Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
+                                     doneDays: verdict == .kept ? 1 : 0, required: 1))
             }
             day += 1
             weekday = weekday == 6 ? 0 : weekday + 1
@@ -281,13 +192,14 @@ package enum Judge {
     }
 
     /// Quota schedules: each period (cut to the segment) is an occurrence.
-    private static func periods(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32, last: Int32, weekStart: Int,
-                                excused: ExcusedDays, into result: inout [Occurrence]) {
+    private static func periods<Sink: OccurrenceSink>(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
+                                                      last: Int32, weekStart: Int, excused: ExcusedDays, into sink: inout Sink) {
         let quota: Int32
         switch segment.schedule {
         case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
         default: quota = 1
         }
+        let days = history.judged(asOf: asOf)
         var day = segment.first
         while day <= segment.last {
             let start = periodStart(segment.schedule, day: day, weekStart: weekStart)
@@ -298,9 +210,9 @@ package enum Judge {
             var done: Int32 = 0, excusedCount: Int32 = 0
             var cursor = day
             while cursor <= fullLast {
-                if cursor <= periodLast, history.isDone(cursor, asOf: asOf) {
+                if cursor <= periodLast, days.isDone(cursor) {
                     done += 1
-                } else if history.isExcused(cursor, asOf: asOf, vacation: excused) {
+                } else if days.isExcused(cursor, vacation: excused) {
                     excusedCount += 1
                 }
                 cursor += 1
@@ -314,8 +226,8 @@ package enum Judge {
             } else {
                 verdict = fullLast >= asOf ? .open : .missed
             }
-            result.append(Occurrence(first: day, last: periodLast, verdict: verdict, excusedDays: excusedCount,
-                                     doneDays: done, required: max(required, 0)))
+            sink.take(Occurrence(first: day, last: periodLast, verdict: verdict, excusedDays: excusedCount,
+                                 doneDays: done, required: max(required, 0)))
             day = periodLast + 1
         }
     }

@@ -20,51 +20,60 @@ package enum Scores {
         guard spec.kind != .measurement else { return result }
         let last = history.lastActiveDay(asOf: to)
         let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
-        var strength = 0.0
-        for segment in history.segments(from: spec.startDay, through: last) {
-            let m = pow(0.5, segment.schedule.frequency.squareRoot() / 13)
-            var quota: Int32 = 0
-            switch segment.schedule {
-            case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
-            default: break
-            }
-            var periodStart = Int32.min
-            var periodDone: Int32 = 0
-            var weekday = CivilDate.weekday(segment.first)
-            var day = segment.first
-            while day <= segment.last {
-                let state = history.state(day)
-                let done = history.isDone(day, asOf: to)
-                let counts = !(excused.contains(day) || (state.skipped && !done)) && (day < to || done)
-                if quota > 0 {
-                    let start = Judge.periodStart(segment.schedule, day: day, weekStart: weekStart)
-                    if start != periodStart { periodStart = start; periodDone = 0 }
-                    let metBefore = periodDone >= quota
-                    if done { periodDone += 1 }
-                    if counts { strength = strength * m + (metBefore ? 1 : progress(state, spec, done: done)) * (1 - m) }
-                } else {
-                    if segment.isDue(day, weekday: weekday) && counts { strength = strength * m + progress(state, spec, done: done) * (1 - m) }
+        let days = history.judged(asOf: to)
+        // The loop writes through the buffer: an array store per day would check
+        // the array's uniqueness through a runtime call each time.
+        result.withUnsafeMutableBufferPointer { out in
+            var strength = 0.0
+            for segment in history.segments(from: spec.startDay, through: last) {
+                let m = pow(0.5, segment.schedule.frequency.squareRoot() / 13)
+                var quota: Int32 = 0
+                switch segment.schedule {
+                case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
+                default: break
                 }
-                if day >= from { result[Int(day - from)] = strength }
-                day += 1
-                weekday = weekday == 6 ? 0 : weekday + 1
+                var periodEnd = Int32.min
+                var periodDone: Int32 = 0
+                var weekday = CivilDate.weekday(segment.first)
+                var day = segment.first
+                while day <= segment.last {
+                    let mark = days.mark(day)
+                    let done = mark & HabitHistory.Mark.done != 0
+                    let counts = !(mark & HabitHistory.Mark.skipped != 0 || excused.contains(day)) && (day < to || done)
+                    if quota > 0 {
+                        if day > periodEnd {
+                            periodEnd = Judge.periodEnd(segment.schedule,
+                                                        start: Judge.periodStart(segment.schedule, day: day, weekStart: weekStart))
+                            periodDone = 0
+                        }
+                        let metBefore = periodDone >= quota
+                        if done { periodDone += 1 }
+                        if counts { strength = strength * m + (metBefore ? 1 : progress(history, day, done: done)) * (1 - m) }
+                    } else if counts && segment.isDue(day, weekday: weekday) {
+                        strength = strength * m + progress(history, day, done: done) * (1 - m)
+                    }
+                    if day >= from { out[Int(day - from)] = strength }
+                    day += 1
+                    weekday = weekday == 6 ? 0 : weekday + 1
+                }
             }
-        }
-        // After the last active day (archived) the value stays.
-        if last < to {
+            // After the last active day (archived) the value stays.
             var day = max(last &+ 1, from)
-            while day <= to { result[Int(day - from)] = strength; day += 1 }
+            while day <= to { out[Int(day - from)] = strength; day += 1 }
         }
         return result
     }
 
+    /// A day's progress: done is 1; otherwise a number's progress towards its target.
     @inline(__always)
-    static func progress(_ state: DayState, _ spec: HabitSpec, done: Bool) -> Double {
+    static func progress(_ history: HabitHistory, _ day: Int32, done: Bool) -> Double {
+        let spec = history.spec
         switch spec.kind {
         case .checkmark, .measurement: return done ? 1 : 0
         case .counter, .duration:
-            if spec.direction == .atLeast { return done ? 1 : min(max(state.value / spec.target, 0), 1) }
-            return state.value <= spec.target ? 1 : spec.target / state.value
+            let value = history.value(on: day)
+            if spec.direction == .atLeast { return done ? 1 : min(max(value / spec.target, 0), 1) }
+            return value <= spec.target ? 1 : spec.target / value
         }
     }
 
@@ -116,15 +125,16 @@ extension Judge {
         var result = [DayDemand](repeating: .notDue, count: Int(to) - Int(from) + 1)
         let occurrences = Judge.occurrences(history, asOf: max(asOf, to), weekStart: weekStart, vacations: vacations)
         let excusedDays = ExcusedDays(vacations, from: from, to: to)
+        let days = history.judged(asOf: asOf)
         for occurrence in occurrences where occurrence.last >= from && occurrence.first <= to {
             var day = max(occurrence.first, from)
             var doneSoFar: Int32 = 0
             // Quota periods: count what was done before the window.
             var cursor = occurrence.first
-            while cursor < day { if history.isDone(cursor, asOf: asOf) { doneSoFar += 1 }; cursor += 1 }
+            while cursor < day { if days.isDone(cursor) { doneSoFar += 1 }; cursor += 1 }
             while day <= min(occurrence.last, to) {
-                let done = history.isDone(day, asOf: asOf)
-                let excused = excusedDays.contains(day) || (history.state(day).skipped && !done)
+                let done = days.isDone(day)
+                let excused = days.isExcused(day, vacation: excusedDays)
                 let index = Int(day - from)
                 if occurrence.first == occurrence.last {
                     result[index] = excused ? .excused : .due(done: done)

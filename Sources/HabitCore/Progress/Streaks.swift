@@ -25,50 +25,76 @@ package struct StreakSummary: Equatable, Sendable {
     package static let none = StreakSummary(current: nil, longest: nil, best: [])
 }
 
-package enum Streaks {
-    /// Runs of kept occurrences: a missed one ends a run; excused and open ones
-    /// neither end nor extend it.
-    package static func runs(_ occurrences: [Occurrence]) -> (runs: [Streak], currentIsAlive: Bool) {
-        var runs: [Streak] = []
-        var running: Streak?
-        var pendingExcused: Int32 = 0
-        for occurrence in occurrences {
-            switch occurrence.verdict {
-            case .kept:
-                if var run = running {
-                    run.last = occurrence.last
-                    run.length += 1
-                    run.excusedDays += pendingExcused + occurrence.excusedDays
-                    running = run
-                } else {
-                    running = Streak(first: occurrence.first, last: occurrence.last, length: 1, excusedDays: occurrence.excusedDays)
-                }
-                pendingExcused = 0
-            case .excused:
-                if running != nil { pendingExcused += occurrence.excusedDays }
-            case .open:
-                break
-            case .missed:
-                if let run = running { runs.append(run) }
-                running = nil
-                pendingExcused = 0
+/// Folds occurrences into runs as they come: a missed one ends a run; excused
+/// and open ones neither end nor extend it. Keeps every run only when the best
+/// N are wanted, else just the longest.
+struct RunTracker: OccurrenceSink {
+    private let keepsRuns: Bool
+    private(set) var runs: [Streak] = []
+    private var longest: Streak?
+    /// The run going on, valid while `running` (kept as plain fields: this is the hot loop).
+    private var running = false
+    private var run = Streak(first: 0, last: 0, length: 0, excusedDays: 0)
+    private var pendingExcused: Int32 = 0
+
+    init(keepsRuns: Bool) { self.keepsRuns = keepsRuns }
+
+    @inline(__always)
+    mutating func take(_ occurrence: Occurrence) {
+        switch occurrence.verdict {
+        case .kept:
+            if running {
+                run.last = occurrence.last
+                run.length += 1
+                run.excusedDays += pendingExcused + occurrence.excusedDays
+            } else {
+                run = Streak(first: occurrence.first, last: occurrence.last, length: 1, excusedDays: occurrence.excusedDays)
+                running = true
             }
+            pendingExcused = 0
+        case .excused:
+            if running { pendingExcused += occurrence.excusedDays }
+        case .open:
+            break
+        case .missed:
+            end()
+            pendingExcused = 0
         }
-        if let run = running { runs.append(run) }
-        return (runs, running != nil)
     }
 
-    package static func summary(_ occurrences: [Occurrence], best count: Int) -> StreakSummary {
-        let (runs, alive) = runs(occurrences)
-        if count <= 0 {
-            // Only the longest: the last of the longest runs, found without sorting.
-            var longest: Streak?
-            for run in runs where run.length >= (longest?.length ?? 0) { longest = run }
-            return StreakSummary(current: alive ? runs.last : nil, longest: longest, best: [])
-        }
+    private mutating func end() {
+        guard running else { return }
+        if keepsRuns { runs.append(run) }
+        // The later of equal runs wins, as in the ranking below.
+        if run.length >= (longest?.length ?? 0) { longest = run }
+        running = false
+    }
+
+    /// The summary once every occurrence is in.
+    mutating func summary(best count: Int) -> StreakSummary {
+        let current = running ? run : nil
+        end()
+        guard count > 0 else { return StreakSummary(current: current, longest: longest, best: []) }
         let ranked = runs.enumerated().sorted { a, b in
             a.element.length != b.element.length ? a.element.length > b.element.length : a.offset > b.offset
         }.map(\.element)
-        return StreakSummary(current: alive ? runs.last : nil, longest: ranked.first, best: Array(ranked.prefix(max(count, 0))))
+        return StreakSummary(current: current, longest: longest, best: Array(ranked.prefix(count)))
+    }
+}
+
+package enum Streaks {
+    /// Streaks of a habit's history as of a day, judged without keeping its occurrences.
+    package static func summary(_ history: HabitHistory, asOf: Int32, weekStart: Int, vacations: [ClosedRange<Int32>] = [],
+                                best count: Int) -> StreakSummary {
+        var tracker = RunTracker(keepsRuns: count > 0)
+        Judge.judge(history, asOf: asOf, weekStart: weekStart, vacations: vacations, into: &tracker)
+        return tracker.summary(best: count)
+    }
+
+    /// Streaks of occurrences judged elsewhere (the global perfect and active days).
+    package static func summary(_ occurrences: [Occurrence], best count: Int) -> StreakSummary {
+        var tracker = RunTracker(keepsRuns: count > 0)
+        for occurrence in occurrences { tracker.take(occurrence) }
+        return tracker.summary(best: count)
     }
 }

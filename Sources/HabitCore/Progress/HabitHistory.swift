@@ -1,0 +1,207 @@
+/// A habit with its history, as streaks need it: for each day from the start day,
+/// whether it was done or skipped and, for numeric habits, its value. Days before
+/// the start are never judged; a day without a record has no entries.
+///
+/// Kept as one byte per day (and one number per day for numeric habits) so the
+/// judging loops over years of days stay within a small multiple of a plain loop.
+package struct HabitHistory: Sendable {
+    package var spec: HabitSpec
+    package var schedules: [ScheduleSpan]
+    package var archivedDay: Int32?
+    /// The day of marks[0] and values[0]: the start day.
+    private let base: Int32
+    /// Per day from `base`: `Mark` bits (done, or skipped and not done).
+    private var marks: [UInt8] = []
+    /// Per day from `base`, for counters, durations and measurements only
+    /// (a checkmark's value is 1 when done, else 0).
+    private var values: [Double] = []
+    private let keepsValues: Bool
+    /// A day without a record: a counter kept at most is within its limit on a
+    /// day with nothing logged.
+    private let emptyMark: UInt8
+    /// At-most counters and durations are judged only once the day is over.
+    private let judgedAtDayEnd: Bool
+
+    /// How a day is kept: done, or skipped and not done.
+    package enum Mark {
+        package static let done: UInt8 = 1
+        package static let skipped: UInt8 = 2
+
+        /// A day without a record of a habit like `spec`.
+        package static func empty(for spec: HabitSpec) -> UInt8 { judgedAtDayEnd(spec) ? done : 0 }
+    }
+
+    private static func judgedAtDayEnd(_ spec: HabitSpec) -> Bool {
+        (spec.kind == .counter || spec.kind == .duration) && spec.direction == .atMost
+    }
+
+    /// Whether a habit like `spec` keeps a value per day (checkmarks do not).
+    package static func keepsValues(_ spec: HabitSpec) -> Bool { spec.kind != .checkmark }
+
+    /// A history from its days as kept: `marks[i]` and `values[i]` are day
+    /// `spec.startDay + i`; `values` is empty when `keepsValues(spec)` is false.
+    /// Days past the arrays have no entries. `schedules` empty means the spec's
+    /// schedule has always governed.
+    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, marks: [UInt8], values: [Double]) {
+        self.spec = spec
+        self.schedules = schedules.isEmpty ? [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)] : schedules
+        self.archivedDay = archivedDay
+        base = spec.startDay
+        keepsValues = Self.keepsValues(spec)
+        judgedAtDayEnd = Self.judgedAtDayEnd(spec)
+        emptyMark = Mark.empty(for: spec)
+        self.marks = marks
+        self.values = keepsValues ? values : []
+        // A caller's values shorter than its marks: pad, so lookups stay in step.
+        if keepsValues && self.values.count < marks.count { self.values += [Double](repeating: 0, count: marks.count - self.values.count) }
+    }
+
+    /// An empty history with room for the days up to `lastDay`.
+    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, through lastDay: Int32) {
+        let count = lastDay >= spec.startDay ? Int(lastDay) - Int(spec.startDay) + 1 : 0
+        self.init(spec: spec, schedules: schedules, archivedDay: archivedDay,
+                  marks: [UInt8](repeating: Mark.empty(for: spec), count: count),
+                  values: Self.keepsValues(spec) ? [Double](repeating: 0, count: count) : [])
+    }
+
+    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, days: [DayState]) {
+        self.init(spec: spec, schedules: schedules, archivedDay: archivedDay, through: days.lazy.map(\.day).max() ?? Int32.min)
+        for state in days { record(state) }
+    }
+
+    package mutating func record(_ state: DayState) {
+        record(day: state.day, value: state.value, done: state.done, skipped: state.skipped)
+    }
+
+    /// Records a day's state (days before the start are ignored).
+    package mutating func record(day: Int32, value: Double, done: Bool, skipped: Bool) {
+        guard day >= base else { return }
+        let index = Int(day) - Int(base)
+        if index >= marks.count { grow(to: index + 1) }
+        marks[index] = done ? Mark.done : (skipped ? Mark.skipped : 0)
+        if keepsValues { values[index] = value }
+    }
+
+    private mutating func grow(to count: Int) {
+        marks += [UInt8](repeating: emptyMark, count: count - marks.count)
+        if keepsValues { values += [Double](repeating: 0, count: count - values.count) }
+    }
+
+    @inline(__always)
+    private func mark(_ day: Int32) -> UInt8 {
+        let index = Int(day) - Int(base)
+        return index >= 0 && index < marks.count ? marks[index] : emptyMark
+    }
+
+    /// Done as logged so far, today included (an at-most day counts while within its limit).
+    @inline(__always)
+    package func isMarkedDone(_ day: Int32) -> Bool { mark(day) & Mark.done != 0 }
+
+    /// Skipped and not done.
+    @inline(__always)
+    package func isSkipped(_ day: Int32) -> Bool { mark(day) & Mark.skipped != 0 }
+
+    /// The day's total, reading or (for checkmarks) 1 when done.
+    package func value(on day: Int32) -> Double {
+        guard keepsValues else { return isMarkedDone(day) ? 1 : 0 }
+        let index = Int(day) - Int(base)
+        return index >= 0 && index < values.count ? values[index] : 0
+    }
+
+    /// Done for judging: at-most days count only once over.
+    package func isDone(_ day: Int32, asOf: Int32) -> Bool { judged(asOf: asOf).isDone(day) }
+
+    /// The days as judged as of a day, for the loops over them.
+    func judged(asOf: Int32) -> JudgedDays {
+        JudgedDays(marks: marks, base: base, emptyMark: emptyMark, overFrom: judgedAtDayEnd ? asOf : Int32.max)
+    }
+
+    /// A history's marks as judged as of a day: a value the judging loops keep in
+    /// registers (the array and its bounds are loaded once).
+    struct JudgedDays {
+        fileprivate let marks: [UInt8]
+        fileprivate let base: Int32
+        fileprivate let emptyMark: UInt8
+        /// From this day on a done mark does not count yet (at-most habits, asOf on).
+        fileprivate let overFrom: Int32
+
+        /// The day's mark: done when done for judging, skipped when skipped and not done.
+        @inline(__always)
+        func mark(_ day: Int32) -> UInt8 {
+            let index = Int(day) &- Int(base)
+            let mark = index >= 0 && index < marks.count ? marks[index] : emptyMark
+            return day >= overFrom ? mark & ~Mark.done : mark
+        }
+
+        @inline(__always)
+        func isDone(_ day: Int32) -> Bool { mark(day) & Mark.done != 0 }
+
+        /// Excused: skipped and not done, or on vacation.
+        @inline(__always)
+        func isExcused(_ day: Int32, vacation: ExcusedDays) -> Bool {
+            mark(day) & Mark.skipped != 0 || vacation.contains(day)
+        }
+    }
+
+    /// The last day anything can be due, up to asOf.
+    package func lastActiveDay(asOf: Int32) -> Int32 {
+        min(asOf, (archivedDay ?? Int32.max) &- 1)
+    }
+
+    /// The schedule span governing a day (the first one also governs days before it).
+    package func span(on day: Int32) -> (index: Int, span: ScheduleSpan) {
+        var chosen = 0
+        for (index, span) in schedules.enumerated() where span.fromDay <= day { chosen = index }
+        return (chosen, schedules[chosen])
+    }
+
+    /// The stretches of [first, last] each governed by one schedule, in order.
+    /// `anchor` is where an every:N schedule counts from; `governedEnd` the last day
+    /// the schedule governs at all (beyond `last`, for quota periods).
+    struct Segment {
+        var first: Int32
+        var last: Int32
+        var schedule: Schedule
+        var anchor: Int32
+        var governedEnd: Int32
+        // Day-based schedules reduced to what the per-day test needs (no switch per day).
+        private let weekdayMask: Int
+        private let every: Int
+        private let byMonthDay: Bool
+
+        init(first: Int32, last: Int32, schedule: Schedule, anchor: Int32, governedEnd: Int32) {
+            self.first = first
+            self.last = last
+            self.schedule = schedule
+            self.anchor = anchor
+            self.governedEnd = governedEnd
+            switch schedule {
+            case .weekdays(let bits): (weekdayMask, every, byMonthDay) = (Int(bits), 1, false)
+            case .everyNDays(let n): (weekdayMask, every, byMonthDay) = (0x7F, max(n, 1), false)
+            case .monthDays: (weekdayMask, every, byMonthDay) = (0x7F, 1, true)
+            case .daily, .timesPerWeek, .timesPerMonth: (weekdayMask, every, byMonthDay) = (0x7F, 1, false)
+            }
+        }
+
+        /// Whether a day-based schedule falls on `day` (whose weekday the caller steps along).
+        @inline(__always)
+        func isDue(_ day: Int32, weekday: Int) -> Bool {
+            if byMonthDay { return schedule.falls(on: day, anchor: anchor) }
+            return weekdayMask & (1 << weekday) != 0 && (every == 1 || (Int(day) - Int(anchor)) % every == 0)
+        }
+    }
+
+    func segments(from first: Int32, through last: Int32) -> [Segment] {
+        var result: [Segment] = []
+        let archiveEnd = (archivedDay ?? Int32.max) &- 1
+        for (index, span) in schedules.enumerated() {
+            let next = index + 1 < schedules.count ? schedules[index + 1].fromDay &- 1 : Int32.max
+            let segmentFirst = index == 0 ? first : max(first, span.fromDay)
+            let segmentLast = min(last, next)
+            guard segmentFirst <= segmentLast else { continue }
+            result.append(Segment(first: segmentFirst, last: segmentLast, schedule: span.schedule,
+                                  anchor: index == 0 ? min(span.fromDay, first) : span.fromDay, governedEnd: min(next, archiveEnd)))
+        }
+        return result
+    }
+}
