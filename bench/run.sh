@@ -10,4 +10,4 @@ cc -O2 -I "$root/include" "$root/bench/append.c" -o "$work/append" -L "$lib" -lh
 cc -O2 -I "$root/include" "$root/bench/streaks.c" -o "$work/streaks" -L "$lib" -lhabitcore -lm -Wl,-rpath,"$lib"
 "$work/append" "$work" "${1:-100000}"
 echo
-"$work/streaks" "${2:-100000}"
+"$work/streaks" "${2:-100000}" "$work"

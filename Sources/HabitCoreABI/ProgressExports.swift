@@ -46,11 +46,10 @@ enum CProgress {
     /// A habit history from the pure calls' rules and day states, up to `lastDay`
     /// (later days are checked but cannot change a result up to it).
     static func history(_ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?,
-                        _ count: Int64, through lastDay: Int32) throws(HabitError) -> (HabitHistory, weekStart: Int) {
+                        _ count: Int64, through lastDay: Int32) throws(HabitError) -> HabitHistory {
         let rules = try Convert.options(rules, "rules")
         guard count >= 0, count <= 10_000_000 else { throw .invalid("day_count \(count) is outside 0...10000000") }
         guard count == 0 || days != nil else { throw .invalid("days is NULL with day_count \(count)") }
-        guard (0...6).contains(rules.week_start) else { throw .invalid("week_start \(rules.week_start) is not 0...6") }
         guard CivilDate.isValid(rules.start_day) else { throw .invalid("start_day \(rules.start_day) is not a valid day") }
         let spec = try HabitSpec(name: "rules", kind: try CHabit.kind(rules.kind), target: rules.target,
                                  direction: try CHabit.direction(rules.direction), group: nil, unit: nil, routine: .anytime,
@@ -72,7 +71,8 @@ enum CProgress {
                     }
                     let index = Int(state.day) - Int(start)
                     guard index >= 0, index < marks.count else { continue }
-                    marks[index] = state.flags & HC_DAY_DONE != 0 ? done : (state.flags & HC_DAY_SKIPPED != 0 ? skipped : 0)
+                    let flags = state.flags
+                    marks[index] = flags & HC_DAY_DONE != 0 ? done : (flags & HC_DAY_SKIPPED != 0 ? skipped : 0)
                     if index < values.count { values[index] = state.value }
                 }
             }
@@ -82,8 +82,14 @@ enum CProgress {
             guard bad.flags & ~knownFlags == 0 else { throw .invalid("days holds unknown flags 0x\(String(bad.flags, radix: 16))") }
             throw .invalid("days holds a value that is not finite")
         }
-        let history = HabitHistory(spec: spec, schedules: [], archivedDay: nil, marks: marks, values: values)
-        return (history, Int(rules.week_start))
+        return HabitHistory(spec: spec, schedules: [], archivedDay: nil, marks: marks, values: values)
+    }
+
+    /// The rules' first weekday, checked.
+    static func weekStart(_ rules: UnsafePointer<hc_habit_rules>?) throws(HabitError) -> Int {
+        let weekday = try Convert.options(rules, "rules").week_start
+        guard (0...6).contains(weekday) else { throw .invalid("week_start \(weekday) is not 0...6") }
+        return Int(weekday)
     }
 
     static func day(_ value: Int32, _ name: String) throws(HabitError) -> Int32 {
@@ -171,8 +177,8 @@ public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _
         let bestBuffer = try CProgress.array(best, Int64(best_capacity), "best")
         let bestCount = try Convert.out(out_best_count, "out_best_count")
         let asOf = try CProgress.day(as_of, "as_of")
-        let (history, weekStart) = try CProgress.history(rules, days, day_count, through: asOf)
-        let summary = Streaks.summary(history, asOf: asOf, weekStart: weekStart, best: bestBuffer.count)
+        let history = try CProgress.history(rules, days, day_count, through: asOf)
+        let summary = Streaks.summary(history, asOf: asOf, weekStart: try CProgress.weekStart(rules), best: bestBuffer.count)
         CProgress.writeStreaks(summary, schedule: history.spec.schedule, out: result, best: bestBuffer, bestCount: bestCount)
     }
 }
@@ -227,8 +233,8 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
         let buffer = try CProgress.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
-        let (history, weekStart) = try CProgress.history(rules, days, day_count, through: to_day)
-        let series = Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: weekStart)
+        let history = try CProgress.history(rules, days, day_count, through: to_day)
+        let series = Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: try CProgress.weekStart(rules))
         _ = buffer.update(fromContentsOf: series)
         count.pointee = Int64(series.count)
     }

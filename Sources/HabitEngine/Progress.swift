@@ -68,7 +68,7 @@ extension Engine {
         let history = try history(of: habit, through: asOf)
         let summary = Streaks.summary(history, asOf: asOf, weekStart: try weekStart(),
                                       vacations: Vacation.ranges(try vacations(), habitId: habitId), best: best)
-        return (summary, history.span(on: asOf).span.schedule)
+        return (summary, history.span(on: asOf).schedule)
     }
 
     package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {

@@ -6,6 +6,8 @@
 /// judging loops over years of days stay within a small multiple of a plain loop.
 package struct HabitHistory: Sendable {
     package var spec: HabitSpec
+    /// Every schedule with the day it took effect, oldest first; empty when the
+    /// spec's schedule has always governed (no array to build for the pure calls).
     package var schedules: [ScheduleSpan]
     package var archivedDay: Int32?
     /// The day of marks[0] and values[0]: the start day.
@@ -44,7 +46,7 @@ package struct HabitHistory: Sendable {
     /// schedule has always governed.
     package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, marks: [UInt8], values: [Double]) {
         self.spec = spec
-        self.schedules = schedules.isEmpty ? [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)] : schedules
+        self.schedules = schedules
         self.archivedDay = archivedDay
         base = spec.startDay
         keepsValues = Self.keepsValues(spec)
@@ -149,10 +151,10 @@ package struct HabitHistory: Sendable {
     }
 
     /// The schedule span governing a day (the first one also governs days before it).
-    package func span(on day: Int32) -> (index: Int, span: ScheduleSpan) {
-        var chosen = 0
-        for (index, span) in schedules.enumerated() where span.fromDay <= day { chosen = index }
-        return (chosen, schedules[chosen])
+    package func span(on day: Int32) -> ScheduleSpan {
+        var chosen = ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)
+        for (index, span) in schedules.enumerated() where index == 0 || span.fromDay <= day { chosen = span }
+        return chosen
     }
 
     /// The stretches of [first, last] each governed by one schedule, in order.
@@ -186,22 +188,30 @@ package struct HabitHistory: Sendable {
         /// Whether a day-based schedule falls on `day` (whose weekday the caller steps along).
         @inline(__always)
         func isDue(_ day: Int32, weekday: Int) -> Bool {
+            if weekdayMask == 0x7F && every == 1 && !byMonthDay { return true }
             if byMonthDay { return schedule.falls(on: day, anchor: anchor) }
             return weekdayMask & (1 << weekday) != 0 && (every == 1 || (Int(day) - Int(anchor)) % every == 0)
         }
     }
 
-    func segments(from first: Int32, through last: Int32) -> [Segment] {
-        var result: [Segment] = []
+    /// Calls `body` with each segment of [first, last], in order (no array: the
+    /// pure calls run this once per habit, and most habits have one schedule).
+    @inline(__always)
+    func forEachSegment(from first: Int32, through last: Int32, _ body: (Segment) -> Void) {
         let archiveEnd = (archivedDay ?? Int32.max) &- 1
-        for (index, span) in schedules.enumerated() {
+        if schedules.isEmpty {
+            if first <= last { body(Segment(first: first, last: last, schedule: spec.schedule, anchor: min(spec.startDay, first),
+                                            governedEnd: archiveEnd)) }
+            return
+        }
+        for index in schedules.indices {
+            let span = schedules[index]
             let next = index + 1 < schedules.count ? schedules[index + 1].fromDay &- 1 : Int32.max
             let segmentFirst = index == 0 ? first : max(first, span.fromDay)
             let segmentLast = min(last, next)
             guard segmentFirst <= segmentLast else { continue }
-            result.append(Segment(first: segmentFirst, last: segmentLast, schedule: span.schedule,
-                                  anchor: index == 0 ? min(span.fromDay, first) : span.fromDay, governedEnd: min(next, archiveEnd)))
+            body(Segment(first: segmentFirst, last: segmentLast, schedule: span.schedule,
+                         anchor: index == 0 ? min(span.fromDay, first) : span.fromDay, governedEnd: min(next, archiveEnd)))
         }
-        return result
     }
 }

@@ -158,7 +158,7 @@ package enum Judge {
         guard first <= last else { return }
         // Quota periods look up to a month past `last` for their quota.
         let excused = ExcusedDays(vacations, from: first, to: last &+ 31)
-        for segment in history.segments(from: first, through: last) {
+        history.forEachSegment(from: first, through: last) { segment in
             if segment.schedule.isQuota {
                 periods(segment, history, asOf: asOf, last: last, weekStart: weekStart, excused: excused, into: &sink)
             } else {
@@ -168,6 +168,7 @@ package enum Judge {
     }
 
     /// Day-based schedules: each due day is an occurrence.
+    @inline(__always)
     private static func dueDays<Sink: OccurrenceSink>(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
                                                       excused: ExcusedDays, into sink: inout Sink) {
         let days = history.judged(asOf: asOf)

@@ -21,11 +21,14 @@ package enum Scores {
         let last = history.lastActiveDay(asOf: to)
         let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
         let days = history.judged(asOf: to)
+        // A day not done still moves a number part of the way (a checkmark: none).
+        let numeric = spec.kind == .counter || spec.kind == .duration
+        @inline(__always) func partial(_ day: Int32) -> Double { numeric ? partialProgress(history, day) : 0 }
         // The loop writes through the buffer: an array store per day would check
         // the array's uniqueness through a runtime call each time.
         result.withUnsafeMutableBufferPointer { out in
             var strength = 0.0
-            for segment in history.segments(from: spec.startDay, through: last) {
+            history.forEachSegment(from: spec.startDay, through: last) { segment in
                 let m = pow(0.5, segment.schedule.frequency.squareRoot() / 13)
                 var quota: Int32 = 0
                 switch segment.schedule {
@@ -48,9 +51,9 @@ package enum Scores {
                         }
                         let metBefore = periodDone >= quota
                         if done { periodDone += 1 }
-                        if counts { strength = strength * m + (metBefore ? 1 : progress(history, day, done: done)) * (1 - m) }
+                        if counts { strength = strength * m + (metBefore || done ? 1 : partial(day)) * (1 - m) }
                     } else if counts && segment.isDue(day, weekday: weekday) {
-                        strength = strength * m + progress(history, day, done: done) * (1 - m)
+                        strength = strength * m + (done ? 1 : partial(day)) * (1 - m)
                     }
                     if day >= from { out[Int(day - from)] = strength }
                     day += 1
@@ -64,17 +67,14 @@ package enum Scores {
         return result
     }
 
-    /// A day's progress: done is 1; otherwise a number's progress towards its target.
+    /// How far a counter or duration got on a day it was not done: at least,
+    /// value / target; at most (over the limit), target / value.
     @inline(__always)
-    static func progress(_ history: HabitHistory, _ day: Int32, done: Bool) -> Double {
+    static func partialProgress(_ history: HabitHistory, _ day: Int32) -> Double {
         let spec = history.spec
-        switch spec.kind {
-        case .checkmark, .measurement: return done ? 1 : 0
-        case .counter, .duration:
-            let value = history.value(on: day)
-            if spec.direction == .atLeast { return done ? 1 : min(max(value / spec.target, 0), 1) }
-            return value <= spec.target ? 1 : spec.target / value
-        }
+        let value = history.value(on: day)
+        if spec.direction == .atLeast { return min(max(value / spec.target, 0), 1) }
+        return value <= spec.target ? 1 : spec.target / value
     }
 
     package struct Completion: Equatable, Sendable {

@@ -43,17 +43,18 @@ struct RunTracker: OccurrenceSink {
     mutating func take(_ occurrence: Occurrence) {
         switch occurrence.verdict {
         case .kept:
+            // Wrapping adds: lengths and excused days count days of one history, far below Int32.max.
             if running {
                 run.last = occurrence.last
-                run.length += 1
-                run.excusedDays += pendingExcused + occurrence.excusedDays
+                run.length &+= 1
+                run.excusedDays &+= pendingExcused &+ occurrence.excusedDays
             } else {
                 run = Streak(first: occurrence.first, last: occurrence.last, length: 1, excusedDays: occurrence.excusedDays)
                 running = true
             }
             pendingExcused = 0
         case .excused:
-            if running { pendingExcused += occurrence.excusedDays }
+            if running { pendingExcused &+= occurrence.excusedDays }
         case .open:
             break
         case .missed:
