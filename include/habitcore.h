@@ -72,6 +72,7 @@ int32_t hc_abi_version(void);
 #define HC_E_NOMEM 9     /* out of memory */
 #define HC_E_READONLY 10 /* a write on a store opened with HC_OPEN_READONLY */
 #define HC_E_INTERNAL 11 /* a bug in habitcore: please report it */
+#define HC_E_INSUFFICIENT 12 /* a spend larger than the available credits; nothing was written */
 
 /* A short English name for a status code ("HC_E_INVALID: invalid argument").
  * Static string, never freed; unknown codes get "unknown status". Any thread. */
@@ -628,6 +629,187 @@ typedef struct hc_measurement_stats {
  * measurement habit), HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
 int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_t habit_id, int32_t from_day,
                               int32_t to_day);
+
+/* ------------------------------------------------------------------------ */
+/* Credits: steps and habits earn minutes, minutes unlock apps               */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * The credit ledger (rules stated once, here and in the README):
+ *  - Credits are whole minutes. Each account's entries are append-only: EARN (+),
+ *    SPEND (-), ADJUST (+ or -), EXPIRE (-); each has the local day it counts for,
+ *    the UTC time it was written, a reason and what caused it. The balance is the
+ *    fold of the entries; nothing is ever updated.
+ *  - Account 1 is the default account; account_id 0 in any call means it.
+ *  - Rules take effect from a day on (today or later only), so a change never
+ *    re-rates a day already lived: steps per minute (default 100), minutes one
+ *    completed day of a habit earns (default 0), the expiry policy (default
+ *    HC_EXPIRY_END_OF_DAY).
+ *  - Steps: a health source reports a day's cumulative total, as often as it
+ *    likes. The day earns floor(highest total / steps per minute) minutes in all;
+ *    a report that is not higher earns nothing and takes nothing back.
+ *  - Habits: when a rewarded habit's day becomes done, each rewarding account earns
+ *    the rule's minutes for that day, once; when an undo makes the day not done,
+ *    an ADJUST entry takes them back, even if they were spent: the balance may
+ *    then be negative (a debt that later earnings pay back). Imported history
+ *    earns nothing.
+ *  - Expiry: days are folded in order. Under HC_EXPIRY_END_OF_DAY a positive
+ *    balance left when a day is over expires (credits for a past day, reported
+ *    late, are expired at once); a negative balance never expires. Under
+ *    HC_EXPIRY_CARRY_OVER nothing expires. The EXPIRE entries are written on the
+ *    account's next write; the balance counts them either way.
+ *  - Spending checks and spends in one write transaction: with several threads
+ *    and processes spending at once, the sum of the spends never exceeds what was
+ *    available. A spend larger than the balance is HC_E_INSUFFICIENT and writes
+ *    nothing.
+ *  - Limits, checked before any arithmetic: steps 0..1000000 a day, minutes
+ *    1..525600 per spend (adjust: -525600..525600, not 0), steps per minute
+ *    1..100000, minutes per completion 0..1440, reasons up to 500 bytes.
+ */
+#define HC_CREDIT_EARN 1
+#define HC_CREDIT_SPEND 2
+#define HC_CREDIT_ADJUST 3
+#define HC_CREDIT_EXPIRE 4
+
+#define HC_CAUSE_STEPS 1       /* a step sync; steps holds the reported total */
+#define HC_CAUSE_HABIT_ENTRY 2 /* cause_id: the habit entry (or undo) that changed the day; habit_id set */
+#define HC_CAUSE_SESSION 3     /* cause_id: the unlock session the spend opened */
+#define HC_CAUSE_MANUAL 4
+#define HC_CAUSE_EXPIRY 5
+
+#define HC_EXPIRY_END_OF_DAY 1
+#define HC_EXPIRY_CARRY_OVER 2
+
+#define HC_RULE_STEPS_PER_MINUTE 1 /* value: steps that earn one minute */
+#define HC_RULE_HABIT_MINUTES 2    /* value: minutes per completed day of habit_id */
+#define HC_RULE_EXPIRY 3           /* value: HC_EXPIRY_* */
+
+#define HC_ACCOUNT_DEFAULT 1
+
+/* Creates a named account (names are unique, case-insensitively); its id goes
+ * to *out_id. HC_OK, HC_E_INVALID, HC_E_CONFLICT, HC_E_READONLY, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_account_create(int64_t *out_id, hc_store *store, const char *name);
+/* The id of the account named name. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_account_find(int64_t *out_id, hc_store *store, const char *name);
+
+/* Records a rule of kind HC_RULE_* with value, effective from from_day
+ * (HC_DAY_NONE: today; earlier than today is HC_E_INVALID); habit_id only for
+ * HC_RULE_HABIT_MINUTES (else 0). The rule's id goes to *out_id (may be NULL).
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (account or habit), HC_E_READONLY,
+ * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_credit_rule_set(int64_t *out_id, hc_store *store, int64_t account_id, int32_t kind, int64_t habit_id,
+                           int64_t value, int32_t from_day);
+
+typedef struct hc_credit_rule {
+    uint32_t struct_size; /* the library's sizeof(hc_credit_rule) */
+    int32_t kind;         /* HC_RULE_* */
+    int64_t id;
+    int64_t account_id;
+    int64_t habit_id; /* 0 unless HC_RULE_HABIT_MINUTES */
+    int64_t value;
+    int32_t from_day;
+    int32_t reserved; /* 0 */
+} hc_credit_rule;
+
+/* An account's rules in the order they were recorded, into the caller's buffer:
+ * min(capacity, total) written, the total to *out_count (capacity 0 asks for
+ * the count). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_rules(hc_credit_rule *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t account_id);
+
+/* What a step report did. The caller sets struct_size (HC_STEP_SYNC_INIT). */
+typedef struct hc_step_sync {
+    uint32_t struct_size;
+    int32_t day;
+    int64_t steps;      /* the day's highest total so far, this report included */
+    int64_t earned_now; /* minutes this report earned */
+    int64_t day_earned; /* minutes the day's steps earned in all */
+} hc_step_sync;
+
+#define HC_STEP_SYNC_INIT { (uint32_t)sizeof(hc_step_sync), 0, 0, 0, 0 }
+
+/* Reports the cumulative step total of day (HC_DAY_NONE: today; a later day is
+ * HC_E_INVALID). Idempotent: only a higher total earns. HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND (account), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_credit_sync_steps(hc_step_sync *out, hc_store *store, int64_t account_id, int32_t day, int64_t steps);
+
+#define HC_SPEND_UNLOCK 0x1u /* open an unlock session of that many minutes (queued after running ones) */
+
+/* Spends minutes from the account now, checking the balance in the same
+ * transaction; the spend entry's id goes to *out_entry_id (may be NULL).
+ * reason may be NULL. HC_OK, HC_E_INSUFFICIENT (nothing written), HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_credit_spend(int64_t *out_entry_id, hc_store *store, int64_t account_id, int64_t minutes, const char *reason,
+                        uint32_t flags);
+
+/* A correction by hand (minutes > 0 adds, < 0 removes; the balance may go below
+ * zero). Otherwise as hc_credit_spend, without HC_E_INSUFFICIENT. */
+int32_t hc_credit_adjust(int64_t *out_entry_id, hc_store *store, int64_t account_id, int64_t minutes, const char *reason);
+
+/* A day of an account. The caller sets struct_size (HC_CREDIT_DAY_INIT). */
+typedef struct hc_credit_day {
+    uint32_t struct_size;
+    int32_t day;
+    int64_t steps;      /* the highest total reported */
+    int64_t carried_in; /* the balance the day started with */
+    int64_t earned;
+    int64_t spent;     /* as a positive number */
+    int64_t adjusted;  /* + or - */
+    int64_t expired;   /* as a positive number, written or not yet */
+    int64_t available; /* at the end of the day; for today, now */
+} hc_credit_day;
+
+#define HC_CREDIT_DAY_INIT { (uint32_t)sizeof(hc_credit_day), 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/* The summary of day (HC_DAY_NONE: today). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_day_summary(hc_credit_day *out, hc_store *store, int64_t account_id, int32_t day);
+/* The minutes that can be spent now (negative: a debt). HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_balance(int64_t *out_available, hc_store *store, int64_t account_id);
+
+/* Whether apps are unlocked. The caller sets struct_size (HC_UNLOCK_STATE_INIT). */
+typedef struct hc_unlock_state {
+    uint32_t struct_size;
+    int32_t active;     /* 1 when a session runs at the asked time */
+    int64_t session_id; /* the running session, or 0 */
+    int64_t start_ms;
+    int64_t until_ms; /* when the last queued session ends (UTC ms), or 0 */
+} hc_unlock_state;
+
+#define HC_UNLOCK_STATE_INIT { (uint32_t)sizeof(hc_unlock_state), 0, 0, 0, 0 }
+
+/* The unlock state at at_ms (UTC ms; 0: now). HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_unlock_state(hc_unlock_state *out, hc_store *store, int64_t account_id, int64_t at_ms);
+
+/* A credit entry as stored. */
+typedef struct hc_credit_entry {
+    uint32_t struct_size; /* the library's sizeof(hc_credit_entry) */
+    int32_t kind;         /* HC_CREDIT_* */
+    int64_t id;           /* increasing in append order */
+    int64_t account_id;
+    int64_t minutes; /* signed as it moves the balance */
+    int32_t day;
+    int32_t cause;   /* HC_CAUSE_* */
+    int64_t at_ms;
+    int64_t cause_id; /* 0 when none */
+    int64_t habit_id; /* 0 when none */
+    int64_t steps;    /* HC_CAUSE_STEPS: the reported total; else 0 */
+    const char *reason; /* NULL when none */
+} hc_credit_entry;
+
+typedef struct hc_credit_list hc_credit_list;
+
+/* A snapshot of an account's entries with from_day <= day <= to_day, in append
+ * order, into *out; free with hc_credit_list_free. HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_credit_list_open(hc_credit_list **out, hc_store *store, int64_t account_id, int32_t from_day, int32_t to_day);
+/* The number of entries. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_credit_list_count(int64_t *out_count, const hc_credit_list *list);
+/* The entry at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_credit_list_get(const hc_credit_entry **out, const hc_credit_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_credit_list_free(hc_credit_list *list);
 
 #ifdef __cplusplus
 }

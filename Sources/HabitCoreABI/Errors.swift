@@ -68,6 +68,7 @@ enum CText {
         case HC_E_NOMEM: return pointer("HC_E_NOMEM: out of memory")
         case HC_E_READONLY: return pointer("HC_E_READONLY: the store is read-only")
         case HC_E_INTERNAL: return pointer("HC_E_INTERNAL: internal error")
+        case HC_E_INSUFFICIENT: return pointer("HC_E_INSUFFICIENT: not enough credits")
         default: return pointer("unknown status")
         }
     }

@@ -18,6 +18,9 @@ package final class Engine {
     private var cachedClock: DayClock?
     private var cachedHabits: [Int64: Habit] = [:]
     private var seenDataVersion: Int64 = -1
+    /// Habits some credit account rewards (nil: not read yet); appends to other
+    /// habits skip the credit bookkeeping.
+    var rewardedHabits: Set<Int64>?
 
     package static let maxRangeDays: Int32 = 100_000
 
@@ -39,6 +42,7 @@ package final class Engine {
     private func dropCaches() {
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
+        rewardedHabits = nil
     }
 
     // MARK: Transactions
@@ -220,8 +224,13 @@ package final class Engine {
         let habit = try habit(id: new.habitId)
         guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to log") }
         try EntryRules.validate(kind: new.kind, value: new.value, note: new.note, for: habit.spec)
-        return try store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: new.kind == .amount || new.kind == .total ? new.value : 0,
-                                     recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+        return try store.atomically { () throws(HabitError) in
+            let id = try store.insertEntry(habitId: habit.id, day: day, kind: new.kind,
+                                           value: new.kind == .amount || new.kind == .total ? new.value : 0,
+                                           recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+            try settleHabitCredits(habit: habit, day: day, causeEntryId: id)
+            return id
+        }
     }
 
     /// Appends an undo entry cancelling entryId.
@@ -232,8 +241,10 @@ package final class Engine {
             let habit = try habit(id: target.habitId)
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to undo") }
             try EntryRules.validateUndo(of: target, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
-            return try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
-                                         source: .manual, undoes: target.id, note: nil)
+            let id = try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
+                                           source: .manual, undoes: target.id, note: nil)
+            try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id)
+            return id
         }
     }
 

@@ -59,6 +59,62 @@ enum Schema {
             to_day INTEGER NOT NULL
         ) STRICT;
         """,
+        // 3: the credit ledger: accounts (1 is the default), effective-dated rules,
+        // append-only entries, step reports and unlock sessions.
+        """
+        CREATE TABLE credit_accounts(id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at_ms INTEGER NOT NULL) STRICT;
+        CREATE UNIQUE INDEX credit_accounts_name ON credit_accounts(name COLLATE NOCASE);
+        INSERT INTO credit_accounts(id, name, created_at_ms) VALUES(1, 'default', 0);
+        CREATE TABLE credit_rules(
+            id INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES credit_accounts(id),
+            kind INTEGER NOT NULL,
+            habit_id INTEGER REFERENCES habits(id),
+            value INTEGER NOT NULL,
+            from_day INTEGER NOT NULL,
+            recorded_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE credit_entries(
+            id INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES credit_accounts(id),
+            kind INTEGER NOT NULL,
+            minutes INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            reason TEXT,
+            cause INTEGER NOT NULL,
+            cause_id INTEGER,
+            habit_id INTEGER REFERENCES habits(id),
+            steps INTEGER
+        ) STRICT;
+        CREATE INDEX credit_entries_account_day ON credit_entries(account_id, day);
+        CREATE INDEX credit_entries_habit_day ON credit_entries(habit_id, day) WHERE habit_id IS NOT NULL;
+        CREATE TABLE credit_steps(
+            id INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES credit_accounts(id),
+            day INTEGER NOT NULL,
+            steps INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX credit_steps_account_day ON credit_steps(account_id, day);
+        CREATE TABLE unlock_sessions(
+            id INTEGER PRIMARY KEY,
+            account_id INTEGER NOT NULL REFERENCES credit_accounts(id),
+            minutes INTEGER NOT NULL,
+            start_ms INTEGER NOT NULL,
+            end_ms INTEGER NOT NULL,
+            reason TEXT
+        ) STRICT;
+        CREATE INDEX unlock_sessions_account_end ON unlock_sessions(account_id, end_ms);
+        CREATE TRIGGER credit_entries_no_update BEFORE UPDATE ON credit_entries BEGIN SELECT RAISE(ABORT, 'credit entries are append-only'); END;
+        CREATE TRIGGER credit_entries_no_delete BEFORE DELETE ON credit_entries BEGIN SELECT RAISE(ABORT, 'credit entries are append-only'); END;
+        CREATE TRIGGER credit_rules_no_update BEFORE UPDATE ON credit_rules BEGIN SELECT RAISE(ABORT, 'credit rules are append-only'); END;
+        CREATE TRIGGER credit_rules_no_delete BEFORE DELETE ON credit_rules BEGIN SELECT RAISE(ABORT, 'credit rules are append-only'); END;
+        CREATE TRIGGER credit_steps_no_update BEFORE UPDATE ON credit_steps BEGIN SELECT RAISE(ABORT, 'step reports are append-only'); END;
+        CREATE TRIGGER credit_steps_no_delete BEFORE DELETE ON credit_steps BEGIN SELECT RAISE(ABORT, 'step reports are append-only'); END;
+        CREATE TRIGGER unlock_sessions_no_update BEFORE UPDATE ON unlock_sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END;
+        CREATE TRIGGER unlock_sessions_no_delete BEFORE DELETE ON unlock_sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END;
+        """,
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

@@ -15,7 +15,7 @@ package final class Store {
         }
     }
 
-    private let db: Database
+    let db: Database
     package let readOnly: Bool
     /// True between begin() and commit()/rollback().
     package private(set) var inExplicitTransaction = false

@@ -3,7 +3,8 @@ import CHabitCore
 /// A failure of the command line, with the exit code it ends with.
 /// Exit codes (documented in `habitctl --help` and the README):
 ///   0 success; 1 internal error; 2 usage error; 3 not found; 4 conflict;
-///   5 invalid input; 6 store unavailable (I/O, corrupt, busy, too new, read-only).
+///   5 invalid input; 6 store unavailable (I/O, corrupt, busy, too new, read-only);
+///   7 not enough credits.
 struct CLIError: Error {
     var exitCode: Int32
     var message: String
@@ -19,6 +20,7 @@ struct CLIError: Error {
         case HC_E_CONFLICT: code = 4
         case HC_E_INVALID: code = 5
         case HC_E_IO, HC_E_CORRUPT, HC_E_BUSY, HC_E_TOO_NEW, HC_E_READONLY: code = 6
+        case HC_E_INSUFFICIENT: code = 7
         default: code = 1
         }
         return CLIError(exitCode: code, message: message)

@@ -224,11 +224,14 @@ final class ProgressStoreTests: StoreTestCase {
         ok(append(store, habit, on: "2026-01-02").0)
         ok(hc_store_close(store))
         // Turn the file back into what schema 1 wrote.
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE vacations; PRAGMA user_version = 1;"]), "downgrade")
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", """
+            DROP TABLE vacations; DROP TABLE unlock_sessions; DROP TABLE credit_steps; DROP TABLE credit_entries;
+            DROP TABLE credit_rules; DROP TABLE credit_accounts; PRAGMA user_version = 1;
+            """]), "downgrade")
         let reopened = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, reopened))
-        XCTAssertEqual(version, 2)
+        XCTAssertEqual(version, 3)
         var id: Int64 = 0
         ok(hc_vacation_add(&id, reopened, habit, day("2026-01-03"), day("2026-01-04")))
         XCTAssertEqual(total(reopened, habit, "2026-01-02"), 1, "the ledger survives the migration")

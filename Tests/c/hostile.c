@@ -148,6 +148,22 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_group_completion(&completion, &window, s, "g", HC_DAY_NONE, 0, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_due_today(due, 2, &count, s, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_measurements(&stats, s, 1, 0, 1), HC_E_MISUSE);
+        hc_step_sync sync = HC_STEP_SYNC_INIT;
+        hc_credit_day credit_day = HC_CREDIT_DAY_INIT;
+        hc_unlock_state unlock = HC_UNLOCK_STATE_INIT;
+        hc_credit_rule credit_rules[2];
+        hc_credit_list *credits = NULL;
+        EXPECT_STATUS(hc_credit_account_create(&id, s, "a"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_account_find(&id, s, "a"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_rule_set(&id, s, 0, HC_RULE_STEPS_PER_MINUTE, 0, 100, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_rules(credit_rules, 2, &count, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_sync_steps(&sync, s, 0, HC_DAY_NONE, 100), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_spend(&id, s, 0, 1, NULL, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_adjust(&id, s, 0, 1, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_day_summary(&credit_day, s, 0, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_balance(&id, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_unlock_state(&unlock, s, 0, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_list_open(&credits, s, 0, 0, 1), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -470,6 +486,97 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_habit_measurements(NULL, store, habit_id, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_measurements(&stats, store, INT64_MAX, 0, 3), HC_E_NOT_FOUND);
 
+    /* Credits: accounts, rules, absurd numbers, lists. */
+    hc_step_sync sync = HC_STEP_SYNC_INIT, short_sync = HC_STEP_SYNC_INIT;
+    short_sync.struct_size = 4;
+    hc_credit_day credit_day = HC_CREDIT_DAY_INIT;
+    hc_unlock_state unlock = HC_UNLOCK_STATE_INIT;
+    hc_credit_rule credit_rules[4];
+    int64_t balance = 0;
+    EXPECT_STATUS(hc_credit_account_create(&id, store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_account_create(&id, store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_account_create(&id, store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_account_create(NULL, store, "kids"), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_account_create(&id, store, "default"), HC_E_CONFLICT);
+    EXPECT_STATUS(hc_credit_account_find(&id, store, "nobody"), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_credit_account_find(NULL, store, "default"), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_account_find(&id, store, "DEFAULT"), HC_OK);
+    EXPECT(id == HC_ACCOUNT_DEFAULT);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, 99, 0, 100, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_STEPS_PER_MINUTE, 0, 0, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_STEPS_PER_MINUTE, 0, INT64_MAX, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_STEPS_PER_MINUTE, 5, 100, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_STEPS_PER_MINUTE, 0, 100, 0), HC_E_INVALID); /* in the past */
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_STEPS_PER_MINUTE, 0, 100, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, INT64_MAX, HC_RULE_STEPS_PER_MINUTE, 0, 100, HC_DAY_NONE), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, -1, HC_RULE_STEPS_PER_MINUTE, 0, 100, HC_DAY_NONE), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_HABIT_MINUTES, 0, 10, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_HABIT_MINUTES, -3, 10, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_HABIT_MINUTES, INT64_MAX, 10, HC_DAY_NONE), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_HABIT_MINUTES, habit_id, 1441, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_EXPIRY, 0, 7, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_set(NULL, store, 0, HC_RULE_EXPIRY, 0, HC_EXPIRY_CARRY_OVER, HC_DAY_NONE), HC_OK);
+    EXPECT_STATUS(hc_credit_rules(NULL, 2, &count, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rules(credit_rules, -1, &count, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rules(credit_rules, 4, NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rules(NULL, 0, &count, store, 0), HC_OK);
+    EXPECT(count == 1);
+    EXPECT_STATUS(hc_credit_sync_steps(NULL, store, 0, HC_DAY_NONE, 100), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_sync_steps(&short_sync, store, 0, HC_DAY_NONE, 100), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, INT64_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, INT32_MAX, 100), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, 2932896, 100), HC_E_INVALID); /* 9999-12-31: after today */
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 77, HC_DAY_NONE, 100), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, 1000), HC_OK);
+    EXPECT(sync.earned_now == 10 && sync.steps == 1000);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, 0, NULL, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, -5, NULL, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, INT64_MAX, NULL, HC_SPEND_UNLOCK), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, INT64_MIN, NULL, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, 1, bad_utf8, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, 1, NULL, 0x80), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, 11, NULL, 0), HC_E_INSUFFICIENT);
+    EXPECT_STATUS(hc_credit_spend(NULL, store, 0, 10, "all of it", HC_SPEND_UNLOCK), HC_OK);
+    EXPECT_STATUS(hc_credit_adjust(&id, store, 0, 0, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_adjust(&id, store, 0, INT64_MIN, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_adjust(&id, store, 0, 525601, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_adjust(NULL, store, 0, -525600, "a debt"), HC_OK);
+    EXPECT_STATUS(hc_credit_balance(NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_balance(&balance, store, 0), HC_OK);
+    EXPECT(balance == -525600);
+    EXPECT_STATUS(hc_credit_day_summary(NULL, store, 0, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_day_summary(&credit_day, store, 0, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_day_summary(&credit_day, store, 0, HC_DAY_NONE), HC_OK);
+    EXPECT(credit_day.earned == 10 && credit_day.spent == 10 && credit_day.steps == 1000);
+    EXPECT_STATUS(hc_credit_unlock_state(NULL, store, 0, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_unlock_state(&unlock, store, 0, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_unlock_state(&unlock, store, 0, 0), HC_OK);
+    EXPECT(unlock.active == 1 && unlock.until_ms - unlock.start_ms == 600000);
+    hc_credit_list *credit_list = NULL;
+    hc_credit_list *foreign_credits = (hc_credit_list *)&foreign_object;
+    const hc_credit_entry *credit = NULL;
+    EXPECT_STATUS(hc_credit_list_open(NULL, store, 0, 0, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_open(&credit_list, store, 0, 5, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_open(&credit_list, store, 0, INT32_MIN, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_open(&credit_list, store, 0, -719162, 2932896), HC_OK);
+    EXPECT_STATUS(hc_credit_list_count(&count, credit_list), HC_OK);
+    EXPECT(count == 3);
+    EXPECT_STATUS(hc_credit_list_count(NULL, credit_list), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_get(&credit, credit_list, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_get(&credit, credit_list, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_get(NULL, credit_list, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_list_get(&credit, credit_list, 1), HC_OK);
+    EXPECT(credit->kind == HC_CREDIT_SPEND && credit->minutes == -10 && strcmp(credit->reason, "all of it") == 0);
+    EXPECT_STATUS(hc_credit_list_count(&count, foreign_credits), HC_E_MISUSE);
+    EXPECT_STATUS(hc_credit_list_get(&credit, NULL, 0), HC_E_MISUSE);
+    hc_credit_list_free(credit_list);
+    EXPECT_STATUS(hc_credit_list_count(&count, credit_list), HC_E_MISUSE); /* freed */
+    hc_credit_list_free(credit_list);                                     /* twice: ignored */
+    hc_credit_list_free(NULL);
+    hc_credit_list_free(foreign_credits);
+
     /* Read-only stores refuse writes with their own code. */
     EXPECT_STATUS(hc_store_close(store), HC_OK);
     EXPECT_STATUS(hc_store_open(&store, path, HC_OPEN_READONLY), HC_OK);
@@ -479,6 +586,8 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_begin(store), HC_E_READONLY);
     EXPECT_STATUS(hc_vacation_add(&id, store, 0, 0, 1), HC_E_READONLY);
     EXPECT_STATUS(hc_store_set_week_start(store, 0), HC_E_READONLY);
+    EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, 5000), HC_E_READONLY);
+    EXPECT_STATUS(hc_credit_spend(&id, store, 0, 1, NULL, 0), HC_E_READONLY);
     EXPECT_STATUS(hc_store_close(store), HC_OK);
 
     if (failures) {

@@ -12,6 +12,8 @@ package enum ErrorCode: Int32, Sendable {
     case noMemory = 9
     case readOnly = 10
     case `internal` = 11
+    /// A spend larger than the available balance (nothing was written).
+    case insufficient = 12
 }
 
 package struct HabitError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,0 +1,89 @@
+/// An account's balance is the fold of its entries; nothing is ever updated.
+///
+/// Rules (stated in the header and the README too):
+/// - Days are folded in order with a running balance: each day adds its entries
+///   (earn +, spend -, adjust ±, expire -).
+/// - Under the end-of-day policy, a positive balance left at the end of a day
+///   that is over expires. A negative balance (a reversed credit that was already
+///   spent) is a debt: it never expires and is paid back by later earnings.
+/// - Expiry is part of the fold whether or not its `expire` entry has been
+///   written yet; the engine writes those entries on the account's next write,
+///   so that the ledger sums to the balance.
+/// - Today is not over: nothing of today expires.
+package struct CreditDay: Equatable, Sendable {
+    package var day: Int32
+    /// The balance the day started with.
+    package var carriedIn: Int64 = 0
+    package var earned: Int64 = 0
+    /// Spent minutes, as a positive number.
+    package var spent: Int64 = 0
+    package var adjusted: Int64 = 0
+    /// Expired minutes (written and pending), as a positive number.
+    package var expired: Int64 = 0
+    /// The balance at the end of the day, or now for today.
+    package var available: Int64 = 0
+    /// The highest step total reported for the day.
+    package var steps: Int64 = 0
+
+    package init(day: Int32) { self.day = day }
+}
+
+package enum CreditFold {
+    /// The folded days up to `through` (each day with entries or a policy change,
+    /// and `through` itself), in order; `today` decides which days are over.
+    /// Sums are checked: an overflow is reported as a corrupt ledger.
+    package static func days(_ entries: [CreditEntry], rules: CreditRules, through: Int32, today: Int32,
+                             steps: [Int32: Int64] = [:]) throws(HabitError) -> [CreditDay] {
+        var byDay: [Int32: [CreditEntry]] = [:]
+        for entry in entries where entry.day <= through { byDay[entry.day, default: []].append(entry) }
+        var eventDays = Set(byDay.keys)
+        for day in rules.expiryChangeDays where day <= through { eventDays.insert(day) }
+        eventDays.insert(through)
+        var result: [CreditDay] = []
+        var balance: Int64 = 0
+        for day in eventDays.sorted() {
+            var summary = CreditDay(day: day)
+            summary.carriedIn = balance
+            summary.steps = steps[day] ?? 0
+            for entry in byDay[day] ?? [] {
+                balance = try add(balance, entry.minutes)
+                switch entry.kind {
+                case .earn: summary.earned = try add(summary.earned, entry.minutes)
+                case .spend: summary.spent = try add(summary.spent, -entry.minutes)
+                case .adjust: summary.adjusted = try add(summary.adjusted, entry.minutes)
+                case .expire: summary.expired = try add(summary.expired, -entry.minutes)
+                }
+            }
+            if day < today, rules.expiry(on: day) == .endOfDay, balance > 0 {
+                summary.expired = try add(summary.expired, balance)
+                balance = 0
+            }
+            summary.available = balance
+            result.append(summary)
+        }
+        return result
+    }
+
+    /// The balance as of `day` (today: what can be spent now).
+    package static func available(_ entries: [CreditEntry], rules: CreditRules, on day: Int32, today: Int32) throws(HabitError) -> Int64 {
+        try days(entries, rules: rules, through: day, today: today).last?.available ?? 0
+    }
+
+    /// Expiries the fold applies to days before today that have no `expire`
+    /// entry yet: (day, minutes > 0).
+    package static func unwrittenExpiries(_ entries: [CreditEntry], rules: CreditRules, today: Int32) throws(HabitError)
+        -> [(day: Int32, minutes: Int64)] {
+        var written: [Int32: Int64] = [:]
+        for entry in entries where entry.kind == .expire { written[entry.day] = try add(written[entry.day] ?? 0, -entry.minutes) }
+        return try days(entries, rules: rules, through: today &- 1, today: today).compactMap { summary in
+            let unwritten = summary.expired - (written[summary.day] ?? 0)
+            return unwritten > 0 ? (summary.day, unwritten) : nil
+        }
+    }
+
+    static func add(_ a: Int64, _ b: Int64) throws(HabitError) -> Int64 {
+        let (sum, overflow) = a.addingReportingOverflow(b)
+        guard !overflow else { throw .corrupt("the credit ledger's sums overflow") }
+        return sum
+    }
+}

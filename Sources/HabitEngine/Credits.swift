@@ -1,0 +1,236 @@
+import HabitCore
+import HabitStore
+
+/// The credit ledger: steps and habits earn minutes, spends unlock apps. Every
+/// write runs in one write transaction (BEGIN IMMEDIATE), so two processes
+/// spending at once are serialised by SQLite: the check and the spend see the
+/// same balance. The arithmetic is in the domain (CreditFold, CreditRules).
+extension Engine {
+    package static let defaultAccountId: Int64 = 1
+
+    package struct StepSync: Equatable, Sendable {
+        package var day: Int32
+        /// The day's highest reported total, this report included.
+        package var steps: Int64
+        /// Minutes this report earned (0 when it was not higher than before).
+        package var earnedNow: Int64
+        /// Minutes the day's steps have earned in all.
+        package var dayEarned: Int64
+    }
+
+    package struct UnlockState: Equatable, Sendable {
+        /// A session running at the asked time.
+        package var active: Bool
+        package var sessionId: Int64
+        package var startMs: Int64
+        /// When the last queued session ends (apps shielded again).
+        package var untilMs: Int64
+    }
+
+    // MARK: Accounts and rules
+
+    /// The account for a caller's id: 0 is the default account.
+    package func creditAccount(_ id: Int64) throws(HabitError) -> Store.CreditAccount {
+        let id = id == 0 ? Engine.defaultAccountId : id
+        guard id > 0, let account = try store.creditAccount(id: id) else { throw .notFound("no credit account with id \(id)") }
+        return account
+    }
+
+    package func createCreditAccount(name: String) throws(HabitError) -> Int64 {
+        try TextRules.validate(name, field: "account name", maxBytes: 200)
+        let at = now()
+        return try store.atomically { () throws(HabitError) in try store.insertCreditAccount(name: name, createdAtMs: at) }
+    }
+
+    package func creditAccount(named name: String) throws(HabitError) -> Store.CreditAccount {
+        guard let account = try store.creditAccount(named: name) else { throw .notFound("no credit account named '\(name.prefix(200))'") }
+        return account
+    }
+
+    package func creditAccounts() throws(HabitError) -> [Store.CreditAccount] { try store.creditAccounts() }
+
+    /// Records a rule effective from a day (nil: today). Rules only apply from today
+    /// on, so no day already lived is ever re-rated.
+    package func setCreditRule(accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32?) throws(HabitError) -> Int64 {
+        let account = try creditAccount(accountId)
+        try CreditRule.validate(kind: kind, value: value, habitId: habitId)
+        if let habitId { _ = try habit(id: habitId) }
+        let today = try today()
+        let from = fromDay ?? today
+        guard CivilDate.isValid(from) else { throw .invalid("from day \(from) is outside 0001-01-01...9999-12-31") }
+        guard from >= today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
+        let at = now()
+        let id = try store.atomically { () throws(HabitError) in
+            // Days before the change are settled under the old policy first.
+            try writeExpiries(accountId: account.id, today: today, at: at)
+            return try store.insertCreditRule(accountId: account.id, kind: kind, habitId: habitId, value: value, fromDay: from, recordedAtMs: at)
+        }
+        rewardedHabits = nil
+        return id
+    }
+
+    package func creditRules(accountId: Int64) throws(HabitError) -> [CreditRule] {
+        try store.creditRules(accountId: try creditAccount(accountId).id)
+    }
+
+    // MARK: Earning and spending
+
+    /// Records a health source's cumulative step total for a day (nil: today).
+    /// The day earns from its highest total: the same or a lower report earns
+    /// nothing and takes nothing back.
+    package func syncSteps(accountId: Int64, day: Int32?, steps: Int64) throws(HabitError) -> StepSync {
+        try CreditLimits.steps(steps)
+        let account = try creditAccount(accountId)
+        let today = try today()
+        let day = day ?? today
+        guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
+        guard day <= today else { throw .invalid("steps cannot be reported for a day after today") }
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            try writeExpiries(accountId: account.id, today: today, at: at)
+            let reported = try store.stepTotals(accountId: account.id, from: day, to: day)[day] ?? 0
+            if steps > reported { try store.insertStepReport(accountId: account.id, day: day, steps: steps, atMs: at) }
+            let best = max(steps, reported)
+            let due = CreditRules(try store.creditRules(accountId: account.id)).minutes(forSteps: best, on: day)
+            let have = try store.stepCredit(accountId: account.id, day: day)
+            let earned = max(due - have, 0)
+            if earned > 0 {
+                _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .earn, minutes: earned, day: day, atMs: at,
+                                                            reason: "\(best) steps", cause: .steps, causeId: nil, habitId: nil, steps: best))
+            }
+            return StepSync(day: day, steps: best, earnedNow: earned, dayEarned: have + earned)
+        }
+    }
+
+    /// Spends minutes if the balance allows, atomically; with `unlock`, opens an
+    /// unlock session that starts now, or when the running ones end.
+    /// Returns the spend entry's id.
+    package func spend(accountId: Int64, minutes: Int64, reason: String?, unlock: Bool) throws(HabitError) -> Int64 {
+        try CreditLimits.minutes(minutes)
+        try CreditLimits.reason(reason)
+        let account = try creditAccount(accountId)
+        let today = try today()
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            try writeExpiries(accountId: account.id, today: today, at: at)
+            let available = try CreditFold.available(try store.creditEntries(accountId: account.id), rules: try rules(account.id),
+                                                     on: today, today: today)
+            guard minutes <= available else {
+                throw HabitError(.insufficient, "spending \(minutes) minutes needs \(minutes) available; \(max(available, 0)) are")
+            }
+            var cause = CreditCause.manual
+            var sessionId: Int64?
+            if unlock {
+                let start = max(at, try store.latestSessionEnd(accountId: account.id, after: at) ?? at)
+                let (length, overflow) = minutes.multipliedReportingOverflow(by: 60_000)
+                let (end, overflowEnd) = start.addingReportingOverflow(length)
+                guard !overflow, !overflowEnd else { throw .invalid("the session would end beyond the clock's range") }
+                sessionId = try store.insertSession(accountId: account.id, minutes: minutes, startMs: start, endMs: end, reason: reason)
+                cause = .session
+            }
+            return try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .spend, minutes: -minutes, day: today, atMs: at,
+                                                           reason: reason, cause: cause, causeId: sessionId, habitId: nil, steps: nil))
+        }
+    }
+
+    /// A correction by hand, up or down (a balance may go below zero this way).
+    package func adjustCredits(accountId: Int64, minutes: Int64, reason: String?) throws(HabitError) -> Int64 {
+        try CreditLimits.minutes(minutes, allowNegative: true)
+        try CreditLimits.reason(reason)
+        let account = try creditAccount(accountId)
+        let today = try today()
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            try writeExpiries(accountId: account.id, today: today, at: at)
+            return try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .adjust, minutes: minutes, day: today, atMs: at,
+                                                           reason: reason, cause: .manual, causeId: nil, habitId: nil, steps: nil))
+        }
+    }
+
+    // MARK: Reading
+
+    /// A day's summary (nil: today): steps, earned, spent, expired, available.
+    package func creditDay(accountId: Int64, day: Int32?) throws(HabitError) -> CreditDay {
+        let account = try creditAccount(accountId)
+        let today = try today()
+        let day = day ?? today
+        guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
+        return try store.snapshot { () throws(HabitError) in
+            let steps = try store.stepTotals(accountId: account.id, from: day, to: day)
+            let days = try CreditFold.days(try store.creditEntries(accountId: account.id), rules: try rules(account.id), through: day,
+                                           today: today, steps: steps)
+            return days.last ?? CreditDay(day: day)
+        }
+    }
+
+    /// What can be spent now.
+    package func creditBalance(accountId: Int64) throws(HabitError) -> Int64 {
+        try creditDay(accountId: accountId, day: nil).available
+    }
+
+    package func creditHistory(accountId: Int64, from: Int32, to: Int32) throws(HabitError) -> [CreditEntry] {
+        try checkRange(from: from, to: to, limit: nil)
+        return try store.creditEntries(accountId: try creditAccount(accountId).id, from: from, to: to)
+    }
+
+    /// Whether apps are unlocked at a time (nil: now), and until when.
+    package func unlockState(accountId: Int64, atMs: Int64?) throws(HabitError) -> UnlockState {
+        let account = try creditAccount(accountId)
+        let at = atMs ?? now()
+        return try store.snapshot { () throws(HabitError) in
+            guard let session = try store.activeSession(accountId: account.id, nowMs: at) else {
+                return UnlockState(active: false, sessionId: 0, startMs: 0, untilMs: 0)
+            }
+            // Sessions bought while one runs are queued right after it.
+            let until = try store.latestSessionEnd(accountId: account.id, after: at) ?? session.endMs
+            return UnlockState(active: true, sessionId: session.id, startMs: session.startMs, untilMs: until)
+        }
+    }
+
+    // MARK: Internals
+
+    private func rules(_ accountId: Int64) throws(HabitError) -> CreditRules {
+        CreditRules(try store.creditRules(accountId: accountId))
+    }
+
+    /// Writes the `expire` entries the fold already applies to days before today,
+    /// so the ledger sums to the balance. Runs inside the caller's write.
+    private func writeExpiries(accountId: Int64, today: Int32, at: Int64) throws(HabitError) {
+        let pending = try CreditFold.unwrittenExpiries(try store.creditEntries(accountId: accountId), rules: try rules(accountId), today: today)
+        for (day, minutes) in pending {
+            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .expire, minutes: -minutes, day: day, atMs: at,
+                                                        reason: "unspent at the end of the day", cause: .expiry, causeId: nil, habitId: nil,
+                                                        steps: nil))
+        }
+    }
+
+    /// Completion credits follow the completion ledger. Called inside the write
+    /// that appended `causeEntryId` to a habit's day: a day that became done earns
+    /// each rewarding account its minutes once; a day that stopped being done
+    /// (an undo) gives them back with an `adjust` entry, even when they were
+    /// already spent: the balance then shows the debt.
+    func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64) throws(HabitError) {
+        if rewardedHabits == nil { rewardedHabits = try store.rewardedHabitIds() }
+        guard rewardedHabits?.contains(habit.id) == true else { return }
+        let done = DayFold.states(try store.entries(habitId: habit.id, from: day, to: day), from: day, to: day, habit: habit.spec)
+            .first?.done ?? false
+        let at = now()
+        let today = try today()
+        for accountId in try store.accountsRewarding(habitId: habit.id, day: day) {
+            let held = try store.habitCredit(accountId: accountId, habitId: habit.id, day: day)
+            let reward = try rules(accountId).habitMinutes(habitId: habit.id, on: day)
+            let change: (CreditKind, Int64, String)?
+            if done && held == 0 && reward > 0 {
+                change = (.earn, reward, "completed '\(habit.spec.name)'")
+            } else if !done && held > 0 {
+                change = (.adjust, -held, "completion of '\(habit.spec.name)' undone")
+            } else {
+                change = nil
+            }
+            guard let (kind, minutes, reason) = change else { continue }
+            try writeExpiries(accountId: accountId, today: today, at: at)
+            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
+                                                        reason: reason, cause: .habitEntry, causeId: causeEntryId, habitId: habit.id, steps: nil))
+        }
+    }
+}
