@@ -186,4 +186,43 @@ final class CreditStoreTests: StoreTestCase {
         }
         XCTAssertEqual(entries().count, 0)
     }
+
+    func testTwoProcessesAndTheirThreadsNeverSpendMoreThanWasEarned() throws {
+        try compileC([Paths.root + "/Tests/c/spenders.c"], output: dir + "/spenders")
+        var race: Int64 = 0
+        ok(hc_credit_account_create(&race, store, "race"))
+        // Carry-over: a run across midnight must not expire the pot mid-race.
+        rule(HC_RULE_EXPIRY, Int64(HC_EXPIRY_CARRY_OVER), account: race)
+        ok(hc_credit_adjust(nil, store, race, 600, "the pot"))
+        let second = Process()
+        second.executableURL = URL(fileURLWithPath: dir + "/spenders")
+        let go = dir + "/go"
+        second.arguments = [dir + "/store.db", "race", "4", go]
+        second.environment = ["SWIFT_BACKTRACE": "enable=no"]
+        let output = Pipe()
+        second.standardOutput = output
+        try second.run()
+        let firstProcess = Process()
+        firstProcess.executableURL = URL(fileURLWithPath: dir + "/spenders")
+        firstProcess.arguments = [dir + "/store.db", "race", "4", go]
+        firstProcess.environment = second.environment
+        let firstOutput = Pipe()
+        firstProcess.standardOutput = firstOutput
+        try firstProcess.run()
+        FileManager.default.createFile(atPath: go, contents: nil)
+        let firstText = String(decoding: firstOutput.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let secondText = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        firstProcess.waitUntilExit()
+        second.waitUntilExit()
+        XCTAssertEqual(firstProcess.terminationStatus, 0, "first process")
+        XCTAssertEqual(second.terminationStatus, 0, "second process")
+        func spent(_ text: String) -> Int64 { Int64(text.split(separator: " ").last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? -1 }
+        let total = spent(firstText) + spent(secondText)
+        XCTAssertEqual(total, 600, "every minute spent once, none twice: \(firstText) + \(secondText)")
+        // (How the 600 split between the processes is up to SQLite's lock; it may be very uneven.)
+        XCTAssertEqual(balance(race), 0)
+        let ledger = entries(race)
+        XCTAssertEqual(ledger.filter { $0.kind == HC_CREDIT_SPEND }.count, 600)
+        XCTAssertEqual(ledger.reduce(0) { $0 + $1.minutes }, 0, "the ledger balances to the minute")
+    }
 }
