@@ -60,6 +60,20 @@ enum Demo {
             say("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(strip)  done \(done)/14, skipped \(skipped), today \(Output.number(states.last?.value ?? 0))")
             summary.append(["habit": name, "done_days": done, "skipped_days": skipped, "today_value": states.last?.value ?? 0])
         }
+        // Credits: steps and a habit earn minutes; a spend unlocks apps; too large a spend is refused.
+        try Library.check(hc_credit_rule_set(nil, store.handle, 0, HC_RULE_HABIT_MINUTES, bed, 10, Int32.min))
+        var sync = hc_step_sync()
+        sync.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        try Library.check(hc_credit_sync_steps(&sync, store.handle, 0, today, 5_400))
+        try Library.check(hc_credit_sync_steps(&sync, store.handle, 0, today, 5_400))
+        try append(store, bed, HC_ENTRY_DONE, 0, today)
+        try Library.check(hc_credit_spend(nil, store.handle, 0, 30, "video app", HC_SPEND_UNLOCK))
+        let refused = hc_credit_spend(nil, store.handle, 0, 60, "more video", HC_SPEND_UNLOCK)
+        var available: Int64 = 0
+        try Library.check(hc_credit_balance(&available, store.handle, 0))
+        say("credits: 5,400 steps reported twice earn 54 min once, the bed earns 10; spent 30 to unlock apps; " +
+            "a 60-min spend is \(refused == HC_E_INSUFFICIENT ? "refused" : "?"); \(available) min left")
+
         var text: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_export(&text, store.handle, HC_FORMAT_JSONL))
         let lines = text.map { String(cString: $0).split(separator: "\n").count } ?? 0
@@ -67,7 +81,7 @@ enum Demo {
         say("export: \(lines) JSON Lines (habitctl --db \(path) export --format jsonl)")
         if context.output.json {
             print(Output.encode(["schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
-                                 "habits": summary, "export_lines": lines]))
+                                 "habits": summary, "export_lines": lines, "credits_available": available]))
         }
     }
 

@@ -18,6 +18,8 @@ enum Help {
       stats HABIT          streaks, completion rate and strength (or a measurement's readings)
       heatmap              daily scores as a grid (--svg FILE writes an image)
       vacation add|list|remove  excused date ranges
+      credits              the credit ledger: sync-steps, spend, adjust, balance, day,
+                           history, rules [set], account add
       export               the whole store as JSON or JSON Lines
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
@@ -33,10 +35,30 @@ enum Help {
 
     Exit codes: 0 success, 1 internal error, 2 usage error, 3 not found,
     4 conflict, 5 invalid input, 6 store unavailable (I/O, corrupt, busy, newer
-    version, read-only).
+    version, read-only), 7 not enough credits.
     """
 
     static let commands: [String: String] = [
+        "credits": """
+        Usage: habitctl credits SUBCOMMAND [--account NAME] ...
+
+        Minutes earned by steps and habits, spent to unlock apps. An append-only
+        ledger: the balance is the fold of its entries.
+
+          sync-steps --steps N [--date D]   a health source's step total for a day
+                                            (only a higher total earns; 100 steps = 1 min)
+          spend MINUTES [--reason R] [--no-unlock]
+                                            spend now, opening an unlock session
+                                            (exit 7 and nothing written when short)
+          adjust MINUTES --reason R         a correction by hand (may be negative)
+          balance                           what can be spent now; unlock state
+          day [DATE]                        steps, earned, spent, expired, available
+          history [--from D] [--to D]       the entries (default: the last 30 days)
+          rules                             the rules in force and their dates
+          rules set --steps-per-minute N | --habit H --minutes M | --expiry day|carry
+                    [--from DATE]           a rule from today (or a later date) on
+          account add NAME                  another account (--account NAME elsewhere)
+        """,
         "init": """
         Usage: habitctl init [--timezone TZ] [--day-start HH:MM] [--week-start mon|sun|...]
         Creates the store if needed and shows its settings. TZ is an IANA name

@@ -28,6 +28,15 @@ struct Output {
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
 
+    /// A UTC time in milliseconds as ISO 8601 ("2026-11-22T08:15:00Z").
+    static func time(_ ms: Int64) -> String {
+        var seconds = time_t(ms / 1000)
+        var parts = tm()
+        guard gmtime_r(&seconds, &parts) != nil else { return String(ms) }
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
     /// A number without a trailing ".0" when it is whole.
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)

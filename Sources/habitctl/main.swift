@@ -58,6 +58,7 @@ func run(_ argv: [String]) throws(CLIError) {
     case "stats": try ProgressCommands.stats(args, context)
     case "heatmap": try ProgressCommands.heatmap(args, context)
     case "vacation": try ProgressCommands.vacation(args, context)
+    case "credits": try CreditCommands.run(args, context)
     case "demo": try Demo.run(args, context)
     case "habit": throw .usage("habit needs a subcommand: add, list, show, edit, archive")
     default: throw .usage("unknown command '\(key)'; see habitctl --help")

@@ -131,4 +131,31 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(document["entries_logged"] as? Int, 113)
         XCTAssertEqual((document["habits"] as? [[String: Any]])?.first?["done_days"] as? Int, 12)
     }
+
+    func testCreditsFromTheShell() throws {
+        XCTAssertSucceeded(try habitctl("init"), "init")
+        let first = try json(try habitctl("--json", "credits", "sync-steps", "--steps", "5400"))
+        XCTAssertEqual(first["earned_now"] as? Int, 54)
+        let again = try json(try habitctl("--json", "credits", "sync-steps", "--steps", "5400"))
+        XCTAssertEqual(again["earned_now"] as? Int, 0)
+        let short = try habitctl("credits", "spend", "60", "--reason", "games")
+        XCTAssertEqual(short.status, 7, "not enough credits has its own exit code")
+        XCTAssertTrue(short.stderr.contains("54"), short.stderr)
+        let spent = try json(try habitctl("--json", "credits", "spend", "20", "--reason", "games"))
+        XCTAssertEqual(spent["unlocked"] as? Bool, true)
+        let balance = try json(try habitctl("--json", "credits", "balance"))
+        XCTAssertEqual(balance["available"] as? Int, 34)
+        let day = try json(try habitctl("--json", "credits", "day"))
+        XCTAssertEqual(day["steps"] as? Int, 5400)
+        XCTAssertEqual(day["spent"] as? Int, 20)
+        XCTAssertSucceeded(try habitctl("credits", "rules", "set", "--steps-per-minute", "50"), "rules set")
+        let rules = try json(try habitctl("--json", "credits", "rules"))
+        XCTAssertEqual((rules["rules"] as? [[String: Any]])?.first?["value"] as? Int, 50)
+        let history = try json(try habitctl("--json", "credits", "history"))
+        XCTAssertEqual((history["entries"] as? [[String: Any]])?.map { $0["kind"] as? String }, ["earn", "spend"])
+        XCTAssertEqual(try habitctl("credits", "sync-steps", "--steps", "-5").status, 5)
+        XCTAssertEqual(try habitctl("credits", "spend", "ten").status, 5)
+        XCTAssertEqual(try habitctl("credits", "fly").status, 2)
+        XCTAssertEqual(try habitctl("credits", "balance", "--account", "nobody").status, 3)
+    }
 }
