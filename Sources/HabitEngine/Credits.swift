@@ -204,14 +204,19 @@ extension Engine {
         }
     }
 
+    /// Whether any account rewards the habit (the set is cached with the habits).
+    func earnsCredits(_ habitId: Int64) throws(HabitError) -> Bool {
+        if rewardedHabits == nil { rewardedHabits = try store.rewardedHabitIds() }
+        return rewardedHabits?.contains(habitId) == true
+    }
+
     /// Completion credits follow the completion ledger. Called inside the write
     /// that appended `causeEntryId` to a habit's day: a day that became done earns
     /// each rewarding account its minutes once; a day that stopped being done
     /// (an undo) gives them back with an `adjust` entry, even when they were
     /// already spent: the balance then shows the debt.
     func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64) throws(HabitError) {
-        if rewardedHabits == nil { rewardedHabits = try store.rewardedHabitIds() }
-        guard rewardedHabits?.contains(habit.id) == true else { return }
+        guard try earnsCredits(habit.id) else { return }
         let done = DayFold.states(try store.entries(habitId: habit.id, from: day, to: day), from: day, to: day, habit: habit.spec)
             .first?.done ?? false
         let at = now()

@@ -224,10 +224,14 @@ package final class Engine {
         let habit = try habit(id: new.habitId)
         guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to log") }
         try EntryRules.validate(kind: new.kind, value: new.value, note: new.note, for: habit.spec)
+        let insert = { () throws(HabitError) -> Int64 in
+            try self.store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: new.kind == .amount || new.kind == .total ? new.value : 0,
+                                       recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+        }
+        // One insert is atomic by itself; a habit that earns credits writes two tables.
+        guard try earnsCredits(habit.id) else { return try insert() }
         return try store.atomically { () throws(HabitError) in
-            let id = try store.insertEntry(habitId: habit.id, day: day, kind: new.kind,
-                                           value: new.kind == .amount || new.kind == .total ? new.value : 0,
-                                           recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+            let id = try insert()
             try settleHabitCredits(habit: habit, day: day, causeEntryId: id)
             return id
         }
