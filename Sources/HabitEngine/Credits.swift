@@ -47,22 +47,16 @@ extension Engine {
         return account
     }
 
-    package func creditAccounts() throws(HabitError) -> [Store.CreditAccount] { try store.creditAccounts() }
-
     /// Records a rule effective from a day (nil: today). Rules only apply from today
     /// on, so no day already lived is ever re-rated.
     package func setCreditRule(accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32?) throws(HabitError) -> Int64 {
-        let account = try creditAccount(accountId)
         try CreditRule.validate(kind: kind, value: value, habitId: habitId)
         if let habitId { _ = try habit(id: habitId) }
-        let today = try today()
-        let from = fromDay ?? today
-        guard CivilDate.isValid(from) else { throw .invalid("from day \(from) is outside 0001-01-01...9999-12-31") }
-        guard from >= today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
-        let at = now()
-        let id = try store.atomically { () throws(HabitError) in
-            // Days before the change are settled under the old policy first.
-            try writeExpiries(accountId: account.id, today: today, at: at)
+        if let fromDay { guard CivilDate.isValid(fromDay) else { throw .invalid("from day \(fromDay) is outside 0001-01-01...9999-12-31") } }
+        // Days before the change are settled (their expiries written) under the old rules first.
+        let id = try writingCredits(accountId) { (account, today, at) throws(HabitError) in
+            let from = fromDay ?? today
+            guard from >= today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
             return try store.insertCreditRule(accountId: account.id, kind: kind, habitId: habitId, value: value, fromDay: from, recordedAtMs: at)
         }
         rewardedHabits = nil
@@ -80,18 +74,14 @@ extension Engine {
     /// nothing and takes nothing back.
     package func syncSteps(accountId: Int64, day: Int32?, steps: Int64) throws(HabitError) -> StepSync {
         try CreditLimits.steps(steps)
-        let account = try creditAccount(accountId)
-        let today = try today()
-        let day = day ?? today
-        guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
-        guard day <= today else { throw .invalid("steps cannot be reported for a day after today") }
-        let at = now()
-        return try store.atomically { () throws(HabitError) in
-            try writeExpiries(accountId: account.id, today: today, at: at)
+        if let day { guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") } }
+        return try writingCredits(accountId) { (account, today, at) throws(HabitError) in
+            let day = day ?? today
+            guard day <= today else { throw .invalid("steps cannot be reported for a day after today") }
             let reported = try store.stepTotals(accountId: account.id, from: day, to: day)[day] ?? 0
             if steps > reported { try store.insertStepReport(accountId: account.id, day: day, steps: steps, atMs: at) }
             let best = max(steps, reported)
-            let due = CreditRules(try store.creditRules(accountId: account.id)).minutes(forSteps: best, on: day)
+            let due = try rules(account.id).minutes(forSteps: best, on: day)
             let have = try store.stepCredit(accountId: account.id, day: day)
             let earned = max(due - have, 0)
             if earned > 0 {
@@ -108,15 +98,11 @@ extension Engine {
     package func spend(accountId: Int64, minutes: Int64, reason: String?, unlock: Bool) throws(HabitError) -> Int64 {
         try CreditLimits.minutes(minutes)
         try CreditLimits.reason(reason)
-        let account = try creditAccount(accountId)
-        let today = try today()
-        let at = now()
-        return try store.atomically { () throws(HabitError) in
-            try writeExpiries(accountId: account.id, today: today, at: at)
+        return try writingCredits(accountId) { (account, today, at) throws(HabitError) in
             let available = try CreditFold.available(try store.creditEntries(accountId: account.id), rules: try rules(account.id),
                                                      on: today, today: today)
             guard minutes <= available else {
-                throw HabitError(.insufficient, "spending \(minutes) minutes needs \(minutes) available; \(max(available, 0)) are")
+                throw HabitError(.insufficient, "not enough credits: spending \(minutes) minutes, \(max(available, 0)) available")
             }
             var cause = CreditCause.manual
             var sessionId: Int64?
@@ -137,12 +123,8 @@ extension Engine {
     package func adjustCredits(accountId: Int64, minutes: Int64, reason: String?) throws(HabitError) -> Int64 {
         try CreditLimits.minutes(minutes, allowNegative: true)
         try CreditLimits.reason(reason)
-        let account = try creditAccount(accountId)
-        let today = try today()
-        let at = now()
-        return try store.atomically { () throws(HabitError) in
-            try writeExpiries(accountId: account.id, today: today, at: at)
-            return try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .adjust, minutes: minutes, day: today, atMs: at,
+        return try writingCredits(accountId) { (account, today, at) throws(HabitError) in
+            try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .adjust, minutes: minutes, day: today, atMs: at,
                                                            reason: reason, cause: .manual, causeId: nil, habitId: nil, steps: nil))
         }
     }
@@ -188,6 +170,18 @@ extension Engine {
     }
 
     // MARK: Internals
+
+    /// Runs a write on an account in one write transaction, after writing the
+    /// expiries the fold already applies; body gets the account, today and now.
+    private func writingCredits<T>(_ accountId: Int64, _ body: (Store.CreditAccount, Int32, Int64) throws(HabitError) -> T) throws(HabitError) -> T {
+        let account = try creditAccount(accountId)
+        let today = try today()
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            try writeExpiries(accountId: account.id, today: today, at: at)
+            return try body(account, today, at)
+        }
+    }
 
     private func rules(_ accountId: Int64) throws(HabitError) -> CreditRules {
         CreditRules(try store.creditRules(accountId: accountId))

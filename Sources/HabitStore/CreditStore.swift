@@ -41,10 +41,6 @@ extension Store {
         return try statement.one(readAccount)
     }
 
-    package func creditAccounts() throws(HabitError) -> [CreditAccount] {
-        try db.statement("SELECT id, name FROM credit_accounts ORDER BY id").all(readAccount)
-    }
-
     private func readAccount(_ s: Statement) throws(HabitError) -> CreditAccount {
         guard let name = s.text(1) else { throw .corrupt("credit account \(s.int(0)) has no name") }
         return CreditAccount(id: s.int(0), name: name)
