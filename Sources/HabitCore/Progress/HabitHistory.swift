@@ -99,19 +99,12 @@ package struct HabitHistory: Sendable {
     @inline(__always)
     package func isMarkedDone(_ day: Int32) -> Bool { mark(day) & Mark.done != 0 }
 
-    /// Skipped and not done.
-    @inline(__always)
-    package func isSkipped(_ day: Int32) -> Bool { mark(day) & Mark.skipped != 0 }
-
     /// The day's total, reading or (for checkmarks) 1 when done.
     package func value(on day: Int32) -> Double {
         guard keepsValues else { return isMarkedDone(day) ? 1 : 0 }
         let index = Int(day) - Int(base)
         return index >= 0 && index < values.count ? values[index] : 0
     }
-
-    /// Done for judging: at-most days count only once over.
-    package func isDone(_ day: Int32, asOf: Int32) -> Bool { judged(asOf: asOf).isDone(day) }
 
     /// The days as judged as of a day, for the loops over them.
     func judged(asOf: Int32) -> JudgedDays {
