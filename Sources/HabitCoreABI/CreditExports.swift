@@ -67,13 +67,10 @@ public func hc_credit_rules(_ out: UnsafeMutablePointer<hc_credit_rule>?, _ capa
     withStore(store) { engine throws(HabitError) in
         let buffer = try CProgress.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        let rules = try engine.creditRules(accountId: account_id)
-        for (index, rule) in rules.prefix(buffer.count).enumerated() {
-            buffer[index] = hc_credit_rule(struct_size: UInt32(MemoryLayout<hc_credit_rule>.size), kind: rule.kind.rawValue, id: rule.id,
-                                           account_id: rule.accountId, habit_id: rule.habitId ?? 0, value: rule.value,
-                                           from_day: rule.fromDay, reserved: 0)
+        CProgress.copy(try engine.creditRules(accountId: account_id), into: buffer, count: count) { rule in
+            hc_credit_rule(struct_size: UInt32(MemoryLayout<hc_credit_rule>.size), kind: rule.kind.rawValue, id: rule.id,
+                           account_id: rule.accountId, habit_id: rule.habitId ?? 0, value: rule.value, from_day: rule.fromDay, reserved: 0)
         }
-        count.pointee = Int64(rules.count)
     }
 }
 

@@ -35,6 +35,14 @@ enum CProgress {
         return UnsafeMutableBufferPointer(start: pointer, count: Int(capacity))
     }
 
+    /// Writes as many of `items` as the caller's buffer holds, converted, and
+    /// the total into `count` (so a caller can ask with capacity 0, then again).
+    static func copy<Item, Element>(_ items: [Item], into buffer: UnsafeMutableBufferPointer<Element>, count: UnsafeMutablePointer<Int64>,
+                                    _ convert: (Item) -> Element) {
+        for (index, item) in items.prefix(buffer.count).enumerated() { buffer[index] = convert(item) }
+        count.pointee = Int64(items.count)
+    }
+
     static func writeStreaks(_ summary: StreakSummary, schedule: Schedule, out: UnsafeMutablePointer<hc_streak_result>,
                              best: UnsafeMutableBufferPointer<hc_streak>, bestCount: UnsafeMutablePointer<Int32>) {
         out.pointee = hc_streak_result(struct_size: UInt32(MemoryLayout<hc_streak_result>.size), unit: unit(schedule),
@@ -97,12 +105,10 @@ enum CProgress {
         return value
     }
 
+    /// A day range for a series, and a caller buffer that holds it.
     static func series(_ from: Int32, _ to: Int32, capacity: Int) throws(HabitError) {
-        _ = try day(from, "from_day")
-        _ = try day(to, "to_day")
-        guard from <= to else { throw .invalid("the range ends before it starts") }
+        try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let days = Int64(to) - Int64(from) + 1
-        guard days <= 100_000 else { throw .invalid("the range is longer than 100000 days") }
         guard days <= Int64(capacity) else { throw .invalid("the range holds \(days) days but capacity is \(capacity)") }
     }
 
@@ -146,11 +152,9 @@ public func hc_vacation_list(_ out: UnsafeMutablePointer<hc_vacation>?, _ capaci
     withStore(store) { engine throws(HabitError) in
         let buffer = try CProgress.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        let vacations = try engine.vacations()
-        for (index, vacation) in vacations.prefix(buffer.count).enumerated() {
-            buffer[index] = hc_vacation(id: vacation.id, habit_id: vacation.habitId ?? 0, from_day: vacation.first, to_day: vacation.last)
+        CProgress.copy(try engine.vacations(), into: buffer, count: count) {
+            hc_vacation(id: $0.id, habit_id: $0.habitId ?? 0, from_day: $0.first, to_day: $0.last)
         }
-        count.pointee = Int64(vacations.count)
     }
 }
 
@@ -269,12 +273,10 @@ public func hc_due_today(_ out: UnsafeMutablePointer<hc_due_item>?, _ capacity: 
     withStore(store) { engine throws(HabitError) in
         let buffer = try CProgress.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        let items = try engine.due(on: try Convert.day(day, "day"))
-        for (index, item) in items.prefix(buffer.count).enumerated() {
-            buffer[index] = hc_due_item(habit_id: item.habit.id, routine: item.habit.spec.routine.rawValue, state: item.state.rawValue,
-                                        value: item.value, target: item.habit.spec.target)
+        CProgress.copy(try engine.due(on: try Convert.day(day, "day")), into: buffer, count: count) { item in
+            hc_due_item(habit_id: item.habit.id, routine: item.habit.spec.routine.rawValue, state: item.state.rawValue,
+                        value: item.value, target: item.habit.spec.target)
         }
-        count.pointee = Int64(items.count)
     }
 }
 

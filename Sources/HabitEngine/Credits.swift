@@ -151,7 +151,7 @@ extension Engine {
     }
 
     package func creditHistory(accountId: Int64, from: Int32, to: Int32) throws(HabitError) -> [CreditEntry] {
-        try checkRange(from: from, to: to, limit: nil)
+        try CivilDate.checkRange(from: from, to: to, limit: nil)
         return try store.creditEntries(accountId: try creditAccount(accountId).id, from: from, to: to)
     }
 

@@ -22,8 +22,6 @@ package final class Engine {
     /// habits skip the credit bookkeeping.
     var rewardedHabits: Set<Int64>?
 
-    package static let maxRangeDays: Int32 = 100_000
-
     package init(path: String, options: Store.Options) throws(HabitError) {
         store = try Store(path: path, options: options)
     }
@@ -265,7 +263,7 @@ package final class Engine {
 
     /// Entries in append order, each with the id of the undo that cancelled it.
     package func entries(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> [(entry: Entry, undoneBy: Int64?)] {
-        try checkRange(from: from, to: to, limit: nil)
+        try CivilDate.checkRange(from: from, to: to, limit: nil)
         if let habitId { _ = try habit(id: habitId) }
         let entries = try store.entries(habitId: habitId, from: from, to: to)
         // An undo always has its target's habit and day, so it is in the same list.
@@ -275,20 +273,13 @@ package final class Engine {
     }
 
     package func dayStates(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [DayState] {
-        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
+        try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let spec = try habit(id: habitId).spec
         return DayFold.states(try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: spec)
     }
 
     package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {
         try dayStates(habitId: habitId, from: day, to: day)[0].value
-    }
-
-    /// Both days valid, in order, and (with a limit) at most `limit` days.
-    func checkRange(from: Int32, to: Int32, limit: Int32?) throws(HabitError) {
-        guard CivilDate.isValid(from), CivilDate.isValid(to) else { throw .invalid("dates must be within 0001-01-01...9999-12-31") }
-        guard from <= to else { throw .invalid("the range ends before it starts") }
-        if let limit, Int64(to) - Int64(from) >= Int64(limit) { throw .invalid("the range is longer than \(limit) days") }
     }
 
     // MARK: Export and import

@@ -72,14 +72,14 @@ extension Engine {
     }
 
     package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {
-        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
+        try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
         return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, weekStart: try weekStart(),
                                      vacations: Vacation.ranges(try vacations(), habitId: habitId))
     }
 
     package func completion(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> Scores.Completion {
-        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
+        try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         // Judged as of today: a past window's last day is over, not open.
         let asOf = try today()
         let habit = try habit(id: habitId)
@@ -90,7 +90,7 @@ extension Engine {
 
     /// Day tallies across the active habits (or one group) for [from, to].
     package func tallies(from: Int32, to: Int32, group: String? = nil) throws(HabitError) -> [Global.DayTally] {
-        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
+        try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let asOf = try today()
         var inputs: [Global.Input] = []
         for habit in try habits(includeArchived: true) where habit.spec.kind != .measurement {
@@ -170,7 +170,7 @@ extension Engine {
 
     /// Readings in [from, to]: the latest, the best by the habit's direction, and the change.
     package func measurements(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> MeasurementStats {
-        try checkRange(from: from, to: to, limit: Engine.maxRangeDays)
+        try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
         guard habit.spec.kind == .measurement else { throw .invalid("habit '\(habit.spec.name)' is not a measurement") }
         let readings = DayFold.sparseStates(try store.entries(habitId: habitId, from: from, to: to), habit: habit.spec)

@@ -76,6 +76,16 @@ package struct CivilDate: Equatable, Hashable, Sendable, CustomStringConvertible
         dayNumber >= minDay && dayNumber <= maxDay
     }
 
+    /// The most days one series call covers (about 273 years).
+    package static let maxRangeDays: Int32 = 100_000
+
+    /// Both days valid, in order, and (with a limit) at most `limit` days.
+    package static func checkRange(from: Int32, to: Int32, limit: Int32?) throws(HabitError) {
+        guard isValid(from), isValid(to) else { throw .invalid("dates must be within 0001-01-01...9999-12-31") }
+        guard from <= to else { throw .invalid("the range ends before it starts") }
+        if let limit, Int64(to) - Int64(from) >= Int64(limit) { throw .invalid("the range is longer than \(limit) days") }
+    }
+
     package static func isLeap(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
