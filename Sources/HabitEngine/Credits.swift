@@ -54,10 +54,11 @@ extension Engine {
         if let habitId { _ = try habit(id: habitId) }
         if let fromDay { guard CivilDate.isValid(fromDay) else { throw .invalid("from day \(fromDay) is outside 0001-01-01...9999-12-31") } }
         // Days before the change are settled (their expiries written) under the old rules first.
-        let id = try writingCredits(accountId) { (account, today, at) throws(HabitError) in
-            let from = fromDay ?? today
-            guard from >= today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
-            return try store.insertCreditRule(accountId: account.id, kind: kind, habitId: habitId, value: value, fromDay: from, recordedAtMs: at)
+        let id = try writingCredits(accountId) { (write) throws(HabitError) in
+            let from = fromDay ?? write.today
+            guard from >= write.today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
+            return try store.insertCreditRule(accountId: write.account.id, kind: kind, habitId: habitId, value: value, fromDay: from,
+                                              recordedAtMs: write.at)
         }
         rewardedHabits = nil
         return id
@@ -75,13 +76,14 @@ extension Engine {
     package func syncSteps(accountId: Int64, day: Int32?, steps: Int64) throws(HabitError) -> StepSync {
         try CreditLimits.steps(steps)
         if let day { guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") } }
-        return try writingCredits(accountId) { (account, today, at) throws(HabitError) in
-            let day = day ?? today
-            guard day <= today else { throw .invalid("steps cannot be reported for a day after today") }
+        return try writingCredits(accountId) { (write) throws(HabitError) in
+            let (account, at) = (write.account, write.at)
+            let day = day ?? write.today
+            guard day <= write.today else { throw .invalid("steps cannot be reported for a day after today") }
             let reported = try store.stepTotals(accountId: account.id, from: day, to: day)[day] ?? 0
             if steps > reported { try store.insertStepReport(accountId: account.id, day: day, steps: steps, atMs: at) }
             let best = max(steps, reported)
-            let due = try rules(account.id).minutes(forSteps: best, on: day)
+            let due = write.rules.minutes(forSteps: best, on: day)
             let have = try store.stepCredit(accountId: account.id, day: day)
             let earned = max(due - have, 0)
             if earned > 0 {
@@ -98,9 +100,8 @@ extension Engine {
     package func spend(accountId: Int64, minutes: Int64, reason: String?, unlock: Bool) throws(HabitError) -> Int64 {
         try CreditLimits.minutes(minutes)
         try CreditLimits.reason(reason)
-        return try writingCredits(accountId) { (account, today, at) throws(HabitError) in
-            let available = try CreditFold.available(try store.creditEntries(accountId: account.id), rules: try rules(account.id),
-                                                     on: today, today: today)
+        return try writingCredits(accountId) { (write) throws(HabitError) in
+            let (account, today, at, available) = (write.account, write.today, write.at, write.available)
             guard minutes <= available else {
                 throw HabitError(.insufficient, "not enough credits: spending \(minutes) minutes, \(max(available, 0)) available")
             }
@@ -123,8 +124,9 @@ extension Engine {
     package func adjustCredits(accountId: Int64, minutes: Int64, reason: String?) throws(HabitError) -> Int64 {
         try CreditLimits.minutes(minutes, allowNegative: true)
         try CreditLimits.reason(reason)
-        return try writingCredits(accountId) { (account, today, at) throws(HabitError) in
-            try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .adjust, minutes: minutes, day: today, atMs: at,
+        return try writingCredits(accountId) { (write) throws(HabitError) in
+            try store.insertCreditEntry(CreditEntry(id: 0, accountId: write.account.id, kind: .adjust, minutes: minutes, day: write.today,
+                                                    atMs: write.at,
                                                            reason: reason, cause: .manual, causeId: nil, habitId: nil, steps: nil))
         }
     }
@@ -147,7 +149,11 @@ extension Engine {
 
     /// What can be spent now.
     package func creditBalance(accountId: Int64) throws(HabitError) -> Int64 {
-        try creditDay(accountId: accountId, day: nil).available
+        let account = try creditAccount(accountId)
+        let today = try today()
+        return try store.snapshot { () throws(HabitError) in
+            try CreditFold.available(try store.creditEntries(accountId: account.id), rules: try rules(account.id), on: today, today: today)
+        }
     }
 
     package func creditHistory(accountId: Int64, from: Int32, to: Int32) throws(HabitError) -> [CreditEntry] {
@@ -171,15 +177,25 @@ extension Engine {
 
     // MARK: Internals
 
+    /// What an account write knows once its transaction is open.
+    private struct CreditWrite {
+        var account: Store.CreditAccount
+        var today: Int32
+        var at: Int64
+        var rules: CreditRules
+        /// What the account holds now, before this write.
+        var available: Int64
+    }
+
     /// Runs a write on an account in one write transaction, after writing the
-    /// expiries the fold already applies; body gets the account, today and now.
-    private func writingCredits<T>(_ accountId: Int64, _ body: (Store.CreditAccount, Int32, Int64) throws(HabitError) -> T) throws(HabitError) -> T {
+    /// expiries the fold already applies.
+    private func writingCredits<T>(_ accountId: Int64, _ body: (CreditWrite) throws(HabitError) -> T) throws(HabitError) -> T {
         let account = try creditAccount(accountId)
         let today = try today()
         let at = now()
         return try store.atomically { () throws(HabitError) in
-            try writeExpiries(accountId: account.id, today: today, at: at)
-            return try body(account, today, at)
+            let (rules, available) = try writeExpiries(accountId: account.id, today: today, at: at)
+            return try body(CreditWrite(account: account, today: today, at: at, rules: rules, available: available))
         }
     }
 
@@ -188,14 +204,18 @@ extension Engine {
     }
 
     /// Writes the `expire` entries the fold already applies to days before today,
-    /// so the ledger sums to the balance. Runs inside the caller's write.
-    private func writeExpiries(accountId: Int64, today: Int32, at: Int64) throws(HabitError) {
-        let pending = try CreditFold.unwrittenExpiries(try store.creditEntries(accountId: accountId), rules: try rules(accountId), today: today)
-        for (day, minutes) in pending {
+    /// so the ledger sums to the balance. Runs inside the caller's write; one read
+    /// and one fold also give the account's rules and balance (expiry written or not).
+    private func writeExpiries(accountId: Int64, today: Int32, at: Int64) throws(HabitError) -> (rules: CreditRules, available: Int64) {
+        let entries = try store.creditEntries(accountId: accountId)
+        let rules = try rules(accountId)
+        let days = try CreditFold.days(entries, rules: rules, through: today, today: today)
+        for (day, minutes) in try CreditFold.unwrittenExpiries(in: days, entries: entries) {
             _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .expire, minutes: -minutes, day: day, atMs: at,
                                                         reason: "unspent at the end of the day", cause: .expiry, causeId: nil, habitId: nil,
                                                         steps: nil))
         }
+        return (rules, days.last?.available ?? 0)
     }
 
     /// Whether any account rewards the habit (the set is cached with the habits).
@@ -227,7 +247,7 @@ extension Engine {
                 change = nil
             }
             guard let (kind, minutes, reason) = change else { continue }
-            try writeExpiries(accountId: accountId, today: today, at: at)
+            _ = try writeExpiries(accountId: accountId, today: today, at: at)
             _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
                                                         reason: reason, cause: .habitEntry, causeId: causeEntryId, habitId: habit.id, steps: nil))
         }

@@ -20,9 +20,9 @@ final class CreditFoldTests: XCTestCase {
         let days = try CreditFold.days(entries, rules: CreditRules([]), through: 101, today: 101)
         XCTAssertEqual(days.first?.expired, 34)
         XCTAssertEqual(days.last?.available, 0)
-        XCTAssertEqual(try CreditFold.unwrittenExpiries(entries, rules: CreditRules([]), today: 101).map(\.minutes), [34])
+        XCTAssertEqual(try CreditFold.unwrittenExpiries(in: try CreditFold.days(entries, rules: CreditRules([]), through: 101, today: 101), entries: entries).map(\.minutes), [34])
         let written = entries + [entry(.expire, -34, on: 100)]
-        XCTAssertTrue(try CreditFold.unwrittenExpiries(written, rules: CreditRules([]), today: 101).isEmpty, "written once")
+        XCTAssertTrue(try CreditFold.unwrittenExpiries(in: try CreditFold.days(written, rules: CreditRules([]), through: 101, today: 101), entries: written).isEmpty, "written once")
         XCTAssertEqual(try CreditFold.available(written, rules: CreditRules([]), on: 101, today: 101), 0, "the same balance either way")
     }
 
@@ -31,7 +31,7 @@ final class CreditFoldTests: XCTestCase {
         let days = try CreditFold.days(entries, rules: carry, through: 103, today: 103).filter { $0.day >= 100 }
         XCTAssertEqual(days.map(\.available), [54, 64, 34])
         XCTAssertEqual(days.last?.carriedIn, 64)
-        XCTAssertTrue(try CreditFold.unwrittenExpiries(entries, rules: carry, today: 110).isEmpty)
+        XCTAssertTrue(try CreditFold.unwrittenExpiries(in: try CreditFold.days(entries, rules: carry, through: 110, today: 110), entries: entries).isEmpty)
     }
 
     func testADebtNeverExpiresAndLaterEarningsPayItBack() throws {

@@ -69,13 +69,12 @@ package enum CreditFold {
         try days(entries, rules: rules, through: day, today: today).last?.available ?? 0
     }
 
-    /// Expiries the fold applies to days before today that have no `expire`
-    /// entry yet: (day, minutes > 0).
-    package static func unwrittenExpiries(_ entries: [CreditEntry], rules: CreditRules, today: Int32) throws(HabitError)
-        -> [(day: Int32, minutes: Int64)] {
+    /// Expiries the fold applied to the folded `days` that have no `expire` entry
+    /// yet: (day, minutes > 0). Today's own summary never expires anything.
+    package static func unwrittenExpiries(in days: [CreditDay], entries: [CreditEntry]) throws(HabitError) -> [(day: Int32, minutes: Int64)] {
         var written: [Int32: Int64] = [:]
         for entry in entries where entry.kind == .expire { written[entry.day] = try add(written[entry.day] ?? 0, -entry.minutes) }
-        return try days(entries, rules: rules, through: today &- 1, today: today).compactMap { summary in
+        return days.compactMap { summary in
             let unwritten = summary.expired - (written[summary.day] ?? 0)
             return unwritten > 0 ? (summary.day, unwritten) : nil
         }
