@@ -56,4 +56,28 @@ enum Convert {
     static func freeField(_ pointer: UnsafePointer<CChar>?) {
         free(UnsafeMutableRawPointer(mutating: pointer))
     }
+
+    /// A caller's result struct, once its struct_size says it is the layout we know.
+    static func result<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws(HabitError) -> UnsafeMutablePointer<T> {
+        let pointer = try Convert.out(pointer, name)
+        _ = try Convert.options(UnsafePointer(pointer), name)
+        return pointer
+    }
+
+    /// A caller's array: NULL only with capacity 0.
+    static func array<T>(_ pointer: UnsafeMutablePointer<T>?, _ capacity: Int64, _ name: String) throws(HabitError) -> UnsafeMutableBufferPointer<T> {
+        guard capacity >= 0 else { throw .invalid("\(name) capacity \(capacity) is negative") }
+        guard capacity > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
+        guard let pointer else { throw .invalid("\(name) is NULL with capacity \(capacity)") }
+        guard capacity <= Int64(Int32.max) else { throw .invalid("\(name) capacity \(capacity) is too large") }
+        return UnsafeMutableBufferPointer(start: pointer, count: Int(capacity))
+    }
+
+    /// Writes as many of `items` as the caller's buffer holds, converted, and
+    /// the total into `count` (so a caller can ask with capacity 0, then again).
+    static func copy<Item, Element>(_ items: [Item], into buffer: UnsafeMutableBufferPointer<Element>, count: UnsafeMutablePointer<Int64>,
+                                    _ convert: (Item) -> Element) {
+        for (index, item) in items.prefix(buffer.count).enumerated() { buffer[index] = convert(item) }
+        count.pointee = Int64(items.count)
+    }
 }

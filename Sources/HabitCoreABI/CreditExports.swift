@@ -65,9 +65,9 @@ public func hc_credit_rule_set(_ out_id: UnsafeMutablePointer<Int64>?, _ store: 
 public func hc_credit_rules(_ out: UnsafeMutablePointer<hc_credit_rule>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                             _ store: OpaquePointer?, _ account_id: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let buffer = try CProgress.array(out, capacity, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        CProgress.copy(try engine.creditRules(accountId: account_id), into: buffer, count: count) { rule in
+        Convert.copy(try engine.creditRules(accountId: account_id), into: buffer, count: count) { rule in
             hc_credit_rule(struct_size: UInt32(MemoryLayout<hc_credit_rule>.size), kind: rule.kind.rawValue, id: rule.id,
                            account_id: rule.accountId, habit_id: rule.habitId ?? 0, value: rule.value, from_day: rule.fromDay, reserved: 0)
         }
@@ -78,7 +78,7 @@ public func hc_credit_rules(_ out: UnsafeMutablePointer<hc_credit_rule>?, _ capa
 public func hc_credit_sync_steps(_ out: UnsafeMutablePointer<hc_step_sync>?, _ store: OpaquePointer?, _ account_id: Int64, _ day: Int32,
                                  _ steps: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try CProgress.result(out, "out")
+        let result = try Convert.result(out, "out")
         let sync = try engine.syncSteps(accountId: account_id, day: try Convert.day(day, "day"), steps: steps)
         result.pointee = hc_step_sync(struct_size: UInt32(MemoryLayout<hc_step_sync>.size), day: sync.day, steps: sync.steps,
                                       earned_now: sync.earnedNow, day_earned: sync.dayEarned)
@@ -109,7 +109,7 @@ public func hc_credit_adjust(_ out_entry_id: UnsafeMutablePointer<Int64>?, _ sto
 public func hc_credit_day_summary(_ out: UnsafeMutablePointer<hc_credit_day>?, _ store: OpaquePointer?, _ account_id: Int64,
                                   _ day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try CProgress.result(out, "out")
+        let result = try Convert.result(out, "out")
         let summary = try engine.creditDay(accountId: account_id, day: try Convert.day(day, "day"))
         result.pointee = hc_credit_day(struct_size: UInt32(MemoryLayout<hc_credit_day>.size), day: summary.day, steps: summary.steps,
                                        carried_in: summary.carriedIn, earned: summary.earned, spent: summary.spent,
@@ -129,7 +129,7 @@ public func hc_credit_balance(_ out_available: UnsafeMutablePointer<Int64>?, _ s
 public func hc_credit_unlock_state(_ out: UnsafeMutablePointer<hc_unlock_state>?, _ store: OpaquePointer?, _ account_id: Int64,
                                    _ at_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try CProgress.result(out, "out")
+        let result = try Convert.result(out, "out")
         guard at_ms >= 0 else { throw .invalid("at_ms \(at_ms) is negative") }
         let state = try engine.unlockState(accountId: account_id, atMs: at_ms == 0 ? nil : at_ms)
         result.pointee = hc_unlock_state(struct_size: UInt32(MemoryLayout<hc_unlock_state>.size), active: state.active ? 1 : 0,

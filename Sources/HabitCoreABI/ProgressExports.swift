@@ -19,30 +19,6 @@ enum CProgress {
         }
     }
 
-    /// A caller's result struct, once its struct_size says it is the layout we know.
-    static func result<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws(HabitError) -> UnsafeMutablePointer<T> {
-        let pointer = try Convert.out(pointer, name)
-        _ = try Convert.options(UnsafePointer(pointer), name)
-        return pointer
-    }
-
-    /// A caller's array: NULL only with capacity 0.
-    static func array<T>(_ pointer: UnsafeMutablePointer<T>?, _ capacity: Int64, _ name: String) throws(HabitError) -> UnsafeMutableBufferPointer<T> {
-        guard capacity >= 0 else { throw .invalid("\(name) capacity \(capacity) is negative") }
-        guard capacity > 0 else { return UnsafeMutableBufferPointer(start: nil, count: 0) }
-        guard let pointer else { throw .invalid("\(name) is NULL with capacity \(capacity)") }
-        guard capacity <= Int64(Int32.max) else { throw .invalid("\(name) capacity \(capacity) is too large") }
-        return UnsafeMutableBufferPointer(start: pointer, count: Int(capacity))
-    }
-
-    /// Writes as many of `items` as the caller's buffer holds, converted, and
-    /// the total into `count` (so a caller can ask with capacity 0, then again).
-    static func copy<Item, Element>(_ items: [Item], into buffer: UnsafeMutableBufferPointer<Element>, count: UnsafeMutablePointer<Int64>,
-                                    _ convert: (Item) -> Element) {
-        for (index, item) in items.prefix(buffer.count).enumerated() { buffer[index] = convert(item) }
-        count.pointee = Int64(items.count)
-    }
-
     static func writeStreaks(_ summary: StreakSummary, schedule: Schedule, out: UnsafeMutablePointer<hc_streak_result>,
                              best: UnsafeMutableBufferPointer<hc_streak>, bestCount: UnsafeMutablePointer<Int32>) {
         out.pointee = hc_streak_result(struct_size: UInt32(MemoryLayout<hc_streak_result>.size), unit: unit(schedule),
@@ -150,9 +126,9 @@ public func hc_vacation_remove(_ store: OpaquePointer?, _ vacation_id: Int64) ->
 public func hc_vacation_list(_ out: UnsafeMutablePointer<hc_vacation>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                              _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let buffer = try CProgress.array(out, capacity, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        CProgress.copy(try engine.vacations(), into: buffer, count: count) {
+        Convert.copy(try engine.vacations(), into: buffer, count: count) {
             hc_vacation(id: $0.id, habit_id: $0.habitId ?? 0, from_day: $0.first, to_day: $0.last)
         }
     }
@@ -163,8 +139,8 @@ public func hc_habit_streaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ b
                              _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?,
                              _ habit_id: Int64, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try CProgress.result(out, "out")
-        let bestBuffer = try CProgress.array(best, Int64(best_capacity), "best")
+        let result = try Convert.result(out, "out")
+        let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
         let bestCount = try Convert.out(out_best_count, "out_best_count")
         let (summary, schedule) = try engine.streaks(habitId: habit_id, asOf: try Convert.day(as_of, "as_of"), best: bestBuffer.count)
         CProgress.writeStreaks(summary, schedule: schedule, out: result, best: bestBuffer, bestCount: bestCount)
@@ -177,8 +153,8 @@ public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _
                                _ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64,
                                _ as_of: Int32) -> Int32 {
     call { () throws(HabitError) in
-        let result = try CProgress.result(out, "out")
-        let bestBuffer = try CProgress.array(best, Int64(best_capacity), "best")
+        let result = try Convert.result(out, "out")
+        let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
         let bestCount = try Convert.out(out_best_count, "out_best_count")
         let asOf = try CProgress.day(as_of, "as_of")
         let history = try CProgress.history(rules, days, day_count, through: asOf)
@@ -191,8 +167,8 @@ public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _
 public func hc_global_streaks(_ out_perfect: UnsafeMutablePointer<hc_streak_result>?, _ out_active: UnsafeMutablePointer<hc_streak_result>?,
                               _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let perfect = try CProgress.result(out_perfect, "out_perfect")
-        let active = try CProgress.result(out_active, "out_active")
+        let perfect = try Convert.result(out_perfect, "out_perfect")
+        let active = try Convert.result(out_active, "out_active")
         let (perfectDays, activeDays) = try engine.globalStreaks(asOf: try Convert.day(as_of, "as_of"))
         let empty = UnsafeMutableBufferPointer<hc_streak>(start: nil, count: 0)
         var unused: Int32 = 0
@@ -205,7 +181,7 @@ public func hc_global_streaks(_ out_perfect: UnsafeMutablePointer<hc_streak_resu
 public func hc_day_scores(_ out: UnsafeMutablePointer<hc_day_score>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                           _ store: OpaquePointer?, _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let buffer = try CProgress.array(out, capacity, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
         let tallies = try engine.tallies(from: from_day, to: to_day)
@@ -220,7 +196,7 @@ public func hc_day_scores(_ out: UnsafeMutablePointer<hc_day_score>?, _ capacity
 public func hc_habit_strength(_ out: UnsafeMutablePointer<Double>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                               _ store: OpaquePointer?, _ habit_id: Int64, _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let buffer = try CProgress.array(out, capacity, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
         let series = try engine.strength(habitId: habit_id, from: from_day, to: to_day)
@@ -234,7 +210,7 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
                                 _ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64,
                                 _ from_day: Int32, _ to_day: Int32) -> Int32 {
     call { () throws(HabitError) in
-        let buffer = try CProgress.array(out, capacity, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
         let history = try CProgress.history(rules, days, day_count, through: to_day)
@@ -248,7 +224,7 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
 public func hc_habit_completion(_ out: UnsafeMutablePointer<hc_completion>?, _ store: OpaquePointer?, _ habit_id: Int64,
                                 _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try CProgress.result(out, "out")
+        let result = try Convert.result(out, "out")
         result.pointee = CProgress.completion(try engine.completion(habitId: habit_id, from: from_day, to: to_day))
     }
 }
@@ -258,8 +234,8 @@ public func hc_group_completion(_ out_day: UnsafeMutablePointer<hc_completion>?,
                                 _ store: OpaquePointer?, _ group: UnsafePointer<CChar>?, _ as_of: Int32,
                                 _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let dayResult = try CProgress.result(out_day, "out_day")
-        let windowResult = try CProgress.result(out_window, "out_window")
+        let dayResult = try Convert.result(out_day, "out_day")
+        let windowResult = try Convert.result(out_window, "out_window")
         let (day, window) = try engine.groupCompletion(try Convert.string(group, "group"), asOf: try Convert.day(as_of, "as_of"),
                                                        from: from_day, to: to_day)
         dayResult.pointee = CProgress.completion(day)
@@ -271,9 +247,9 @@ public func hc_group_completion(_ out_day: UnsafeMutablePointer<hc_completion>?,
 public func hc_due_today(_ out: UnsafeMutablePointer<hc_due_item>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                          _ store: OpaquePointer?, _ day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let buffer = try CProgress.array(out, capacity, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        CProgress.copy(try engine.due(on: try Convert.day(day, "day")), into: buffer, count: count) { item in
+        Convert.copy(try engine.due(on: try Convert.day(day, "day")), into: buffer, count: count) { item in
             hc_due_item(habit_id: item.habit.id, routine: item.habit.spec.routine.rawValue, state: item.state.rawValue,
                         value: item.value, target: item.habit.spec.target)
         }
@@ -284,7 +260,7 @@ public func hc_due_today(_ out: UnsafeMutablePointer<hc_due_item>?, _ capacity: 
 public func hc_habit_measurements(_ out: UnsafeMutablePointer<hc_measurement_stats>?, _ store: OpaquePointer?, _ habit_id: Int64,
                                   _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try CProgress.result(out, "out")
+        let result = try Convert.result(out, "out")
         let stats = try engine.measurements(habitId: habit_id, from: from_day, to: to_day)
         result.pointee = hc_measurement_stats(
             struct_size: UInt32(MemoryLayout<hc_measurement_stats>.size), count: Int32(clamping: stats.count),
