@@ -811,6 +811,176 @@ int32_t hc_credit_list_get(const hc_credit_entry **out, const hc_credit_list *li
 /* Releases the list. NULL is ignored. */
 void hc_credit_list_free(hc_credit_list *list);
 
+
+/* ------------------------------------------------------------------------ */
+/* Awards, referrals and events                                              */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Awards (rules stated once, here and in the README):
+ *  - A catalogue of rules lives in the store: the built-in one on a new store
+ *    (streaks 3, 7, 14, 30, 100, 365; completions 1, 10, 50, 100, 500, 1000;
+ *    perfect days 7, 30; habits 1, 3, 5, 10; referrals 1, 5, 10; verified
+ *    proofs 7, 30), or one loaded from JSON (docs/FORMATS.md), which replaces it.
+ *  - A rule has an id, a title, a description, an icon name, a tier (1..10), a
+ *    metric (HC_METRIC_*), a scope (HC_SCOPE_*) and a threshold (1..10^9). An
+ *    award is its id: it is unlocked at most once, ever.
+ *  - Evaluating as of a day judges the history as it stands and unlocks each
+ *    award whose metric reached its threshold on some day up to then, recording
+ *    that day and the entry (or credit entry, habit, referral) that crossed it.
+ *    Streak awards look at every run, not just the current one, so evaluating
+ *    after every event or once at the end gives the same set.
+ *  - An unlocked award stays unlocked when a later undo lowers its metric, and is
+ *    not unlocked again when the metric climbs back.
+ *  - Metrics: streaks count occurrences as the streak rules above judge them
+ *    (current and longest streak unlock alike; they differ in the value shown);
+ *    completions are the days a habit was done; perfect days and the active-day
+ *    streak are the global ones above; verified proofs are standing entries
+ *    whose source is HC_SOURCE_PROOF; habits created count archived ones too;
+ *    credits earned sum EARN entries of every account; referrals redeemed count
+ *    hc_referral_redeem calls that succeeded.
+ *  - Scope: one habit; any habit (the best single habit; the first to cross);
+ *    all habits (counts summed; for streaks, the perfect-day streak). The
+ *    store-wide metrics (perfect days, active-day streak, habits, credits,
+ *    referrals) take HC_SCOPE_ALL only.
+ */
+#define HC_METRIC_CURRENT_STREAK 1
+#define HC_METRIC_LONGEST_STREAK 2
+#define HC_METRIC_TOTAL_COMPLETIONS 3
+#define HC_METRIC_PERFECT_DAYS 4
+#define HC_METRIC_ACTIVE_DAY_STREAK 5
+#define HC_METRIC_VERIFIED_PROOFS 6
+#define HC_METRIC_HABITS_CREATED 7
+#define HC_METRIC_CREDITS_EARNED 8
+#define HC_METRIC_REFERRALS_REDEEMED 9
+
+#define HC_SCOPE_HABIT 1
+#define HC_SCOPE_ANY 2
+#define HC_SCOPE_ALL 3
+
+/* What crossed an award's threshold (cause_id names it). */
+#define HC_AWARD_CAUSE_NONE 0          /* e.g. a kept at-most day with nothing logged */
+#define HC_AWARD_CAUSE_HABIT_ENTRY 1   /* a habit entry */
+#define HC_AWARD_CAUSE_CREDIT_ENTRY 2  /* a credit entry */
+#define HC_AWARD_CAUSE_HABIT_CREATED 3 /* a habit (its creation) */
+#define HC_AWARD_CAUSE_REFERRAL 4      /* a referral redemption */
+
+/* An award: a rule, its progress, and its unlock if recorded. Strings are
+ * borrowed from the list. */
+typedef struct hc_award {
+    uint32_t struct_size; /* the library's sizeof(hc_award) */
+    int32_t metric;       /* HC_METRIC_* */
+    const char *id;
+    const char *title;
+    const char *description;
+    const char *icon;
+    int32_t tier;
+    int32_t scope;     /* HC_SCOPE_* */
+    int64_t habit_id;  /* HC_SCOPE_HABIT: the habit; else 0 */
+    int64_t threshold;
+    int64_t value;     /* hc_awards_progress: the metric as of the day asked; else 0 */
+    int32_t unlocked;  /* 1 when unlocked */
+    int32_t unlocked_day;   /* the day the threshold was crossed; HC_DAY_NONE when locked */
+    int64_t unlocked_at_ms; /* when the unlock was recorded (UTC ms); 0 when locked */
+    int32_t cause_kind;     /* HC_AWARD_CAUSE_* */
+    int32_t reserved;       /* 0 */
+    int64_t cause_id;       /* 0 when none */
+    int64_t cause_habit_id; /* the habit whose history crossed it; 0 when none */
+} hc_award;
+
+typedef struct hc_award_list hc_award_list;
+
+/* Replaces the catalogue with the JSON document json (docs/FORMATS.md). Every
+ * rule is checked first: an unknown field or metric, a bad value or an unknown
+ * habit is HC_E_INVALID / HC_E_NOT_FOUND with the rule and the field named in the
+ * message, and nothing changes. Unlocks already recorded stay. HC_OK,
+ * HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_awards_catalog_load(hc_store *store, const char *json);
+/* Puts the built-in catalogue back. HC_OK, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_awards_catalog_reset(hc_store *store);
+/* The catalogue as a JSON document, to free with hc_free. HC_OK, HC_E_INVALID,
+ * HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_awards_catalog_json(char **out_json, hc_store *store);
+
+/* Evaluates the catalogue as of as_of (HC_DAY_NONE: today) and records the awards
+ * newly unlocked, each once even with several processes evaluating at once; they
+ * go to *out (possibly empty), free with hc_award_list_free. HC_OK, HC_E_INVALID,
+ * HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_NOMEM. */
+int32_t hc_awards_evaluate(hc_award_list **out, hc_store *store, int32_t as_of);
+/* Every unlocked award in the order unlocked, as the rule was when unlocked
+ * (it stays listed after the catalogue changes). HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_awards_unlocked(hc_award_list **out, hc_store *store);
+/* Every award of the catalogue in catalogue order, with its metric's value as of
+ * as_of (HC_DAY_NONE: today) and its unlock when recorded. Records nothing. HC_OK,
+ * HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_awards_progress(hc_award_list **out, hc_store *store, int32_t as_of);
+/* The number of awards. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_award_list_count(int64_t *out_count, const hc_award_list *list);
+/* The award at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_award_list_get(const hc_award **out, const hc_award_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_award_list_free(hc_award_list *list);
+
+/* This store's referral code (8 characters from 23456789ABCDEFGHJKMNPQRSTUVWXYZ,
+ * made on first use and then fixed), to free with hc_free. HC_OK, HC_E_READONLY
+ * (none made yet), HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_referral_code(char **out_code, hc_store *store);
+/* Records a code redeemed from someone else (case, spaces and dashes ignored);
+ * the redemption's id goes to *out_id (may be NULL). A code counts once: again is
+ * HC_E_CONFLICT, as is the store's own code. HC_OK, HC_E_INVALID, HC_E_CONFLICT,
+ * HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_referral_redeem(int64_t *out_id, hc_store *store, const char *code);
+
+/*
+ * Events: what an app tells its user about, recorded once each in the store.
+ *  - HC_EVENT_AWARD_UNLOCKED when an award is unlocked (value: its threshold);
+ *    HC_EVENT_STREAK_MILESTONE when a habit's current run reaches 3, 7, 14, 21,
+ *    30, 50, 75, 100, 150, 200, 250, 300, 365, 500, 730, 1000 or a multiple of 365
+ *    past it, the highest reached, once per run (value: the length);
+ *    HC_EVENT_TARGET_REACHED when an at-least habit's day (today or yesterday)
+ *    becomes done, once per habit and day even if undone and redone (value: the
+ *    day's total).
+ *  - Events are recorded when read: each read first evaluates the awards as of
+ *    today and looks at the entries appended since the last read. at_ms is when
+ *    the entry that caused the event was recorded.
+ *  - Ids increase; a reader keeps the last id it handled as its cursor. With
+ *    HC_EVENTS_ACK a read returns only events no reader has acknowledged and
+ *    acknowledges them in the same transaction: each event goes to exactly one
+ *    reader, however many processes read.
+ */
+#define HC_EVENT_AWARD_UNLOCKED 1
+#define HC_EVENT_STREAK_MILESTONE 2
+#define HC_EVENT_TARGET_REACHED 3
+
+#define HC_EVENTS_ACK 0x1u
+
+typedef struct hc_event {
+    uint32_t struct_size; /* the library's sizeof(hc_event) */
+    int32_t kind;         /* HC_EVENT_* */
+    int64_t id;
+    int64_t at_ms;
+    int32_t day;
+    int32_t acknowledged; /* 1 once a reader acknowledged it */
+    int64_t habit_id;     /* 0 when none */
+    int64_t entry_id;     /* 0 when none */
+    double value;
+    const char *award_id; /* HC_EVENT_AWARD_UNLOCKED: the award; else NULL */
+} hc_event;
+
+typedef struct hc_event_list hc_event_list;
+
+/* Events with id > after_id, oldest first, at most limit (1..10000), into *out;
+ * flags 0 or HC_EVENTS_ACK. On a read-only store nothing is recorded and
+ * HC_EVENTS_ACK is HC_E_READONLY. HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE,
+ * HC_E_IO, HC_E_BUSY, HC_E_NOMEM. */
+int32_t hc_events_read(hc_event_list **out, hc_store *store, int64_t after_id, int64_t limit, uint32_t flags);
+/* The number of events. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_event_list_count(int64_t *out_count, const hc_event_list *list);
+/* The event at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_event_list_get(const hc_event **out, const hc_event_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_event_list_free(hc_event_list *list);
+
 #ifdef __cplusplus
 }
 #endif

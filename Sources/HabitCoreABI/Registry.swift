@@ -6,7 +6,7 @@ import HabitCore
 /// NULL, closed, freed or foreign pointer is recognised and refused instead of
 /// dereferenced.
 enum Registry {
-    enum Kind { case store, habit, habitList, entryList, creditList, string }
+    enum Kind { case store, habit, habitList, entryList, creditList, awardList, eventList, string }
 
     private static let lock = Lock()
     nonisolated(unsafe) private static var table: [UInt: Kind] = [:]

@@ -115,6 +115,62 @@ enum Schema {
         CREATE TRIGGER unlock_sessions_no_update BEFORE UPDATE ON unlock_sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END;
         CREATE TRIGGER unlock_sessions_no_delete BEFORE DELETE ON unlock_sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END;
         """,
+        // 4: awards: the catalogue (replaceable; the built-in one is written after
+        // this step), unlocks recorded once, referral redemptions, and events with
+        // their acknowledgements. All but the catalogue are append-only.
+        """
+        CREATE TABLE award_rules(
+            position INTEGER PRIMARY KEY,
+            id TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            description TEXT NOT NULL,
+            icon TEXT NOT NULL,
+            tier INTEGER NOT NULL,
+            metric INTEGER NOT NULL,
+            scope INTEGER NOT NULL,
+            habit_id INTEGER REFERENCES habits(id),
+            threshold INTEGER NOT NULL
+        ) STRICT;
+        CREATE TABLE award_unlocks(
+            id INTEGER PRIMARY KEY,
+            rule_id TEXT NOT NULL UNIQUE,
+            title TEXT NOT NULL,
+            description TEXT NOT NULL,
+            icon TEXT NOT NULL,
+            tier INTEGER NOT NULL,
+            metric INTEGER NOT NULL,
+            scope INTEGER NOT NULL,
+            habit_id INTEGER,
+            threshold INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            cause_kind INTEGER NOT NULL,
+            cause_id INTEGER,
+            cause_habit_id INTEGER
+        ) STRICT;
+        CREATE TABLE referral_redemptions(id INTEGER PRIMARY KEY, code TEXT NOT NULL UNIQUE, day INTEGER NOT NULL, at_ms INTEGER NOT NULL) STRICT;
+        CREATE TABLE events(
+            id INTEGER PRIMARY KEY,
+            kind INTEGER NOT NULL,
+            key TEXT NOT NULL UNIQUE,
+            day INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            habit_id INTEGER,
+            entry_id INTEGER,
+            award_id TEXT,
+            value REAL NOT NULL
+        ) STRICT;
+        CREATE INDEX events_habit_kind ON events(habit_id, kind) WHERE habit_id IS NOT NULL;
+        CREATE TABLE event_acks(event_id INTEGER PRIMARY KEY REFERENCES events(id), at_ms INTEGER NOT NULL) STRICT;
+        CREATE TRIGGER award_unlocks_no_update BEFORE UPDATE ON award_unlocks BEGIN SELECT RAISE(ABORT, 'unlocks are append-only'); END;
+        CREATE TRIGGER award_unlocks_no_delete BEFORE DELETE ON award_unlocks BEGIN SELECT RAISE(ABORT, 'unlocks are append-only'); END;
+        CREATE TRIGGER referral_redemptions_no_update BEFORE UPDATE ON referral_redemptions BEGIN SELECT RAISE(ABORT, 'redemptions are append-only'); END;
+        CREATE TRIGGER referral_redemptions_no_delete BEFORE DELETE ON referral_redemptions BEGIN SELECT RAISE(ABORT, 'redemptions are append-only'); END;
+        CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+        CREATE TRIGGER event_acks_no_update BEFORE UPDATE ON event_acks BEGIN SELECT RAISE(ABORT, 'acknowledgements are append-only'); END;
+        CREATE TRIGGER event_acks_no_delete BEFORE DELETE ON event_acks BEGIN SELECT RAISE(ABORT, 'acknowledgements are append-only'); END;
+        """,
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }
@@ -135,7 +191,10 @@ enum Schema {
             }
             if version < Int64(latestVersion) {
                 guard !readOnly else { throw HabitError(.readOnly, "the store needs a schema upgrade and was opened read-only") }
-                for step in Int(version)..<migrations.count { try db.execute(migrations[step]) }
+                for step in Int(version)..<migrations.count {
+                    try db.execute(migrations[step])
+                    if step == 3 { try Store.writeAwardRules(AwardCatalogue.builtIn, into: db) }
+                }
                 try db.execute("PRAGMA application_id = \(applicationId); PRAGMA user_version = \(latestVersion)")
             }
             if !readOnly { try db.execute("COMMIT") }

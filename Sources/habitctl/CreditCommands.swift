@@ -202,7 +202,7 @@ enum CreditCommands {
 
     /// `credits account add NAME`.
     static func account(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: [])
+        let args = try Arguments(raw, valued: [])
         guard args.positional(0) == "add" else { throw .usage("credits account add NAME") }
         let name = try args.require(1, "NAME")
         try args.finish(maxPositionals: 2)
