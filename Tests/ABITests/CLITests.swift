@@ -158,4 +158,50 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try habitctl("credits", "fly").status, 2)
         XCTAssertEqual(try habitctl("credits", "balance", "--account", "nobody").status, 3)
     }
+
+    func testAwardsReferralsAndEventsFromTheShell() throws {
+        XCTAssertSucceeded(try habitctl("init"), "init")
+        let today = try XCTUnwrap(try json(try habitctl("--json", "today"))["date"] as? String)
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read", "--start", "2026-01-01"), "habit add")
+        XCTAssertSucceeded(try habitctl("log", "Read"), "log")
+        let awards = try json(try habitctl("--json", "awards"))
+        let unlocked = try XCTUnwrap(awards["unlocked"] as? [[String: Any]])
+        XCTAssertEqual(Set(unlocked.compactMap { $0["id"] as? String }), ["completions-1", "habits-1"])
+        XCTAssertEqual(unlocked.first { $0["id"] as? String == "completions-1" }?["unlocked_date"] as? String, today)
+        XCTAssertEqual(unlocked.first?["new"] as? Bool, true)
+        let again = try json(try habitctl("--json", "awards"))
+        XCTAssertEqual((again["unlocked"] as? [[String: Any]])?.compactMap { $0["new"] as? Bool }, [false, false])
+        let progress = try json(try habitctl("--json", "awards", "progress"))
+        let streak7 = try XCTUnwrap((progress["awards"] as? [[String: Any]])?.first { $0["id"] as? String == "streak-7" })
+        XCTAssertEqual(streak7["value"] as? Int, 1)
+        XCTAssertEqual(streak7["threshold"] as? Int, 7)
+
+        // The catalogue out, edited by a script, and back in through stdin.
+        let catalogue = try habitctl("awards", "catalog", "--raw")
+        XCTAssertSucceeded(catalogue, "catalog --raw")
+        XCTAssertSucceeded(try habitctl("awards", "load", "-", stdin: catalogue.stdout.replacingOccurrences(of: "\"Warming up\"", with: "\"Three!\"")),
+                           "load -")
+        XCTAssertTrue(try habitctl("awards", "catalog").stdout.contains("Three!"))
+        let bad = try habitctl("awards", "load", "-", stdin: #"{"format":"habitcore-awards","version":1,"rules":[{"id":"x","title":"X","metric":"pushups","threshold":1}]}"#)
+        XCTAssertEqual(bad.status, 5)
+        XCTAssertTrue(bad.stderr.contains("rule 'x'") && bad.stderr.contains("field 'metric'"), bad.stderr)
+        XCTAssertEqual(bad.stdout, "")
+        XCTAssertSucceeded(try habitctl("awards", "load", "--builtin"), "load --builtin")
+
+        let code = try XCTUnwrap(try json(try habitctl("--json", "referral", "code"))["code"] as? String)
+        XCTAssertEqual(code.count, 8)
+        XCTAssertEqual(try habitctl("referral", "redeem", code).status, 4, "one's own code is a conflict")
+        XCTAssertSucceeded(try habitctl("referral", "redeem", "k7m2-p9qr"), "redeem")
+        XCTAssertEqual(try habitctl("referral", "redeem", "K7M2P9QR").status, 4, "redeemed once")
+        XCTAssertEqual(try habitctl("referral", "redeem", "nope").status, 5)
+
+        let events = try json(try habitctl("--json", "events", "--ack"))
+        let kinds = (events["events"] as? [[String: Any]])?.compactMap { $0["kind"] as? String } ?? []
+        XCTAssertTrue(kinds.contains("target_reached") && kinds.contains("award_unlocked"), "\(kinds)")
+        let cursor = try XCTUnwrap(events["cursor"] as? Int)
+        XCTAssertEqual((try json(try habitctl("--json", "events", "--ack"))["events"] as? [Any])?.count, 0, "acknowledged events go once")
+        XCTAssertEqual((try json(try habitctl("--json", "events", "--after", String(cursor)))["events"] as? [Any])?.count, 0)
+        XCTAssertEqual(try habitctl("events", "--limit", "0").status, 5)
+        XCTAssertEqual(try habitctl("awards", "fly").status, 2)
+    }
 }

@@ -225,13 +225,20 @@ final class ProgressStoreTests: StoreTestCase {
         ok(hc_store_close(store))
         // Turn the file back into what schema 1 wrote.
         XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", """
+            DROP TABLE event_acks; DROP TABLE events; DROP TABLE referral_redemptions; DROP TABLE award_unlocks; DROP TABLE award_rules;
             DROP TABLE vacations; DROP TABLE unlock_sessions; DROP TABLE credit_steps; DROP TABLE credit_entries;
             DROP TABLE credit_rules; DROP TABLE credit_accounts; PRAGMA user_version = 1;
             """]), "downgrade")
         let reopened = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, reopened))
-        XCTAssertEqual(version, 3)
+        XCTAssertEqual(version, 4)
+        var awards: OpaquePointer?
+        ok(hc_awards_progress(&awards, reopened, Int32.min))
+        var count: Int64 = 0
+        ok(hc_award_list_count(&count, awards))
+        hc_award_list_free(awards)
+        XCTAssertEqual(count, 23, "the migration writes the built-in catalogue")
         var id: Int64 = 0
         ok(hc_vacation_add(&id, reopened, habit, day("2026-01-03"), day("2026-01-04")))
         XCTAssertEqual(total(reopened, habit, "2026-01-02"), 1, "the ledger survives the migration")

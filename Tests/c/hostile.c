@@ -164,6 +164,17 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_credit_balance(&id, s, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_unlock_state(&unlock, s, 0, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_list_open(&credits, s, 0, 0, 1), HC_E_MISUSE);
+        hc_award_list *awards = NULL;
+        hc_event_list *events = NULL;
+        EXPECT_STATUS(hc_awards_catalog_load(s, "{}"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_awards_catalog_reset(s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_awards_catalog_json(&text, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_awards_evaluate(&awards, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_awards_unlocked(&awards, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_awards_progress(&awards, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_referral_code(&text, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_referral_redeem(&id, s, "ABCDEFGH"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_events_read(&events, s, 0, 10, 0), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -577,6 +588,92 @@ int main(int argc, char **argv) {
     hc_credit_list_free(NULL);
     hc_credit_list_free(foreign_credits);
 
+    /* Awards: catalogues, evaluation, lists, referrals, events. */
+    hc_award_list *award_list = NULL;
+    hc_award_list *foreign_awards = (hc_award_list *)&foreign_object;
+    const hc_award *award = NULL;
+    EXPECT_STATUS(hc_awards_catalog_load(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_load(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_load(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_load(store, "[]"), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
+                                                "\"title\":\"X\",\"metric\":\"pushups\",\"threshold\":1}]}"), HC_E_INVALID);
+    EXPECT(strstr(hc_last_error_message(), "rule 'x'") && strstr(hc_last_error_message(), "field 'metric'"));
+    EXPECT_STATUS(hc_awards_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
+                                                "\"title\":\"X\",\"metric\":\"total_completions\",\"threshold\":9223372036854775807}]}"),
+                  HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
+                                                "\"title\":\"X\",\"metric\":\"total_completions\",\"scope\":\"habit\","
+                                                "\"habit\":9223372036854775807,\"threshold\":1}]}"),
+                  HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_awards_catalog_json(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_json(&text, store), HC_OK);
+    EXPECT(text != NULL && strstr(text, "\"streak-7\"") != NULL);
+    hc_free(text);
+    text = NULL;
+    EXPECT_STATUS(hc_awards_evaluate(NULL, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_evaluate(&award_list, store, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_evaluate(&award_list, store, INT32_MIN + 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_progress(NULL, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_progress(&award_list, store, -800000), HC_E_INVALID); /* before 0001-01-01 */
+    EXPECT_STATUS(hc_awards_unlocked(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_awards_catalog_reset(store), HC_OK);
+    EXPECT_STATUS(hc_awards_progress(&award_list, store, HC_DAY_NONE), HC_OK);
+    EXPECT_STATUS(hc_award_list_count(&count, award_list), HC_OK);
+    EXPECT(count == 23);
+    EXPECT_STATUS(hc_award_list_count(NULL, award_list), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_get(NULL, award_list, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_get(&award, award_list, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_get(&award, award_list, count), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_get(&award, award_list, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_get(&award, award_list, 0), HC_OK);
+    EXPECT(award->struct_size == sizeof(hc_award) && strcmp(award->id, "streak-3") == 0 && award->threshold == 3);
+    EXPECT_STATUS(hc_award_list_count(&count, foreign_awards), HC_E_MISUSE);
+    EXPECT_STATUS(hc_award_list_get(&award, NULL, 0), HC_E_MISUSE);
+    hc_award_list_free(award_list);
+    EXPECT_STATUS(hc_award_list_count(&count, award_list), HC_E_MISUSE); /* freed */
+    hc_award_list_free(award_list);                                    /* twice: ignored */
+    hc_award_list_free(NULL);
+    hc_award_list_free(foreign_awards);
+    EXPECT_STATUS(hc_referral_code(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_referral_redeem(&id, store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_referral_redeem(&id, store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_referral_redeem(&id, store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_referral_redeem(&id, store, "O0I1L0I1"), HC_E_INVALID); /* look-alikes are not in the alphabet */
+    EXPECT_STATUS(hc_referral_redeem(&id, store, "ABCDEFGHJ"), HC_E_INVALID);
+    EXPECT_STATUS(hc_referral_redeem(NULL, store, "abcd-efgh"), HC_OK);
+    EXPECT_STATUS(hc_referral_redeem(&id, store, "ABCDEFGH"), HC_E_CONFLICT);
+    hc_event_list *event_list = NULL;
+    hc_event_list *foreign_events = (hc_event_list *)&foreign_object;
+    const hc_event *event = NULL;
+    EXPECT_STATUS(hc_events_read(NULL, store, 0, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_events_read(&event_list, store, -1, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 0, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_events_read(&event_list, store, 0, INT64_MAX, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, 0x80u), HC_E_INVALID);
+    EXPECT_STATUS(hc_events_read(&event_list, store, INT64_MAX, 10, HC_EVENTS_ACK), HC_OK);
+    EXPECT_STATUS(hc_event_list_count(&count, event_list), HC_OK);
+    EXPECT(count == 0);
+    EXPECT_STATUS(hc_event_list_get(&event, event_list, 0), HC_E_INVALID);
+    hc_event_list_free(event_list);
+    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_OK);
+    EXPECT_STATUS(hc_event_list_count(NULL, event_list), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_get(NULL, event_list, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_count(&count, event_list), HC_OK);
+    int referral_events = 0;
+    for (int64_t i = 0; i < count; i++) {
+        EXPECT_STATUS(hc_event_list_get(&event, event_list, i), HC_OK);
+        EXPECT(event->struct_size == sizeof(hc_event) && event->acknowledged == 1);
+        if (event->kind == HC_EVENT_AWARD_UNLOCKED && strcmp(event->award_id, "referrals-1") == 0) referral_events++;
+    }
+    EXPECT(referral_events == 1);
+    EXPECT_STATUS(hc_event_list_count(&count, foreign_events), HC_E_MISUSE);
+    hc_event_list_free(event_list);
+    EXPECT_STATUS(hc_event_list_get(&event, event_list, 0), HC_E_MISUSE); /* freed */
+    hc_event_list_free(event_list);
+    hc_event_list_free(NULL);
+    hc_event_list_free(foreign_events);
+
     /* Read-only stores refuse writes with their own code. */
     EXPECT_STATUS(hc_store_close(store), HC_OK);
     EXPECT_STATUS(hc_store_open(&store, path, HC_OPEN_READONLY), HC_OK);
@@ -588,6 +685,12 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_set_week_start(store, 0), HC_E_READONLY);
     EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, 5000), HC_E_READONLY);
     EXPECT_STATUS(hc_credit_spend(&id, store, 0, 1, NULL, 0), HC_E_READONLY);
+    EXPECT_STATUS(hc_awards_catalog_reset(store), HC_E_READONLY);
+    EXPECT_STATUS(hc_awards_evaluate(&award_list, store, HC_DAY_NONE), HC_E_READONLY);
+    EXPECT_STATUS(hc_referral_code(&text, store), HC_E_READONLY); /* none made yet */
+    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_E_READONLY);
+    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, 0), HC_OK);
+    hc_event_list_free(event_list);
     EXPECT_STATUS(hc_store_close(store), HC_OK);
 
     if (failures) {

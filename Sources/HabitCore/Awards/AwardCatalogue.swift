@@ -135,7 +135,9 @@ package enum AwardCatalogue {
             case .int(let id)?: reference = .id(id)
             default: throw fail("habit", "scope 'habit' needs the habit's name or id")
             }
-            do throws(HabitError) { scope = .habit(try habitId(reference)) } catch { throw fail("habit", error.message) }
+            do throws(HabitError) { scope = .habit(try habitId(reference)) } catch {
+                throw HabitError(error.code, "\(label): field 'habit': \(error.message)")
+            }
         case let other: throw fail("scope", "'\(other.prefix(64))' is not one of habit, any, all")
         }
         if scope.habitId == nil && item["habit"] != nil { throw fail("habit", "only with scope 'habit'") }
