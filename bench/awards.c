@@ -30,6 +30,7 @@ static void check(int32_t status, const char *what) {
  * afresh (an award is its id: already unlocked ids would be skipped). */
 static char *fresh_catalogue(hc_store *store, int round) {
     char *json = NULL;
+    check(hc_awards_catalog_reset(store), "reset");
     check(hc_awards_catalog_json(&json, store), "catalog json");
     size_t length = strlen(json);
     char *out = malloc(length * 2 + 1);

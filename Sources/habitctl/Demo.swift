@@ -74,6 +74,20 @@ enum Demo {
         say("credits: 5,400 steps reported twice earn 54 min once, the bed earns 10; spent 30 to unlock apps; " +
             "a 60-min spend is \(refused == HC_E_INSUFFICIENT ? "refused" : "?"); \(available) min left")
 
+        // Awards: the built-in catalogue judged over the history; each unlock names its day and entry.
+        var awards: OpaquePointer?
+        try Library.check(hc_awards_evaluate(&awards, store.handle, Int32.min /* HC_DAY_NONE: today */))
+        var unlocked: [String] = []
+        var count: Int64 = 0
+        try Library.check(hc_award_list_count(&count, awards))
+        for index in 0..<count {
+            var award: UnsafePointer<hc_award>?
+            try Library.check(hc_award_list_get(&award, awards, index))
+            if let award { unlocked.append("\(Library.string(award.pointee.title) ?? "") (\(Library.format(award.pointee.unlocked_day)))") }
+        }
+        hc_award_list_free(awards)
+        say("awards unlocked: \(unlocked.joined(separator: ", ")) (habitctl --db \(path) awards progress)")
+
         var text: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_export(&text, store.handle, HC_FORMAT_JSONL))
         let lines = text.map { String(cString: $0).split(separator: "\n").count } ?? 0
@@ -81,7 +95,8 @@ enum Demo {
         say("export: \(lines) JSON Lines (habitctl --db \(path) export --format jsonl)")
         if context.output.json {
             print(Output.encode(["schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
-                                 "habits": summary, "export_lines": lines, "credits_available": available]))
+                                 "habits": summary, "export_lines": lines, "credits_available": available,
+                                 "awards_unlocked": unlocked.count]))
         }
     }
 

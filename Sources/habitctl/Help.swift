@@ -20,6 +20,10 @@ enum Help {
       vacation add|list|remove  excused date ranges
       credits              the credit ledger: sync-steps, spend, adjust, balance, day,
                            history, rules [set], account add
+      awards               unlocked awards (evaluated first); progress, evaluate,
+                           catalog [--raw], load FILE|-|--builtin
+      referral code|redeem CODE  this store's referral code; a code from someone else
+      events               what to notify about: --after CURSOR, --ack, --limit N
       export               the whole store as JSON or JSON Lines
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
@@ -39,6 +43,35 @@ enum Help {
     """
 
     static let commands: [String: String] = [
+        "awards": """
+        Usage: habitctl awards [SUBCOMMAND]
+
+        Awards are rules over the ledger, unlocked once each with the day and the entry
+        that crossed the threshold; an undo never takes one back.
+
+          (none) | list                 evaluate as of today, then list unlocked awards
+          evaluate [--date D]           unlock what was crossed by that day; print the new ones
+          progress [--date D]           every award: its value and threshold, or when unlocked
+          catalog [--raw]               the rules (--raw: the JSON document load reads)
+          load FILE|-                   replace the catalogue (docs/FORMATS.md); a bad rule is
+                                        refused (exit 5) naming the rule and the field
+          load --builtin                the built-in catalogue again
+        """,
+        "referral": """
+        Usage: habitctl referral code | redeem CODE
+
+          code          this store's referral code (8 characters, no look-alikes)
+          redeem CODE   record a code from someone else; counted by the referral awards.
+                        A code counts once (exit 4 again, and for the store's own code)
+        """,
+        "events": """
+        Usage: habitctl events [--after CURSOR] [--ack] [--limit N]
+
+        Award unlocked, streak milestone and daily target reached events, recorded once
+        each. Keep the printed cursor and pass it as --after next time. With --ack, only
+        events no reader has acknowledged, acknowledged at once: with several readers,
+        each event goes to exactly one.
+        """,
         "credits": """
         Usage: habitctl credits SUBCOMMAND [--account NAME] ...
 
