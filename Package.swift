@@ -20,12 +20,14 @@ let package = Package(
         .target(name: "HabitCore"),
         // SQLite persistence: schema, migrations, rows in, domain values out.
         .target(name: "HabitStore", dependencies: ["HabitCore", "CSQLite"]),
-        // Use cases composing the store and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore"]),
+        // The plugin host: verifiers as C callbacks, shared objects and executables.
+        .target(name: "HabitPlugins", dependencies: ["HabitCore", "CHabitCore"]),
+        // Use cases composing the store, the plugin host and the domain.
+        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins"]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitCoreABI",
-            dependencies: ["CHabitCore", "HabitEngine"],
+            dependencies: ["CHabitCore", "HabitEngine", "HabitPlugins"],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)"])]
         ),

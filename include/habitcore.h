@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "habitcore_plugin.h" /* the evidence and verdict structs verifiers share */
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -980,6 +982,194 @@ int32_t hc_event_list_count(int64_t *out_count, const hc_event_list *list);
 int32_t hc_event_list_get(const hc_event **out, const hc_event_list *list, int64_t index);
 /* Releases the list. NULL is ignored. */
 void hc_event_list_free(hc_event_list *list);
+
+
+/* ------------------------------------------------------------------------ */
+/* Proofs: verdict hooks and the plugin host                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Proofs (rules stated once, here and in the README):
+ *  - A proof names a habit and its evidence (a file, or bytes), a media type, when
+ *    it was taken if known, and metadata. The store keeps the evidence's SHA-256 and
+ *    size, and a copy only with HC_PROOF_KEEP_COPY. The proof's day is the local day
+ *    the engine received it.
+ *  - Verdicts (outcome, confidence 0..1, reason code, message, signals, verifier id
+ *    and version, duration) are appended, never overwritten: each verifier's, the
+ *    policy's decision, and reviews by hand. A proof's state is its latest decision
+ *    or review.
+ *  - Built-in checks run before any plugin: evidence whose SHA-256 matches an
+ *    earlier proof of the store is rejected as "reused_evidence"; a proof received
+ *    outside the policy's window (local time of receipt, not what the photo claims)
+ *    as "outside_window"; with one per day, a second proof for a habit day that
+ *    already has an approved one as "already_verified".
+ *  - Policy (per habit, else the store's, else the default: no verifiers, all,
+ *    0.80, 0.50, no window, one per day). Each verifier's verdict is classed:
+ *    approved with confidence >= approve_threshold approves; approved between
+ *    review_threshold and it goes to review; approved below it rejects
+ *    ("low_confidence"); needs_review, rejected and error stand. HC_POLICY_ALL: any
+ *    rejection rejects, else any error is an error, else any review goes to review,
+ *    else approved. HC_POLICY_ANY: any approval approves, else review, else
+ *    rejected, else error. No verifier: needs review. Nothing approves by default.
+ *  - An approved proof appends a completion (HC_ENTRY_DONE, HC_SOURCE_PROOF) for its
+ *    day, which counts for streaks; a rejected one appends none; one that needs
+ *    review waits for hc_proof_review, which records who and why and, when it
+ *    approves, appends the completion then.
+ *  - Verifiers: callbacks registered on a store handle (hc_verifier_register; they
+ *    live as long as the handle), and plugins registered in the store: shared
+ *    objects (include/habitcore_plugin.h) and executables (one JSON request on
+ *    stdin, one JSON line on stdout, stderr their log; killed after their timeout,
+ *    10 s by default, or past 1 MiB of output). A plugin that crashes, hangs, exits
+ *    non-zero or prints garbage gives an error verdict with the reason.
+ *  - Verifiers run outside the store's write lock, so other writers are not held
+ *    up while a plugin thinks.
+ */
+#define HC_OUTCOME_APPROVED 1
+#define HC_OUTCOME_REJECTED 2
+#define HC_OUTCOME_NEEDS_REVIEW 3
+#define HC_OUTCOME_ERROR 4
+
+#define HC_STAGE_VERIFIER 1 /* a verifier (built-in checks: verifier id "habitcore") */
+#define HC_STAGE_DECISION 2 /* the policy over the verifiers (verifier id "policy") */
+#define HC_STAGE_REVIEW 3   /* a person (verifier id "review") */
+
+#define HC_PROOF_KEEP_COPY 0x1u /* keep the evidence bytes in the store */
+
+/* A proof to submit. The caller sets struct_size (HC_PROOF_INPUT_INIT). */
+typedef struct hc_proof_input {
+    uint32_t struct_size;
+    uint32_t flags; /* HC_PROOF_KEEP_COPY */
+    int64_t habit_id;
+    const char *path;     /* the evidence file; or NULL with bytes */
+    const uint8_t *bytes; /* the evidence in memory, when path is NULL */
+    int64_t size;         /* of bytes */
+    const char *media_type;    /* NULL: guessed from the first bytes (image/jpeg, image/png) */
+    int64_t taken_at_ms;       /* when the caller says it was taken (UTC ms); 0: unknown */
+    const char *metadata_json; /* a JSON object (up to 4 KiB) or NULL */
+} hc_proof_input;
+
+#define HC_PROOF_INPUT_INIT { (uint32_t)sizeof(hc_proof_input), 0u, 0, NULL, NULL, 0, NULL, 0, NULL }
+
+/* What a submission (or a test run) came to. The caller sets struct_size (HC_PROOF_RESULT_INIT). */
+typedef struct hc_proof_result {
+    uint32_t struct_size;
+    int32_t outcome;  /* HC_OUTCOME_* */
+    int64_t proof_id; /* 0 for hc_plugin_test */
+    int64_t entry_id; /* the completion appended when approved; else 0 */
+    double confidence;
+    int32_t day;      /* the proof's day */
+    int32_t reserved; /* 0 */
+    char reason_code[64];
+    char message[512];
+} hc_proof_result;
+
+#define HC_PROOF_RESULT_INIT { (uint32_t)sizeof(hc_proof_result), 0, 0, 0, 0.0, 0, 0, {0}, {0} }
+
+/* Submits a proof: the built-in checks, the policy's verifiers, the decision, and
+ * the completion when approved, all recorded. Evidence up to 64 MiB. A verdict
+ * that is not approved is still HC_OK: read out->outcome. HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND (habit, file), HC_E_IO, HC_E_READONLY, HC_E_MISUSE, HC_E_BUSY,
+ * HC_E_NOMEM. Calls verifiers on the calling thread. */
+int32_t hc_proof_submit(hc_proof_result *out, hc_store *store, const hc_proof_input *input);
+
+/* Decides a proof that needs review (or ended in an error) by hand: outcome
+ * HC_OUTCOME_APPROVED or HC_OUTCOME_REJECTED, with who (reviewer) and why (reason),
+ * both required. Approving appends the completion for the proof's day; its id goes
+ * to *out_entry_id (may be NULL; 0 when rejected). HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_CONFLICT (already approved or rejected), HC_E_READONLY,
+ * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_proof_review(int64_t *out_entry_id, hc_store *store, int64_t proof_id, int32_t outcome, const char *reviewer,
+                        const char *reason);
+
+/* A verdict as recorded. Strings are borrowed from the list; NULL when absent. */
+typedef struct hc_verdict {
+    uint32_t struct_size; /* the library's sizeof(hc_verdict) */
+    int32_t outcome;      /* HC_OUTCOME_* */
+    int64_t id;           /* increasing in append order */
+    int64_t proof_id;
+    int64_t habit_id;
+    int32_t stage; /* HC_STAGE_* */
+    int32_t day;   /* the proof's day */
+    double confidence;
+    int64_t duration_us;
+    int64_t at_ms;
+    int64_t entry_id; /* the completion a decision or review appended; else 0 */
+    const char *verifier_id;
+    const char *verifier_version;
+    const char *reason_code;
+    const char *message;
+    const char *signals;  /* comma-separated */
+    const char *reviewer; /* HC_STAGE_REVIEW only */
+    const char *sha256;   /* the proof's evidence */
+} hc_verdict;
+
+typedef struct hc_verdict_list hc_verdict_list;
+
+/* Verdicts in append order: of one proof (proof_id), or of a habit's proofs
+ * (habit_id), or all (both 0). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE,
+ * HC_E_IO, HC_E_NOMEM. */
+int32_t hc_verdict_list_open(hc_verdict_list **out, hc_store *store, int64_t habit_id, int64_t proof_id);
+/* The number of verdicts. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_verdict_list_count(int64_t *out_count, const hc_verdict_list *list);
+/* The verdict at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_verdict_list_get(const hc_verdict **out, const hc_verdict_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_verdict_list_free(hc_verdict_list *list);
+
+#define HC_POLICY_ALL 1 /* every verifier must approve */
+#define HC_POLICY_ANY 2 /* one approval is enough */
+
+/* How proofs are judged. The caller sets struct_size (HC_PROOF_POLICY_INIT: the defaults). */
+typedef struct hc_proof_policy {
+    uint32_t struct_size;
+    int32_t mode;             /* HC_POLICY_* */
+    double approve_threshold; /* 0.0 ... 1.0; default 0.80 */
+    double review_threshold;  /* 0.0 ... approve_threshold; default 0.50 */
+    int32_t window_start;     /* minutes after local midnight, 0..1439; -1: no window */
+    int32_t window_end;       /* 1..1440, exclusive; a window may wrap past midnight */
+    int32_t one_per_day;      /* 1: one approved proof per habit and day */
+    int32_t reserved;         /* 0 */
+    const char *verifiers;    /* verifier ids, comma-separated, run in order; NULL or "": none */
+} hc_proof_policy;
+
+#define HC_PROOF_POLICY_INIT { (uint32_t)sizeof(hc_proof_policy), HC_POLICY_ALL, 0.80, 0.50, -1, -1, 1, 0, NULL }
+
+/* Sets the policy of a habit (habit_id > 0) or the store's (0). Verifier ids need
+ * not be registered yet: one that is missing when a proof comes gives an error
+ * verdict. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO,
+ * HC_E_BUSY. */
+int32_t hc_proof_policy_set(hc_store *store, int64_t habit_id, const hc_proof_policy *policy);
+
+/* A verifier callback: fills *out (struct_size set, outcome HC_VERDICT_ERROR on
+ * entry) and returns 0; anything else makes its verdict an error. user_data is
+ * what was registered. Called on the thread that submits. */
+typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data);
+
+/* Registers callback as verifier id (1-64 of a-z 0-9 - _ .) on this store handle,
+ * replacing one of the same id; callback NULL removes it. It lives as long as the
+ * handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_verifier_register(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
+                             void *user_data);
+
+#define HC_PLUGIN_SHARED_OBJECT 1
+#define HC_PLUGIN_EXECUTABLE 2
+
+/* Registers a plugin in the store. A shared object is loaded and checked now (its
+ * id and version come from its hc_plugin_entry; id must be NULL); an executable
+ * gets id (NULL: its file name) and timeout_ms (0: 10000; at most 600000). The id
+ * goes to *out_id, to free with hc_free (may be NULL). A refused plugin is
+ * HC_E_INVALID with the path and the reason. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_CONFLICT (id taken), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_plugin_add(char **out_id, hc_store *store, int32_t kind, const char *path, const char *id, int64_t timeout_ms);
+/* Removes a registered plugin. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_plugin_remove(hc_store *store, const char *id);
+/* The registered plugins as a JSON array of {"id","kind","path","version",
+ * "timeout_ms"}, to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+int32_t hc_plugin_list_json(char **out_json, hc_store *store);
+/* Runs one verifier (callback or plugin) on a file and reports its verdict in
+ * *out (proof_id 0), recording nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_MISUSE, HC_E_IO. */
+int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, const char *path);
 
 #ifdef __cplusplus
 }

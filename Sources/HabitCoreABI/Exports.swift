@@ -9,7 +9,7 @@ import HabitEngine
 public func hc_version_number() -> Int32 { HeaderConstants.versionNumber }
 
 @c @implementation
-public func hc_version_string() -> UnsafePointer<CChar>? { CText.pointer("0.1.0") }
+public func hc_version_string() -> UnsafePointer<CChar>? { CText.pointer(HabitCoreVersion.text) }
 
 @c @implementation
 public func hc_abi_version() -> Int32 { HC_ABI_VERSION }

@@ -1,12 +1,13 @@
 import CHabitCore
 import Glibc
 import HabitCore
+import HabitPlugins
 
 /// Every pointer the library hands out is recorded here with what it is, so a
 /// NULL, closed, freed or foreign pointer is recognised and refused instead of
 /// dereferenced.
 enum Registry {
-    enum Kind { case store, habit, habitList, entryList, creditList, awardList, eventList, string }
+    enum Kind { case store, habit, habitList, entryList, creditList, awardList, eventList, verdictList, string }
 
     private static let lock = Lock()
     nonisolated(unsafe) private static var table: [UInt: Kind] = [:]

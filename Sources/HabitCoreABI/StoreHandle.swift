@@ -1,6 +1,7 @@
 import CHabitCore
 import Glibc
 import HabitCore
+import HabitPlugins
 import HabitEngine
 
 /// What an hc_store pointer stands for: an engine, the last error message on

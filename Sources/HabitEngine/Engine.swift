@@ -1,5 +1,6 @@
 import Glibc
 import HabitCore
+import HabitPlugins
 import HabitStore
 
 /// The use cases of habitcore: each call validates with the domain, reads or
@@ -21,6 +22,8 @@ package final class Engine {
     /// Habits some credit account rewards (nil: not read yet); appends to other
     /// habits skip the credit bookkeeping.
     var rewardedHabits: Set<Int64>?
+    /// Verifier callbacks registered on this handle, by id.
+    var callbackVerifiers: [String: any Verifier] = [:]
 
     package init(path: String, options: Store.Options) throws(HabitError) {
         store = try Store(path: path, options: options)

@@ -98,6 +98,11 @@ package struct Statement {
         if let value { sqlite3_bind_text(handle, index, value, -1, Statement.transient) } else { sqlite3_bind_null(handle, index) }
     }
 
+    package func bind(_ index: Int32, blob value: [UInt8]?) {
+        guard let value else { sqlite3_bind_null(handle, index); return }
+        value.withUnsafeBytes { _ = sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Statement.transient) }
+    }
+
     /// Steps once: true when a row is ready, false when done.
     package func step() throws(HabitError) -> Bool {
         let status = sqlite3_step(handle)

@@ -171,6 +171,63 @@ enum Schema {
         CREATE TRIGGER event_acks_no_update BEFORE UPDATE ON event_acks BEGIN SELECT RAISE(ABORT, 'acknowledgements are append-only'); END;
         CREATE TRIGGER event_acks_no_delete BEFORE DELETE ON event_acks BEGIN SELECT RAISE(ABORT, 'acknowledgements are append-only'); END;
         """,
+        // 5: proofs and their verdicts (append-only), policies (habit_id 0: the
+        // store's) and registered plugins.
+        """
+        CREATE TABLE proofs(
+            id INTEGER PRIMARY KEY,
+            habit_id INTEGER NOT NULL REFERENCES habits(id),
+            day INTEGER NOT NULL,
+            sha256 TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            media_type TEXT NOT NULL,
+            taken_at_ms INTEGER,
+            received_at_ms INTEGER NOT NULL,
+            metadata TEXT,
+            copy BLOB
+        ) STRICT;
+        CREATE INDEX proofs_sha256 ON proofs(sha256);
+        CREATE INDEX proofs_habit_day ON proofs(habit_id, day);
+        CREATE TABLE proof_verdicts(
+            id INTEGER PRIMARY KEY,
+            proof_id INTEGER NOT NULL REFERENCES proofs(id),
+            stage INTEGER NOT NULL,
+            verifier_id TEXT NOT NULL,
+            verifier_version TEXT NOT NULL,
+            outcome INTEGER NOT NULL,
+            confidence REAL NOT NULL,
+            reason_code TEXT NOT NULL,
+            message TEXT NOT NULL,
+            signals TEXT NOT NULL,
+            duration_us INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            reviewer TEXT,
+            entry_id INTEGER REFERENCES entries(id)
+        ) STRICT;
+        CREATE INDEX proof_verdicts_proof ON proof_verdicts(proof_id);
+        CREATE TABLE proof_policies(
+            habit_id INTEGER PRIMARY KEY,
+            mode INTEGER NOT NULL,
+            approve_threshold REAL NOT NULL,
+            review_threshold REAL NOT NULL,
+            window_start INTEGER,
+            window_end INTEGER,
+            one_per_day INTEGER NOT NULL,
+            verifiers TEXT NOT NULL
+        ) STRICT;
+        CREATE TABLE plugins(
+            id TEXT PRIMARY KEY,
+            kind INTEGER NOT NULL,
+            path TEXT NOT NULL,
+            version TEXT NOT NULL,
+            timeout_ms INTEGER NOT NULL,
+            added_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE TRIGGER proofs_no_update BEFORE UPDATE ON proofs BEGIN SELECT RAISE(ABORT, 'proofs are append-only'); END;
+        CREATE TRIGGER proofs_no_delete BEFORE DELETE ON proofs BEGIN SELECT RAISE(ABORT, 'proofs are append-only'); END;
+        CREATE TRIGGER proof_verdicts_no_update BEFORE UPDATE ON proof_verdicts BEGIN SELECT RAISE(ABORT, 'verdicts are append-only'); END;
+        CREATE TRIGGER proof_verdicts_no_delete BEFORE DELETE ON proof_verdicts BEGIN SELECT RAISE(ABORT, 'verdicts are append-only'); END;
+        """,
     ]
 
     static var latestVersion: Int32 { Int32(migrations.count) }

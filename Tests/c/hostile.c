@@ -175,6 +175,19 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_referral_code(&text, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_referral_redeem(&id, s, "ABCDEFGH"), HC_E_MISUSE);
         EXPECT_STATUS(hc_events_read(&events, s, 0, 10, 0), HC_E_MISUSE);
+        hc_proof_input proof = HC_PROOF_INPUT_INIT;
+        hc_proof_result proof_result = HC_PROOF_RESULT_INIT;
+        hc_proof_policy policy = HC_PROOF_POLICY_INIT;
+        hc_verdict_list *verdicts = NULL;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, s, &proof), HC_E_MISUSE);
+        EXPECT_STATUS(hc_proof_review(&id, s, 1, HC_OUTCOME_APPROVED, "me", "ok"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_verdict_list_open(&verdicts, s, 0, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_proof_policy_set(s, 0, &policy), HC_E_MISUSE);
+        EXPECT_STATUS(hc_verifier_register(s, "v", "1", NULL, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_plugin_add(&text, s, HC_PLUGIN_EXECUTABLE, "/bin/true", NULL, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_plugin_remove(s, "v"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_plugin_list_json(&text, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_plugin_test(&proof_result, s, "v", "/bin/true"), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -673,6 +686,164 @@ int main(int argc, char **argv) {
     hc_event_list_free(event_list);
     hc_event_list_free(NULL);
     hc_event_list_free(foreign_events);
+
+    /* Proofs: inputs, policies, verifiers, plugins, verdict lists. */
+    {
+        static const uint8_t png_bytes[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n', 1, 2, 3};
+        char plain[4200]; /* a file that is neither executable nor a shared object */
+        snprintf(plain, sizeof plain, "%s/plain.txt", argv[1]);
+        FILE *file = fopen(plain, "w");
+        EXPECT(file != NULL);
+        if (file) { fputs("just text\n", file); fclose(file); }
+        hc_proof_input proof = HC_PROOF_INPUT_INIT, odd_proof = HC_PROOF_INPUT_INIT;
+        odd_proof.struct_size = 3;
+        hc_proof_result proof_result = HC_PROOF_RESULT_INIT, odd_result = HC_PROOF_RESULT_INIT;
+        odd_result.struct_size = 9999;
+        proof.habit_id = habit_id;
+        proof.bytes = png_bytes;
+        proof.size = (int64_t)sizeof png_bytes;
+        EXPECT_STATUS(hc_proof_submit(NULL, store, &proof), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_submit(&odd_result, store, &proof), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &odd_proof), HC_E_INVALID);
+        proof.size = -1;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.size = INT64_MAX;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.size = (int64_t)sizeof png_bytes;
+        proof.path = plain;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID); /* both path and bytes */
+        proof.bytes = NULL;
+        proof.size = 0;
+        proof.path = "/no/such/photo.jpg";
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_NOT_FOUND);
+        proof.path = "/";
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID); /* a folder */
+        proof.path = bad_utf8;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.path = NULL;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID); /* no evidence */
+        proof.bytes = png_bytes;
+        proof.size = (int64_t)sizeof png_bytes;
+        proof.media_type = "not a type";
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.media_type = NULL;
+        proof.metadata_json = "[1]";
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.metadata_json = NULL;
+        proof.flags = 0x80u;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.flags = 0;
+        proof.taken_at_ms = -5;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_INVALID);
+        proof.taken_at_ms = 0;
+        proof.habit_id = INT64_MAX;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_E_NOT_FOUND);
+        proof.habit_id = habit_id;
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_OK); /* no verifier: review */
+        EXPECT(proof_result.outcome == HC_OUTCOME_NEEDS_REVIEW && proof_result.proof_id > 0);
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_OK); /* the same bytes again */
+        EXPECT(proof_result.outcome == HC_OUTCOME_REJECTED && strcmp(proof_result.reason_code, "reused_evidence") == 0);
+        int64_t rejected_proof = proof_result.proof_id;
+        EXPECT_STATUS(hc_proof_review(&id, store, rejected_proof, HC_OUTCOME_APPROVED, "me", "looks fine"), HC_E_CONFLICT);
+        EXPECT_STATUS(hc_proof_review(&id, store, rejected_proof - 1, HC_OUTCOME_NEEDS_REVIEW, "me", "?"), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_review(&id, store, rejected_proof - 1, HC_OUTCOME_APPROVED, NULL, "ok"), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_review(&id, store, rejected_proof - 1, HC_OUTCOME_APPROVED, "me", ""), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_review(&id, store, INT64_MAX, HC_OUTCOME_APPROVED, "me", "ok"), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_proof_review(&id, store, -1, HC_OUTCOME_APPROVED, "me", "ok"), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_proof_review(NULL, store, rejected_proof - 1, HC_OUTCOME_REJECTED, "me", "blurry"), HC_OK);
+
+        hc_verdict_list *verdicts = NULL;
+        hc_verdict_list *foreign_verdicts = (hc_verdict_list *)&foreign_object;
+        const hc_verdict *verdict = NULL;
+        EXPECT_STATUS(hc_verdict_list_open(NULL, store, 0, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_verdict_list_open(&verdicts, store, -1, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_verdict_list_open(&verdicts, store, INT64_MAX, 0), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_verdict_list_open(&verdicts, store, 0, INT64_MAX), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_verdict_list_open(&verdicts, store, habit_id, 0), HC_OK);
+        EXPECT_STATUS(hc_verdict_list_count(&count, verdicts), HC_OK);
+        EXPECT(count == 4); /* decision; built-in rejection + decision; review */
+        EXPECT_STATUS(hc_verdict_list_count(NULL, verdicts), HC_E_INVALID);
+        EXPECT_STATUS(hc_verdict_list_get(&verdict, verdicts, count), HC_E_INVALID);
+        EXPECT_STATUS(hc_verdict_list_get(NULL, verdicts, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_verdict_list_get(&verdict, verdicts, count - 1), HC_OK);
+        EXPECT(verdict->stage == HC_STAGE_REVIEW && strcmp(verdict->reviewer, "me") == 0 && strlen(verdict->sha256) == 64);
+        EXPECT_STATUS(hc_verdict_list_count(&count, foreign_verdicts), HC_E_MISUSE);
+        hc_verdict_list_free(verdicts);
+        EXPECT_STATUS(hc_verdict_list_get(&verdict, verdicts, 0), HC_E_MISUSE); /* freed */
+        hc_verdict_list_free(verdicts);
+        hc_verdict_list_free(NULL);
+        hc_verdict_list_free(foreign_verdicts);
+
+        hc_proof_policy policy = HC_PROOF_POLICY_INIT, odd_policy = HC_PROOF_POLICY_INIT;
+        odd_policy.struct_size = 1;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &odd_policy), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_policy_set(store, -1, &policy), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_policy_set(store, INT64_MAX, &policy), HC_E_NOT_FOUND);
+        policy.mode = 7;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.mode = HC_POLICY_ANY;
+        policy.approve_threshold = NAN;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.approve_threshold = 0.5;
+        policy.review_threshold = 0.9; /* above approval */
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.review_threshold = 0.4;
+        policy.window_start = 600;
+        policy.window_end = 2000;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.window_start = INT32_MIN;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.window_start = policy.window_end = -1;
+        policy.one_per_day = 2;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.one_per_day = 1;
+        policy.verifiers = "good,,bad";
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.verifiers = "Not An Id";
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.verifiers = bad_utf8;
+        EXPECT_STATUS(hc_proof_policy_set(store, 0, &policy), HC_E_INVALID);
+        policy.verifiers = "missing-verifier";
+        EXPECT_STATUS(hc_proof_policy_set(store, habit_id, &policy), HC_OK);
+        proof.bytes = png_bytes;
+        proof.size = 4; /* different bytes: not reused */
+        EXPECT_STATUS(hc_proof_submit(&proof_result, store, &proof), HC_OK);
+        EXPECT(proof_result.outcome == HC_OUTCOME_ERROR && strcmp(proof_result.reason_code, "unknown_verifier") == 0);
+
+        EXPECT_STATUS(hc_verifier_register(store, NULL, "1", NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register(store, "", "1", NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register(store, "Bad Id", "1", NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register(store, "gone", bad_utf8, NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register(store, "gone", NULL, NULL, NULL), HC_OK); /* removing none */
+
+        EXPECT_STATUS(hc_plugin_add(&text, store, 9, "/bin/true", NULL, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, NULL, NULL, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/no/such/plugin", NULL, 0), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, plain, NULL, 0), HC_E_INVALID); /* not executable */
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "Bad Id", 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/bin/true", NULL, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/bin/true", NULL, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, plain, NULL, 0), HC_E_INVALID); /* not an ELF */
+        EXPECT(strstr(hc_last_error_message(), plain) != NULL);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", "id", 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(NULL, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "truthful", 0), HC_OK);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "truthful", 0), HC_E_CONFLICT);
+        EXPECT_STATUS(hc_plugin_list_json(NULL, store), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_list_json(&text, store), HC_OK);
+        EXPECT(text && strstr(text, "\"truthful\""));
+        hc_free(text);
+        text = NULL;
+        EXPECT_STATUS(hc_plugin_test(&proof_result, store, "truthful", plain), HC_OK);
+        EXPECT(proof_result.outcome == HC_OUTCOME_ERROR); /* prints nothing: no verdict */
+        EXPECT_STATUS(hc_plugin_test(NULL, store, "truthful", plain), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_test(&proof_result, store, "nobody", plain), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_plugin_test(&proof_result, store, "truthful", NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_remove(store, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_remove(store, "nobody"), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_plugin_remove(store, "truthful"), HC_OK);
+    }
 
     /* Read-only stores refuse writes with their own code. */
     EXPECT_STATUS(hc_store_close(store), HC_OK);

@@ -27,4 +27,11 @@ package struct DayClock: Equatable, Sendable {
         guard CivilDate.isValid(day) else { throw .invalid("instant \(utcMs) ms is outside the years 1...9999") }
         return day
     }
+
+    /// The local wall-clock minute of the day (0...1439) of an instant, day start aside.
+    package func minuteOfDay(utcMs: Int64) throws(HabitError) -> Int32 {
+        _ = try localDay(utcMs: utcMs) // range check
+        let seconds = floorDiv(utcMs, 1000) + Int64(zone.utcOffset(atUTC: floorDiv(utcMs, 1000)))
+        return Int32(clamping: (seconds % 86_400 + 86_400) % 86_400 / 60)
+    }
 }

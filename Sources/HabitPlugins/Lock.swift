@@ -2,10 +2,10 @@ import Glibc
 
 /// A plain pthread mutex. The library's own state is guarded by these; values
 /// behind them are not Sendable, which is why they are not Synchronization.Mutex.
-final class Lock: @unchecked Sendable {
+package final class Lock: @unchecked Sendable {
     private let mutex: UnsafeMutablePointer<pthread_mutex_t>
 
-    init() {
+    package init() {
         mutex = .allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
         pthread_mutex_init(mutex, nil)
@@ -16,7 +16,7 @@ final class Lock: @unchecked Sendable {
         mutex.deallocate()
     }
 
-    func locked<T>(_ body: () throws(Never) -> T) -> T {
+    package func locked<T>(_ body: () throws(Never) -> T) -> T {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return body()

@@ -1,0 +1,312 @@
+import Glibc
+import HabitCore
+import HabitPlugins
+import HabitStore
+
+/// Proof submission, verification and review; verifier and plugin registration.
+/// The rules are stated in ProofPolicy and the header. The proof and the built-in
+/// checks are written first, the verifiers run outside any transaction (a plugin
+/// may take seconds), then their verdicts, the decision and the completion are
+/// written together.
+extension Engine {
+    package static let maxEvidenceBytes = 64 << 20
+    package static let defaultPluginTimeoutMs: Int64 = 10_000
+    private static let builtInVerifier = "habitcore"
+
+    package struct ProofSubmission: Sendable {
+        package var habitId: Int64
+        package var path: String?
+        package var bytes: [UInt8]?
+        package var mediaType: String?
+        package var takenAtMs: Int64?
+        package var metadataJSON: String?
+        package var keepCopy = false
+        package init(habitId: Int64, path: String?, bytes: [UInt8]?) {
+            self.habitId = habitId
+            self.path = path
+            self.bytes = bytes
+        }
+    }
+
+    package struct ProofOutcome: Equatable, Sendable {
+        package var proofId: Int64
+        package var day: Int32
+        package var outcome: Outcome
+        package var confidence: Double
+        package var reason: String
+        package var message: String
+        package var entryId: Int64?
+    }
+
+    // MARK: Submitting
+
+    package func submitProof(_ submission: ProofSubmission) throws(HabitError) -> ProofOutcome {
+        let habit = try habit(id: submission.habitId)
+        guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to prove it") }
+        guard habit.spec.kind != .measurement else { throw .invalid("a measurement habit takes readings, not proofs") }
+        let bytes = try evidenceBytes(path: submission.path, bytes: submission.bytes)
+        let mediaType = try submission.mediaType.map(Self.validMediaType) ?? Self.guessMediaType(bytes)
+        if let taken = submission.takenAtMs, taken < 0 { throw .invalid("taken_at_ms \(taken) is negative") }
+        if let metadata = submission.metadataJSON {
+            guard metadata.utf8.count <= 4096, case .object? = try? JSON.parse(metadata) else {
+                throw .invalid("metadata must be a JSON object of at most 4 KiB")
+            }
+        }
+        let received = now()
+        let clock = try clock()
+        let day = try clock.localDay(utcMs: received)
+        let minute = try clock.minuteOfDay(utcMs: received)
+        let sha = SHA256.hex(bytes)
+        let policy = try proofPolicy(habitId: habit.id)
+
+        let (proofId, refusal) = try store.atomically { () throws(HabitError) -> (Int64, ProofOutcome?) in
+            let id = try store.insertProof(habitId: habit.id, day: day, sha256: sha, size: Int64(bytes.count), mediaType: mediaType,
+                                           takenAtMs: submission.takenAtMs, receivedAtMs: received, metadata: submission.metadataJSON,
+                                           copy: submission.keepCopy ? bytes : nil)
+            guard let (reason, message) = try builtInRefusal(proofId: id, sha256: sha, habitId: habit.id, day: day, minute: minute,
+                                                             policy: policy) else { return (id, nil) }
+            let check = Verdict(stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HabitCoreVersion.string,
+                                outcome: .rejected, confidence: 1, reasonCode: reason, message: message)
+            return (id, try record(proofId: id, day: day, verdicts: [check], decision: (.rejected, 1, reason, message), entryId: nil))
+        }
+        if let refusal { return refusal }
+
+        let verdicts = try withEvidenceFile(path: submission.path, bytes: bytes) { (path) throws(HabitError) -> [Verdict] in
+            let evidence = Evidence(bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
+                                    receivedAtMs: received, habitId: habit.id, habitName: habit.spec.name,
+                                    metadataJSON: submission.metadataJSON)
+            return policy.verifiers.map { id in
+                do throws(HabitError) { return try verifier(id: id).verify(evidence) } catch {
+                    return .error(id, "", "unknown_verifier", error.message)
+                }
+            }
+        }
+        return try store.atomically { () throws(HabitError) -> ProofOutcome in
+            var decision = policy.decide(verdicts)
+            // Another proof of the day may have been approved while the verifiers ran.
+            if decision.outcome == .approved, policy.onePerDay, try store.hasApprovedProof(habitId: habit.id, day: day) {
+                decision = (.rejected, decision.confidence, "already_verified", "another proof of this day was approved first")
+            }
+            let entryId = decision.outcome == .approved ? try appendProofCompletion(habitId: habit.id, day: day, proofId: proofId) : nil
+            return try record(proofId: proofId, day: day, verdicts: verdicts, decision: decision, entryId: entryId)
+        }
+    }
+
+    /// The built-in checks, in order: reused bytes, the window, one per day.
+    private func builtInRefusal(proofId: Int64, sha256: String, habitId: Int64, day: Int32, minute: Int32,
+                                policy: ProofPolicy) throws(HabitError) -> (String, String)? {
+        if let earlier = try store.earlierProof(sha256: sha256, before: proofId) {
+            return ("reused_evidence", "the same bytes were submitted as proof #\(earlier)")
+        }
+        if !policy.admits(minuteOfDay: minute), let window = policy.window {
+            return ("outside_window", "received at \(Self.clockTime(minute)), outside \(Self.clockTime(window.start))-\(Self.clockTime(window.end))")
+        }
+        if policy.onePerDay, try store.hasApprovedProof(habitId: habitId, day: day) {
+            return ("already_verified", "this habit's day already has an approved proof")
+        }
+        return nil
+    }
+
+    /// Appends the verifiers' verdicts and the decision (inside a write transaction).
+    private func record(proofId: Int64, day: Int32, verdicts: [Verdict], decision: (outcome: Outcome, confidence: Double, reason: String, message: String),
+                        entryId: Int64?) throws(HabitError) -> ProofOutcome {
+        let at = now()
+        for var verdict in verdicts {
+            verdict.proofId = proofId
+            verdict.atMs = at
+            _ = try store.insertVerdict(verdict)
+        }
+        var final = Verdict(stage: .decision, verifierId: "policy", verifierVersion: HabitCoreVersion.string, outcome: decision.outcome,
+                            confidence: decision.confidence, reasonCode: decision.reason, message: decision.message)
+        final.proofId = proofId
+        final.atMs = at
+        final.entryId = entryId
+        _ = try store.insertVerdict(final.sanitized())
+        return ProofOutcome(proofId: proofId, day: day, outcome: decision.outcome, confidence: final.sanitized().confidence,
+                            reason: final.sanitized().reasonCode, message: final.sanitized().message, entryId: entryId)
+    }
+
+    private func appendProofCompletion(habitId: Int64, day: Int32, proofId: Int64) throws(HabitError) -> Int64 {
+        try append(NewEntry(habitId: habitId, kind: .done, day: day, value: 0, atMs: nil, source: .proof, note: "proof #\(proofId)"))
+    }
+
+    // MARK: Review
+
+    /// Decides by hand a proof that needs review or ended in an error.
+    package func reviewProof(id: Int64, approve: Bool, reviewer: String, reason: String) throws(HabitError) -> Int64? {
+        try TextRules.validate(reviewer, field: "reviewer", maxBytes: 200, allowEmpty: false)
+        try TextRules.validate(reason, field: "reason", maxBytes: 500, allowEmpty: false)
+        return try store.atomically { () throws(HabitError) -> Int64? in
+            guard id > 0, let proof = try store.proof(id: id) else { throw .notFound("no proof with id \(id)") }
+            let state = try store.verdicts(habitId: nil, proofId: id).last { $0.verdict.stage != .verifier }?.verdict.outcome
+            if state == .approved || state == .rejected { throw .conflict("proof #\(id) is already \(state?.name ?? "")") }
+            var entryId: Int64?
+            if approve {
+                if try store.hasApprovedProof(habitId: proof.habitId, day: proof.day) {
+                    throw .conflict("the habit's day already has an approved proof")
+                }
+                entryId = try appendProofCompletion(habitId: proof.habitId, day: proof.day, proofId: id)
+            }
+            var verdict = Verdict(stage: .review, verifierId: "review", verifierVersion: "", outcome: approve ? .approved : .rejected,
+                                  confidence: 1, reasonCode: approve ? "approved_by_review" : "rejected_by_review", message: reason)
+            verdict.proofId = id
+            verdict.atMs = now()
+            verdict.reviewer = reviewer
+            verdict.entryId = entryId
+            _ = try store.insertVerdict(verdict)
+            return entryId
+        }
+    }
+
+    package func verdicts(habitId: Int64?, proofId: Int64?) throws(HabitError) -> [(verdict: Verdict, proof: Store.ProofRow)] {
+        if let habitId { _ = try habit(id: habitId) }
+        if let proofId, try store.proof(id: proofId) == nil { throw .notFound("no proof with id \(proofId)") }
+        return try store.verdicts(habitId: habitId, proofId: proofId)
+    }
+
+    // MARK: Policy
+
+    /// The habit's policy, else the store's, else the default.
+    package func proofPolicy(habitId: Int64) throws(HabitError) -> ProofPolicy {
+        if let own = try store.proofPolicy(habitId: habitId) { return own }
+        return try store.proofPolicy(habitId: 0) ?? ProofPolicy()
+    }
+
+    package func setProofPolicy(habitId: Int64, _ policy: ProofPolicy) throws(HabitError) {
+        try policy.validate()
+        if habitId != 0 { _ = try habit(id: habitId) }
+        try store.atomically { () throws(HabitError) in try store.setProofPolicy(habitId: habitId, policy) }
+    }
+
+    // MARK: Verifiers and plugins
+
+    package func registerVerifier(_ verifier: (any Verifier)?, id: String) throws(HabitError) {
+        try ProofPolicy.validateVerifierId(id)
+        callbackVerifiers[id] = verifier
+    }
+
+    /// A callback on this handle, else a plugin registered in the store.
+    private func verifier(id: String) throws(HabitError) -> any Verifier {
+        if let callback = callbackVerifiers[id] { return callback }
+        guard let row = try store.plugins().first(where: { $0.id == id }) else { throw .notFound("no verifier '\(id)' is registered") }
+        switch row.kind {
+        case .executable: return ExecutableVerifier(id: row.id, path: row.path, timeoutMs: row.timeoutMs)
+        case .sharedObject:
+            let loaded = try SharedObjectVerifier.load(path: row.path)
+            guard loaded.id == row.id else { throw .invalid("plugin '\(row.path)' now calls itself '\(loaded.id)', registered as '\(row.id)'") }
+            return loaded
+        }
+    }
+
+    package func addPlugin(kind: Store.PluginRow.Kind, path: String, id: String?, timeoutMs: Int64) throws(HabitError) -> String {
+        guard let real = realpath(path, nil) else { throw .notFound("plugin '\(path)': no such file") }
+        let resolved = String(cString: real)
+        free(real)
+        let row: Store.PluginRow
+        switch kind {
+        case .sharedObject:
+            guard id == nil else { throw .invalid("a shared object names itself: pass no id") }
+            let loaded = try SharedObjectVerifier.load(path: resolved)
+            row = Store.PluginRow(id: loaded.id, kind: kind, path: resolved, version: loaded.version, timeoutMs: 0)
+        case .executable:
+            var info = stat()
+            guard stat(resolved, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_mode & 0o111 != 0 else {
+                throw .invalid("plugin '\(path)': not an executable file")
+            }
+            let name = id ?? String(resolved.split(separator: "/").last?.split(separator: ".").first ?? "plugin").lowercased()
+            try ProofPolicy.validateVerifierId(name)
+            let timeout = timeoutMs == 0 ? Self.defaultPluginTimeoutMs : timeoutMs
+            guard (1...600_000).contains(timeout) else { throw .invalid("timeout_ms \(timeoutMs) is outside 1...600000") }
+            row = Store.PluginRow(id: name, kind: kind, path: resolved, version: "exec", timeoutMs: timeout)
+        }
+        let at = now()
+        try store.atomically { () throws(HabitError) in try store.insertPlugin(row, addedAtMs: at) }
+        return row.id
+    }
+
+    package func removePlugin(id: String) throws(HabitError) {
+        guard try store.atomically({ () throws(HabitError) in try store.deletePlugin(id: id) }) else {
+            throw .notFound("no plugin '\(id.prefix(64))' is registered")
+        }
+    }
+
+    package func plugins() throws(HabitError) -> [Store.PluginRow] {
+        try store.plugins()
+    }
+
+    /// One verifier's verdict on a file, recorded nowhere.
+    package func testVerifier(id: String, path: String) throws(HabitError) -> Verdict {
+        let verifier = try verifier(id: id)
+        let bytes = try evidenceBytes(path: path, bytes: nil)
+        let evidence = Evidence(bytes: bytes, path: path, mediaType: Self.guessMediaType(bytes), sha256: SHA256.hex(bytes), takenAtMs: nil,
+                                receivedAtMs: now(), habitId: 0, habitName: "", metadataJSON: nil)
+        return verifier.verify(evidence)
+    }
+
+    // MARK: Evidence
+
+    private func evidenceBytes(path: String?, bytes: [UInt8]?) throws(HabitError) -> [UInt8] {
+        let result: [UInt8]
+        switch (path, bytes) {
+        case (let path?, nil): result = try Self.readFile(path)
+        case (nil, let bytes?): result = bytes
+        default: throw .invalid("give the evidence as a path or as bytes, not both")
+        }
+        guard !result.isEmpty else { throw .invalid("the evidence is empty") }
+        guard result.count <= Self.maxEvidenceBytes else { throw .invalid("the evidence is larger than 64 MiB") }
+        return result
+    }
+
+    private static func readFile(_ path: String) throws(HabitError) -> [UInt8] {
+        guard !path.isEmpty else { throw .invalid("the evidence path is empty") }
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw errno == ENOENT ? .notFound("no evidence file '\(path)'") : HabitError(.io, "cannot open '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { Glibc.close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw .invalid("'\(path)' is not a regular file") }
+        guard info.st_size <= maxEvidenceBytes else { throw .invalid("the evidence is larger than 64 MiB") }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress.map { $0 + filled }, $0.count - filled) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { throw HabitError(.io, "cannot read '\(path)'") }
+            filled += count
+        }
+        return bytes
+    }
+
+    /// Runs body with a file holding the evidence: the caller's, or a temporary one.
+    private func withEvidenceFile<T>(path: String?, bytes: [UInt8], _ body: (String) throws(HabitError) -> T) throws(HabitError) -> T {
+        if let path { return try body(path) }
+        var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/habitcore-proof-XXXXXX").utf8CString)
+        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        guard fd >= 0 else { throw HabitError(.io, "cannot write a temporary evidence file") }
+        let temporary = String(cString: template.map { $0 } + [0])
+        defer { unlink(temporary) }
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        Glibc.close(fd)
+        guard written == bytes.count else { throw HabitError(.io, "cannot write a temporary evidence file") }
+        return try body(temporary)
+    }
+
+    private static func validMediaType(_ text: String) throws(HabitError) -> String {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, text.utf8.count <= 100,
+              text.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .invalid("media type '\(text.prefix(100))' is not type/subtype") }
+        return text.lowercased()
+    }
+
+    private static func guessMediaType(_ bytes: [UInt8]) -> String {
+        if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
+        if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
+        return "application/octet-stream"
+    }
+
+    private static func clockTime(_ minute: Int32) -> String {
+        let hours = minute / 60, minutes = minute % 60
+        return (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
+    }
+}

@@ -1,0 +1,90 @@
+import CHabitCore
+import Glibc
+import HabitCore
+
+/// A plugin in a shared object exporting `hc_plugin_entry` (habitcore_plugin.h).
+/// Loaded once per process with RTLD_NOW | RTLD_LOCAL and never unloaded; its ABI
+/// version is read before any of its functions is called.
+package final class SharedObjectVerifier: Verifier {
+    package let id: String
+    package let version: String
+    package let path: String
+    private let plugin: UnsafePointer<hc_plugin>
+    private let state: UnsafeMutableRawPointer?
+    /// One verify at a time per plugin, as the plugin header promises.
+    private let lock = Lock()
+
+    private static let cacheLock = Lock()
+    nonisolated(unsafe) private static var loaded: [String: SharedObjectVerifier] = [:]
+
+    private init(id: String, version: String, path: String, plugin: UnsafePointer<hc_plugin>, state: UnsafeMutableRawPointer?) {
+        self.id = id
+        self.version = version
+        self.path = path
+        self.plugin = plugin
+        self.state = state
+    }
+
+    /// The plugin at path, loaded and checked (or the one already loaded from that file).
+    package static func load(path: String) throws(HabitError) -> SharedObjectVerifier {
+        guard let real = realpath(path, nil) else { throw .notFound("plugin '\(path)': no such file") }
+        let resolved = String(cString: real)
+        free(real)
+        return try cacheLock.locked { () -> Result<SharedObjectVerifier, HabitError> in
+            if let known = loaded[resolved] { return .success(known) }
+            do throws(HabitError) {
+                let verifier = try open(resolved, shown: path)
+                loaded[resolved] = verifier
+                return .success(verifier)
+            } catch {
+                return .failure(error)
+            }
+        }.get()
+    }
+
+    private static func open(_ path: String, shown: String) throws(HabitError) -> SharedObjectVerifier {
+        func refuse(_ why: String) -> HabitError { .invalid("plugin '\(shown)': \(why)") }
+        var info = stat()
+        guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { throw refuse("not a regular file") }
+        guard let handle = dlopen(path, RTLD_NOW | RTLD_LOCAL) else {
+            throw refuse("not a loadable shared object (\(dlerror().map { String(cString: $0) } ?? "dlopen failed"))")
+        }
+        // Never dlclose: a plugin's code may still be referenced (and the host never unloads).
+        guard let symbol = dlsym(handle, HC_PLUGIN_ENTRY_SYMBOL) else { throw refuse("it does not export \(HC_PLUGIN_ENTRY_SYMBOL)") }
+        let abi = symbol.load(as: UInt32.self)
+        guard abi == HC_PLUGIN_ABI_VERSION else {
+            throw refuse("plugin ABI version \(abi); this host speaks \(HC_PLUGIN_ABI_VERSION)")
+        }
+        let plugin = UnsafePointer(symbol.assumingMemoryBound(to: hc_plugin.self))
+        guard let idPointer = plugin.pointee.id, let id = String(validatingCString: idPointer) else { throw refuse("its id is missing") }
+        do { try ProofPolicy.validateVerifierId(id) } catch { throw refuse(error.message) }
+        let version = plugin.pointee.version.flatMap { String(validatingCString: $0) } ?? ""
+        guard plugin.pointee.verify != nil else { throw refuse("it has no verify function") }
+        var state: UnsafeMutableRawPointer?
+        if let initialise = plugin.pointee.`init` {
+            var services = hc_host_services()
+            services.struct_size = UInt32(MemoryLayout<hc_host_services>.size)
+            services.abi_version = HC_PLUGIN_ABI_VERSION
+            services.log = hostLog
+            let status = initialise(&services, &state)
+            guard status == 0 else { throw refuse("its init returned \(status)") }
+        }
+        return SharedObjectVerifier(id: id, version: version, path: path, plugin: plugin, state: state)
+    }
+
+    package func verify(_ evidence: Evidence) -> Verdict {
+        lock.locked {
+            guard let verify = plugin.pointee.verify else { return .error(id, version, "plugin_failed", "no verify function") }
+            return CVerdict.run(id: id, version: version, evidence) { verify(state, $0, $1) }
+        }
+    }
+}
+
+/// The log service plugins get: one line on stderr.
+private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { _, level, message in
+    guard let message else { return }
+    let names = ["debug", "info", "warning", "error"]
+    let name = level >= 0 && Int(level) < names.count ? names[Int(level)] : "log"
+    let line = Array("habitcore plugin \(name): \(String(cString: message))\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}

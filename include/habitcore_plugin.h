@@ -1,0 +1,87 @@
+/*
+ * habitcore_plugin.h: what a proof verifier plugin exports, and what the host
+ * gives it. A plugin includes only this header and never links against
+ * libhabitcore: everything it may call comes through hc_host_services.
+ *
+ * A shared-object plugin exports one data symbol, HC_PLUGIN_ENTRY_SYMBOL
+ * ("hc_plugin_entry"), an hc_plugin whose first field is HC_PLUGIN_ABI_VERSION.
+ * The host reads that field before it calls anything, loads plugins with
+ * RTLD_NOW | RTLD_LOCAL and never unloads them. Structs only grow at the end;
+ * each starts with its size or version so either side can tell.
+ *
+ * Threads: the host calls verify from one thread at a time per plugin.
+ */
+#ifndef HABITCORE_PLUGIN_H
+#define HABITCORE_PLUGIN_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define HC_PLUGIN_ABI_VERSION 1u
+#define HC_PLUGIN_ENTRY_SYMBOL "hc_plugin_entry"
+
+/* Verdict outcomes (the same numbers as HC_OUTCOME_* in habitcore.h). */
+#define HC_VERDICT_APPROVED 1
+#define HC_VERDICT_REJECTED 2
+#define HC_VERDICT_NEEDS_REVIEW 3
+#define HC_VERDICT_ERROR 4
+
+/* The evidence to judge. Borrowed: valid during the call only. */
+typedef struct hc_plugin_evidence {
+    uint32_t struct_size;
+    int32_t reserved;           /* 0 */
+    const char *path;           /* a file holding the bytes */
+    const uint8_t *bytes;       /* the same bytes in memory */
+    int64_t size;
+    const char *media_type;     /* "image/jpeg", "image/png", ... */
+    const char *sha256;         /* 64 lowercase hex digits */
+    int64_t taken_at_ms;        /* what the caller says (UTC ms); 0 when unknown */
+    int64_t received_at_ms;     /* when the host received it (UTC ms) */
+    int64_t habit_id;
+    const char *habit_name;
+    const char *metadata_json;  /* the caller's metadata as a JSON object, or NULL */
+} hc_plugin_evidence;
+
+/* What the plugin answers: filled in place (the buffers belong to the host). */
+typedef struct hc_plugin_verdict {
+    uint32_t struct_size;
+    int32_t outcome;        /* HC_VERDICT_* */
+    double confidence;      /* 0.0 ... 1.0 */
+    char reason_code[64];   /* a short code: lowercase, digits, '_', '.', '-' */
+    char message[512];      /* for people */
+    char signals[512];      /* named findings, comma-separated ("exif_missing,screenshot") */
+} hc_plugin_verdict;
+
+/* Services the host offers. */
+typedef struct hc_host_services {
+    uint32_t struct_size;
+    uint32_t abi_version;   /* HC_PLUGIN_ABI_VERSION of the host */
+    void *host;             /* pass back as the first argument */
+    /* Writes a line to the host's log. level: 0 debug, 1 info, 2 warning, 3 error. */
+    void (*log)(void *host, int32_t level, const char *message);
+} hc_host_services;
+
+/* The one symbol a shared-object plugin exports. */
+typedef struct hc_plugin {
+    uint32_t abi_version;     /* HC_PLUGIN_ABI_VERSION: read before anything else */
+    uint32_t reserved;        /* 0 */
+    const char *id;           /* 1-64 of a-z 0-9 - _ . ; names the verifier in policies */
+    const char *version;      /* the plugin's own version, kept with each verdict */
+    const char *description;
+    /* Called once, after loading, before any verify; may be NULL. *state is passed to
+     * verify. Returns 0 on success; anything else refuses the plugin. */
+    int32_t (*init)(const hc_host_services *host, void **state);
+    /* Judges one piece of evidence into *out (struct_size set, outcome
+     * HC_VERDICT_ERROR and empty strings on entry). Returns 0; anything else makes the
+     * verdict an error. */
+    int32_t (*verify)(void *state, const hc_plugin_evidence *evidence, hc_plugin_verdict *out);
+} hc_plugin;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HABITCORE_PLUGIN_H */
