@@ -62,11 +62,13 @@ package final class SharedObjectVerifier: Verifier {
         guard plugin.pointee.verify != nil else { throw refuse("it has no verify function") }
         var state: UnsafeMutableRawPointer?
         if let initialise = plugin.pointee.`init` {
-            var services = hc_host_services()
-            services.struct_size = UInt32(MemoryLayout<hc_host_services>.size)
-            services.abi_version = HC_PLUGIN_ABI_VERSION
-            services.log = hostLog
-            let status = initialise(&services, &state)
+            // The plugin may keep the table: it lives as long as the process, like the plugin.
+            let services = UnsafeMutablePointer<hc_host_services>.allocate(capacity: 1)
+            services.initialize(to: hc_host_services())
+            services.pointee.struct_size = UInt32(MemoryLayout<hc_host_services>.size)
+            services.pointee.abi_version = HC_PLUGIN_ABI_VERSION
+            services.pointee.log = hostLog
+            let status = initialise(services, &state)
             guard status == 0 else { throw refuse("its init returned \(status)") }
         }
         return SharedObjectVerifier(id: id, version: version, path: path, plugin: plugin, state: state)

@@ -62,6 +62,8 @@ func run(_ argv: [String]) throws(CLIError) {
     case "awards": try AwardCommands.awards(args, context)
     case "referral": try AwardCommands.referral(args, context)
     case "events": try AwardCommands.events(args, context)
+    case "proof": try ProofCommands.proof(args, context)
+    case "plugin": try ProofCommands.plugin(args, context)
     case "demo": try Demo.run(args, context)
     case "habit": throw .usage("habit needs a subcommand: add, list, show, edit, archive")
     default: throw .usage("unknown command '\(key)'; see habitctl --help")

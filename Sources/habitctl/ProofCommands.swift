@@ -1,0 +1,231 @@
+import CHabitCore
+import Foundation
+
+/// proof submit|list|review|policy and plugin add|list|remove|test: photo proofs
+/// and the verifiers that judge them.
+enum ProofCommands {
+    static let outcomes = ["", "approved", "rejected", "needs_review", "error"]
+
+    static func outcomeName(_ value: Int32) -> String {
+        value > 0 && Int(value) < outcomes.count ? outcomes[Int(value)] : "outcome \(value)"
+    }
+
+    static func proof(_ raw: [String], _ context: Context) throws(CLIError) {
+        guard let sub = raw.first else { throw .usage("proof needs a subcommand: submit, list, review, policy") }
+        let rest = Array(raw.dropFirst())
+        switch sub {
+        case "submit": try submit(rest, context)
+        case "list": try list(rest, context)
+        case "review": try review(rest, context)
+        case "policy": try policy(rest, context)
+        default: throw .usage("unknown proof subcommand '\(sub)'")
+        }
+    }
+
+    /// Exits 0 approved, 1 needs review, 2 rejected, 3 error, so a script can branch.
+    static func submit(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["taken-at", "media-type", "metadata"])
+        let store = try context.openStore()
+        let habit = try store.habit(try args.require(0, "HABIT"))
+        let file = try args.require(1, "FILE")
+        let taken = try args.option("taken-at").map { (text) throws(CLIError) -> Int64 in
+            guard let ms = Int64(text), ms > 0 else { throw .invalid("--taken-at is UTC milliseconds since 1970") }
+            return ms
+        } ?? 0
+        let mediaType = args.option("media-type")
+        let metadata = args.option("metadata")
+        let keep = args.flag("keep-copy")
+        try args.finish(maxPositionals: 2)
+        var input = hc_proof_input()
+        input.struct_size = UInt32(MemoryLayout<hc_proof_input>.size)
+        input.habit_id = habit.id
+        input.taken_at_ms = taken
+        input.flags = keep ? HC_PROOF_KEEP_COPY : 0
+        var result = hc_proof_result()
+        result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+        try Library.check(file.withCString { path in
+            withOptionalCString(mediaType) { media in
+                withOptionalCString(metadata) { meta in
+                    input.path = path
+                    input.media_type = media
+                    input.metadata_json = meta
+                    return hc_proof_submit(&result, store.handle, &input)
+                }
+            }
+        })
+        let reason = text(&result.reason_code)
+        let message = text(&result.message)
+        context.output.emit(["proof_id": result.proof_id, "outcome": outcomeName(result.outcome), "confidence": result.confidence,
+                             "reason": reason, "message": message, "date": Library.format(result.day),
+                             "entry_id": result.entry_id == 0 ? NSNull() : result.entry_id]) {
+            "proof #\(result.proof_id): \(outcomeName(result.outcome)) (\(reason)) \(message)" +
+                (result.entry_id != 0 ? "; logged entry #\(result.entry_id) for \(Library.format(result.day))" : "")
+        }
+        let code: Int32 = switch result.outcome {
+        case HC_OUTCOME_APPROVED: 0
+        case HC_OUTCOME_NEEDS_REVIEW: 1
+        case HC_OUTCOME_REJECTED: 2
+        default: 3
+        }
+        exit(code)
+    }
+
+    /// Each proof with its verdicts, oldest first.
+    static func list(_ raw: [String], _ context: Context) throws(CLIError) {
+        let args = try Arguments(raw, valued: [])
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
+        var list: OpaquePointer?
+        try Library.check(hc_verdict_list_open(&list, store.handle, habitId, 0))
+        defer { hc_verdict_list_free(list) }
+        var count: Int64 = 0
+        try Library.check(hc_verdict_list_count(&count, list))
+        var rows: [[String: Any]] = []
+        var lines: [String] = []
+        for index in 0..<count {
+            var pointer: UnsafePointer<hc_verdict>?
+            try Library.check(hc_verdict_list_get(&pointer, list, index))
+            guard let v = pointer?.pointee else { continue }
+            let stage = ["", "verifier", "decision", "review"][Int(max(0, min(3, v.stage)))]
+            let row: [String: Any] = [
+                "id": v.id, "proof_id": v.proof_id, "habit_id": v.habit_id, "date": Library.format(v.day), "stage": stage,
+                "verifier": Library.string(v.verifier_id) ?? "", "version": Library.string(v.verifier_version) ?? "",
+                "outcome": outcomeName(v.outcome), "confidence": v.confidence, "reason": Library.string(v.reason_code) ?? "",
+                "message": Library.string(v.message) ?? "", "signals": (Library.string(v.signals) ?? "").split(separator: ",").map(String.init),
+                "duration_us": v.duration_us, "reviewer": Library.string(v.reviewer) ?? NSNull(),
+                "entry_id": v.entry_id == 0 ? NSNull() : v.entry_id, "sha256": Library.string(v.sha256) ?? "",
+            ]
+            rows.append(row)
+            lines.append("proof #\(v.proof_id) \(Library.format(v.day)) habit \(v.habit_id)  \(stage) \(row["verifier"] ?? ""): " +
+                         "\(outcomeName(v.outcome)) \(String(format: "%.2f", v.confidence)) \(row["reason"] ?? "")" +
+                         (v.reviewer != nil ? " by \(Library.string(v.reviewer) ?? "")" : ""))
+        }
+        context.output.emit(["verdicts": rows]) { lines.isEmpty ? "no proofs yet" : lines.joined(separator: "\n") }
+    }
+
+    static func review(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["reason", "reviewer"])
+        let approve = args.flag("approve")
+        let reject = args.flag("reject")
+        guard approve != reject else { throw .usage("say --approve or --reject") }
+        guard let reason = args.option("reason") else { throw .usage("a review needs --reason TEXT") }
+        let reviewer = args.option("reviewer") ?? ProcessInfo.processInfo.environment["USER"] ?? "habitctl"
+        guard let id = Int64(try args.require(0, "ID")) else { throw .invalid("ID must be a proof id") }
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        var entry: Int64 = 0
+        try Library.check(hc_proof_review(&entry, store.handle, id, approve ? HC_OUTCOME_APPROVED : HC_OUTCOME_REJECTED, reviewer, reason))
+        context.output.emit(["proof_id": id, "outcome": approve ? "approved" : "rejected", "entry_id": entry == 0 ? NSNull() : entry]) {
+            "proof #\(id) \(approve ? "approved" : "rejected") by \(reviewer)" + (entry != 0 ? "; logged entry #\(entry)" : "")
+        }
+    }
+
+    /// `proof policy [HABIT] --verifiers a,b [--mode all|any] [--approve X] [--review Y] [--window HH:MM-HH:MM] [--many-per-day]`
+    static func policy(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["verifiers", "mode", "approve", "review", "window"])
+        let store = try context.openStore()
+        let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
+        var policy = hc_proof_policy()
+        policy.struct_size = UInt32(MemoryLayout<hc_proof_policy>.size)
+        switch args.option("mode") ?? "all" {
+        case "all": policy.mode = HC_POLICY_ALL
+        case "any": policy.mode = HC_POLICY_ANY
+        default: throw .invalid("--mode is all or any")
+        }
+        func fraction(_ text: String?, _ fallback: Double, _ name: String) throws(CLIError) -> Double {
+            guard let text else { return fallback }
+            guard let value = Double(text) else { throw .invalid("--\(name) is a number from 0 to 1") }
+            return value
+        }
+        policy.approve_threshold = try fraction(args.option("approve"), 0.80, "approve")
+        policy.review_threshold = try fraction(args.option("review"), 0.50, "review")
+        policy.window_start = -1
+        policy.window_end = -1
+        if let window = args.option("window") {
+            let parts = window.split(separator: "-").map(String.init)
+            guard parts.count == 2, let start = minutes(parts[0]), let end = minutes(parts[1]) else {
+                throw .invalid("--window is HH:MM-HH:MM (receipt local time)")
+            }
+            policy.window_start = start
+            policy.window_end = end == 0 ? 1440 : end
+        }
+        policy.one_per_day = args.flag("many-per-day") ? 0 : 1
+        let verifiers = args.option("verifiers") ?? ""
+        try args.finish(maxPositionals: 1)
+        try Library.check(verifiers.withCString { ids in
+            policy.verifiers = ids
+            return hc_proof_policy_set(store.handle, habitId, &policy)
+        })
+        context.output.emit(["habit_id": habitId == 0 ? NSNull() : habitId, "verifiers": verifiers]) {
+            "policy set for \(habitId == 0 ? "the store" : "habit \(habitId)"): verifiers [\(verifiers)]"
+        }
+    }
+
+    private static func minutes(_ text: String) -> Int32? {
+        let parts = text.split(separator: ":")
+        guard parts.count == 2, let hours = Int32(parts[0]), let minutes = Int32(parts[1]), (0...24).contains(hours), (0..<60).contains(minutes)
+        else { return nil }
+        return hours * 60 + minutes
+    }
+
+    // MARK: Plugins
+
+    static func plugin(_ raw: [String], _ context: Context) throws(CLIError) {
+        guard let sub = raw.first else { throw .usage("plugin needs a subcommand: add, list, remove, test") }
+        var args = try Arguments(Array(raw.dropFirst()), valued: ["so", "exec", "id", "timeout"])
+        let store = try context.openStore()
+        switch sub {
+        case "add":
+            let so = args.option("so"), program = args.option("exec")
+            guard (so == nil) != (program == nil) else { throw .usage("plugin add needs --so PATH or --exec PATH") }
+            let id = args.option("id")
+            let timeout = try args.option("timeout").map { (text) throws(CLIError) -> Int64 in
+                guard let value = Int64(text) else { throw .invalid("--timeout is milliseconds") }
+                return value
+            } ?? 0
+            try args.finish(maxPositionals: 0)
+            var added: UnsafeMutablePointer<CChar>?
+            try Library.check(withOptionalCString(id) { idPointer in
+                hc_plugin_add(&added, store.handle, so != nil ? HC_PLUGIN_SHARED_OBJECT : HC_PLUGIN_EXECUTABLE, so ?? program ?? "", idPointer,
+                              timeout)
+            })
+            let name = added.map { String(cString: $0) } ?? ""
+            hc_free(added)
+            context.output.emit(["id": name]) { "plugin '\(name)' registered" }
+        case "list":
+            try args.finish(maxPositionals: 0)
+            var json: UnsafeMutablePointer<CChar>?
+            try Library.check(hc_plugin_list_json(&json, store.handle))
+            let text = json.map { String(cString: $0) } ?? "[]"
+            hc_free(json)
+            let plugins = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? []
+            context.output.emit(["plugins": plugins]) {
+                plugins.isEmpty ? "no plugins registered" : plugins.map { "\($0["id"] ?? "")  \($0["kind"] ?? "")  \($0["path"] ?? "")" }
+                    .joined(separator: "\n")
+            }
+        case "remove":
+            let id = try args.require(0, "ID")
+            try args.finish(maxPositionals: 1)
+            try Library.check(hc_plugin_remove(store.handle, id))
+            context.output.emit(["removed": id]) { "plugin '\(id)' removed" }
+        case "test":
+            let id = try args.require(0, "ID")
+            let file = try args.require(1, "EVIDENCE")
+            try args.finish(maxPositionals: 2)
+            var result = hc_proof_result()
+            result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+            try Library.check(hc_plugin_test(&result, store.handle, id, file))
+            let reason = text(&result.reason_code), message = text(&result.message)
+            context.output.emit(["outcome": outcomeName(result.outcome), "confidence": result.confidence, "reason": reason, "message": message]) {
+                "\(id): \(outcomeName(result.outcome)) \(String(format: "%.2f", result.confidence)) (\(reason)) \(message)"
+            }
+        default: throw .usage("unknown plugin subcommand '\(sub)'")
+        }
+    }
+
+    /// A fixed C char buffer as text.
+    private static func text<Buffer>(_ buffer: inout Buffer) -> String {
+        withUnsafeBytes(of: &buffer) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+}
