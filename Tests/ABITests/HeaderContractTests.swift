@@ -20,6 +20,24 @@ final class HeaderContractTests: XCTestCase {
         XCTAssertSucceeded(try runProcess(["g++", "-std=c++17"] + flags + [cxxSource]), "C++17")
     }
 
+    /// The plugin header is all a plugin includes: it must compile with nothing else.
+    func testPluginHeaderCompilesAloneAsPedanticC99AndCxx17() throws {
+        let dir = try temporaryDirectory()
+        let body = """
+        #include "habitcore_plugin.h"
+        static int32_t verify(void *state, const hc_plugin_evidence *evidence, hc_plugin_verdict *out) {
+            (void)state; (void)evidence; out->outcome = HC_VERDICT_ERROR; return 0;
+        }
+        const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "x", "1", "", 0, verify };
+        int main(void) { return hc_plugin_entry.abi_version == HC_PLUGIN_ABI_VERSION ? 0 : 1; }
+        """
+        try body.write(toFile: dir + "/plugin.c", atomically: true, encoding: .utf8)
+        try body.write(toFile: dir + "/plugin.cpp", atomically: true, encoding: .utf8)
+        let flags = ["-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include, "-fsyntax-only"]
+        XCTAssertSucceeded(try runProcess(["cc", "-std=c99"] + flags + [dir + "/plugin.c"]), "C99")
+        XCTAssertSucceeded(try runProcess(["g++", "-std=c++17"] + flags + [dir + "/plugin.cpp"]), "C++17")
+    }
+
     /// Functions the header declares, read from its prototypes.
     static func declaredFunctions() throws -> Set<String> {
         let text = try String(contentsOfFile: Paths.header, encoding: .utf8)

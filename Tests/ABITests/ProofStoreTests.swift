@@ -1,0 +1,271 @@
+import CHabitCore
+import Foundation
+import XCTest
+
+/// Proofs through the C functions, on a real SQLite file, with real images
+/// (Tests/fixtures), the example plugins built and run for real, and hostile
+/// plugins that hang, crash, flood or lie.
+final class ProofStoreTests: StoreTestCase {
+    var store: OpaquePointer!
+    var today: Int32 = 0
+    static let fixtures = Paths.root + "/Tests/fixtures"
+    static let examples = Paths.root + "/examples/plugins"
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try open()
+        ok(hc_store_today(&today, store))
+    }
+
+    override func tearDown() {
+        if let store { hc_store_close(store) }
+        super.tearDown()
+    }
+
+    func date(_ day: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
+        ok(hc_date_format(&buffer, HC_DATE_BUFSIZE, day))
+        return String(cString: buffer)
+    }
+
+    struct Result {
+        var outcome: Int32
+        var proofId: Int64
+        var entryId: Int64
+        var reason: String
+        var message: String
+    }
+
+    func submit(_ habit: Int64, _ file: String, file line: StaticString = #filePath, line number: UInt = #line) -> Result {
+        var input = hc_proof_input()
+        input.struct_size = UInt32(MemoryLayout<hc_proof_input>.size)
+        input.habit_id = habit
+        var result = hc_proof_result()
+        result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+        let path = file.hasPrefix("/") ? file : Self.fixtures + "/" + file
+        let status = path.withCString { input.path = $0; return hc_proof_submit(&result, store, &input) }
+        ok(status, file: line, line: number)
+        let reason = withUnsafeBytes(of: &result.reason_code) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        return Result(outcome: result.outcome, proofId: result.proof_id, entryId: result.entry_id, reason: reason, message: message)
+    }
+
+    func policy(_ habit: Int64, _ verifiers: String, window: (Int32, Int32)? = nil) {
+        var policy = hc_proof_policy()
+        policy.struct_size = UInt32(MemoryLayout<hc_proof_policy>.size)
+        policy.mode = HC_POLICY_ALL
+        policy.approve_threshold = 0.8
+        policy.review_threshold = 0.5
+        policy.window_start = window?.0 ?? -1
+        policy.window_end = window?.1 ?? -1
+        policy.one_per_day = 1
+        ok(verifiers.withCString { policy.verifiers = $0; return hc_proof_policy_set(store, habit, &policy) })
+    }
+
+    func currentStreak(_ habit: Int64) -> Int32 {
+        var result = hc_streak_result()
+        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+        var count: Int32 = 0
+        ok(hc_habit_streaks(&result, nil, 0, &count, store, habit, Int32.min))
+        return result.current.length
+    }
+
+    func addPlugin(_ kind: Int32, _ path: String, id: String? = nil, timeoutMs: Int64 = 0) -> Int32 {
+        withOptionalCString(id) { hc_plugin_add(nil, store, kind, path, $0, timeoutMs) }
+    }
+
+    /// The example shared-object verifier, built from examples/plugins with gcc.
+    func buildImageSizePlugin() throws -> String {
+        let output = dir + "/image_size.so"
+        let result = try runProcess(["cc", "-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include,
+                                     Self.examples + "/image_size.c", "-o", output])
+        XCTAssertSucceeded(result, "building the example plugin")
+        return output
+    }
+
+    func script(_ name: String, _ body: String) throws -> String {
+        let path = dir + "/" + name
+        try ("#!/bin/sh\n" + body + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        XCTAssertEqual(chmod(path, 0o755), 0)
+        return path
+    }
+
+    // MARK: The proof rules, with the example verifiers
+
+    func testAnApprovedPhotoExtendsTheStreakARejectedOneDoesNotAndAReusedOneIsCaught() throws {
+        ok(addPlugin(HC_PLUGIN_SHARED_OBJECT, try buildImageSizePlugin()))
+        ok(addPlugin(HC_PLUGIN_EXECUTABLE, Self.examples + "/decode_check.py"))
+        ok(addPlugin(HC_PLUGIN_EXECUTABLE, Self.examples + "/min_size.sh"))
+        policy(0, "image-size,decode_check,min_size")
+        let bed = createHabit(store, "Make the bed", start: date(today - 10))
+        let desk = createHabit(store, "Clear the desk", start: date(today - 10))
+        for habit in [bed, desk] { for offset in [2, 1] { append(store, habit, on: date(today - Int32(offset))) } }
+        XCTAssertEqual(currentStreak(bed), 2)
+
+        let approved = submit(bed, "bed-morning.jpg")
+        XCTAssertEqual(approved.outcome, HC_OUTCOME_APPROVED, approved.message)
+        XCTAssertGreaterThan(approved.entryId, 0)
+        XCTAssertEqual(currentStreak(bed), 3, "the verified completion extends the streak")
+
+        let small = submit(desk, "tiny.png")
+        XCTAssertEqual(small.outcome, HC_OUTCOME_REJECTED)
+        XCTAssertEqual(small.reason, "too_small")
+        XCTAssertEqual(small.entryId, 0)
+        XCTAssertEqual(currentStreak(desk), 2, "a rejected proof logs nothing")
+
+        let reused = submit(desk, "bed-morning.jpg")
+        XCTAssertEqual(reused.outcome, HC_OUTCOME_REJECTED)
+        XCTAssertEqual(reused.reason, "reused_evidence")
+        XCTAssertTrue(reused.message.contains("#\(approved.proofId)"), reused.message)
+
+        // Every verdict is in the ledger, with who said it.
+        var list: OpaquePointer?
+        ok(hc_verdict_list_open(&list, store, 0, approved.proofId))
+        defer { hc_verdict_list_free(list) }
+        var count: Int64 = 0
+        ok(hc_verdict_list_count(&count, list))
+        var said: [String] = []
+        for index in 0..<count {
+            var verdict: UnsafePointer<hc_verdict>?
+            ok(hc_verdict_list_get(&verdict, list, index))
+            if let v = verdict?.pointee { said.append("\(String(cString: v.verifier_id)):\(v.outcome)") }
+        }
+        XCTAssertEqual(said, ["image-size:1", "decode_check:1", "min_size:1", "policy:1"])
+    }
+
+    func testAProofOutsideTheWindowIsRejectedByReceiptTime() {
+        let habit = createHabit(store, "Morning pages", start: date(today - 1))
+        // A one-hour window two hours from now (the store's zone is UTC).
+        let minute = Int32((time(nil) % 86_400) / 60)
+        let start = (minute + 120) % 1380
+        policy(habit, "", window: (start, start + 60))
+        let result = submit(habit, "bed-evening.jpg")
+        XCTAssertEqual(result.outcome, HC_OUTCOME_REJECTED)
+        XCTAssertEqual(result.reason, "outside_window")
+        XCTAssertEqual(currentStreak(habit), 0)
+    }
+
+    /// A callback verifier, as an app's own model would plug in: it approves with
+    /// the confidence user_data points at.
+    static let confidenceVerifier: hc_verify_callback = { evidence, out, userData in
+        guard let out, let evidence, let userData else { return 1 }
+        out.pointee.outcome = HC_VERDICT_APPROVED
+        out.pointee.confidence = userData.load(as: Double.self)
+        let size = evidence.pointee.size
+        withUnsafeMutableBytes(of: &out.pointee.message) { raw in
+            let text = Array("looked at \(size) bytes".utf8.prefix(raw.count - 1)) + [0]
+            raw.copyBytes(from: text)
+        }
+        return 0
+    }
+
+    func testNeedsReviewThenApprovedByReviewCountsFromThen() {
+        let confidence = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        defer { confidence.deallocate() }
+        confidence.pointee = 0.6
+        ok(hc_verifier_register(store, "app-model", "2.1", Self.confidenceVerifier, confidence))
+        policy(0, "app-model")
+        let habit = createHabit(store, "Make the bed", start: date(today - 3))
+        let unsure = submit(habit, "bed-evening.jpg")
+        XCTAssertEqual(unsure.outcome, HC_OUTCOME_NEEDS_REVIEW, "0.6 is between the review band and the threshold")
+        XCTAssertEqual(unsure.entryId, 0)
+        XCTAssertEqual(currentStreak(habit), 0)
+        var entry: Int64 = 0
+        ok(hc_proof_review(&entry, store, unsure.proofId, HC_OUTCOME_APPROVED, "sam", "the bed is made, the light was poor"))
+        XCTAssertGreaterThan(entry, 0)
+        XCTAssertEqual(currentStreak(habit), 1, "counts once reviewed")
+        XCTAssertEqual(hc_proof_review(nil, store, unsure.proofId, HC_OUTCOME_REJECTED, "sam", "changed my mind"), HC_E_CONFLICT)
+
+        var list: OpaquePointer?
+        ok(hc_verdict_list_open(&list, store, habit, 0))
+        defer { hc_verdict_list_free(list) }
+        var last: UnsafePointer<hc_verdict>?
+        var count: Int64 = 0
+        ok(hc_verdict_list_count(&count, list))
+        ok(hc_verdict_list_get(&last, list, count - 1))
+        XCTAssertEqual(last?.pointee.stage, HC_STAGE_REVIEW)
+        XCTAssertEqual(last.map { String(cString: $0.pointee.reviewer) }, "sam")
+        XCTAssertEqual(last.map { String(cString: $0.pointee.message) }, "the bed is made, the light was poor")
+        XCTAssertEqual(last?.pointee.entry_id, entry)
+        var first: UnsafePointer<hc_verdict>?
+        ok(hc_verdict_list_get(&first, list, 0))
+        XCTAssertEqual(first.map { String(cString: $0.pointee.verifier_version) }, "2.1")
+        XCTAssertEqual(first.map { String(cString: $0.pointee.message) }, "looked at 1356 bytes")
+
+        confidence.pointee = 0.2
+        let doubtful = submit(createHabit(store, "Stretch", start: date(today)), "bed.png")
+        XCTAssertEqual(doubtful.outcome, HC_OUTCOME_REJECTED)
+        XCTAssertEqual(doubtful.reason, "low_confidence")
+    }
+
+    // MARK: Hostile plugins
+
+    /// Each executable misbehaves its own way: the host survives, records an error
+    /// verdict with the reason, and approves nothing.
+    func testHostileExecutablePluginsGiveErrorVerdictsAndApproveNothing() throws {
+        let cases: [(String, String, String)] = [
+            ("sleeper", "sleep 1000", "timeout"),
+            ("crasher", "kill -SEGV $$", "crashed"),
+            ("flooder", "head -c 100000000 /dev/zero", "output_too_large"),
+            ("liar", "echo '{\"outcome\": approved'", "invalid_output"),
+            ("quitter", "echo '{\"outcome\":\"approved\"}'; exit 3", "exit_status"),
+            ("approver-of-nothing", "echo '{\"outcome\":\"maybe\",\"confidence\":1}'", "invalid_output"),
+        ]
+        let photos = ["bed-morning.jpg", "bed-evening.jpg", "bed.png", "tiny.png", Self.fixtures + "/make.py", Self.fixtures + "/README.md"]
+        for ((id, body, reason), photo) in zip(cases, photos) {
+            ok(addPlugin(HC_PLUGIN_EXECUTABLE, try script(id + ".sh", body), id: id, timeoutMs: 700))
+            let habit = createHabit(store, "Habit " + id, start: date(today))
+            policy(habit, id)
+            let started = Date()
+            let result = submit(habit, photo)
+            XCTAssertEqual(result.outcome, HC_OUTCOME_ERROR, id)
+            XCTAssertEqual(result.entryId, 0, id)
+            XCTAssertLessThan(Date().timeIntervalSince(started), 10, "\(id) was stopped in time")
+            var list: OpaquePointer?
+            ok(hc_verdict_list_open(&list, store, 0, result.proofId))
+            var verdict: UnsafePointer<hc_verdict>?
+            ok(hc_verdict_list_get(&verdict, list, 0))
+            XCTAssertEqual(verdict.map { String(cString: $0.pointee.reason_code) }, reason, id)
+            XCTAssertEqual(verdict?.pointee.outcome, HC_OUTCOME_ERROR, id)
+            hc_verdict_list_free(list)
+            XCTAssertEqual(currentStreak(habit), 0, id)
+        }
+        // The sleeper's process group was killed, not left behind.
+        let left = try runProcess(["pgrep", "-f", "sleep 1000"])
+        XCTAssertNotEqual(left.status, 0, "no sleeper left running: \(left.stdout)")
+    }
+
+    func testSharedObjectsWithTheWrongABIOrNoneAtAllAreRefusedWithPathAndReason() throws {
+        let source = dir + "/old.c"
+        try """
+            #include <habitcore_plugin.h>
+            static int32_t verify(void *s, const hc_plugin_evidence *e, hc_plugin_verdict *o) { (void)s; (void)e; o->outcome = 1; o->confidence = 1; return 0; }
+            const hc_plugin hc_plugin_entry = { 99, 0, "old", "0.1", "", 0, verify };
+            """.write(toFile: source, atomically: true, encoding: .utf8)
+        XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", "-I", Paths.include, source, "-o", dir + "/old.so"]), "build")
+        XCTAssertEqual(addPlugin(HC_PLUGIN_SHARED_OBJECT, dir + "/old.so"), HC_E_INVALID)
+        var message = String(cString: hc_store_errmsg(store))
+        XCTAssertTrue(message.contains(dir + "/old.so") && message.contains("ABI version 99"), message)
+
+        try "this is not an ELF file".write(toFile: dir + "/text.so", atomically: true, encoding: .utf8)
+        XCTAssertEqual(addPlugin(HC_PLUGIN_SHARED_OBJECT, dir + "/text.so"), HC_E_INVALID)
+        message = String(cString: hc_store_errmsg(store))
+        XCTAssertTrue(message.contains(dir + "/text.so") && message.contains("not a loadable shared object"), message)
+
+        let noEntry = dir + "/none.c"
+        try "int unrelated(void) { return 1; }\n".write(toFile: noEntry, atomically: true, encoding: .utf8)
+        XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", noEntry, "-o", dir + "/none.so"]), "build")
+        XCTAssertEqual(addPlugin(HC_PLUGIN_SHARED_OBJECT, dir + "/none.so"), HC_E_INVALID)
+        XCTAssertTrue(String(cString: hc_store_errmsg(store)).contains("hc_plugin_entry"))
+
+        var json: UnsafeMutablePointer<CChar>?
+        ok(hc_plugin_list_json(&json, store))
+        XCTAssertEqual(json.map { String(cString: $0) }, "[]", "nothing refused was registered")
+        hc_free(json)
+    }
+}
+
+private func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
