@@ -24,6 +24,8 @@ enum Help {
                            catalog [--raw], load FILE|-|--builtin
       referral code|redeem CODE  this store's referral code; a code from someone else
       events               what to notify about: --after CURSOR, --ack, --limit N
+      proof submit|list|review|policy   photo proofs, their verdicts, review by hand
+      plugin add|list|remove|test       verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
@@ -43,6 +45,27 @@ enum Help {
     """
 
     static let commands: [String: String] = [
+        "proof": """
+        Usage: habitctl proof SUBCOMMAND
+
+          submit HABIT FILE [--taken-at MS] [--media-type T] [--metadata JSON] [--keep-copy]
+                   runs the built-in checks and the policy's verifiers; an approved proof
+                   logs the habit for today. Exit 0 approved, 1 needs review, 2 rejected,
+                   3 error (a failed call itself keeps the usual codes and prints to stderr)
+          list [HABIT]                 every verdict: verifiers, decisions, reviews
+          review ID --approve|--reject --reason TEXT [--reviewer NAME]
+          policy [HABIT] --verifiers ID,ID [--mode all|any] [--approve 0.8] [--review 0.5]
+                 [--window HH:MM-HH:MM] [--many-per-day]     (no HABIT: the store's policy)
+        """,
+        "plugin": """
+        Usage: habitctl plugin add --so PATH | --exec PATH [--id ID] [--timeout MS]
+               habitctl plugin list | remove ID | test ID EVIDENCE
+
+        Shared objects export hc_plugin_entry (include/habitcore_plugin.h); executables
+        read one JSON request on stdin and print one JSON verdict line (see
+        examples/plugins). Executables are killed after --timeout (default 10000 ms) or
+        past 1 MiB of output.
+        """,
         "awards": """
         Usage: habitctl awards [SUBCOMMAND]
 

@@ -204,4 +204,28 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try habitctl("events", "--limit", "0").status, 5)
         XCTAssertEqual(try habitctl("awards", "fly").status, 2)
     }
+
+    func testProofsFromTheShellExitWithTheVerdict() throws {
+        XCTAssertSucceeded(try habitctl("init"), "init")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Bed"), "habit add")
+        let fixtures = Paths.root + "/Tests/fixtures"
+        XCTAssertSucceeded(try habitctl("plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"), "plugin add")
+        XCTAssertSucceeded(try habitctl("plugin", "test", "decode_check", fixtures + "/bed.png"), "plugin test")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/bed.png").status, 1, "no verifier in the policy yet: review")
+        XCTAssertSucceeded(try habitctl("proof", "policy", "--verifiers", "decode_check"), "policy")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/tiny.png").status, 2, "too small: rejected")
+        let approved = try habitctl("--json", "proof", "submit", "Bed", fixtures + "/bed-morning.jpg")
+        XCTAssertEqual(approved.status, 0, approved.stdout + approved.stderr)
+        XCTAssertEqual(try json(approved)["outcome"] as? String, "approved")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/bed-morning.jpg").status, 2, "reused")
+        let list = try json(try habitctl("--json", "proof", "list", "Bed"))
+        let reasons = (list["verdicts"] as? [[String: Any]])?.compactMap { $0["reason"] as? String } ?? []
+        XCTAssertTrue(reasons.contains("reused_evidence") && reasons.contains("too_small") && reasons.contains("decoded"), "\(reasons)")
+        XCTAssertEqual(try habitctl("proof", "review", "1", "--reject", "--reason", "not a bed").status, 0)
+        XCTAssertEqual(try habitctl("proof", "review", "1", "--approve", "--reason", "again").status, 4, "decided once")
+        XCTAssertEqual(try habitctl("proof", "review", "1", "--approve").status, 2, "a review needs a reason")
+        XCTAssertEqual(try habitctl("plugin", "add", "--so", fixtures + "/README.md").status, 5)
+        XCTAssertSucceeded(try habitctl("plugin", "remove", "decode_check"), "plugin remove")
+        XCTAssertEqual(try habitctl("proof", "submit", "Nobody", fixtures + "/bed.png").status, 3)
+    }
 }

@@ -29,6 +29,7 @@ final class ExampleTests: XCTestCase {
                                     environment: ["HABITCORE_LIB": Paths.library, "PYTHONDONTWRITEBYTECODE": "1"])
         XCTAssertSucceeded(result, "demo.py")
         XCTAssertTrue(result.stdout.contains("Walk totals 5400 steps"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("the Python verifier said py-png: a 96x72 PNG"), result.stdout)
     }
 
     func testRustExample() throws {

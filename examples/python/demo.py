@@ -1,7 +1,9 @@
 """Opens a store, creates a habit, logs, undoes, reads back, and checks it all.
 Usage: HABITCORE_LIB=path/to/libhabitcore.so python3 demo.py STORE_PATH"""
 import json
+import struct
 import sys
+import zlib
 
 import habitcore
 
@@ -40,8 +42,34 @@ def main(path):
 
         document = json.loads(store.export())
         assert document["schema_version"] == 1 and len(document["entries"]) == 5
+
+        # A verifier written in Python: it reads a PNG's header and wants at least 64x64.
+        def png_size(data, media_type):
+            if media_type != "image/png" or data[:8] != b"\x89PNG\r\n\x1a\n" or data[12:16] != b"IHDR":
+                return "rejected", 0.95, "not_a_png", "not a PNG"
+            width, height = struct.unpack(">II", data[16:24])
+            if min(width, height) < 64:
+                return "rejected", 0.9, "too_small", f"{width}x{height}"
+            return "approved", 0.9, "png_ok", f"a {width}x{height} PNG"
+
+        store.register_verifier("py-png", "1.0", png_size)
+        store.set_proof_policy(["py-png"])
+        bed = store.create_habit("Make the bed", routine="morning")
+        small = store.submit_proof(bed, data=png(16, 16))
+        assert small.outcome == "rejected" and small.reason == "too_small", small
+        proof = store.submit_proof(bed, data=png(96, 72))
+        assert proof.outcome == "approved" and proof.entry_id, proof
         print(f"python demo: Walk totals {store.day_total(steps, '2026-03-08'):.0f} steps on 2026-03-08 "
-              f"(habitcore {habitcore.version})")
+              f"(habitcore {habitcore.version}); the Python verifier said {proof.message}")
+
+
+def png(width, height):
+    """A grey PNG of that size, made with the standard library."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    rows = b"".join(b"\x00" + bytes([128]) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b"")
 
 
 if __name__ == "__main__":

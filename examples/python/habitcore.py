@@ -8,6 +8,7 @@
 The library is found through $HABITCORE_LIB (a path to libhabitcore.so), else
 the system's library search path.
 """
+import collections
 import ctypes
 import datetime
 import os
@@ -80,6 +81,42 @@ class DayState(ctypes.Structure):
                 ("entry_count", ctypes.c_int32), ("reserved", ctypes.c_int32)]
 
 
+class PluginEvidence(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("reserved", ctypes.c_int32), ("path", ctypes.c_char_p),
+                ("bytes", ctypes.POINTER(ctypes.c_uint8)), ("size", ctypes.c_int64), ("media_type", ctypes.c_char_p),
+                ("sha256", ctypes.c_char_p), ("taken_at_ms", ctypes.c_int64), ("received_at_ms", ctypes.c_int64),
+                ("habit_id", ctypes.c_int64), ("habit_name", ctypes.c_char_p), ("metadata_json", ctypes.c_char_p)]
+
+
+class PluginVerdict(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("outcome", ctypes.c_int32), ("confidence", ctypes.c_double),
+                ("reason_code", ctypes.c_char * 64), ("message", ctypes.c_char * 512), ("signals", ctypes.c_char * 512)]
+
+
+class ProofInput(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("flags", ctypes.c_uint32), ("habit_id", ctypes.c_int64),
+                ("path", ctypes.c_char_p), ("bytes", ctypes.POINTER(ctypes.c_uint8)), ("size", ctypes.c_int64),
+                ("media_type", ctypes.c_char_p), ("taken_at_ms", ctypes.c_int64), ("metadata_json", ctypes.c_char_p)]
+
+
+class ProofResult(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("outcome", ctypes.c_int32), ("proof_id", ctypes.c_int64),
+                ("entry_id", ctypes.c_int64), ("confidence", ctypes.c_double), ("day", ctypes.c_int32),
+                ("reserved", ctypes.c_int32), ("reason_code", ctypes.c_char * 64), ("message", ctypes.c_char * 512)]
+
+
+class ProofPolicy(ctypes.Structure):
+    _fields_ = [("struct_size", ctypes.c_uint32), ("mode", ctypes.c_int32), ("approve_threshold", ctypes.c_double),
+                ("review_threshold", ctypes.c_double), ("window_start", ctypes.c_int32), ("window_end", ctypes.c_int32),
+                ("one_per_day", ctypes.c_int32), ("reserved", ctypes.c_int32), ("verifiers", ctypes.c_char_p)]
+
+
+# int32_t (*hc_verify_callback)(const hc_plugin_evidence *, hc_plugin_verdict *, void *user_data)
+VERIFY_CALLBACK = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.POINTER(PluginEvidence), ctypes.POINTER(PluginVerdict), ctypes.c_void_p)
+OUTCOMES = {1: "approved", 2: "rejected", 3: "needs_review", 4: "error"}
+ProofOutcome = collections.namedtuple("ProofOutcome", "outcome proof_id entry_id confidence reason message")
+
+
 def _load():
     lib = ctypes.CDLL(os.environ.get("HABITCORE_LIB", "libhabitcore.so"))
     P, I32, I64, U32, D = ctypes.c_void_p, ctypes.c_int32, ctypes.c_int64, ctypes.c_uint32, ctypes.c_double
@@ -113,6 +150,10 @@ def _load():
         "hc_entry_list_free": (None, [P]),
         "hc_habit_day_total": (I32, [ctypes.POINTER(D), P, I64, I32]),
         "hc_habit_day_states": (I32, [ctypes.POINTER(DayState), I64, ctypes.POINTER(I64), P, I64, I32, I32]),
+        "hc_verifier_register": (I32, [P, S, S, VERIFY_CALLBACK, P]),
+        "hc_proof_policy_set": (I32, [P, I64, ctypes.POINTER(ProofPolicy)]),
+        "hc_proof_submit": (I32, [ctypes.POINTER(ProofResult), P, ctypes.POINTER(ProofInput)]),
+        "hc_proof_review": (I32, [ctypes.POINTER(I64), P, I64, I32, S, S]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -161,6 +202,7 @@ class Store:
         handle = ctypes.c_void_p()
         _check(_lib.hc_store_open(ctypes.byref(handle), _text(os.fspath(path)), 1 if readonly else 0))
         self._handle = handle
+        self._callbacks = {}
 
     def close(self):
         if self._handle:
@@ -277,3 +319,49 @@ class Store:
 
     def import_(self, text, fmt="json"):
         _check(_lib.hc_store_import(self._handle, _text(text), FORMATS[fmt]))
+
+    # Proofs ------------------------------------------------------------------
+
+    def register_verifier(self, verifier_id, version, judge):
+        """Plugs a Python function in as a verifier. judge(data: bytes, media_type: str)
+        returns (outcome, confidence, reason, message) with outcome one of OUTCOMES' names.
+        An exception in judge becomes an error verdict, never a crash."""
+        codes = {name: code for code, name in OUTCOMES.items()}
+
+        def callback(evidence, out, _user_data):
+            try:
+                e = evidence.contents
+                data = ctypes.string_at(e.bytes, e.size)
+                outcome, confidence, reason, message = judge(data, e.media_type.decode())
+                v = out.contents
+                v.outcome = codes[outcome]
+                v.confidence = confidence
+                v.reason_code = reason.encode()[:63]
+                v.message = message.encode()[:511]
+                return 0
+            except Exception:  # the verdict stays an error
+                return 1
+
+        function = VERIFY_CALLBACK(callback)
+        self._callbacks[verifier_id] = function  # ctypes callbacks must outlive their registration
+        _check(_lib.hc_verifier_register(self._handle, _text(verifier_id), _text(version), function, None))
+
+    def set_proof_policy(self, verifiers, habit_id=0, approve=0.8, review=0.5):
+        policy = ProofPolicy(ctypes.sizeof(ProofPolicy), 1, approve, review, -1, -1, 1, 0, _text(",".join(verifiers)))
+        _check(_lib.hc_proof_policy_set(self._handle, habit_id, ctypes.byref(policy)))
+
+    def submit_proof(self, habit_id, data=None, path=None):
+        proof = ProofInput()
+        proof.struct_size = ctypes.sizeof(ProofInput)
+        proof.habit_id = habit_id
+        if path is not None:
+            proof.path = _text(path)
+        else:
+            buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
+            proof.bytes = ctypes.cast(buffer, ctypes.POINTER(ctypes.c_uint8))
+            proof.size = len(data)
+        result = ProofResult()
+        result.struct_size = ctypes.sizeof(ProofResult)
+        _check(_lib.hc_proof_submit(ctypes.byref(result), self._handle, ctypes.byref(proof)))
+        return ProofOutcome(OUTCOMES[result.outcome], result.proof_id, result.entry_id or None, result.confidence,
+                            result.reason_code.decode(), result.message.decode())

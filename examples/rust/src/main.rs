@@ -59,8 +59,108 @@ struct DayState {
     reserved: i32,
 }
 
+/// hc_plugin_evidence (include/habitcore_plugin.h).
+#[repr(C)]
+struct PluginEvidence {
+    struct_size: u32,
+    reserved: i32,
+    path: *const c_char,
+    bytes: *const u8,
+    size: i64,
+    media_type: *const c_char,
+    sha256: *const c_char,
+    taken_at_ms: i64,
+    received_at_ms: i64,
+    habit_id: i64,
+    habit_name: *const c_char,
+    metadata_json: *const c_char,
+}
+
+/// hc_plugin_verdict.
+#[repr(C)]
+struct PluginVerdict {
+    struct_size: u32,
+    outcome: i32,
+    confidence: f64,
+    reason_code: [c_char; 64],
+    message: [c_char; 512],
+    signals: [c_char; 512],
+}
+
+#[repr(C)]
+struct ProofInput {
+    struct_size: u32,
+    flags: u32,
+    habit_id: i64,
+    path: *const c_char,
+    bytes: *const u8,
+    size: i64,
+    media_type: *const c_char,
+    taken_at_ms: i64,
+    metadata_json: *const c_char,
+}
+
+#[repr(C)]
+struct ProofResult {
+    struct_size: u32,
+    outcome: i32,
+    proof_id: i64,
+    entry_id: i64,
+    confidence: f64,
+    day: i32,
+    reserved: i32,
+    reason_code: [c_char; 64],
+    message: [c_char; 512],
+}
+
+#[repr(C)]
+struct ProofPolicy {
+    struct_size: u32,
+    mode: i32,
+    approve_threshold: f64,
+    review_threshold: f64,
+    window_start: i32,
+    window_end: i32,
+    one_per_day: i32,
+    reserved: i32,
+    verifiers: *const c_char,
+}
+
+const HC_OUTCOME_APPROVED: i32 = 1;
+const HC_OUTCOME_REJECTED: i32 = 2;
+const HC_POLICY_ALL: i32 = 1;
+
+type VerifyCallback = extern "C" fn(*const PluginEvidence, *mut PluginVerdict, *mut std::ffi::c_void) -> i32;
+
+/// A verifier in Rust: approves evidence that starts with a JPEG or PNG signature
+/// and holds at least `*user_data` bytes; user_data points at that minimum.
+extern "C" fn signature_check(evidence: *const PluginEvidence, out: *mut PluginVerdict, user_data: *mut std::ffi::c_void) -> i32 {
+    if evidence.is_null() || out.is_null() || user_data.is_null() {
+        return 1;
+    }
+    let (evidence, out) = unsafe { (&*evidence, &mut *out) };
+    let minimum = unsafe { *(user_data as *const i64) };
+    let bytes = if evidence.bytes.is_null() { &[][..] } else { unsafe { std::slice::from_raw_parts(evidence.bytes, evidence.size as usize) } };
+    let image = bytes.starts_with(&[0xFF, 0xD8, 0xFF]) || bytes.starts_with(&[0x89, b'P', b'N', b'G']);
+    let (outcome, reason) = match (image, evidence.size >= minimum) {
+        (true, true) => (HC_OUTCOME_APPROVED, "signature_ok"),
+        (true, false) => (HC_OUTCOME_REJECTED, "too_small"),
+        _ => (HC_OUTCOME_REJECTED, "not_an_image"),
+    };
+    out.outcome = outcome;
+    out.confidence = 0.9;
+    for (slot, byte) in out.reason_code.iter_mut().zip(reason.bytes().chain(std::iter::once(0))) {
+        *slot = byte as c_char;
+    }
+    0
+}
+
 extern "C" {
     fn hc_abi_version() -> i32;
+    fn hc_verifier_register(store: *mut Store, id: *const c_char, version: *const c_char, callback: Option<VerifyCallback>,
+                            user_data: *mut std::ffi::c_void) -> i32;
+    fn hc_proof_policy_set(store: *mut Store, habit_id: i64, policy: *const ProofPolicy) -> i32;
+    fn hc_proof_submit(out: *mut ProofResult, store: *mut Store, input: *const ProofInput) -> i32;
     fn hc_last_error_message() -> *const c_char;
     fn hc_date_parse(out_day: *mut i32, text: *const c_char) -> i32;
     fn hc_store_open(out: *mut *mut Store, path: *const c_char, flags: u32) -> i32;
@@ -148,8 +248,50 @@ fn run(path: &str) -> Result<(), String> {
     if count != 7 || done != vec![0, 4] || states[1].flags & HC_DAY_SKIPPED == 0 {
         return Err(format!("unexpected day states: done offsets {:?}", done));
     }
+
+    // A Rust verifier, then two proofs: one too small, one that passes.
+    let mut minimum: i64 = 100;
+    let id = CString::new("rust-signature").unwrap();
+    let version = CString::new("1.0").unwrap();
+    check(unsafe { hc_verifier_register(store, id.as_ptr(), version.as_ptr(), Some(signature_check), &mut minimum as *mut i64 as *mut _) })?;
+    let policy = ProofPolicy {
+        struct_size: std::mem::size_of::<ProofPolicy>() as u32,
+        mode: HC_POLICY_ALL,
+        approve_threshold: 0.8,
+        review_threshold: 0.5,
+        window_start: -1,
+        window_end: -1,
+        one_per_day: 1,
+        reserved: 0,
+        verifiers: id.as_ptr(),
+    };
+    check(unsafe { hc_proof_policy_set(store, 0, &policy) })?;
+    let mut outcomes = Vec::new();
+    for size in [40usize, 400] {
+        let mut photo = vec![0u8; size];
+        photo[..4].copy_from_slice(&[0xFF, 0xD8, 0xFF, 0xE0]);
+        let input = ProofInput {
+            struct_size: std::mem::size_of::<ProofInput>() as u32,
+            flags: 0,
+            habit_id: habit,
+            path: ptr::null(),
+            bytes: photo.as_ptr(),
+            size: size as i64,
+            media_type: ptr::null(),
+            taken_at_ms: 0,
+            metadata_json: ptr::null(),
+        };
+        let mut result: ProofResult = unsafe { std::mem::zeroed() };
+        result.struct_size = std::mem::size_of::<ProofResult>() as u32;
+        check(unsafe { hc_proof_submit(&mut result, store, &input) })?;
+        outcomes.push((result.outcome, result.entry_id));
+    }
+    if outcomes[0] != (HC_OUTCOME_REJECTED, 0) || outcomes[1].0 != HC_OUTCOME_APPROVED || outcomes[1].1 == 0 {
+        return Err(format!("unexpected proof outcomes: {:?}", outcomes));
+    }
+
     check(unsafe { hc_store_close(store) })?;
-    println!("rust example: Meditate done Monday and Friday, Tuesday excused, Wednesday undone");
+    println!("rust example: Meditate done Monday and Friday, Tuesday excused, Wednesday undone; the Rust verifier approved a 400-byte JPEG");
     Ok(())
 }
 
