@@ -1024,6 +1024,10 @@ void hc_event_list_free(hc_event_list *list);
  *  - Verifiers run outside the store's write lock, so other writers are not held
  *    up while a plugin thinks.
  */
+/* A proof was decided, by the policy or a review (value: the HC_OUTCOME_*;
+ * entry_id: the completion it logged, if any); an event like those above. */
+#define HC_EVENT_PROOF_VERDICT 4
+
 #define HC_OUTCOME_APPROVED 1
 #define HC_OUTCOME_REJECTED 2
 #define HC_OUTCOME_NEEDS_REVIEW 3

@@ -121,9 +121,19 @@ extension Engine {
         final.proofId = proofId
         final.atMs = at
         final.entryId = entryId
-        _ = try store.insertVerdict(final.sanitized())
+        let id = try store.insertVerdict(final.sanitized())
+        try recordVerdictEvent(verdictId: id, proofId: proofId, day: day, outcome: decision.outcome, entryId: entryId, atMs: at)
         return ProofOutcome(proofId: proofId, day: day, outcome: decision.outcome, confidence: final.sanitized().confidence,
                             reason: final.sanitized().reasonCode, message: final.sanitized().message, entryId: entryId)
+    }
+
+    /// Tells the app a proof was decided (by the policy or by a person).
+    private func recordVerdictEvent(verdictId: Int64, proofId: Int64, day: Int32, outcome: Outcome, entryId: Int64?,
+                                    atMs: Int64) throws(HabitError) {
+        let habitId = try store.proof(id: proofId)?.habitId
+        _ = try store.insertEvent(HabitEvent(id: 0, kind: .proofVerdict, day: day, atMs: atMs, habitId: habitId, entryId: entryId,
+                                             awardId: nil, value: Double(outcome.rawValue), acknowledged: false),
+                                  key: "proof:\(verdictId)")
     }
 
     private func appendProofCompletion(habitId: Int64, day: Int32, proofId: Int64) throws(HabitError) -> Int64 {
@@ -153,7 +163,8 @@ extension Engine {
             verdict.atMs = now()
             verdict.reviewer = reviewer
             verdict.entryId = entryId
-            _ = try store.insertVerdict(verdict)
+            let verdictId = try store.insertVerdict(verdict)
+            try recordVerdictEvent(verdictId: verdictId, proofId: id, day: proof.day, outcome: verdict.outcome, entryId: entryId, atMs: verdict.atMs)
             return entryId
         }
     }

@@ -162,6 +162,7 @@ enum AwardCommands {
         case HC_EVENT_AWARD_UNLOCKED: return "award_unlocked"
         case HC_EVENT_STREAK_MILESTONE: return "streak_milestone"
         case HC_EVENT_TARGET_REACHED: return "target_reached"
+        case HC_EVENT_PROOF_VERDICT: return "proof_verdict"
         default: return "kind \(kind)"
         }
     }

@@ -175,6 +175,19 @@ final class ProofStoreTests: StoreTestCase {
         XCTAssertGreaterThan(entry, 0)
         XCTAssertEqual(currentStreak(habit), 1, "counts once reviewed")
         XCTAssertEqual(hc_proof_review(nil, store, unsure.proofId, HC_OUTCOME_REJECTED, "sam", "changed my mind"), HC_E_CONFLICT)
+        // The app hears of both decisions: the policy's (review) and the person's (approved).
+        var events: OpaquePointer?
+        ok(hc_events_read(&events, store, 0, 100, 0))
+        var eventCount: Int64 = 0
+        ok(hc_event_list_count(&eventCount, events))
+        var verdictEvents: [Double] = []
+        for index in 0..<eventCount {
+            var event: UnsafePointer<hc_event>?
+            ok(hc_event_list_get(&event, events, index))
+            if let e = event?.pointee, e.kind == HC_EVENT_PROOF_VERDICT { verdictEvents.append(e.value) }
+        }
+        hc_event_list_free(events)
+        XCTAssertEqual(verdictEvents, [Double(HC_OUTCOME_NEEDS_REVIEW), Double(HC_OUTCOME_APPROVED)])
 
         var list: OpaquePointer?
         ok(hc_verdict_list_open(&list, store, habit, 0))

@@ -6,12 +6,14 @@ package struct HabitEvent: Equatable, Sendable {
         case awardUnlocked = 1
         case streakMilestone = 2
         case targetReached = 3
+        case proofVerdict = 4
 
         package var name: String {
             switch self {
             case .awardUnlocked: return "award_unlocked"
             case .streakMilestone: return "streak_milestone"
             case .targetReached: return "target_reached"
+            case .proofVerdict: return "proof_verdict"
             }
         }
     }
@@ -25,7 +27,7 @@ package struct HabitEvent: Equatable, Sendable {
     package var habitId: Int64?
     package var entryId: Int64?
     package var awardId: String?
-    /// The milestone's length, the award's threshold, or the day's value.
+    /// The milestone's length, the award's threshold, the day's value, or the verdict's HC_OUTCOME_*.
     package var value: Double
     package var acknowledged: Bool
 

@@ -1,0 +1,45 @@
+import XCTest
+@testable import HabitCore
+
+/// SHA-256 against the FIPS 180-4 examples, and how a policy combines verdicts.
+final class ProofTests: XCTestCase {
+    func testSHA256MatchesTheStandardVectors() {
+        XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
+                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    func verdict(_ id: String, _ outcome: Outcome, _ confidence: Double) -> Verdict {
+        Verdict(stage: .verifier, verifierId: id, verifierVersion: "1", outcome: outcome, confidence: confidence, reasonCode: outcome.name,
+                message: "said so")
+    }
+
+    func testAPolicyCombinesVerdictsAndNeverApprovesByDefault() {
+        var policy = ProofPolicy()
+        XCTAssertEqual(policy.decide([]).outcome, .needsReview, "no verifier: a person decides")
+        XCTAssertEqual(policy.decide([verdict("a", .approved, 0.9), verdict("b", .approved, 0.85)]).outcome, .approved)
+        XCTAssertEqual(policy.decide([verdict("a", .approved, 0.9), verdict("b", .approved, 0.6)]).outcome, .needsReview)
+        XCTAssertEqual(policy.decide([verdict("a", .approved, 0.9), verdict("b", .approved, 0.3)]).reason, "low_confidence")
+        XCTAssertEqual(policy.decide([verdict("a", .approved, 0.9), verdict("b", .error, 0)]).outcome, .error)
+        XCTAssertEqual(policy.decide([verdict("a", .error, 0), verdict("b", .rejected, 1)]).outcome, .rejected)
+        policy.mode = .any
+        XCTAssertEqual(policy.decide([verdict("a", .error, 0), verdict("b", .approved, 0.95)]).outcome, .approved)
+        XCTAssertEqual(policy.decide([verdict("a", .error, 0), verdict("b", .rejected, 0.95)]).outcome, .rejected)
+        XCTAssertEqual(policy.decide([verdict("a", .error, 0)]).outcome, .error)
+        XCTAssertEqual(policy.decide([verdict("a", .approved, .nan).sanitized()]).outcome, .rejected, "NaN confidence is 0")
+    }
+
+    func testAWindowMayWrapPastMidnight() {
+        var policy = ProofPolicy()
+        policy.window = (300, 600)
+        XCTAssertTrue(policy.admits(minuteOfDay: 300))
+        XCTAssertFalse(policy.admits(minuteOfDay: 600))
+        policy.window = (1320, 120)
+        XCTAssertTrue(policy.admits(minuteOfDay: 1400))
+        XCTAssertTrue(policy.admits(minuteOfDay: 60))
+        XCTAssertFalse(policy.admits(minuteOfDay: 720))
+    }
+}
