@@ -1146,7 +1146,8 @@ int32_t hc_proof_policy_set(hc_store *store, int64_t habit_id, const hc_proof_po
 
 /* A verifier callback: fills *out (struct_size set, outcome HC_VERDICT_ERROR on
  * entry) and returns 0; anything else makes its verdict an error. user_data is
- * what was registered. Called on the thread that submits. */
+ * what was registered. Called on the thread that submits, while the store handle
+ * is held: it must not call habitcore with the same handle. */
 typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data);
 
 /* Registers callback as verifier id (1-64 of a-z 0-9 - _ .) on this store handle,

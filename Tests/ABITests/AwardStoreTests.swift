@@ -4,21 +4,7 @@ import XCTest
 
 /// Awards, referrals and events through the C functions, on a real SQLite file.
 /// Days are relative to the store's today, so the tests hold on any date.
-final class AwardStoreTests: StoreTestCase {
-    var store: OpaquePointer!
-    var today: Int32 = 0
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        store = try open()
-        ok(hc_store_today(&today, store))
-    }
-
-    override func tearDown() {
-        if let store { hc_store_close(store) }
-        super.tearDown()
-    }
-
+final class AwardStoreTests: OpenStoreTestCase {
     struct Award: Equatable {
         var id: String
         var value: Int64
@@ -54,12 +40,6 @@ final class AwardStoreTests: StoreTestCase {
 
     func progress(_ id: String) -> Award? {
         awards { hc_awards_progress(&$0, store, Int32.min) }.first { $0.id == id }
-    }
-
-    func date(_ day: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
-        ok(hc_date_format(&buffer, HC_DATE_BUFSIZE, day))
-        return String(cString: buffer)
     }
 
     func undo(_ entry: Int64) {

@@ -4,21 +4,7 @@ import XCTest
 
 /// The credit ledger through the C functions, on a real SQLite file. Days are
 /// relative to the store's today (the library's clock), so the tests hold on any date.
-final class CreditStoreTests: StoreTestCase {
-    var store: OpaquePointer!
-    var today: Int32 = 0
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        store = try open()
-        ok(hc_store_today(&today, store))
-    }
-
-    override func tearDown() {
-        if let store { hc_store_close(store) }
-        super.tearDown()
-    }
-
+final class CreditStoreTests: OpenStoreTestCase {
     @discardableResult
     func sync(_ steps: Int64, on day: Int32? = nil, account: Int64 = 0) -> hc_step_sync {
         var result = hc_step_sync()

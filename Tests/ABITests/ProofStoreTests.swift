@@ -5,28 +5,9 @@ import XCTest
 /// Proofs through the C functions, on a real SQLite file, with real images
 /// (Tests/fixtures), the example plugins built and run for real, and hostile
 /// plugins that hang, crash, flood or lie.
-final class ProofStoreTests: StoreTestCase {
-    var store: OpaquePointer!
-    var today: Int32 = 0
+final class ProofStoreTests: OpenStoreTestCase {
     static let fixtures = Paths.root + "/Tests/fixtures"
     static let examples = Paths.root + "/examples/plugins"
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        store = try open()
-        ok(hc_store_today(&today, store))
-    }
-
-    override func tearDown() {
-        if let store { hc_store_close(store) }
-        super.tearDown()
-    }
-
-    func date(_ day: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
-        ok(hc_date_format(&buffer, HC_DATE_BUFSIZE, day))
-        return String(cString: buffer)
-    }
 
     struct Result {
         var outcome: Int32

@@ -77,4 +77,28 @@ class StoreTestCase: XCTestCase {
         return text.map { String(cString: $0) } ?? ""
     }
 
+    /// A day as YYYY-MM-DD.
+    func date(_ day: Int32) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
+        ok(hc_date_format(&buffer, HC_DATE_BUFSIZE, day))
+        return String(cString: buffer)
+    }
+}
+
+/// A test case with one store open on a real file, and the store's today (days
+/// relative to it keep tests true on any date).
+class OpenStoreTestCase: StoreTestCase {
+    var store: OpaquePointer!
+    var today: Int32 = 0
+
+    override func setUpWithError() throws {
+        try super.setUpWithError()
+        store = try open()
+        ok(hc_store_today(&today, store))
+    }
+
+    override func tearDown() {
+        if let store { hc_store_close(store) }
+        super.tearDown()
+    }
 }
