@@ -293,7 +293,7 @@ extension Engine {
     private func withEvidenceFile<T>(path: String?, bytes: [UInt8], _ body: (String) throws(HabitError) -> T) throws(HabitError) -> T {
         if let path { return try body(path) }
         var template = Array(((getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp") + "/habitcore-proof-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let fd = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.map { mkstemp($0) } ?? -1 }
         guard fd >= 0 else { throw HabitError(.io, "cannot write a temporary evidence file") }
         let temporary = String(cString: template.map { $0 } + [0])
         defer { unlink(temporary) }
