@@ -98,32 +98,19 @@ public func hc_awards_progress(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
     }
 }
 
-private func awardList(_ pointer: OpaquePointer?) throws(HabitError) -> AwardListBox {
-    guard let box = Registry.object(UnsafeRawPointer(pointer), .awardList, as: AwardListBox.self) else {
-        throw HabitError(.misuse, "invalid award list: NULL, freed, or not from an hc_awards_* call")
-    }
-    return box
-}
-
 @c @implementation
 public func hc_award_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out_count, "out_count")
-        out.pointee = Int64(try awardList(list).count)
-    }
+    ListHandle.count(out_count, list, .awardList, "award list: NULL, freed, or not from an hc_awards_* call", as: hc_award.self)
 }
 
 @c @implementation
 public func hc_award_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_award>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out, "out")
-        out.pointee = try awardList(list).element(at: index)
-    }
+    ListHandle.get(out, list, index, .awardList, "award list: NULL, freed, or not from an hc_awards_* call")
 }
 
 @c @implementation
 public func hc_award_list_free(_ list: OpaquePointer?) {
-    _ = Registry.release(UnsafeRawPointer(list), .awardList, as: AwardListBox.self)
+    ListHandle.free(list, .awardList, as: hc_award.self)
 }
 
 // MARK: Referrals
@@ -163,30 +150,17 @@ public func hc_events_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store
     }
 }
 
-private func eventList(_ pointer: OpaquePointer?) throws(HabitError) -> EventListBox {
-    guard let box = Registry.object(UnsafeRawPointer(pointer), .eventList, as: EventListBox.self) else {
-        throw HabitError(.misuse, "invalid event list: NULL, freed, or not from hc_events_read")
-    }
-    return box
-}
-
 @c @implementation
 public func hc_event_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out_count, "out_count")
-        out.pointee = Int64(try eventList(list).count)
-    }
+    ListHandle.count(out_count, list, .eventList, "event list: NULL, freed, or not from hc_events_read", as: hc_event.self)
 }
 
 @c @implementation
 public func hc_event_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_event>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out, "out")
-        out.pointee = try eventList(list).element(at: index)
-    }
+    ListHandle.get(out, list, index, .eventList, "event list: NULL, freed, or not from hc_events_read")
 }
 
 @c @implementation
 public func hc_event_list_free(_ list: OpaquePointer?) {
-    _ = Registry.release(UnsafeRawPointer(list), .eventList, as: EventListBox.self)
+    ListHandle.free(list, .eventList, as: hc_event.self)
 }

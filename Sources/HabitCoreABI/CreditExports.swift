@@ -149,30 +149,17 @@ public func hc_credit_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ 
     }
 }
 
-private func creditList(_ pointer: OpaquePointer?) throws(HabitError) -> CreditListBox {
-    guard let box = Registry.object(UnsafeRawPointer(pointer), .creditList, as: CreditListBox.self) else {
-        throw HabitError(.misuse, "invalid credit list: NULL, freed, or not from hc_credit_list_open")
-    }
-    return box
-}
-
 @c @implementation
 public func hc_credit_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out_count, "out_count")
-        out.pointee = Int64(try creditList(list).count)
-    }
+    ListHandle.count(out_count, list, .creditList, "credit list: NULL, freed, or not from hc_credit_list_open", as: hc_credit_entry.self)
 }
 
 @c @implementation
 public func hc_credit_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_credit_entry>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out, "out")
-        out.pointee = try creditList(list).element(at: index)
-    }
+    ListHandle.get(out, list, index, .creditList, "credit list: NULL, freed, or not from hc_credit_list_open")
 }
 
 @c @implementation
 public func hc_credit_list_free(_ list: OpaquePointer?) {
-    _ = Registry.release(UnsafeRawPointer(list), .creditList, as: CreditListBox.self)
+    ListHandle.free(list, .creditList, as: hc_credit_entry.self)
 }

@@ -75,32 +75,19 @@ public func hc_entry_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
     }
 }
 
-private func entryList(_ pointer: OpaquePointer?) throws(HabitError) -> EntryListBox {
-    guard let box = Registry.object(UnsafeRawPointer(pointer), .entryList, as: EntryListBox.self) else {
-        throw HabitError(.misuse, "invalid entry list: NULL, freed, or not from hc_entry_list_open")
-    }
-    return box
-}
-
 @c @implementation
 public func hc_entry_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out_count, "out_count")
-        out.pointee = Int64(try entryList(list).count)
-    }
+    ListHandle.count(out_count, list, .entryList, "entry list: NULL, freed, or not from hc_entry_list_open", as: hc_entry.self)
 }
 
 @c @implementation
 public func hc_entry_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_entry>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out, "out")
-        out.pointee = try entryList(list).element(at: index)
-    }
+    ListHandle.get(out, list, index, .entryList, "entry list: NULL, freed, or not from hc_entry_list_open")
 }
 
 @c @implementation
 public func hc_entry_list_free(_ list: OpaquePointer?) {
-    _ = Registry.release(UnsafeRawPointer(list), .entryList, as: EntryListBox.self)
+    ListHandle.free(list, .entryList, as: hc_entry.self)
 }
 
 @c @implementation

@@ -164,30 +164,17 @@ public func hc_habit_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
     }
 }
 
-private func habitList(_ pointer: OpaquePointer?) throws(HabitError) -> HabitListBox {
-    guard let box = Registry.object(UnsafeRawPointer(pointer), .habitList, as: HabitListBox.self) else {
-        throw HabitError(.misuse, "invalid habit list: NULL, freed, or not from hc_habit_list_open")
-    }
-    return box
-}
-
 @c @implementation
 public func hc_habit_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out_count, "out_count")
-        out.pointee = Int64(try habitList(list).count)
-    }
+    ListHandle.count(out_count, list, .habitList, "habit list: NULL, freed, or not from hc_habit_list_open", as: hc_habit.self)
 }
 
 @c @implementation
 public func hc_habit_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_habit>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out, "out")
-        out.pointee = try habitList(list).element(at: index)
-    }
+    ListHandle.get(out, list, index, .habitList, "habit list: NULL, freed, or not from hc_habit_list_open")
 }
 
 @c @implementation
 public func hc_habit_list_free(_ list: OpaquePointer?) {
-    _ = Registry.release(UnsafeRawPointer(list), .habitList, as: HabitListBox.self)
+    ListHandle.free(list, .habitList, as: hc_habit.self)
 }

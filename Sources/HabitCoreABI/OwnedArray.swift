@@ -34,3 +34,37 @@ final class OwnedArray<Element> {
         return UnsafePointer(items + Int(index))
     }
 }
+
+/// The count, get and free calls every list handle has (hc_habit_list,
+/// hc_entry_list, hc_credit_list, hc_award_list, hc_event_list, hc_verdict_list):
+/// one checked path for all of them.
+enum ListHandle {
+    /// The list behind a live handle of this kind; else HC_E_MISUSE saying where lists come from.
+    static func list<Element>(_ pointer: OpaquePointer?, _ kind: Registry.Kind, _ what: String,
+                              as type: Element.Type) throws(HabitError) -> OwnedArray<Element> {
+        guard let box = Registry.object(UnsafeRawPointer(pointer), kind, as: OwnedArray<Element>.self) else {
+            throw HabitError(.misuse, "invalid \(what)")
+        }
+        return box
+    }
+
+    static func count<Element>(_ out_count: UnsafeMutablePointer<Int64>?, _ pointer: OpaquePointer?, _ kind: Registry.Kind, _ what: String,
+                               as type: Element.Type) -> Int32 {
+        call { () throws(HabitError) in
+            let out = try Convert.out(out_count, "out_count")
+            out.pointee = Int64(try list(pointer, kind, what, as: type).count)
+        }
+    }
+
+    static func get<Element>(_ out: UnsafeMutablePointer<UnsafePointer<Element>?>?, _ pointer: OpaquePointer?, _ index: Int64,
+                             _ kind: Registry.Kind, _ what: String) -> Int32 {
+        call { () throws(HabitError) in
+            let out = try Convert.out(out, "out")
+            out.pointee = try list(pointer, kind, what, as: Element.self).element(at: index)
+        }
+    }
+
+    static func free<Element>(_ pointer: OpaquePointer?, _ kind: Registry.Kind, as type: Element.Type) {
+        _ = Registry.release(UnsafeRawPointer(pointer), kind, as: OwnedArray<Element>.self)
+    }
+}

@@ -117,32 +117,19 @@ public func hc_verdict_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _
     }
 }
 
-private func verdictList(_ pointer: OpaquePointer?) throws(HabitError) -> VerdictListBox {
-    guard let box = Registry.object(UnsafeRawPointer(pointer), .verdictList, as: VerdictListBox.self) else {
-        throw HabitError(.misuse, "invalid verdict list: NULL, freed, or not from hc_verdict_list_open")
-    }
-    return box
-}
-
 @c @implementation
 public func hc_verdict_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out_count, "out_count")
-        out.pointee = Int64(try verdictList(list).count)
-    }
+    ListHandle.count(out_count, list, .verdictList, "verdict list: NULL, freed, or not from hc_verdict_list_open", as: hc_verdict.self)
 }
 
 @c @implementation
 public func hc_verdict_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_verdict>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    call { () throws(HabitError) in
-        let out = try Convert.out(out, "out")
-        out.pointee = try verdictList(list).element(at: index)
-    }
+    ListHandle.get(out, list, index, .verdictList, "verdict list: NULL, freed, or not from hc_verdict_list_open")
 }
 
 @c @implementation
 public func hc_verdict_list_free(_ list: OpaquePointer?) {
-    _ = Registry.release(UnsafeRawPointer(list), .verdictList, as: VerdictListBox.self)
+    ListHandle.free(list, .verdictList, as: hc_verdict.self)
 }
 
 @c @implementation
