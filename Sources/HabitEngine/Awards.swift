@@ -132,7 +132,10 @@ extension Engine {
 
     /// The last entry of a day (of one habit, or any) that logs something and still stands.
     private func latestStanding(habitId: Int64?, day: Int32) throws(HabitError) -> Entry? {
-        let entries = try store.entries(habitId: habitId, from: day, to: day)
+        Self.latestStanding(in: try store.entries(habitId: habitId, from: day, to: day))
+    }
+
+    private static func latestStanding(in entries: [Entry]) -> Entry? {
         let cancelled = DayFold.cancelledIds(in: entries)
         return entries.last { $0.kind != .undo && $0.kind != .skip && !cancelled.contains($0.id) }
     }
@@ -205,26 +208,30 @@ extension Engine {
         for (habitId, day) in touched where day >= today - 1 {
             try recordTargetReached(habit: try habit(id: habitId), day: day)
         }
+        let weekStart = try weekStart()
+        let vacations = try vacations()
         for habitId in Set(touched.map(\.habitId)).sorted() {
-            try recordMilestone(habit: try habit(id: habitId), today: today, atMs: atMs)
+            try recordMilestone(habit: try habit(id: habitId), today: today, weekStart: weekStart, vacations: vacations, atMs: atMs)
         }
         try store.setSetting(AwardKey.eventsScanned, String(last))
     }
 
     private func recordTargetReached(habit: Habit, day: Int32) throws(HabitError) {
         guard habit.spec.kind != .measurement, habit.spec.direction == .atLeast, day >= habit.spec.startDay else { return }
-        let state = try dayStates(habitId: habit.id, from: day, to: day)[0]
-        guard state.done, let entry = try latestStanding(habitId: habit.id, day: day) else { return }
+        // One read of the day serves both its state and the entry that made it.
+        let entries = try store.entries(habitId: habit.id, from: day, to: day)
+        let state = DayFold.states(entries, from: day, to: day, habit: habit.spec)[0]
+        guard state.done, let entry = Self.latestStanding(in: entries) else { return }
         _ = try store.insertEvent(HabitEvent(id: 0, kind: .targetReached, day: day, atMs: entry.recordedAtMs, habitId: habit.id,
                                              entryId: entry.id, awardId: nil, value: state.value, acknowledged: false),
                                   key: "target:\(habit.id):\(day)")
     }
 
     /// The highest milestone the habit's current run has reached, once per run.
-    private func recordMilestone(habit: Habit, today: Int32, atMs: Int64) throws(HabitError) {
+    private func recordMilestone(habit: Habit, today: Int32, weekStart: Int, vacations: [Vacation], atMs: Int64) throws(HabitError) {
         guard habit.spec.kind != .measurement else { return }
-        let summary = Streaks.summary(try history(of: habit, through: today), asOf: today, weekStart: try weekStart(),
-                                      vacations: Vacation.ranges(try vacations(), habitId: habit.id), best: 0)
+        let summary = Streaks.summary(try history(of: habit, through: today), asOf: today, weekStart: weekStart,
+                                      vacations: Vacation.ranges(vacations, habitId: habit.id), best: 0)
         guard let run = summary.current, let milestone = Milestones.reached(by: Int64(run.length)),
               !(try store.hasMilestone(habitId: habit.id, atLeast: milestone, since: run.first)) else { return }
         let entry = try latestStanding(habitId: habit.id, day: run.last)

@@ -67,7 +67,7 @@ extension Engine {
                                                              policy: policy) else { return (id, nil) }
             let check = Verdict(stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HabitCoreVersion.string,
                                 outcome: .rejected, confidence: 1, reasonCode: reason, message: message)
-            return (id, try record(proofId: id, day: day, verdicts: [check], decision: (.rejected, 1, reason, message), entryId: nil))
+            return (id, try record(proofId: id, habitId: habit.id, day: day, verdicts: [check], decision: (.rejected, 1, reason, message), entryId: nil))
         }
         if let refusal { return refusal }
 
@@ -88,7 +88,7 @@ extension Engine {
                 decision = (.rejected, decision.confidence, "already_verified", "another proof of this day was approved first")
             }
             let entryId = decision.outcome == .approved ? try appendProofCompletion(habitId: habit.id, day: day, proofId: proofId) : nil
-            return try record(proofId: proofId, day: day, verdicts: verdicts, decision: decision, entryId: entryId)
+            return try record(proofId: proofId, habitId: habit.id, day: day, verdicts: verdicts, decision: decision, entryId: entryId)
         }
     }
 
@@ -108,7 +108,7 @@ extension Engine {
     }
 
     /// Appends the verifiers' verdicts and the decision (inside a write transaction).
-    private func record(proofId: Int64, day: Int32, verdicts: [Verdict], decision: (outcome: Outcome, confidence: Double, reason: String, message: String),
+    private func record(proofId: Int64, habitId: Int64, day: Int32, verdicts: [Verdict], decision: (outcome: Outcome, confidence: Double, reason: String, message: String),
                         entryId: Int64?) throws(HabitError) -> ProofOutcome {
         let at = now()
         for var verdict in verdicts {
@@ -121,16 +121,16 @@ extension Engine {
         final.proofId = proofId
         final.atMs = at
         final.entryId = entryId
-        let id = try store.insertVerdict(final.sanitized())
-        try recordVerdictEvent(verdictId: id, proofId: proofId, day: day, outcome: decision.outcome, entryId: entryId, atMs: at)
-        return ProofOutcome(proofId: proofId, day: day, outcome: decision.outcome, confidence: final.sanitized().confidence,
-                            reason: final.sanitized().reasonCode, message: final.sanitized().message, entryId: entryId)
+        final = final.sanitized()
+        let id = try store.insertVerdict(final)
+        try recordVerdictEvent(verdictId: id, habitId: habitId, day: day, outcome: decision.outcome, entryId: entryId, atMs: at)
+        return ProofOutcome(proofId: proofId, day: day, outcome: decision.outcome, confidence: final.confidence, reason: final.reasonCode,
+                            message: final.message, entryId: entryId)
     }
 
     /// Tells the app a proof was decided (by the policy or by a person).
-    private func recordVerdictEvent(verdictId: Int64, proofId: Int64, day: Int32, outcome: Outcome, entryId: Int64?,
+    private func recordVerdictEvent(verdictId: Int64, habitId: Int64, day: Int32, outcome: Outcome, entryId: Int64?,
                                     atMs: Int64) throws(HabitError) {
-        let habitId = try store.proof(id: proofId)?.habitId
         _ = try store.insertEvent(HabitEvent(id: 0, kind: .proofVerdict, day: day, atMs: atMs, habitId: habitId, entryId: entryId,
                                              awardId: nil, value: Double(outcome.rawValue), acknowledged: false),
                                   key: "proof:\(verdictId)")
@@ -164,7 +164,7 @@ extension Engine {
             verdict.reviewer = reviewer
             verdict.entryId = entryId
             let verdictId = try store.insertVerdict(verdict)
-            try recordVerdictEvent(verdictId: verdictId, proofId: id, day: proof.day, outcome: verdict.outcome, entryId: entryId, atMs: verdict.atMs)
+            try recordVerdictEvent(verdictId: verdictId, habitId: proof.habitId, day: proof.day, outcome: verdict.outcome, entryId: entryId, atMs: verdict.atMs)
             return entryId
         }
     }
@@ -210,9 +210,7 @@ extension Engine {
     }
 
     package func addPlugin(kind: Store.PluginRow.Kind, path: String, id: String?, timeoutMs: Int64) throws(HabitError) -> String {
-        guard let real = realpath(path, nil) else { throw .notFound("plugin '\(path)': no such file") }
-        let resolved = String(cString: real)
-        free(real)
+        let resolved = try PluginFile.resolve(path)
         let row: Store.PluginRow
         switch kind {
         case .sharedObject:

@@ -27,9 +27,7 @@ package final class SharedObjectVerifier: Verifier {
 
     /// The plugin at path, loaded and checked (or the one already loaded from that file).
     package static func load(path: String) throws(HabitError) -> SharedObjectVerifier {
-        guard let real = realpath(path, nil) else { throw .notFound("plugin '\(path)': no such file") }
-        let resolved = String(cString: real)
-        free(real)
+        let resolved = try PluginFile.resolve(path)
         return try cacheLock.locked { () -> Result<SharedObjectVerifier, HabitError> in
             if let known = loaded[resolved] { return .success(known) }
             do throws(HabitError) {
@@ -89,4 +87,13 @@ private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePoin
     let name = level >= 0 && Int(level) < names.count ? names[Int(level)] : "log"
     let line = Array("habitcore plugin \(name): \(String(cString: message))\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+/// Where a plugin really is: registrations and the load cache both key on it.
+package enum PluginFile {
+    package static func resolve(_ path: String) throws(HabitError) -> String {
+        guard let real = realpath(path, nil) else { throw .notFound("plugin '\(path)': no such file") }
+        defer { free(real) }
+        return String(cString: real)
+    }
 }
