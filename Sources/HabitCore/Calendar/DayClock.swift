@@ -18,11 +18,7 @@ package struct DayClock: Equatable, Sendable {
     }
 
     package func localDay(utcMs: Int64) throws(HabitError) -> Int32 {
-        guard utcMs >= DayClock.minMs, utcMs <= DayClock.maxMs else {
-            throw .invalid("instant \(utcMs) ms is outside the years 1...9999")
-        }
-        let seconds = floorDiv(utcMs, 1000)
-        let local = seconds + Int64(zone.utcOffset(atUTC: seconds)) - Int64(dayStartMinutes) * 60
+        let local = try localSeconds(utcMs: utcMs) - Int64(dayStartMinutes) * 60
         let day = Int32(clamping: floorDiv(local, 86_400))
         guard CivilDate.isValid(day) else { throw .invalid("instant \(utcMs) ms is outside the years 1...9999") }
         return day
@@ -30,8 +26,15 @@ package struct DayClock: Equatable, Sendable {
 
     /// The local wall-clock minute of the day (0...1439) of an instant, day start aside.
     package func minuteOfDay(utcMs: Int64) throws(HabitError) -> Int32 {
-        _ = try localDay(utcMs: utcMs) // range check
-        let seconds = floorDiv(utcMs, 1000) + Int64(zone.utcOffset(atUTC: floorDiv(utcMs, 1000)))
-        return Int32(clamping: (seconds % 86_400 + 86_400) % 86_400 / 60)
+        Int32(clamping: (try localSeconds(utcMs: utcMs) % 86_400 + 86_400) % 86_400 / 60)
+    }
+
+    /// Seconds of local wall-clock time since 1970, for an instant within the years 1...9999.
+    private func localSeconds(utcMs: Int64) throws(HabitError) -> Int64 {
+        guard utcMs >= DayClock.minMs, utcMs <= DayClock.maxMs else {
+            throw .invalid("instant \(utcMs) ms is outside the years 1...9999")
+        }
+        let seconds = floorDiv(utcMs, 1000)
+        return seconds + Int64(zone.utcOffset(atUTC: seconds))
     }
 }
