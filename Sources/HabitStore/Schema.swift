@@ -47,8 +47,7 @@ enum Schema {
         -- An entry is undone at most once.
         CREATE UNIQUE INDEX entries_undoes ON entries(undoes) WHERE undoes IS NOT NULL;
         -- The ledger is append-only: the database itself refuses changes.
-        CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END;
-        CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'entries are append-only'); END;
+        \(appendOnly("entries", "entries"))
         """,
         // 2: vacations, for one habit or (habit_id NULL) all of them.
         """
@@ -106,14 +105,10 @@ enum Schema {
             reason TEXT
         ) STRICT;
         CREATE INDEX unlock_sessions_account_end ON unlock_sessions(account_id, end_ms);
-        CREATE TRIGGER credit_entries_no_update BEFORE UPDATE ON credit_entries BEGIN SELECT RAISE(ABORT, 'credit entries are append-only'); END;
-        CREATE TRIGGER credit_entries_no_delete BEFORE DELETE ON credit_entries BEGIN SELECT RAISE(ABORT, 'credit entries are append-only'); END;
-        CREATE TRIGGER credit_rules_no_update BEFORE UPDATE ON credit_rules BEGIN SELECT RAISE(ABORT, 'credit rules are append-only'); END;
-        CREATE TRIGGER credit_rules_no_delete BEFORE DELETE ON credit_rules BEGIN SELECT RAISE(ABORT, 'credit rules are append-only'); END;
-        CREATE TRIGGER credit_steps_no_update BEFORE UPDATE ON credit_steps BEGIN SELECT RAISE(ABORT, 'step reports are append-only'); END;
-        CREATE TRIGGER credit_steps_no_delete BEFORE DELETE ON credit_steps BEGIN SELECT RAISE(ABORT, 'step reports are append-only'); END;
-        CREATE TRIGGER unlock_sessions_no_update BEFORE UPDATE ON unlock_sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END;
-        CREATE TRIGGER unlock_sessions_no_delete BEFORE DELETE ON unlock_sessions BEGIN SELECT RAISE(ABORT, 'sessions are append-only'); END;
+        \(appendOnly("credit_entries", "credit entries"))
+        \(appendOnly("credit_rules", "credit rules"))
+        \(appendOnly("credit_steps", "step reports"))
+        \(appendOnly("unlock_sessions", "sessions"))
         """,
         // 4: awards: the catalogue (replaceable; the built-in one is written after
         // this step), unlocks recorded once, referral redemptions, and events with
@@ -162,14 +157,10 @@ enum Schema {
         ) STRICT;
         CREATE INDEX events_habit_kind ON events(habit_id, kind) WHERE habit_id IS NOT NULL;
         CREATE TABLE event_acks(event_id INTEGER PRIMARY KEY REFERENCES events(id), at_ms INTEGER NOT NULL) STRICT;
-        CREATE TRIGGER award_unlocks_no_update BEFORE UPDATE ON award_unlocks BEGIN SELECT RAISE(ABORT, 'unlocks are append-only'); END;
-        CREATE TRIGGER award_unlocks_no_delete BEFORE DELETE ON award_unlocks BEGIN SELECT RAISE(ABORT, 'unlocks are append-only'); END;
-        CREATE TRIGGER referral_redemptions_no_update BEFORE UPDATE ON referral_redemptions BEGIN SELECT RAISE(ABORT, 'redemptions are append-only'); END;
-        CREATE TRIGGER referral_redemptions_no_delete BEFORE DELETE ON referral_redemptions BEGIN SELECT RAISE(ABORT, 'redemptions are append-only'); END;
-        CREATE TRIGGER events_no_update BEFORE UPDATE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-        CREATE TRIGGER events_no_delete BEFORE DELETE ON events BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
-        CREATE TRIGGER event_acks_no_update BEFORE UPDATE ON event_acks BEGIN SELECT RAISE(ABORT, 'acknowledgements are append-only'); END;
-        CREATE TRIGGER event_acks_no_delete BEFORE DELETE ON event_acks BEGIN SELECT RAISE(ABORT, 'acknowledgements are append-only'); END;
+        \(appendOnly("award_unlocks", "unlocks"))
+        \(appendOnly("referral_redemptions", "redemptions"))
+        \(appendOnly("events", "events"))
+        \(appendOnly("event_acks", "acknowledgements"))
         """,
         // 5: proofs and their verdicts (append-only), policies (habit_id 0: the
         // store's) and registered plugins.
@@ -223,12 +214,18 @@ enum Schema {
             timeout_ms INTEGER NOT NULL,
             added_at_ms INTEGER NOT NULL
         ) STRICT;
-        CREATE TRIGGER proofs_no_update BEFORE UPDATE ON proofs BEGIN SELECT RAISE(ABORT, 'proofs are append-only'); END;
-        CREATE TRIGGER proofs_no_delete BEFORE DELETE ON proofs BEGIN SELECT RAISE(ABORT, 'proofs are append-only'); END;
-        CREATE TRIGGER proof_verdicts_no_update BEFORE UPDATE ON proof_verdicts BEGIN SELECT RAISE(ABORT, 'verdicts are append-only'); END;
-        CREATE TRIGGER proof_verdicts_no_delete BEFORE DELETE ON proof_verdicts BEGIN SELECT RAISE(ABORT, 'verdicts are append-only'); END;
+        \(appendOnly("proofs", "proofs"))
+        \(appendOnly("proof_verdicts", "verdicts"))
         """,
     ]
+
+    /// Triggers that make the database itself refuse changes to a table's rows.
+    private static func appendOnly(_ table: String, _ rows: String) -> String {
+        """
+        CREATE TRIGGER \(table)_no_update BEFORE UPDATE ON \(table) BEGIN SELECT RAISE(ABORT, '\(rows) are append-only'); END;
+        CREATE TRIGGER \(table)_no_delete BEFORE DELETE ON \(table) BEGIN SELECT RAISE(ABORT, '\(rows) are append-only'); END;
+        """
+    }
 
     static var latestVersion: Int32 { Int32(migrations.count) }
 
