@@ -81,7 +81,7 @@ class StoreTestCase: XCTestCase {
     func date(_ day: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
         ok(hc_date_format(&buffer, HC_DATE_BUFSIZE, day))
-        return String(cString: buffer)
+        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }
 
