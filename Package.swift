@@ -5,12 +5,16 @@ import PackageDescription
 
 // Only the hc_* symbols leave the library; the Swift runtime and SQLite stay local.
 let versionScript = Context.packageDirectory + "/Sources/HabitCoreABI/exports.map"
+// The proofcheck plugin exports hc_plugin_entry and nothing else.
+let pluginVersionScript = Context.packageDirectory + "/Sources/Proofcheck/exports.map"
 
 let package = Package(
     name: "habitcore",
     products: [
         .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreABI"]),
         .executable(name: "habitctl", targets: ["habitctl"]),
+        // The reference verifier plugin, loaded through include/habitcore_plugin.h like any other.
+        .library(name: "habitcore_proofcheck", type: .dynamic, targets: ["Proofcheck"]),
     ],
     targets: [
         // The public C contract: include/habitcore.h, imported by Swift as CHabitCore.
@@ -33,7 +37,21 @@ let package = Package(
         ),
         // The command line reaches the engine only through the C header.
         .executableTarget(name: "habitctl", dependencies: ["CHabitCore", "HabitCoreABI"]),
-        .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore"]),
+        // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
+        .target(name: "ProofcheckCore", dependencies: ["HabitCore"]),
+        // Debian's libjpeg-turbo (TurboJPEG API) and libpng.
+        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
+        // hc_plugin_entry, the data symbol a Swift module cannot define.
+        .target(name: "ProofcheckEntry", cSettings: [.headerSearchPath("../../include")]),
+        // The plugin: decoding, the host services, and the verify it exports.
+        .target(
+            name: "Proofcheck",
+            dependencies: ["ProofcheckCore", "ProofcheckEntry", "CHabitCore", "CTurboJPEG", "CPNG"],
+            exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"])]
+        ),
+        .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
         .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI"]),
     ]
 )

@@ -1169,12 +1169,32 @@ int32_t hc_plugin_add(char **out_id, hc_store *store, int32_t kind, const char *
 /* Removes a registered plugin. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_plugin_remove(hc_store *store, const char *id);
 /* The registered plugins as a JSON array of {"id","kind","path","version",
- * "timeout_ms"}, to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * "timeout_ms","config"}, to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_plugin_list_json(char **out_json, hc_store *store);
 /* Runs one verifier (callback or plugin) on a file and reports its verdict in
  * *out (proof_id 0), recording nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO. */
 int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, const char *path);
+
+/* ---- Plugin settings and fingerprints (0.2) --------------------------------------
+ *
+ *  - A plugin's settings are per store: a JSON object the host hands it with each
+ *    piece of evidence (hc_plugin_evidence.config_json; "config" in an executable's
+ *    request). The plugin reads them; one it cannot read answers an error verdict
+ *    naming the setting (see it with hc_plugin_test).
+ *  - Shared-object plugins may keep fingerprints with a proof through their host
+ *    services (habitcore_plugin.h) and compare later evidence with them: proofcheck
+ *    keeps PDQ hashes that way. Fingerprints are written with the proof's verdicts,
+ *    append-only, and are never kept by hc_plugin_test.
+ *  - libhabitcore_proofcheck.so, built with this library, is the reference plugin:
+ *    near-duplicates (PDQ), EXIF capture time, screenshot, download and edit signals,
+ *    decodability and size. Its settings: docs/PROOFCHECK.md.
+ */
+
+/* Sets a registered plugin's settings in this store (a JSON object of at most 4 KiB),
+ * or clears them with NULL. HC_OK, HC_E_INVALID (not a JSON object, too long),
+ * HC_E_NOT_FOUND (no such plugin), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_json);
 
 #ifdef __cplusplus
 }

@@ -43,7 +43,20 @@ typedef struct hc_plugin_evidence {
     int64_t habit_id;
     const char *habit_name;
     const char *metadata_json;  /* the caller's metadata as a JSON object, or NULL */
+    /* Since habitcore 0.2: present when struct_size reaches past them
+     * (HC_PLUGIN_HAS_FIELD(evidence, session)). */
+    int64_t proof_id;           /* 0 when only testing (hc_plugin_test): nothing is kept */
+    int32_t day;                /* the store's day the proof counts for, days since 1970-01-01 */
+    int32_t utc_offset_s;       /* the store's offset from UTC at received_at_ms, seconds east */
+    int32_t day_start_minutes;  /* when the store's day begins, minutes after local midnight */
+    int32_t reserved2;          /* 0 */
+    const char *config_json;    /* this plugin's settings in this store (hc_plugin_configure), or NULL */
+    void *session;              /* pass to the host's fingerprint services during this call */
 } hc_plugin_evidence;
+
+/* Whether a struct that starts with struct_size carries a field. */
+#define HC_PLUGIN_HAS_FIELD(pointer, field) \
+    ((pointer)->struct_size >= (uint32_t)((const char *)&(pointer)->field - (const char *)(pointer) + sizeof((pointer)->field)))
 
 /* What the plugin answers: filled in place (the buffers belong to the host). */
 typedef struct hc_plugin_verdict {
@@ -62,7 +75,25 @@ typedef struct hc_host_services {
     void *host;             /* pass back as the first argument */
     /* Writes a line to the host's log. level: 0 debug, 1 info, 2 warning, 3 error. */
     void (*log)(void *host, int32_t level, const char *message);
+    /* Since habitcore 0.2 (HC_PLUGIN_HAS_FIELD(services, fingerprint_keep)): fingerprints,
+     * small values (at most HC_PLUGIN_FINGERPRINT_MAX bytes) a plugin keeps with a proof
+     * to recognise later evidence by, stored by the host in the store with the proof's
+     * verdicts. A plugin sees only the fingerprints it kept itself (by plugin id), under
+     * a kind it names (1-64 of a-z 0-9 - _ .). session is evidence->session; both
+     * calls are valid only during verify and return 0, or an HC_E_* status of
+     * habitcore.h (1 invalid argument, 4 store failure, 8 misuse: a stale session).
+     * fingerprints_read calls visit for each fingerprint of that kind kept with the
+     * store's other proofs, oldest first; the bytes are borrowed for the visit; a visit
+     * returning non-zero stops the walk (the call then returns 0). */
+    int32_t (*fingerprints_read)(void *host, void *session, const char *kind,
+                                 int32_t (*visit)(void *context, int64_t proof_id, const uint8_t *bytes, int64_t size),
+                                 void *context);
+    /* Keeps a fingerprint with this proof (kept only if the proof is recorded: not
+     * when testing). At most 16 per proof and plugin. */
+    int32_t (*fingerprint_keep)(void *host, void *session, const char *kind, const uint8_t *bytes, int64_t size);
 } hc_host_services;
+
+#define HC_PLUGIN_FINGERPRINT_MAX 4096
 
 /* The one symbol a shared-object plugin exports. */
 typedef struct hc_plugin {

@@ -186,12 +186,20 @@ public func hc_plugin_remove(_ store: OpaquePointer?, _ id: UnsafePointer<CChar>
 }
 
 @c @implementation
+public func hc_plugin_configure(_ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ config_json: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        try engine.configurePlugin(id: try Convert.string(id, "id"), config: try Convert.optionalString(config_json, "config_json"))
+    }
+}
+
+@c @implementation
 public func hc_plugin_list_json(_ out_json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_json, "out_json")
         let rows = try engine.plugins().map { row -> JSON in
             .object([("id", .string(row.id)), ("kind", .string(row.kind == .sharedObject ? "shared_object" : "executable")),
-                     ("path", .string(row.path)), ("version", .string(row.version)), ("timeout_ms", .int(row.timeoutMs))])
+                     ("path", .string(row.path)), ("version", .string(row.version)), ("timeout_ms", .int(row.timeoutMs)),
+                     ("config", (row.config.flatMap { try? JSON.parse($0) }) ?? .null)])
         }
         out.pointee = try Convert.ownedString(JSON.array(rows).text)
     }

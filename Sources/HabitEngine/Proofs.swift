@@ -71,25 +71,54 @@ extension Engine {
         }
         if let refusal { return refusal }
 
-        let verdicts = try withEvidenceFile(path: submission.path, bytes: bytes) { (path) throws(HabitError) -> [Verdict] in
-            let evidence = Evidence(bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
+        let offset = try clock.utcOffsetSeconds(utcMs: received)
+        let runs = try withEvidenceFile(path: submission.path, bytes: bytes) { (path) throws(HabitError) -> [VerifierRun] in
+            var evidence = Evidence(bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
                                     receivedAtMs: received, habitId: habit.id, habitName: habit.spec.name,
                                     metadataJSON: submission.metadataJSON)
-            return policy.verifiers.map { id in
-                do throws(HabitError) { return try verifier(id: id).verify(evidence) } catch {
-                    return .error(id, "", "unknown_verifier", error.message)
-                }
-            }
+            evidence.proofId = proofId
+            evidence.day = day
+            evidence.utcOffsetSeconds = offset
+            evidence.dayStartMinutes = clock.dayStartMinutes
+            return policy.verifiers.map { id in runVerifier(id: id, evidence: evidence) }
         }
         return try store.atomically { () throws(HabitError) -> ProofOutcome in
+            let verdicts = runs.map(\.verdict)
             var decision = policy.decide(verdicts)
             // Another proof of the day may have been approved while the verifiers ran.
             if decision.outcome == .approved, policy.onePerDay, try store.hasApprovedProof(habitId: habit.id, day: day) {
                 decision = (.rejected, decision.confidence, "already_verified", "another proof of this day was approved first")
             }
+            for run in runs {
+                for fingerprint in run.kept {
+                    try store.insertFingerprint(proofId: proofId, verifierId: run.verdict.verifierId, kind: fingerprint.kind, value: fingerprint.bytes)
+                }
+            }
             let entryId = decision.outcome == .approved ? try appendProofCompletion(habitId: habit.id, day: day, proofId: proofId) : nil
             return try record(proofId: proofId, habitId: habit.id, day: day, verdicts: verdicts, decision: decision, entryId: entryId)
         }
+    }
+
+    /// One verifier's verdict and the fingerprints it kept.
+    private struct VerifierRun {
+        var verdict: Verdict
+        var kept: [(kind: String, bytes: [UInt8])]
+    }
+
+    /// Runs one verifier with its settings and a session reading its own earlier
+    /// fingerprints (outside any transaction: a plugin may take seconds).
+    private func runVerifier(id: String, evidence: Evidence) -> VerifierRun {
+        let found: (verifier: any Verifier, config: String?)
+        do throws(HabitError) { found = try verifier(id: id) } catch {
+            return VerifierRun(verdict: .error(id, "", "unknown_verifier", error.message), kept: [])
+        }
+        var evidence = evidence
+        evidence.configJSON = found.config
+        let session = VerifierSession { [store] (kind) throws(HabitError) in
+            try store.fingerprints(verifierId: id, kind: kind, excludingProof: evidence.proofId)
+        }
+        let verdict = found.verifier.verify(evidence, session: session)
+        return VerifierRun(verdict: verdict, kept: evidence.proofId == 0 ? [] : session.kept)
     }
 
     /// The built-in checks, in order: reused bytes, the window, one per day.
@@ -196,16 +225,16 @@ extension Engine {
         callbackVerifiers[id] = verifier
     }
 
-    /// A callback on this handle, else a plugin registered in the store.
-    private func verifier(id: String) throws(HabitError) -> any Verifier {
-        if let callback = callbackVerifiers[id] { return callback }
+    /// A callback on this handle, else a plugin registered in the store, with its settings.
+    private func verifier(id: String) throws(HabitError) -> (verifier: any Verifier, config: String?) {
+        if let callback = callbackVerifiers[id] { return (callback, nil) }
         guard let row = try store.plugins().first(where: { $0.id == id }) else { throw .notFound("no verifier '\(id)' is registered") }
         switch row.kind {
-        case .executable: return ExecutableVerifier(id: row.id, path: row.path, timeoutMs: row.timeoutMs)
+        case .executable: return (ExecutableVerifier(id: row.id, path: row.path, timeoutMs: row.timeoutMs), row.config)
         case .sharedObject:
             let loaded = try SharedObjectVerifier.load(path: row.path)
             guard loaded.id == row.id else { throw .invalid("plugin '\(row.path)' now calls itself '\(loaded.id)', registered as '\(row.id)'") }
-            return loaded
+            return (loaded, row.config)
         }
     }
 
@@ -233,6 +262,19 @@ extension Engine {
         return row.id
     }
 
+    /// Sets (or with nil clears) a plugin's settings in this store: a JSON object of
+    /// at most 4 KiB, handed to the plugin with each piece of evidence.
+    package func configurePlugin(id: String, config: String?) throws(HabitError) {
+        if let config {
+            guard config.utf8.count <= 4096, case .object? = try? JSON.parse(config) else {
+                throw .invalid("plugin settings must be a JSON object of at most 4 KiB")
+            }
+        }
+        guard try store.atomically({ () throws(HabitError) in try store.setPluginConfig(id: id, config: config) }) else {
+            throw .notFound("no plugin '\(id.prefix(64))' is registered")
+        }
+    }
+
     package func removePlugin(id: String) throws(HabitError) {
         guard try store.atomically({ () throws(HabitError) in try store.deletePlugin(id: id) }) else {
             throw .notFound("no plugin '\(id.prefix(64))' is registered")
@@ -244,12 +286,18 @@ extension Engine {
     }
 
     /// One verifier's verdict on a file, recorded nowhere.
+    /// It sees the store's fingerprints but keeps none.
     package func testVerifier(id: String, path: String) throws(HabitError) -> Verdict {
-        let verifier = try verifier(id: id)
+        _ = try verifier(id: id)
         let bytes = try evidenceBytes(path: path, bytes: nil)
-        let evidence = Evidence(bytes: bytes, path: path, mediaType: Self.guessMediaType(bytes), sha256: SHA256.hex(bytes), takenAtMs: nil,
-                                receivedAtMs: now(), habitId: 0, habitName: "", metadataJSON: nil)
-        return verifier.verify(evidence)
+        let received = now()
+        let clock = try clock()
+        var evidence = Evidence(bytes: bytes, path: path, mediaType: Self.guessMediaType(bytes), sha256: SHA256.hex(bytes), takenAtMs: nil,
+                                receivedAtMs: received, habitId: 0, habitName: "", metadataJSON: nil)
+        evidence.day = try clock.localDay(utcMs: received)
+        evidence.utcOffsetSeconds = try clock.utcOffsetSeconds(utcMs: received)
+        evidence.dayStartMinutes = clock.dayStartMinutes
+        return runVerifier(id: id, evidence: evidence).verdict
     }
 
     // MARK: Evidence

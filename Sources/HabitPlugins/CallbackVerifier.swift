@@ -16,7 +16,7 @@ package final class CallbackVerifier: Verifier {
         self.userData = userData
     }
 
-    package func verify(_ evidence: Evidence) -> Verdict {
-        CVerdict.run(id: id, version: version, evidence) { callback($0, $1, userData) }
+    package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
+        CVerdict.run(id: id, version: version, evidence, session: session) { callback($0, $1, userData) }
     }
 }

@@ -19,7 +19,8 @@ package final class ExecutableVerifier: Verifier {
         self.timeoutMs = timeoutMs
     }
 
-    package func verify(_ evidence: Evidence) -> Verdict {
+    /// An executable has no fingerprint services: it gets the JSON request only.
+    package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
         let started = Clock.microseconds()
         func fail(_ reason: String, _ message: String) -> Verdict {
             .error(id, version, reason, message, durationUs: Clock.microseconds() - started)

@@ -66,16 +66,18 @@ package final class SharedObjectVerifier: Verifier {
             services.pointee.struct_size = UInt32(MemoryLayout<hc_host_services>.size)
             services.pointee.abi_version = HC_PLUGIN_ABI_VERSION
             services.pointee.log = hostLog
+            services.pointee.fingerprints_read = hostFingerprintsRead
+            services.pointee.fingerprint_keep = hostFingerprintKeep
             let status = initialise(services, &state)
             guard status == 0 else { throw refuse("its init returned \(status)") }
         }
         return SharedObjectVerifier(id: id, version: version, path: path, plugin: plugin, state: state)
     }
 
-    package func verify(_ evidence: Evidence) -> Verdict {
+    package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
         lock.locked {
             guard let verify = plugin.pointee.verify else { return .error(id, version, "plugin_failed", "no verify function") }
-            return CVerdict.run(id: id, version: version, evidence) { verify(state, $0, $1) }
+            return CVerdict.run(id: id, version: version, evidence, session: session) { verify(state, $0, $1) }
         }
     }
 }
@@ -87,6 +89,39 @@ private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePoin
     let name = level >= 0 && Int(level) < names.count ? names[Int(level)] : "log"
     let line = Array("habitcore plugin \(name): \(String(cString: message))\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+}
+
+/// fingerprints_read: each fingerprint of a kind the plugin kept with the store's other proofs.
+private let hostFingerprintsRead: @convention(c) (
+    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
+    (@convention(c) (UnsafeMutableRawPointer?, Int64, UnsafePointer<UInt8>?, Int64) -> Int32)?, UnsafeMutableRawPointer?
+) -> Int32 = { _, address, kind, visit, context in
+    guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
+    guard let kind, let visit, let name = String(validatingCString: kind) else { return HC_E_INVALID }
+    do throws(HabitError) {
+        for fingerprint in try session.fingerprints(kind: name) {
+            let stop = fingerprint.bytes.withUnsafeBufferPointer { visit(context, fingerprint.proofId, $0.baseAddress, Int64($0.count)) }
+            if stop != 0 { break }
+        }
+        return 0
+    } catch {
+        return error.code.rawValue
+    }
+}
+
+/// fingerprint_keep: a fingerprint to store with this proof.
+private let hostFingerprintKeep: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
+                                                 UnsafePointer<UInt8>?, Int64) -> Int32 = { _, address, kind, bytes, size in
+    guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
+    guard let kind, let name = String(validatingCString: kind), let bytes, size > 0, size <= Int64(VerifierSession.maxFingerprintBytes) else {
+        return HC_E_INVALID
+    }
+    do throws(HabitError) {
+        try session.keep(kind: name, bytes: Array(UnsafeBufferPointer(start: bytes, count: Int(size))))
+        return 0
+    } catch {
+        return error.code.rawValue
+    }
 }
 
 /// Where a plugin really is: registrations and the load cache both key on it.

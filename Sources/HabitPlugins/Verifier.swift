@@ -8,14 +8,15 @@ import HabitCore
 package protocol Verifier: AnyObject {
     var id: String { get }
     var version: String { get }
-    func verify(_ evidence: Evidence) -> Verdict
+    func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict
 }
 
 /// The C side of verifiers that run in-process (callbacks and shared objects):
 /// the evidence as an hc_plugin_evidence, the answer read back from an hc_plugin_verdict.
 enum CVerdict {
     /// Calls body with the evidence as C sees it, valid for the call.
-    static func withEvidence<T>(_ evidence: Evidence, _ body: (UnsafePointer<hc_plugin_evidence>) -> T) -> T {
+    static func withEvidence<T>(_ evidence: Evidence, session: VerifierSession, _ body: (UnsafePointer<hc_plugin_evidence>) -> T) -> T {
+        withOptionalCString(evidence.configJSON) { config in
         evidence.path.withCString { path in
             evidence.mediaType.withCString { media in
                 evidence.sha256.withCString { sha in
@@ -34,23 +35,32 @@ enum CVerdict {
                                 c.habit_id = evidence.habitId
                                 c.habit_name = name
                                 c.metadata_json = metadata
-                                return withUnsafePointer(to: &c) { body($0) }
+                                c.proof_id = evidence.proofId
+                                c.day = evidence.day
+                                c.utc_offset_s = evidence.utcOffsetSeconds
+                                c.day_start_minutes = evidence.dayStartMinutes
+                                c.config_json = config
+                                return session.whileLive { address in
+                                    c.session = address
+                                    return withUnsafePointer(to: &c) { body($0) }
+                                }
                             }
                         }
                     }
                 }
             }
         }
+        }
     }
 
     /// Runs a C verify function and reads its answer, timed.
-    static func run(id: String, version: String, _ evidence: Evidence,
+    static func run(id: String, version: String, _ evidence: Evidence, session: VerifierSession,
                     _ call: (UnsafePointer<hc_plugin_evidence>, UnsafeMutablePointer<hc_plugin_verdict>) -> Int32) -> Verdict {
         var out = hc_plugin_verdict()
         out.struct_size = UInt32(MemoryLayout<hc_plugin_verdict>.size)
         out.outcome = HC_VERDICT_ERROR
         let started = Clock.microseconds()
-        let status = withEvidence(evidence) { call($0, &out) }
+        let status = withEvidence(evidence, session: session) { call($0, &out) }
         let duration = Clock.microseconds() - started
         guard status == 0 else { return .error(id, version, "plugin_failed", "verify returned \(status)", durationUs: duration) }
         guard let outcome = Outcome(rawValue: out.outcome) else {

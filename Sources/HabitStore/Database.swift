@@ -147,4 +147,12 @@ package struct Statement {
         guard let pointer = sqlite3_column_text(handle, column) else { return nil }
         return String(cString: pointer)
     }
+
+    /// A blob column's bytes (empty for NULL or an empty blob).
+    package func blob(_ column: Int32) -> [UInt8] {
+        // sqlite3_column_blob before sqlite3_column_bytes: the order SQLite documents as safe.
+        guard let pointer = sqlite3_column_blob(handle, column) else { return [] }
+        let count = Int(sqlite3_column_bytes(handle, column))
+        return Array(UnsafeRawBufferPointer(start: pointer, count: max(0, count)))
+    }
 }

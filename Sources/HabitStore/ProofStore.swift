@@ -24,13 +24,16 @@ extension Store {
         package var path: String
         package var version: String
         package var timeoutMs: Int64
+        /// Its settings in this store: a JSON object, or nil.
+        package var config: String?
 
-        package init(id: String, kind: Kind, path: String, version: String, timeoutMs: Int64) {
+        package init(id: String, kind: Kind, path: String, version: String, timeoutMs: Int64, config: String? = nil) {
             self.id = id
             self.kind = kind
             self.path = path
             self.version = version
             self.timeoutMs = timeoutMs
+            self.config = config
         }
     }
 
@@ -181,13 +184,16 @@ extension Store {
     // MARK: Plugins
 
     package func insertPlugin(_ plugin: PluginRow, addedAtMs: Int64) throws(HabitError) {
-        let statement = try db.statement("INSERT INTO plugins(id, kind, path, version, timeout_ms, added_at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
+        let statement = try db.statement("""
+            INSERT INTO plugins(id, kind, path, version, timeout_ms, added_at_ms, config) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
+            """)
         statement.bind(1, plugin.id)
         statement.bind(2, Int64(plugin.kind.rawValue))
         statement.bind(3, plugin.path)
         statement.bind(4, plugin.version)
         statement.bind(5, plugin.timeoutMs)
         statement.bind(6, addedAtMs)
+        statement.bind(7, plugin.config)
         do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
             throw .conflict("a plugin with id '\(plugin.id)' is already registered")
         }
@@ -201,11 +207,42 @@ extension Store {
     }
 
     package func plugins() throws(HabitError) -> [PluginRow] {
-        try db.statement("SELECT id, kind, path, version, timeout_ms FROM plugins ORDER BY id").all { (s) throws(HabitError) -> PluginRow in
+        try db.statement("SELECT id, kind, path, version, timeout_ms, config FROM plugins ORDER BY id").all { (s) throws(HabitError) -> PluginRow in
             guard let id = s.text(0), let kind = PluginRow.Kind(rawValue: Int32(clamping: s.int(1))), let path = s.text(2) else {
                 throw .corrupt("a registered plugin is damaged")
             }
-            return PluginRow(id: id, kind: kind, path: path, version: s.text(3) ?? "", timeoutMs: s.int(4))
+            return PluginRow(id: id, kind: kind, path: path, version: s.text(3) ?? "", timeoutMs: s.int(4), config: s.text(5))
         }
+    }
+
+    /// Sets a plugin's settings; false when no such plugin is registered.
+    package func setPluginConfig(id: String, config: String?) throws(HabitError) -> Bool {
+        let statement = try db.statement("UPDATE plugins SET config = ?2 WHERE id = ?1")
+        statement.bind(1, id)
+        statement.bind(2, config)
+        try statement.run()
+        return db.changes > 0
+    }
+
+    // MARK: Fingerprints
+
+    package func insertFingerprint(proofId: Int64, verifierId: String, kind: String, value: [UInt8]) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO proof_fingerprints(proof_id, verifier_id, kind, value) VALUES(?1, ?2, ?3, ?4)")
+        statement.bind(1, proofId)
+        statement.bind(2, verifierId)
+        statement.bind(3, kind)
+        statement.bind(4, blob: value)
+        try statement.run()
+    }
+
+    /// What one verifier kept under one kind, oldest proof first, leaving out one proof.
+    package func fingerprints(verifierId: String, kind: String, excludingProof: Int64) throws(HabitError) -> [(proofId: Int64, bytes: [UInt8])] {
+        let statement = try db.statement("""
+            SELECT proof_id, value FROM proof_fingerprints WHERE verifier_id = ?1 AND kind = ?2 AND proof_id != ?3 ORDER BY proof_id, id
+            """)
+        statement.bind(1, verifierId)
+        statement.bind(2, kind)
+        statement.bind(3, excludingProof)
+        return try statement.all { (s) throws(HabitError) -> (proofId: Int64, bytes: [UInt8]) in (s.int(0), s.blob(1)) }
     }
 }

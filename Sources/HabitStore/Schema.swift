@@ -217,6 +217,20 @@ enum Schema {
         \(appendOnly("proofs", "proofs"))
         \(appendOnly("proof_verdicts", "verdicts"))
         """,
+        // 6: fingerprints verifiers keep with proofs (append-only), and each plugin's
+        // settings in this store.
+        """
+        CREATE TABLE proof_fingerprints(
+            id INTEGER PRIMARY KEY,
+            proof_id INTEGER NOT NULL REFERENCES proofs(id),
+            verifier_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            value BLOB NOT NULL
+        ) STRICT;
+        CREATE INDEX proof_fingerprints_kind ON proof_fingerprints(verifier_id, kind, proof_id);
+        ALTER TABLE plugins ADD COLUMN config TEXT;
+        \(appendOnly("proof_fingerprints", "fingerprints"))
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

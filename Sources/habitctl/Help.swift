@@ -25,7 +25,7 @@ enum Help {
       referral code|redeem CODE  this store's referral code; a code from someone else
       events               what to notify about: --after CURSOR, --ack, --limit N
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
-      plugin add|list|remove|test       verifiers: --so PATH (shared object) or --exec PATH
+      plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
@@ -58,13 +58,16 @@ enum Help {
                  [--window HH:MM-HH:MM] [--many-per-day]     (no HABIT: the store's policy)
         """,
         "plugin": """
-        Usage: habitctl plugin add --so PATH | --exec PATH [--id ID] [--timeout MS]
+        Usage: habitctl plugin add --so PATH | --exec PATH [--id ID] [--timeout MS] [--config FILE|-]
+               habitctl plugin configure ID FILE|-|--clear
                habitctl plugin list | remove ID | test ID EVIDENCE
 
         Shared objects export hc_plugin_entry (include/habitcore_plugin.h); executables
         read one JSON request on stdin and print one JSON verdict line (see
         examples/plugins). Executables are killed after --timeout (default 10000 ms) or
-        past 1 MiB of output.
+        past 1 MiB of output. Settings are a JSON object the plugin reads (from a file
+        or - for stdin). proofcheck, the reference plugin, is libhabitcore_proofcheck.so
+        next to libhabitcore.so: see docs/PROOFCHECK.md.
         """,
         "awards": """
         Usage: habitctl awards [SUBCOMMAND]

@@ -172,8 +172,8 @@ enum ProofCommands {
     // MARK: Plugins
 
     static func plugin(_ raw: [String], _ context: Context) throws(CLIError) {
-        guard let sub = raw.first else { throw .usage("plugin needs a subcommand: add, list, remove, test") }
-        var args = try Arguments(Array(raw.dropFirst()), valued: ["so", "exec", "id", "timeout"])
+        guard let sub = raw.first else { throw .usage("plugin needs a subcommand: add, list, remove, test, configure") }
+        var args = try Arguments(Array(raw.dropFirst()), valued: ["so", "exec", "id", "timeout", "config"])
         let store = try context.openStore()
         switch sub {
         case "add":
@@ -184,6 +184,7 @@ enum ProofCommands {
                 guard let value = Int64(text) else { throw .invalid("--timeout is milliseconds") }
                 return value
             } ?? 0
+            let config = try args.option("config").map { (path) throws(CLIError) -> String in try Commands.readInput(path) }
             try args.finish(maxPositionals: 0)
             var added: UnsafeMutablePointer<CChar>?
             try Library.check(withOptionalCString(id) { idPointer in
@@ -192,7 +193,21 @@ enum ProofCommands {
             })
             let name = added.map { String(cString: $0) } ?? ""
             hc_free(added)
+            if let config {
+                do throws(CLIError) { try Library.check(hc_plugin_configure(store.handle, name, config)) } catch {
+                    // Registered without its settings it would judge with defaults nobody asked for.
+                    _ = hc_plugin_remove(store.handle, name)
+                    throw error
+                }
+            }
             context.output.emit(["id": name]) { "plugin '\(name)' registered" }
+        case "configure":
+            let id = try args.require(0, "ID")
+            let settings = try args.require(1, "SETTINGS")
+            try args.finish(maxPositionals: 2)
+            let config = settings == "--clear" ? nil : try Commands.readInput(settings)
+            try Library.check(withOptionalCString(config) { hc_plugin_configure(store.handle, id, $0) })
+            context.output.emit(["id": id, "configured": config != nil]) { config == nil ? "plugin '\(id)' settings cleared" : "plugin '\(id)' configured" }
         case "list":
             try args.finish(maxPositionals: 0)
             var json: UnsafeMutablePointer<CChar>?

@@ -188,6 +188,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_plugin_remove(s, "v"), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_list_json(&text, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_test(&proof_result, s, "v", "/bin/true"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_plugin_configure(s, "v", "{}"), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -840,6 +841,17 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_plugin_test(NULL, store, "truthful", plain), HC_E_INVALID);
         EXPECT_STATUS(hc_plugin_test(&proof_result, store, "nobody", plain), HC_E_NOT_FOUND);
         EXPECT_STATUS(hc_plugin_test(&proof_result, store, "truthful", NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_configure(store, NULL, "{}"), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_configure(store, "nobody", "{}"), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_plugin_configure(store, "truthful", "[1]"), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_configure(store, "truthful", "{\"a\":"), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_configure(store, "truthful", bad_utf8), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_configure(store, "truthful", "{\"min_side\": 64}"), HC_OK);
+        EXPECT_STATUS(hc_plugin_list_json(&text, store), HC_OK);
+        EXPECT(text && strstr(text, "\"min_side\":64"));
+        hc_free(text);
+        text = NULL;
+        EXPECT_STATUS(hc_plugin_configure(store, "truthful", NULL), HC_OK);
         EXPECT_STATUS(hc_plugin_remove(store, NULL), HC_E_INVALID);
         EXPECT_STATUS(hc_plugin_remove(store, "nobody"), HC_E_NOT_FOUND);
         EXPECT_STATUS(hc_plugin_remove(store, "truthful"), HC_OK);

@@ -29,6 +29,11 @@ package struct DayClock: Equatable, Sendable {
         Int32(clamping: (try localSeconds(utcMs: utcMs) % 86_400 + 86_400) % 86_400 / 60)
     }
 
+    /// The zone's offset from UTC at an instant, in seconds east.
+    package func utcOffsetSeconds(utcMs: Int64) throws(HabitError) -> Int32 {
+        Int32(clamping: try localSeconds(utcMs: utcMs) - floorDiv(utcMs, 1000))
+    }
+
     /// Seconds of local wall-clock time since 1970, for an instant within the years 1...9999.
     private func localSeconds(utcMs: Int64) throws(HabitError) -> Int64 {
         guard utcMs >= DayClock.minMs, utcMs <= DayClock.maxMs else {

@@ -11,6 +11,14 @@ package struct Evidence: Sendable {
     package var habitName: String
     /// A JSON object, or nil.
     package var metadataJSON: String?
+    /// 0 when only testing a verifier.
+    package var proofId: Int64 = 0
+    /// The store's day the proof counts for, its UTC offset at receipt and its day start.
+    package var day: Int32 = 0
+    package var utcOffsetSeconds: Int32 = 0
+    package var dayStartMinutes: Int32 = 0
+    /// The verifier's settings in this store (a JSON object), or nil.
+    package var configJSON: String?
 
     package init(bytes: [UInt8], path: String, mediaType: String, sha256: String, takenAtMs: Int64?, receivedAtMs: Int64, habitId: Int64,
                  habitName: String, metadataJSON: String?) {
@@ -35,6 +43,9 @@ package struct Evidence: Sendable {
         return JSON.object([
             ("habitcore_plugin", .int(1)), ("evidence", .object(evidence)),
             ("habit", .object([("id", .int(habitId)), ("name", .string(habitName))])),
+            ("proof", .object([("id", .int(proofId)), ("day", .string((try? CivilDate.format(day)) ?? "")),
+                               ("utc_offset_s", .int(Int64(utcOffsetSeconds))), ("day_start_minutes", .int(Int64(dayStartMinutes)))])),
+            ("config", (configJSON.flatMap { try? JSON.parse($0) }) ?? .null),
         ]).text
     }
 

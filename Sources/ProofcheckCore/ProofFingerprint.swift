@@ -1,0 +1,99 @@
+/// What proofcheck keeps of a photo to recognise it later: the PDQ hash of the
+/// photo as it is (the one any PDQ implementation computes), of the photo without
+/// uniform bars when it has them, and of a few centre crops of that, so a photo
+/// letterboxed or cropped a little, or the whole of one first sent cropped, still matches.
+package struct ProofFingerprint: Equatable, Sendable {
+    /// The share of each side the centre crops keep, after the whole photo.
+    package static let cropShares = [0.9, 0.8]
+    package static let kind = "pdq"
+    private static let formatVersion: UInt8 = 1
+
+    /// The whole photo first, then one per crop share.
+    package var hashes: [PDQHash]
+
+    package init(hashes: [PDQHash]) {
+        self.hashes = hashes
+    }
+
+    /// A decoded photo's fingerprint, and the probes it is compared by: each of its
+    /// hashes in all eight orientations (the original ones are the fingerprint).
+    package static func analyse(_ image: LumaImage) -> (fingerprint: ProofFingerprint, probes: [Probe]) {
+        let trimmed = image.trimmingUniformBars()
+        let views = [image] + (trimmed == image ? [] : [trimmed]) + cropShares.map { trimmed.centre(keeping: $0) }
+        let probes = views.flatMap { view -> [Probe] in
+            let samples = PDQ.samples(view)
+            return Dihedral.allCases.map { Probe(hash: PDQ.hash(samples: $0.apply(samples, side: PDQ.size)), orientation: $0) }
+        }
+        return (ProofFingerprint(hashes: probes.filter { $0.orientation == .original }.map(\.hash)), probes)
+    }
+
+    /// The quality of the whole photo's hash.
+    package var quality: Int { hashes.first?.quality ?? 0 }
+
+    // MARK: Bytes, as the host keeps them
+
+    /// Version 1, a count, then per hash its quality and 32 bytes (least significant first).
+    package var bytes: [UInt8] {
+        var out: [UInt8] = [Self.formatVersion, UInt8(clamping: hashes.count)]
+        for hash in hashes.prefix(255) {
+            out.append(UInt8(clamping: hash.quality))
+            for word in hash.words {
+                for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: word >> UInt64(shift))) }
+            }
+        }
+        return out
+    }
+
+    /// Reads bytes kept earlier; nil when they are not a fingerprint this version wrote.
+    package init?(bytes: [UInt8]) {
+        guard bytes.count >= 2, bytes[0] == Self.formatVersion else { return nil }
+        let count = Int(bytes[1])
+        guard count >= 1, bytes.count == 2 + count * 33 else { return nil }
+        var hashes: [PDQHash] = []
+        for index in 0..<count {
+            let base = 2 + index * 33
+            var words: [UInt64] = []
+            for word in 0..<4 {
+                var value: UInt64 = 0
+                for byte in 0..<8 { value |= UInt64(bytes[base + 1 + word * 8 + byte]) << UInt64(byte * 8) }
+                words.append(value)
+            }
+            hashes.append(PDQHash(words: words, quality: min(100, Int(bytes[base]))))
+        }
+        self.hashes = hashes
+    }
+}
+
+/// The closest an earlier proof came to a new one.
+/// One hash of a new photo, in one orientation.
+package struct Probe: Equatable, Sendable {
+    package var hash: PDQHash
+    package var orientation: Dihedral
+}
+
+package struct FingerprintMatch: Equatable, Sendable {
+    package var proofId: Int64
+    package var distance: Int
+    package var orientation: Dihedral
+}
+
+package enum FingerprintMatcher {
+    /// The nearest earlier proof within maxDistance, comparing only hashes of at
+    /// least minQuality (a flat image's hash says little and matches too easily).
+    package static func nearest(_ probes: [Probe], among earlier: [(proofId: Int64, fingerprint: ProofFingerprint)],
+                               maxDistance: Int, minQuality: Int) -> FingerprintMatch? {
+        let usable = probes.filter { $0.hash.quality >= minQuality }
+        var best: FingerprintMatch?
+        for (proofId, fingerprint) in earlier {
+            for stored in fingerprint.hashes where stored.quality >= minQuality {
+                for probe in usable {
+                    let distance = probe.hash.distance(to: stored)
+                    if distance <= maxDistance, distance < (best?.distance ?? Int.max) {
+                        best = FingerprintMatch(proofId: proofId, distance: distance, orientation: probe.orientation)
+                    }
+                }
+            }
+        }
+        return best
+    }
+}
