@@ -1,5 +1,4 @@
-/// The eight rotations and flips of a square grid of samples. Turning the 64x64
-/// samples and hashing again is what the reference does in the DCT domain.
+/// The eight rotations and flips of an image.
 package enum Dihedral: Int, CaseIterable, Sendable {
     case original, rotate90, rotate180, rotate270, mirror, flip, transpose, antiTranspose
 
@@ -16,26 +15,34 @@ package enum Dihedral: Int, CaseIterable, Sendable {
         }
     }
 
-    /// The grid (side x side, row-major) seen this way.
-    package func apply(_ grid: [Float], side: Int) -> [Float] {
-        var out = grid
-        let last = side - 1
-        for row in 0..<side {
-            for column in 0..<side {
-                let (r, c): (Int, Int)
-                switch self {
-                case .original: (r, c) = (row, column)
-                case .rotate90: (r, c) = (last - column, row)
-                case .rotate180: (r, c) = (last - row, last - column)
-                case .rotate270: (r, c) = (column, last - row)
-                case .mirror: (r, c) = (row, last - column)
-                case .flip: (r, c) = (last - row, column)
-                case .transpose: (r, c) = (column, row)
-                case .antiTranspose: (r, c) = (last - column, last - row)
+    /// The image seen this way. Turned before PDQ's reduction, not after: for an
+    /// even box width the reduction is not symmetric, and turning the 64x64
+    /// samples instead (as the reference does) misses a mirrored small photo.
+    package func apply(_ image: LumaImage) -> LumaImage {
+        if self == .original { return image }
+        let swaps = self == .rotate90 || self == .rotate270 || self == .transpose || self == .antiTranspose
+        let width = swaps ? image.height : image.width, height = swaps ? image.width : image.height
+        let lastRow = image.height - 1, lastColumn = image.width - 1
+        var pixels = [Float](repeating: 0, count: image.pixels.count)
+        image.pixels.withUnsafeBufferPointer { source in
+            for row in 0..<height {
+                for column in 0..<width {
+                    // Where this output pixel comes from in the source.
+                    let (r, c): (Int, Int)
+                    switch self {
+                    case .original: (r, c) = (row, column)
+                    case .rotate90: (r, c) = (lastRow - column, row)
+                    case .rotate180: (r, c) = (lastRow - row, lastColumn - column)
+                    case .rotate270: (r, c) = (column, lastColumn - row)
+                    case .mirror: (r, c) = (row, lastColumn - column)
+                    case .flip: (r, c) = (lastRow - row, column)
+                    case .transpose: (r, c) = (column, row)
+                    case .antiTranspose: (r, c) = (lastRow - column, lastColumn - row)
+                    }
+                    pixels[row * width + column] = source[r * image.width + c]
                 }
-                out[row * side + column] = grid[r * side + c]
             }
         }
-        return out
+        return LumaImage(width: width, height: height, pixels: pixels)
     }
 }

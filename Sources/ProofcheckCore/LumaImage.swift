@@ -42,10 +42,12 @@ package struct LumaImage: Equatable, Sendable {
         return LumaImage(width: width, height: height, pixels: out)
     }
 
-    /// The centre keeping `fraction` of each side (0 < fraction <= 1).
-    package func centre(keeping fraction: Double) -> LumaImage {
-        let keptWidth = max(1, Int(Double(width) * fraction)), keptHeight = max(1, Int(Double(height) * fraction))
-        return cropped(top: (height - keptHeight) / 2, left: (width - keptWidth) / 2, width: keptWidth, height: keptHeight)
+    /// A crop keeping `share` of each side (0 < share <= 1), placed at x, y: 0 the
+    /// left or top edge, 0.5 the centre, 1 the right or bottom edge.
+    package func crop(keeping share: Double, x: Double, y: Double) -> LumaImage {
+        let keptWidth = max(1, min(width, Int(Double(width) * share))), keptHeight = max(1, min(height, Int(Double(height) * share)))
+        let left = Int(Double(width - keptWidth) * min(1, max(0, x))), top = Int(Double(height - keptHeight) * min(1, max(0, y)))
+        return cropped(top: top, left: left, width: keptWidth, height: keptHeight)
     }
 
     /// Without the uniform bars along its edges (letterboxing, screenshot borders),

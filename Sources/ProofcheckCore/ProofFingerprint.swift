@@ -1,30 +1,46 @@
 /// What proofcheck keeps of a photo to recognise it later: the PDQ hash of the
 /// photo as it is (the one any PDQ implementation computes), of the photo without
-/// uniform bars when it has them, and of a few centre crops of that, so a photo
-/// letterboxed or cropped a little, or the whole of one first sent cropped, still matches.
+/// uniform bars when it had them, and of crops of that keeping 95% of each side
+/// (centre and four corners) and 90% (centre), so a letterboxed copy or one
+/// cropped a little still matches.
 package struct ProofFingerprint: Equatable, Sendable {
-    /// The share of each side the centre crops keep, after the whole photo.
-    package static let cropShares = [0.9, 0.8]
     package static let kind = "pdq"
     private static let formatVersion: UInt8 = 1
 
-    /// The whole photo first, then one per crop share.
+    /// The photo as it is first, then without bars (when it had any), then the crops.
     package var hashes: [PDQHash]
 
     package init(hashes: [PDQHash]) {
         self.hashes = hashes
     }
 
-    /// A decoded photo's fingerprint, and the probes it is compared by: each of its
-    /// hashes in all eight orientations (the original ones are the fingerprint).
+    /// The crops kept: the share of each side, and where the crop sits (0 top/left, 0.5 centre, 1 bottom/right).
+    static let crops: [(share: Double, x: Double, y: Double)] = [
+        (0.95, 0.5, 0.5), (0.95, 0, 0), (0.95, 1, 0), (0.95, 0, 1), (0.95, 1, 1), (0.9, 0.5, 0.5),
+    ]
+
+    /// A decoded photo's fingerprint, and the probes a new photo is compared by:
+    /// the whole (and trimmed) photo in all eight orientations, a rotated or
+    /// mirrored copy being the cheapest disguise, and its crops as they are, for
+    /// when the earlier proof was itself the crop.
     package static func analyse(_ image: LumaImage) -> (fingerprint: ProofFingerprint, probes: [Probe]) {
         let trimmed = image.trimmingUniformBars()
-        let views = [image] + (trimmed == image ? [] : [trimmed]) + cropShares.map { trimmed.centre(keeping: $0) }
-        let probes = views.flatMap { view -> [Probe] in
-            let samples = PDQ.samples(view)
-            return Dihedral.allCases.map { Probe(hash: PDQ.hash(samples: $0.apply(samples, side: PDQ.size)), orientation: $0) }
+        let wholes = trimmed == image ? [image] : [image, trimmed]
+        var hashes: [PDQHash] = []
+        var probes: [Probe] = []
+        for whole in wholes {
+            for orientation in Dihedral.allCases {
+                let hash = PDQ.hash(orientation.apply(whole))
+                if orientation == .original { hashes.append(hash) }
+                probes.append(Probe(hash: hash, orientation: orientation))
+            }
         }
-        return (ProofFingerprint(hashes: probes.filter { $0.orientation == .original }.map(\.hash)), probes)
+        for crop in crops {
+            let hash = PDQ.hash(trimmed.crop(keeping: crop.share, x: crop.x, y: crop.y))
+            hashes.append(hash)
+            probes.append(Probe(hash: hash, orientation: .original))
+        }
+        return (ProofFingerprint(hashes: hashes), probes)
     }
 
     /// The quality of the whole photo's hash.
