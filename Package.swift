@@ -38,7 +38,8 @@ let package = Package(
         // The command line reaches the engine only through the C header.
         .executableTarget(name: "habitctl", dependencies: ["CHabitCore", "HabitCoreABI"]),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
-        .target(name: "ProofcheckCore", dependencies: ["HabitCore"]),
+        // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
+        .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
         // Debian's libjpeg-turbo (TurboJPEG API) and libpng.
         .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),

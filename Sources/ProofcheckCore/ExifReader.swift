@@ -130,7 +130,7 @@ package enum ExifReader {
 
     /// UserComment: an 8-byte character code, then the text.
     private static func userComment(_ view: ByteView, _ entry: Entry) -> String? {
-        guard entry.type == 7 || entry.type == 2, entry.count > 8, entry.count <= maxText,
+        guard [1, 2, 7].contains(entry.type), entry.count > 8, entry.count <= maxText,
               let raw = view.slice(entry.valueOffset, entry.count) else { return nil }
         let code = raw.prefix(8), body = raw.dropFirst(8)
         if code.starts(with: Array("UNICODE".utf8)) {

@@ -382,21 +382,6 @@ private enum Event {
     case referral(String)
 }
 
-/// A small deterministic generator, so a failure can be replayed.
-private struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-}
-
 extension DispatchQueue {
     /// Runs body for each item on its own thread at once and returns the results in order.
     static func concurrentMapThrowing<T>(_ items: Range<Int>, _ body: @escaping @Sendable (Int) throws -> T) throws -> [T] {

@@ -157,7 +157,7 @@ final class ProgressStoreTests: StoreTestCase {
             options.start_day = day("2026-09-01")
             var id: Int64 = 0
             name.withCString { n in
-                withOptionalCStringForTest(group) { g in
+                withOptionalCString(group) { g in
                     options.name = n
                     options.group_name = g
                     ok(hc_habit_create(&id, store, &options))
@@ -245,9 +245,4 @@ final class ProgressStoreTests: StoreTestCase {
         XCTAssertEqual(total(reopened, habit, "2026-01-02"), 1, "the ledger survives the migration")
         ok(hc_store_close(reopened))
     }
-}
-
-func withOptionalCStringForTest<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
 }

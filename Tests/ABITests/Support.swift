@@ -77,3 +77,24 @@ func XCTAssertSucceeded(_ result: ProcessResult, _ what: String, file: StaticStr
     XCTAssertFalse(result.signaled, "\(what) died by signal \(result.status)\n\(result.stderr)", file: file, line: line)
     XCTAssertEqual(result.status, 0, "\(what) failed\nstdout: \(result.stdout)\nstderr: \(result.stderr)", file: file, line: line)
 }
+
+/// Runs body with text as a C string, or with NULL for nil.
+func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
+    guard let text else { return body(nil) }
+    return text.withCString { body($0) }
+}
+
+/// A small deterministic generator, so a failure can be replayed.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
+}
