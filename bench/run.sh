@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks the release library (scripts/build-release.sh) and prints a table.
 # Usage: bench/run.sh [ROWS] [HABITS]   (defaults 100000 and 100000)
+# The proofcheck part reads a 12-megapixel photo of forensics-samples-files
+# (or \$PROOFCHECK_PHOTO).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 lib="$("$root/scripts/build-release.sh")"
@@ -14,3 +16,11 @@ echo
 "$work/streaks" "${2:-100000}" "$work"
 echo
 "$work/awards" "$work"
+echo
+# proofcheck, built the way it ships: release, the Swift runtime linked in.
+plugin_scratch="${HABITCORE_RELEASE_SCRATCH:-$root/.build-release}-plugin"
+(cd "$root" && swift build -c release --product habitcore_proofcheck --scratch-path "$plugin_scratch" -Xswiftc -static-stdlib >&2)
+photo="${PROOFCHECK_PHOTO:-/usr/share/forensics-samples/original-files/pic2/IMG_20191224_234846.jpg}"
+cc -O2 -I "$root/include" "$root/bench/proofcheck.c" -o "$work/proofcheck" -L "$lib" -lhabitcore -lsqlite3 -lturbojpeg -ldl \
+    -Wl,-rpath,"$lib"
+"$work/proofcheck" "$plugin_scratch/release/libhabitcore_proofcheck.so" "$photo" "$work"
