@@ -74,8 +74,7 @@ enum Check {
             return Verdict(outcome: HC_VERDICT_ERROR, confidence: 0, reason: "host_failed",
                            message: "reading earlier fingerprints failed with status \(failure.status)", signals: [])
         case .success(let kept)?:
-            let earlier = kept.compactMap { item in ProofFingerprint(bytes: item.bytes).map { (proofId: item.proofId, fingerprint: $0) } }
-            match = FingerprintMatcher.nearest(probes, among: earlier, maxDistance: config.maxDistance, minQuality: config.minHashQuality)
+            match = FingerprintMatcher.nearest(probes, among: kept, maxDistance: config.maxDistance, minQuality: config.minHashQuality)
         }
         if case .failure(let failure) = host.keep(kind: ProofFingerprint.kind, bytes: fingerprint.bytes) {
             return Verdict(outcome: HC_VERDICT_ERROR, confidence: 0, reason: "host_failed",

@@ -16,6 +16,14 @@ package enum PDQ {
         hash(samples: samples(image))
     }
 
+    /// 64x64 samples transposed: the samples of the transposed image (the box
+    /// filters are separable, so reducing commutes with transposing).
+    package static func transposed(_ samples: [Float]) -> [Float] {
+        var out = samples
+        for row in 0..<size { for column in 0..<size { out[column * size + row] = samples[row * size + column] } }
+        return out
+    }
+
     /// The hash of already reduced 64x64 samples (row-major, 4096 values).
     package static func hash(samples: [Float]) -> PDQHash {
         guard samples.count == size * size else { return PDQHash(words: [0, 0, 0, 0], quality: 0) }
@@ -65,10 +73,28 @@ package enum PDQ {
         }
     }
 
+    /// The same running mean down every column at once, a whole row at a time
+    /// (walking each column separately strides through memory and misses the cache).
     private static func boxAlongColumns(_ input: inout [Float], into output: inout [Float], width: Int, height: Int, window: Int) {
+        let window = min(window, height)
+        let half = (window + 2) / 2
+        var sums = [Float](repeating: 0, count: width)
         input.withUnsafeBufferPointer { input in
             output.withUnsafeMutableBufferPointer { output in
-                for column in 0..<width { box(input, output, start: column, count: height, stride: width, window: window) }
+                sums.withUnsafeMutableBufferPointer { sums in
+                    var inWindow = 0, read = 0, drop = 0, write = 0
+                    func add(_ row: Int) { for c in 0..<width { sums[c] += input[row * width + c] } }
+                    func remove(_ row: Int) { for c in 0..<width { sums[c] -= input[row * width + c] } }
+                    func emit() {
+                        let scale = 1 / Float(inWindow)
+                        for c in 0..<width { output[write * width + c] = sums[c] * scale }
+                        write += 1
+                    }
+                    for _ in 0..<(half - 1) { add(read); inWindow += 1; read += 1 }
+                    for _ in 0..<(window - half + 1) { add(read); inWindow += 1; read += 1; emit() }
+                    for _ in 0..<(height - window) { add(read); remove(drop); read += 1; drop += 1; emit() }
+                    for _ in 0..<(half - 1) { remove(drop); inWindow -= 1; drop += 1; emit() }
+                }
             }
         }
     }

@@ -5,7 +5,7 @@
 /// cropped a little still matches.
 package struct ProofFingerprint: Equatable, Sendable {
     package static let kind = "pdq"
-    private static let formatVersion: UInt8 = 1
+    static let formatVersion: UInt8 = 1
 
     /// The photo as it is first, then without bars (when it had any), then the crops.
     package var hashes: [PDQHash]
@@ -19,6 +19,10 @@ package struct ProofFingerprint: Equatable, Sendable {
         (0.95, 0.5, 0.5), (0.95, 0, 0), (0.95, 1, 0), (0.95, 0, 1), (0.95, 1, 1), (0.9, 0.5, 0.5),
     ]
 
+    /// Each turn reduced from the image, with the turn that is its transpose.
+    private static let turns: [(Dihedral, Dihedral)] = [(.original, .transpose), (.mirror, .rotate270), (.flip, .rotate90),
+                                                       (.rotate180, .antiTranspose)]
+
     /// A decoded photo's fingerprint, and the probes a new photo is compared by:
     /// the whole (and trimmed) photo in all eight orientations, a rotated or
     /// mirrored copy being the cheapest disguise, and its crops as they are, for
@@ -29,10 +33,13 @@ package struct ProofFingerprint: Equatable, Sendable {
         var hashes: [PDQHash] = []
         var probes: [Probe] = []
         for whole in wholes {
-            for orientation in Dihedral.allCases {
-                let hash = PDQ.hash(orientation.apply(whole))
-                if orientation == .original { hashes.append(hash) }
-                probes.append(Probe(hash: hash, orientation: orientation))
+            // Four turns reduced; the other four are their transposes, read off the samples.
+            for (turn, transposedTurn) in Self.turns {
+                let samples = PDQ.samples(turn.apply(whole))
+                let hash = PDQ.hash(samples: samples)
+                if turn == .original { hashes.append(hash) }
+                probes.append(Probe(hash: hash, orientation: turn))
+                probes.append(Probe(hash: PDQ.hash(samples: PDQ.transposed(samples)), orientation: transposedTurn))
             }
         }
         for crop in crops {
@@ -59,25 +66,6 @@ package struct ProofFingerprint: Equatable, Sendable {
         }
         return out
     }
-
-    /// Reads bytes kept earlier; nil when they are not a fingerprint this version wrote.
-    package init?(bytes: [UInt8]) {
-        guard bytes.count >= 2, bytes[0] == Self.formatVersion else { return nil }
-        let count = Int(bytes[1])
-        guard count >= 1, bytes.count == 2 + count * 33 else { return nil }
-        var hashes: [PDQHash] = []
-        for index in 0..<count {
-            let base = 2 + index * 33
-            var words: [UInt64] = []
-            for word in 0..<4 {
-                var value: UInt64 = 0
-                for byte in 0..<8 { value |= UInt64(bytes[base + 1 + word * 8 + byte]) << UInt64(byte * 8) }
-                words.append(value)
-            }
-            hashes.append(PDQHash(words: words, quality: min(100, Int(bytes[base]))))
-        }
-        self.hashes = hashes
-    }
 }
 
 /// The closest an earlier proof came to a new one.
@@ -96,16 +84,28 @@ package struct FingerprintMatch: Equatable, Sendable {
 package enum FingerprintMatcher {
     /// The nearest earlier proof within maxDistance, comparing only hashes of at
     /// least minQuality (a flat image's hash says little and matches too easily).
-    package static func nearest(_ probes: [Probe], among earlier: [(proofId: Int64, fingerprint: ProofFingerprint)],
-                               maxDistance: Int, minQuality: Int) -> FingerprintMatch? {
+    /// Reads the kept bytes in place: thousands of proofs, no copies.
+    package static func nearest(_ probes: [Probe], among earlier: [(proofId: Int64, bytes: [UInt8])], maxDistance: Int,
+                                minQuality: Int) -> FingerprintMatch? {
         let usable = probes.filter { $0.hash.quality >= minQuality }
+        let words = usable.flatMap(\.hash.words)
         var best: FingerprintMatch?
-        for (proofId, fingerprint) in earlier {
-            for stored in fingerprint.hashes where stored.quality >= minQuality {
-                for probe in usable {
-                    let distance = probe.hash.distance(to: stored)
-                    if distance <= maxDistance, distance < (best?.distance ?? Int.max) {
-                        best = FingerprintMatch(proofId: proofId, distance: distance, orientation: probe.orientation)
+        for (proofId, bytes) in earlier {
+            guard bytes.count >= 2, bytes[0] == ProofFingerprint.formatVersion, bytes.count == 2 + Int(bytes[1]) * 33 else { continue }
+            bytes.withUnsafeBytes { raw in
+                for index in 0..<Int(raw[1]) {
+                    let base = 2 + index * 33
+                    guard Int(raw[base]) >= minQuality else { continue }
+                    let w0 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 1, as: UInt64.self))
+                    let w1 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 9, as: UInt64.self))
+                    let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 17, as: UInt64.self))
+                    let w3 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 25, as: UInt64.self))
+                    for probe in 0..<usable.count {
+                        let distance = (words[4 * probe] ^ w0).nonzeroBitCount + (words[4 * probe + 1] ^ w1).nonzeroBitCount
+                            + (words[4 * probe + 2] ^ w2).nonzeroBitCount + (words[4 * probe + 3] ^ w3).nonzeroBitCount
+                        if distance <= maxDistance, distance < (best?.distance ?? Int.max) {
+                            best = FingerprintMatch(proofId: proofId, distance: distance, orientation: usable[probe].orientation)
+                        }
                     }
                 }
             }
