@@ -59,7 +59,7 @@ enum Help {
         """,
         "plugin": """
         Usage: habitctl plugin add --so PATH | --exec PATH [--id ID] [--timeout MS] [--config FILE|-]
-               habitctl plugin configure ID FILE|-|--clear
+               habitctl plugin configure ID FILE|- | --clear
                habitctl plugin list | remove ID | test ID EVIDENCE
 
         Shared objects export hc_plugin_entry (include/habitcore_plugin.h); executables

@@ -203,9 +203,8 @@ enum ProofCommands {
             context.output.emit(["id": name]) { "plugin '\(name)' registered" }
         case "configure":
             let id = try args.require(0, "ID")
-            let settings = try args.require(1, "SETTINGS")
-            try args.finish(maxPositionals: 2)
-            let config = settings == "--clear" ? nil : try Commands.readInput(settings)
+            let config = args.flag("clear") ? nil : try Commands.readInput(try args.require(1, "SETTINGS"))
+            try args.finish(maxPositionals: config == nil ? 1 : 2)
             try Library.check(withOptionalCString(config) { hc_plugin_configure(store.handle, id, $0) })
             context.output.emit(["id": id, "configured": config != nil]) { config == nil ? "plugin '\(id)' settings cleared" : "plugin '\(id)' configured" }
         case "list":

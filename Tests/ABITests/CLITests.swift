@@ -228,4 +228,25 @@ final class CLITests: XCTestCase {
         XCTAssertSucceeded(try habitctl("plugin", "remove", "decode_check"), "plugin remove")
         XCTAssertEqual(try habitctl("proof", "submit", "Nobody", fixtures + "/bed.png").status, 3)
     }
+
+    func testProofcheckIsAddedWithItsSettingsAndTheyCanBeChanged() throws {
+        XCTAssertSucceeded(try habitctl("init"), "init")
+        let plugin = Paths.buildDir + "/libhabitcore_proofcheck.so"
+        let photo = Paths.root + "/Tests/fixtures/bed-morning.jpg"  // 96x72
+        XCTAssertEqual(try habitctl("plugin", "add", "--so", plugin, "--config", "-", stdin: "[1]").status, 5, "settings are an object")
+        XCTAssertEqual((try json(try habitctl("--json", "plugin", "list"))["plugins"] as? [Any])?.count, 0, "nothing left registered")
+        XCTAssertSucceeded(try habitctl("plugin", "add", "--so", plugin, "--config", "-", stdin: "{\"min_side\": 16}"), "add with settings")
+        XCTAssertNotEqual(try json(try habitctl("--json", "plugin", "test", "proofcheck", photo))["reason"] as? String, "too_small")
+        XCTAssertSucceeded(try habitctl("plugin", "configure", "proofcheck", "-", stdin: "{\"min_side\": 4000}"), "configure")
+        XCTAssertEqual(try json(try habitctl("--json", "plugin", "test", "proofcheck", photo))["reason"] as? String, "too_small")
+        let listed = try json(try habitctl("--json", "plugin", "list"))["plugins"] as? [[String: Any]]
+        XCTAssertEqual((listed?.first?["config"] as? [String: Any])?["min_side"] as? Int, 4000)
+        // The host stores any object; the plugin names what it does not know.
+        XCTAssertSucceeded(try habitctl("plugin", "configure", "proofcheck", "-", stdin: "{\"min_sid\": 1}"), "configure a typo")
+        let typo = try json(try habitctl("--json", "plugin", "test", "proofcheck", photo))
+        XCTAssertEqual(typo["outcome"] as? String, "error")
+        XCTAssertTrue((typo["message"] as? String ?? "").contains("min_sid"), "\(typo)")
+        XCTAssertSucceeded(try habitctl("plugin", "configure", "proofcheck", "--clear"), "clear")
+        XCTAssertEqual(try habitctl("plugin", "configure", "nobody", "--clear").status, 3)
+    }
 }
