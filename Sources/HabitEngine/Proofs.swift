@@ -288,7 +288,7 @@ extension Engine {
     /// One verifier's verdict on a file, recorded nowhere.
     /// It sees the store's fingerprints but keeps none.
     package func testVerifier(id: String, path: String) throws(HabitError) -> Verdict {
-        _ = try verifier(id: id)
+        _ = try verifier(id: id)  // an unknown id fails the call rather than becoming a verdict
         let bytes = try evidenceBytes(path: path, bytes: nil)
         let received = now()
         let clock = try clock()

@@ -16,40 +16,35 @@ package protocol Verifier: AnyObject {
 enum CVerdict {
     /// Calls body with the evidence as C sees it, valid for the call.
     static func withEvidence<T>(_ evidence: Evidence, session: VerifierSession, _ body: (UnsafePointer<hc_plugin_evidence>) -> T) -> T {
-        withOptionalCString(evidence.configJSON) { config in
-        evidence.path.withCString { path in
+        var c = hc_plugin_evidence()
+        c.struct_size = UInt32(MemoryLayout<hc_plugin_evidence>.size)
+        c.size = Int64(evidence.bytes.count)
+        c.taken_at_ms = evidence.takenAtMs ?? 0
+        c.received_at_ms = evidence.receivedAtMs
+        c.habit_id = evidence.habitId
+        c.proof_id = evidence.proofId
+        c.day = evidence.day
+        c.utc_offset_s = evidence.utcOffsetSeconds
+        c.day_start_minutes = evidence.dayStartMinutes
+        return evidence.path.withCString { path in
             evidence.mediaType.withCString { media in
                 evidence.sha256.withCString { sha in
                     evidence.habitName.withCString { name in
                         withOptionalCString(evidence.metadataJSON) { metadata in
-                            evidence.bytes.withUnsafeBufferPointer { bytes in
-                                var c = hc_plugin_evidence()
-                                c.struct_size = UInt32(MemoryLayout<hc_plugin_evidence>.size)
-                                c.path = path
-                                c.bytes = bytes.baseAddress
-                                c.size = Int64(bytes.count)
-                                c.media_type = media
-                                c.sha256 = sha
-                                c.taken_at_ms = evidence.takenAtMs ?? 0
-                                c.received_at_ms = evidence.receivedAtMs
-                                c.habit_id = evidence.habitId
-                                c.habit_name = name
-                                c.metadata_json = metadata
-                                c.proof_id = evidence.proofId
-                                c.day = evidence.day
-                                c.utc_offset_s = evidence.utcOffsetSeconds
-                                c.day_start_minutes = evidence.dayStartMinutes
-                                c.config_json = config
-                                return session.whileLive { address in
-                                    c.session = address
-                                    return withUnsafePointer(to: &c) { body($0) }
+                            withOptionalCString(evidence.configJSON) { config in
+                                evidence.bytes.withUnsafeBufferPointer { bytes in
+                                    (c.path, c.media_type, c.sha256, c.habit_name) = (path, media, sha, name)
+                                    (c.metadata_json, c.config_json, c.bytes) = (metadata, config, bytes.baseAddress)
+                                    return session.whileLive { address in
+                                        c.session = address
+                                        return withUnsafePointer(to: &c) { body($0) }
+                                    }
                                 }
                             }
                         }
                     }
                 }
             }
-        }
         }
     }
 

@@ -19,7 +19,7 @@ enum Check {
             guard let pointer = e.bytes, e.size > 0, e.size <= 64 << 20 else { return .failure(Refusal(message: "no evidence bytes, or more than 64 MiB")) }
             let bytes = Array(UnsafeBufferPointer(start: pointer, count: Int(e.size)))
             let recent = Int(e.struct_size) >= end(of: \.session)
-            let receipt = Receipt(atMs: e.received_at_ms, day: recent && e.proof_id >= 0 ? e.day : nil,
+            let receipt = Receipt(atMs: e.received_at_ms, day: recent ? e.day : nil,
                                   utcOffsetSeconds: recent ? Int64(e.utc_offset_s) : 0, dayStartMinutes: recent ? e.day_start_minutes : 0)
             return .success(Input(bytes: bytes, receipt: receipt, configJSON: recent ? e.config_json.flatMap { String(validatingCString: $0) } : nil,
                                   session: recent ? e.session : nil))
