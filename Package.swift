@@ -48,7 +48,7 @@ let package = Package(
         // The plugin: decoding, the host services, and the verify it exports.
         .target(
             name: "Proofcheck",
-            dependencies: ["ProofcheckCore", "ProofcheckEntry", "CHabitCore", "CTurboJPEG", "CPNG"],
+            dependencies: ["ProofcheckCore", "HabitCore", "ProofcheckEntry", "CHabitCore", "CTurboJPEG", "CPNG"],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"])]
         ),

@@ -25,9 +25,8 @@ enum CProof {
     /// Text into a fixed C buffer, cut at a character boundary, always NUL-terminated.
     static func copy<Buffer>(_ text: String, into buffer: inout Buffer) {
         withUnsafeMutableBytes(of: &buffer) { raw in
-            var bytes = Array(text.utf8.prefix(raw.count - 1))
-            while let last = bytes.last, last & 0xC0 == 0x80 || (last >= 0xC0 && bytes.count == raw.count - 1) { bytes.removeLast() }
-            raw.copyBytes(from: bytes + [0])
+            guard raw.count > 0 else { return }
+            raw.copyBytes(from: TextRules.utf8Prefix(text, maxBytes: raw.count - 1) + [0])
         }
     }
 
@@ -151,7 +150,7 @@ public func hc_proof_policy_set(_ store: OpaquePointer?, _ habit_id: Int64, _ po
         let ids = try Convert.optionalString(options.verifiers, "verifiers") ?? ""
         // "a, b" names a and b; an empty name between commas is refused by the policy's check.
         value.verifiers = ids.isEmpty ? [] : ids.split(separator: ",", omittingEmptySubsequences: false).map {
-            String($0.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+            TextRules.trimmingSpaces($0)
         }
         try engine.setProofPolicy(habitId: habit_id, value)
     }

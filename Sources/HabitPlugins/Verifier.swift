@@ -61,7 +61,7 @@ enum CVerdict {
         guard let outcome = Outcome(rawValue: out.outcome) else {
             return .error(id, version, "invalid_output", "outcome \(out.outcome) is not an HC_VERDICT_* value", durationUs: duration)
         }
-        let signals = text(&out.signals).split(separator: ",").map { String($0).trimmingCharacters() }.filter { !$0.isEmpty }
+        let signals = text(&out.signals).split(separator: ",").map { TextRules.trimmingSpaces($0) }.filter { !$0.isEmpty }
         return Verdict(stage: .verifier, verifierId: id, verifierVersion: version, outcome: outcome, confidence: out.confidence,
                        reasonCode: text(&out.reason_code), message: text(&out.message), signals: signals, durationUs: duration).sanitized()
     }
@@ -85,11 +85,5 @@ enum Clock {
         var time = timespec()
         clock_gettime(CLOCK_MONOTONIC, &time)
         return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
-    }
-}
-
-extension String {
-    func trimmingCharacters() -> String {
-        String(self.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
     }
 }

@@ -1,4 +1,5 @@
 import CHabitCore
+import HabitCore
 
 /// The C side of the plugin: hc_plugin_entry (Sources/ProofcheckEntry) points at
 /// these two functions (declared in proofcheck_entry.h; @c exports them under
@@ -43,12 +44,7 @@ func proofcheck_verify(_ state: UnsafeMutableRawPointer?, _ evidence: UnsafePoin
 private func fill<Buffer>(_ buffer: inout Buffer, _ text: String) {
     withUnsafeMutableBytes(of: &buffer) { raw in
         guard raw.count > 0 else { return }
-        let utf8 = Array(text.utf8)
-        var count = min(utf8.count, raw.count - 1)
-        // Cut before the first byte of a character that does not fit whole.
-        while count > 0, count < utf8.count, utf8[count] & 0xC0 == 0x80 { count -= 1 }
-        raw.copyBytes(from: utf8[..<count])
-        raw[count] = 0
+        raw.copyBytes(from: TextRules.utf8Prefix(text, maxBytes: raw.count - 1) + [0])
     }
 }
 

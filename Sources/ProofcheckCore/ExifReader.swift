@@ -1,3 +1,5 @@
+import HabitCore
+
 /// What proofcheck reads of a photo's EXIF (a TIFF structure: IFD0, its Exif and
 /// GPS sub-IFDs). Text fields are trimmed of NULs and spaces.
 package struct ExifFacts: Equatable, Sendable {
@@ -103,8 +105,7 @@ package enum ExifReader {
     }
 
     private static func clean(_ raw: ArraySlice<UInt8>) -> String? {
-        let text = String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        let trimmed = String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        let trimmed = TextRules.trimmingSpaces(String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self))
         return trimmed.isEmpty ? nil : trimmed
     }
 

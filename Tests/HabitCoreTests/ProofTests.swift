@@ -17,6 +17,16 @@ final class ProofTests: XCTestCase {
                 message: "said so")
     }
 
+    func testTextForFixedCBuffersIsCutOnlyBetweenCharacters() {
+        // What hc_proof_result's and the plugin's fixed buffers receive.
+        XCTAssertEqual(TextRules.utf8Prefix("café", maxBytes: 63), Array("café".utf8), "a text that fits is kept whole")
+        XCTAssertEqual(TextRules.utf8Prefix("café", maxBytes: 4), Array("caf".utf8), "half an é is left out")
+        XCTAssertEqual(TextRules.utf8Prefix("a😀", maxBytes: 4), Array("a".utf8))
+        XCTAssertEqual(TextRules.utf8Prefix("a😀", maxBytes: 5), Array("a😀".utf8))
+        XCTAssertEqual(TextRules.utf8Prefix("abc", maxBytes: 0), [])
+        XCTAssertEqual(TextRules.trimmingSpaces("  a b  "), "a b")
+    }
+
     func testAPolicyCombinesVerdictsAndNeverApprovesByDefault() {
         var policy = ProofPolicy()
         XCTAssertEqual(policy.decide([]).outcome, .needsReview, "no verifier: a person decides")

@@ -9,4 +9,19 @@ package enum TextRules {
             throw .invalid("\(field) contains a control character")
         }
     }
+
+    /// The text without the spaces around it.
+    package static func trimmingSpaces(_ text: some StringProtocol) -> String {
+        String(text.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+    }
+
+    /// The longest UTF-8 prefix of at most maxBytes bytes that ends on a character
+    /// boundary: what fits in a fixed C buffer without a broken character.
+    package static func utf8Prefix(_ text: String, maxBytes: Int) -> [UInt8] {
+        let utf8 = Array(text.utf8)
+        var count = max(0, min(utf8.count, maxBytes))
+        // Cut before the first byte of a character that does not fit whole.
+        while count > 0, count < utf8.count, utf8[count] & 0xC0 == 0x80 { count -= 1 }
+        return Array(utf8[..<count])
+    }
 }
