@@ -2,8 +2,8 @@
 """PDQ hashes from Meta's reference implementation (PyPI's pdqhash wraps its C++).
 
 Usage: pdq-reference.py IMAGE...   prints one line per image: HEX QUALITY PATH
-HEX is the reference's text form (its sixteen 16-bit words, the last first), the
-form proofcheck's PDQHash.hex also prints. Images are decoded by Pillow; any
+HEX is the reference's text form (its sixteen 16-bit words, the last first): the
+256-bit number whose bit k is proofcheck's bit k, most significant digit first. Images are decoded by Pillow; any
 transparency is laid over white, as proofcheck does.
 """
 import sys

@@ -47,11 +47,7 @@ extension Engine {
         let bytes = try evidenceBytes(path: submission.path, bytes: submission.bytes)
         let mediaType = try submission.mediaType.map(Self.validMediaType) ?? Self.guessMediaType(bytes)
         if let taken = submission.takenAtMs, taken < 0 { throw .invalid("taken_at_ms \(taken) is negative") }
-        if let metadata = submission.metadataJSON {
-            guard metadata.utf8.count <= 4096, case .object? = try? JSON.parse(metadata) else {
-                throw .invalid("metadata must be a JSON object of at most 4 KiB")
-            }
-        }
+        if let metadata = submission.metadataJSON { try Self.requireSmallObject(metadata, "metadata") }
         let received = now()
         let clock = try clock()
         let day = try clock.localDay(utcMs: received)
@@ -108,10 +104,12 @@ extension Engine {
     /// Runs one verifier with its settings and a session reading its own earlier
     /// fingerprints (outside any transaction: a plugin may take seconds).
     private func runVerifier(id: String, evidence: Evidence) -> VerifierRun {
-        let found: (verifier: any Verifier, config: String?)
-        do throws(HabitError) { found = try verifier(id: id) } catch {
+        do throws(HabitError) { return run(try verifier(id: id), id: id, evidence: evidence) } catch {
             return VerifierRun(verdict: .error(id, "", "unknown_verifier", error.message), kept: [])
         }
+    }
+
+    private func run(_ found: (verifier: any Verifier, config: String?), id: String, evidence: Evidence) -> VerifierRun {
         var evidence = evidence
         evidence.configJSON = found.config
         let session = VerifierSession { [store] (kind) throws(HabitError) in
@@ -265,11 +263,7 @@ extension Engine {
     /// Sets (or with nil clears) a plugin's settings in this store: a JSON object of
     /// at most 4 KiB, handed to the plugin with each piece of evidence.
     package func configurePlugin(id: String, config: String?) throws(HabitError) {
-        if let config {
-            guard config.utf8.count <= 4096, case .object? = try? JSON.parse(config) else {
-                throw .invalid("plugin settings must be a JSON object of at most 4 KiB")
-            }
-        }
+        if let config { try Self.requireSmallObject(config, "plugin settings") }
         guard try store.atomically({ () throws(HabitError) in try store.setPluginConfig(id: id, config: config) }) else {
             throw .notFound("no plugin '\(id.prefix(64))' is registered")
         }
@@ -288,7 +282,7 @@ extension Engine {
     /// One verifier's verdict on a file, recorded nowhere.
     /// It sees the store's fingerprints but keeps none.
     package func testVerifier(id: String, path: String) throws(HabitError) -> Verdict {
-        _ = try verifier(id: id)  // an unknown id fails the call rather than becoming a verdict
+        let found = try verifier(id: id)  // an unknown id fails the call rather than becoming a verdict
         let bytes = try evidenceBytes(path: path, bytes: nil)
         let received = now()
         let clock = try clock()
@@ -297,7 +291,7 @@ extension Engine {
         evidence.day = try clock.localDay(utcMs: received)
         evidence.utcOffsetSeconds = try clock.utcOffsetSeconds(utcMs: received)
         evidence.dayStartMinutes = clock.dayStartMinutes
-        return runVerifier(id: id, evidence: evidence).verdict
+        return run(found, id: id, evidence: evidence).verdict
     }
 
     // MARK: Evidence
@@ -347,6 +341,13 @@ extension Engine {
         Glibc.close(fd)
         guard written == bytes.count else { throw HabitError(.io, "cannot write a temporary evidence file") }
         return try body(temporary)
+    }
+
+    /// Caller JSON the engine stores and hands to verifiers: an object of at most 4 KiB.
+    private static func requireSmallObject(_ text: String, _ what: String) throws(HabitError) {
+        guard text.utf8.count <= 4096, case .object? = try? JSON.parse(text) else {
+            throw .invalid("\(what) must be a JSON object of at most 4 KiB")
+        }
     }
 
     private static func validMediaType(_ text: String) throws(HabitError) -> String {

@@ -17,11 +17,6 @@ package final class VerifierSession {
         self.read = read
     }
 
-    /// A session with no store behind it.
-    package static func detached() -> VerifierSession {
-        VerifierSession { (_) throws(HabitError) in [] }
-    }
-
     package func fingerprints(kind: String) throws(HabitError) -> [Fingerprint] {
         try Self.validateKind(kind)
         return try read(kind)

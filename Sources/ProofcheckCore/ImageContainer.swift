@@ -1,12 +1,10 @@
 /// What a JPEG or PNG file says about itself before any pixel is decoded: its
-/// format and size, its EXIF and XMP, its text chunks, and a JPEG's luminance
+/// format, its EXIF and XMP, its text chunks, and a JPEG's luminance
 /// quantisation table. Walked with bounded reads: lengths are checked, never trusted.
 package struct ImageContainer: Equatable, Sendable {
     package enum Format: String, Sendable { case jpeg, png }
 
     package var format: Format
-    package var width = 0
-    package var height = 0
     /// The TIFF structure of the EXIF block, when there is one.
     package var exif: ArraySlice<UInt8>?
     package var xmp: String?
@@ -60,9 +58,7 @@ package struct ImageContainer: Equatable, Sendable {
             case 0xDB:
                 try readQuantisation(segment, into: &container)
             case 0xC0...0xCF where marker != 0xC4 && marker != 0xC8 && marker != 0xCC:
-                guard let height = segment.u16(1), let width = segment.u16(3) else { throw .malformed("the JPEG frame header is truncated") }
-                container.width = width
-                container.height = height
+                guard segment.slice(1, 4) != nil else { throw .malformed("the JPEG frame header is truncated") }
                 sawFrame = true
             default:
                 break
@@ -100,11 +96,7 @@ package struct ImageContainer: Equatable, Sendable {
             }
             let name = String(decoding: type, as: UTF8.self)
             if first {
-                guard name == "IHDR", let width = ByteView(data).u32(0), let height = ByteView(data).u32(4) else {
-                    throw .malformed("the PNG does not start with IHDR")
-                }
-                container.width = width
-                container.height = height
+                guard name == "IHDR", data.count >= 8 else { throw .malformed("the PNG does not start with IHDR") }
                 first = false
             }
             switch name {

@@ -57,24 +57,18 @@ package struct LumaImage: Equatable, Sendable {
     package func trimmingUniformBars(tolerance: Float = 12, maxShare: Double = 0.4) -> LumaImage {
         guard width > 8, height > 8 else { return self }
         let maxRows = Int(Double(height) * maxShare), maxColumns = Int(Double(width) * maxShare)
-        func rowIsBar(_ row: Int, shade: Float) -> Bool {
+        /// Whether the pixels at `indices` are all nearly `shade`.
+        func isBar(_ indices: some Sequence<(Int, Int)>, shade: Float) -> Bool {
             var low = Float.greatestFiniteMagnitude, high = -Float.greatestFiniteMagnitude
-            for column in 0..<width {
+            for (row, column) in indices {
                 let value = self[row, column]
                 low = min(low, value)
                 high = max(high, value)
             }
             return high - low <= tolerance && abs((high + low) / 2 - shade) <= tolerance
         }
-        func columnIsBar(_ column: Int, shade: Float, rows: Range<Int>) -> Bool {
-            var low = Float.greatestFiniteMagnitude, high = -Float.greatestFiniteMagnitude
-            for row in rows {
-                let value = self[row, column]
-                low = min(low, value)
-                high = max(high, value)
-            }
-            return high - low <= tolerance && abs((high + low) / 2 - shade) <= tolerance
-        }
+        func rowIsBar(_ row: Int, shade: Float) -> Bool { isBar((0..<width).lazy.map { (row, $0) }, shade: shade) }
+        func columnIsBar(_ column: Int, shade: Float, rows: Range<Int>) -> Bool { isBar(rows.lazy.map { ($0, column) }, shade: shade) }
         var top = 0, bottom = 0
         while top < maxRows, rowIsBar(top, shade: self[0, 0]) { top += 1 }
         while bottom < maxRows, rowIsBar(height - 1 - bottom, shade: self[height - 1, 0]) { bottom += 1 }

@@ -191,23 +191,4 @@ package struct PDQHash: Equatable, Hashable, Sendable {
         (words[0] ^ other.words[0]).nonzeroBitCount + (words[1] ^ other.words[1]).nonzeroBitCount
             + (words[2] ^ other.words[2]).nonzeroBitCount + (words[3] ^ other.words[3]).nonzeroBitCount
     }
-
-    /// 64 hex digits, most significant bit first: the reference's text form.
-    package var hex: String {
-        words.reversed().map { word in
-            let digits = String(word, radix: 16)
-            return String(repeating: "0", count: 16 - digits.count) + digits
-        }.joined()
-    }
-
-    package init?(hex: String, quality: Int) {
-        let digits = Array(hex.utf8)
-        guard digits.count == 64 else { return nil }
-        var words: [UInt64] = []
-        for chunk in stride(from: 48, through: 0, by: -16) {
-            guard let word = UInt64(String(decoding: digits[chunk..<(chunk + 16)], as: UTF8.self), radix: 16) else { return nil }
-            words.append(word)
-        }
-        self.init(words: words, quality: quality)
-    }
 }

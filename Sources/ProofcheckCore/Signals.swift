@@ -84,7 +84,7 @@ package enum MetadataSignals {
                                   message: "taken \((capture.instant - received) / 60) minutes after it was received (\(capture.basis))"))
         }
         let local = capture.instant + receipt.utcOffsetSeconds - Int64(receipt.dayStartMinutes) * 60
-        let takenDay = Int32(clamping: local >= 0 ? local / 86_400 : (local - 86_399) / 86_400)
+        let takenDay = Int32(clamping: floorDiv(local, 86_400))
         if let day = receipt.day, takenDay != day {
             let shown = (try? CivilDate.format(takenDay)) ?? "another day"
             let proofDay = (try? CivilDate.format(day)) ?? "its day"

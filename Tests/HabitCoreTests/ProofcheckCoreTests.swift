@@ -113,7 +113,6 @@ final class ProofcheckCoreTests: XCTestCase {
         let image = noise(width: 160, height: 120, seed: 1)
         let hash = PDQ.hash(image)
         XCTAssertEqual(hash.words.reduce(0) { $0 + $1.nonzeroBitCount }, 128, "half the bits are above the median")
-        XCTAssertEqual(PDQHash(hex: hash.hex, quality: hash.quality), hash)
         XCTAssertEqual(PDQ.hash(LumaImage(width: 160, height: 120, pixels: image.pixels.map { min(255, $0 * 0.8 + 20) })).distance(to: hash), 0,
                        "a linear change of brightness keeps every bit")
         XCTAssertGreaterThan(PDQ.hash(noise(width: 160, height: 120, seed: 2)).distance(to: hash), 80, "unrelated images are far apart")
