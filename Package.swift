@@ -40,15 +40,17 @@ let package = Package(
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
         // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
         .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
-        // Debian's libjpeg-turbo (TurboJPEG API) and libpng.
-        .systemLibrary(name: "CTurboJPEG", path: "Sources/CTurboJPEG"),
+        // JPEG luma through libjpeg's own API (jpeglib.h, Debian's libjpeg62-turbo-dev):
+        // C, for the setjmp error manager that keeps libjpeg from exiting or unwinding Swift.
+        .target(name: "JPEGGray", linkerSettings: [.linkedLibrary("jpeg")]),
+        // Debian's libpng.
         .systemLibrary(name: "CPNG", path: "Sources/CPNG"),
         // hc_plugin_entry, the data symbol a Swift module cannot define.
         .target(name: "ProofcheckEntry", cSettings: [.headerSearchPath("../../include")]),
         // The plugin: decoding, the host services, and the verify it exports.
         .target(
             name: "Proofcheck",
-            dependencies: ["ProofcheckCore", "HabitCore", "ProofcheckEntry", "CHabitCore", "CTurboJPEG", "CPNG"],
+            dependencies: ["ProofcheckCore", "HabitCore", "ProofcheckEntry", "CHabitCore", "JPEGGray", "CPNG"],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"])]
         ),

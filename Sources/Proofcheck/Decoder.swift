@@ -1,12 +1,13 @@
 import CPNG
-import CTurboJPEG
+import JPEGGray
 import ProofcheckCore
 
-/// Decodes JPEG (libjpeg-turbo's TurboJPEG) and PNG (libpng's simplified API) into
-/// luma for hashing. Both report errors as return codes; neither may exit or
-/// longjmp into us. Large photos are reduced while decoding: a JPEG by libjpeg's
-/// DCT scaling, a PNG by averaging blocks, to at least `workingSide` on the shorter
-/// side, which PDQ's 64x64 reduction cannot tell from the full size.
+/// Decodes JPEG (libjpeg's own API, through Sources/JPEGGray) and PNG (libpng's
+/// simplified API) into luma for hashing. Both report errors as return codes;
+/// neither may exit or longjmp into us. Large photos are reduced while decoding: a
+/// JPEG by libjpeg's DCT scaling, a PNG by averaging blocks, to at least
+/// `workingSide` on the shorter side, which PDQ's 64x64 reduction cannot tell from
+/// the full size.
 enum Decoder {
     /// The decoded image and the photo's own size.
     struct Decoded {
@@ -32,49 +33,42 @@ enum Decoder {
     }
 
     private static func jpeg(_ bytes: [UInt8]) -> Result<Decoded, Failure> {
-        guard let handle = tjInitDecompress() else { return .failure(.undecodable("libjpeg-turbo could not start")) }
-        defer { tjDestroy(handle) }
-        func failure(_ what: String) -> Result<Decoded, Failure> {
-            .failure(.undecodable("\(what): \(tjGetErrorStr2(handle).map { String(cString: $0) } ?? "unknown error")"))
-        }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colourspace: Int32 = 0
-        let header = bytes.withUnsafeBufferPointer {
-            tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colourspace)
-        }
-        guard header == 0 else { return failure("bad JPEG header") }
-        guard width > 0, height > 0, Int(width) * Int(height) <= maxJPEGPixels else {
+        var info = jpeg_gray_info()
+        let header = bytes.withUnsafeBufferPointer { jpeg_gray_header($0.baseAddress, $0.count, &info) }
+        guard header == JPEG_GRAY_OK else { return failure(header, info, "bad JPEG header") }
+        let width = Int(info.width), height = Int(info.height)
+        guard width > 0, height > 0, width * height <= maxJPEGPixels else {
             return .failure(.undecodable("\(width)x\(height) is more than \(maxJPEGPixels / 1_000_000) megapixels"))
         }
-        guard colourspace != Int32(TJCS_CMYK.rawValue), colourspace != Int32(TJCS_YCCK.rawValue) else {
-            return .failure(.undecodable("CMYK JPEGs are not photos from a phone"))
-        }
-        let (scaledWidth, scaledHeight) = scaled(width: Int(width), height: Int(height))
-        var gray = [UInt8](repeating: 0, count: scaledWidth * scaledHeight)
-        // Grey output is the JPEG's own Y channel: the luma PDQ computes from RGB.
+        let eighths = scaleEighths(width: width, height: height)
+        let capacity = scaledSide(width, eighths) * scaledSide(height, eighths)
+        var gray = [UInt8](repeating: 0, count: capacity)
+        var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
         let status = bytes.withUnsafeBufferPointer { source in
             gray.withUnsafeMutableBufferPointer { target in
-                tjDecompress2(handle, source.baseAddress, UInt(source.count), target.baseAddress, Int32(scaledWidth), 0, Int32(scaledHeight),
-                              Int32(TJPF_GRAY.rawValue), TJFLAG_STOPONWARNING)
+                jpeg_gray_decode(source.baseAddress, source.count, Int32(eighths), target.baseAddress, target.count,
+                                 &scaledWidth, &scaledHeight, &info)
             }
         }
-        guard status == 0 else { return failure("JPEG data") }
-        let luma = LumaImage(width: scaledWidth, height: scaledHeight, pixels: gray.map(Float.init))
-        return .success(Decoded(luma: luma, width: Int(width), height: Int(height)))
+        guard status == JPEG_GRAY_OK, Int(scaledWidth) * Int(scaledHeight) == capacity else { return failure(status, info, "JPEG data") }
+        let luma = LumaImage(width: Int(scaledWidth), height: Int(scaledHeight), pixels: gray.map(Float.init))
+        return .success(Decoded(luma: luma, width: width, height: height))
     }
 
-    /// The smallest libjpeg scaling that keeps the shorter side at workingSide or more.
-    private static func scaled(width: Int, height: Int) -> (Int, Int) {
-        var count: Int32 = 0
-        guard let factors = tjGetScalingFactors(&count), count > 0 else { return (width, height) }
-        var best = (width, height)
-        for index in 0..<Int(count) {
-            let factor = factors[index]
-            guard factor.num > 0, factor.denom > 0, factor.num <= factor.denom else { continue }
-            let w = (width * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-            let h = (height * Int(factor.num) + Int(factor.denom) - 1) / Int(factor.denom)
-            if min(w, h) >= workingSide, w * h < best.0 * best.1 { best = (w, h) }
-        }
-        return best
+    private static func failure(_ status: Int32, _ info: jpeg_gray_info, _ what: String) -> Result<Decoded, Failure> {
+        if status == JPEG_GRAY_CMYK { return .failure(.undecodable("CMYK JPEGs are not photos from a phone")) }
+        var info = info
+        let message = withUnsafeBytes(of: &info.message) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+        return .failure(.undecodable("\(what): \(message.isEmpty ? "unknown error" : message)"))
+    }
+
+    /// A side scaled by eighths/8 in libjpeg's IDCT, rounded up as libjpeg does.
+    private static func scaledSide(_ side: Int, _ eighths: Int) -> Int { (side * eighths + 7) / 8 }
+
+    /// The smallest libjpeg scaling (1/8 ... 8/8) that keeps the shorter side at
+    /// workingSide or more; photos already smaller are decoded whole.
+    private static func scaleEighths(width: Int, height: Int) -> Int {
+        (1...8).first { min(scaledSide(width, $0), scaledSide(height, $0)) >= workingSide } ?? 8
     }
 
     /// Transparent pixels as a viewer shows them on a white page.
