@@ -3,31 +3,25 @@ import Foundation
 import XCTest
 
 /// proofcheck (libhabitcore_proofcheck.so), loaded as a plugin through the C functions
-/// like any other, on real photographs: Debian's forensics-samples-files (phone JPEGs
-/// with EXIF and GPS, a GIMP-edited photo, a WhatsApp copy; CC-BY-SA-4.0) and the
-/// goexif test data (BSD-2), both installed by .ci/run, plus copies the test makes
-/// with Pillow (Tests/fixtures/transform.py).
+/// like any other, on real photographs committed under Tests/fixtures/photos (their
+/// sources and licences are in Tests/fixtures/README.md): phone JPEGs with EXIF and GPS,
+/// a GIMP-edited photo, a WhatsApp copy, goexif's hostile samples, and the copies a
+/// cheat would make of three of them.
 final class ProofcheckTests: ProofTestCase {
-    static let forensics = "/usr/share/forensics-samples/original-files"
-    static let goexif = "/usr/share/gocode/src/github.com/rwcarlsen/goexif/exif"
-    static let transform = fixtures + "/transform.py"
+    static let photosDir = fixtures + "/photos"
+    static let originals = photosDir + "/originals"
     static var plugin: String { Paths.buildDir + "/libhabitcore_proofcheck.so" }
 
     /// Distinct photographs: none may be taken for another.
     static let photos = [
-        forensics + "/pic1/IMG_20200827_231612.jpg", forensics + "/pic2/IMG_20191224_234846.jpg",
-        forensics + "/pic2/IMG_20200124_231153.jpg", forensics + "/pic2/IMG_20200608_111614.jpg",
-        forensics + "/pic1/IMG-20191006-WA0002.jpg", forensics + "/pic1/IMG_1054.JPG", goexif + "/sample1.jpg",
-        forensics + "/pic2/d-debian.jpg", forensics + "/pic1/debian_logo.jpg",
-    ]
+        "IMG_20200827_231612.jpg", "IMG_20191224_234846.jpg", "IMG_20200124_231153.jpg", "IMG_20200608_111614.jpg",
+        "IMG-20191006-WA0002.jpg", "IMG_1054.jpg", "sample1.jpg", "d-debian.jpg", "debian_logo.jpg",
+    ].map { originals + "/" + $0 }
 
     var habit: Int64 = 0
 
     override func setUpWithError() throws {
         try super.setUpWithError()
-        for path in Self.photos + [Self.goexif + "/corrupt"] where !FileManager.default.fileExists(atPath: path) {
-            throw XCTSkip("\(path) is missing: install forensics-samples-files and golang-github-rwcarlsen-goexif-dev (.ci/run does)")
-        }
         habit = createHabit(store, "Made bed")
         ok(addPlugin(HC_PLUGIN_SHARED_OBJECT, Self.plugin))
         policy(habit, "proofcheck", onePerDay: false)
@@ -58,10 +52,6 @@ final class ProofcheckTests: ProofTestCase {
         return ""
     }
 
-    func pillow(_ arguments: [String]) throws {
-        XCTAssertSucceeded(try runProcess(["/usr/bin/python3", Self.transform] + arguments), "transform.py \(arguments.first ?? "")")
-    }
-
     // MARK: Reuse
 
     func testDistinctPhotosPassAndEachSignalIsNamed() {
@@ -78,7 +68,7 @@ final class ProofcheckTests: ProofTestCase {
             XCTAssertTrue(verdicts[name]?.message.contains("(gps)") ?? false, "the GPS date fixes the instant: \(verdicts[name]?.message ?? "")")
         }
         XCTAssertEqual(verdicts["IMG-20191006-WA0002.jpg"]?.reason, "reencoded_without_exif")
-        let gimp = verdicts["IMG_1054.JPG"]
+        let gimp = verdicts["IMG_1054.jpg"]
         XCTAssertEqual(gimp?.outcome, HC_OUTCOME_NEEDS_REVIEW)
         XCTAssertEqual(signals(gimp?.proofId ?? 0), "edited,exif_dates_disagree,taken_another_day")
         XCTAssertTrue(gimp?.message.contains("GIMP 2.10.18") ?? false, gimp?.message ?? "")
@@ -88,15 +78,14 @@ final class ProofcheckTests: ProofTestCase {
     }
 
     func testEveryTransformedCopyOfASubmittedPhotoIsCaughtAsReused() throws {
-        let sources = [Self.forensics + "/pic1/IMG_20200827_231612.jpg", Self.forensics + "/pic1/IMG_1054.JPG", Self.goexif + "/sample1.jpg"]
+        let sources = ["IMG_20200827_231612", "IMG_1054", "sample1"]
         let names = ["recompressed.jpg", "resized.jpg", "brightened.jpg", "mirrored.jpg", "rotated.jpg", "cropped-centre.jpg",
                      "cropped-corner.jpg", "letterboxed.png", "pillarboxed.jpg"]
         for source in sources {
-            let original = submit(habit, source)
+            let original = submit(habit, Self.originals + "/" + source + ".jpg")
             XCTAssertNotEqual(original.reason, "reused_evidence")
-            let copies = dir + "/copies-\(original.proofId)"
-            try FileManager.default.createDirectory(atPath: copies, withIntermediateDirectories: true)
-            try pillow(["copies", source, copies])
+            // Made once by Tests/fixtures/transform.py (Pillow) and committed.
+            let copies = Self.photosDir + "/copies/" + source
             for name in names {
                 // Tested, not submitted: each copy meets only the originals.
                 let verdict = check(copies + "/" + name)
@@ -106,24 +95,21 @@ final class ProofcheckTests: ProofTestCase {
             }
         }
         // The same picture as JPEG and as PNG is the same evidence.
-        let jpeg = submit(habit, Self.forensics + "/pic2/d-debian.jpg")
-        let png = submit(habit, Self.forensics + "/pic2/d-debian.png")
+        let jpeg = submit(habit, Self.originals + "/d-debian.jpg")
+        let png = submit(habit, Self.originals + "/d-debian.png")
         XCTAssertEqual(png.reason, "reused_evidence", png.message)
         XCTAssertTrue(png.message.contains("proof #\(jpeg.proofId) "), png.message)
         XCTAssertEqual(png.entryId, 0)
     }
 
+    /// Against Meta's reference hashes of the same files, made once by
+    /// scripts/pdq-reference.py and committed (Tests/fixtures/photos/pdq-reference.json).
     func testHashesAreWithinTenBitsOfMetasReferenceImplementation() throws {
-        let python = Paths.root + "/.build/pdq-reference/bin/python"
-        guard FileManager.default.isExecutableFile(atPath: python) else {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("CI must build the PDQ reference (.ci/run)") }
-            throw XCTSkip("no PDQ reference at \(python): .ci/run makes it (python3 -m venv, pip install pdqhash numpy pillow)")
-        }
-        let photos = Self.photos + [Self.forensics + "/pic2/d-debian.png", Self.forensics + "/pic1/debian.png"]
+        let data = try Data(contentsOf: URL(fileURLWithPath: Self.photosDir + "/pdq-reference.json"))
+        let reference = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]])
+        let photos = Self.photos + [Self.originals + "/d-debian.png", Self.originals + "/debian.png"]
         var proofIds: [String: Int64] = [:]
         for photo in photos { proofIds[photo] = submit(habit, photo).proofId }
-        let reference = try runProcess([python, Paths.root + "/scripts/pdq-reference.py"] + photos)
-        XCTAssertSucceeded(reference, "pdq-reference.py")
         let stored = try runProcess(["sqlite3", dir + "/store.db", "SELECT proof_id, hex(value) FROM proof_fingerprints WHERE kind = 'pdq'"])
         XCTAssertSucceeded(stored, "reading the kept fingerprints")
         var ours: [Int64: (hash: [UInt8], quality: Int)] = [:]
@@ -136,15 +122,19 @@ final class ProofcheckTests: ProofTestCase {
             ours[id] = (Array(bytes[3..<35]), Int(bytes[2]))
         }
         var distances: [String] = []
-        for line in reference.stdout.split(separator: "\n") {
-            let parts = line.split(separator: " ", maxSplits: 2).map(String.init)
-            guard parts.count == 3, let id = proofIds[parts[2]], let mine = ours[id] else { XCTFail("no hash of \(line)"); continue }
+        for photo in photos {
+            let name = "originals/" + (photo as NSString).lastPathComponent
+            guard let entry = reference[name], let hex = entry["hash"] as? String, let quality = entry["quality"] as? Int else {
+                XCTFail("no reference hash for \(name) in pdq-reference.json"); continue
+            }
+            guard let id = proofIds[photo], let mine = ours[id] else { XCTFail("proofcheck kept no hash of \(name)"); continue }
             // The reference's hex is most significant first; ours is stored least significant byte first.
-            let theirs = Array(hexBytes(parts[0]).reversed())
+            let theirs = Array(hexBytes(hex).reversed())
+            XCTAssertEqual(theirs.count, 32, name)
             let distance = zip(theirs, mine.hash).reduce(0) { $0 + ($1.0 ^ $1.1).nonzeroBitCount }
-            XCTAssertLessThanOrEqual(distance, 10, "\(parts[2]): \(distance) bits from the reference")
-            XCTAssertEqual(Int(parts[1]), mine.quality, "\(parts[2]): quality")
-            distances.append("\((parts[2] as NSString).lastPathComponent)=\(distance)")
+            XCTAssertLessThanOrEqual(distance, 10, "\(name): \(distance) bits from the reference")
+            XCTAssertEqual(quality, mine.quality, "\(name): quality")
+            distances.append("\((name as NSString).lastPathComponent)=\(distance)")
         }
         XCTAssertEqual(distances.count, photos.count)
         print("PDQ distance to the reference: " + distances.joined(separator: " "))
@@ -172,41 +162,49 @@ final class ProofcheckTests: ProofTestCase {
         return date + String(format: " %02lld:%02lld:%02lld", second / 3600, second % 3600 / 60, second % 60)
     }
 
-    private func photo(_ name: String, _ options: [String]) throws -> String {
+    /// The Canon photo without EXIF at a JPEG quality (70, 92 or 95), with exif added if any.
+    private func photo(_ name: String, _ exif: ExifFixture?, quality: Int = 92) throws -> String {
         let path = dir + "/" + name
-        try pillow(["exif", Self.forensics + "/pic1/IMG_1054.JPG", path] + options)
+        let plain = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.photosDir + "/exif/plain-q\(quality).jpg")))
+        try Data(exif?.applied(to: plain) ?? plain).write(to: URL(fileURLWithPath: path))
         return path
     }
 
     func testCaptureTimeAndMetadataSignals() throws {
         ok(hc_store_set_timezone(store, "America/Sao_Paulo"))
-        let camera = ["--make", "Canon", "--model", "PowerShot SX530 HS"]
+        let camera = ExifFixture(make: "Canon", model: "PowerShot SX530 HS")
+        func shot(_ change: (inout ExifFixture) -> Void) -> ExifFixture {
+            var exif = camera
+            change(&exif)
+            return exif
+        }
         let now = saoPauloTime(-60), yesterday = saoPauloTime(-86_400)
         let utcNow = saoPauloTime(-60 + 3 * 3600)
-        let cases: [(String, [String], Int32, String)] = [
-            ("fresh.jpg", camera + ["--taken", now, "--changed", now, "--offset=-03:00"], HC_OUTCOME_APPROVED, "no_findings"),
-            ("fresh-gps.jpg", camera + ["--taken", now, "--gps", utcNow], HC_OUTCOME_APPROVED, "no_findings"),
-            ("fresh-local.jpg", camera + ["--taken", now], HC_OUTCOME_APPROVED, "no_findings"),
-            ("yesterday.jpg", camera + ["--taken", yesterday, "--offset=-03:00"], HC_OUTCOME_NEEDS_REVIEW, "taken_another_day"),
-            ("yesterday-gps.jpg", camera + ["--taken", now, "--gps", saoPauloTime(-86_400 + 3 * 3600)], HC_OUTCOME_NEEDS_REVIEW,
+        let cases: [(String, ExifFixture?, Int, Int32, String)] = [
+            ("fresh.jpg", shot { $0.taken = now; $0.changed = now; $0.offset = "-03:00" }, 92, HC_OUTCOME_APPROVED, "no_findings"),
+            ("fresh-gps.jpg", shot { $0.taken = now; $0.gps = utcNow }, 92, HC_OUTCOME_APPROVED, "no_findings"),
+            ("fresh-local.jpg", shot { $0.taken = now }, 92, HC_OUTCOME_APPROVED, "no_findings"),
+            ("yesterday.jpg", shot { $0.taken = yesterday; $0.offset = "-03:00" }, 92, HC_OUTCOME_NEEDS_REVIEW, "taken_another_day"),
+            ("yesterday-gps.jpg", shot { $0.taken = now; $0.gps = self.saoPauloTime(-86_400 + 3 * 3600) }, 92, HC_OUTCOME_NEEDS_REVIEW,
              "taken_another_day"),
-            ("future.jpg", camera + ["--taken", saoPauloTime(2 * 3600), "--offset=-03:00"], HC_OUTCOME_NEEDS_REVIEW, "taken_after_receipt"),
-            ("edited-later.jpg", camera + ["--taken", now, "--changed", saoPauloTime(600), "--offset=-03:00"], HC_OUTCOME_NEEDS_REVIEW,
-             "exif_dates_disagree"),
-            ("screenshot.jpg", ["--taken", now, "--comment", "Screenshot"], HC_OUTCOME_NEEDS_REVIEW, "screenshot"),
-            ("lightroom.jpg", camera + ["--taken", now, "--software", "Adobe Photoshop Lightroom Classic 13.0"], HC_OUTCOME_NEEDS_REVIEW,
+            ("future.jpg", shot { $0.taken = self.saoPauloTime(2 * 3600); $0.offset = "-03:00" }, 92, HC_OUTCOME_NEEDS_REVIEW,
+             "taken_after_receipt"),
+            ("edited-later.jpg", shot { $0.taken = now; $0.changed = self.saoPauloTime(600); $0.offset = "-03:00" }, 92,
+             HC_OUTCOME_NEEDS_REVIEW, "exif_dates_disagree"),
+            ("screenshot.jpg", ExifFixture(taken: now, comment: "Screenshot"), 92, HC_OUTCOME_NEEDS_REVIEW, "screenshot"),
+            ("lightroom.jpg", shot { $0.taken = now; $0.software = "Adobe Photoshop Lightroom Classic 13.0" }, 92, HC_OUTCOME_NEEDS_REVIEW,
              "edited"),
-            ("phone-firmware.jpg", camera + ["--taken", now, "--software", "laurel_sprout-user 10 QKQ1.190910.002"], HC_OUTCOME_APPROVED,
+            ("phone-firmware.jpg", shot { $0.taken = now; $0.software = "laurel_sprout-user 10 QKQ1.190910.002" }, 92, HC_OUTCOME_APPROVED,
              "no_findings"),
-            ("messenger.jpg", ["--quality", "70"], HC_OUTCOME_NEEDS_REVIEW, "reencoded_without_exif"),
-            ("in-app-camera.jpg", ["--quality", "95"], HC_OUTCOME_APPROVED, "no_findings"),
+            ("messenger.jpg", nil, 70, HC_OUTCOME_NEEDS_REVIEW, "reencoded_without_exif"),
+            ("in-app-camera.jpg", nil, 95, HC_OUTCOME_APPROVED, "no_findings"),
         ]
-        for (name, options, outcome, reason) in cases {
-            let verdict = check(try photo(name, options))
+        for (name, exif, quality, outcome, reason) in cases {
+            let verdict = check(try photo(name, exif, quality: quality))
             XCTAssertEqual(verdict.outcome, outcome, "\(name): \(verdict.reason) \(verdict.message)")
             XCTAssertEqual(verdict.reason, reason, "\(name): \(verdict.message)")
         }
-        let png = check(Self.forensics + "/pic1/debian.png")
+        let png = check(Self.originals + "/debian.png")
         XCTAssertEqual(png.reason, "png_without_camera", png.message)
         // Nothing was kept by testing: the same photo submitted now is no reuse.
         XCTAssertEqual(submit(habit, dir + "/fresh.jpg").outcome, HC_OUTCOME_APPROVED)
@@ -217,21 +215,21 @@ final class ProofcheckTests: ProofTestCase {
     func testUndecodableUnsupportedAndSmallFilesAreRejectedWithTheReason() throws {
         XCTAssertEqual(check(Self.fixtures + "/tiny.png").reason, "too_small")
         XCTAssertEqual(check(Self.fixtures + "/README.md").reason, "unsupported_format")
-        XCTAssertEqual(check(Self.forensics + "/pic1/empty.jpg").reason, "too_small")
+        XCTAssertEqual(check(Self.originals + "/empty.jpg").reason, "too_small")
         let cut = dir + "/cut.jpg"
-        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.forensics + "/pic1/IMG_1054.JPG"))
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: Self.originals + "/IMG_1054.jpg"))
         try bytes.prefix(bytes.count / 2).write(to: URL(fileURLWithPath: cut))
         let truncated = check(cut)
         XCTAssertEqual(truncated.outcome, HC_OUTCOME_REJECTED)
         XCTAssertEqual(truncated.reason, "undecodable", truncated.message)
-        // A configured minimum: 1280x960 is too small for 1000 pixels on the shorter side.
-        ok(hc_plugin_configure(store, "proofcheck", "{\"min_side\": 1000}"))
-        let small = check(Self.forensics + "/pic1/IMG_1054.JPG")
+        // A configured minimum: 480x360 is too small for 400 pixels on the shorter side.
+        ok(hc_plugin_configure(store, "proofcheck", "{\"min_side\": 400}"))
+        let small = check(Self.originals + "/IMG_1054.jpg")
         XCTAssertEqual(small.reason, "too_small")
-        XCTAssertTrue(small.message.contains("1280x960"), small.message)
+        XCTAssertTrue(small.message.contains("480x360"), small.message)
         // Settings it does not know are an error verdict naming them, never ignored.
         ok(hc_plugin_configure(store, "proofcheck", "{\"min_sidee\": 10}"))
-        let typo = check(Self.forensics + "/pic1/IMG_1054.JPG")
+        let typo = check(Self.originals + "/IMG_1054.jpg")
         XCTAssertEqual(typo.outcome, HC_OUTCOME_ERROR)
         XCTAssertTrue(typo.message.contains("min_sidee"), typo.message)
     }
@@ -241,7 +239,7 @@ final class ProofcheckTests: ProofTestCase {
     func testTruncatedAndCorruptedFilesNeverCrashTheHost() throws {
         var generator = SplitMix(seed: 7)
         // A small real photo with EXIF (goexif's sample1.jpg, 500x375) and a small PNG.
-        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.goexif + "/sample1.jpg")))
+        let jpeg = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.originals + "/sample1.jpg")))
         let png = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/bed.png")))
         let signature = Array("Exif\0\0".utf8)
         let exifStart = (0..<(jpeg.count - 6)).first { Array(jpeg[$0..<($0 + 6)]) == signature } ?? 0
@@ -276,13 +274,15 @@ final class ProofcheckTests: ProofTestCase {
             }
             try judge(bytes, "EXIF corrupted, round \(round)", mustRefuse: false)
         }
-        let hostile = try FileManager.default.contentsOfDirectory(atPath: Self.goexif + "/corrupt").map { Self.goexif + "/corrupt/" + $0 }
-            + FileManager.default.contentsOfDirectory(atPath: Self.goexif + "/samples").map { Self.goexif + "/samples/" + $0 }
+        let goexif = Self.photosDir + "/goexif"
+        let hostile = try FileManager.default.contentsOfDirectory(atPath: goexif + "/corrupt").map { goexif + "/corrupt/" + $0 }
+            + FileManager.default.contentsOfDirectory(atPath: goexif + "/samples").map { goexif + "/samples/" + $0 }
+        XCTAssertEqual(hostile.count, 36, "goexif's 3 hostile files and 33 cut samples")
         for path in hostile {
             // goexif's samples keep the EXIF and cut the image: all undecodable.
             try judge([UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), path, mustRefuse: true)
         }
         print("proofcheck fuzz verdicts: " + outcomes.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-        XCTAssertEqual(submit(habit, Self.forensics + "/pic2/d-debian.jpg").outcome, HC_OUTCOME_APPROVED, "the host still works")
+        XCTAssertEqual(submit(habit, Self.originals + "/d-debian.jpg").outcome, HC_OUTCOME_APPROVED, "the host still works")
     }
 }
