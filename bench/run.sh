@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks the release library (scripts/build-release.sh) and prints a table.
 # Usage: bench/run.sh [ROWS] [HABITS]   (defaults 100000 and 100000)
-# The proofcheck part reads a 12-megapixel photo of forensics-samples-files
-# (or \$PROOFCHECK_PHOTO).
+# The proofcheck part reads a 12-megapixel photo of forensics-samples-files if it is
+# installed (or \$PROOFCHECK_PHOTO), else makes one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 lib="$("$root/scripts/build-release.sh")"
@@ -21,6 +21,6 @@ echo
 plugin_scratch="${HABITCORE_RELEASE_SCRATCH:-$root/.build-release}-plugin"
 (cd "$root" && swift build -c release --product habitcore_proofcheck --scratch-path "$plugin_scratch" -Xswiftc -static-stdlib >&2)
 photo="${PROOFCHECK_PHOTO:-/usr/share/forensics-samples/original-files/pic2/IMG_20191224_234846.jpg}"
-cc -O2 -I "$root/include" "$root/bench/proofcheck.c" -o "$work/proofcheck" -L "$lib" -lhabitcore -lsqlite3 -lturbojpeg -ldl \
+cc -O2 -I "$root/include" "$root/bench/proofcheck.c" -o "$work/proofcheck" -L "$lib" -lhabitcore -lsqlite3 -ljpeg -ldl \
     -Wl,-rpath,"$lib"
 "$work/proofcheck" "$plugin_scratch/release/libhabitcore_proofcheck.so" "$photo" "$work"
