@@ -224,7 +224,7 @@ enum Commands {
         context.output.emit(["habit": habit.json, "days": rows]) {
             states.map { state in
                 let mark = state.flags & HC_DAY_DONE != 0 ? "done" : state.flags & HC_DAY_SKIPPED != 0 ? "skipped" : "-"
-                return "\(Library.format(state.day))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(Output.number(state.value))"
+                return "\(Library.format(state.day))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(habit.amount(state.value))"
             }.joined(separator: "\n")
         }
     }

@@ -1,3 +1,4 @@
+import CHabitCore
 import Foundation
 
 /// Where results go: human text by default, JSON with a schema_version on --json.
@@ -41,6 +42,14 @@ struct Output {
     static func number(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+
+    /// Seconds as a clock reads: "17:30", "1:05:00"; fractions of a second are dropped.
+    static func clock(_ seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e12 else { return number(seconds) }
+        let whole = Int64(seconds.rounded(.towardZero)), sign = whole < 0 ? "-" : ""
+        let total = abs(whole), hours = total / 3600, minutes = total % 3600 / 60, rest = total % 60
+        return hours > 0 ? sign + String(format: "%lld:%02lld:%02lld", hours, minutes, rest) : sign + String(format: "%lld:%02lld", minutes, rest)
+    }
 }
 
 extension HabitInfo {
@@ -57,11 +66,22 @@ extension HabitInfo {
     var summary: String {
         let kindName = Names.name(kind, in: Names.kinds)
         var goal = ""
-        if kind == 2 || kind == 3 {
-            goal = " \(direction == 2 ? "≤" : "≥") \(Output.number(target))\(unit.map { " " + $0 } ?? "")"
+        if kind == HC_KIND_COUNTER || kind == HC_KIND_DURATION {
+            goal = " \(direction == HC_DIRECTION_AT_MOST ? "≤" : "≥") \(amount(target))"
         }
         let archived = archivedDay.map { " (archived \(Library.format($0)))" } ?? ""
         return "#\(id) \(name) [\(kindName)\(goal), \(schedule), \(Names.name(routine, in: Names.routines))]\(archived)"
+    }
+
+    /// A day's value as a person reads it: a duration as minutes and seconds
+    /// ("17:30"), anything else as a number with its unit ("5 glasses").
+    func amount(_ value: Double) -> String {
+        kind == HC_KIND_DURATION ? Output.clock(value) : Output.number(value) + (unit.map { " " + $0 } ?? "")
+    }
+
+    /// A day's value against the target: "17:30 of 20:00", "5 of 8 glasses".
+    func progress(_ value: Double) -> String {
+        kind == HC_KIND_DURATION ? "\(Output.clock(value)) of \(Output.clock(target))" : "\(Output.number(value)) of \(amount(target))"
     }
 }
 

@@ -28,7 +28,7 @@ enum ProgressCommands {
                 let mark = item.state == HC_DUE_DONE ? "[x]" : item.state == HC_DUE_EXCUSED ? "[-]" : "[ ]"
                 var line = "  \(mark) \(row["name"] as? String ?? "")"
                 if let habit = habits[item.habit_id], habit.kind == HC_KIND_COUNTER || habit.kind == HC_KIND_DURATION {
-                    line += "  \(Output.number(item.value))/\(Output.number(item.target))\(habit.unit.map { " " + $0 } ?? "")"
+                    line += "  \(habit.progress(item.value))"
                 }
                 lines.append(line)
             }
