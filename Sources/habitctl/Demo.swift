@@ -1,67 +1,173 @@
 import CHabitCore
 import Foundation
 
-/// `habitctl demo`: a short tour of the engine against a real store file.
+/// `habitctl demo`: every capability in one short run against a real store file:
+/// habits of each kind, four weeks of history with a vacation, streaks, strength,
+/// today's due list, a photo proof judged by proofcheck and the same photo again,
+/// credits, awards, events delivered once, and the export.
 enum Demo {
     static func run(_ raw: [String], _ context: Context) throws(CLIError) {
         let args = try Arguments(raw, valued: [])
         try args.finish(maxPositionals: 0)
-        let path: String
-        if let given = context.dbPath {
-            path = given
-        } else {
-            let folder = NSTemporaryDirectory() + "habitcore-demo-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
-            do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
-                throw CLIError(exitCode: 6, message: "cannot create \(folder)")
-            }
-            path = folder + "/demo.db"
-        }
+        let folder = try temporaryFolder()
+        let path = context.dbPath ?? folder + "/demo.db"
         let say: (String) -> Void = { line in if !context.output.json { print(line) } }
-        say("habitcore \(String(cString: hc_version_string())) demo, store \(path)")
+        say("habitcore \(String(cString: hc_version_string())) demo: store \(path), Europe/Berlin, days start at 03:00")
 
         let store = try StoreRef(path: path)
         try Library.check(hc_store_set_timezone(store.handle, "Europe/Berlin"))
         try Library.check(hc_store_set_day_start(store.handle, 180))
-        say("time zone Europe/Berlin, days start at 03:00")
-
         let today = try store.today()
-        let start = today - 13
-        let bed = try create(store, "Make the bed", HC_KIND_CHECKMARK, 1, routine: HC_ROUTINE_MORNING, unit: nil, start: start)
-        let water = try create(store, "Water", HC_KIND_COUNTER, 8, routine: HC_ROUTINE_DAY, unit: "glasses", start: start)
-        let read = try create(store, "Read", HC_KIND_DURATION, 1200, routine: HC_ROUTINE_EVENING, unit: "s", start: start)
-        say("created 3 habits: Make the bed (checkmark), Water (counter, 8 glasses), Read (duration, 20 min)")
+        let start = today - 27
+        let bed = try create(store, "Make the bed", HC_KIND_CHECKMARK, 1, HC_ROUTINE_MORNING, nil, start)
+        let water = try create(store, "Water", HC_KIND_COUNTER, 8, HC_ROUTINE_DAY, "glasses", start)
+        let read = try create(store, "Read", HC_KIND_DURATION, 1200, HC_ROUTINE_EVENING, "s", start)
+        let weight = try create(store, "Weight", HC_KIND_MEASUREMENT, 0, HC_ROUTINE_ANYTIME, "kg", start)
+        say("habits: Make the bed (checkmark), Water (counter, 8 glasses), Read (duration, 20:00), Weight (measurement, kg)")
 
-        // Two weeks of history in one transaction: fast, and all or nothing.
+        // Four weeks in one transaction (fast, and all or nothing): a missed bed on day 5,
+        // and a vacation on days 12-14 that excuses every habit.
+        let vacation = (start + 12)...(start + 14)
         try Library.check(hc_store_begin(store.handle))
         var appended = 0
-        for offset in 0..<14 {
+        for offset in 0..<27 {
             let day = start + Int32(offset)
-            if offset % 7 != 3 { try append(store, bed, HC_ENTRY_DONE, 0, day); appended += 1 }
-            for _ in 0..<(4 + offset % 6) { try append(store, water, HC_ENTRY_AMOUNT, 1, day); appended += 1 }
-            if offset == 5 { try append(store, read, HC_ENTRY_SKIP, 0, day); appended += 1 } else {
-                try append(store, read, HC_ENTRY_TOTAL, Double(600 + 150 * (offset % 5)), day, source: HC_SOURCE_HEALTH)
-                appended += 1
-            }
+            var entries: [(Int64, Int32, Double, Int32)] = [(read, HC_ENTRY_TOTAL, Double(900 + 150 * (offset % 4)), HC_SOURCE_HEALTH)]
+            if offset != 5, !vacation.contains(day) { entries.append((bed, HC_ENTRY_DONE, 0, HC_SOURCE_MANUAL)) }
+            entries += Array(repeating: (water, HC_ENTRY_AMOUNT, 1, HC_SOURCE_MANUAL), count: offset % 6 == 4 ? 5 : 8)
+            if offset % 7 == 0 { entries.append((weight, HC_ENTRY_AMOUNT, 80 - Double(offset) / 10, HC_SOURCE_MANUAL)) }
+            for (habit, kind, value, source) in entries { try append(store, habit, kind, value, day, source: source) }
+            appended += entries.count
         }
+        try Library.check(hc_vacation_add(nil, store.handle, 0, vacation.lowerBound, vacation.upperBound))
+        for _ in 0..<5 { try append(store, water, HC_ENTRY_AMOUNT, 1, today) }
+        try append(store, read, HC_ENTRY_TOTAL, 1050, today, source: HC_SOURCE_HEALTH)
         try Library.check(hc_store_commit(store.handle))
-        say("logged \(appended) entries over 14 days")
-
+        appended += 6
         let extra = try append(store, water, HC_ENTRY_AMOUNT, 3, today)
-        var undoId: Int64 = 0
-        try Library.check(hc_entry_undo(&undoId, store.handle, extra))
-        say("logged 3 more glasses today (entry #\(extra)), then undid it (entry #\(undoId) cancels it; nothing is deleted)")
+        var undo: Int64 = 0
+        try Library.check(hc_entry_undo(&undo, store.handle, extra))
+        say("logged \(appended) entries over 4 weeks, a vacation \(Library.format(vacation.lowerBound))..\(Library.format(vacation.upperBound)); " +
+            "3 glasses logged and undone (#\(undo) cancels #\(extra): nothing is deleted)")
 
-        var summary: [[String: Any]] = []
-        for (name, id) in [("Make the bed", bed), ("Water", water), ("Read", read)] {
-            let states = try store.dayStates(habitId: id, from: start, to: today)
-            let done = states.filter { $0.flags & HC_DAY_DONE != 0 }.count
-            let skipped = states.filter { $0.flags & HC_DAY_SKIPPED != 0 }.count
-            let strip = states.map { $0.flags & HC_DAY_DONE != 0 ? "■" : $0.flags & HC_DAY_SKIPPED != 0 ? "–" : "□" }.joined()
-            say("  \(name.padding(toLength: 13, withPad: " ", startingAt: 0)) \(strip)  done \(done)/14, skipped \(skipped), today \(Output.number(states.last?.value ?? 0))")
-            summary.append(["habit": name, "done_days": done, "skipped_days": skipped, "today_value": states.last?.value ?? 0])
+        let verdicts = try proofs(store, bed, folder: folder, say: say)
+        let habits = Dictionary(try store.habits(includeArchived: false).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for habit in [bed, water, read].compactMap({ habits[$0] }) {
+            say(try habitLine(store, habit, from: today - 20, to: today, vacation: vacation))
         }
-        // Credits: steps and a habit earn minutes; a spend unlocks apps; too large a spend is refused.
-        try Library.check(hc_credit_rule_set(nil, store.handle, 0, HC_RULE_HABIT_MINUTES, bed, 10, Int32.min))
+        var weightStats = hc_measurement_stats()
+        weightStats.struct_size = UInt32(MemoryLayout<hc_measurement_stats>.size)
+        try Library.check(hc_habit_measurements(&weightStats, store.handle, weight, start, today))
+        say("  Weight       \(weightStats.count) readings, latest \(Output.number(weightStats.latest)) kg, " +
+            "change \(String(format: "%+.1f", weightStats.change)) kg in 4 weeks")
+        say("due today: " + (try dueToday(store, habits, today)))
+        try credits(store, bed, today, say: say)
+
+        var awards: OpaquePointer?
+        try Library.check(hc_awards_evaluate(&awards, store.handle, today))
+        let unlocked = try listed(awards, hc_award_list_count, hc_award_list_get) { (award: hc_award) in
+            "\(Library.string(award.title) ?? "") (\(Library.format(award.unlocked_day)))"
+        }
+        hc_award_list_free(awards)
+        say("awards unlocked: \(unlocked.prefix(3).joined(separator: ", "))\(unlocked.count > 3 ? " and \(unlocked.count - 3) more" : "")")
+        let first = try events(store), second = try events(store)
+        let kinds = Dictionary(first.map { ($0, 1) }, uniquingKeysWith: +).sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+        say("events: \(first.count) delivered (\(kinds.joined(separator: ", "))); read again: \(second.count), each goes out once")
+
+        var text: UnsafeMutablePointer<CChar>?
+        try Library.check(hc_store_export(&text, store.handle, HC_FORMAT_JSONL))
+        let lines = text.map { String(cString: $0).split(separator: "\n").count } ?? 0
+        hc_free(text)
+        say("export: \(lines) JSON Lines, the whole history (habitctl --db \(path) export --format jsonl)")
+        if context.output.json {
+            print(Output.encode(["schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
+                                 "export_lines": lines, "awards_unlocked": unlocked.count, "events_delivered": first.count,
+                                 "events_redelivered": second.count, "proof_verdicts": verdicts]))
+        }
+    }
+
+    private static func temporaryFolder() throws(CLIError) -> String {
+        let folder = NSTemporaryDirectory() + "habitcore-demo-\(ProcessInfo.processInfo.processIdentifier)-\(UInt32.random(in: 0...UInt32.max))"
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw CLIError(exitCode: 6, message: "cannot create \(folder)")
+        }
+        return folder
+    }
+
+    /// "  Read         ■■–■…  streak 9 (longest 14, 3 excused), strength 74%, today 17:30 of 20:00"
+    private static func habitLine(_ store: StoreRef, _ habit: HabitInfo, from: Int32, to: Int32,
+                                  vacation: ClosedRange<Int32>) throws(CLIError) -> String {
+        let states = try store.dayStates(habitId: habit.id, from: from, to: to)
+        let strip = states.map {
+            $0.flags & HC_DAY_DONE != 0 ? "■" : $0.flags & HC_DAY_SKIPPED != 0 || vacation.contains($0.day) ? "–" : "□"
+        }.joined()
+        var result = hc_streak_result()
+        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+        var bestCount: Int32 = 0
+        try Library.check(hc_habit_streaks(&result, nil, 0, &bestCount, store.handle, habit.id, to))
+        var strength = [0.0], count: Int64 = 0
+        try Library.check(hc_habit_strength(&strength, 1, &count, store.handle, habit.id, to, to))
+        return "  \(habit.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(strip)  streak \(result.current.length) " +
+            "(longest \(result.longest.length), \(result.current.excused_days) excused), strength \(Int((strength[0] * 100).rounded()))%, " +
+            "today " + (habit.kind == HC_KIND_CHECKMARK ? (states.last.map { $0.flags & HC_DAY_DONE != 0 } == true ? "done" : "not yet")
+                : habit.progress(states.last?.value ?? 0))
+    }
+
+    /// "[x] Make the bed · [ ] Water 5 of 8 glasses · …", morning first.
+    private static func dueToday(_ store: StoreRef, _ habits: [Int64: HabitInfo], _ day: Int32) throws(CLIError) -> String {
+        var count: Int64 = 0
+        try Library.check(hc_due_today(nil, 0, &count, store.handle, day))
+        var items = [hc_due_item](repeating: hc_due_item(), count: Int(count))
+        try Library.check(hc_due_today(&items, count, &count, store.handle, day))
+        return items.prefix(Int(count)).compactMap { item in
+            guard let habit = habits[item.habit_id] else { return nil }
+            let mark = item.state == HC_DUE_DONE ? "[x]" : item.state == HC_DUE_EXCUSED ? "[-]" : "[ ]"
+            return "\(mark) \(habit.name)" + (habit.kind == HC_KIND_CHECKMARK ? "" : " \(habit.progress(item.value))")
+        }.joined(separator: " · ")
+    }
+
+    /// proofcheck judges a photo of the made bed, then the same photo sent again;
+    /// returns their reasons.
+    private static func proofs(_ store: StoreRef, _ bed: Int64, folder: String, say: (String) -> Void) throws(CLIError) -> [String] {
+        let executable = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
+        let plugin = executable + "/libhabitcore_proofcheck.so"
+        guard FileManager.default.fileExists(atPath: plugin) else {
+            say("proofs: skipped, \(plugin) is not built (swift build builds it)")
+            return []
+        }
+        let photo = folder + "/bed.jpg"
+        guard let bytes = Data(base64Encoded: DemoPhoto.base64, options: .ignoreUnknownCharacters),
+              FileManager.default.createFile(atPath: photo, contents: bytes) else { throw CLIError(exitCode: 6, message: "cannot write \(photo)") }
+        try Library.check(hc_plugin_add(nil, store.handle, HC_PLUGIN_SHARED_OBJECT, plugin, nil, 0))
+        var policy = hc_proof_policy()
+        policy.struct_size = UInt32(MemoryLayout<hc_proof_policy>.size)
+        policy.mode = HC_POLICY_ALL
+        policy.approve_threshold = 0.8
+        policy.review_threshold = 0.5
+        policy.window_start = -1
+        policy.window_end = -1
+        policy.one_per_day = 0
+        try Library.check("proofcheck".withCString { policy.verifiers = $0; return hc_proof_policy_set(store.handle, bed, &policy) })
+        var reasons: [String] = []
+        for attempt in ["photo of the made bed", "the same photo again"] {
+            var input = hc_proof_input()
+            input.struct_size = UInt32(MemoryLayout<hc_proof_input>.size)
+            input.habit_id = bed
+            var result = hc_proof_result()
+            result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+            try Library.check(photo.withCString { input.path = $0; return hc_proof_submit(&result, store.handle, &input) })
+            let reason = withUnsafeBytes(of: &result.reason_code) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let outcome = [HC_OUTCOME_APPROVED: "approved", HC_OUTCOME_NEEDS_REVIEW: "needs review", HC_OUTCOME_REJECTED: "rejected"]
+            say("proof #\(result.proof_id), \(attempt): \(outcome[result.outcome] ?? "error") by proofcheck (\(reason))" +
+                (result.entry_id != 0 ? ", the bed is done today" : ""))
+            reasons.append(reason)
+        }
+        return reasons
+    }
+
+    /// Steps and a habit earn minutes; a spend unlocks apps; too large a spend is refused.
+    private static func credits(_ store: StoreRef, _ bed: Int64, _ today: Int32, say: (String) -> Void) throws(CLIError) {
+        try Library.check(hc_credit_rule_set(nil, store.handle, 0, HC_RULE_HABIT_MINUTES, bed, 10, today))
         var sync = hc_step_sync()
         sync.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
         try Library.check(hc_credit_sync_steps(&sync, store.handle, 0, today, 5_400))
@@ -71,37 +177,37 @@ enum Demo {
         let refused = hc_credit_spend(nil, store.handle, 0, 60, "more video", HC_SPEND_UNLOCK)
         var available: Int64 = 0
         try Library.check(hc_credit_balance(&available, store.handle, 0))
-        say("credits: 5,400 steps reported twice earn 54 min once, the bed earns 10; spent 30 to unlock apps; " +
-            "a 60-min spend is \(refused == HC_E_INSUFFICIENT ? "refused" : "?"); \(available) min left")
-
-        // Awards: the built-in catalogue judged over the history; each unlock names its day and entry.
-        var awards: OpaquePointer?
-        try Library.check(hc_awards_evaluate(&awards, store.handle, Int32.min /* HC_DAY_NONE: today */))
-        var unlocked: [String] = []
-        var count: Int64 = 0
-        try Library.check(hc_award_list_count(&count, awards))
-        for index in 0..<count {
-            var award: UnsafePointer<hc_award>?
-            try Library.check(hc_award_list_get(&award, awards, index))
-            if let award { unlocked.append("\(Library.string(award.pointee.title) ?? "") (\(Library.format(award.pointee.unlocked_day)))") }
-        }
-        hc_award_list_free(awards)
-        say("awards unlocked: \(unlocked.joined(separator: ", ")) (habitctl --db \(path) awards progress)")
-
-        var text: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_store_export(&text, store.handle, HC_FORMAT_JSONL))
-        let lines = text.map { String(cString: $0).split(separator: "\n").count } ?? 0
-        hc_free(text)
-        say("export: \(lines) JSON Lines (habitctl --db \(path) export --format jsonl)")
-        if context.output.json {
-            print(Output.encode(["schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
-                                 "habits": summary, "export_lines": lines, "credits_available": available,
-                                 "awards_unlocked": unlocked.count]))
-        }
+        say("credits: 5,400 steps reported twice earn 54 min once, the bed 10; 30 spent to unlock apps; " +
+            "60 more \(refused == HC_E_INSUFFICIENT ? "refused" : "not refused?"); \(available) min left")
     }
 
-    private static func create(_ store: StoreRef, _ name: String, _ kind: Int32, _ target: Double, routine: Int32,
-                               unit: String?, start: Int32) throws(CLIError) -> Int64 {
+    /// The kinds of the events not yet acknowledged, acknowledged as they are read.
+    private static func events(_ store: StoreRef) throws(CLIError) -> [String] {
+        var list: OpaquePointer?
+        try Library.check(hc_events_read(&list, store.handle, 0, 10_000, HC_EVENTS_ACK))
+        defer { hc_event_list_free(list) }
+        let kinds = [HC_EVENT_AWARD_UNLOCKED: "award", HC_EVENT_STREAK_MILESTONE: "streak milestone",
+                     HC_EVENT_TARGET_REACHED: "target reached", HC_EVENT_PROOF_VERDICT: "proof verdict"]
+        return try listed(list, hc_event_list_count, hc_event_list_get) { (event: hc_event) in kinds[event.kind] ?? "other" }
+    }
+
+    /// Each element of a C list handle, described.
+    private static func listed<T>(_ list: OpaquePointer?, _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
+                                  _ get: (UnsafeMutablePointer<UnsafePointer<T>?>?, OpaquePointer?, Int64) -> Int32,
+                                  _ describe: (T) -> String) throws(CLIError) -> [String] {
+        var total: Int64 = 0
+        try Library.check(count(&total, list))
+        var out: [String] = []
+        for index in 0..<total {
+            var element: UnsafePointer<T>?
+            try Library.check(get(&element, list, index))
+            if let element { out.append(describe(element.pointee)) }
+        }
+        return out
+    }
+
+    private static func create(_ store: StoreRef, _ name: String, _ kind: Int32, _ target: Double, _ routine: Int32,
+                               _ unit: String?, _ start: Int32) throws(CLIError) -> Int64 {
         var options = hc_habit_options()
         options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
         options.kind = kind

@@ -124,12 +124,37 @@ final class CLITests: XCTestCase {
     func testDemoRunsInATemporaryFolder() throws {
         let result = try runProcess([Paths.habitctl, "demo"])
         XCTAssertSucceeded(result, "demo")
-        XCTAssertTrue(result.stdout.contains("logged 113 entries over 14 days"), result.stdout)
-        XCTAssertTrue(result.stdout.contains("then undid it"), result.stdout)
+        let lines = result.stdout.split(separator: "\n")
+        XCTAssertLessThan(lines.count, 30, "the demo is a short tour: \(result.stdout)")
+        for expected in ["logged 264 entries over 4 weeks", "(#266 cancels #265: nothing is deleted)",
+                         "photo of the made bed: approved by proofcheck (no_findings), the bed is done today",
+                         "the same photo again: rejected by proofcheck (reused_evidence)",
+                         "Make the bed ■■■■■–––■■■■■■■■■■■■■  streak 19 (longest 19, 3 excused)", "today 17:30 of 20:00",
+                         "due today: [x] Make the bed · [ ] Water 5 of 8 glasses · [ ] Read 17:30 of 20:00",
+                         "60 more refused; 34 min left", "read again: 0, each goes out once", "export: "] {
+            XCTAssertTrue(result.stdout.contains(expected), "\(expected) in:\n\(result.stdout)")
+        }
         let jsonResult = try runProcess([Paths.habitctl, "demo", "--json", "--db", db])
         let document = try json(jsonResult)
-        XCTAssertEqual(document["entries_logged"] as? Int, 113)
-        XCTAssertEqual((document["habits"] as? [[String: Any]])?.first?["done_days"] as? Int, 12)
+        XCTAssertEqual(document["entries_logged"] as? Int, 264)
+        XCTAssertEqual(document["proof_verdicts"] as? [String], ["no_findings", "reused_evidence"])
+        XCTAssertEqual(document["events_redelivered"] as? Int, 0)
+        XCTAssertGreaterThan(document["events_delivered"] as? Int ?? 0, 0)
+        XCTAssertGreaterThan(document["awards_unlocked"] as? Int ?? 0, 0)
+    }
+
+    func testDurationsReadAsMinutesAndSeconds() throws {
+        XCTAssertSucceeded(try habitctl("init"), "init")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read", "--kind", "duration", "--target", "1200", "--start", "2026-10-01"), "habit add")
+        XCTAssertSucceeded(try habitctl("log", "Read", "1050", "--date", "2026-11-02"), "log")
+        XCTAssertSucceeded(try habitctl("log", "Read", "3725", "--date", "2026-11-01"), "log")
+        let today = try habitctl("today", "--date", "2026-11-02")
+        XCTAssertTrue(today.stdout.contains("Read  17:30 of 20:00"), today.stdout)
+        let days = try habitctl("days", "Read", "--from", "2026-11-01", "--to", "2026-11-02")
+        XCTAssertTrue(days.stdout.contains("2026-11-01  done     1:02:05"), days.stdout)
+        XCTAssertTrue(days.stdout.contains("2026-11-02  -        17:30"), days.stdout)
+        let stats = try habitctl("stats", "Read", "--date", "2026-11-02")
+        XCTAssertTrue(stats.stdout.contains("[duration ≥ 20:00, daily"), stats.stdout)
     }
 
     func testCreditsFromTheShell() throws {
