@@ -45,29 +45,6 @@ static void trap_errors(struct jpeg_decompress_struct *cinfo, trap *t, jpeg_gray
     t->manager.output_message = quiet;
 }
 
-int32_t jpeg_gray_header(const uint8_t *data, size_t size, jpeg_gray_info *info) {
-    struct jpeg_decompress_struct cinfo;
-    trap t;
-    memset(info, 0, sizeof *info);
-    if (data == NULL || size == 0) {
-        snprintf(info->message, sizeof info->message, "empty file");
-        return JPEG_GRAY_UNDECODABLE;
-    }
-    trap_errors(&cinfo, &t, info);
-    if (setjmp(t.back)) {
-        jpeg_destroy_decompress(&cinfo);
-        return JPEG_GRAY_UNDECODABLE;
-    }
-    jpeg_create_decompress(&cinfo);
-    jpeg_mem_src(&cinfo, data, (unsigned long)size);
-    jpeg_read_header(&cinfo, TRUE);
-    info->width = (int32_t)cinfo.image_width;
-    info->height = (int32_t)cinfo.image_height;
-    int cmyk = cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK;
-    jpeg_destroy_decompress(&cinfo);
-    return cmyk ? JPEG_GRAY_CMYK : JPEG_GRAY_OK;
-}
-
 int32_t jpeg_gray_decode(const uint8_t *data, size_t size, int32_t scale_eighths, uint8_t *pixels, size_t capacity,
                          int32_t *scaled_width, int32_t *scaled_height, jpeg_gray_info *info) {
     struct jpeg_decompress_struct cinfo;
@@ -75,7 +52,7 @@ int32_t jpeg_gray_decode(const uint8_t *data, size_t size, int32_t scale_eighths
     memset(info, 0, sizeof *info);
     *scaled_width = 0;
     *scaled_height = 0;
-    if (data == NULL || size == 0 || pixels == NULL || scale_eighths < 1 || scale_eighths > 8) {
+    if (data == NULL || size == 0 || scale_eighths < 1 || scale_eighths > 8) {
         snprintf(info->message, sizeof info->message, "nothing to decode");
         return JPEG_GRAY_UNDECODABLE;
     }
@@ -87,12 +64,16 @@ int32_t jpeg_gray_decode(const uint8_t *data, size_t size, int32_t scale_eighths
     jpeg_create_decompress(&cinfo);
     jpeg_mem_src(&cinfo, data, (unsigned long)size);
     jpeg_read_header(&cinfo, TRUE);
+    info->width = (int32_t)cinfo.image_width;
+    info->height = (int32_t)cinfo.image_height;
     if (cinfo.jpeg_color_space == JCS_CMYK || cinfo.jpeg_color_space == JCS_YCCK) {
         jpeg_destroy_decompress(&cinfo);
         return JPEG_GRAY_CMYK;
     }
-    info->width = (int32_t)cinfo.image_width;
-    info->height = (int32_t)cinfo.image_height;
+    if (pixels == NULL) { /* the header was all the caller asked for */
+        jpeg_destroy_decompress(&cinfo);
+        return JPEG_GRAY_OK;
+    }
     /* Grey output is the Y channel itself: the luma PDQ computes from RGB. */
     cinfo.out_color_space = JCS_GRAYSCALE;
     cinfo.scale_num = (unsigned int)scale_eighths;

@@ -34,7 +34,10 @@ enum Decoder {
 
     private static func jpeg(_ bytes: [UInt8]) -> Result<Decoded, Failure> {
         var info = jpeg_gray_info()
-        let header = bytes.withUnsafeBufferPointer { jpeg_gray_header($0.baseAddress, $0.count, &info) }
+        var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
+        let header = bytes.withUnsafeBufferPointer {
+            jpeg_gray_decode($0.baseAddress, $0.count, 8, nil, 0, &scaledWidth, &scaledHeight, &info)
+        }
         guard header == JPEG_GRAY_OK else { return failure(header, info, "bad JPEG header") }
         let width = Int(info.width), height = Int(info.height)
         guard width > 0, height > 0, width * height <= maxJPEGPixels else {
@@ -43,7 +46,6 @@ enum Decoder {
         let eighths = scaleEighths(width: width, height: height)
         let capacity = scaledSide(width, eighths) * scaledSide(height, eighths)
         var gray = [UInt8](repeating: 0, count: capacity)
-        var scaledWidth: Int32 = 0, scaledHeight: Int32 = 0
         let status = bytes.withUnsafeBufferPointer { source in
             gray.withUnsafeMutableBufferPointer { target in
                 jpeg_gray_decode(source.baseAddress, source.count, Int32(eighths), target.baseAddress, target.count,

@@ -21,11 +21,9 @@ typedef struct jpeg_gray_info {
     char message[JPEG_GRAY_MESSAGE_SIZE];
 } jpeg_gray_info;
 
-/* Reads the header: size and colour space. */
-int32_t jpeg_gray_header(const uint8_t *data, size_t size, jpeg_gray_info *info);
-
-/* Decodes the luma (the JPEG's Y channel, JCS_GRAYSCALE) scaled by
- * scale_eighths/8 (1...8) in libjpeg's IDCT, into pixels (capacity bytes), a
+/* Reads the header into info (the photo's size); then, unless pixels is NULL,
+ * decodes the luma (the JPEG's Y channel, JCS_GRAYSCALE) scaled by
+ * scale_eighths/8 (1...8) in libjpeg's IDCT into pixels (capacity bytes): a
  * scaled_width x scaled_height image without padding. Any libjpeg warning
  * (corrupt or cut data) fails the decode. */
 int32_t jpeg_gray_decode(const uint8_t *data, size_t size, int32_t scale_eighths, uint8_t *pixels, size_t capacity,
