@@ -34,12 +34,15 @@ extension Engine {
     }
 
     package func setStoreStreakPolicy(_ policy: StreakPolicy) throws(HabitError) {
+        try store.atomically { () throws(HabitError) in try writeStoreStreakPolicy(policy) }
+    }
+
+    /// Writes the store's policy inside the caller's transaction.
+    func writeStoreStreakPolicy(_ policy: StreakPolicy) throws(HabitError) {
         try StreakPolicy.validate(missAllowance: policy.missAllowance)
-        try store.atomically { () throws(HabitError) in
-            try store.setSetting(PolicyKey.missAllowance, String(policy.missAllowance))
-            try store.setSetting(PolicyKey.openDay, policy.openDay.name)
-            try store.setSetting(PolicyKey.offDays, policy.offDays.name)
-        }
+        try store.setSetting(PolicyKey.missAllowance, String(policy.missAllowance))
+        try store.setSetting(PolicyKey.openDay, policy.openDay.name)
+        try store.setSetting(PolicyKey.offDays, policy.offDays.name)
     }
 
     /// A habit's own policy fields (nil: the store's).
