@@ -454,7 +454,25 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
  *  - The occurrence holding as_of stays open while not done: today never breaks a
  *    streak. At-most habits are judged only once the day is over.
  *  - Streaks count kept occurrences in a row (days, or weeks/months for quota
- *    schedules); a missed one ends a streak.
+ *    schedules); a missed one ends a streak, unless the streak policy below
+ *    forgives it.
+ *
+ * Streak policies: each app's own rule, as a setting. The store has one (which
+ * the global streaks follow); a habit may set its own miss allowance and open
+ * day, each falling back to the store's. A store that never set one, and every
+ * store made by 0.2.0 or earlier, has the defaults, which are the rules above.
+ *  - Miss allowance N (0..31, default 0): a streak survives up to N missed
+ *    occurrences in a row; they are counted (current_forgiven, longest_forgiven),
+ *    never added to the length; N + 1 in a row end it. N = 1 is Numu's "never miss
+ *    twice". The same holds for weekly and monthly quotas, per period.
+ *  - Open day: the occurrence holding as_of, not yet kept, leaves the streak as it
+ *    was (HC_OPEN_DAY_PREVIOUS, the default: today never breaks a streak) or counts
+ *    as a miss (HC_OPEN_DAY_ZERO: with allowance 0 the current streak shows 0 until
+ *    it is kept; with allowance 1 it is the one miss forgiven, as Numu counts).
+ *  - Off days (the global perfect-day streak only): a day on which no habit is due
+ *    is skipped (HC_OFF_DAYS_SKIP, the default) or counts as a missed day
+ *    (HC_OFF_DAYS_BREAK, as MorningProof's morning streak). A habit's own streak
+ *    never judges the days its schedule leaves free.
  */
 
 #define HC_STREAK_UNIT_DAYS 1
@@ -477,9 +495,12 @@ typedef struct hc_streak_result {
     int32_t unit;      /* HC_STREAK_UNIT_* of the schedule in force at as_of */
     hc_streak current; /* still going at as_of; length 0 if the last judged occurrence was missed */
     hc_streak longest;
+    /* Added after 0.2.0 (a caller passing the 0.2.0 struct_size gets the fields above only): */
+    int32_t current_forgiven; /* missed occurrences the allowance forgave in the current streak, trailing ones included */
+    int32_t longest_forgiven; /* the same inside the longest */
 } hc_streak_result;
 
-#define HC_STREAK_RESULT_INIT { (uint32_t)sizeof(hc_streak_result), 0, {0, 0, 0, 0}, {0, 0, 0, 0} }
+#define HC_STREAK_RESULT_INIT { (uint32_t)sizeof(hc_streak_result), 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0 }
 
 /* The rules of a habit, for the pure calls that need no store. */
 typedef struct hc_habit_rules {
@@ -536,8 +557,54 @@ int32_t hc_streaks_compute(hc_streak_result *out, hc_streak *best, int32_t best_
 /* The store-wide streaks (HorizonFrame's daily ritual) as of as_of:
  * perfect days (at least one habit due, every due habit done; days with nothing
  * due neither break nor add) and active days (at least one habit done).
+ * Both follow the store's streak policy (off days: the perfect-day streak only).
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
 int32_t hc_global_streaks(hc_streak_result *out_perfect, hc_streak_result *out_active, hc_store *store, int32_t as_of);
+
+#define HC_OPEN_DAY_PREVIOUS 1 /* an open occurrence leaves the streak as it was (default) */
+#define HC_OPEN_DAY_ZERO 2     /* an open occurrence counts as a miss */
+#define HC_OFF_DAYS_SKIP 1     /* a day with nothing due is skipped (default) */
+#define HC_OFF_DAYS_BREAK 2    /* a day with nothing due breaks the perfect-day streak */
+#define HC_POLICY_INHERIT (-1) /* miss_allowance of a habit: the store's */
+
+/* A streak policy (see "Streak policies" above). The caller sets struct_size
+ * (HC_STREAK_POLICY_INIT: the defaults). For a habit, miss_allowance
+ * HC_POLICY_INHERIT and open_day 0 follow the store; off_days is the store's only
+ * (0 for a habit). */
+typedef struct hc_streak_policy {
+    uint32_t struct_size;
+    int32_t miss_allowance; /* 0..31 */
+    int32_t open_day;       /* HC_OPEN_DAY_* */
+    int32_t off_days;       /* HC_OFF_DAYS_* */
+} hc_streak_policy;
+
+#define HC_STREAK_POLICY_INIT { (uint32_t)sizeof(hc_streak_policy), 0, HC_OPEN_DAY_PREVIOUS, HC_OFF_DAYS_SKIP }
+
+/* Sets the store-wide streak policy: every field is required. HC_OK, HC_E_INVALID,
+ * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_store_set_streak_policy(hc_store *store, const hc_streak_policy *policy);
+/* The store-wide streak policy into *out (struct_size set by the caller).
+ * HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_store_streak_policy(hc_streak_policy *out, hc_store *store);
+
+#define HC_POLICY_OWN 0x1u /* hc_habit_streak_policy: the habit's own fields, inherited ones as HC_POLICY_INHERIT / 0 */
+
+/* Sets a habit's own miss allowance and open day (HC_POLICY_INHERIT / 0: the
+ * store's); off_days must be 0. Applies to every day, past ones too: it is how
+ * the history is read, not a change in it. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_habit_set_streak_policy(hc_store *store, int64_t habit_id, const hc_streak_policy *policy);
+/* The policy a habit's streaks follow into *out: its own fields over the
+ * store's, off_days the store's; with HC_POLICY_OWN in flags, the habit's own
+ * fields only (off_days 0). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CORRUPT,
+ * HC_E_MISUSE, HC_E_IO. */
+int32_t hc_habit_streak_policy(hc_streak_policy *out, hc_store *store, int64_t habit_id, uint32_t flags);
+
+/* hc_streaks_compute under a streak policy (NULL: the defaults; off_days is not
+ * read). The same fold as every other streak call. HC_OK, HC_E_INVALID. Any thread. */
+int32_t hc_streaks_compute_with_policy(hc_streak_result *out, hc_streak *best, int32_t best_capacity, int32_t *out_best_count,
+                                       const hc_habit_rules *rules, const hc_streak_policy *policy, const hc_day_state *days,
+                                       int64_t day_count, int32_t as_of);
 
 /* The score of one day across all habits. Frozen layout. */
 typedef struct hc_day_score {
@@ -614,6 +681,22 @@ typedef struct hc_due_item {
  * capacity and count. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
 int32_t hc_due_today(hc_due_item *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t day);
 
+/*
+ * Routines by the clock (Void): the morning, day and evening start at three
+ * times, in minutes after the store's day start (0 <= morning < day < evening <
+ * 1440). Defaults 300, 660, 1080: 05:00, 11:00 and 18:00 with the day starting at
+ * midnight; a day start of 03:00 shifts them to 08:00, 14:00 and 21:00. From the
+ * morning start to the day start it is morning, then day until the evening start,
+ * otherwise (the night and the early hours included) evening.
+ */
+/* HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+int32_t hc_store_set_routine_bounds(hc_store *store, int32_t morning, int32_t day, int32_t evening);
+/* The three bounds (any out pointer may be NULL). HC_OK, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_store_routine_bounds(int32_t *out_morning, int32_t *out_day, int32_t *out_evening, hc_store *store);
+/* The routine (HC_ROUTINE_MORNING, _DAY or _EVENING) at the UTC instant at_ms
+ * (0: now), in the home zone. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms);
+
 /* Readings of a measurement habit. The caller sets struct_size (HC_MEASUREMENT_STATS_INIT). */
 typedef struct hc_measurement_stats {
     uint32_t struct_size;
@@ -672,10 +755,11 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
 #define HC_CREDIT_SPEND 2
 #define HC_CREDIT_ADJUST 3
 #define HC_CREDIT_EXPIRE 4
+#define HC_CREDIT_REFUND 5 /* unused minutes of an unlock session ended early (cause HC_CAUSE_SESSION) */
 
 #define HC_CAUSE_STEPS 1       /* a step sync; steps holds the reported total */
 #define HC_CAUSE_HABIT_ENTRY 2 /* cause_id: the habit entry (or undo) that changed the day; habit_id set */
-#define HC_CAUSE_SESSION 3     /* cause_id: the unlock session the spend opened */
+#define HC_CAUSE_SESSION 3     /* cause_id: the unlock session the spend opened, or the refund is for */
 #define HC_CAUSE_MANUAL 4
 #define HC_CAUSE_EXPIRY 5
 
@@ -758,9 +842,11 @@ typedef struct hc_credit_day {
     int64_t adjusted;  /* + or - */
     int64_t expired;   /* as a positive number, written or not yet */
     int64_t available; /* at the end of the day; for today, now */
+    /* Added after 0.2.0 (a caller passing the 0.2.0 struct_size gets the fields above only): */
+    int64_t refunded; /* given back by sessions ended early (HC_CREDIT_REFUND) */
 } hc_credit_day;
 
-#define HC_CREDIT_DAY_INIT { (uint32_t)sizeof(hc_credit_day), 0, 0, 0, 0, 0, 0, 0, 0 }
+#define HC_CREDIT_DAY_INIT { (uint32_t)sizeof(hc_credit_day), 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 /* The summary of day (HC_DAY_NONE: today). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO. */
@@ -783,6 +869,26 @@ typedef struct hc_unlock_state {
 /* The unlock state at at_ms (UTC ms; 0: now). HC_OK, HC_E_INVALID,
  * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
 int32_t hc_credit_unlock_state(hc_unlock_state *out, hc_store *store, int64_t account_id, int64_t at_ms);
+
+/*
+ * Ends unlock session session_id (as hc_unlock_state.session_id names it) at the
+ * UTC instant at_ms (0: now), as Zeno does when the person re-blocks; at_ms may
+ * be later than now (an end set ahead) or earlier (reported late), not before the
+ * session was bought. Sessions run in the order bought, each starting when bought
+ * or when the one before ends; ending one early moves up those queued after it
+ * (a queued one ended before it started never runs and refunds all its minutes).
+ * The unused time is refunded in whole minutes rounded up, in the person's
+ * favour: 30 s into 10 minutes refunds 10, 61 s refunds 9, 9 min 59 s refunds 1,
+ * at its end 0. The refund is an HC_CREDIT_REFUND entry (HC_CAUSE_SESSION,
+ * cause_id the session) counting for the local day at_ms falls on, or today if
+ * that day is already over: a session bought at 23:55 and ended at 00:01 refunds
+ * its minutes to the new day, where daily expiry cannot take them. Its minutes
+ * go to *out_refund_minutes (may be NULL). A session that already ended (ended
+ * early before, or over by itself before at_ms) is HC_E_CONFLICT, and nothing
+ * is written. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY,
+ * HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
+ */
+int32_t hc_credit_session_end(int64_t *out_refund_minutes, hc_store *store, int64_t session_id, int64_t at_ms);
 
 /* A credit entry as stored. */
 typedef struct hc_credit_entry {

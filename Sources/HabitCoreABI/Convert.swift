@@ -64,6 +64,33 @@ enum Convert {
         return pointer
     }
 
+    /// A caller's result struct that has grown since it first shipped: any size it
+    /// ever had (`sizes`, oldest first, the current one last) is accepted, and
+    /// `write` stops at the caller's size.
+    static func grownResult<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String, sizes: [Int]) throws(HabitError) -> GrownResult<T> {
+        let pointer = try Convert.out(pointer, name)
+        let size = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
+        guard sizes.contains(size), size <= MemoryLayout<T>.size else {
+            throw .invalid("\(name).struct_size is \(size), expected \(MemoryLayout<T>.size): initialise it with its HC_*_INIT macro")
+        }
+        return GrownResult(pointer: pointer, size: size)
+    }
+
+    struct GrownResult<T> {
+        let pointer: UnsafeMutablePointer<T>
+        /// The caller's struct_size.
+        let size: Int
+
+        /// Writes the fields the caller's struct holds, and its own struct_size back.
+        func write(_ value: T) {
+            withUnsafeBytes(of: value) { bytes in
+                guard let base = bytes.baseAddress else { return }
+                UnsafeMutableRawPointer(pointer).copyMemory(from: base, byteCount: min(size, bytes.count))
+            }
+            UnsafeMutableRawPointer(pointer).storeBytes(of: UInt32(size), as: UInt32.self)
+        }
+    }
+
     /// A caller's array: NULL only with capacity 0.
     static func array<T>(_ pointer: UnsafeMutablePointer<T>?, _ capacity: Int64, _ name: String) throws(HabitError) -> UnsafeMutableBufferPointer<T> {
         guard capacity >= 0 else { throw .invalid("\(name) capacity \(capacity) is negative") }

@@ -109,11 +109,13 @@ public func hc_credit_adjust(_ out_entry_id: UnsafeMutablePointer<Int64>?, _ sto
 public func hc_credit_day_summary(_ out: UnsafeMutablePointer<hc_credit_day>?, _ store: OpaquePointer?, _ account_id: Int64,
                                   _ day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try Convert.result(out, "out")
+        // 0.2.0's hc_credit_day ended before `refunded`.
+        let result = try Convert.grownResult(out, "out", sizes: [64, MemoryLayout<hc_credit_day>.size])
         let summary = try engine.creditDay(accountId: account_id, day: try Convert.day(day, "day"))
-        result.pointee = hc_credit_day(struct_size: UInt32(MemoryLayout<hc_credit_day>.size), day: summary.day, steps: summary.steps,
-                                       carried_in: summary.carriedIn, earned: summary.earned, spent: summary.spent,
-                                       adjusted: summary.adjusted, expired: summary.expired, available: summary.available)
+        result.write(hc_credit_day(struct_size: UInt32(MemoryLayout<hc_credit_day>.size), day: summary.day, steps: summary.steps,
+                                   carried_in: summary.carriedIn, earned: summary.earned, spent: summary.spent,
+                                   adjusted: summary.adjusted, expired: summary.expired, available: summary.available,
+                                   refunded: summary.refunded))
     }
 }
 
@@ -162,4 +164,14 @@ public func hc_credit_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_cred
 @c @implementation
 public func hc_credit_list_free(_ list: OpaquePointer?) {
     ListHandle.free(list, .creditList, as: hc_credit_entry.self)
+}
+
+@c @implementation
+public func hc_credit_session_end(_ out_refund_minutes: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ session_id: Int64,
+                                  _ at_ms: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        guard at_ms >= 0 else { throw .invalid("at_ms \(at_ms) is negative") }
+        let end = try engine.endSession(id: session_id, atMs: at_ms == 0 ? nil : at_ms)
+        out_refund_minutes?.pointee = end.refundMinutes
+    }
 }

@@ -19,10 +19,18 @@ enum CProgress {
         }
     }
 
-    static func writeStreaks(_ summary: StreakSummary, schedule: Schedule, out: UnsafeMutablePointer<hc_streak_result>,
+    /// hc_streak_result's sizes: 0.2.0's (without the forgiven counts), then today's.
+    static let streakResultSizes = [40, MemoryLayout<hc_streak_result>.size]
+
+    static func streakResult(_ out: UnsafeMutablePointer<hc_streak_result>?, _ name: String) throws(HabitError) -> Convert.GrownResult<hc_streak_result> {
+        try Convert.grownResult(out, name, sizes: streakResultSizes)
+    }
+
+    static func writeStreaks(_ summary: StreakSummary, schedule: Schedule, out: Convert.GrownResult<hc_streak_result>,
                              best: UnsafeMutableBufferPointer<hc_streak>, bestCount: UnsafeMutablePointer<Int32>) {
-        out.pointee = hc_streak_result(struct_size: UInt32(MemoryLayout<hc_streak_result>.size), unit: unit(schedule),
-                                       current: streak(summary.current), longest: streak(summary.longest))
+        out.write(hc_streak_result(struct_size: UInt32(MemoryLayout<hc_streak_result>.size), unit: unit(schedule),
+                                   current: streak(summary.current), longest: streak(summary.longest),
+                                   current_forgiven: summary.current?.forgiven ?? 0, longest_forgiven: summary.longest?.forgiven ?? 0))
         for (index, run) in summary.best.prefix(best.count).enumerated() { best[index] = streak(run) }
         bestCount.pointee = Int32(min(summary.best.count, best.count))
     }
@@ -139,7 +147,7 @@ public func hc_habit_streaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ b
                              _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?,
                              _ habit_id: Int64, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try Convert.result(out, "out")
+        let result = try CProgress.streakResult(out, "out")
         let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
         let bestCount = try Convert.out(out_best_count, "out_best_count")
         let (summary, schedule) = try engine.streaks(habitId: habit_id, asOf: try Convert.day(as_of, "as_of"), best: bestBuffer.count)
@@ -152,14 +160,34 @@ public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _
                                _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
                                _ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64,
                                _ as_of: Int32) -> Int32 {
-    call { () throws(HabitError) in
-        let result = try Convert.result(out, "out")
-        let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
-        let bestCount = try Convert.out(out_best_count, "out_best_count")
-        let asOf = try CProgress.day(as_of, "as_of")
-        let history = try CProgress.history(rules, days, day_count, through: asOf)
-        let summary = Streaks.summary(history, asOf: asOf, weekStart: try CProgress.weekStart(rules), best: bestBuffer.count)
-        CProgress.writeStreaks(summary, schedule: history.spec.schedule, out: result, best: bestBuffer, bestCount: bestCount)
+    CProgress.computeStreaks(out, best, best_capacity, out_best_count, rules, nil, days, day_count, as_of)
+}
+
+@c @implementation
+public func hc_streaks_compute_with_policy(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
+                                           _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
+                                           _ rules: UnsafePointer<hc_habit_rules>?, _ policy: UnsafePointer<hc_streak_policy>?,
+                                           _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64, _ as_of: Int32) -> Int32 {
+    CProgress.computeStreaks(out, best, best_capacity, out_best_count, rules, policy, days, day_count, as_of)
+}
+
+extension CProgress {
+    /// The pure streak calls, with or without a policy.
+    static func computeStreaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
+                               _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
+                               _ rules: UnsafePointer<hc_habit_rules>?, _ policy: UnsafePointer<hc_streak_policy>?,
+                               _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64, _ as_of: Int32) -> Int32 {
+        call { () throws(HabitError) in
+            let result = try CProgress.streakResult(out, "out")
+            let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
+            let bestCount = try Convert.out(out_best_count, "out_best_count")
+            let asOf = try CProgress.day(as_of, "as_of")
+            let streakPolicy = try policy.map { (pointer) throws(HabitError) in try CPolicy.policy(pointer, forHabit: false) } ?? .standard
+            let history = try CProgress.history(rules, days, day_count, through: asOf)
+            let summary = Streaks.summary(history, asOf: asOf, weekStart: try CProgress.weekStart(rules), policy: streakPolicy,
+                                          best: bestBuffer.count)
+            CProgress.writeStreaks(summary, schedule: history.spec.schedule, out: result, best: bestBuffer, bestCount: bestCount)
+        }
     }
 }
 
@@ -167,8 +195,8 @@ public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _
 public func hc_global_streaks(_ out_perfect: UnsafeMutablePointer<hc_streak_result>?, _ out_active: UnsafeMutablePointer<hc_streak_result>?,
                               _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let perfect = try Convert.result(out_perfect, "out_perfect")
-        let active = try Convert.result(out_active, "out_active")
+        let perfect = try CProgress.streakResult(out_perfect, "out_perfect")
+        let active = try CProgress.streakResult(out_active, "out_active")
         let (perfectDays, activeDays) = try engine.globalStreaks(asOf: try Convert.day(as_of, "as_of"))
         let empty = UnsafeMutableBufferPointer<hc_streak>(start: nil, count: 0)
         var unused: Int32 = 0

@@ -97,6 +97,7 @@ extension Engine {
         let needsDays = !metrics.isDisjoint(with: [.currentStreak, .longestStreak, .totalCompletions, .perfectDays, .activeDayStreak,
                                                    .verifiedProofs])
         let clock = try clock()
+        let policies = try streakPolicies()
         var habits: [AwardFacts.HabitFacts] = []
         for habit in try store.habits(includeArchived: true) {
             let entries = needsDays ? try store.entries(habitId: habit.id, from: min(habit.spec.startDay, asOf), to: asOf) : []
@@ -106,12 +107,13 @@ extension Engine {
             let history = HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
                                        days: DayFold.sparseStates(entries, habit: habit.spec))
             let createdDay = (try? clock.localDay(utcMs: habit.createdAtMs)) ?? habit.spec.startDay
-            habits.append(AwardFacts.HabitFacts(id: habit.id, history: history, createdDay: createdDay, proofs: proofs))
+            habits.append(AwardFacts.HabitFacts(id: habit.id, history: history, createdDay: createdDay, proofs: proofs,
+                                                policy: policies.habits[habit.id] ?? policies.store))
         }
         return AwardFacts(habits: habits, vacations: needsDays ? try vacations() : [],
                           creditsEarned: metrics.contains(.creditsEarned) ? try store.creditEarnings() : [],
                           referrals: metrics.contains(.referralsRedeemed) ? try store.referralRedemptions() : [],
-                          weekStart: try weekStart())
+                          weekStart: try weekStart(), storePolicy: policies.store)
     }
 
     /// The row behind a crossing: for a day, the latest entry standing on it.
@@ -231,7 +233,8 @@ extension Engine {
     private func recordMilestone(habit: Habit, today: Int32, weekStart: Int, vacations: [Vacation], atMs: Int64) throws(HabitError) {
         guard habit.spec.kind != .measurement else { return }
         let summary = Streaks.summary(try history(of: habit, through: today), asOf: today, weekStart: weekStart,
-                                      vacations: Vacation.ranges(vacations, habitId: habit.id), best: 0)
+                                      vacations: Vacation.ranges(vacations, habitId: habit.id),
+                                      policy: try streakPolicy(habitId: habit.id), best: 0)
         guard let run = summary.current, let milestone = Milestones.reached(by: Int64(run.length)),
               !(try store.hasMilestone(habitId: habit.id, atLeast: milestone, since: run.first)) else { return }
         let entry = try latestStanding(habitId: habit.id, day: run.last)

@@ -108,10 +108,9 @@ extension Engine {
             var cause = CreditCause.manual
             var sessionId: Int64?
             if unlock {
-                let start = max(at, try store.latestSessionEnd(accountId: account.id, after: at) ?? at)
-                let (length, overflow) = minutes.multipliedReportingOverflow(by: 60_000)
-                let (end, overflowEnd) = start.addingReportingOverflow(length)
-                guard !overflow, !overflowEnd else { throw .invalid("the session would end beyond the clock's range") }
+                let runs = try UnlockTimeline.runs(try store.sessionPurchases(accountId: account.id))
+                let start = UnlockTimeline.queuedStart(runs, boughtAtMs: at)
+                let end = try UnlockTimeline.end(start: start, minutes: minutes)
                 sessionId = try store.insertSession(accountId: account.id, minutes: minutes, startMs: start, endMs: end, reason: reason)
                 cause = .session
             }
@@ -166,12 +165,54 @@ extension Engine {
         let account = try creditAccount(accountId)
         let at = atMs ?? now()
         return try store.snapshot { () throws(HabitError) in
-            guard let session = try store.activeSession(accountId: account.id, nowMs: at) else {
+            let runs = try UnlockTimeline.runs(try store.sessionPurchases(accountId: account.id))
+            guard let session = runs.last(where: { $0.isRunning(at: at) }) else {
                 return UnlockState(active: false, sessionId: 0, startMs: 0, untilMs: 0)
             }
             // Sessions bought while one runs are queued right after it.
-            let until = try store.latestSessionEnd(accountId: account.id, after: at) ?? session.endMs
-            return UnlockState(active: true, sessionId: session.id, startMs: session.startMs, untilMs: until)
+            return UnlockState(active: true, sessionId: session.id, startMs: session.startMs,
+                               untilMs: UnlockTimeline.queuedStart(runs, boughtAtMs: at))
+        }
+    }
+
+    package struct SessionEnd: Equatable, Sendable {
+        package var sessionId: Int64
+        package var accountId: Int64
+        package var endedAtMs: Int64
+        package var refundMinutes: Int64
+        /// The refund's ledger entry (nil when nothing was left to refund).
+        package var refundEntryId: Int64?
+        /// The day the refund counts for.
+        package var day: Int32
+    }
+
+    /// Ends an unlock session early at `atMs` (nil: now) and refunds its unused
+    /// whole minutes, rounded up (UnlockTimeline). The refund counts for the day
+    /// the session ends on, or today if that day is already over, so that under
+    /// daily expiry it can always be spent. The sessions queued after it move up.
+    package func endSession(id: Int64, atMs: Int64?) throws(HabitError) -> SessionEnd {
+        guard id > 0, let session = try store.session(id: id) else { throw .notFound("no unlock session with id \(id)") }
+        if let atMs { _ = try localDay(utcMs: atMs) }
+        return try writingCredits(session.accountId) { (write) throws(HabitError) in
+            let at = atMs ?? write.at
+            let purchases = try store.sessionPurchases(accountId: session.accountId)
+            guard let purchase = purchases.first(where: { $0.id == id }),
+                  let run = try UnlockTimeline.runs(purchases).first(where: { $0.id == id }) else {
+                throw .notFound("no unlock session with id \(id)")
+            }
+            guard !run.endedEarly else { throw .conflict("session \(id) has already been ended") }
+            guard at >= purchase.boughtAtMs else { throw .invalid("session \(id) cannot end before it was bought") }
+            guard at <= run.endMs else { throw .conflict("session \(id) already ended by itself, before the time given") }
+            let refund = UnlockTimeline.refundMinutes(run, endedAtMs: at)
+            let day = max(try localDay(utcMs: at), write.today)
+            try store.insertSessionEnd(sessionId: id, endedAtMs: at, recordedAtMs: write.at, refundMinutes: refund)
+            var entryId: Int64?
+            if refund > 0 {
+                entryId = try store.insertCreditEntry(CreditEntry(id: 0, accountId: session.accountId, kind: .refund, minutes: refund, day: day,
+                                                                  atMs: write.at, reason: "unused minutes of session \(id)", cause: .session,
+                                                                  causeId: id, habitId: nil, steps: nil))
+            }
+            return SessionEnd(sessionId: id, accountId: session.accountId, endedAtMs: at, refundMinutes: refund, refundEntryId: entryId, day: day)
         }
     }
 

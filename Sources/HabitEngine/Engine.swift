@@ -289,10 +289,12 @@ package final class Engine {
 
     package func export(layout: StoreDocument.Layout) throws(HabitError) -> String {
         try store.snapshot { () throws(HabitError) in
-            StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
-                                 habits: try store.habits(includeArchived: true),
-                                 entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
-                                 layout: layout)
+            let rules = StoreDocument.Rules(weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
+                                            habitPolicies: try store.habitStreakPolicies().mapValues { ($0.missAllowance, $0.openDay) })
+            return StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
+                                        habits: try store.habits(includeArchived: true),
+                                        entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
+                                        layout: layout, rules: rules)
         }
     }
 
@@ -311,12 +313,19 @@ package final class Engine {
             if let settings = plan.settings, try store.habits(includeArchived: true).isEmpty {
                 try setTimezone(settings.timezone)
                 try setDayStart(settings.dayStartMinutes)
+                if let weekStart = settings.weekStart { try setWeekStart(Int32(weekStart)) }
+                if let policy = settings.streakPolicy { try writeStoreStreakPolicy(policy) }
+                if let bounds = settings.routineBounds { try setRoutineBounds(bounds) }
             }
             var habitIds: [Int64] = []
             for (index, item) in plan.habits.enumerated() {
                 do throws(HabitError) {
-                    habitIds.append(try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
-                                                          createdAtMs: item.createdAtMs))
+                    let id = try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
+                                                   createdAtMs: item.createdAtMs)
+                    if item.missAllowance != nil || item.openDay != nil {
+                        try store.setHabitStreakPolicy(habitId: id, .init(missAllowance: item.missAllowance, openDay: item.openDay))
+                    }
+                    habitIds.append(id)
                 } catch {
                     throw error.prefixed("habit \(index + 1) '\(item.spec.name)'")
                 }

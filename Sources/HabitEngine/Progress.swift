@@ -67,7 +67,8 @@ extension Engine {
         let habit = try habit(id: habitId)
         let history = try history(of: habit, through: asOf)
         let summary = Streaks.summary(history, asOf: asOf, weekStart: try weekStart(),
-                                      vacations: Vacation.ranges(try vacations(), habitId: habitId), best: best)
+                                      vacations: Vacation.ranges(try vacations(), habitId: habitId),
+                                      policy: try streakPolicy(habitId: habitId), best: best)
         return (summary, history.span(on: asOf).schedule)
     }
 
@@ -120,8 +121,9 @@ extension Engine {
         var inputs: [Global.Input] = []
         for habit in habits { inputs.append(Global.Input(history: try history(of: habit, through: asOf), habitId: habit.id)) }
         let tallies = Global.tally(inputs, vacations: try vacations(), from: first, to: asOf, asOf: asOf, weekStart: try weekStart())
-        return (Streaks.summary(Global.perfectDays(tallies, asOf: asOf), best: 0),
-                Streaks.summary(Global.activeDays(tallies, asOf: asOf), best: 0))
+        let policy = try storeStreakPolicy()
+        return (Streaks.summary(Global.perfectDays(tallies, asOf: asOf, policy: policy), policy: policy, best: 0),
+                Streaks.summary(Global.activeDays(tallies, asOf: asOf), policy: policy, best: 0))
     }
 
     package struct DueItem: Equatable, Sendable {

@@ -196,27 +196,47 @@ extension Store {
         try statement.run()
         return db.lastInsertRowId
     }
+}
 
-    /// The session of an account that ends last among those still running at `nowMs`.
-    package func activeSession(accountId: Int64, nowMs: Int64) throws(HabitError) -> UnlockSession? {
+extension Store {
+    /// An account's sessions as bought (the time of their spend), with their early
+    /// ends, in the order bought: what UnlockTimeline folds.
+    package func sessionPurchases(accountId: Int64) throws(HabitError) -> [UnlockTimeline.Purchase] {
+        // A queued session was bought before its stored start: its spend entry says when.
+        // The cause is written out so that the partial index credit_entries_session serves the lookup.
         let statement = try db.statement("""
-            SELECT id, account_id, minutes, start_ms, end_ms, reason FROM unlock_sessions
-            WHERE account_id = ?1 AND start_ms <= ?2 AND end_ms > ?2 ORDER BY end_ms DESC LIMIT 1
+            SELECT s.id, s.minutes, min(s.start_ms, coalesce((SELECT min(e.at_ms) FROM credit_entries e
+                                                              WHERE e.cause = \(CreditCause.session.rawValue) AND e.cause_id = s.id
+                                                              AND e.kind = \(CreditKind.spend.rawValue)), s.start_ms)),
+                   x.ended_at_ms
+            FROM unlock_sessions s LEFT JOIN session_ends x ON x.session_id = s.id
+            WHERE s.account_id = ?1 ORDER BY s.id
             """)
         statement.bind(1, accountId)
-        statement.bind(2, nowMs)
+        return try statement.all {
+            UnlockTimeline.Purchase(id: $0.int(0), minutes: $0.int(1), boughtAtMs: $0.int(2), endedAtMs: $0.optionalInt(3))
+        }
+    }
+
+    package func session(id: Int64) throws(HabitError) -> UnlockSession? {
+        let statement = try db.statement("SELECT id, account_id, minutes, start_ms, end_ms, reason FROM unlock_sessions WHERE id = ?1")
+        statement.bind(1, id)
         return try statement.one {
             UnlockSession(id: $0.int(0), accountId: $0.int(1), minutes: $0.int(2), startMs: $0.int(3), endMs: $0.int(4), reason: $0.text(5))
         }
     }
-}
 
-extension Store {
-    /// The latest end among an account's sessions still to end after `nowMs`.
-    package func latestSessionEnd(accountId: Int64, after nowMs: Int64) throws(HabitError) -> Int64? {
-        let statement = try db.statement("SELECT max(end_ms) FROM unlock_sessions WHERE account_id = ?1 AND end_ms > ?2")
-        statement.bind(1, accountId)
-        statement.bind(2, nowMs)
-        return try statement.one { $0.optionalInt(0) } ?? nil
+    /// Records that a session ended early; a second end of one session is refused.
+    package func insertSessionEnd(sessionId: Int64, endedAtMs: Int64, recordedAtMs: Int64, refundMinutes: Int64) throws(HabitError) {
+        let statement = try db.statement("""
+            INSERT INTO session_ends(session_id, ended_at_ms, recorded_at_ms, refund_minutes) VALUES(?1, ?2, ?3, ?4)
+            """)
+        statement.bind(1, sessionId)
+        statement.bind(2, endedAtMs)
+        statement.bind(3, recordedAtMs)
+        statement.bind(4, refundMinutes)
+        do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+            throw .conflict("session \(sessionId) has already been ended")
+        }
     }
 }

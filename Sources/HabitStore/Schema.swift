@@ -231,6 +231,23 @@ enum Schema {
         ALTER TABLE plugins ADD COLUMN config TEXT;
         \(appendOnly("proof_fingerprints", "fingerprints"))
         """,
+        // 7: a habit's own streak policy (NULL: the store's, kept in settings), and
+        // unlock sessions ended early (append-only; a session ends at most once).
+        """
+        CREATE TABLE streak_policies(
+            habit_id INTEGER PRIMARY KEY REFERENCES habits(id),
+            miss_allowance INTEGER,
+            open_day INTEGER
+        ) STRICT;
+        CREATE TABLE session_ends(
+            session_id INTEGER PRIMARY KEY REFERENCES unlock_sessions(id),
+            ended_at_ms INTEGER NOT NULL,
+            recorded_at_ms INTEGER NOT NULL,
+            refund_minutes INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX credit_entries_session ON credit_entries(cause_id) WHERE cause = 3;
+        \(appendOnly("session_ends", "session ends"))
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

@@ -4,7 +4,7 @@ import Foundation
 /// One function per command; each parses its arguments, calls the C API, and reports.
 enum Commands {
     static func initStore(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["timezone", "day-start", "week-start"])
+        var args = try Arguments(raw, valued: ["timezone", "day-start", "week-start", "off-days", "miss-allowance", "open-day", "routines"])
         let timezone = args.option("timezone")
         let dayStart = try args.option("day-start").map(parseClock)
         let weekStart = try args.option("week-start").map { (name) throws(CLIError) -> Int32 in
@@ -13,12 +13,31 @@ enum Commands {
             }
             return Int32(index)
         }
+        let offDays = try args.option("off-days").map(PolicyOptions.offDays)
+        let openDay = try args.option("open-day").map(PolicyOptions.openDay)
+        let missAllowance = try args.option("miss-allowance").map { (text) throws(CLIError) -> Int32 in
+            guard let value = Int32(text) else { throw .usage("--miss-allowance takes a whole number 0...31") }
+            return value
+        }
+        let routines = try args.option("routines").map(PolicyOptions.routineBounds)
         try args.finish(maxPositionals: 0)
         let path = try context.resolvedPath()
         let store = try StoreRef(path: path)
         if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
         if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
         if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
+        var policy = PolicyOptions.newPolicy()
+        try Library.check(hc_store_streak_policy(&policy, store.handle))
+        if offDays != nil || openDay != nil || missAllowance != nil {
+            policy.off_days = offDays ?? policy.off_days
+            policy.open_day = openDay ?? policy.open_day
+            policy.miss_allowance = missAllowance ?? policy.miss_allowance
+            try Library.check(hc_store_set_streak_policy(store.handle, &policy))
+        }
+        if let routines { try Library.check(hc_store_set_routine_bounds(store.handle, routines[0], routines[1], routines[2])) }
+        var morning: Int32 = 0, dayBound: Int32 = 0, evening: Int32 = 0
+        try Library.check(hc_store_routine_bounds(&morning, &dayBound, &evening, store.handle))
+        let bounds = [morning, dayBound, evening]
         var zone: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_timezone(&zone, store.handle))
         defer { hc_free(zone) }
@@ -28,14 +47,20 @@ enum Commands {
         var version: Int32 = 0
         try Library.check(hc_store_schema_version(&version, store.handle))
         let today = try store.today()
+        let streaks: [String: Any] = ["miss_allowance": policy.miss_allowance, "open_day": PolicyOptions.openDayName(policy.open_day),
+                                      "off_days": PolicyOptions.offDaysName(policy.off_days)]
+        let routineText = bounds.map(clock).joined(separator: ",")
         context.output.emit(["path": path, "timezone": zoneName, "day_start": clock(minutes),
-                             "schema": Int(version), "today": Library.format(today)]) {
-            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)"
+                             "schema": Int(version), "today": Library.format(today), "streaks": streaks,
+                             "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])]]) {
+            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)" +
+                "\n  streaks: miss allowance \(policy.miss_allowance), open day \(PolicyOptions.openDayName(policy.open_day)), " +
+                "off days \(PolicyOptions.offDaysName(policy.off_days)); routines start \(routineText) after the day start"
         }
     }
 
     static func habitAdd(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["kind", "target", "unit", "group", "routine", "schedule", "start"])
+        var args = try Arguments(raw, valued: ["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"])
         let name = try args.require(0, "NAME")
         var options = hc_habit_options()
         options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
@@ -46,15 +71,28 @@ enum Commands {
         options.start_day = try args.option("start").map(Library.parseDate) ?? Int32.min
         options.proof_required = args.flag("proof") ? 1 : 0
         let unit = args.option("unit"), group = args.option("group"), schedule = args.option("schedule")
+        let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         var id: Int64 = 0
-        let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
-            hc_habit_create(&id, store.handle, &$0)
+        // The habit and its policy are written at once, or neither.
+        try Library.check(hc_store_begin(store.handle))
+        do throws(CLIError) {
+            let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
+                hc_habit_create(&id, store.handle, &$0)
+            }
+            try Library.check(status)
+            try PolicyOptions.apply(policy, to: id, store)
+            try Library.check(hc_store_commit(store.handle))
+        } catch {
+            _ = hc_store_rollback(store.handle)
+            throw error
         }
-        try Library.check(status)
         let habit = try store.habit(String(id))
-        context.output.emit(["habit": habit.json]) { "added \(habit.summary)" }
+        let streaks = try PolicyOptions.habitJSON(id, store)
+        context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
+            "added \(habit.summary)" + (policy.isEmpty ? "" : "\n  " + PolicyOptions.describe(streaks))
+        }
     }
 
     static func habitList(_ raw: [String], _ context: Context) throws(CLIError) {
@@ -71,17 +109,20 @@ enum Commands {
         let args = try Arguments(raw, valued: [])
         let reference = try args.require(0, "HABIT")
         try args.finish(maxPositionals: 1)
-        let habit = try context.openStore().habit(reference)
-        context.output.emit(["habit": habit.json]) {
+        let store = try context.openStore()
+        let habit = try store.habit(reference)
+        let streaks = try PolicyOptions.habitJSON(habit.id, store)
+        context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
             var lines = [habit.summary, "  started \(Library.format(habit.startDay))"]
             if let group = habit.group { lines.append("  group \(group)") }
             if habit.proofRequired { lines.append("  proof required") }
+            lines.append("  " + PolicyOptions.describe(streaks))
             return lines.joined(separator: "\n")
         }
     }
 
     static func habitEdit(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["name", "target", "unit", "group", "routine", "schedule", "start"])
+        var args = try Arguments(raw, valued: ["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"])
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
         let current = try store.habit(reference)
@@ -116,14 +157,28 @@ enum Commands {
             fields |= HC_HABIT_FIELD_PROOF
             options.proof_required = args.flag("proof") ? 1 : 0
         }
+        let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
-        guard fields != 0 else { throw .usage("nothing to change; see habitctl habit edit --help") }
-        let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
-            hc_habit_update(store.handle, current.id, &$0, fields)
+        guard fields != 0 || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
+        try Library.check(hc_store_begin(store.handle))
+        do throws(CLIError) {
+            if fields != 0 {
+                let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
+                    hc_habit_update(store.handle, current.id, &$0, fields)
+                }
+                try Library.check(status)
+            }
+            try PolicyOptions.apply(policy, to: current.id, store)
+            try Library.check(hc_store_commit(store.handle))
+        } catch {
+            _ = hc_store_rollback(store.handle)
+            throw error
         }
-        try Library.check(status)
         let habit = try store.habit(String(current.id))
-        context.output.emit(["habit": habit.json]) { "updated \(habit.summary)" }
+        let streaks = try PolicyOptions.habitJSON(current.id, store)
+        context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
+            "updated \(habit.summary)" + (policy.isEmpty ? "" : "\n  " + PolicyOptions.describe(streaks))
+        }
     }
 
     static func habitArchive(_ raw: [String], _ context: Context) throws(CLIError) {

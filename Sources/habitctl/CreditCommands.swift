@@ -4,11 +4,14 @@ import Foundation
 /// credits sync-steps|spend|adjust|balance|day|history|rules|account: the credit ledger.
 enum CreditCommands {
     static func run(_ raw: [String], _ context: Context) throws(CLIError) {
-        guard let sub = raw.first else { throw .usage("credits needs a subcommand: sync-steps, spend, adjust, balance, day, history, rules, account") }
+        guard let sub = raw.first else {
+            throw .usage("credits needs a subcommand: sync-steps, spend, end, adjust, balance, day, history, rules, account")
+        }
         let rest = Array(raw.dropFirst())
         switch sub {
         case "sync-steps": try syncSteps(rest, context)
         case "spend": try spend(rest, context)
+        case "end": try end(rest, context)
         case "adjust": try adjust(rest, context)
         case "balance": try balance(rest, context)
         case "day": try day(rest, context)
@@ -59,9 +62,28 @@ enum CreditCommands {
         var id: Int64 = 0
         try Library.check(withOptionalCString(reason) { hc_credit_spend(&id, store.handle, account, minutes, $0, unlock ? HC_SPEND_UNLOCK : 0) })
         let state = try unlockState(store, account)
-        context.output.emit(["entry_id": id, "minutes": minutes, "unlocked": state.active != 0,
+        context.output.emit(["entry_id": id, "minutes": minutes, "unlocked": state.active != 0, "running_session_id": state.session_id,
                              "until": state.active != 0 ? Output.time(state.until_ms) as Any : NSNull()]) {
             unlock ? "spent \(minutes) min; apps unlocked until \(Output.time(state.until_ms))" : "spent \(minutes) min"
+        }
+    }
+
+    /// Ends an unlock session early (now, or --at TIME) and refunds its unused whole minutes.
+    static func end(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["at", "account"])
+        let store = try context.openStore()
+        let session = try integer(args.positional(0), "SESSION")
+        let atText = args.option("at")
+        let account = try account(&args, store)
+        try args.finish(maxPositionals: 1)
+        let at = try atText.map { (text) throws(CLIError) in try PolicyOptions.instant(text, day: try store.today(), store) } ?? 0
+        var refund: Int64 = 0
+        try Library.check(hc_credit_session_end(&refund, store.handle, session, at))
+        let state = try unlockState(store, account)
+        context.output.emit(["session_id": session, "refunded": refund, "unlocked": state.active != 0,
+                             "until": state.active != 0 ? Output.time(state.until_ms) as Any : NSNull()]) {
+            "ended session \(session); refunded \(refund) min" +
+                (state.active != 0 ? "; apps unlocked until \(Output.time(state.until_ms)) (queued sessions moved up)" : "; apps locked")
         }
     }
 
@@ -102,11 +124,11 @@ enum CreditCommands {
         try Library.check(hc_credit_day_summary(&summary, store.handle, account, day))
         context.output.emit(["date": Library.format(summary.day), "steps": summary.steps, "carried_in": summary.carried_in,
                              "earned": summary.earned, "spent": summary.spent, "adjusted": summary.adjusted,
-                             "expired": summary.expired, "available": summary.available]) {
+                             "expired": summary.expired, "refunded": summary.refunded, "available": summary.available]) {
             """
             \(Library.format(summary.day)): \(summary.steps) steps
               carried in \(summary.carried_in), earned \(summary.earned), spent \(summary.spent), \
-            adjusted \(summary.adjusted), expired \(summary.expired)
+            adjusted \(summary.adjusted), expired \(summary.expired), refunded \(summary.refunded)
               available \(summary.available) min
             """
         }
@@ -124,7 +146,7 @@ enum CreditCommands {
         defer { hc_credit_list_free(list) }
         var count: Int64 = 0
         try Library.check(hc_credit_list_count(&count, list))
-        let kinds = [HC_CREDIT_EARN: "earn", HC_CREDIT_SPEND: "spend", HC_CREDIT_ADJUST: "adjust", HC_CREDIT_EXPIRE: "expire"]
+        let kinds = [HC_CREDIT_EARN: "earn", HC_CREDIT_SPEND: "spend", HC_CREDIT_ADJUST: "adjust", HC_CREDIT_EXPIRE: "expire", HC_CREDIT_REFUND: "refund"]
         let causes = [HC_CAUSE_STEPS: "steps", HC_CAUSE_HABIT_ENTRY: "habit_entry", HC_CAUSE_SESSION: "session",
                       HC_CAUSE_MANUAL: "manual", HC_CAUSE_EXPIRY: "expiry"]
         var rows: [[String: Any]] = []

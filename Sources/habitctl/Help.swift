@@ -13,12 +13,12 @@ enum Help {
       undo HABIT           cancel the latest entry of a day (or --entry ID)
       entries [HABIT]      list ledger entries
       days HABIT           the state of each day in a range
-      today                what is due today, by routine
+      today                what is due today, the current routine first
       streak HABIT|--global  current and longest streaks
       stats HABIT          streaks, completion rate and strength (or a measurement's readings)
       heatmap              daily scores as a grid (--svg FILE writes an image)
       vacation add|list|remove  excused date ranges
-      credits              the credit ledger: sync-steps, spend, adjust, balance, day,
+      credits              the credit ledger: sync-steps, spend, end, adjust, balance, day,
                            history, rules [set], account add
       awards               unlocked awards (evaluated first); progress, evaluate,
                            catalog [--raw], load FILE|-|--builtin
@@ -109,6 +109,11 @@ enum Help {
           spend MINUTES [--reason R] [--no-unlock]
                                             spend now, opening an unlock session
                                             (exit 7 and nothing written when short)
+          end SESSION [--at TIME]           end an unlock session early (now, or at TIME:
+                                            HH:MM local or 2026-03-10T07:30Z); its unused
+                                            whole minutes, rounded up, are refunded to the
+                                            day it ends on; queued sessions move up
+                                            (exit 4 if it had already ended)
           adjust MINUTES --reason R         a correction by hand (may be negative)
           balance                           what can be spent now; unlock state
           day [DATE]                        steps, earned, spent, expired, available
@@ -120,14 +125,23 @@ enum Help {
         """,
         "init": """
         Usage: habitctl init [--timezone TZ] [--day-start HH:MM] [--week-start mon|sun|...]
+               [--off-days skip|break] [--miss-allowance N] [--open-day previous|zero]
+               [--routines HH:MM,HH:MM,HH:MM]
         Creates the store if needed and shows its settings. TZ is an IANA name
         (Europe/Paris), UTC, or +hh:mm. With --day-start 03:00, 01:30 counts for the day before.
+        Streak rules for the store (habits without their own, and the global streaks):
+          --miss-allowance N  missed days in a row a streak survives (0..31; 1: never miss twice)
+          --open-day          today not done yet: shows the streak as it was (previous) or 0 (zero)
+          --off-days          a day with nothing due: skipped, or breaks the perfect-day streak
+        --routines: when the morning, day and evening start, after the day start (05:00,11:00,18:00).
         """,
         "habit add": """
         Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement]
                [--target N] [--at-most] [--unit U] [--group G] [--routine morning|day|evening|anytime]
-               [--schedule S] [--start DATE] [--proof]
+               [--schedule S] [--start DATE] [--proof] [--miss-allowance N|store] [--open-day previous|zero|store]
         Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5.
+        --miss-allowance and --open-day set the habit's own streak rules (see init --help);
+        'store' follows the store's.
         Duration targets are in seconds.
         """,
         "habit list": "Usage: habitctl habit list [--all]\nActive habits; --all includes archived ones.",
@@ -135,7 +149,9 @@ enum Help {
         "habit edit": """
         Usage: habitctl habit edit HABIT [--name N] [--target N] [--at-most|--at-least] [--unit U|--no-unit]
                [--group G|--no-group] [--routine R] [--schedule S] [--start DATE] [--proof|--no-proof]
-        A new schedule applies from today; earlier days keep theirs.
+               [--miss-allowance N|store] [--open-day previous|zero|store]
+        A new schedule applies from today; earlier days keep theirs. Streak rules apply to
+        the whole history: they say how it is read, not what happened.
         """,
         "habit archive": "Usage: habitctl habit archive HABIT [--restore]",
         "log": """
@@ -156,7 +172,12 @@ enum Help {
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
         All or nothing: a bad line is named and nothing is written.
         """,
-        "today": "Usage: habitctl today [--date DATE]\nThe habits due, grouped by routine, with their state.",
+        "today": """
+        Usage: habitctl today [--date DATE] [--at TIME]
+        The habits due, grouped by routine, the routine of now (or of TIME) first, with
+        their state. TIME: HH:MM in the store's zone, or an instant like 2026-03-10T07:30Z
+        (then the date is that instant's day unless --date is given).
+        """,
         "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
         "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\nStreaks, completion rate over N days (30) and strength; for a measurement, its readings.",
         "heatmap": "Usage: habitctl heatmap [--days 200] [--date DATE] [--svg FILE]\nDaily scores as a grid of weeks; colour only on a terminal without NO_COLOR.",

@@ -4,27 +4,36 @@ import Foundation
 /// today, streak, stats, heatmap and vacation: the streaks issue's commands.
 enum ProgressCommands {
     static func today(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["date"])
+        var args = try Arguments(raw, valued: ["date", "at"])
         let store = try context.openStore()
-        let day = try store.day(args.option("date"))
+        let dateText = args.option("date"), atText = args.option("at")
         try args.finish(maxPositionals: 0)
+        // --at TIME: the routine at that instant, and its day unless --date says otherwise.
+        let at = try atText.map { (text) throws(CLIError) in try PolicyOptions.instant(text, day: try store.day(dateText), store) } ?? 0
+        var day = try store.day(dateText)
+        if at != 0, dateText == nil { try Library.check(hc_store_local_day(&day, store.handle, at)) }
+        var routineNow: Int32 = 0
+        try Library.check(hc_routine_at(&routineNow, store.handle, at))
         var count: Int64 = 0
         try Library.check(hc_due_today(nil, 0, &count, store.handle, day))
         var items = [hc_due_item](repeating: hc_due_item(), count: Int(count))
         try Library.check(hc_due_today(&items, count, &count, store.handle, day))
+        items = Array(items.prefix(Int(count)))
+        // The current routine first; the others keep their order (morning, day, evening, anytime).
+        items = items.filter { $0.routine == routineNow } + items.filter { $0.routine != routineNow }
         let habits = Dictionary(try store.habits(includeArchived: false).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let states = [HC_DUE_PENDING: "pending", HC_DUE_DONE: "done", HC_DUE_EXCUSED: "excused"]
         let rows: [[String: Any]] = items.prefix(Int(count)).map {
             ["habit_id": $0.habit_id, "name": habits[$0.habit_id]?.name ?? "", "routine": Names.name($0.routine, in: Names.routines),
              "state": states[$0.state] ?? "?", "value": $0.value, "target": $0.target]
         }
-        context.output.emit(["date": Library.format(day), "due": rows]) {
+        context.output.emit(["date": Library.format(day), "routine_now": Names.name(routineNow, in: Names.routines), "due": rows]) {
             guard !rows.isEmpty else { return "nothing due on \(Library.format(day))" }
             var lines = ["due on \(Library.format(day))"]
             var routine = ""
             for (item, row) in zip(items, rows) {
                 let name = row["routine"] as? String ?? ""
-                if name != routine { lines.append(name); routine = name }
+                if name != routine { lines.append(item.routine == routineNow ? "\(name) (now)" : name); routine = name }
                 let mark = item.state == HC_DUE_DONE ? "[x]" : item.state == HC_DUE_EXCUSED ? "[-]" : "[ ]"
                 var line = "  \(mark) \(row["name"] as? String ?? "")"
                 if let habit = habits[item.habit_id], habit.kind == HC_KIND_COUNTER || habit.kind == HC_KIND_DURATION {

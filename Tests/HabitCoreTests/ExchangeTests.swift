@@ -52,16 +52,41 @@ final class StoreDocumentTests: XCTestCase {
 
     func testBothLayoutsRoundTrip() throws {
         let (habits, entries) = try sample()
+        let numu = StreakPolicy(missAllowance: 1, openDay: .zero, offDays: .breaks)
+        let bounds = RoutineBounds(morning: 240, day: 600, evening: 1_020)
+        let rules = StoreDocument.Rules(weekStart: 0, streakPolicy: numu, routineBounds: bounds, habitPolicies: [7: (2, nil)])
         for layout in [StoreDocument.Layout.json, .jsonLines] {
-            let text = StoreDocument.encode(timezone: "Europe/Paris", dayStartMinutes: 180, habits: habits, entries: entries, layout: layout)
+            let text = StoreDocument.encode(timezone: "Europe/Paris", dayStartMinutes: 180, habits: habits, entries: entries, layout: layout,
+                                            rules: rules)
             let plan = try StoreDocument.decode(text, layout: layout)
-            XCTAssertEqual(plan.settings, .init(timezone: "Europe/Paris", dayStartMinutes: 180))
+            XCTAssertEqual(plan.settings, .init(timezone: "Europe/Paris", dayStartMinutes: 180, weekStart: 0, streakPolicy: numu,
+                                                routineBounds: bounds))
+            XCTAssertEqual(plan.habits[0].missAllowance, 2)
+            XCTAssertNil(plan.habits[0].openDay, "the store's open day")
             XCTAssertEqual(plan.habits.map(\.spec), habits.map(\.spec))
             XCTAssertEqual(plan.habits[0].schedules, habits[0].schedules)
             XCTAssertEqual(plan.entries.map(\.kind), [.amount, .total, .undo])
             XCTAssertEqual(plan.entries[2].undoesIndex, 0)
             XCTAssertEqual(plan.entries[0].note, "a \"quote\"")
         }
+    }
+
+    func testADocumentFromBeforeThePoliciesLeavesTheStoresRulesAlone() throws {
+        let (habits, entries) = try sample()
+        var text = StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .json)
+        // What 0.2.0 wrote: no week start, policies or routine bounds.
+        for field in [#","week_start":1"#, #","streak_policy":{"miss_allowance":0,"open_day":"previous","off_days":"skip"}"#,
+                      #","routine_bounds":{"morning":300,"day":660,"evening":1080}"#,
+                      #","streak_policy":{"miss_allowance":null,"open_day":null}"#] {
+            XCTAssertTrue(text.contains(field), field)
+            text = text.replacingOccurrences(of: field, with: "")
+        }
+        let plan = try StoreDocument.decode(text, layout: .json)
+        XCTAssertEqual(plan.settings, .init(timezone: "UTC", dayStartMinutes: 0))
+        XCTAssertNil(plan.habits[0].missAllowance)
+        XCTAssertThrowsError(try StoreDocument.decode(
+            StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .json)
+                .replacingOccurrences(of: #""miss_allowance":0"#, with: #""miss_allowance":40"#), layout: .json))
     }
 
     func testErrorsNameTheLineOrElement() throws {

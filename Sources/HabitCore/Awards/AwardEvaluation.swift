@@ -18,11 +18,14 @@ package struct AwardFacts: Sendable {
         package var createdDay: Int32
         /// Proof entries still standing (not undone), by day then id.
         package var proofs: [Counted]
-        package init(id: Int64, history: HabitHistory, createdDay: Int32, proofs: [Counted]) {
+        /// The habit's streak policy (its own, or the store's).
+        package var policy: StreakPolicy
+        package init(id: Int64, history: HabitHistory, createdDay: Int32, proofs: [Counted], policy: StreakPolicy = .standard) {
             self.id = id
             self.history = history
             self.createdDay = createdDay
             self.proofs = proofs
+            self.policy = policy
         }
     }
 
@@ -34,8 +37,12 @@ package struct AwardFacts: Sendable {
     /// Referral redemptions, by day then id.
     package var referrals: [Counted]
     package var weekStart: Int
+    /// The store-wide streak policy: the global streaks follow it.
+    package var storePolicy: StreakPolicy
 
-    package init(habits: [HabitFacts], vacations: [Vacation], creditsEarned: [Counted], referrals: [Counted], weekStart: Int) {
+    package init(habits: [HabitFacts], vacations: [Vacation], creditsEarned: [Counted], referrals: [Counted], weekStart: Int,
+                 storePolicy: StreakPolicy = .standard) {
+        self.storePolicy = storePolicy
         self.habits = habits.sorted { $0.id < $1.id }
         self.vacations = vacations
         self.creditsEarned = creditsEarned.sorted { ($0.day, $0.id) < ($1.day, $1.id) }
@@ -93,27 +100,24 @@ extension AwardMetric {
 
 /// Streak lengths as occurrences come, noting the day each threshold was first reached.
 private struct CrossingTracker: OccurrenceSink {
-    private var runs = RunTracker(keepsRuns: false)
+    private var runs: RunTracker
     private let thresholds: [Int64]
     private let keptDay: (Occurrence) -> Int32
-    private var length: Int64 = 0
     /// The day thresholds[i] was reached, for the first crossings.count thresholds.
     private(set) var crossings: [Int32] = []
 
-    init(thresholds: [Int64], keptDay: @escaping (Occurrence) -> Int32) {
+    init(thresholds: [Int64], policy: StreakPolicy, keptDay: @escaping (Occurrence) -> Int32) {
         self.thresholds = thresholds
         self.keptDay = keptDay
+        runs = RunTracker(keepsRuns: false, policy: policy)
     }
 
     mutating func take(_ occurrence: Occurrence) {
+        // The streak fold decides the length; this only notes when it crosses a threshold.
         runs.take(occurrence)
-        switch occurrence.verdict {
-        case .kept:
-            length += 1
-            while crossings.count < thresholds.count && length >= thresholds[crossings.count] { crossings.append(keptDay(occurrence)) }
-        case .missed: length = 0
-        case .excused, .open: break
-        }
+        guard occurrence.verdict == .kept else { return }
+        let length = Int64(runs.runningLength)
+        while crossings.count < thresholds.count && length >= thresholds[crossings.count] { crossings.append(keptDay(occurrence)) }
     }
 
     mutating func finish() -> Streaks {
@@ -246,7 +250,7 @@ private struct Judgement {
     private mutating func streaks(_ habit: AwardFacts.HabitFacts) -> CrossingTracker.Streaks {
         if let known = habitStreaks[habit.id] { return known }
         let history = habit.history
-        var tracker = CrossingTracker(thresholds: streakThresholds) { occurrence in Self.keptDay(occurrence, history) }
+        var tracker = CrossingTracker(thresholds: streakThresholds, policy: habit.policy) { occurrence in Self.keptDay(occurrence, history) }
         Judge.judge(history, asOf: asOf, weekStart: facts.weekStart, vacations: Vacation.ranges(facts.vacations, habitId: habit.id),
                     into: &tracker)
         let streaks = tracker.finish()
@@ -288,7 +292,7 @@ private struct Judgement {
         if let first = habits.map(\.history.spec.startDay).min(), first <= asOf {
             let tallies = Global.tally(habits.map { Global.Input(history: $0.history, habitId: $0.id) }, vacations: facts.vacations,
                                        from: first, to: asOf, asOf: asOf, weekStart: facts.weekStart)
-            result = (Global.perfectDays(tallies, asOf: asOf), Global.activeDays(tallies, asOf: asOf))
+            result = (Global.perfectDays(tallies, asOf: asOf, policy: facts.storePolicy), Global.activeDays(tallies, asOf: asOf))
         }
         storeOccurrences = result
         return result
@@ -296,20 +300,20 @@ private struct Judgement {
 
     private mutating func perfect() -> CrossingTracker.Streaks {
         if let perfectStreaks { return perfectStreaks }
-        let streaks = Self.track(store().perfect, streakThresholds)
+        let streaks = Self.track(store().perfect, streakThresholds, facts.storePolicy)
         perfectStreaks = streaks
         return streaks
     }
 
     private mutating func active() -> CrossingTracker.Streaks {
         if let activeStreaks { return activeStreaks }
-        let streaks = Self.track(store().active, activeThresholds)
+        let streaks = Self.track(store().active, activeThresholds, facts.storePolicy)
         activeStreaks = streaks
         return streaks
     }
 
-    private static func track(_ occurrences: [Occurrence], _ thresholds: [Int64]) -> CrossingTracker.Streaks {
-        var tracker = CrossingTracker(thresholds: thresholds) { $0.first }
+    private static func track(_ occurrences: [Occurrence], _ thresholds: [Int64], _ policy: StreakPolicy) -> CrossingTracker.Streaks {
+        var tracker = CrossingTracker(thresholds: thresholds, policy: policy) { $0.first }
         for occurrence in occurrences { tracker.take(occurrence) }
         return tracker.finish()
     }

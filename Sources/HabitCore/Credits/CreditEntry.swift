@@ -7,6 +7,8 @@ package enum CreditKind: Int32, Sendable, CaseIterable {
     case spend = 2
     case adjust = 3
     case expire = 4
+    /// Unused minutes of an unlock session ended early, given back (cause: the session).
+    case refund = 5
 
     package var name: String {
         switch self {
@@ -14,6 +16,7 @@ package enum CreditKind: Int32, Sendable, CaseIterable {
         case .spend: return "spend"
         case .adjust: return "adjust"
         case .expire: return "expire"
+        case .refund: return "refund"
         }
     }
 }
@@ -25,7 +28,7 @@ package enum CreditCause: Int32, Sendable {
     /// A habit's day became done (earn) or stopped being done (adjust back):
     /// `causeId` is the habit entry, `habitId` the habit.
     case habitEntry = 2
-    /// A spend that opened an unlock session: `causeId` is the session.
+    /// A spend that opened an unlock session, or the refund of one ended early: `causeId` is the session.
     case session = 3
     /// By hand (spends without a session, adjustments).
     case manual = 4
@@ -44,7 +47,7 @@ package enum CreditCause: Int32, Sendable {
 }
 
 /// One line of an account's ledger. `minutes` is signed as it moves the
-/// balance: earn > 0, spend < 0, expire < 0, adjust either way.
+/// balance: earn > 0, spend < 0, expire < 0, refund > 0, adjust either way.
 package struct CreditEntry: Equatable, Sendable {
     package var id: Int64
     package var accountId: Int64

@@ -2,7 +2,7 @@
 ///
 /// Rules (stated in the header and the README too):
 /// - Days are folded in order with a running balance: each day adds its entries
-///   (earn +, spend -, adjust ±, expire -).
+///   (earn +, spend -, adjust ±, expire -, refund +).
 /// - Under the end-of-day policy, a positive balance left at the end of a day
 ///   that is over expires. A negative balance (a reversed credit that was already
 ///   spent) is a debt: it never expires and is paid back by later earnings.
@@ -18,6 +18,8 @@ package struct CreditDay: Equatable, Sendable {
     /// Spent minutes, as a positive number.
     package var spent: Int64 = 0
     package var adjusted: Int64 = 0
+    /// Minutes given back by unlock sessions ended early.
+    package var refunded: Int64 = 0
     /// Expired minutes (written and pending), as a positive number.
     package var expired: Int64 = 0
     /// The balance at the end of the day, or now for today.
@@ -52,6 +54,7 @@ package enum CreditFold {
                 case .spend: summary.spent = try add(summary.spent, -entry.minutes)
                 case .adjust: summary.adjusted = try add(summary.adjusted, entry.minutes)
                 case .expire: summary.expired = try add(summary.expired, -entry.minutes)
+                case .refund: summary.refunded = try add(summary.refunded, entry.minutes)
                 }
             }
             if day < today, rules.expiry(on: day) == .endOfDay, balance > 0 {

@@ -7,6 +7,9 @@ package struct ImportPlan: Equatable, Sendable {
         package var schedules: [ScheduleSpan]
         package var archivedDay: Int32?
         package var createdAtMs: Int64
+        /// The habit's own streak policy fields (nil: the store's).
+        package var missAllowance: Int32? = nil
+        package var openDay: StreakPolicy.OpenDay? = nil
     }
 
     package struct EntryItem: Equatable, Sendable {
@@ -24,6 +27,10 @@ package struct ImportPlan: Equatable, Sendable {
     package struct Settings: Equatable, Sendable {
         package var timezone: String
         package var dayStartMinutes: Int32
+        /// Absent from documents written before they were exported: the store keeps its own.
+        package var weekStart: Int? = nil
+        package var streakPolicy: StreakPolicy? = nil
+        package var routineBounds: RoutineBounds? = nil
     }
 
     package var settings: Settings?

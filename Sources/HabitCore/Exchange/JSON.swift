@@ -329,6 +329,15 @@ extension JSON {
         return b
     }
 
+    /// An object field that may be absent or null.
+    package func optionalObject(_ key: String) throws(HabitError) -> JSON? {
+        switch self[key] {
+        case nil, .null?: return nil
+        case .object?: return self[key]
+        default: throw .invalid("'\(key)' must be an object or null")
+        }
+    }
+
     package func array(_ key: String) throws(HabitError) -> [JSON] {
         guard case .array(let items)? = self[key] else { throw .invalid("'\(key)' must be an array") }
         return items

@@ -13,22 +13,45 @@ package enum StoreDocument {
 
     // MARK: Writing
 
+    /// The store's rules that documents carry besides the zone and day start, and
+    /// each habit's own streak policy fields (nil: the store's).
+    package struct Rules: Sendable {
+        package var weekStart: Int
+        package var streakPolicy: StreakPolicy
+        package var routineBounds: RoutineBounds
+        package var habitPolicies: [Int64: (missAllowance: Int32?, openDay: StreakPolicy.OpenDay?)]
+
+        package init(weekStart: Int = 1, streakPolicy: StreakPolicy = .standard, routineBounds: RoutineBounds = .standard,
+                     habitPolicies: [Int64: (missAllowance: Int32?, openDay: StreakPolicy.OpenDay?)] = [:]) {
+            self.weekStart = weekStart
+            self.streakPolicy = streakPolicy
+            self.routineBounds = routineBounds
+            self.habitPolicies = habitPolicies
+        }
+    }
+
     package static func encode(timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
-                               layout: Layout) -> String {
+                               layout: Layout, rules: Rules = Rules()) -> String {
+        let policy = rules.streakPolicy, bounds = rules.routineBounds
         let header: [(String, JSON)] = [
             ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
             ("timezone", .string(timezone)), ("day_start_minutes", .int(Int64(dayStartMinutes))),
+            ("week_start", .int(Int64(rules.weekStart))),
+            ("streak_policy", .object([("miss_allowance", .int(Int64(policy.missAllowance))), ("open_day", .string(policy.openDay.name)),
+                                       ("off_days", .string(policy.offDays.name))])),
+            ("routine_bounds", .object([("morning", .int(Int64(bounds.morning))), ("day", .int(Int64(bounds.day))),
+                                        ("evening", .int(Int64(bounds.evening)))])),
         ]
         switch layout {
         case .json:
             let document = JSON.object(header + [
-                ("habits", .array(habits.map { .object(habitRecord($0)) })),
+                ("habits", .array(habits.map { .object(habitRecord($0, rules)) })),
                 ("entries", .array(entries.map { .object(entryRecord($0)) })),
             ])
             return document.text + "\n"
         case .jsonLines:
             var out = JSON.object([("type", .string("header"))] + header).text + "\n"
-            for habit in habits { JSON.object([("type", .string("habit"))] + habitRecord(habit)).write(into: &out); out += "\n" }
+            for habit in habits { JSON.object([("type", .string("habit"))] + habitRecord(habit, rules)).write(into: &out); out += "\n" }
             for entry in entries { JSON.object([("type", .string("entry"))] + entryRecord(entry)).write(into: &out); out += "\n" }
             return out
         }
@@ -54,6 +77,14 @@ package enum StoreDocument {
                 .object([("from", date($0.fromDay)), ("schedule", .string($0.schedule.description))])
             })),
         ]
+    }
+
+    /// A habit with its own streak policy fields (null: the store's).
+    private static func habitRecord(_ habit: Habit, _ rules: Rules) -> [(String, JSON)] {
+        let own = rules.habitPolicies[habit.id]
+        let allowance: JSON = own?.missAllowance.map { .int(Int64($0)) } ?? .null
+        let openDay: JSON = own?.openDay.map { .string($0.name) } ?? .null
+        return habitRecord(habit) + [("streak_policy", .object([("miss_allowance", allowance), ("open_day", openDay)]))]
     }
 
     private static func entryRecord(_ entry: Entry) -> [(String, JSON)] {
@@ -128,6 +159,40 @@ package enum StoreDocument {
             guard let minutes = Int32(exactly: dayStart) else { throw .invalid("'day_start_minutes' out of range") }
             try DayClock.validateDayStart(minutes)
             plan.settings = .init(timezone: timezone, dayStartMinutes: minutes)
+            // The rules below came later: a document without them leaves the store's as they are.
+            if let weekStart = try record.optionalInt("week_start") {
+                guard (0...6).contains(weekStart) else { throw .invalid("'week_start' must be 0 (Sunday) ... 6 (Saturday)") }
+                plan.settings?.weekStart = Int(weekStart)
+            }
+            if let policy = try record.optionalObject("streak_policy") {
+                let own = try Self.habitPolicy(policy)
+                guard let allowance = own.missAllowance, let openDay = own.openDay,
+                      let offDays = StreakPolicy.OffDays(name: try policy.string("off_days")) else {
+                    throw .invalid("'streak_policy' needs miss_allowance, open_day (previous, zero) and off_days (skip, break)")
+                }
+                plan.settings?.streakPolicy = StreakPolicy(missAllowance: allowance, openDay: openDay, offDays: offDays)
+            }
+            if let bounds = try record.optionalObject("routine_bounds") {
+                guard let morning = Int32(exactly: try bounds.int("morning")), let day = Int32(exactly: try bounds.int("day")),
+                      let evening = Int32(exactly: try bounds.int("evening")) else { throw .invalid("'routine_bounds' out of range") }
+                plan.settings?.routineBounds = try RoutineBounds(morning: morning, day: day, evening: evening).validated()
+            }
+        }
+
+        /// A streak policy object's miss allowance and open day, each null for the store's.
+        static func habitPolicy(_ record: JSON) throws(HabitError) -> (missAllowance: Int32?, openDay: StreakPolicy.OpenDay?) {
+            var allowance: Int32?
+            if let value = try record.optionalInt("miss_allowance") {
+                guard let exact = Int32(exactly: value) else { throw .invalid("'miss_allowance' out of range") }
+                try StreakPolicy.validate(missAllowance: exact)
+                allowance = exact
+            }
+            var openDay: StreakPolicy.OpenDay?
+            if let name = try record.optionalString("open_day") {
+                guard let value = StreakPolicy.OpenDay(name: name) else { throw .invalid("'open_day' must be previous or zero") }
+                openDay = value
+            }
+            return (allowance, openDay)
         }
 
         mutating func habit(_ record: JSON) throws(HabitError) {
@@ -149,9 +214,11 @@ package enum StoreDocument {
                 startDay: startDay, schedule: current
             ).validated()
             let archived = try record.optionalString("archived_date")
+            let own = try record.optionalObject("streak_policy").map { (policy) throws(HabitError) in try Self.habitPolicy(policy) }
             let item = ImportPlan.HabitItem(spec: spec, schedules: schedules,
                                             archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
-                                            createdAtMs: try record.int("created_at_ms"))
+                                            createdAtMs: try record.int("created_at_ms"),
+                                            missAllowance: own?.missAllowance, openDay: own?.openDay)
             guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
             habitIndexById[id] = plan.habits.count
             plan.habits.append(item)

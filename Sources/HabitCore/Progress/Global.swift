@@ -2,7 +2,8 @@
 /// - Daily score: done due habits / due habits, excused ones left out; nil when
 ///   nothing is due.
 /// - Perfect day: at least one habit due and every due habit done. Days with nothing
-///   due neither break nor extend the streak; an all-excused day is excused.
+///   due neither break nor extend the streak (off days `skip`), or count as a miss
+///   (off days `break`); an all-excused day is excused.
 /// - Active day: at least one habit done (due or not). Every day from the first
 ///   habit's start counts; a day with none done breaks it.
 /// - Today never breaks either streak while it is not over.
@@ -58,10 +59,12 @@ package enum Global {
         return result
     }
 
-    package static func perfectDays(_ tallies: [DayTally], asOf: Int32) -> [Occurrence] {
+    package static func perfectDays(_ tallies: [DayTally], asOf: Int32, policy: StreakPolicy = .standard) -> [Occurrence] {
         tallies.compactMap { t -> Occurrence? in
             if t.due == 0 {
-                return t.excused > 0 ? Occurrence(first: t.day, last: t.day, verdict: .excused, excusedDays: 1, doneDays: 0, required: 0) : nil
+                if t.excused > 0 { return Occurrence(first: t.day, last: t.day, verdict: .excused, excusedDays: 1, doneDays: 0, required: 0) }
+                // Before any habit is active there is no day to judge.
+                return t.active > 0 ? policy.offDay(t.day, asOf: asOf) : nil
             }
             let verdict: Occurrence.Verdict = t.done == t.due ? .kept : (t.day >= asOf ? .open : .missed)
             return Occurrence(first: t.day, last: t.day, verdict: verdict, excusedDays: 0, doneDays: t.done, required: t.due)

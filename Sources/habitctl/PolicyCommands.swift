@@ -1,0 +1,144 @@
+import CHabitCore
+import Foundation
+
+/// The streak policy and routine options of init, habit add|edit and today (issue 26).
+enum PolicyOptions {
+    /// --miss-allowance N|store and --open-day previous|zero|store, as a habit's own
+    /// fields to change: nil leaves a field as it is; HC_POLICY_INHERIT / 0 follow the store.
+    struct HabitChange {
+        var missAllowance: Int32?
+        var openDay: Int32?
+        var isEmpty: Bool { missAllowance == nil && openDay == nil }
+    }
+
+    static func habitChange(_ args: inout Arguments) throws(CLIError) -> HabitChange {
+        var change = HabitChange()
+        if let text = args.option("miss-allowance") {
+            if text == "store" { change.missAllowance = HC_POLICY_INHERIT } else {
+                guard let value = Int32(text) else { throw .usage("--miss-allowance takes a whole number 0...31, or 'store'") }
+                change.missAllowance = value
+            }
+        }
+        if let text = args.option("open-day") { change.openDay = text == "store" ? 0 : try openDay(text) }
+        return change
+    }
+
+    static func openDay(_ text: String) throws(CLIError) -> Int32 {
+        switch text {
+        case "previous": return HC_OPEN_DAY_PREVIOUS
+        case "zero": return HC_OPEN_DAY_ZERO
+        default: throw .usage("--open-day takes previous or zero")
+        }
+    }
+
+    static func offDays(_ text: String) throws(CLIError) -> Int32 {
+        switch text {
+        case "skip": return HC_OFF_DAYS_SKIP
+        case "break": return HC_OFF_DAYS_BREAK
+        default: throw .usage("--off-days takes skip or break")
+        }
+    }
+
+    static func newPolicy() -> hc_streak_policy {
+        hc_streak_policy(struct_size: UInt32(MemoryLayout<hc_streak_policy>.size), miss_allowance: 0,
+                         open_day: HC_OPEN_DAY_PREVIOUS, off_days: HC_OFF_DAYS_SKIP)
+    }
+
+    /// Applies a change to a habit's own policy, keeping the fields it does not name.
+    static func apply(_ change: HabitChange, to habitId: Int64, _ store: StoreRef) throws(CLIError) {
+        guard !change.isEmpty else { return }
+        var own = newPolicy()
+        try Library.check(hc_habit_streak_policy(&own, store.handle, habitId, HC_POLICY_OWN))
+        if let allowance = change.missAllowance { own.miss_allowance = allowance }
+        if let openDay = change.openDay { own.open_day = openDay }
+        try Library.check(hc_habit_set_streak_policy(store.handle, habitId, &own))
+    }
+
+    /// The policy a habit's streaks follow, and whether each field is its own.
+    static func habitJSON(_ habitId: Int64, _ store: StoreRef) throws(CLIError) -> [String: Any] {
+        var effective = newPolicy(), own = newPolicy()
+        try Library.check(hc_habit_streak_policy(&effective, store.handle, habitId, 0))
+        try Library.check(hc_habit_streak_policy(&own, store.handle, habitId, HC_POLICY_OWN))
+        return ["miss_allowance": effective.miss_allowance, "open_day": openDayName(effective.open_day),
+                "own_miss_allowance": own.miss_allowance != HC_POLICY_INHERIT, "own_open_day": own.open_day != 0]
+    }
+
+    static func describe(_ json: [String: Any]) -> String {
+        let allowance = json["miss_allowance"] as? Int32 ?? 0
+        let own = (json["own_miss_allowance"] as? Bool ?? false) || (json["own_open_day"] as? Bool ?? false)
+        return "streaks: miss allowance \(allowance), open day \(json["open_day"] as? String ?? "?")\(own ? "" : " (the store's)")"
+    }
+
+    static func openDayName(_ value: Int32) -> String { value == HC_OPEN_DAY_ZERO ? "zero" : "previous" }
+    static func offDaysName(_ value: Int32) -> String { value == HC_OFF_DAYS_BREAK ? "break" : "skip" }
+
+    /// --routines HH:MM,HH:MM,HH:MM: the morning, day and evening starts as minutes after the day start.
+    static func routineBounds(_ text: String) throws(CLIError) -> [Int32] {
+        let parts = text.split(separator: ",").map(String.init)
+        guard parts.count == 3 else { throw .usage("--routines takes three times HH:MM,HH:MM,HH:MM (morning, day, evening)") }
+        var minutes: [Int32] = []
+        for part in parts { minutes.append(try Commands.parseClock(part)) }
+        return minutes
+    }
+
+    /// --at TIME: an instant "YYYY-MM-DDTHH:MM[:SS]" with "Z" or "+HH:MM" (isoInstant); or a local time
+    /// "HH:MM" of the store's day `day` in its home zone (before the day start: the
+    /// next calendar date, which still belongs to that day).
+    static func instant(_ text: String, day: Int32, _ store: StoreRef) throws(CLIError) -> Int64 {
+        if text.count > 5 { return try isoInstant(text) }
+        let minute = try Commands.parseClock(text)
+        var dayStart: Int32 = 0
+        try Library.check(hc_store_day_start(&dayStart, store.handle))
+        var name: UnsafeMutablePointer<CChar>?
+        try Library.check(hc_store_timezone(&name, store.handle))
+        defer { hc_free(name) }
+        let zoneName = name.map { String(cString: $0) } ?? "UTC"
+        guard let zone = zone(zoneName) else { throw .invalid("--at \(text): give an instant like 2026-03-10T07:30Z in this zone (\(zoneName))") }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = zone
+        let wallDate = Int(day) + (minute < dayStart ? 1 : 0)
+        let civil = Date(timeIntervalSince1970: Double(wallDate) * 86_400)
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = TimeZone(identifier: "UTC") ?? zone
+        var parts = utc.dateComponents([.year, .month, .day], from: civil)
+        parts.hour = Int(minute / 60)
+        parts.minute = Int(minute % 60)
+        guard let date = calendar.date(from: parts) else { throw .invalid("--at \(text) does not exist on that day") }
+        return Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    /// "YYYY-MM-DDTHH:MM[:SS]" then "Z" or "+HH:MM" / "-HH:MM", as UTC milliseconds.
+    static func isoInstant(_ text: String) throws(CLIError) -> Int64 {
+        let bad = CLIError.invalid("'\(text)' is not a time: give HH:MM, or an instant like 2026-03-10T07:30Z or 2026-03-10T07:30+01:00")
+        let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw bad }
+        let date = try Library.parseDate(parts[0])
+        var time = parts[1]
+        var offsetMinutes: Int64 = 0
+        if time.hasSuffix("Z") {
+            time.removeLast()
+        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offset = try Commands.parseClock(String(time[time.index(after: sign)...]))
+            offsetMinutes = Int64(offset) * (time[sign] == "-" ? -1 : 1)
+            time = String(time[..<sign])
+        } else {
+            throw bad
+        }
+        let fields = time.split(separator: ":", omittingEmptySubsequences: false).map { Int64($0) }
+        guard fields.count == 2 || fields.count == 3, let hour = fields[0], let minute = fields[1], (0..<24).contains(hour),
+              (0..<60).contains(minute) else { throw bad }
+        var second: Int64 = 0
+        if fields.count == 3 {
+            guard let value = fields[2], (0..<60).contains(value) else { throw bad }
+            second = value
+        }
+        return ((Int64(date) * 86_400 + hour * 3600 + minute * 60 + second) - offsetMinutes * 60) * 1000
+    }
+
+    private static func zone(_ name: String) -> TimeZone? {
+        if name.first == "+" || name.first == "-", let minutes = try? Commands.parseClock(String(name.dropFirst())) {
+            return TimeZone(secondsFromGMT: Int(minutes) * 60 * (name.first == "-" ? -1 : 1))
+        }
+        return TimeZone(identifier: name)
+    }
+}
