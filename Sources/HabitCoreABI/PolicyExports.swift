@@ -1,43 +1,36 @@
 import CHabitCore
 import HabitCore
 import HabitEngine
-import HabitStore
 
 // Each app's own rules as settings: streak policies and routine boundaries.
 
 enum CPolicy {
-    /// A caller's policy, checked. For a habit, HC_POLICY_INHERIT and 0 mean the
-    /// store's and come back as nil through `own`.
-    static func policy(_ pointer: UnsafePointer<hc_streak_policy>?, forHabit: Bool) throws(HabitError) -> StreakPolicy {
-        let own = try habitFields(pointer, forHabit: forHabit)
-        return StreakPolicy(missAllowance: own.missAllowance ?? 0, openDay: own.openDay ?? .previous,
-                            offDays: try offDays(try Convert.options(pointer, "policy").off_days, forHabit: forHabit) ?? .skip)
+    /// A whole policy (the store's, or for the pure calls), checked.
+    static func policy(_ pointer: UnsafePointer<hc_streak_policy>?) throws(HabitError) -> StreakPolicy {
+        let value = try Convert.options(pointer, "policy")
+        try StreakPolicy.validate(missAllowance: value.miss_allowance)
+        guard let offDays = StreakPolicy.OffDays(rawValue: value.off_days) else {
+            throw .invalid("off_days \(value.off_days) is not an HC_OFF_DAYS_* constant")
+        }
+        return StreakPolicy(missAllowance: value.miss_allowance, openDay: try openDay(value.open_day), offDays: offDays)
     }
 
-    static func habitFields(_ pointer: UnsafePointer<hc_streak_policy>?, forHabit: Bool) throws(HabitError) -> Store.HabitStreakPolicy {
+    /// A habit's own fields, checked: HC_POLICY_INHERIT and 0 follow the store; off_days must be 0.
+    static func habitFields(_ pointer: UnsafePointer<hc_streak_policy>?) throws(HabitError) -> StreakPolicy.Override {
         let value = try Convert.options(pointer, "policy")
-        var own = Store.HabitStreakPolicy.inherited
-        if !(forHabit && value.miss_allowance == HC_POLICY_INHERIT) {
+        guard value.off_days == 0 else { throw .invalid("off_days is the store's policy: 0 for a habit") }
+        var own = StreakPolicy.Override.none
+        if value.miss_allowance != HC_POLICY_INHERIT {
             try StreakPolicy.validate(missAllowance: value.miss_allowance)
             own.missAllowance = value.miss_allowance
         }
-        if !(forHabit && value.open_day == 0) {
-            guard let openDay = StreakPolicy.OpenDay(rawValue: value.open_day) else {
-                throw .invalid("open_day \(value.open_day) is not an HC_OPEN_DAY_* constant\(forHabit ? " or 0" : "")")
-            }
-            own.openDay = openDay
-        }
-        _ = try offDays(value.off_days, forHabit: forHabit)
+        if value.open_day != 0 { own.openDay = try openDay(value.open_day) }
         return own
     }
 
-    private static func offDays(_ value: Int32, forHabit: Bool) throws(HabitError) -> StreakPolicy.OffDays? {
-        if forHabit {
-            guard value == 0 else { throw .invalid("off_days is the store's policy: 0 for a habit") }
-            return nil
-        }
-        guard let offDays = StreakPolicy.OffDays(rawValue: value) else { throw .invalid("off_days \(value) is not an HC_OFF_DAYS_* constant") }
-        return offDays
+    private static func openDay(_ value: Int32) throws(HabitError) -> StreakPolicy.OpenDay {
+        guard let openDay = StreakPolicy.OpenDay(rawValue: value) else { throw .invalid("open_day \(value) is not an HC_OPEN_DAY_* constant") }
+        return openDay
     }
 
     static func write(_ out: UnsafeMutablePointer<hc_streak_policy>, missAllowance: Int32, openDay: Int32, offDays: Int32) {
@@ -49,7 +42,7 @@ enum CPolicy {
 @c @implementation
 public func hc_store_set_streak_policy(_ store: OpaquePointer?, _ policy: UnsafePointer<hc_streak_policy>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        try engine.setStoreStreakPolicy(try CPolicy.policy(policy, forHabit: false))
+        try engine.setStoreStreakPolicy(try CPolicy.policy(policy))
     }
 }
 
@@ -65,7 +58,7 @@ public func hc_store_streak_policy(_ out: UnsafeMutablePointer<hc_streak_policy>
 @c @implementation
 public func hc_habit_set_streak_policy(_ store: OpaquePointer?, _ habit_id: Int64, _ policy: UnsafePointer<hc_streak_policy>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        try engine.setHabitStreakPolicy(habitId: habit_id, try CPolicy.habitFields(policy, forHabit: true))
+        try engine.setHabitStreakPolicy(habitId: habit_id, try CPolicy.habitFields(policy))
     }
 }
 

@@ -182,7 +182,7 @@ extension CProgress {
             let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
             let bestCount = try Convert.out(out_best_count, "out_best_count")
             let asOf = try CProgress.day(as_of, "as_of")
-            let streakPolicy = try policy.map { (pointer) throws(HabitError) in try CPolicy.policy(pointer, forHabit: false) } ?? .standard
+            let streakPolicy = try policy.map { (pointer) throws(HabitError) in try CPolicy.policy(pointer) } ?? .standard
             let history = try CProgress.history(rules, days, day_count, through: asOf)
             let summary = Streaks.summary(history, asOf: asOf, weekStart: try CProgress.weekStart(rules), policy: streakPolicy,
                                           best: bestBuffer.count)

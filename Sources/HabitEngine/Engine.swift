@@ -290,7 +290,7 @@ package final class Engine {
     package func export(layout: StoreDocument.Layout) throws(HabitError) -> String {
         try store.snapshot { () throws(HabitError) in
             let rules = StoreDocument.Rules(weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
-                                            habitPolicies: try store.habitStreakPolicies().mapValues { ($0.missAllowance, $0.openDay) })
+                                            habitPolicies: try store.habitStreakPolicies())
             return StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
                                         habits: try store.habits(includeArchived: true),
                                         entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
@@ -322,9 +322,7 @@ package final class Engine {
                 do throws(HabitError) {
                     let id = try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
                                                    createdAtMs: item.createdAtMs)
-                    if item.missAllowance != nil || item.openDay != nil {
-                        try store.setHabitStreakPolicy(habitId: id, .init(missAllowance: item.missAllowance, openDay: item.openDay))
-                    }
+                    if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
                     habitIds.append(id)
                 } catch {
                     throw error.prefixed("habit \(index + 1) '\(item.spec.name)'")

@@ -46,12 +46,12 @@ extension Engine {
     }
 
     /// A habit's own policy fields (nil: the store's).
-    package func habitStreakPolicyOverride(habitId: Int64) throws(HabitError) -> Store.HabitStreakPolicy {
+    package func habitStreakPolicyOverride(habitId: Int64) throws(HabitError) -> StreakPolicy.Override {
         _ = try habit(id: habitId)
         return try store.habitStreakPolicy(habitId: habitId)
     }
 
-    package func setHabitStreakPolicy(habitId: Int64, _ policy: Store.HabitStreakPolicy) throws(HabitError) {
+    package func setHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
         if let allowance = policy.missAllowance { try StreakPolicy.validate(missAllowance: allowance) }
         _ = try habit(id: habitId)
         try store.atomically { () throws(HabitError) in try store.setHabitStreakPolicy(habitId: habitId, policy) }
@@ -59,20 +59,13 @@ extension Engine {
 
     /// The policy a habit's streaks follow: its own fields over the store's.
     package func streakPolicy(habitId: Int64) throws(HabitError) -> StreakPolicy {
-        Self.merge(try storeStreakPolicy(), try store.habitStreakPolicy(habitId: habitId))
+        try store.habitStreakPolicy(habitId: habitId).over(try storeStreakPolicy())
     }
 
     /// Every habit's policy at once (one read of each table), for the whole-store passes.
     package func streakPolicies() throws(HabitError) -> (store: StreakPolicy, habits: [Int64: StreakPolicy]) {
         let base = try storeStreakPolicy()
-        return (base, try store.habitStreakPolicies().mapValues { Self.merge(base, $0) })
-    }
-
-    static func merge(_ base: StreakPolicy, _ own: Store.HabitStreakPolicy) -> StreakPolicy {
-        var policy = base
-        if let allowance = own.missAllowance { policy.missAllowance = allowance }
-        if let openDay = own.openDay { policy.openDay = openDay }
-        return policy
+        return (base, try store.habitStreakPolicies().mapValues { $0.over(base) })
     }
 
     // MARK: Routines

@@ -3,37 +3,25 @@ import HabitCore
 /// Each habit's own streak policy: a row only for habits that set one; a NULL
 /// field follows the store's policy (kept in settings).
 extension Store {
-    package struct HabitStreakPolicy: Equatable, Sendable {
-        package var missAllowance: Int32?
-        package var openDay: StreakPolicy.OpenDay?
-
-        package init(missAllowance: Int32?, openDay: StreakPolicy.OpenDay?) {
-            self.missAllowance = missAllowance
-            self.openDay = openDay
-        }
-
-        package static let inherited = HabitStreakPolicy(missAllowance: nil, openDay: nil)
-    }
-
-    package func habitStreakPolicies() throws(HabitError) -> [Int64: HabitStreakPolicy] {
+    package func habitStreakPolicies() throws(HabitError) -> [Int64: StreakPolicy.Override] {
         let statement = try db.statement("SELECT habit_id, miss_allowance, open_day FROM streak_policies")
-        var result: [Int64: HabitStreakPolicy] = [:]
-        for (id, policy) in try statement.all({ (s) throws(HabitError) -> (Int64, HabitStreakPolicy) in
+        var result: [Int64: StreakPolicy.Override] = [:]
+        for (id, policy) in try statement.all({ (s) throws(HabitError) -> (Int64, StreakPolicy.Override) in
             (s.int(0), try readPolicy(s, habitId: s.int(0)))
         }) { result[id] = policy }
         return result
     }
 
-    package func habitStreakPolicy(habitId: Int64) throws(HabitError) -> HabitStreakPolicy {
+    package func habitStreakPolicy(habitId: Int64) throws(HabitError) -> StreakPolicy.Override {
         let statement = try db.statement("SELECT miss_allowance, open_day FROM streak_policies WHERE habit_id = ?1")
         statement.bind(1, habitId)
         return try statement.one { (s) throws(HabitError) in
             try readPolicy(s, habitId: habitId, offset: 0)
-        } ?? .inherited
+        } ?? .none
     }
 
-    private func readPolicy(_ s: Statement, habitId: Int64, offset: Int32 = 1) throws(HabitError) -> HabitStreakPolicy {
-        var policy = HabitStreakPolicy.inherited
+    private func readPolicy(_ s: Statement, habitId: Int64, offset: Int32 = 1) throws(HabitError) -> StreakPolicy.Override {
+        var policy = StreakPolicy.Override.none
         if let allowance = s.optionalInt(offset) {
             guard let value = Int32(exactly: allowance), (try? StreakPolicy.validate(missAllowance: value)) != nil else {
                 throw .corrupt("habit \(habitId)'s stored miss allowance \(allowance) is invalid")
@@ -49,7 +37,7 @@ extension Store {
         return policy
     }
 
-    package func setHabitStreakPolicy(habitId: Int64, _ policy: HabitStreakPolicy) throws(HabitError) {
+    package func setHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
         let statement = try db.statement("""
             INSERT INTO streak_policies(habit_id, miss_allowance, open_day) VALUES(?1, ?2, ?3)
             ON CONFLICT(habit_id) DO UPDATE SET miss_allowance = excluded.miss_allowance, open_day = excluded.open_day

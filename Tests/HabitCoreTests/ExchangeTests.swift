@@ -54,15 +54,14 @@ final class StoreDocumentTests: XCTestCase {
         let (habits, entries) = try sample()
         let numu = StreakPolicy(missAllowance: 1, openDay: .zero, offDays: .breaks)
         let bounds = RoutineBounds(morning: 240, day: 600, evening: 1_020)
-        let rules = StoreDocument.Rules(weekStart: 0, streakPolicy: numu, routineBounds: bounds, habitPolicies: [7: (2, nil)])
+        let rules = StoreDocument.Rules(weekStart: 0, streakPolicy: numu, routineBounds: bounds, habitPolicies: [7: .init(missAllowance: 2, openDay: nil)])
         for layout in [StoreDocument.Layout.json, .jsonLines] {
             let text = StoreDocument.encode(timezone: "Europe/Paris", dayStartMinutes: 180, habits: habits, entries: entries, layout: layout,
                                             rules: rules)
             let plan = try StoreDocument.decode(text, layout: layout)
             XCTAssertEqual(plan.settings, .init(timezone: "Europe/Paris", dayStartMinutes: 180, weekStart: 0, streakPolicy: numu,
                                                 routineBounds: bounds))
-            XCTAssertEqual(plan.habits[0].missAllowance, 2)
-            XCTAssertNil(plan.habits[0].openDay, "the store's open day")
+            XCTAssertEqual(plan.habits[0].streakPolicy, .init(missAllowance: 2, openDay: nil), "open day: the store's")
             XCTAssertEqual(plan.habits.map(\.spec), habits.map(\.spec))
             XCTAssertEqual(plan.habits[0].schedules, habits[0].schedules)
             XCTAssertEqual(plan.entries.map(\.kind), [.amount, .total, .undo])
@@ -83,7 +82,7 @@ final class StoreDocumentTests: XCTestCase {
         }
         let plan = try StoreDocument.decode(text, layout: .json)
         XCTAssertEqual(plan.settings, .init(timezone: "UTC", dayStartMinutes: 0))
-        XCTAssertNil(plan.habits[0].missAllowance)
+        XCTAssertEqual(plan.habits[0].streakPolicy, .none)
         XCTAssertThrowsError(try StoreDocument.decode(
             StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .json)
                 .replacingOccurrences(of: #""miss_allowance":0"#, with: #""miss_allowance":40"#), layout: .json))

@@ -59,6 +59,17 @@ final class StreakPolicyTests: XCTestCase {
         }
     }
 
+    func testAHabitsOwnFieldsGoOverTheStores() {
+        let store = StreakPolicy(missAllowance: 2, openDay: .zero, offDays: .breaks)
+        let rows: [(StreakPolicy.Override, StreakPolicy)] = [
+            (.none, store),
+            (.init(missAllowance: 0, openDay: nil), StreakPolicy(missAllowance: 0, openDay: .zero, offDays: .breaks)),
+            (.init(missAllowance: nil, openDay: .previous), StreakPolicy(missAllowance: 2, openDay: .previous, offDays: .breaks)),
+            (.init(missAllowance: 1, openDay: .previous), StreakPolicy(missAllowance: 1, openDay: .previous, offDays: .breaks)),
+        ]
+        for (own, expected) in rows { XCTAssertEqual(own.over(store), expected, "\(own)") }
+    }
+
     func testMissAllowanceIsChecked() {
         XCTAssertNoThrow(try StreakPolicy.validate(missAllowance: 0))
         XCTAssertNoThrow(try StreakPolicy.validate(missAllowance: 31))

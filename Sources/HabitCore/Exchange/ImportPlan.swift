@@ -7,9 +7,8 @@ package struct ImportPlan: Equatable, Sendable {
         package var schedules: [ScheduleSpan]
         package var archivedDay: Int32?
         package var createdAtMs: Int64
-        /// The habit's own streak policy fields (nil: the store's).
-        package var missAllowance: Int32? = nil
-        package var openDay: StreakPolicy.OpenDay? = nil
+        /// The habit's own streak policy fields.
+        package var streakPolicy: StreakPolicy.Override = .none
     }
 
     package struct EntryItem: Equatable, Sendable {

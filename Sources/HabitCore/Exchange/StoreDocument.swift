@@ -19,10 +19,10 @@ package enum StoreDocument {
         package var weekStart: Int
         package var streakPolicy: StreakPolicy
         package var routineBounds: RoutineBounds
-        package var habitPolicies: [Int64: (missAllowance: Int32?, openDay: StreakPolicy.OpenDay?)]
+        package var habitPolicies: [Int64: StreakPolicy.Override]
 
         package init(weekStart: Int = 1, streakPolicy: StreakPolicy = .standard, routineBounds: RoutineBounds = .standard,
-                     habitPolicies: [Int64: (missAllowance: Int32?, openDay: StreakPolicy.OpenDay?)] = [:]) {
+                     habitPolicies: [Int64: StreakPolicy.Override] = [:]) {
             self.weekStart = weekStart
             self.streakPolicy = streakPolicy
             self.routineBounds = routineBounds
@@ -180,7 +180,7 @@ package enum StoreDocument {
         }
 
         /// A streak policy object's miss allowance and open day, each null for the store's.
-        static func habitPolicy(_ record: JSON) throws(HabitError) -> (missAllowance: Int32?, openDay: StreakPolicy.OpenDay?) {
+        static func habitPolicy(_ record: JSON) throws(HabitError) -> StreakPolicy.Override {
             var allowance: Int32?
             if let value = try record.optionalInt("miss_allowance") {
                 guard let exact = Int32(exactly: value) else { throw .invalid("'miss_allowance' out of range") }
@@ -192,7 +192,7 @@ package enum StoreDocument {
                 guard let value = StreakPolicy.OpenDay(name: name) else { throw .invalid("'open_day' must be previous or zero") }
                 openDay = value
             }
-            return (allowance, openDay)
+            return StreakPolicy.Override(missAllowance: allowance, openDay: openDay)
         }
 
         mutating func habit(_ record: JSON) throws(HabitError) {
@@ -218,7 +218,7 @@ package enum StoreDocument {
             let item = ImportPlan.HabitItem(spec: spec, schedules: schedules,
                                             archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
                                             createdAtMs: try record.int("created_at_ms"),
-                                            missAllowance: own?.missAllowance, openDay: own?.openDay)
+                                            streakPolicy: own ?? .none)
             guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
             habitIndexById[id] = plan.habits.count
             plan.habits.append(item)

@@ -51,6 +51,24 @@ package struct StreakPolicy: Equatable, Sendable {
     package var openDay: OpenDay
     package var offDays: OffDays
 
+    /// A habit's own fields: nil follows the store's. (Off days are the store's only.)
+    package struct Override: Equatable, Sendable {
+        package var missAllowance: Int32?
+        package var openDay: OpenDay?
+
+        package init(missAllowance: Int32?, openDay: OpenDay?) {
+            self.missAllowance = missAllowance
+            self.openDay = openDay
+        }
+
+        package static let none = Override(missAllowance: nil, openDay: nil)
+
+        /// The policy a habit follows: its own fields over the store's.
+        package func over(_ base: StreakPolicy) -> StreakPolicy {
+            StreakPolicy(missAllowance: missAllowance ?? base.missAllowance, openDay: openDay ?? base.openDay, offDays: base.offDays)
+        }
+    }
+
     /// Today's behaviour, and that of every store made before policies existed.
     package static let standard = StreakPolicy(missAllowance: 0, openDay: .previous, offDays: .skip)
 
