@@ -188,6 +188,16 @@ final class StreakPolicyTests: XCTestCase {
         }
     }
 
+    func testAMetWeeklyQuotaIsNotAnOffDay() {
+        // weekly:2 met on Monday the 2nd and Tuesday the 3rd: nothing is due for the rest of the week.
+        let gym = [Global.Input(history: history(.timesPerWeek(2), start: march(2), done: [march(2), march(3)]), habitId: 1)]
+        let breaks = StreakPolicy(missAllowance: 0, openDay: .previous, offDays: .breaks)
+        let tallies = Global.tally(gym, vacations: [], from: march(2), to: march(8), asOf: march(8), weekStart: 1)
+        XCTAssertEqual(tallies.map(\.due), [1, 1, 0, 0, 0, 0, 0])
+        XCTAssertEqual(tallies.map(\.quotaMet), [0, 0, 1, 1, 1, 1, 1])
+        XCTAssertEqual(perfect(gym, asOf: march(8), breaks).current?.length, 2, "the rest of a met week breaks nothing")
+    }
+
     func testOpenDayOnGlobalStreaks() {
         // Tuesday the 10th, nothing done yet.
         let habits = weekdayHabits(through: 9)

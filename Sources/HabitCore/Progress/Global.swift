@@ -17,6 +17,9 @@ package enum Global {
         package var anyDone: Int32 = 0
         /// Habits active that day (started, not archived).
         package var active: Int32 = 0
+        /// Quota habits with nothing due that day because their period's quota was met:
+        /// such a day is not an off day.
+        package var quotaMet: Int32 = 0
 
         package var score: Double? { due > 0 ? Double(done) / Double(due) : nil }
     }
@@ -38,10 +41,15 @@ package enum Global {
             let demands = Judge.demands(habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart,
                                         vacations: Vacation.ranges(vacations, habitId: habit.habitId))
             let lastActive = habit.history.lastActiveDay(asOf: to)
+            let hasQuota = habit.history.spec.schedule.isQuota || habit.history.schedules.contains { $0.schedule.isQuota }
             for (index, demand) in demands.enumerated() {
                 let day = from + Int32(index)
                 switch demand {
-                case .notDue: break
+                case .notDue:
+                    // A quota schedule governs every day of its periods: nothing due means met.
+                    if hasQuota, day >= habit.history.spec.startDay, day <= lastActive, habit.history.span(on: day).schedule.isQuota {
+                        result[index].quotaMet += 1
+                    }
                 case .excused: result[index].excused += 1
                 case .due(let done):
                     result[index].due += 1
@@ -63,8 +71,8 @@ package enum Global {
         tallies.compactMap { t -> Occurrence? in
             if t.due == 0 {
                 if t.excused > 0 { return Occurrence(first: t.day, last: t.day, verdict: .excused, excusedDays: 1, doneDays: 0, required: 0) }
-                // Before any habit is active there is no day to judge.
-                return t.active > 0 ? policy.offDay(t.day, asOf: asOf) : nil
+                // Before any habit is active there is no day to judge; a met quota is not an off day.
+                return t.active > 0 && t.quotaMet == 0 ? policy.offDay(t.day, asOf: asOf) : nil
             }
             let verdict: Occurrence.Verdict = t.done == t.due ? .kept : (t.day >= asOf ? .open : .missed)
             return Occurrence(first: t.day, last: t.day, verdict: verdict, excusedDays: 0, doneDays: t.done, required: t.due)
