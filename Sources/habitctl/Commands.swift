@@ -14,11 +14,16 @@ enum Commands {
             return Int32(index)
         }
         try args.finish(maxPositionals: 0)
+        // The settings are tried on a store in memory first, so a refused init creates nothing.
+        let apply = { (store: StoreRef) throws(CLIError) in
+            if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
+            if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
+            if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
+        }
+        try apply(StoreRef(path: ":memory:"))
         let path = try context.resolvedPath()
         let store = try StoreRef(path: path)
-        if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
-        if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
-        if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
+        try apply(store)
         var zone: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_timezone(&zone, store.handle))
         defer { hc_free(zone) }
@@ -53,7 +58,7 @@ enum Commands {
             hc_habit_create(&id, store.handle, &$0)
         }
         try Library.check(status)
-        let habit = try store.habit(String(id))
+        let habit = try store.habit(id: id)
         context.output.emit(["habit": habit.json]) { "added \(habit.summary)" }
     }
 
@@ -122,7 +127,7 @@ enum Commands {
             hc_habit_update(store.handle, current.id, &$0, fields)
         }
         try Library.check(status)
-        let habit = try store.habit(String(current.id))
+        let habit = try store.habit(id: current.id)
         context.output.emit(["habit": habit.json]) { "updated \(habit.summary)" }
     }
 
@@ -134,7 +139,7 @@ enum Commands {
         let store = try context.openStore()
         let habit = try store.habit(reference)
         try Library.check(hc_habit_archive(store.handle, habit.id, restore ? 0 : 1))
-        let updated = try store.habit(String(habit.id))
+        let updated = try store.habit(id: habit.id)
         context.output.emit(["habit": updated.json]) { "\(restore ? "restored" : "archived") \(updated.summary)" }
     }
 
@@ -245,7 +250,7 @@ enum Commands {
             }
             Output.log("exported to \(outputPath)")
         } else {
-            FileHandle.standardOutput.write(Data(document.utf8))
+            Writer.standardOutput(document)
         }
     }
 

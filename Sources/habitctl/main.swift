@@ -71,8 +71,12 @@ func run(_ argv: [String]) throws(CLIError) {
 }
 
 do {
-    try run(Array(CommandLine.arguments.dropFirst()))
+    try run(RawArguments.validated())
 } catch {
     Output.log("habitctl: \(error.message)")
     exit(error.exitCode)
+}
+if let failure = Writer.outputFailure {
+    Output.log("habitctl: the output could not be written: \(failure)")
+    exit(Writer.exitCode)
 }
