@@ -352,10 +352,17 @@ typedef struct hc_entry_input {
     double value;
     int64_t at_ms;    /* when it happened, UTC ms; 0 means now */
     const char *note; /* optional, up to 4096 bytes */
+    /* Added in 0.3 (read when struct_size covers it): optional retry key, 1 to 200
+     * bytes of UTF-8 without control characters. Appending with a key that already
+     * appended an entry of the same habit appends nothing and returns that entry's id
+     * (HC_OK), so a caller that does not know whether a call went through can repeat
+     * it; the same key for another habit is HC_E_CONFLICT. Keys travel with their
+     * entries through export and import. */
+    const char *key;
 } hc_entry_input;
 
 #define HC_ENTRY_INPUT_INIT \
-    { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL }
+    { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL, NULL }
 
 /* An entry as stored. */
 typedef struct hc_entry {

@@ -203,7 +203,10 @@ package final class Engine {
         package var atMs: Int64?    // nil: now
         package var source: EntrySource
         package var note: String?
-        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?) {
+        package var key: String?    // a retry key: the same key appends once
+        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?,
+                     key: String? = nil) {
+            self.key = key
             self.habitId = habitId
             self.kind = kind
             self.day = day
@@ -214,7 +217,26 @@ package final class Engine {
         }
     }
 
+    /// Appends an entry; with a key, the entry that key first appended when there is one
+    /// (for the same habit; another habit's key is a conflict), so a retry appends once.
     package func append(_ new: NewEntry) throws(HabitError) -> Int64 {
+        guard let key = new.key else { return try appendOnce(new) }
+        try EntryRules.validate(key: key)
+        // One write transaction: two processes retrying with one key append once.
+        return try store.atomically { () throws(HabitError) -> Int64 in
+            if let existing = try store.entryId(forKey: key) {
+                guard let entry = try store.entry(id: existing), entry.habitId == new.habitId else {
+                    throw .conflict("key '\(key)' already appended entry #\(existing) for another habit")
+                }
+                return existing
+            }
+            let id = try appendOnce(new)
+            try store.insertEntryKey(key, entryId: id)
+            return id
+        }
+    }
+
+    private func appendOnce(_ new: NewEntry) throws(HabitError) -> Int64 {
         guard new.kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
         let clock = try clock()
         let at = new.atMs ?? now()

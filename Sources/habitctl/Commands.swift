@@ -144,7 +144,7 @@ enum Commands {
     }
 
     static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["date", "note", "source"])
+        var args = try Arguments(raw, valued: ["date", "note", "source", "key"])
         let reference = try args.require(0, "HABIT")
         var input = hc_entry_input()
         input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
@@ -161,23 +161,28 @@ enum Commands {
             guard !isTotal else { throw .usage("--total needs an AMOUNT") }
             input.kind = HC_ENTRY_DONE
         }
-        let note = args.option("note")
+        let note = args.option("note"), key = args.option("key")
         try args.finish(maxPositionals: skip ? 1 : 2)
         let store = try context.openStore()
         let habit = try store.habit(reference)
         input.habit_id = habit.id
         var id: Int64 = 0
         try Library.check(withOptionalCString(note) { notePointer in
-            input.note = notePointer
-            return hc_entry_append(&id, store.handle, &input)
+            withOptionalCString(key) { keyPointer in
+                input.note = notePointer
+                input.key = keyPointer
+                return hc_entry_append(&id, store.handle, &input)
+            }
         })
-        let entry = try store.entries(habitId: habit.id, from: input.day == Int32.min ? store.today() - 1 : input.day,
-                                      to: input.day == Int32.min ? store.today() + 1 : input.day).first { $0.id == id }
+        // Committed: from here on nothing may fail the command, or a script would retry it.
+        let entry = try? store.entry(id: id, habitId: habit.id)
         var total = 0.0
-        if let entry { try Library.check(hc_habit_day_total(&total, store.handle, habit.id, entry.day)) }
-        context.output.emit(["entry": entry?.json ?? ["id": id], "day_total": total]) {
+        let hasTotal = entry.map { hc_habit_day_total(&total, store.handle, habit.id, $0.day) == HC_OK } ?? false
+        var document: [String: Any] = ["entry": entry?.json ?? ["id": id]]
+        if hasTotal { document["day_total"] = total }
+        context.output.emit(document) {
             guard let entry else { return "logged entry #\(id)" }
-            return "logged \(entry.summary) for \(habit.name); day total \(Output.number(total))"
+            return "logged \(entry.summary) for \(habit.name)" + (hasTotal ? "; day total \(Output.number(total))" : "")
         }
     }
 

@@ -116,6 +116,14 @@ final class StoreRef {
         return result
     }
 
+    /// One entry of a habit, looked for around today first, then over every day.
+    func entry(id: Int64, habitId: Int64) throws(CLIError) -> EntryInfo? {
+        let today = try today()
+        if let entry = try entries(habitId: habitId, from: today - 1, to: today + 1).first(where: { $0.id == id }) { return entry }
+        let first = try Library.parseDate("0001-01-01"), last = try Library.parseDate("9999-12-31")
+        return try entries(habitId: habitId, from: first, to: last).first { $0.id == id }
+    }
+
     func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
         let capacity = Int64(to) - Int64(from) + 1
         guard capacity > 0, capacity <= 100_000 else { throw CLIError.invalid("the range must hold 1 to 100000 days") }

@@ -96,6 +96,14 @@ package enum EntryRules {
         if let note { try TextRules.validate(note, field: "note", maxBytes: maxNoteBytes, allowEmpty: true) }
     }
 
+    package static let maxKeyBytes = 200
+
+    /// A retry key: 1 to 200 bytes of text without control characters. It is compared
+    /// byte for byte, as a caller's request id is.
+    package static func validate(key: String) throws(HabitError) {
+        try TextRules.validate(key, field: "key", maxBytes: maxKeyBytes)
+    }
+
     /// Entries may be for any past day and for up to one day ahead (travellers east of home).
     package static func validate(day: Int32, today: Int32) throws(HabitError) {
         guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
