@@ -22,7 +22,17 @@ enum Writer {
     /// Why the first failed stdout write failed (nil while every write succeeded).
     nonisolated(unsafe) private(set) static var outputFailure: String?
 
-    /// Writes text to stdout; a failure is recorded for `finish`.
+    /// Fills closed standard descriptors before anything is opened, so no file the
+    /// command opens can become "stdout". A closed stdout gets /dev/null opened for
+    /// reading, where every write fails (the output is lost, and the exit code says so);
+    /// a closed stderr gets /dev/null for writing.
+    static func guardStandardDescriptors() {
+        for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
+            _ = open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY)
+        }
+    }
+
+    /// Writes text to stdout; a failure is recorded and ends the command with `exitCode`.
     static func standardOutput(_ text: String) {
         guard outputFailure == nil else { return }  // the rest would be missing a part
         if let error = writeAll(text, to: STDOUT_FILENO) { outputFailure = error }

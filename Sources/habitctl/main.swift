@@ -70,6 +70,7 @@ func run(_ argv: [String]) throws(CLIError) {
     }
 }
 
+Writer.guardStandardDescriptors()
 do {
     try run(RawArguments.validated())
 } catch {
