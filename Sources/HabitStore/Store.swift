@@ -305,6 +305,13 @@ package final class Store {
         return try statement.one { $0.text(0) } ?? nil
     }
 
+    /// Every retry key, by the entry it appended.
+    package func entryKeys() throws(HabitError) -> [Int64: String] {
+        var keys: [Int64: String] = [:]
+        for (id, key) in try db.statement("SELECT entry_id, key FROM entry_keys").all({ ($0.int(0), $0.text(1) ?? "") }) { keys[id] = key }
+        return keys
+    }
+
     package func insertEntryKey(_ key: String, entryId: Int64) throws(HabitError) {
         let statement = try db.statement("INSERT INTO entry_keys(key, entry_id) VALUES(?1, ?2)")
         statement.bind(1, key)

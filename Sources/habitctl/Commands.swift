@@ -262,7 +262,7 @@ enum Commands {
     static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["format"])
         let loop = args.flag("loop")
-        let format = try exportFormat(args.option("format") ?? "json")
+        let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
         if loop {

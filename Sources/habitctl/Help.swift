@@ -162,7 +162,8 @@ enum Help {
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
-        All or nothing: a bad line is named and nothing is written.
+        Without --format the layout is read from the text. All or nothing: every record is
+        checked as the command that writes it would be; a bad line is named and nothing is written.
         """,
         "today": "Usage: habitctl today [--date DATE]\nThe habits due, grouped by routine, with their state.",
         "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",

@@ -113,6 +113,12 @@ package enum EntryRules {
         }
     }
 
+    /// A moment in UTC milliseconds must fall in the years 0001 to 9999, as days do.
+    package static func validate(utcMs: Int64, field: String) throws(HabitError) {
+        let first = Int64(CivilDate.minDay) * 86_400_000, last = (Int64(CivilDate.maxDay) + 1) * 86_400_000 - 1
+        guard utcMs >= first, utcMs <= last else { throw .invalid("'\(field)' \(utcMs) is outside the years 0001 to 9999") }
+    }
+
     /// Whether `target` may be cancelled by a new undo entry.
     package static func validateUndo(of target: Entry, alreadyUndone: Bool) throws(HabitError) {
         guard target.kind != .undo else { throw .conflict("entry \(target.id) is an undo; log the entry again instead") }
