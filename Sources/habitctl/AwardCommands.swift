@@ -43,7 +43,7 @@ enum AwardCommands {
 
     static func progress(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         try args.finish(maxPositionals: 0)
         let awards = try awardList { hc_awards_progress(&$0, store.handle, day) }
@@ -60,7 +60,7 @@ enum AwardCommands {
         var args = try Arguments(raw, valued: [])
         let rawDocument = args.flag("raw")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         var pointer: UnsafeMutablePointer<CChar>?
         try Library.check(hc_awards_catalog_json(&pointer, store.handle))
         guard let pointer else { throw CLIError(exitCode: 1, message: "no catalogue returned") }
@@ -126,7 +126,7 @@ enum AwardCommands {
         let limit = try number(args.option("limit") ?? "100", "--limit")
         let acknowledge = args.flag("ack")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
         var list: OpaquePointer?
         try Library.check(hc_events_read(&list, store.handle, after, limit, acknowledge ? HC_EVENTS_ACK : 0))
         defer { hc_event_list_free(list) }

@@ -66,7 +66,7 @@ enum Commands {
         var args = try Arguments(raw, valued: [])
         let all = args.flag("all")
         try args.finish(maxPositionals: 0)
-        let habits = try context.openStore().habits(includeArchived: all)
+        let habits = try context.openStore(readOnly: true).habits(includeArchived: all)
         context.output.emit(["habits": habits.map(\.json)]) {
             habits.isEmpty ? "no habits yet: habitctl habit add NAME" : habits.map(\.summary).joined(separator: "\n")
         }
@@ -76,7 +76,7 @@ enum Commands {
         let args = try Arguments(raw, valued: [])
         let reference = try args.require(0, "HABIT")
         try args.finish(maxPositionals: 1)
-        let habit = try context.openStore().habit(reference)
+        let habit = try context.openStore(readOnly: true).habit(reference)
         context.output.emit(["habit": habit.json]) {
             var lines = [habit.summary, "  started \(Library.format(habit.startDay))"]
             if let group = habit.group { lines.append("  group \(group)") }
@@ -206,7 +206,7 @@ enum Commands {
 
     static func entries(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["from", "to"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let today = try store.today()
         let to = try args.option("to").map(Library.parseDate) ?? today
         let from = try args.option("from").map(Library.parseDate) ?? to - 29
@@ -221,7 +221,7 @@ enum Commands {
     static func days(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["from", "to"])
         let reference = try args.require(0, "HABIT")
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let habit = try store.habit(reference)
         let to: Int32 = if let text = args.option("to") { try Library.parseDate(text) } else { try store.today() }
         let from = try args.option("from").map(Library.parseDate) ?? to - 13
@@ -244,7 +244,7 @@ enum Commands {
         let format = try exportFormat(args.option("format") ?? "json")
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         var text: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_export(&text, store.handle, format))
         defer { hc_free(text) }
