@@ -348,6 +348,10 @@ package final class Engine {
     /// Writes a checked plan in one transaction: all of it or none.
     private func apply(_ plan: ImportPlan) throws(HabitError) {
         try store.atomically { () throws(HabitError) in
+            // The header's zone must be one hc_store_set_timezone takes, used or not.
+            if let settings = plan.settings {
+                do throws(HabitError) { _ = try ZoneDatabase.load(settings.timezone) } catch { throw error.prefixed("the header") }
+            }
             // A store that has no habits yet takes the settings of the one exported.
             if let settings = plan.settings, try store.habits(includeArchived: true).isEmpty {
                 try setTimezone(settings.timezone)
