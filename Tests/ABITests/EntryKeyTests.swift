@@ -44,6 +44,26 @@ final class EntryKeyTests: StoreTestCase {
         XCTAssertEqual(entryCount(store), 3)
     }
 
+    /// A store written by 0.2 (schema 6) opens, migrates to 7, and behaves as before.
+    func testASchemaSixStoreMigratesAndKeepsItsLedger() throws {
+        let store = try open()
+        let read = createHabit(store, "Read")
+        ok(append(store, read, on: "2026-01-02").0)
+        ok(hc_store_close(store))
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE entry_keys; PRAGMA user_version = 6;"]), "back to 6")
+        let reopened = try open()
+        defer { hc_store_close(reopened) }
+        var version: Int32 = 0
+        ok(hc_store_schema_version(&version, reopened))
+        XCTAssertEqual(version, 7)
+        XCTAssertEqual(total(reopened, read, "2026-01-02"), 1, "the ledger survives the migration")
+        XCTAssertEqual(entryCount(reopened), 1)
+        let keyed = appendKeyed(reopened, read, key: "k")
+        XCTAssertEqual(keyed.0, HC_OK)
+        XCTAssertEqual(appendKeyed(reopened, read, key: "k").1, keyed.1)
+        XCTAssertEqual(entryCount(reopened), 2)
+    }
+
     func testACallerBuiltBeforeTheKeyFieldIsServed() throws {
         let store = try open()
         defer { hc_store_close(store) }
