@@ -1214,6 +1214,11 @@ int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_
  *    default-ignorable character) is HC_E_INVALID; ZWJ, ZWNJ, variation selectors
  *    and the tags of an emoji flag are allowed.
  *  - hc_entry_input.key makes an append safe to retry (see hc_entry_input).
+ *  - HC_OPEN_READONLY needs no write access: a store without a -wal file (closed
+ *    cleanly) that this process may not write, or whose folder it may not write, is
+ *    read as immutable and nothing is created beside it. A read-write open of a store
+ *    file this process may not write is HC_E_READONLY before anything is created.
+ *    -wal and -shm files take the store file's own permissions (SQLite's rule).
  *  - Imports check every record with the rules of the call that writes it (dates
  *    up to the day after today, recorded_at_ms and created_at_ms in the years
  *    0001 to 9999, names as above, keys), naming the line or element at fault;

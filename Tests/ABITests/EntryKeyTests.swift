@@ -1,4 +1,5 @@
 import CHabitCore
+import Foundation
 import XCTest
 
 /// hc_entry_input.key through the C functions on a real store: a retried append appends
@@ -62,6 +63,21 @@ final class EntryKeyTests: StoreTestCase {
         XCTAssertEqual(keyed.0, HC_OK)
         XCTAssertEqual(appendKeyed(reopened, read, key: "k").1, keyed.1)
         XCTAssertEqual(entryCount(reopened), 2)
+    }
+
+    /// -wal and -shm take the store file's permissions, whatever the umask.
+    func testWalAndShmTakeTheStoreFilesMode() throws {
+        ok(hc_store_close(try open()))
+        chmod(dir + "/store.db", 0o660)
+        let previous = umask(0o077)
+        defer { umask(previous) }
+        let store = try open()
+        defer { hc_store_close(store) }
+        _ = createHabit(store, "Read")  // a write: the -wal and -shm exist while the store is open
+        for suffix in ["-wal", "-shm"] {
+            let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/store.db" + suffix)
+            XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o660, suffix)
+        }
     }
 
     func testACallerBuiltBeforeTheKeyFieldIsServed() throws {
