@@ -21,8 +21,10 @@ enum AwardCommands {
     static func list(_ raw: [String], _ context: Context) throws(CLIError) {
         let args = try Arguments(raw, valued: [])
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
-        let fresh = Set(try awardList { hc_awards_evaluate(&$0, store.handle, Int32.min /* HC_DAY_NONE */) }.map(\.id))
+        // A store one may not write lists what is unlocked without evaluating first.
+        let writable = context.canWrite()
+        let store = try context.openStore(readOnly: !writable)
+        let fresh = writable ? Set(try awardList { hc_awards_evaluate(&$0, store.handle, Int32.min /* HC_DAY_NONE */) }.map(\.id)) : []
         let unlocked = try awardList { hc_awards_unlocked(&$0, store.handle) }
         context.output.emit(["unlocked": unlocked.map { $0.json(new: fresh.contains($0.id)) }]) {
             guard !unlocked.isEmpty else { return "no awards unlocked yet (see: habitctl awards progress)" }
@@ -98,7 +100,8 @@ enum AwardCommands {
     static func referral(_ raw: [String], _ context: Context) throws(CLIError) {
         guard let sub = raw.first else { throw .usage("referral needs a subcommand: code, redeem CODE") }
         let args = try Arguments(Array(raw.dropFirst()), valued: [])
-        let store = try context.openStore()
+        // A code made once is only read: a store one may not write still shows it.
+        let store = try context.openStore(readOnly: sub == "code" && !context.canWrite())
         switch sub {
         case "code":
             try args.finish(maxPositionals: 0)

@@ -266,14 +266,14 @@ final class CLITrustTests: XCTestCase {
     let readCommands: [[String]] = [
         ["habit", "list"], ["habit", "show", "Read"], ["entries"], ["days", "Read"], ["export"], ["today"], ["streak", "Read"],
         ["stats", "Read"], ["heatmap"], ["vacation", "list"], ["credits", "balance"], ["credits", "history"], ["credits", "rules"],
-        ["awards", "progress"], ["awards", "catalog"], ["events"], ["proof", "list"], ["plugin", "list"],
+        ["awards", "progress"], ["awards", "catalog"], ["awards"], ["events"], ["referral", "code"], ["proof", "list"], ["plugin", "list"],
     ]
 
     func makeStore(in dir: String, owner: Bool) throws -> String {
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         chmod(folder, 0o755)
         let path = dir + "/store.db"
-        for args in [["init"], ["habit", "add", "Read"], ["log", "Read"]] {
+        for args in [["init"], ["habit", "add", "Read"], ["log", "Read"], ["referral", "code"]] {
             let result = owner ? try asNobody(args, path: path) : try runProcess([Paths.habitctl, "--db", path] + args)
             XCTAssertEqual(result.status, 0, "\(args): \(result.stderr)")
         }
