@@ -67,7 +67,7 @@ enum ProofCommands {
         case HC_OUTCOME_REJECTED: 2
         default: 3
         }
-        exit(code)
+        Writer.finish(code)
     }
 
     /// Each proof with its verdicts, oldest first.

@@ -32,6 +32,22 @@ enum Writer {
         }
     }
 
+    /// Ends habitctl with code, or with `exitCode` when output was lost: every exit of a
+    /// command that ran goes through here, so lost output is never reported as success.
+    static func finish(_ code: Int32) -> Never {
+        if let outputFailure {
+            standardError("habitctl: the output could not be written: \(outputFailure)\n")
+            exit(exitCode)
+        }
+        exit(code)
+    }
+
+    /// Ends habitctl after a failed command: its own code wins over lost output, since
+    /// it already says the command did not do its work.
+    static func fail(_ code: Int32) -> Never {
+        exit(code)
+    }
+
     /// Writes text to stdout; a failure is recorded and ends the command with `exitCode`.
     static func standardOutput(_ text: String) {
         guard outputFailure == nil else { return }  // the rest would be missing a part

@@ -75,9 +75,6 @@ do {
     try run(RawArguments.validated())
 } catch {
     Output.log("habitctl: \(error.message)")
-    exit(error.exitCode)
+    Writer.fail(error.exitCode)
 }
-if let failure = Writer.outputFailure {
-    Output.log("habitctl: the output could not be written: \(failure)")
-    exit(Writer.exitCode)
-}
+Writer.finish(0)
