@@ -193,7 +193,7 @@ int32_t hc_store_export(char **out, hc_store *store, int32_t format);
  * line (JSONL) or the element (JSON) at fault. A habit whose name is already
  * active here is HC_E_CONFLICT. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_CONFLICT,
  * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
-int32_t hc_store_import(hc_store *store, const char *text, int32_t format);
+int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* format: also HC_FORMAT_DETECT */
 
 /* Imports Loop Habit Tracker's CSV export: the text of Habits.csv and of the
  * top-level Checkmarks.csv. Yes/no habits become checkmark habits, measurable
@@ -352,10 +352,17 @@ typedef struct hc_entry_input {
     double value;
     int64_t at_ms;    /* when it happened, UTC ms; 0 means now */
     const char *note; /* optional, up to 4096 bytes */
+    /* Added in 0.3 (read when struct_size covers it): optional retry key, 1 to 200
+     * bytes of UTF-8 without control characters. Appending with a key that already
+     * appended an entry of the same habit appends nothing and returns that entry's id
+     * (HC_OK), so a caller that does not know whether a call went through can repeat
+     * it; the same key for another habit is HC_E_CONFLICT. Keys travel with their
+     * entries through export and import. */
+    const char *key;
 } hc_entry_input;
 
 #define HC_ENTRY_INPUT_INIT \
-    { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL }
+    { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL, NULL }
 
 /* An entry as stored. */
 typedef struct hc_entry {
@@ -1301,6 +1308,32 @@ int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, co
  * or clears them with NULL. HC_OK, HC_E_INVALID (not a JSON object, too long),
  * HC_E_NOT_FOUND (no such plugin), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_json);
+
+/* ---- Scripting guarantees (0.3) -----------------------------------------------
+ *
+ *  - Habit names (hc_habit_create, hc_habit_update, imports) are stored in Unicode
+ *    NFC. Two names are the same when equal under full Unicode case folding
+ *    ("Straße" and "STRASSE", "Café" precomposed and decomposed): an active name
+ *    taken that way is HC_E_CONFLICT, and hc_habit_find matches that way. A name
+ *    holding an invisible or text-reordering character (bidi controls such as
+ *    U+202E, zero-width spaces, soft hyphens, BOMs, every other format or
+ *    default-ignorable character) is HC_E_INVALID; ZWJ, ZWNJ, variation selectors
+ *    and the tags of an emoji flag are allowed.
+ *  - hc_entry_input.key makes an append safe to retry (see hc_entry_input).
+ *  - HC_OPEN_READONLY needs no write access: a store without a -wal file (closed
+ *    cleanly) that this process may not write, or whose folder it may not write, is
+ *    read as immutable and nothing is created beside it. A read-write open of a store
+ *    file this process may not write is HC_E_READONLY before anything is created.
+ *    -wal and -shm files take the store file's own permissions (SQLite's rule).
+ *  - Imports check every record with the rules of the call that writes it (dates
+ *    up to the day after today, recorded_at_ms and created_at_ms in the years
+ *    0001 to 9999, names as above, keys), naming the line or element at fault;
+ *    nothing is written when one fails.
+ */
+
+#define HC_FORMAT_DETECT 3 /* hc_store_import only: JSON or JSON Lines, read from the text:
+                              JSON Lines when its first line is a whole JSON object
+                              whose "type" is "header" */
 
 #ifdef __cplusplus
 }

@@ -39,6 +39,20 @@ enum Convert {
         return pointer.pointee
     }
 
+    /// A caller's options struct that grew at its end: a caller built against an older
+    /// header passes one of the earlier sizes, and the fields it lacks read as zero.
+    static func grownOptions<T>(_ pointer: UnsafePointer<T>?, _ name: String, earlierSizes: [Int]) throws(HabitError) -> T {
+        guard let pointer else { throw .invalid("\(name) is NULL") }
+        let size = Int(UnsafeRawPointer(pointer).load(as: UInt32.self))
+        guard size != MemoryLayout<T>.size else { return pointer.pointee }
+        guard earlierSizes.contains(size), size < MemoryLayout<T>.size else { return try options(pointer, name) }
+        let value = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+        defer { value.deallocate() }
+        value.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
+        value.copyMemory(from: UnsafeRawPointer(pointer), byteCount: size)
+        return value.load(as: T.self)
+    }
+
     /// A string the caller frees with hc_free.
     static func ownedString(_ text: String) throws(HabitError) -> UnsafeMutablePointer<CChar> {
         guard let copy = strdup(text) else { throw HabitError(.noMemory, "out of memory") }

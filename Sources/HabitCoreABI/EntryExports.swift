@@ -14,8 +14,12 @@ enum CEntry {
         guard input.habit_id > 0 else { throw .invalid("habit_id \(input.habit_id) is not a habit id") }
         return Engine.NewEntry(habitId: input.habit_id, kind: kind, day: try Convert.day(input.day, "day"), value: input.value,
                                atMs: input.at_ms == 0 ? nil : input.at_ms, source: source,
-                               note: try Convert.optionalString(input.note, "note"))
+                               note: try Convert.optionalString(input.note, "note"),
+                               key: try Convert.optionalString(input.key, "key"))
     }
+
+    /// hc_entry_input's sizes before its last fields were appended (0.2: up to `note`).
+    static let earlierInputSizes = [MemoryLayout<hc_entry_input>.offset(of: \hc_entry_input.key) ?? 0]
 
     static func fill(_ target: UnsafeMutablePointer<hc_entry>, _ entry: Entry, undoneBy: Int64?) throws(HabitError) {
         var value = hc_entry()
@@ -40,7 +44,7 @@ typealias EntryListBox = OwnedArray<hc_entry>
 @c @implementation
 public func hc_entry_append(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ entry: UnsafePointer<hc_entry_input>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let id = try engine.append(try CEntry.newEntry(try Convert.options(entry, "entry")))
+        let id = try engine.append(try CEntry.newEntry(try Convert.grownOptions(entry, "entry", earlierSizes: CEntry.earlierInputSizes)))
         out_id?.pointee = id
     }
 }

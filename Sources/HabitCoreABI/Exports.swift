@@ -127,7 +127,7 @@ public func hc_store_export(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CCh
 @c @implementation
 public func hc_store_import(_ store: OpaquePointer?, _ text: UnsafePointer<CChar>?, _ format: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        try engine.importDocument(try Convert.string(text, "text"), layout: try layout(format))
+        try engine.importDocument(try Convert.string(text, "text"), layout: format == HC_FORMAT_DETECT ? nil : try layout(format))
     }
 }
 

@@ -126,8 +126,23 @@ package final class Engine {
         let schedules = [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)]
         let createdAt = now()
         return try store.atomically { () throws(HabitError) in
-            try store.insertHabit(spec, schedules: schedules, archivedDay: nil, createdAtMs: createdAt)
+            try requireNameFree(spec.name, except: nil)
+            return try store.insertHabit(spec, schedules: schedules, archivedDay: nil, createdAtMs: createdAt)
         }
+    }
+
+    /// Refuses a name an active habit already has, as HabitName compares names.
+    private func requireNameFree(_ name: String, except id: Int64?) throws(HabitError) {
+        if let holder = try activeHabit(named: name), holder.id != id {
+            throw .conflict("the name '\(name.prefix(200))' is taken by habit #\(holder.id) '\(holder.spec.name)'")
+        }
+    }
+
+    /// The active habit whose name is the same as name under HabitName.key.
+    private func activeHabit(named name: String) throws(HabitError) -> Habit? {
+        if let exact = try store.activeHabit(named: HabitName.nfc(name)) { return exact }
+        let key = HabitName.key(name)
+        return try store.habits(includeArchived: false).first { HabitName.key($0.spec.name) == key }
     }
 
     package func habit(id: Int64) throws(HabitError) -> Habit {
@@ -139,7 +154,7 @@ package final class Engine {
     }
 
     package func habit(named name: String) throws(HabitError) -> Habit {
-        guard let habit = try store.activeHabit(named: name) else { throw .notFound("no active habit named '\(name.prefix(200))'") }
+        guard let habit = try activeHabit(named: name) else { throw .notFound("no active habit named '\(name.prefix(200))'") }
         return habit
     }
 
@@ -174,6 +189,7 @@ package final class Engine {
             if let start = changes.startDay { spec.startDay = start }
             if let schedule = changes.schedule { spec.schedule = schedule }
             spec = try spec.validated()
+            if changes.name != nil && !current.isArchived { try requireNameFree(spec.name, except: id) }
             cachedHabits[id] = nil
             try store.updateHabit(id: id, spec: spec)
             if let schedule = changes.schedule, schedule != current.spec.schedule {
@@ -188,6 +204,7 @@ package final class Engine {
         try store.atomically { () throws(HabitError) in
             let current = try habit(id: id)
             guard current.isArchived != archived else { return }
+            if !archived { try requireNameFree(current.spec.name, except: id) }
             cachedHabits[id] = nil
             try store.setArchived(id: id, day: archived ? day : nil, name: current.spec.name)
         }
@@ -203,7 +220,10 @@ package final class Engine {
         package var atMs: Int64?    // nil: now
         package var source: EntrySource
         package var note: String?
-        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?) {
+        package var key: String?    // a retry key: the same key appends once
+        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?,
+                     key: String? = nil) {
+            self.key = key
             self.habitId = habitId
             self.kind = kind
             self.day = day
@@ -214,10 +234,30 @@ package final class Engine {
         }
     }
 
+    /// Appends an entry; with a key, the entry that key first appended when there is one
+    /// (for the same habit; another habit's key is a conflict), so a retry appends once.
     package func append(_ new: NewEntry) throws(HabitError) -> Int64 {
+        guard let key = new.key else { return try appendOnce(new) }
+        try EntryRules.validate(key: key)
+        // One write transaction: two processes retrying with one key append once.
+        return try store.atomically { () throws(HabitError) -> Int64 in
+            if let existing = try store.entryId(forKey: key) {
+                guard let entry = try store.entry(id: existing), entry.habitId == new.habitId else {
+                    throw .conflict("key '\(key)' already appended entry #\(existing) for another habit")
+                }
+                return existing
+            }
+            let id = try appendOnce(new)
+            try store.insertEntryKey(key, entryId: id)
+            return id
+        }
+    }
+
+    private func appendOnce(_ new: NewEntry) throws(HabitError) -> Int64 {
         guard new.kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
         let clock = try clock()
         let at = new.atMs ?? now()
+        try EntryRules.validate(utcMs: at, field: "at_ms")
         let atDay = try clock.localDay(utcMs: at)
         let today = try clock.localDay(utcMs: now())
         let day = new.day ?? atDay
@@ -294,12 +334,13 @@ package final class Engine {
             return StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
                                         habits: try store.habits(includeArchived: true),
                                         entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
-                                        layout: layout, rules: rules)
+                                        keys: try store.entryKeys(), layout: layout, rules: rules)
         }
     }
 
-    package func importDocument(_ text: String, layout: StoreDocument.Layout) throws(HabitError) {
-        try apply(try StoreDocument.decode(text, layout: layout))
+    /// layout nil: read from the content (StoreDocument.detectLayout).
+    package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
+        try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text), today: today()))
     }
 
     package func importLoop(habitsCSV: String, checkmarksCSV: String) throws(HabitError) {
@@ -309,6 +350,10 @@ package final class Engine {
     /// Writes a checked plan in one transaction: all of it or none.
     private func apply(_ plan: ImportPlan) throws(HabitError) {
         try store.atomically { () throws(HabitError) in
+            // The header's zone must be one hc_store_set_timezone takes, used or not.
+            if let settings = plan.settings {
+                do throws(HabitError) { _ = try ZoneDatabase.load(settings.timezone) } catch { throw error.prefixed("the header") }
+            }
             // A store that has no habits yet takes the settings of the one exported.
             if let settings = plan.settings, try store.habits(includeArchived: true).isEmpty {
                 try setTimezone(settings.timezone)
@@ -320,6 +365,7 @@ package final class Engine {
             var habitIds: [Int64] = []
             for (index, item) in plan.habits.enumerated() {
                 do throws(HabitError) {
+                    if item.archivedDay == nil { try requireNameFree(item.spec.name, except: nil) }
                     let id = try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
                                                    createdAtMs: item.createdAtMs)
                     if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
@@ -330,10 +376,17 @@ package final class Engine {
             }
             var entryIds: [Int64] = []
             entryIds.reserveCapacity(plan.entries.count)
-            for item in plan.entries {
-                entryIds.append(try store.insertEntry(
+            for (index, item) in plan.entries.enumerated() {
+                let id = try store.insertEntry(
                     habitId: habitIds[item.habitIndex], day: item.day, kind: item.kind, value: item.value,
-                    recordedAtMs: item.recordedAtMs, source: item.source, undoes: item.undoesIndex.map { entryIds[$0] }, note: item.note))
+                    recordedAtMs: item.recordedAtMs, source: item.source, undoes: item.undoesIndex.map { entryIds[$0] }, note: item.note)
+                if let key = item.key {
+                    if let existing = try store.entryId(forKey: key) {
+                        throw HabitError.conflict("entry \(index + 1): key '\(key.prefix(200))' already appended entry #\(existing) here")
+                    }
+                    try store.insertEntryKey(key, entryId: id)
+                }
+                entryIds.append(id)
             }
         }
     }

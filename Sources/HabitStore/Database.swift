@@ -1,4 +1,5 @@
 import CSQLite
+import Glibc
 import HabitCore
 
 /// One SQLite connection with a cache of prepared statements. Not thread-safe:
@@ -12,8 +13,18 @@ package final class Database {
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX
+        if !readOnly, access(path, F_OK) == 0, access(path, W_OK) != 0 {
+            // SQLite would open it read-only anyway and leave a -shm with the file's 0444
+            // mode that blocks later opens: refuse before anything is created.
+            throw HabitError(.readOnly, "cannot write store '\(path)': permission denied (commands that only read open it read-only)")
+        }
+        var target = path
+        if readOnly && ReadOnlyAccess.needsImmutableOpen(path) {
+            target = ReadOnlyAccess.immutableURI(path)
+            flags |= SQLITE_OPEN_URI
+        }
         var handle: OpaquePointer?
-        let status = sqlite3_open_v2(path, &handle, flags, nil)
+        let status = sqlite3_open_v2(target, &handle, flags, nil)
         guard status == SQLITE_OK, let handle else {
             let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
             sqlite3_close_v2(handle)

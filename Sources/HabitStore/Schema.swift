@@ -248,6 +248,15 @@ enum Schema {
         CREATE INDEX credit_entries_session ON credit_entries(cause_id) WHERE cause = 3;
         \(appendOnly("session_ends", "session ends"))
         """,
+        // 8: caller-chosen keys that make an append safe to retry: a key names the one
+        // entry it first appended (append-only, one entry per key).
+        """
+        CREATE TABLE entry_keys(
+            key TEXT PRIMARY KEY,
+            entry_id INTEGER NOT NULL UNIQUE REFERENCES entries(id)
+        ) STRICT;
+        \(appendOnly("entry_keys", "entry keys"))
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

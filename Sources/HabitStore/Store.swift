@@ -291,6 +291,34 @@ package final class Store {
         return db.lastInsertRowId
     }
 
+    /// The entry a retry key first appended, if any.
+    package func entryId(forKey key: String) throws(HabitError) -> Int64? {
+        let statement = try db.statement("SELECT entry_id FROM entry_keys WHERE key = ?1")
+        statement.bind(1, key)
+        return try statement.one { $0.int(0) }
+    }
+
+    /// The retry key an entry was appended with, if any.
+    package func key(ofEntry entryId: Int64) throws(HabitError) -> String? {
+        let statement = try db.statement("SELECT key FROM entry_keys WHERE entry_id = ?1")
+        statement.bind(1, entryId)
+        return try statement.one { $0.text(0) } ?? nil
+    }
+
+    /// Every retry key, by the entry it appended.
+    package func entryKeys() throws(HabitError) -> [Int64: String] {
+        var keys: [Int64: String] = [:]
+        for (id, key) in try db.statement("SELECT entry_id, key FROM entry_keys").all({ ($0.int(0), $0.text(1) ?? "") }) { keys[id] = key }
+        return keys
+    }
+
+    package func insertEntryKey(_ key: String, entryId: Int64) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO entry_keys(key, entry_id) VALUES(?1, ?2)")
+        statement.bind(1, key)
+        statement.bind(2, entryId)
+        try statement.run()
+    }
+
     package func entry(id: Int64) throws(HabitError) -> Entry? {
         let statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
         statement.bind(1, id)

@@ -8,12 +8,27 @@ struct Arguments {
     /// Options that take a value; everything else starting with "--" is a flag.
     init(_ raw: [String], valued: Set<String>) throws(CLIError) {
         var index = 0
+        var idReference: String?
         while index < raw.count {
             let arg = raw[index]
             index += 1
             if arg == "--" { positionals += raw[index...]; break }
             guard arg.hasPrefix("--"), arg.count > 2 else { positionals.append(arg); continue }
             let body = String(arg.dropFirst(2))
+            if !valued.contains("id"), body == "id" || body.hasPrefix("id=") {
+                // `--id 7` names habit 7 wherever a command takes HABIT: it becomes `#7`.
+                let value: String
+                if body == "id" {
+                    guard index < raw.count else { throw CLIError.usage("--id needs a habit id") }
+                    value = raw[index]
+                    index += 1
+                } else {
+                    value = String(body.dropFirst(3))
+                }
+                guard HabitReference.digits(Substring(value)) != nil else { throw CLIError.usage("--id takes a habit id, like 7") }
+                idReference = "#" + value
+                continue
+            }
             if let eq = body.firstIndex(of: "=") {
                 options[String(body[..<eq])] = String(body[body.index(after: eq)...])
             } else if valued.contains(body) {
@@ -24,6 +39,7 @@ struct Arguments {
                 flags.insert(body)
             }
         }
+        if let idReference { positionals.insert(idReference, at: 0) }
     }
 
     mutating func flag(_ name: String) -> Bool {

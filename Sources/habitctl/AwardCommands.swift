@@ -21,8 +21,10 @@ enum AwardCommands {
     static func list(_ raw: [String], _ context: Context) throws(CLIError) {
         let args = try Arguments(raw, valued: [])
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
-        let fresh = Set(try awardList { hc_awards_evaluate(&$0, store.handle, Int32.min /* HC_DAY_NONE */) }.map(\.id))
+        // A store one may not write lists what is unlocked without evaluating first.
+        let writable = context.canWrite()
+        let store = try context.openStore(readOnly: !writable)
+        let fresh = writable ? Set(try awardList { hc_awards_evaluate(&$0, store.handle, Int32.min /* HC_DAY_NONE */) }.map(\.id)) : []
         let unlocked = try awardList { hc_awards_unlocked(&$0, store.handle) }
         context.output.emit(["unlocked": unlocked.map { $0.json(new: fresh.contains($0.id)) }]) {
             guard !unlocked.isEmpty else { return "no awards unlocked yet (see: habitctl awards progress)" }
@@ -43,7 +45,7 @@ enum AwardCommands {
 
     static func progress(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         try args.finish(maxPositionals: 0)
         let awards = try awardList { hc_awards_progress(&$0, store.handle, day) }
@@ -60,7 +62,7 @@ enum AwardCommands {
         var args = try Arguments(raw, valued: [])
         let rawDocument = args.flag("raw")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         var pointer: UnsafeMutablePointer<CChar>?
         try Library.check(hc_awards_catalog_json(&pointer, store.handle))
         guard let pointer else { throw CLIError(exitCode: 1, message: "no catalogue returned") }
@@ -98,7 +100,8 @@ enum AwardCommands {
     static func referral(_ raw: [String], _ context: Context) throws(CLIError) {
         guard let sub = raw.first else { throw .usage("referral needs a subcommand: code, redeem CODE") }
         let args = try Arguments(Array(raw.dropFirst()), valued: [])
-        let store = try context.openStore()
+        // A code made once is only read: a store one may not write still shows it.
+        let store = try context.openStore(readOnly: sub == "code" && !context.canWrite())
         switch sub {
         case "code":
             try args.finish(maxPositionals: 0)
@@ -126,7 +129,7 @@ enum AwardCommands {
         let limit = try number(args.option("limit") ?? "100", "--limit")
         let acknowledge = args.flag("ack")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
         var list: OpaquePointer?
         try Library.check(hc_events_read(&list, store.handle, after, limit, acknowledge ? HC_EVENTS_ACK : 0))
         defer { hc_event_list_free(list) }

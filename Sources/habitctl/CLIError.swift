@@ -4,7 +4,7 @@ import CHabitCore
 /// Exit codes (documented in `habitctl --help` and the README):
 ///   0 success; 1 internal error; 2 usage error; 3 not found; 4 conflict;
 ///   5 invalid input; 6 store unavailable (I/O, corrupt, busy, too new, read-only);
-///   7 not enough credits.
+///   7 not enough credits; 8 the output could not be written (Writer.exitCode).
 struct CLIError: Error {
     var exitCode: Int32
     var message: String

@@ -21,20 +21,27 @@ enum Commands {
         }
         let routines = try args.option("routines").map(PolicyOptions.routineBounds)
         try args.finish(maxPositionals: 0)
+        // The settings are tried on a store in memory first, so a refused init creates nothing.
+        let apply = { (store: StoreRef) throws(CLIError) in
+            if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
+            if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
+            if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
+            if offDays != nil || openDay != nil || missAllowance != nil {
+                var policy = PolicyOptions.newPolicy()
+                try Library.check(hc_store_streak_policy(&policy, store.handle))
+                policy.off_days = offDays ?? policy.off_days
+                policy.open_day = openDay ?? policy.open_day
+                policy.miss_allowance = missAllowance ?? policy.miss_allowance
+                try Library.check(hc_store_set_streak_policy(store.handle, &policy))
+            }
+            if let routines { try Library.check(hc_store_set_routine_bounds(store.handle, routines[0], routines[1], routines[2])) }
+        }
+        try apply(StoreRef(path: ":memory:"))
         let path = try context.resolvedPath()
         let store = try StoreRef(path: path)
-        if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
-        if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
-        if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
+        try apply(store)
         var policy = PolicyOptions.newPolicy()
         try Library.check(hc_store_streak_policy(&policy, store.handle))
-        if offDays != nil || openDay != nil || missAllowance != nil {
-            policy.off_days = offDays ?? policy.off_days
-            policy.open_day = openDay ?? policy.open_day
-            policy.miss_allowance = missAllowance ?? policy.miss_allowance
-            try Library.check(hc_store_set_streak_policy(store.handle, &policy))
-        }
-        if let routines { try Library.check(hc_store_set_routine_bounds(store.handle, routines[0], routines[1], routines[2])) }
         var morning: Int32 = 0, dayBound: Int32 = 0, evening: Int32 = 0
         try Library.check(hc_store_routine_bounds(&morning, &dayBound, &evening, store.handle))
         let bounds = [morning, dayBound, evening]
@@ -88,7 +95,7 @@ enum Commands {
             _ = hc_store_rollback(store.handle)
             throw error
         }
-        let habit = try store.habit(String(id))
+        let habit = try store.habit(id: id)
         let streaks = try PolicyOptions.habitJSON(id, store)
         context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
             "added \(habit.summary)" + (policy.isEmpty ? "" : "\n  " + PolicyOptions.describe(streaks))
@@ -99,7 +106,7 @@ enum Commands {
         var args = try Arguments(raw, valued: [])
         let all = args.flag("all")
         try args.finish(maxPositionals: 0)
-        let habits = try context.openStore().habits(includeArchived: all)
+        let habits = try context.openStore(readOnly: true).habits(includeArchived: all)
         context.output.emit(["habits": habits.map(\.json)]) {
             habits.isEmpty ? "no habits yet: habitctl habit add NAME" : habits.map(\.summary).joined(separator: "\n")
         }
@@ -109,7 +116,7 @@ enum Commands {
         let args = try Arguments(raw, valued: [])
         let reference = try args.require(0, "HABIT")
         try args.finish(maxPositionals: 1)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let habit = try store.habit(reference)
         let streaks = try PolicyOptions.habitJSON(habit.id, store)
         context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
@@ -174,7 +181,7 @@ enum Commands {
             _ = hc_store_rollback(store.handle)
             throw error
         }
-        let habit = try store.habit(String(current.id))
+        let habit = try store.habit(id: current.id)
         let streaks = try PolicyOptions.habitJSON(current.id, store)
         context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
             "updated \(habit.summary)" + (policy.isEmpty ? "" : "\n  " + PolicyOptions.describe(streaks))
@@ -189,12 +196,12 @@ enum Commands {
         let store = try context.openStore()
         let habit = try store.habit(reference)
         try Library.check(hc_habit_archive(store.handle, habit.id, restore ? 0 : 1))
-        let updated = try store.habit(String(habit.id))
+        let updated = try store.habit(id: habit.id)
         context.output.emit(["habit": updated.json]) { "\(restore ? "restored" : "archived") \(updated.summary)" }
     }
 
     static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["date", "note", "source"])
+        var args = try Arguments(raw, valued: ["date", "note", "source", "key"])
         let reference = try args.require(0, "HABIT")
         var input = hc_entry_input()
         input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
@@ -211,23 +218,28 @@ enum Commands {
             guard !isTotal else { throw .usage("--total needs an AMOUNT") }
             input.kind = HC_ENTRY_DONE
         }
-        let note = args.option("note")
+        let note = args.option("note"), key = args.option("key")
         try args.finish(maxPositionals: skip ? 1 : 2)
         let store = try context.openStore()
         let habit = try store.habit(reference)
         input.habit_id = habit.id
         var id: Int64 = 0
         try Library.check(withOptionalCString(note) { notePointer in
-            input.note = notePointer
-            return hc_entry_append(&id, store.handle, &input)
+            withOptionalCString(key) { keyPointer in
+                input.note = notePointer
+                input.key = keyPointer
+                return hc_entry_append(&id, store.handle, &input)
+            }
         })
-        let entry = try store.entries(habitId: habit.id, from: input.day == Int32.min ? store.today() - 1 : input.day,
-                                      to: input.day == Int32.min ? store.today() + 1 : input.day).first { $0.id == id }
+        // Committed: from here on nothing may fail the command, or a script would retry it.
+        let entry = try? store.entry(id: id, habitId: habit.id)
         var total = 0.0
-        if let entry { try Library.check(hc_habit_day_total(&total, store.handle, habit.id, entry.day)) }
-        context.output.emit(["entry": entry?.json ?? ["id": id], "day_total": total]) {
+        let hasTotal = entry.map { hc_habit_day_total(&total, store.handle, habit.id, $0.day) == HC_OK } ?? false
+        var document: [String: Any] = ["entry": entry?.json ?? ["id": id]]
+        if hasTotal { document["day_total"] = total }
+        context.output.emit(document) {
             guard let entry else { return "logged entry #\(id)" }
-            return "logged \(entry.summary) for \(habit.name); day total \(Output.number(total))"
+            return "logged \(entry.summary) for \(habit.name)" + (hasTotal ? "; day total \(Output.number(total))" : "")
         }
     }
 
@@ -251,7 +263,7 @@ enum Commands {
 
     static func entries(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["from", "to"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let today = try store.today()
         let to = try args.option("to").map(Library.parseDate) ?? today
         let from = try args.option("from").map(Library.parseDate) ?? to - 29
@@ -266,7 +278,7 @@ enum Commands {
     static func days(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["from", "to"])
         let reference = try args.require(0, "HABIT")
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let habit = try store.habit(reference)
         let to: Int32 = if let text = args.option("to") { try Library.parseDate(text) } else { try store.today() }
         let from = try args.option("from").map(Library.parseDate) ?? to - 13
@@ -289,7 +301,7 @@ enum Commands {
         let format = try exportFormat(args.option("format") ?? "json")
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         var text: UnsafeMutablePointer<CChar>?
         try Library.check(hc_store_export(&text, store.handle, format))
         defer { hc_free(text) }
@@ -300,14 +312,14 @@ enum Commands {
             }
             Output.log("exported to \(outputPath)")
         } else {
-            FileHandle.standardOutput.write(Data(document.utf8))
+            Writer.standardOutput(document)
         }
     }
 
     static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["format"])
         let loop = args.flag("loop")
-        let format = try exportFormat(args.option("format") ?? "json")
+        let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
         if loop {

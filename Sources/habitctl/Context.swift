@@ -1,3 +1,4 @@
+import CHabitCore
 import Foundation
 
 /// What every command needs: how to answer, and where the store is.
@@ -21,7 +22,16 @@ struct Context {
         return folder + "/habits.db"
     }
 
-    func openStore() throws(CLIError) -> StoreRef {
-        try StoreRef(path: resolvedPath())
+    /// The store, opened read-only for commands that only read: they work on a store
+    /// the user may not write (a read-only folder, a 0444 file) and leave nothing behind.
+    func openStore(readOnly: Bool = false) throws(CLIError) -> StoreRef {
+        try StoreRef(path: resolvedPath(), flags: readOnly ? HC_OPEN_READONLY : 0)
+    }
+
+    /// Whether this user may write the store and its folder (where SQLite keeps -wal and -shm).
+    func canWrite() -> Bool {
+        guard let path = try? resolvedPath() else { return false }
+        let folder = (path as NSString).deletingLastPathComponent
+        return access(path, W_OK) == 0 && access(folder.isEmpty ? "." : folder, W_OK) == 0
     }
 }

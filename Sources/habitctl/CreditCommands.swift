@@ -101,7 +101,7 @@ enum CreditCommands {
 
     static func balance(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["account"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let account = try account(&args, store)
         try args.finish(maxPositionals: 0)
         var available: Int64 = 0
@@ -115,7 +115,7 @@ enum CreditCommands {
 
     static func day(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["account"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(args.positional(0))
         let account = try account(&args, store)
         try args.finish(maxPositionals: 1)
@@ -136,7 +136,7 @@ enum CreditCommands {
 
     static func history(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["from", "to", "account"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let to = try store.day(args.option("to"))
         let from = try args.option("from").map(Library.parseDate) ?? to - 29
         let account = try account(&args, store)
@@ -173,7 +173,7 @@ enum CreditCommands {
     /// `credits rules` lists; `credits rules set --steps-per-minute N | --habit H --minutes M | --expiry day|carry [--from DATE]`.
     static func rules(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["steps-per-minute", "habit", "minutes", "expiry", "from", "account"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: args.positional(0) != "set")
         let account = try account(&args, store)
         if args.positional(0) == "set" {
             let from = try args.option("from").map(Library.parseDate) ?? Int32.min

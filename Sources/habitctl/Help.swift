@@ -36,12 +36,17 @@ enum Help {
       --help      usage of habitctl or of a command
       --version   the library's version
 
-    HABIT is a habit's id or its name. Dates are YYYY-MM-DD; the default is today
-    in the store's time zone.
+    HABIT names a habit: #7 (or --id 7) is always the habit with id 7; a word is
+    a name; a bare number (7, 007) is the habit with that id or that name, and is
+    refused as ambiguous (exit 4, naming both) when those are two habits. Dates are
+    YYYY-MM-DD; the default is today in the store's time zone.
 
     Exit codes: 0 success, 1 internal error, 2 usage error, 3 not found,
     4 conflict, 5 invalid input, 6 store unavailable (I/O, corrupt, busy, newer
-    version, read-only), 7 not enough credits.
+    version, read-only), 7 not enough credits, 8 the output could not be written
+    (stdout full or closed: what the command changed was committed). A write that
+    exits non-zero, other than 8, committed nothing. SIGPIPE ends habitctl as it
+    ends any tool on a pipe.
     """
 
     static let commands: [String: String] = [
@@ -156,8 +161,11 @@ enum Help {
         "habit archive": "Usage: habitctl habit archive HABIT [--restore]",
         "log": """
         Usage: habitctl log HABIT [AMOUNT|-] [--total] [--date DATE] [--note TEXT] [--source manual|import|health|proof]
+                            [--key KEY]
         Without AMOUNT: the habit was done. With AMOUNT: it adds to the day; with --total
         it is a source's cumulative figure for the day (the highest counts). '-' reads AMOUNT from stdin.
+        --key KEY makes a retry safe: a key that already logged an entry of this habit logs
+        nothing more and reports that entry (exit 0). Exit 0 means the entry is committed.
         """,
         "skip": "Usage: habitctl skip HABIT [--date DATE] [--note TEXT]\nExcuses the day.",
         "undo": """
@@ -170,7 +178,8 @@ enum Help {
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
-        All or nothing: a bad line is named and nothing is written.
+        Without --format the layout is read from the text. All or nothing: every record is
+        checked as the command that writes it would be; a bad line is named and nothing is written.
         """,
         "today": """
         Usage: habitctl today [--date DATE] [--at TIME]

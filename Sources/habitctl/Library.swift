@@ -50,14 +50,37 @@ final class StoreRef {
         return try today()
     }
 
-    /// A habit by id (digits) or by active name.
+    /// The habit a HABIT argument names, by the rule in `HabitReference`.
     func habit(_ reference: String) throws(CLIError) -> HabitInfo {
-        var pointer: UnsafeMutablePointer<hc_habit>?
-        if let id = Int64(reference), id > 0 {
-            try Library.check(hc_habit_get(&pointer, handle, id))
-        } else {
-            try Library.check(hc_habit_find(&pointer, handle, reference))
+        switch HabitReference(reference) {
+        case .id(let id):
+            return try habit(id: id)
+        case .name(let name):
+            return try habit(named: name)
+        case .idOrName(let id, let name):
+            let byId = try? habit(id: id), byName = try? habit(named: name)
+            switch (byId, byName) {
+            case let (byId?, byName?) where byId.id != byName.id:
+                throw CLIError(exitCode: 4, message: "'\(name)' is ambiguous: habit #\(byId.id) is '\(byId.name)' and habit #\(byName.id) is named '\(byName.name)'; write #\(byId.id) or #\(byName.id)")
+            case let (found?, _), let (nil, found?):
+                return found
+            case (nil, nil):
+                throw CLIError(exitCode: 3, message: "no habit with id \(id) or named '\(name)'")
+            }
         }
+    }
+
+    func habit(id: Int64) throws(CLIError) -> HabitInfo {
+        var pointer: UnsafeMutablePointer<hc_habit>?
+        try Library.check(hc_habit_get(&pointer, handle, id))
+        guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
+        defer { hc_habit_free(pointer) }
+        return HabitInfo(pointer.pointee)
+    }
+
+    func habit(named name: String) throws(CLIError) -> HabitInfo {
+        var pointer: UnsafeMutablePointer<hc_habit>?
+        try Library.check(hc_habit_find(&pointer, handle, name))
         guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
         defer { hc_habit_free(pointer) }
         return HabitInfo(pointer.pointee)
@@ -91,6 +114,14 @@ final class StoreRef {
             if let entry { result.append(EntryInfo(entry.pointee)) }
         }
         return result
+    }
+
+    /// One entry of a habit, looked for around today first, then over every day.
+    func entry(id: Int64, habitId: Int64) throws(CLIError) -> EntryInfo? {
+        let today = try today()
+        if let entry = try entries(habitId: habitId, from: today - 1, to: today + 1).first(where: { $0.id == id }) { return entry }
+        let first = try Library.parseDate("0001-01-01"), last = try Library.parseDate("9999-12-31")
+        return try entries(habitId: habitId, from: first, to: last).first { $0.id == id }
     }
 
     func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {

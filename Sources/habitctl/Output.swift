@@ -26,7 +26,7 @@ struct Output {
     }
 
     static func log(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        Writer.standardError(message + "\n")
     }
 
     /// A UTC time in milliseconds as ISO 8601 ("2026-11-22T08:15:00Z").

@@ -5,7 +5,7 @@ import Foundation
 enum ProgressCommands {
     static func today(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "at"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let dateText = args.option("date"), atText = args.option("at")
         try args.finish(maxPositionals: 0)
         // --at TIME: the routine at that instant, and its day unless --date says otherwise.
@@ -47,7 +47,7 @@ enum ProgressCommands {
 
     static func streak(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         if args.flag("global") {
             try args.finish(maxPositionals: 0)
@@ -70,7 +70,7 @@ enum ProgressCommands {
 
     static func stats(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "days"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         guard let window = Int32(args.option("days") ?? "30"), (1...100_000).contains(window) else { throw .invalid("--days must be 1...100000") }
         let habit = try store.habit(try args.require(0, "HABIT"))
@@ -108,7 +108,7 @@ enum ProgressCommands {
 
     static func heatmap(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "days", "svg"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         guard let days = Int32(args.option("days") ?? "200"), (1...3660).contains(days) else { throw .invalid("--days must be 1...3660") }
         let svgPath = args.option("svg")
@@ -137,7 +137,7 @@ enum ProgressCommands {
     static func vacation(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["habit"])
         let action = try args.require(0, "add, list or remove")
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: action == "list")
         switch action {
         case "add":
             let from = try Library.parseDate(try args.require(1, "FROM"))

@@ -67,14 +67,14 @@ enum ProofCommands {
         case HC_OUTCOME_REJECTED: 2
         default: 3
         }
-        exit(code)
+        Writer.finish(code)
     }
 
     /// Each proof with its verdicts, oldest first.
     static func list(_ raw: [String], _ context: Context) throws(CLIError) {
         let args = try Arguments(raw, valued: [])
         try args.finish(maxPositionals: 1)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
         var list: OpaquePointer?
         try Library.check(hc_verdict_list_open(&list, store.handle, habitId, 0))
@@ -174,7 +174,7 @@ enum ProofCommands {
     static func plugin(_ raw: [String], _ context: Context) throws(CLIError) {
         guard let sub = raw.first else { throw .usage("plugin needs a subcommand: add, list, remove, test, configure") }
         var args = try Arguments(Array(raw.dropFirst()), valued: ["so", "exec", "id", "timeout", "config"])
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: sub == "list")
         switch sub {
         case "add":
             let so = args.option("so"), program = args.option("exec")

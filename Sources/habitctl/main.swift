@@ -70,9 +70,11 @@ func run(_ argv: [String]) throws(CLIError) {
     }
 }
 
+Writer.guardStandardDescriptors()
 do {
-    try run(Array(CommandLine.arguments.dropFirst()))
+    try run(RawArguments.validated())
 } catch {
     Output.log("habitctl: \(error.message)")
-    exit(error.exitCode)
+    Writer.fail(error.exitCode)
 }
+Writer.finish(0)

@@ -17,8 +17,13 @@ package struct DayClock: Equatable, Sendable {
         guard (0..<1440).contains(minutes) else { throw .invalid("day start \(minutes) is not a number of minutes in 0...1439") }
     }
 
+    /// The day an instant counts for. When clocks go back, wall-clock times repeat; a
+    /// repeated time counts for the day it counted for the first time it was shown, so a
+    /// day start inside the repeated hour means its first occurrence and "today" never
+    /// goes backwards (the local clock used is the highest one shown since the latest
+    /// backward change within the past day).
     package func localDay(utcMs: Int64) throws(HabitError) -> Int32 {
-        let local = try localSeconds(utcMs: utcMs) - Int64(dayStartMinutes) * 60
+        let local = try max(localSeconds(utcMs: utcMs), highestBeforeBackwardChange(utcMs: utcMs)) - Int64(dayStartMinutes) * 60
         let day = Int32(clamping: floorDiv(local, 86_400))
         guard CivilDate.isValid(day) else { throw .invalid("instant \(utcMs) ms is outside the years 1...9999") }
         return day
@@ -32,6 +37,22 @@ package struct DayClock: Equatable, Sendable {
     /// The zone's offset from UTC at an instant, in seconds east.
     package func utcOffsetSeconds(utcMs: Int64) throws(HabitError) -> Int32 {
         Int32(clamping: try localSeconds(utcMs: utcMs) - floorDiv(utcMs, 1000))
+    }
+
+    /// The last local clock reading before the latest change of offset in the day before
+    /// the instant, when that change set clocks back; otherwise Int64.min.
+    private func highestBeforeBackwardChange(utcMs: Int64) -> Int64 {
+        let now = floorDiv(utcMs, 1000), current = zone.utcOffset(atUTC: now)
+        var earlier = now - 86_400
+        guard zone.utcOffset(atUTC: earlier) > current else { return Int64.min }
+        // Offsets are constant between changes: bisect for the first second of the current offset.
+        var later = now
+        while later - earlier > 1 {
+            let middle = earlier + (later - earlier) / 2
+            if zone.utcOffset(atUTC: middle) == current { later = middle } else { earlier = middle }
+        }
+        let before = later - 1
+        return before + Int64(zone.utcOffset(atUTC: before))
     }
 
     /// Seconds of local wall-clock time since 1970, for an instant within the years 1...9999.

@@ -21,6 +21,8 @@ package struct ImportPlan: Equatable, Sendable {
         /// For undo entries: the position of the entry they cancel.
         package var undoesIndex: Int?
         package var note: String?
+        /// The retry key the entry was appended with, if any.
+        package var key: String? = nil
     }
 
     package struct Settings: Equatable, Sendable {
@@ -36,12 +38,22 @@ package struct ImportPlan: Equatable, Sendable {
     package var habits: [HabitItem] = []
     package var entries: [EntryItem] = []
 
-    package init() {}
+    /// The store's today: entries may not be dated after the day after it, as for hc_entry_append.
+    package var today: Int32 = CivilDate.maxDay
+    private var keys = Set<String>()
 
-    /// Adds an entry after checking it against its habit and the entries before it.
+    package init(today: Int32 = CivilDate.maxDay) { self.today = today }
+
+    /// Adds an entry after checking it against its habit and the entries before it,
+    /// with the rules hc_entry_append applies.
     mutating func append(_ item: EntryItem, undone: inout Set<Int>) throws(HabitError) {
         guard habits.indices.contains(item.habitIndex) else { throw .invalid("entry refers to an unknown habit") }
-        guard CivilDate.isValid(item.day) else { throw .invalid("date out of range") }
+        try EntryRules.validate(day: item.day, today: today)
+        try EntryRules.validate(utcMs: item.recordedAtMs, field: "recorded_at_ms")
+        if let key = item.key {
+            try EntryRules.validate(key: key)
+            guard keys.insert(key).inserted else { throw .conflict("key '\(key.prefix(200))' appears twice") }
+        }
         let habit = habits[item.habitIndex].spec
         if item.kind == .undo {
             guard let target = item.undoesIndex, entries.indices.contains(target) else {
@@ -65,7 +77,7 @@ package struct ImportPlan: Equatable, Sendable {
     func checkNames() throws(HabitError) {
         var seen = Set<String>()
         for (index, habit) in habits.enumerated() where habit.archivedDay == nil {
-            guard seen.insert(habit.spec.name.lowercased()).inserted else {
+            guard seen.insert(HabitName.key(habit.spec.name)).inserted else {
                 throw .conflict("habit \(index + 1): the name '\(habit.spec.name)' appears twice")
             }
         }

@@ -30,8 +30,10 @@ package enum StoreDocument {
         }
     }
 
+    /// keys: the retry keys of the entries that have one, by entry id (written only
+    /// for those entries, so an export without keys reads as before).
     package static func encode(timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
-                               layout: Layout, rules: Rules = Rules()) -> String {
+                               keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules()) -> String {
         let policy = rules.streakPolicy, bounds = rules.routineBounds
         let header: [(String, JSON)] = [
             ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
@@ -46,13 +48,13 @@ package enum StoreDocument {
         case .json:
             let document = JSON.object(header + [
                 ("habits", .array(habits.map { .object(habitRecord($0, rules)) })),
-                ("entries", .array(entries.map { .object(entryRecord($0)) })),
+                ("entries", .array(entries.map { .object(entryRecord($0, key: keys[$0.id])) })),
             ])
             return document.text + "\n"
         case .jsonLines:
             var out = JSON.object([("type", .string("header"))] + header).text + "\n"
             for habit in habits { JSON.object([("type", .string("habit"))] + habitRecord(habit, rules)).write(into: &out); out += "\n" }
-            for entry in entries { JSON.object([("type", .string("entry"))] + entryRecord(entry)).write(into: &out); out += "\n" }
+            for entry in entries { JSON.object([("type", .string("entry"))] + entryRecord(entry, key: keys[entry.id])).write(into: &out); out += "\n" }
             return out
         }
     }
@@ -87,21 +89,32 @@ package enum StoreDocument {
         return habitRecord(habit) + [("streak_policy", .object([("miss_allowance", allowance), ("open_day", openDay)]))]
     }
 
-    private static func entryRecord(_ entry: Entry) -> [(String, JSON)] {
+    private static func entryRecord(_ entry: Entry, key: String?) -> [(String, JSON)] {
         [
             ("id", .int(entry.id)), ("habit_id", .int(entry.habitId)), ("date", date(entry.day)),
             ("kind", .string(entry.kind.name)), ("value", .double(entry.value)),
             ("recorded_at_ms", .int(entry.recordedAtMs)), ("source", .string(entry.source.name)),
             ("undoes", entry.undoes.map(JSON.int) ?? .null), ("note", optional(entry.note)),
-        ]
+        ] + (key.map { [("key", JSON.string($0))] } ?? [])
+    }
+
+    /// The layout a text is in, read from its content: JSON Lines when its first line is
+    /// a whole JSON object whose "type" is "header", else one JSON document.
+    package static func detectLayout(_ text: String) -> Layout {
+        let firstLine = text.split(separator: "\n", maxSplits: 1, omittingEmptySubsequences: true).first { line in
+            !line.allSatisfy { $0 == " " || $0 == "\r" || $0 == "\t" }
+        }
+        guard let firstLine, let record = try? JSON.parse(String(firstLine)), (try? record.string("type")) == "header" else { return .json }
+        return .jsonLines
     }
 
     // MARK: Reading
 
     /// Reads and checks a whole document. Errors name the line (JSON Lines) or
     /// the element ("habits[2]", "entries[17]") at fault.
-    package static func decode(_ text: String, layout: Layout) throws(HabitError) -> ImportPlan {
+    package static func decode(_ text: String, layout: Layout, today: Int32 = CivilDate.maxDay) throws(HabitError) -> ImportPlan {
         var reader = PlanBuilder()
+        reader.plan.today = today
         switch layout {
         case .json:
             let document = try JSON.parse(text)
@@ -219,6 +232,7 @@ package enum StoreDocument {
                                             archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
                                             createdAtMs: try record.int("created_at_ms"),
                                             streakPolicy: own ?? .none)
+            try EntryRules.validate(utcMs: item.createdAtMs, field: "created_at_ms")
             guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
             habitIndexById[id] = plan.habits.count
             plan.habits.append(item)
@@ -237,7 +251,7 @@ package enum StoreDocument {
                 habitIndex: habitIndex, day: try CivilDate.parseDay(try record.string("date")),
                 kind: try EntryKind(name: try record.string("kind")), value: try record.number("value"),
                 recordedAtMs: try record.int("recorded_at_ms"), source: try EntrySource(name: try record.string("source")),
-                undoesIndex: undoesIndex, note: try record.optionalString("note"))
+                undoesIndex: undoesIndex, note: try record.optionalString("note"), key: try record.optionalString("key"))
             guard entryIndexById[id] == nil else { throw .invalid("entry id \(id) appears twice") }
             entryIndexById[id] = plan.entries.count
             try plan.append(item, undone: &undone)

@@ -88,14 +88,13 @@ package struct HabitSpec: Equatable, Sendable {
     }
 
     /// Checks every field and normalises the target (checkmarks: 1, measurements: 0).
+    /// The name is stored as HabitName decides (NFC).
     package func validated() throws(HabitError) -> HabitSpec {
-        try TextRules.validate(name, field: "name", maxBytes: 200)
-        if name.first?.isWhitespace == true || name.last?.isWhitespace == true {
-            throw .invalid("name must not start or end with a space")
-        }
+        var spec = self
+        spec.name = try HabitName.normalized(name)
         if let group { try TextRules.validate(group, field: "group", maxBytes: 200) }
         if let unit { try TextRules.validate(unit, field: "unit", maxBytes: 32) }
-        return try validatedRules()
+        return try spec.validatedRules()
     }
 
     /// The checks judging relies on (start day, target), without the text fields:

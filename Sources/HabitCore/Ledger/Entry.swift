@@ -96,6 +96,14 @@ package enum EntryRules {
         if let note { try TextRules.validate(note, field: "note", maxBytes: maxNoteBytes, allowEmpty: true) }
     }
 
+    package static let maxKeyBytes = 200
+
+    /// A retry key: 1 to 200 bytes of text without control characters. It is compared
+    /// byte for byte, as a caller's request id is.
+    package static func validate(key: String) throws(HabitError) {
+        try TextRules.validate(key, field: "key", maxBytes: maxKeyBytes)
+    }
+
     /// Entries may be for any past day and for up to one day ahead (travellers east of home).
     package static func validate(day: Int32, today: Int32) throws(HabitError) {
         guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
@@ -103,6 +111,12 @@ package enum EntryRules {
             let text = (try? CivilDate.format(day)) ?? String(day)
             throw .invalid("\(text) is in the future")
         }
+    }
+
+    /// A moment in UTC milliseconds must fall in the years 0001 to 9999, as days do.
+    package static func validate(utcMs: Int64, field: String) throws(HabitError) {
+        let first = Int64(CivilDate.minDay) * 86_400_000, last = (Int64(CivilDate.maxDay) + 1) * 86_400_000 - 1
+        guard utcMs >= first, utcMs <= last else { throw .invalid("'\(field)' \(utcMs) is outside the years 0001 to 9999") }
     }
 
     /// Whether `target` may be cancelled by a new undo entry.
