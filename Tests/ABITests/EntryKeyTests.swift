@@ -51,7 +51,7 @@ final class EntryKeyTests: StoreTestCase {
         let read = createHabit(store, "Read")
         ok(append(store, read, on: "2026-01-02").0)
         ok(hc_store_close(store))
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE entry_keys; PRAGMA user_version = 6;"]), "back to 6")
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP INDEX credit_entries_session; PRAGMA user_version = 6;"]), "back to 6")
         let reopened = try open()
         defer { hc_store_close(reopened) }
         var version: Int32 = 0
