@@ -231,6 +231,13 @@ enum Schema {
         ALTER TABLE plugins ADD COLUMN config TEXT;
         \(appendOnly("proof_fingerprints", "fingerprints"))
         """,
+        // v7: the fold's index. A habit's entries in (day, append) order with every
+        // column the day fold reads, so a history is read from the index alone;
+        // it replaces (habit_id, day), which is its prefix.
+        """
+        CREATE INDEX entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);
+        DROP INDEX entries_habit_day;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.
@@ -246,6 +253,8 @@ enum Schema {
     /// Brings a file to the latest schema inside one write transaction, so two
     /// processes opening a new file at once cannot both create it.
     static func migrate(_ db: Database, readOnly: Bool) throws(HabitError) {
+        // A current store needs nothing: no write lock for a process that only reads.
+        if try pragmaInt(db, "user_version") == Int64(latestVersion), try pragmaInt(db, "application_id") == applicationId { return }
         if !readOnly { try db.execute("BEGIN IMMEDIATE") }
         do throws(HabitError) {
             let version = try pragmaInt(db, "user_version")
