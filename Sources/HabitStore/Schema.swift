@@ -235,8 +235,8 @@ enum Schema {
         // column the day fold reads, so a history is read from the index alone;
         // it replaces (habit_id, day), which is its prefix.
         """
-        CREATE INDEX entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);
-        DROP INDEX entries_habit_day;
+        CREATE INDEX IF NOT EXISTS entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);
+        DROP INDEX IF EXISTS entries_habit_day;
         """,
     ]
 
