@@ -55,6 +55,6 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"])]
         ),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
-        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI"]),
+        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine"]),
     ]
 )

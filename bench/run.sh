@@ -11,6 +11,9 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -I "$root/include" "$root/bench/append.c" -o "$work/append" -L "$lib" -lhabitcore -lsqlite3 -Wl,-rpath,"$lib"
 cc -O2 -I "$root/include" "$root/bench/streaks.c" -o "$work/streaks" -L "$lib" -lhabitcore -lm -Wl,-rpath,"$lib"
 cc -O2 -I "$root/include" "$root/bench/awards.c" -o "$work/awards" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
+# Issue 20's goal table first: instructions (callgrind, deterministic) beside times.
+HABITCTL="$lib/habitctl" bash "$root/bench/goals.sh" "$lib" "$work"
+echo
 "$work/append" "$work" "${1:-100000}"
 echo
 "$work/streaks" "${2:-100000}" "$work"

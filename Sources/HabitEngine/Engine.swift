@@ -22,6 +22,8 @@ package final class Engine {
     /// Habits some credit account rewards (nil: not read yet); appends to other
     /// habits skip the credit bookkeeping.
     var rewardedHabits: Set<Int64>?
+    /// Each habit's folded days (see HistoryCache), under the same rules as the caches above.
+    var historyCache = HistoryCache()
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 
@@ -31,7 +33,7 @@ package final class Engine {
 
     package func close() { store.close() }
 
-    private func revalidateCaches(insideTransaction: Bool = false) throws(HabitError) {
+    func revalidateCaches(insideTransaction: Bool = false) throws(HabitError) {
         guard insideTransaction || !store.inExplicitTransaction else { return }
         let version = try store.dataVersion()
         if version != seenDataVersion {
@@ -44,6 +46,28 @@ package final class Engine {
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil
+        historyCache.removeAll()
+    }
+
+    /// Off, progress calls fold every history from the ledger as it stands (no
+    /// cache): the reference the cached path is tested against.
+    package var cachesHistories: Bool {
+        get { historyCache.enabled }
+        set { historyCache.enabled = newValue; historyCache.removeAll() }
+    }
+
+    /// The folded days this handle keeps for a habit, if any (for tests that
+    /// compare them with a fresh fold).
+    package func cachedDays(habitId: Int64) -> [DayState]? { historyCache.byHabit[habitId]?.days }
+
+    /// Re-folds the one day this handle just wrote to, in a habit whose history
+    /// is cached. On failure the habit's cache goes: the write itself stands.
+    private func refold(habitId: Int64, day: Int32, spec: HabitSpec) {
+        guard historyCache.byHabit[habitId] != nil else { return }
+        guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
+              let state = DayFold.sortedStates(entries, habit: spec).first
+        else { historyCache.remove(habitId: habitId); return }
+        historyCache.update(habitId: habitId, with: state)
     }
 
     // MARK: Transactions
@@ -191,6 +215,7 @@ package final class Engine {
             spec = try spec.validated()
             if changes.name != nil && !current.isArchived { try requireNameFree(spec.name, except: id) }
             cachedHabits[id] = nil
+            historyCache.remove(habitId: id)
             try store.updateHabit(id: id, spec: spec)
             if let schedule = changes.schedule, schedule != current.spec.schedule {
                 // History keeps the schedule it had: the new one governs from today on.
@@ -206,6 +231,7 @@ package final class Engine {
             guard current.isArchived != archived else { return }
             if !archived { try requireNameFree(current.spec.name, except: id) }
             cachedHabits[id] = nil
+            historyCache.remove(habitId: id)
             try store.setArchived(id: id, day: archived ? day : nil, name: current.spec.name)
         }
     }
@@ -270,18 +296,24 @@ package final class Engine {
                                        recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
         }
         // One insert is atomic by itself; a habit that earns credits writes two tables.
-        guard try earnsCredits(habit.id) else { return try insert() }
-        return try store.atomically { () throws(HabitError) in
-            let id = try insert()
-            try settleHabitCredits(habit: habit, day: day, causeEntryId: id)
-            return id
+        let id: Int64
+        if try earnsCredits(habit.id) {
+            id = try store.atomically { () throws(HabitError) in
+                let id = try insert()
+                try settleHabitCredits(habit: habit, day: day, causeEntryId: id)
+                return id
+            }
+        } else {
+            id = try insert()
         }
+        refold(habitId: habit.id, day: day, spec: habit.spec)
+        return id
     }
 
     /// Appends an undo entry cancelling entryId.
     package func undo(entryId: Int64) throws(HabitError) -> Int64 {
         let at = now()
-        return try store.atomically { () throws(HabitError) in
+        let (id, undone, day) = try store.atomically { () throws(HabitError) -> (Int64, Habit, Int32) in
             guard entryId > 0, let target = try store.entry(id: entryId) else { throw .notFound("no entry with id \(entryId)") }
             let habit = try habit(id: target.habitId)
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to undo") }
@@ -289,8 +321,10 @@ package final class Engine {
             let id = try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
                                            source: .manual, undoes: target.id, note: nil)
             try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id)
-            return id
+            return (id, habit, target.day)
         }
+        refold(habitId: undone.id, day: day, spec: undone.spec)
+        return id
     }
 
     /// Undoes the most recent entry of a habit on a day that still stands.
@@ -349,6 +383,7 @@ package final class Engine {
 
     /// Writes a checked plan in one transaction: all of it or none.
     private func apply(_ plan: ImportPlan) throws(HabitError) {
+        defer { historyCache.removeAll() }
         try store.atomically { () throws(HabitError) in
             // The header's zone must be one hc_store_set_timezone takes, used or not.
             if let settings = plan.settings {

@@ -42,12 +42,30 @@ extension Engine {
 
     // MARK: Histories
 
-    /// A habit's history up to asOf, as the domain judges it.
+    /// A habit's history up to asOf, as the domain judges it: the days with
+    /// entries from the start day through asOf, folded.
     package func history(of habit: Habit, through asOf: Int32) throws(HabitError) -> HabitHistory {
         let from = min(habit.spec.startDay, asOf)
-        let entries = try store.entries(habitId: habit.id, from: from, to: asOf)
-        return HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
-                            days: DayFold.sparseStates(entries, habit: habit.spec))
+        guard cachesHistories else {
+            // The reference: every entry as stored, grouped by day and folded.
+            let entries = try store.entries(habitId: habit.id, from: from, to: asOf)
+            return HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
+                                days: DayFold.sparseStates(entries, habit: habit.spec))
+        }
+        try revalidateCaches()
+        let folded: HistoryCache.Folded
+        if let kept = historyCache.folded(habit) {
+            folded = kept
+        } else {
+            let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
+            folded = historyCache.store(habit, days: DayFold.sortedStates(entries, habit: habit.spec))
+        }
+        // Nothing logged after asOf: the kept history is exactly the one asked for.
+        if asOf >= habit.spec.startDay && (folded.days.last?.day ?? Int32.min) <= asOf { return folded.history }
+        let first = HistoryCache.firstIndex(in: folded.days, atOrAfter: from)
+        let end = HistoryCache.firstIndex(in: folded.days, atOrAfter: asOf == Int32.max ? asOf : asOf + 1)
+        let days = asOf == Int32.max ? folded.days[first...] : folded.days[first..<max(first, end)]
+        return HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay, days: Array(days))
     }
 
     /// A caller's day, checked, or today for nil.

@@ -257,6 +257,13 @@ enum Schema {
         ) STRICT;
         \(appendOnly("entry_keys", "entry keys"))
         """,
+        // 9: the fold's index. A habit's entries in (day, append) order with every
+        // column the day fold reads, so a history is read from the index alone;
+        // it replaces (habit_id, day), which is its prefix.
+        """
+        CREATE INDEX IF NOT EXISTS entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);
+        DROP INDEX IF EXISTS entries_habit_day;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.
@@ -272,6 +279,8 @@ enum Schema {
     /// Brings a file to the latest schema inside one write transaction, so two
     /// processes opening a new file at once cannot both create it.
     static func migrate(_ db: Database, readOnly: Bool) throws(HabitError) {
+        // A current store needs nothing: no write lock for a process that only reads.
+        if try pragmaInt(db, "user_version") == Int64(latestVersion), try pragmaInt(db, "application_id") == applicationId { return }
         if !readOnly { try db.execute("BEGIN IMMEDIATE") }
         do throws(HabitError) {
             let version = try pragmaInt(db, "user_version")

@@ -346,6 +346,27 @@ package final class Store {
         return try statement.all(readEntry)
     }
 
+    /// What the day fold reads of one habit's entries with from <= day <= to, in
+    /// (day, append) order, straight from the entries_fold index: no table row, no
+    /// text. recordedAtMs and note are not read (0 and nil).
+    package func foldEntries(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
+        let statement = try db.statement("""
+            SELECT id, day, kind, value, source, undoes FROM entries INDEXED BY entries_fold
+            WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, id
+            """)
+        statement.bind(1, habitId)
+        statement.bind(2, Int64(from))
+        statement.bind(3, Int64(to))
+        return try statement.all { (s) throws(HabitError) -> Entry in
+            let id = s.int(0)
+            guard let day = Int32(exactly: s.int(1)), let kind = EntryKind(rawValue: Int32(clamping: s.int(2))),
+                  let source = EntrySource(rawValue: Int32(clamping: s.int(4)))
+            else { throw .corrupt("entry \(id): a stored field is out of range") }
+            return Entry(id: id, habitId: habitId, day: day, kind: kind, value: s.double(3), recordedAtMs: 0,
+                         source: source, undoes: s.optionalInt(5), note: nil)
+        }
+    }
+
     private func readEntry(_ s: Statement) throws(HabitError) -> Entry {
         let id = s.int(0)
         guard let day = Int32(exactly: s.int(2)), let kind = EntryKind(rawValue: Int32(clamping: s.int(3))),

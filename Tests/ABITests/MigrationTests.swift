@@ -36,7 +36,7 @@ final class MigrationTests: StoreTestCase {
         defer { hc_store_close(store) }
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, store))
-        XCTAssertEqual(version, 8)
+        XCTAssertEqual(version, latestSchemaVersion)
 
         var policy = hc_streak_policy()
         policy.struct_size = UInt32(MemoryLayout<hc_streak_policy>.size)

@@ -234,7 +234,7 @@ final class ProgressStoreTests: StoreTestCase {
         let reopened = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, reopened))
-        XCTAssertEqual(version, 8)
+        XCTAssertEqual(version, latestSchemaVersion)
         var awards: OpaquePointer?
         ok(hc_awards_progress(&awards, reopened, Int32.min))
         var count: Int64 = 0

@@ -98,3 +98,7 @@ struct SplitMix {
     mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
 }
+
+/// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
+/// one place for every test that checks a store was created or migrated.
+let latestSchemaVersion: Int32 = 9

@@ -34,13 +34,17 @@ package enum DayFold {
     /// - done: checked, or the target reached (at least) or kept (at most), or a reading taken;
     /// - skipped: a skip entry and not done.
     package static func fold(_ entries: [Entry], day: Int32, habit: HabitSpec, cancelled: Set<Int64>) -> DayState {
+        fold(entries[...], day: day, habit: habit, cancelled: cancelled)
+    }
+
+    package static func fold(_ entries: ArraySlice<Entry>, day: Int32, habit: HabitSpec, cancelled: Set<Int64>) -> DayState {
         var amountSum = 0.0
         var highestTotal: [EntrySource: Double] = [:]
         var latestReading: Double?
         var checked = false
         var skip = false
         var count = 0
-        for entry in entries where entry.day == day && entry.kind != .undo && !cancelled.contains(entry.id) {
+        for entry in entries where entry.day == day && entry.kind != .undo && (cancelled.isEmpty || !cancelled.contains(entry.id)) {
             count += 1
             switch entry.kind {
             case .done: checked = true
@@ -83,6 +87,23 @@ package enum DayFold {
             result.append(fold(byDay[day] ?? [], day: day, habit: habit, cancelled: cancelled))
             if day == to { break }
             day += 1
+        }
+        return result
+    }
+
+    /// States of the days that have entries only, from entries sorted by day and,
+    /// within a day, by append order (as the store's fold index gives them): the
+    /// same states as `sparseStates`, without grouping by day.
+    package static func sortedStates(_ entries: [Entry], habit: HabitSpec) -> [DayState] {
+        let cancelled = cancelledIds(in: entries)
+        var result: [DayState] = []
+        var first = entries.startIndex
+        while first < entries.endIndex {
+            let day = entries[first].day
+            var end = first + 1
+            while end < entries.endIndex && entries[end].day == day { end += 1 }
+            result.append(fold(entries[first..<end], day: day, habit: habit, cancelled: cancelled))
+            first = end
         }
         return result
     }

@@ -1,0 +1,276 @@
+/* goals.c: one case of the goal table (issue 20) per run, so that bench/run.sh
+ * can time it natively and count its instructions under callgrind. Only the
+ * measured part is instrumented (CALLGRIND_START/STOP_INSTRUMENTATION; run
+ * callgrind with --instr-atstart=no); outside valgrind those are no-ops.
+ * Prints "<case> <reps> <seconds>".
+ *   goals CASE DIR REPS
+ * CASE: append-raw-batch append-hc-batch append-raw-commit append-hc-commit
+ *       streaks-c streaks-hc strength-c strength-hc
+ *       store-make YEARS HABITS (DIR is the store path) store-streaks-cold store-streaks-warm
+ *       store-streaks-append today awards */
+#include <habitcore.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <valgrind/callgrind.h>
+
+static double now(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static void check(int32_t status, const char *what) {
+    if (status != HC_OK) {
+        fprintf(stderr, "%s: %s\n", what, hc_last_error_message());
+        exit(1);
+    }
+}
+
+static double started;
+static void start(void) { CALLGRIND_START_INSTRUMENTATION; started = now(); }
+static double stop(void) { double t = now() - started; CALLGRIND_STOP_INSTRUMENTATION; return t; }
+
+/* Appends: the same rows as bench/append.c. */
+static void exec(sqlite3 *db, const char *sql) {
+    if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) { fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db)); exit(1); }
+}
+
+static double raw_append(const char *path, int rows, int batched) {
+    sqlite3 *db = NULL;
+    remove(path);
+    if (sqlite3_open(path, &db) != SQLITE_OK) exit(1);
+    exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+             "CREATE TABLE habits(id INTEGER PRIMARY KEY); INSERT INTO habits VALUES(1);"
+             "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
+             " day INTEGER NOT NULL, kind INTEGER NOT NULL, value REAL NOT NULL, recorded_at_ms INTEGER NOT NULL,"
+             " source INTEGER NOT NULL, undoes INTEGER REFERENCES entries(id), note TEXT) STRICT;"
+             "CREATE INDEX entries_habit_day ON entries(habit_id, day);"
+             "CREATE UNIQUE INDEX entries_undoes ON entries(undoes) WHERE undoes IS NOT NULL;");
+    sqlite3_stmt *insert = NULL;
+    sqlite3_prepare_v2(db, "INSERT INTO entries(habit_id, day, kind, value, recorded_at_ms, source, undoes, note)"
+                           " VALUES(?1, ?2, 2, 1.0, 1767225600000, 1, NULL, NULL)", -1, &insert, NULL);
+    start();
+    if (batched) exec(db, "BEGIN IMMEDIATE");
+    for (int i = 0; i < rows; i++) {
+        sqlite3_bind_int64(insert, 1, 1);
+        sqlite3_bind_int64(insert, 2, 16000 + i % 3650);
+        if (sqlite3_step(insert) != SQLITE_DONE) exit(1);
+        sqlite3_reset(insert);
+    }
+    if (batched) exec(db, "COMMIT");
+    double t = stop();
+    sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return t;
+}
+
+static double hc_append(const char *path, int rows, int batched) {
+    hc_store *store = NULL;
+    remove(path);
+    check(hc_store_open(&store, path, 0), "open");
+    hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+    options.name = "bench";
+    options.kind = HC_KIND_COUNTER;
+    options.target = 10;
+    int64_t habit = 0;
+    check(hc_habit_create(&habit, store, &options), "create");
+    hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+    entry.habit_id = habit;
+    entry.kind = HC_ENTRY_AMOUNT;
+    entry.value = 1;
+    entry.at_ms = 1767225600000LL;
+    start();
+    if (batched) check(hc_store_begin(store), "begin");
+    for (int i = 0; i < rows; i++) {
+        entry.day = 16000 + i % 3650;
+        check(hc_entry_append(NULL, store, &entry), "append");
+    }
+    if (batched) check(hc_store_commit(store), "commit");
+    double t = stop();
+    hc_store_close(store);
+    return t;
+}
+
+/* Pure loops: bench/streaks.c's "same contract" C against habitcore, one daily
+ * habit of ten years per rep. */
+#define DAY_MIN (-719162)
+#define DAY_MAX 2932896
+static int c_place(const hc_day_state *days, int64_t count, int32_t start_day, int32_t last, unsigned char *marks) {
+    int64_t length = (int64_t)last - start_day + 1;
+    memset(marks, 0, (size_t)length);
+    for (int64_t i = 0; i < count; i++) {
+        const hc_day_state *d = &days[i];
+        if (d->day < DAY_MIN || d->day > DAY_MAX || (d->flags & ~7u) || !isfinite(d->value)) return -1;
+        int64_t index = (int64_t)d->day - start_day;
+        if (index < 0 || index >= length) continue;
+        marks[index] = (d->flags & HC_DAY_DONE) ? 1 : ((d->flags & HC_DAY_SKIPPED) ? 2 : 0);
+    }
+    return 0;
+}
+
+static int32_t c_streaks(const hc_day_state *days, int64_t count, int32_t first, int32_t as_of, unsigned char *marks) {
+    if (c_place(days, count, first, as_of, marks)) return -1;
+    int32_t run = 0, longest = 0;
+    for (int32_t day = first; day <= as_of; day++) {
+        unsigned char m = marks[day - first];
+        if (m == 1) { if (++run > longest) longest = run; }
+        else if (m == 2) continue;
+        else if (day < as_of) run = 0;
+    }
+    return longest + run;
+}
+
+static double c_strength(const hc_day_state *days, int64_t count, int32_t first, int32_t as_of, unsigned char *marks, double *out) {
+    if (c_place(days, count, first, as_of, marks)) return -1;
+    double m = pow(0.5, 1.0 / 13.0), s = 0;
+    for (int32_t day = first; day <= as_of; day++) {
+        unsigned char mark = marks[day - first];
+        if (mark != 2 && (day < as_of || mark == 1)) s = s * m + (mark == 1 ? 1.0 : 0.0) * (1 - m);
+        out[day - first] = s;
+    }
+    return s;
+}
+
+static double pure(const char *what, int reps) {
+    const int64_t length = 3653;
+    hc_day_state *days = malloc(sizeof *days * (size_t)length);
+    double *out = malloc(sizeof *out * (size_t)length);
+    unsigned char *marks = malloc((size_t)length);
+    int32_t first = 18000, as_of = 18000 + (int32_t)length - 1;
+    unsigned seed = 1;
+    for (int64_t i = 0; i < length; i++) {
+        seed = seed * 1103515245u + 12345u;
+        unsigned r = (seed >> 16) % 100;
+        days[i].day = first + (int32_t)i;
+        days[i].flags = r < 85 ? HC_DAY_DONE | HC_DAY_HAS_ENTRIES : (r < 88 ? HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES : 0);
+        days[i].value = r < 85 ? 1.0 : 0.0;
+        days[i].entry_count = r < 88 ? 1 : 0;
+        days[i].reserved = 0;
+    }
+    hc_habit_rules rules = HC_HABIT_RULES_INIT;
+    rules.start_day = first;
+    volatile double sink = 0;
+    start();
+    for (int i = 0; i < reps; i++) {
+        if (!strcmp(what, "streaks-c")) sink += c_streaks(days, length, first, as_of, marks);
+        else if (!strcmp(what, "strength-c")) sink += c_strength(days, length, first, as_of, marks, out);
+        else if (!strcmp(what, "streaks-hc")) {
+            hc_streak_result result = HC_STREAK_RESULT_INIT;
+            int32_t best_count = 0;
+            check(hc_streaks_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of), "streaks");
+            sink += result.longest.length + result.current.length;
+        } else {
+            int64_t count = 0;
+            check(hc_strength_compute(out, length, &count, &rules, days, length, first, as_of), "strength");
+            sink += out[length - 1];
+        }
+    }
+    double t = stop();
+    free(days), free(out), free(marks);
+    return t;
+}
+
+/* A store of HABITS daily habits with YEARS of history each (85% done, 3% skipped). */
+static void make_store(const char *path, int years, int habits) {
+    remove(path);
+    hc_store *store = NULL;
+    check(hc_store_open(&store, path, 0), "open");
+    int32_t today = 0;
+    check(hc_store_today(&today, store), "today");
+    int32_t first = today - (int32_t)(years * 365.25);
+    check(hc_store_begin(store), "begin");
+    unsigned seed = 7;
+    for (int h = 0; h < habits; h++) {
+        char name[32];
+        snprintf(name, sizeof name, habits == 1 ? "Ten" : "habit %d", h + 1);
+        hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+        options.name = name;
+        options.start_day = first;
+        int64_t habit = 0;
+        check(hc_habit_create(&habit, store, &options), "create");
+        hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+        entry.habit_id = habit;
+        for (int32_t day = first; day <= today; day++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = (seed >> 16) % 100;
+            if (r >= 88) continue;
+            entry.kind = r < 85 ? HC_ENTRY_DONE : HC_ENTRY_SKIP;
+            entry.day = day;
+            check(hc_entry_append(NULL, store, &entry), "append");
+        }
+    }
+    check(hc_store_commit(store), "commit");
+    hc_store_close(store);
+}
+
+/* Store-backed calls on a store made by store-make: habit 1's streaks on a fresh
+ * handle (cold: the history is read), on a handle that already answered once
+ * (warm), and right after an append on that handle (the streaks call alone);
+ * today's due list; awards. */
+static double store_call(const char *what, const char *path, int reps) {
+    double total = 0;
+    for (int i = 0; i < reps; i++) {
+        hc_store *store = NULL;
+        check(hc_store_open(&store, path, 0), "open");
+        int32_t today = 0;
+        check(hc_store_today(&today, store), "today");
+        hc_streak_result result = HC_STREAK_RESULT_INIT;
+        hc_streak best[5];
+        int32_t best_count = 0;
+        int warm = !strcmp(what, "store-streaks-warm"), appended = !strcmp(what, "store-streaks-append");
+        if (warm || appended) check(hc_habit_streaks(&result, best, 5, &best_count, store, 1, today), "streaks");
+        if (!strcmp(what, "today")) {
+            static hc_due_item items[1000];
+            int64_t count = 0;
+            start();
+            check(hc_due_today(items, 1000, &count, store, today), "due");
+        } else if (!strcmp(what, "awards")) {
+            hc_award_list *list = NULL;
+            start();
+            check(hc_awards_evaluate(&list, store, today), "awards");
+            total += stop();
+            hc_award_list_free(list);
+            hc_store_close(store);
+            continue;
+        } else {
+            if (appended) {
+                hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+                entry.habit_id = 1;
+                entry.kind = HC_ENTRY_SKIP;
+                entry.day = today;
+                check(hc_entry_append(NULL, store, &entry), "append");
+            }
+            start();
+            check(hc_habit_streaks(&result, best, 5, &best_count, store, 1, today), "streaks");
+        }
+        total += stop();
+        hc_store_close(store);
+    }
+    return total;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 4) return 2;
+    const char *what = argv[1], *dir = argv[2];
+    int reps = atoi(argv[3]);
+    char path[4096];
+    double t = 0;
+    if (!strcmp(what, "store-make")) {
+        make_store(dir, reps, argc > 4 ? atoi(argv[4]) : 1);
+        return 0;
+    } else if (!strncmp(what, "append-", 7)) {
+        int raw = strstr(what, "raw") != NULL, batched = strstr(what, "batch") != NULL;
+        snprintf(path, sizeof path, "%s/%s.db", dir, what);
+        t = raw ? raw_append(path, reps, batched) : hc_append(path, reps, batched);
+    } else if (!strncmp(what, "streaks-", 8) || !strncmp(what, "strength-", 9)) {
+        t = pure(what, reps);
+    } else {
+        t = store_call(what, dir, reps);
+    }
+    printf("%s %d %.9f\n", what, reps, t);
+    return 0;
+}
