@@ -133,15 +133,8 @@ enum AwardCommands {
         var list: OpaquePointer?
         try Library.check(hc_events_read(&list, store.handle, after, limit, acknowledge ? HC_EVENTS_ACK : 0))
         defer { hc_event_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_event_list_count(&count, list))
-        var events: [hc_event] = []
-        var awardIds: [String?] = []
-        for index in 0..<count {
-            var event: UnsafePointer<hc_event>?
-            try Library.check(hc_event_list_get(&event, list, index))
-            if let event { events.append(event.pointee); awardIds.append(Library.string(event.pointee.award_id)) }
-        }
+        let read = try Library.elements(of: list, hc_event_list_count, hc_event_list_get) { ($0, Library.string($0.award_id)) }
+        let events = read.map(\.0), awardIds = read.map(\.1)
         let cursor = events.last?.id ?? after
         let rows: [[String: Any]] = zip(events, awardIds).map { event, awardId in
             ["id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day), "at": Output.time(event.at_ms),
@@ -180,15 +173,7 @@ enum AwardCommands {
         var list: OpaquePointer?
         try Library.check(open(&list))
         defer { hc_award_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_award_list_count(&count, list))
-        var result: [AwardInfo] = []
-        for index in 0..<count {
-            var award: UnsafePointer<hc_award>?
-            try Library.check(hc_award_list_get(&award, list, index))
-            if let award { result.append(AwardInfo(award.pointee)) }
-        }
-        return result
+        return try Library.elements(of: list, hc_award_list_count, hc_award_list_get, AwardInfo.init)
     }
 }
 

@@ -144,20 +144,14 @@ enum CreditCommands {
         var list: OpaquePointer?
         try Library.check(hc_credit_list_open(&list, store.handle, account, from, to))
         defer { hc_credit_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_credit_list_count(&count, list))
         let kinds = [HC_CREDIT_EARN: "earn", HC_CREDIT_SPEND: "spend", HC_CREDIT_ADJUST: "adjust", HC_CREDIT_EXPIRE: "expire", HC_CREDIT_REFUND: "refund"]
         let causes = [HC_CAUSE_STEPS: "steps", HC_CAUSE_HABIT_ENTRY: "habit_entry", HC_CAUSE_SESSION: "session",
                       HC_CAUSE_MANUAL: "manual", HC_CAUSE_EXPIRY: "expiry"]
-        var rows: [[String: Any]] = []
-        for index in 0..<count {
-            var pointer: UnsafePointer<hc_credit_entry>?
-            try Library.check(hc_credit_list_get(&pointer, list, index))
-            guard let entry = pointer?.pointee else { continue }
-            rows.append(["id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day),
-                         "at": Output.time(entry.at_ms), "cause": causes[entry.cause] ?? "?",
-                         "cause_id": entry.cause_id == 0 ? NSNull() : entry.cause_id as Any,
-                         "reason": Library.string(entry.reason) as Any? ?? NSNull()])
+        let rows = try Library.elements(of: list, hc_credit_list_count, hc_credit_list_get) { (entry: hc_credit_entry) -> [String: Any] in
+            ["id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day),
+             "at": Output.time(entry.at_ms), "cause": causes[entry.cause] ?? "?",
+             "cause_id": entry.cause_id == 0 ? NSNull() : entry.cause_id as Any,
+             "reason": Library.string(entry.reason) as Any? ?? NSNull()]
         }
         context.output.emit(["from": Library.format(from), "to": Library.format(to), "entries": rows]) {
             guard !rows.isEmpty else { return "no credit entries from \(Library.format(from)) to \(Library.format(to))" }

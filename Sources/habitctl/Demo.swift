@@ -65,7 +65,7 @@ enum Demo {
 
         var awards: OpaquePointer?
         try Library.check(hc_awards_evaluate(&awards, store.handle, today))
-        let unlocked = try listed(awards, hc_award_list_count, hc_award_list_get) { (award: hc_award) in
+        let unlocked = try Library.elements(of: awards, hc_award_list_count, hc_award_list_get) { (award: hc_award) in
             "\(Library.string(award.title) ?? "") (\(Library.format(award.unlocked_day)))"
         }
         hc_award_list_free(awards)
@@ -188,22 +188,7 @@ enum Demo {
         defer { hc_event_list_free(list) }
         let kinds = [HC_EVENT_AWARD_UNLOCKED: "award", HC_EVENT_STREAK_MILESTONE: "streak milestone",
                      HC_EVENT_TARGET_REACHED: "target reached", HC_EVENT_PROOF_VERDICT: "proof verdict"]
-        return try listed(list, hc_event_list_count, hc_event_list_get) { (event: hc_event) in kinds[event.kind] ?? "other" }
-    }
-
-    /// Each element of a C list handle, described.
-    private static func listed<T>(_ list: OpaquePointer?, _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
-                                  _ get: (UnsafeMutablePointer<UnsafePointer<T>?>?, OpaquePointer?, Int64) -> Int32,
-                                  _ describe: (T) -> String) throws(CLIError) -> [String] {
-        var total: Int64 = 0
-        try Library.check(count(&total, list))
-        var out: [String] = []
-        for index in 0..<total {
-            var element: UnsafePointer<T>?
-            try Library.check(get(&element, list, index))
-            if let element { out.append(describe(element.pointee)) }
-        }
-        return out
+        return try Library.elements(of: list, hc_event_list_count, hc_event_list_get) { (event: hc_event) in kinds[event.kind] ?? "other" }
     }
 
     private static func create(_ store: StoreRef, _ name: String, _ kind: Int32, _ target: Double, _ routine: Int32,

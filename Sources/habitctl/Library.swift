@@ -23,6 +23,22 @@ enum Library {
     static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
         pointer.map { String(cString: $0) }
     }
+
+    /// Each element of a C list handle, through its _count and _get functions,
+    /// turned into a Swift value while the list still owns the strings it points to.
+    static func elements<Element, Value>(of list: OpaquePointer?, _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
+                                         _ get: (UnsafeMutablePointer<UnsafePointer<Element>?>?, OpaquePointer?, Int64) -> Int32,
+                                         _ copy: (Element) -> Value) throws(CLIError) -> [Value] {
+        var total: Int64 = 0
+        try check(count(&total, list))
+        var values: [Value] = []
+        for index in 0..<total {
+            var element: UnsafePointer<Element>?
+            try check(get(&element, list, index))
+            if let element { values.append(copy(element.pointee)) }
+        }
+        return values
+    }
 }
 
 /// An open store; closed when the command ends.
@@ -90,30 +106,14 @@ final class StoreRef {
         var list: OpaquePointer?
         try Library.check(hc_habit_list_open(&list, handle, includeArchived ? HC_LIST_INCLUDE_ARCHIVED : 0))
         defer { hc_habit_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_habit_list_count(&count, list))
-        var result: [HabitInfo] = []
-        for index in 0..<count {
-            var habit: UnsafePointer<hc_habit>?
-            try Library.check(hc_habit_list_get(&habit, list, index))
-            if let habit { result.append(HabitInfo(habit.pointee)) }
-        }
-        return result
+        return try Library.elements(of: list, hc_habit_list_count, hc_habit_list_get, HabitInfo.init)
     }
 
     func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [EntryInfo] {
         var list: OpaquePointer?
         try Library.check(hc_entry_list_open(&list, handle, habitId, from, to))
         defer { hc_entry_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_entry_list_count(&count, list))
-        var result: [EntryInfo] = []
-        for index in 0..<count {
-            var entry: UnsafePointer<hc_entry>?
-            try Library.check(hc_entry_list_get(&entry, list, index))
-            if let entry { result.append(EntryInfo(entry.pointee)) }
-        }
-        return result
+        return try Library.elements(of: list, hc_entry_list_count, hc_entry_list_get, EntryInfo.init)
     }
 
     /// One entry of a habit, looked for around today first, then over every day.

@@ -79,14 +79,7 @@ enum ProofCommands {
         var list: OpaquePointer?
         try Library.check(hc_verdict_list_open(&list, store.handle, habitId, 0))
         defer { hc_verdict_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_verdict_list_count(&count, list))
-        var rows: [[String: Any]] = []
-        var lines: [String] = []
-        for index in 0..<count {
-            var pointer: UnsafePointer<hc_verdict>?
-            try Library.check(hc_verdict_list_get(&pointer, list, index))
-            guard let v = pointer?.pointee else { continue }
+        let verdicts = try Library.elements(of: list, hc_verdict_list_count, hc_verdict_list_get) { (v: hc_verdict) -> ([String: Any], String) in
             let stage = ["", "verifier", "decision", "review"][Int(max(0, min(3, v.stage)))]
             let row: [String: Any] = [
                 "id": v.id, "proof_id": v.proof_id, "habit_id": v.habit_id, "date": Library.format(v.day), "stage": stage,
@@ -96,11 +89,12 @@ enum ProofCommands {
                 "duration_us": v.duration_us, "reviewer": Library.string(v.reviewer) ?? NSNull(),
                 "entry_id": v.entry_id == 0 ? NSNull() : v.entry_id, "sha256": Library.string(v.sha256) ?? "",
             ]
-            rows.append(row)
-            lines.append("proof #\(v.proof_id) \(Library.format(v.day)) habit \(v.habit_id)  \(stage) \(row["verifier"] ?? ""): " +
-                         "\(outcomeName(v.outcome)) \(String(format: "%.2f", v.confidence)) \(row["reason"] ?? "")" +
-                         (v.reviewer != nil ? " by \(Library.string(v.reviewer) ?? "")" : ""))
+            let line = "proof #\(v.proof_id) \(Library.format(v.day)) habit \(v.habit_id)  \(stage) \(row["verifier"] ?? ""): " +
+                "\(outcomeName(v.outcome)) \(String(format: "%.2f", v.confidence)) \(row["reason"] ?? "")" +
+                (v.reviewer != nil ? " by \(Library.string(v.reviewer) ?? "")" : "")
+            return (row, line)
         }
+        let rows = verdicts.map(\.0), lines = verdicts.map(\.1)
         context.output.emit(["verdicts": rows]) { lines.isEmpty ? "no proofs yet" : lines.joined(separator: "\n") }
     }
 
