@@ -225,6 +225,8 @@ final class ProgressStoreTests: StoreTestCase {
         ok(hc_store_close(store))
         // Turn the file back into what schema 1 wrote.
         XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", """
+            DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
+            DROP TABLE reminder_rules;
             DROP TABLE proof_fingerprints; DROP TABLE proof_verdicts; DROP TABLE proofs; DROP TABLE proof_policies; DROP TABLE plugins;
             DROP TABLE event_acks; DROP TABLE events; DROP TABLE referral_redemptions; DROP TABLE award_unlocks; DROP TABLE award_rules;
             DROP TABLE vacations; DROP TABLE unlock_sessions; DROP TABLE credit_steps; DROP TABLE credit_entries;
@@ -233,7 +235,7 @@ final class ProgressStoreTests: StoreTestCase {
         let reopened = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, reopened))
-        XCTAssertEqual(version, 6)
+        XCTAssertEqual(version, 7)
         var awards: OpaquePointer?
         ok(hc_awards_progress(&awards, reopened, Int32.min))
         var count: Int64 = 0

@@ -10,7 +10,7 @@ final class StoreTests: StoreTestCase {
         let store = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, store))
-        XCTAssertEqual(version, 6)
+        XCTAssertEqual(version, 7)
         ok(hc_store_close(store))
         let journal = try runProcess(["sqlite3", dir + "/store.db", "PRAGMA journal_mode"])
         XCTAssertEqual(journal.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "wal")
