@@ -1335,6 +1335,147 @@ int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_
                               JSON Lines when its first line is a whole JSON object
                               whose "type" is "header" */
 
+/* ------------------------------------------------------------------------ */
+/* Reminders                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Reminders: when to nudge, decided once for every app (rules stated once, here
+ * and in the README).
+ *  - A habit has any number of reminder rules. A rule is a local time of day
+ *    (minute 0..1439), the weekdays it applies (0: every day the habit is due), an
+ *    optional message, and what quiet hours do to it (HC_QUIET_*).
+ *  - Rules and the store's quiet hours are effective-dated, like schedules: a
+ *    change or removal takes effect from a day on, today or later, so no day
+ *    already lived is rewritten; a rule's (or the quiet hours') first version also
+ *    governs the days before it.
+ *  - A rule's minute on habit day D is read on D's calendar date in the store's
+ *    zone, or on the next date when it is before the day start (with a 03:00 day
+ *    start, 01:30 of D is the night after D). A time the clocks skip (spring
+ *    forward) fires at the first minute after the gap; a time they read twice (fall
+ *    back) fires once, at its first occurrence.
+ *  - Quiet hours: a window [start, end) of local minutes, wrapping past midnight
+ *    when start > end (22:00-07:00). A reminder inside them moves to their end
+ *    (HC_QUIET_DEFER) or is dropped (HC_QUIET_DROP); one that would move past the
+ *    end of its day is dropped. A snooze is never moved: the person chose it.
+ *  - A reminder is silenced when its habit's day is done, excused (a skip, a
+ *    vacation), not due by the schedule in force (for weekly/monthly quotas: once
+ *    the period's quota is met), before the habit's start or from its archive day
+ *    on, or not on the rule's weekdays. At-most habits are decided only once their
+ *    day is over, so being within the limit never silences their reminders. The
+ *    ledger is read when asked: log, skip or undo, and the answer follows.
+ *  - Each reminder instant is named by its rule, its day and at_ms. Delivery is
+ *    recorded once per instant (hc_reminder_fired, or HC_REMINDERS_CLAIM), so
+ *    several processes asking at once deliver each instant once; a snooze
+ *    (hc_reminder_snooze) is a new instant of the same rule and day, silenced the
+ *    same way. Deliveries and snoozes are append-only records.
+ */
+#define HC_QUIET_DEFER 1 /* inside quiet hours: move to their end (the default) */
+#define HC_QUIET_DROP 2  /* inside quiet hours: not sent */
+
+/* A reminder rule. The caller sets struct_size (HC_REMINDER_RULE_INIT). */
+typedef struct hc_reminder_rule {
+    uint32_t struct_size;
+    int32_t minute;      /* local time of day, 0..1439 */
+    int64_t id;          /* listed rules: the rule; ignored on input */
+    int64_t habit_id;    /* hc_reminder_rule_add: the habit; listed rules: theirs */
+    int32_t weekdays;    /* bits, 1 << 0 = Sunday ... 1 << 6 = Saturday; 0: every due day */
+    int32_t quiet;       /* HC_QUIET_* */
+    int32_t from_day;    /* listed rules: the first day of the version in force; ignored on input */
+    int32_t reserved;    /* 0 */
+    const char *message; /* up to 500 bytes, or NULL; listed rules: borrowed from the list */
+} hc_reminder_rule;
+
+#define HC_REMINDER_RULE_INIT { (uint32_t)sizeof(hc_reminder_rule), 0, 0, 0, 0, HC_QUIET_DEFER, 0, 0, NULL }
+
+/* Adds a reminder rule to rule->habit_id (not archived); its id goes to *out_id
+ * (may be NULL). It applies from today on and, as a first version, to the days
+ * before too. The message is copied. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * HC_E_CONFLICT (archived habit), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_reminder_rule_add(int64_t *out_id, hc_store *store, const hc_reminder_rule *rule);
+/* Changes rule rule_id to *rule (minute, weekdays, quiet, message; habit_id is
+ * not read) from from_day on (HC_DAY_NONE: today; an earlier day than today is
+ * HC_E_INVALID). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE,
+ * HC_E_IO, HC_E_BUSY. */
+int32_t hc_reminder_rule_update(hc_store *store, int64_t rule_id, const hc_reminder_rule *rule, int32_t from_day);
+/* Removes rule rule_id from from_day on (HC_DAY_NONE: today); days before keep it.
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_reminder_rule_remove(hc_store *store, int64_t rule_id, int32_t from_day);
+
+typedef struct hc_reminder_rule_list hc_reminder_rule_list;
+
+/* The rules in force on day (HC_DAY_NONE: today) of habit_id (0: every habit),
+ * by id, into *out; free with hc_reminder_rule_list_free. HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT, HC_E_NOMEM. */
+int32_t hc_reminder_rules_open(hc_reminder_rule_list **out, hc_store *store, int64_t habit_id, int32_t day);
+/* The number of rules. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_reminder_rule_list_count(int64_t *out_count, const hc_reminder_rule_list *list);
+/* The rule at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_reminder_rule_list_get(const hc_reminder_rule **out, const hc_reminder_rule_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_reminder_rule_list_free(hc_reminder_rule_list *list);
+
+/* Sets the store's quiet hours from from_day on (HC_DAY_NONE: today; earlier than
+ * today is HC_E_INVALID): local minutes start..end (0..1439, start != end), or
+ * none with start = end = -1. HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE,
+ * HC_E_IO, HC_E_BUSY. */
+int32_t hc_store_set_quiet_hours(hc_store *store, int32_t start, int32_t end, int32_t from_day);
+/* The quiet hours in force on day (HC_DAY_NONE: today): -1 and -1 when none. Either
+ * out pointer may be NULL. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT. */
+int32_t hc_store_quiet_hours(int32_t *out_start, int32_t *out_end, hc_store *store, int32_t day);
+
+#define HC_REMINDER_SCHEDULED 1 /* the rule's own instant (perhaps moved by quiet hours) */
+#define HC_REMINDER_SNOOZED 2   /* a snooze's instant */
+
+/* One reminder instant. Strings are borrowed from the list. */
+typedef struct hc_reminder {
+    uint32_t struct_size; /* the library's sizeof(hc_reminder) */
+    int32_t kind;         /* HC_REMINDER_SCHEDULED or HC_REMINDER_SNOOZED */
+    int64_t at_ms;        /* when to nudge, UTC ms */
+    int64_t habit_id;
+    int64_t rule_id;
+    int32_t day;          /* the habit day it is about */
+    int32_t local_minute; /* the local wall-clock minute of at_ms, 0..1439 */
+    int64_t original_ms;  /* before quiet hours moved it, or the instant snoozed; else at_ms */
+    int32_t deferred;     /* 1 when quiet hours moved it */
+    int32_t fired;        /* 1 when its delivery is recorded */
+    const char *message;  /* the rule's message, or NULL */
+} hc_reminder;
+
+typedef struct hc_reminder_list hc_reminder_list;
+
+#define HC_REMINDERS_PENDING 0x1u /* leave out reminders already delivered */
+#define HC_REMINDERS_CLAIM 0x2u   /* pending ones only, each recorded as delivered in the same
+                                     write transaction: with several processes asking at
+                                     once, each instant goes to exactly one of them */
+
+/* Every reminder instant with from_ms <= at_ms < to_ms (UTC ms; at most 92 days),
+ * ordered by at_ms, then habit, then rule, into *out; free with
+ * hc_reminder_list_free. flags: 0, HC_REMINDERS_PENDING or HC_REMINDERS_CLAIM
+ * (an app's timer asks with from_ms = its last look, to_ms = now + 1, and CLAIM).
+ * HC_OK, HC_E_INVALID, HC_E_READONLY (CLAIM on a read-only store), HC_E_MISUSE,
+ * HC_E_IO, HC_E_BUSY, HC_E_CORRUPT, HC_E_NOMEM. */
+int32_t hc_reminders_next(hc_reminder_list **out, hc_store *store, int64_t from_ms, int64_t to_ms, uint32_t flags);
+/* The number of reminders. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_reminder_list_count(int64_t *out_count, const hc_reminder_list *list);
+/* The reminder at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_reminder_list_get(const hc_reminder **out, const hc_reminder_list *list, int64_t index);
+/* Releases the list. NULL is ignored. */
+void hc_reminder_list_free(hc_reminder_list *list);
+
+/* Records that the reminder (rule_id, day, at_ms) was delivered. *out_recorded
+ * (may be NULL) is 1 when this call recorded it, 0 when it had been already (by
+ * any process): deliver only on 1. HC_E_NOT_FOUND when no such reminder is due
+ * any more (the habit's day was done or excused since, or the rule changed).
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_reminder_fired(int32_t *out_recorded, hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms);
+/* Snoozes the reminder (rule_id, day, at_ms) to until_ms (after at_ms, at most a
+ * day later): a new instant of the same reminder, listed by hc_reminders_next with
+ * kind HC_REMINDER_SNOOZED; the one snoozed counts as delivered. Snoozing the same
+ * instant to the same time again changes nothing. HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND (as hc_reminder_fired), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms, int64_t until_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -264,6 +264,49 @@ enum Schema {
         CREATE INDEX IF NOT EXISTS entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);
         DROP INDEX IF EXISTS entries_habit_day;
         """,
+        // 10: reminders: rules per habit with their versions (each from a day on; a
+        // NULL minute removes the rule), store-wide quiet hours from a day on (NULL
+        // bounds: none), snoozes and deliveries (append-only; one delivery per rule,
+        // day and instant, which is what makes several processes deliver once).
+        """
+        CREATE TABLE reminder_rules(
+            id INTEGER PRIMARY KEY,
+            habit_id INTEGER NOT NULL REFERENCES habits(id),
+            created_at_ms INTEGER NOT NULL
+        ) STRICT;
+        CREATE INDEX reminder_rules_habit ON reminder_rules(habit_id);
+        CREATE TABLE reminder_rule_versions(
+            rule_id INTEGER NOT NULL REFERENCES reminder_rules(id),
+            from_day INTEGER NOT NULL,
+            minute INTEGER,
+            weekdays INTEGER NOT NULL,
+            message TEXT,
+            quiet INTEGER NOT NULL,
+            PRIMARY KEY(rule_id, from_day)
+        ) STRICT;
+        CREATE TABLE quiet_hours(from_day INTEGER PRIMARY KEY, start_minute INTEGER, end_minute INTEGER) STRICT;
+        CREATE TABLE reminder_snoozes(
+            id INTEGER PRIMARY KEY,
+            rule_id INTEGER NOT NULL REFERENCES reminder_rules(id),
+            day INTEGER NOT NULL,
+            from_ms INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            recorded_at_ms INTEGER NOT NULL,
+            UNIQUE(rule_id, day, at_ms)
+        ) STRICT;
+        CREATE INDEX reminder_snoozes_at ON reminder_snoozes(at_ms);
+        CREATE TABLE reminder_deliveries(
+            id INTEGER PRIMARY KEY,
+            rule_id INTEGER NOT NULL REFERENCES reminder_rules(id),
+            day INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            fired_at_ms INTEGER NOT NULL,
+            UNIQUE(rule_id, day, at_ms)
+        ) STRICT;
+        CREATE INDEX reminder_deliveries_at ON reminder_deliveries(at_ms);
+        \(appendOnly("reminder_snoozes", "snoozes"))
+        \(appendOnly("reminder_deliveries", "reminder deliveries"))
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

@@ -24,6 +24,7 @@ enum Help {
                            catalog [--raw], load FILE|-|--builtin
       referral code|redeem CODE  this store's referral code; a code from someone else
       events               what to notify about: --after CURSOR, --ack, --limit N
+      reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
@@ -102,6 +103,31 @@ enum Help {
         each. Keep the printed cursor and pass it as --after next time. With --ack, only
         events no reader has acknowledged, acknowledged at once: with several readers,
         each event goes to exactly one.
+        """,
+        "reminders": """
+        Usage: habitctl reminders add HABIT --at HH:MM [--days mon,wed,fri] [--message TEXT] [--quiet defer|drop]
+               habitctl reminders edit RULE [--at HH:MM] [--days D|due] [--message TEXT|--no-message] [--quiet M] [--from DATE]
+               habitctl reminders list [HABIT] [--date DATE]
+               habitctl reminders remove RULE [--from DATE]
+               habitctl reminders next [--from T] [--to T] [--pending | --claim]
+               habitctl reminders fired RULE DATE AT
+               habitctl reminders snooze RULE DATE AT [--minutes N | --until T]
+               habitctl reminders quiet [HH:MM-HH:MM | off] [--from DATE]
+
+        Reminders at a local time of day, on the habit's due days (or --days), computed
+        in the store's time zone and day start: a time the clocks skip fires at the
+        first minute after the gap, a time they repeat fires once. A day that is done,
+        skipped, on vacation, not due, or whose weekly/monthly quota is met, gets none.
+        Quiet hours move a reminder to their end (--quiet defer) or drop it (drop).
+        Changes and removals apply from --from (today by default) on, never to days
+        already lived.
+
+        next lists the reminders between two instants (default: now to 24 hours on);
+        --pending leaves out those delivered; --claim records the rest as delivered at
+        once, so with several processes asking, each reminder goes to exactly one.
+        fired records one delivery by hand; snooze gives a reminder a new instant
+        (default 10 minutes on). RULE DATE AT are the rule id, date and instant next
+        prints. Instants: now, +30m, -2h, +1d, UTC milliseconds, or 2026-03-08T07:00Z.
         """,
         "credits": """
         Usage: habitctl credits SUBCOMMAND [--account NAME] ...

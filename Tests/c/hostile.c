@@ -198,6 +198,19 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_plugin_list_json(&text, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_test(&proof_result, s, "v", "/bin/true"), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_configure(s, "v", "{}"), HC_E_MISUSE);
+        hc_reminder_rule reminder_rule = HC_REMINDER_RULE_INIT;
+        hc_reminder_rule_list *reminder_rules = NULL;
+        hc_reminder_list *reminders = NULL;
+        int32_t start = 0, end = 0, recorded = 0;
+        EXPECT_STATUS(hc_reminder_rule_add(&id, s, &reminder_rule), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_rule_update(s, 1, &reminder_rule, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_rule_remove(s, 1, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_rules_open(&reminder_rules, s, 0, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_set_quiet_hours(s, 0, 60, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_quiet_hours(&start, &end, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminders_next(&reminders, s, 0, 1000, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_fired(&recorded, s, 1, 0, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_snooze(s, 1, 0, 0, 1000), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -923,6 +936,115 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_plugin_remove(store, "truthful"), HC_OK);
     }
 
+    /* Reminders: rules, quiet hours, windows, deliveries, snoozes, lists. */
+    {
+        hc_reminder_rule rule = HC_REMINDER_RULE_INIT, odd_rule = HC_REMINDER_RULE_INIT;
+        hc_reminder_rule_list *rules = NULL, *foreign_rules = (hc_reminder_rule_list *)&foreign_object;
+        hc_reminder_list *reminders = NULL, *foreign_reminders = (hc_reminder_list *)&foreign_object;
+        const hc_reminder_rule *listed_rule = NULL;
+        const hc_reminder *reminder = NULL;
+        int64_t habit = 0, rule_id = 0;
+        int32_t start = 0, end = 0, recorded = 0;
+        hc_habit_options reminded = HC_HABIT_OPTIONS_INIT;
+        reminded.name = "reminded";
+        EXPECT_STATUS(hc_habit_create(&habit, store, &reminded), HC_OK);
+        rule.habit_id = habit;
+        rule.minute = 20 * 60;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, NULL), HC_E_INVALID);
+        odd_rule.struct_size = 5;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &odd_rule), HC_E_INVALID);
+        rule.minute = -1;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.minute = INT32_MAX;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.minute = 20 * 60;
+        rule.weekdays = -1;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.weekdays = 0x100;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.weekdays = 0;
+        rule.quiet = 0;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.quiet = HC_QUIET_DROP;
+        rule.message = bad_utf8;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.message = "";
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_INVALID);
+        rule.message = "time to move";
+        rule.habit_id = -1;
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_E_NOT_FOUND);
+        rule.habit_id = habit;
+        EXPECT_STATUS(hc_reminder_rule_add(NULL, store, &rule), HC_OK);
+        EXPECT_STATUS(hc_reminder_rule_add(&rule_id, store, &rule), HC_OK);
+        EXPECT_STATUS(hc_reminder_rule_update(store, rule_id, NULL, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_update(store, rule_id, &rule, INT32_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_update(store, rule_id, &rule, -800000), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_update(store, -1, &rule, HC_DAY_NONE), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_rule_update(store, rule_id, &rule, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_reminder_rule_remove(store, INT64_MAX, HC_DAY_NONE), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_rule_remove(store, rule_id, 0), HC_E_INVALID); /* 1970: already lived */
+        EXPECT_STATUS(hc_reminder_rules_open(NULL, store, 0, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, -1, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, INT64_MAX, HC_DAY_NONE), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, 0, INT32_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, habit, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_reminder_rule_list_count(&count, rules), HC_OK);
+        EXPECT(count == 2);
+        EXPECT_STATUS(hc_reminder_rule_list_count(NULL, rules), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_get(NULL, rules, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_get(&listed_rule, rules, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_get(&listed_rule, rules, 2), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_get(&listed_rule, rules, 1), HC_OK);
+        EXPECT(listed_rule->struct_size == sizeof(hc_reminder_rule) && listed_rule->id == rule_id &&
+               strcmp(listed_rule->message, "time to move") == 0);
+        EXPECT_STATUS(hc_reminder_rule_list_count(&count, foreign_rules), HC_E_MISUSE);
+        hc_reminder_rule_list_free(rules);
+        EXPECT_STATUS(hc_reminder_rule_list_count(&count, rules), HC_E_MISUSE); /* freed */
+        hc_reminder_rule_list_free(rules);                                     /* twice: ignored */
+        hc_reminder_rule_list_free(NULL);
+        hc_reminder_rule_list_free(foreign_rules);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, 60, 60, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, -1, 60, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, 0, 1440, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, INT32_MIN, INT32_MAX, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, 22 * 60, 7 * 60, INT32_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, 22 * 60, 7 * 60, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_store_quiet_hours(NULL, NULL, store, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_store_quiet_hours(&start, &end, store, INT32_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_quiet_hours(&start, &end, store, HC_DAY_NONE), HC_OK);
+        EXPECT(start == 22 * 60 && end == 7 * 60);
+        EXPECT_STATUS(hc_reminders_next(NULL, store, 0, 1000, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, 1000, 1000, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, 1000, 0, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, INT64_MIN, INT64_MAX, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, INT64_MAX - 1, INT64_MAX, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, INT64_MIN, INT64_MIN + 1, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, 0x80u), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, HC_REMINDERS_PENDING | HC_REMINDERS_CLAIM), HC_OK);
+        EXPECT_STATUS(hc_reminder_list_count(&count, reminders), HC_OK);
+        EXPECT(count == 0);
+        EXPECT_STATUS(hc_reminder_list_get(&reminder, reminders, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_count(NULL, reminders), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_get(NULL, reminders, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_count(&count, foreign_reminders), HC_E_MISUSE);
+        hc_reminder_list_free(reminders);
+        EXPECT_STATUS(hc_reminder_list_get(&reminder, reminders, 0), HC_E_MISUSE); /* freed */
+        hc_reminder_list_free(reminders);
+        hc_reminder_list_free(NULL);
+        hc_reminder_list_free(foreign_reminders);
+        EXPECT_STATUS(hc_reminder_fired(&recorded, store, -1, 0, 0), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_fired(&recorded, store, rule_id, INT32_MAX, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_fired(&recorded, store, rule_id, 0, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_fired(&recorded, store, rule_id, 0, INT64_MIN), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_fired(NULL, store, rule_id, 0, 0), HC_E_NOT_FOUND); /* 1970: nothing due */
+        EXPECT_STATUS(hc_reminder_snooze(store, rule_id, 0, 0, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_snooze(store, rule_id, 0, INT64_MIN, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_snooze(store, rule_id, 0, INT64_MAX - 1, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_snooze(store, -1, 0, 0, 1000), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_snooze(store, rule_id, 0, 0, 1000), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_rule_remove(store, rule_id, HC_DAY_NONE), HC_OK);
+    }
+
     /* Read-only stores refuse writes with their own code. */
     EXPECT_STATUS(hc_store_close(store), HC_OK);
     EXPECT_STATUS(hc_store_open(&store, path, HC_OPEN_READONLY), HC_OK);
@@ -940,6 +1062,18 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_E_READONLY);
     EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, 0), HC_OK);
     hc_event_list_free(event_list);
+    {
+        hc_reminder_rule rule = HC_REMINDER_RULE_INIT;
+        hc_reminder_list *reminders = NULL;
+        int32_t recorded = 0;
+        rule.habit_id = 1;
+        EXPECT_STATUS(hc_reminder_rule_add(&id, store, &rule), HC_E_READONLY);
+        EXPECT_STATUS(hc_store_set_quiet_hours(store, -1, -1, HC_DAY_NONE), HC_E_READONLY);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, HC_REMINDERS_CLAIM), HC_E_READONLY);
+        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, HC_REMINDERS_PENDING), HC_OK);
+        hc_reminder_list_free(reminders);
+        EXPECT_STATUS(hc_reminder_fired(&recorded, store, 1, 0, 0), HC_E_READONLY);
+    }
     EXPECT_STATUS(hc_store_close(store), HC_OK);
 
     if (failures) {

@@ -55,6 +55,40 @@ package struct DayClock: Equatable, Sendable {
         return before + Int64(zone.utcOffset(atUTC: before))
     }
 
+    /// The instant (UTC ms) a local wall-clock minute of a calendar date reads.
+    /// A time the clocks skip (spring forward) is the first minute after the gap:
+    /// the transition itself. A time they read twice (fall back) is its first
+    /// occurrence. Both use the zone's own offsets a day either side, so any
+    /// transition of at most a day is handled.
+    package func utcMs(civilDay: Int32, minute: Int32) throws(HabitError) -> Int64 {
+        guard CivilDate.isValid(civilDay), (0..<1440).contains(minute) else {
+            throw .invalid("local time \(civilDay) \(minute) is outside the years 1...9999 or not a minute of a day")
+        }
+        let local = Int64(civilDay) * 86_400 + Int64(minute) * 60
+        let before = Int64(zone.utcOffset(atUTC: local - 86_400))
+        let after = Int64(zone.utcOffset(atUTC: local + 86_400))
+        let early = local - max(before, after), late = local - min(before, after)
+        // The earliest of the candidates that reads `local`: the first occurrence.
+        for candidate in [early, late] where candidate + Int64(zone.utcOffset(atUTC: candidate)) == local {
+            return candidate * 1000
+        }
+        // In a gap: `early` reads before it, `late` after; the transition lies between.
+        var low = early, high = late
+        let offsetBefore = zone.utcOffset(atUTC: low)
+        while high - low > 1 {
+            let mid = low + (high - low) / 2
+            if zone.utcOffset(atUTC: mid) == offsetBefore { low = mid } else { high = mid }
+        }
+        return high * 1000
+    }
+
+    /// The instant of a local minute of a habit day: a minute before the day start
+    /// falls on the next calendar date (with a 03:00 day start, 01:30 of a day is
+    /// the night after it).
+    package func utcMs(day: Int32, minute: Int32) throws(HabitError) -> Int64 {
+        try utcMs(civilDay: minute < dayStartMinutes ? day &+ 1 : day, minute: minute)
+    }
+
     /// Seconds of local wall-clock time since 1970, for an instant within the years 1...9999.
     private func localSeconds(utcMs: Int64) throws(HabitError) -> Int64 {
         guard utcMs >= DayClock.minMs, utcMs <= DayClock.maxMs else {

@@ -33,7 +33,8 @@ package struct HabitHistory: Sendable {
         package static func empty(for spec: HabitSpec) -> UInt8 { judgedAtDayEnd(spec) ? done : 0 }
     }
 
-    private static func judgedAtDayEnd(_ spec: HabitSpec) -> Bool {
+    /// At-most counters and durations: a day is decided only once it is over.
+    package static func judgedAtDayEnd(_ spec: HabitSpec) -> Bool {
         (spec.kind == .counter || spec.kind == .duration) && spec.direction == .atMost
     }
 

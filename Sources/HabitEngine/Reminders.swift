@@ -1,0 +1,170 @@
+import HabitCore
+import HabitStore
+
+/// Reminders: rules per habit and store-wide quiet hours (each effective from a
+/// day on), the instants to nudge at (decided by ReminderPlan), and their
+/// delivery, recorded once per instant however many processes ask.
+extension Engine {
+    /// A rule as in force on one day, for listing.
+    package struct ReminderRuleView: Equatable, Sendable {
+        package var id: Int64
+        package var habitId: Int64
+        package var fromDay: Int32
+        package var settings: ReminderRule.Settings
+    }
+
+    // MARK: Rules
+
+    /// Adds a rule to a habit. Its first version governs every day before it too,
+    /// as a habit's first schedule does.
+    package func addReminderRule(habitId: Int64, _ settings: ReminderRule.Settings) throws(HabitError) -> Int64 {
+        let settings = try settings.validated()
+        let day = try today()
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            let habit = try habit(id: habitId)
+            guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to add reminders") }
+            let id = try store.insertReminderRule(habitId: habit.id, createdAtMs: at)
+            try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
+            return id
+        }
+    }
+
+    /// Changes a rule (settings) or removes it (nil) from a day on: today or later
+    /// (nil: today), so no day already lived is rewritten.
+    package func changeReminderRule(id: Int64, _ settings: ReminderRule.Settings?, fromDay: Int32?) throws(HabitError) {
+        let settings = try settings?.validated()
+        let today = try today()
+        let day = try resolve(fromDay)
+        guard day >= today else { throw .invalid("a reminder changes from today on, not from a day already lived") }
+        try store.atomically { () throws(HabitError) in
+            guard id > 0, try store.reminderRuleHabit(ruleId: id) != nil else { throw .notFound("no reminder rule with id \(id)") }
+            try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
+        }
+    }
+
+    /// The rules in force on a day (nil: today), of one habit or (nil) all, by id.
+    package func reminderRules(habitId: Int64?, on day: Int32?) throws(HabitError) -> [ReminderRuleView] {
+        let day = try resolve(day)
+        if let habitId { _ = try habit(id: habitId) }
+        return try store.reminderRules(habitId: habitId).compactMap { rule in
+            guard let settings = rule.settings(on: day) else { return nil }
+            let fromDay = rule.versions.spans.last { $0.fromDay <= day }?.fromDay ?? rule.versions.spans.first?.fromDay ?? day
+            return ReminderRuleView(id: rule.id, habitId: rule.habitId, fromDay: fromDay, settings: settings)
+        }
+    }
+
+    // MARK: Quiet hours
+
+    /// Sets the store's quiet hours (nil: none) from a day on, today or later (nil: today).
+    package func setQuietHours(_ hours: QuietHours?, fromDay: Int32?) throws(HabitError) {
+        let today = try today()
+        let day = try resolve(fromDay)
+        guard day >= today else { throw .invalid("quiet hours change from today on, not from a day already lived") }
+        try store.atomically { () throws(HabitError) in try store.setQuietHours(fromDay: day, hours) }
+    }
+
+    package func quietHours(on day: Int32?) throws(HabitError) -> QuietHours? {
+        let day = try resolve(day)
+        return try store.quietHours().value(on: day) ?? nil
+    }
+
+    // MARK: Instants
+
+    /// What to do with the reminders found.
+    package enum ReminderDelivery: Sendable {
+        /// List them all, each saying whether it was delivered.
+        case all
+        /// Leave out those already delivered.
+        case pending
+        /// Leave out those already delivered and record the rest as delivered, in
+        /// one write transaction: each instant goes to exactly one caller.
+        case claim
+    }
+
+    /// Every reminder instant with fromMs <= atMs < toMs.
+    package func reminders(fromMs: Int64, toMs: Int64, delivery: ReminderDelivery) throws(HabitError) -> [ReminderPlan.Reminder] {
+        if delivery == .claim {
+            let at = now()
+            return try store.atomically { () throws(HabitError) in
+                var claimed: [ReminderPlan.Reminder] = []
+                for var reminder in try plan(fromMs: fromMs, toMs: toMs, habitId: nil) where !reminder.fired {
+                    if try store.insertReminderDelivery(reminder.key, firedAtMs: at) {
+                        reminder.fired = true
+                        claimed.append(reminder)
+                    }
+                }
+                return claimed
+            }
+        }
+        return try store.snapshot { () throws(HabitError) in
+            let all = try plan(fromMs: fromMs, toMs: toMs, habitId: nil)
+            return delivery == .pending ? all.filter { !$0.fired } : all
+        }
+    }
+
+    /// Records that a reminder was delivered; false when it had been already (by
+    /// this or another process). The reminder must be due: NOT_FOUND otherwise
+    /// (the rule changed, or the habit's day was done or excused since).
+    package func reminderFired(ruleId: Int64, day: Int32, atMs: Int64) throws(HabitError) -> Bool {
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            let reminder = try existingReminder(ruleId: ruleId, day: day, atMs: atMs)
+            return try store.insertReminderDelivery(reminder.key, firedAtMs: at)
+        }
+    }
+
+    /// A new instant for the same reminder (rule and day), at most a day after it;
+    /// the reminder snoozed counts as delivered.
+    package func snoozeReminder(ruleId: Int64, day: Int32, atMs: Int64, untilMs: Int64) throws(HabitError) {
+        let (gap, overflow) = untilMs.subtractingReportingOverflow(atMs)
+        guard untilMs > atMs, !overflow, gap <= 86_400_000 else {
+            throw .invalid("a snooze moves a reminder forward by at most a day: \(untilMs) ms is not within (\(atMs), \(atMs) + 1 day]")
+        }
+        let at = now()
+        try store.atomically { () throws(HabitError) in
+            let reminder = try existingReminder(ruleId: ruleId, day: day, atMs: atMs)
+            _ = try store.insertReminderDelivery(reminder.key, firedAtMs: at)
+            _ = try store.insertReminderSnooze(ReminderPlan.Snooze(ruleId: ruleId, day: day, fromMs: atMs, atMs: untilMs), recordedAtMs: at)
+        }
+    }
+
+    /// The reminder a caller names, as it stands now.
+    private func existingReminder(ruleId: Int64, day: Int32, atMs: Int64) throws(HabitError) -> ReminderPlan.Reminder {
+        guard ruleId > 0, let habitId = try store.reminderRuleHabit(ruleId: ruleId) else { throw .notFound("no reminder rule with id \(ruleId)") }
+        guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
+        guard atMs < Int64.max else { throw .invalid("instant \(atMs) ms is out of range") }
+        let key = ReminderPlan.Key(ruleId: ruleId, day: day, atMs: atMs)
+        guard let reminder = try plan(fromMs: atMs, toMs: atMs + 1, habitId: habitId).first(where: { $0.key == key }) else {
+            throw .notFound("rule \(ruleId) has no reminder due at \(atMs) ms for day \((try? CivilDate.format(day)) ?? String(day))")
+        }
+        return reminder
+    }
+
+    /// Gathers what the plan needs (only habits with rules; entries of the window
+    /// and the month before it, for quota periods) and marks what was delivered.
+    private func plan(fromMs: Int64, toMs: Int64, habitId: Int64?) throws(HabitError) -> [ReminderPlan.Reminder] {
+        let clock = try clock()
+        let window = try ReminderPlan.days(fromMs: fromMs, toMs: toMs, clock: clock)
+        let rulesByHabit = Dictionary(grouping: try store.reminderRules(habitId: habitId), by: \.habitId)
+        guard !rulesByHabit.isEmpty else { return [] }
+        let snoozes = try store.reminderSnoozes(fromMs: fromMs, toMs: toMs)
+        // Snoozes reach up to a day back; quota periods up to a month before that.
+        let firstDay = min(window.lowerBound, snoozes.map(\.day).min() ?? window.lowerBound)
+        let readFrom = max(CivilDate.minDay, firstDay &- 32)
+        var entries = Dictionary(grouping: try store.entries(habitId: habitId, from: readFrom, to: window.upperBound), by: \.habitId)
+        let vacations = try vacations()
+        var inputs: [ReminderPlan.HabitInput] = []
+        for (id, rules) in rulesByHabit.sorted(by: { $0.key < $1.key }) {
+            let habit = try habit(id: id)
+            let history = HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
+                                       days: DayFold.sparseStates(entries.removeValue(forKey: id) ?? [], habit: habit.spec))
+            inputs.append(ReminderPlan.HabitInput(habitId: id, history: history, vacations: Vacation.ranges(vacations, habitId: id), rules: rules))
+        }
+        var reminders = try ReminderPlan.reminders(inputs, quietHours: try store.quietHours(), snoozes: snoozes, clock: clock,
+                                                   fromMs: fromMs, toMs: toMs, weekStart: try weekStart())
+        let delivered = try store.reminderDeliveries(fromMs: fromMs, toMs: toMs)
+        for index in reminders.indices { reminders[index].fired = delivered.contains(reminders[index].key) }
+        return reminders
+    }
+}

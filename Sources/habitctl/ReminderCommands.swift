@@ -1,0 +1,321 @@
+import CHabitCore
+import Foundation
+
+/// reminders: rules per habit, quiet hours, the instants to nudge at, and
+/// delivering, snoozing and recording them.
+enum ReminderCommands {
+    static func run(_ raw: [String], _ context: Context) throws(CLIError) {
+        let sub = raw.first ?? "list"
+        let rest = Array(raw.dropFirst())
+        switch sub {
+        case "add": try add(rest, context)
+        case "edit": try edit(rest, context)
+        case "list": try list(rest, context)
+        case "remove": try remove(rest, context)
+        case "next": try next(rest, context)
+        case "fired": try fired(rest, context)
+        case "snooze": try snooze(rest, context)
+        case "quiet": try quiet(rest, context)
+        default: throw .usage("unknown reminders subcommand '\(sub)'; see habitctl reminders --help")
+        }
+    }
+
+    // MARK: Rules
+
+    static func add(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["at", "days", "message", "quiet"])
+        let reference = try args.require(0, "HABIT")
+        guard let at = args.option("at") else { throw .usage("reminders add needs --at HH:MM") }
+        var rule = try ruleOptions(at: at, days: args.option("days"), quiet: args.option("quiet"))
+        let message = args.option("message")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let habit = try store.habit(reference)
+        rule.habit_id = habit.id
+        var id: Int64 = 0
+        try Library.check(withOptionalCString(message) { rule.message = $0; return hc_reminder_rule_add(&id, store.handle, &rule) })
+        let added = try rules(store, habitId: habit.id, day: Int32.min).first { $0.id == id }
+        context.output.emit(["rule": added?.json(habit.name) ?? ["id": id]]) { "added " + (added?.line(habit.name) ?? "rule #\(id)") }
+    }
+
+    /// Changes a rule from a day on (default today); options not given keep their value.
+    static func edit(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["at", "days", "message", "quiet", "from"])
+        let id = try ruleId(try args.require(0, "RULE"))
+        let at = args.option("at"), days = args.option("days"), quiet = args.option("quiet"), message = args.option("message")
+        let clearMessage = args.flag("no-message")
+        let from = args.option("from")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let fromDay = try from.map(Library.parseDate) ?? Int32.min
+        guard let current = try rules(store, habitId: 0, day: fromDay).first(where: { $0.id == id }) else {
+            throw CLIError(exitCode: 3, message: "no reminder rule #\(id) in force")
+        }
+        var rule = try ruleOptions(at: at ?? clock(current.minute), days: days ?? current.daysText,
+                                   quiet: quiet ?? (current.quiet == HC_QUIET_DROP ? "drop" : "defer"))
+        let text = clearMessage ? nil : (message ?? current.message)
+        try Library.check(withOptionalCString(text) { rule.message = $0; return hc_reminder_rule_update(store.handle, id, &rule, fromDay) })
+        let name = (try? store.habit(String(current.habitId)).name) ?? "habit \(current.habitId)"
+        let changed = try rules(store, habitId: current.habitId, day: fromDay).first { $0.id == id }
+        context.output.emit(["rule": changed?.json(name) ?? ["id": id]]) { "changed " + (changed?.line(name) ?? "rule #\(id)") }
+    }
+
+    static func list(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["date"])
+        let date = args.option("date")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let habit = try args.positional(0).map { (reference) throws(CLIError) in try store.habit(reference) }
+        let day = try store.day(date)
+        let listed = try rules(store, habitId: habit?.id ?? 0, day: day)
+        var names: [Int64: String] = [:]
+        for rule in listed where names[rule.habitId] == nil { names[rule.habitId] = (try? store.habit(String(rule.habitId)).name) ?? "?" }
+        var start: Int32 = -1, end: Int32 = -1
+        try Library.check(hc_store_quiet_hours(&start, &end, store.handle, day))
+        let quietText = start < 0 ? "none" : "\(clock(start))-\(clock(end))"
+        context.output.emit(["date": Library.format(day), "rules": listed.map { $0.json(names[$0.habitId] ?? "?") },
+                             "quiet_hours": start < 0 ? NSNull() : ["start": clock(start), "end": clock(end)] as Any]) {
+            let lines = listed.map { $0.line(names[$0.habitId] ?? "?") }
+            return (lines.isEmpty ? ["no reminders on \(Library.format(day))"] : lines).joined(separator: "\n") + "\nquiet hours: \(quietText)"
+        }
+    }
+
+    static func remove(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["from"])
+        let id = try ruleId(try args.require(0, "RULE"))
+        let from = args.option("from")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let day = try store.day(from)
+        try Library.check(hc_reminder_rule_remove(store.handle, id, day))
+        context.output.emit(["removed": id, "from": Library.format(day)]) { "removed rule #\(id) from \(Library.format(day)) on" }
+    }
+
+    // MARK: Quiet hours
+
+    /// Shows the quiet hours, or sets them: HH:MM-HH:MM, or off.
+    static func quiet(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["from", "date"])
+        let from = args.option("from"), date = args.option("date")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        if let window = args.positional(0) {
+            var start: Int32 = -1, end: Int32 = -1
+            if window.lowercased() != "off" {
+                let parts = window.split(separator: "-", omittingEmptySubsequences: false)
+                guard parts.count == 2 else { throw .usage("quiet hours are HH:MM-HH:MM or off") }
+                start = try Commands.parseClock(String(parts[0]))
+                end = try Commands.parseClock(String(parts[1]))
+            }
+            try Library.check(hc_store_set_quiet_hours(store.handle, start, end, try store.day(from)))
+        }
+        let day = try store.day(date ?? from)
+        var start: Int32 = -1, end: Int32 = -1
+        try Library.check(hc_store_quiet_hours(&start, &end, store.handle, day))
+        context.output.emit(["date": Library.format(day), "quiet_hours": start < 0 ? NSNull() : ["start": clock(start), "end": clock(end)] as Any]) {
+            start < 0 ? "no quiet hours on \(Library.format(day))" : "quiet hours \(clock(start))-\(clock(end)) on \(Library.format(day))"
+        }
+    }
+
+    // MARK: Instants
+
+    /// Reminders between two instants (default: now to 24 hours on).
+    static func next(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["from", "to"])
+        let now = nowMs()
+        let from = try args.option("from").map { (text) throws(CLIError) in try instant(text, now: now) } ?? now
+        let to = try args.option("to").map { (text) throws(CLIError) in try instant(text, now: now) } ?? from + 86_400_000
+        let claim = args.flag("claim"), pending = args.flag("pending")
+        try args.finish(maxPositionals: 0)
+        let store = try context.openStore()
+        let flags: UInt32 = claim ? HC_REMINDERS_CLAIM : (pending ? HC_REMINDERS_PENDING : 0)
+        var list: OpaquePointer?
+        try Library.check(hc_reminders_next(&list, store.handle, from, to, flags))
+        defer { hc_reminder_list_free(list) }
+        var count: Int64 = 0
+        try Library.check(hc_reminder_list_count(&count, list))
+        var reminders: [hc_reminder] = []
+        var messages: [String?] = []
+        for index in 0..<count {
+            var item: UnsafePointer<hc_reminder>?
+            try Library.check(hc_reminder_list_get(&item, list, index))
+            if let item { reminders.append(item.pointee); messages.append(Library.string(item.pointee.message)) }
+        }
+        var names: [Int64: String] = [:]
+        for r in reminders where names[r.habit_id] == nil { names[r.habit_id] = (try? store.habit(String(r.habit_id)).name) ?? "?" }
+        let rows: [[String: Any]] = zip(reminders, messages).map { r, message in
+            ["at": Output.time(r.at_ms), "at_ms": r.at_ms, "local_time": clock(r.local_minute), "date": Library.format(r.day),
+             "habit_id": r.habit_id, "habit": names[r.habit_id] ?? "?", "rule_id": r.rule_id,
+             "kind": r.kind == HC_REMINDER_SNOOZED ? "snoozed" : "scheduled", "original_at": Output.time(r.original_ms),
+             "deferred": r.deferred != 0, "fired": r.fired != 0, "message": message ?? NSNull()]
+        }
+        context.output.emit(["from": Output.time(from), "to": Output.time(to), "reminders": rows]) {
+            guard !reminders.isEmpty else { return "no reminders between \(Output.time(from)) and \(Output.time(to))" }
+            return zip(reminders, messages).map { r, message in
+                var line = "\(Library.format(r.day)) \(clock(r.local_minute))  \(names[r.habit_id] ?? "?")  (rule #\(r.rule_id), \(Output.time(r.at_ms)))"
+                if r.kind == HC_REMINDER_SNOOZED { line += " snoozed" }
+                if r.deferred != 0 { line += " moved by quiet hours" }
+                if r.fired != 0 && !claim { line += " delivered" }
+                if let message { line += "  \(message)" }
+                return line
+            }.joined(separator: "\n")
+        }
+    }
+
+    /// Records a delivery: RULE DATE AT, as `next` prints them.
+    static func fired(_ raw: [String], _ context: Context) throws(CLIError) {
+        let args = try Arguments(raw, valued: [])
+        let (rule, day, at) = try reminder(args)
+        try args.finish(maxPositionals: 3)
+        let store = try context.openStore()
+        var recorded: Int32 = 0
+        try Library.check(hc_reminder_fired(&recorded, store.handle, rule, day, at))
+        context.output.emit(["recorded": recorded != 0]) { recorded != 0 ? "recorded" : "already delivered" }
+    }
+
+    /// Snoozes RULE DATE AT until an instant (--until) or for some minutes (--minutes, default 10).
+    static func snooze(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["until", "minutes"])
+        let (rule, day, at) = try reminder(args)
+        let now = nowMs()
+        let until: Int64
+        if let text = args.option("until") {
+            until = try instant(text, now: now)
+        } else {
+            let minutes = try args.option("minutes").map { (text) throws(CLIError) -> Int64 in
+                guard let value = Int64(text), (1...1440).contains(value) else { throw .invalid("--minutes takes 1 to 1440") }
+                return value
+            } ?? 10
+            until = max(at, now) + minutes * 60_000
+        }
+        try args.finish(maxPositionals: 3)
+        let store = try context.openStore()
+        try Library.check(hc_reminder_snooze(store.handle, rule, day, at, until))
+        context.output.emit(["rule_id": rule, "date": Library.format(day), "at": Output.time(until), "at_ms": until]) {
+            "snoozed until \(Output.time(until))"
+        }
+    }
+
+    // MARK: Helpers
+
+    struct Rule {
+        var id: Int64
+        var habitId: Int64
+        var minute: Int32
+        var weekdays: Int32
+        var quiet: Int32
+        var fromDay: Int32
+        var message: String?
+
+        static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
+
+        /// Monday first, as people read a week; nil for every due day.
+        var daysText: String? {
+            weekdays == 0 ? nil : [1, 2, 3, 4, 5, 6, 0].filter { weekdays & (1 << $0) != 0 }.map { Rule.dayNames[$0] }.joined(separator: ",")
+        }
+
+        func json(_ habit: String) -> [String: Any] {
+            ["id": id, "habit_id": habitId, "habit": habit, "at": clock(minute), "days": daysText ?? "due",
+             "quiet": quiet == HC_QUIET_DROP ? "drop" : "defer", "from": Library.format(fromDay), "message": message ?? NSNull()]
+        }
+
+        func line(_ habit: String) -> String {
+            "#\(id) \(habit) at \(clock(minute)) on \(daysText ?? "due days"), quiet hours: \(quiet == HC_QUIET_DROP ? "drop" : "defer")"
+                + (message.map { "  \($0)" } ?? "")
+        }
+    }
+
+    static func rules(_ store: StoreRef, habitId: Int64, day: Int32) throws(CLIError) -> [Rule] {
+        var list: OpaquePointer?
+        try Library.check(hc_reminder_rules_open(&list, store.handle, habitId, day))
+        defer { hc_reminder_rule_list_free(list) }
+        var count: Int64 = 0
+        try Library.check(hc_reminder_rule_list_count(&count, list))
+        var result: [Rule] = []
+        for index in 0..<count {
+            var item: UnsafePointer<hc_reminder_rule>?
+            try Library.check(hc_reminder_rule_list_get(&item, list, index))
+            guard let r = item?.pointee else { continue }
+            result.append(Rule(id: r.id, habitId: r.habit_id, minute: r.minute, weekdays: r.weekdays, quiet: r.quiet, fromDay: r.from_day,
+                               message: Library.string(r.message)))
+        }
+        return result
+    }
+
+    static func ruleOptions(at: String, days: String?, quiet: String?) throws(CLIError) -> hc_reminder_rule {
+        var rule = hc_reminder_rule()
+        rule.struct_size = UInt32(MemoryLayout<hc_reminder_rule>.size)
+        rule.minute = try Commands.parseClock(at)
+        rule.quiet = try quiet.map { (text) throws(CLIError) -> Int32 in
+            switch text.lowercased() {
+            case "defer": return HC_QUIET_DEFER
+            case "drop": return HC_QUIET_DROP
+            default: throw .usage("--quiet takes defer or drop")
+            }
+        } ?? HC_QUIET_DEFER
+        if let days, days.lowercased() != "due" {
+            for name in days.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
+                guard let index = Rule.dayNames.firstIndex(of: String(name)) else {
+                    throw .usage("--days takes weekdays like mon,wed,fri (or due); '\(name)' is not one")
+                }
+                rule.weekdays |= 1 << Int32(index)
+            }
+        }
+        return rule
+    }
+
+    static func ruleId(_ text: String) throws(CLIError) -> Int64 {
+        guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else { throw .usage("RULE is a rule id like 3 or #3") }
+        return id
+    }
+
+    /// RULE DATE AT: a reminder as `next` names it.
+    static func reminder(_ args: Arguments) throws(CLIError) -> (Int64, Int32, Int64) {
+        let rule = try ruleId(try args.require(0, "RULE"))
+        let day = try Library.parseDate(try args.require(1, "DATE"))
+        let at = try instant(try args.require(2, "AT (the reminder's instant, as next prints it)"), now: nowMs())
+        return (rule, day, at)
+    }
+
+    static func clock(_ minutes: Int32) -> String { Commands.clock(minutes) }
+
+    static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    /// An instant: "now", "+30m" / "-2h" / "+1d" from now, UTC milliseconds, or
+    /// ISO 8601 with a zone: "2026-03-08T07:00Z", "2026-03-08T07:00:00+01:00".
+    static func instant(_ text: String, now: Int64) throws(CLIError) -> Int64 {
+        let bad = CLIError.invalid("'\(text.prefix(40))' is not an instant: use now, +30m, -2h, +1d, UTC milliseconds, or 2026-03-08T07:00Z")
+        if text == "now" { return now }
+        if let first = text.first, first == "+" || first == "-", let unit = text.last, let amount = Int64(text.dropFirst().dropLast()), amount <= 366 * 24 * 60 {
+            let scale: Int64
+            switch unit {
+            case "m": scale = 60_000
+            case "h": scale = 3_600_000
+            case "d": scale = 86_400_000
+            default: throw bad
+            }
+            return now + (first == "-" ? -1 : 1) * amount * scale
+        }
+        if let ms = Int64(text) { return ms }
+        guard text.count >= 17, let dateEnd = text.firstIndex(of: "T") else { throw bad }
+        let day = try Library.parseDate(String(text[..<dateEnd]))
+        var rest = Substring(text[text.index(after: dateEnd)...])
+        var offsetSeconds: Int64 = 0
+        if rest.hasSuffix("Z") {
+            rest = rest.dropLast()
+        } else if rest.count >= 6, let sign = rest.dropLast(5).last, sign == "+" || sign == "-" {
+            let zone = try Commands.parseClock(String(rest.suffix(5)))
+            offsetSeconds = Int64(zone) * 60 * (sign == "-" ? -1 : 1)
+            rest = rest.dropLast(6)
+        } else {
+            throw bad
+        }
+        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) }),
+              let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours < 24, minutes < 60
+        else { throw bad }
+        let seconds = parts.count == 3 ? Int64(parts[2]) ?? 60 : 0
+        guard seconds < 60 else { throw bad }
+        return (Int64(day) * 86_400 + hours * 3600 + minutes * 60 + seconds - offsetSeconds) * 1000
+    }
+}
