@@ -19,7 +19,8 @@ final class CLIOutputTests: XCTestCase {
         let fixtures = Paths.root + "/Tests/fixtures"
         for args in [["init"], ["habit", "add", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
                      ["log", "Read"], ["log", "Water", "3"], ["vacation", "add", "2026-01-01", "2026-01-02"],
-                     ["credits", "sync-steps", "--steps", "5400"],
+                     ["credits", "sync-steps", "--steps", "5400"], ["credits", "spend", "10"],
+                     ["reminders", "add", "Water", "--at", "09:00"],
                      ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"],
                      ["proof", "submit", "Read", fixtures + "/bed.png"]] {
             let result = try runProcess([Paths.habitctl, "--db", pristine] + args)
@@ -58,6 +59,13 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py", "--id", "second"]),
             Case(args: ["plugin", "remove", "decode_check"]),
             Case(args: ["demo"], freshStore: true),
+            // Streak rules, routines and sessions (issue 26).
+            Case(args: ["habit", "edit", "Read", "--miss-allowance", "1", "--open-day", "zero"]), Case(args: ["today", "--at", "07:30"]),
+            Case(args: ["credits", "end", "1"]),
+            // Reminders (issue 21).
+            Case(args: ["reminders", "add", "Read", "--at", "20:00"]), Case(args: ["reminders", "list"]),
+            Case(args: ["reminders", "next", "--from", "now", "--to", "+1d"]),
+            Case(args: ["reminders", "quiet", "22:00-07:00"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]
