@@ -22,6 +22,8 @@ package final class Engine {
     /// Habits some credit account rewards (nil: not read yet); appends to other
     /// habits skip the credit bookkeeping.
     var rewardedHabits: Set<Int64>?
+    /// Every reminder rule as last read (nil: not read yet); dropped with the others.
+    var cachedReminderRules: [ReminderRule]?
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 
@@ -44,6 +46,7 @@ package final class Engine {
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil
+        cachedReminderRules = nil
     }
 
     // MARK: Transactions
