@@ -5,7 +5,7 @@
  * over the week and the week before it, where weekly quotas begin), and what an app
  * would otherwise ask to decide its reminders by hand (hc_due_today for each of the
  * seven days). Mean and best of the rounds: the machine may be shared.
- * Usage: reminders [FOLDER for the store] */
+ * Usage: reminders [FOLDER for the store] [ROUNDS, default 20] */
 #include <habitcore.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,7 +13,6 @@
 
 #define HABITS 1000
 #define HISTORY 90
-#define ROUNDS 20
 
 static double now(void) {
     struct timespec t;
@@ -28,9 +27,7 @@ static void check(int32_t status, const char *what) {
     }
 }
 
-/* The measured call, on its own so callgrind can count it alone
- * (valgrind --tool=callgrind --toggle-collect=next_week). */
-__attribute__((noinline)) int64_t next_week(hc_store *store, int64_t from, int64_t to, uint32_t flags) {
+static int64_t reminders(hc_store *store, int64_t from, int64_t to, uint32_t flags) {
     hc_reminder_list *list = NULL;
     check(hc_reminders_next(&list, store, from, to, flags), "next");
     int64_t count = 0;
@@ -39,9 +36,16 @@ __attribute__((noinline)) int64_t next_week(hc_store *store, int64_t from, int64
     return count;
 }
 
+/* The main case on its own, so callgrind counts it alone: with ROUNDS 1,
+ * valgrind --tool=callgrind --toggle-collect=next_week reminders DIR 1
+ * gives the instructions of one call on a warm handle. */
+__attribute__((noinline)) int64_t next_week(hc_store *store, int64_t from, int64_t to) { return reminders(store, from, to, 0); }
+
 int main(int argc, char **argv) {
     char path[4096];
     snprintf(path, sizeof path, "%s/reminders.habitcore", argc > 1 ? argv[1] : ".");
+    int rounds = argc > 2 ? atoi(argv[2]) : 20;
+    if (rounds < 1) return 2;
     remove(path);
     hc_store *store = NULL;
     check(hc_store_open(&store, path, 0), "open");
@@ -90,20 +94,20 @@ int main(int argc, char **argv) {
     clock_gettime(CLOCK_REALTIME, &wall);
     int64_t from = (int64_t)wall.tv_sec * 1000, to = from + 7 * 86400000LL;
     printf("reminders: %d habits, 3 rules each, %d days of history, %lld entries; the week from now "
-           "(mean of %d rounds, after the first call)\n\n", HABITS, HISTORY, (long long)entries, ROUNDS);
+           "(mean of %d rounds, after the first call)\n\n", HABITS, HISTORY, (long long)entries, rounds);
 
     /* The first call on a fresh handle reads the habits into its cache. */
     check(hc_store_open(&store, path, 0), "open");
     double t0 = now();
-    int64_t count = next_week(store, from, to, 0);
+    int64_t count = reminders(store, from, to, 0);
     double first = now() - t0;
 
     double next = 0, pending = 0, read = 0, due = 0, best = 1e9;
-    for (int round = 0; round < ROUNDS; round++) {
+    for (int round = 0; round < rounds; round++) {
         double t1 = now();
-        next_week(store, from, to, 0);
+        next_week(store, from, to);
         double t2 = now();
-        next_week(store, from, to, HC_REMINDERS_PENDING);
+        reminders(store, from, to, HC_REMINDERS_PENDING);
         double t3 = now();
         hc_entry_list *rows = NULL;
         check(hc_entry_list_open(&rows, store, 0, today - 7, today + 7), "entries");
@@ -117,10 +121,10 @@ int main(int argc, char **argv) {
         next += t2 - t1, pending += t3 - t2, read += t4 - t3, due += t5 - t4;
         if (t2 - t1 < best) best = t2 - t1;
     }
-    next /= ROUNDS, pending /= ROUNDS, read /= ROUNDS, due /= ROUNDS;
+    next /= rounds, pending /= rounds, read /= rounds, due /= rounds;
     /* Claiming writes a delivery for each: once, on its own. */
     double t6 = now();
-    int64_t claimed = next_week(store, from, to, HC_REMINDERS_CLAIM);
+    int64_t claimed = reminders(store, from, to, HC_REMINDERS_CLAIM);
     double claim = now() - t6;
 
     printf("%-62s %10s %10s\n", "case", "ms/call", "/read");
