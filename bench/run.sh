@@ -11,6 +11,7 @@ trap 'rm -rf "$work"' EXIT
 cc -O2 -I "$root/include" "$root/bench/append.c" -o "$work/append" -L "$lib" -lhabitcore -lsqlite3 -Wl,-rpath,"$lib"
 cc -O2 -I "$root/include" "$root/bench/streaks.c" -o "$work/streaks" -L "$lib" -lhabitcore -lm -Wl,-rpath,"$lib"
 cc -O2 -I "$root/include" "$root/bench/awards.c" -o "$work/awards" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
+cc -O2 -I "$root/include" "$root/bench/reminders.c" -o "$work/reminders" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
 # Issue 20's goal table first: instructions (callgrind, deterministic) beside times.
 HABITCTL="$lib/habitctl" bash "$root/bench/goals.sh" "$lib" "$work"
 echo
@@ -19,6 +20,8 @@ echo
 "$work/streaks" "${2:-100000}" "$work"
 echo
 "$work/awards" "$work"
+echo
+"$work/reminders" "$work"
 echo
 # proofcheck, built the way it ships: release, the Swift runtime linked in.
 plugin_scratch="${HABITCORE_RELEASE_SCRATCH:-$root/.build-release}-plugin"

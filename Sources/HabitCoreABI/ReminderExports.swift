@@ -108,11 +108,10 @@ public func hc_reminders_next(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ st
         guard flags & ~(HC_REMINDERS_PENDING | HC_REMINDERS_CLAIM) == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
         let delivery: Engine.ReminderDelivery = flags & HC_REMINDERS_CLAIM != 0 ? .claim : (flags & HC_REMINDERS_PENDING != 0 ? .pending : .all)
         let reminders = try engine.reminders(fromMs: from_ms, toMs: to_ms, delivery: delivery)
-        let clock = try engine.clock()
         let box = try ReminderListBox(reminders, fill: { (target, reminder) throws(HabitError) in
             target.initialize(to: hc_reminder(struct_size: UInt32(MemoryLayout<hc_reminder>.size), kind: reminder.kind.rawValue,
                                               at_ms: reminder.atMs, habit_id: reminder.habitId, rule_id: reminder.ruleId, day: reminder.day,
-                                              local_minute: try clock.minuteOfDay(utcMs: reminder.atMs), original_ms: reminder.originalMs,
+                                              local_minute: reminder.localMinute, original_ms: reminder.originalMs,
                                               deferred: reminder.deferred ? 1 : 0, fired: reminder.fired ? 1 : 0, message: nil))
             target.pointee.message = try Convert.fieldString(reminder.message)
         }, clear: { Convert.freeField($0.pointee.message) })

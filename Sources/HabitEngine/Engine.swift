@@ -24,6 +24,8 @@ package final class Engine {
     var rewardedHabits: Set<Int64>?
     /// Each habit's folded days (see HistoryCache), under the same rules as the caches above.
     var historyCache = HistoryCache()
+    /// Every reminder rule as last read (nil: not read yet); dropped with the others.
+    var cachedReminderRules: [ReminderRule]?
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 
@@ -46,6 +48,7 @@ package final class Engine {
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil
+        cachedReminderRules = nil
         historyCache.removeAll()
     }
 

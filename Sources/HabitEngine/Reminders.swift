@@ -26,6 +26,7 @@ extension Engine {
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to add reminders") }
             let id = try store.insertReminderRule(habitId: habit.id, createdAtMs: at)
             try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
+            cachedReminderRules = nil
             return id
         }
     }
@@ -40,6 +41,7 @@ extension Engine {
         try store.atomically { () throws(HabitError) in
             guard id > 0, try store.reminderRuleHabit(ruleId: id) != nil else { throw .notFound("no reminder rule with id \(id)") }
             try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
+            cachedReminderRules = nil
         }
     }
 
@@ -141,30 +143,58 @@ extension Engine {
         return reminder
     }
 
-    /// Gathers what the plan needs (only habits with rules; entries of the window
-    /// and the month before it, for quota periods) and marks what was delivered.
+    /// Every rule with its versions, read once per change of the store.
+    private func allReminderRules() throws(HabitError) -> [ReminderRule] {
+        _ = try clock() // drops the caches when another connection committed
+        if let cachedReminderRules { return cachedReminderRules }
+        let rules = try store.reminderRules(habitId: nil)
+        cachedReminderRules = rules
+        return rules
+    }
+
+    /// Gathers what the plan needs (only habits with rules; entries of the window,
+    /// and for quota schedules of the periods reaching into it) and marks what was delivered.
     private func plan(fromMs: Int64, toMs: Int64, habitId: Int64?) throws(HabitError) -> [ReminderPlan.Reminder] {
         let clock = try clock()
         let window = try ReminderPlan.days(fromMs: fromMs, toMs: toMs, clock: clock)
-        let rulesByHabit = Dictionary(grouping: try store.reminderRules(habitId: habitId), by: \.habitId)
+        let rules = try allReminderRules()
+        let rulesByHabit = Dictionary(grouping: habitId.map { id in rules.filter { $0.habitId == id } } ?? rules, by: \.habitId)
         guard !rulesByHabit.isEmpty else { return [] }
         let snoozes = try store.reminderSnoozes(fromMs: fromMs, toMs: toMs)
-        // Snoozes reach up to a day back; quota periods up to a month before that.
+        // Snoozes reach up to a day back.
         let firstDay = min(window.lowerBound, snoozes.map(\.day).min() ?? window.lowerBound)
-        let readFrom = max(CivilDate.minDay, firstDay &- 32)
-        var entries = Dictionary(grouping: try store.entries(habitId: habitId, from: readFrom, to: window.upperBound), by: \.habitId)
+        let read: [Entry]
+        if let habitId {
+            read = try store.entries(habitId: habitId, from: firstDay, to: window.upperBound)
+        } else {
+            read = try store.entriesOfRemindedHabits(from: firstDay, to: window.upperBound)
+        }
+        var entries = Dictionary(grouping: read, by: \.habitId)
         let vacations = try vacations()
+        let weekStart = try weekStart()
+        let habits = try rulesByHabit.keys.sorted().map { (id) throws(HabitError) in try habit(id: id) }
+        // A quota period that began before the window counts what was done in it:
+        // those habits' earlier days, in one read.
+        let readFrom = habits.map { ReminderPlan.firstDayRead($0, days: firstDay...window.upperBound, weekStart: weekStart) }
+        let earlier = zip(habits, readFrom).filter { $0.1 < firstDay }
+        if let earliest = earlier.map(\.1).min() {
+            for entry in try store.entries(habitIds: earlier.map(\.0.id), from: earliest, to: firstDay &- 1) {
+                entries[entry.habitId, default: []].append(entry)
+            }
+        }
         var inputs: [ReminderPlan.HabitInput] = []
-        for (id, rules) in rulesByHabit.sorted(by: { $0.key < $1.key }) {
-            let habit = try habit(id: id)
-            let history = HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
-                                       days: DayFold.sparseStates(entries.removeValue(forKey: id) ?? [], habit: habit.spec))
-            inputs.append(ReminderPlan.HabitInput(habitId: id, history: history, vacations: Vacation.ranges(vacations, habitId: id), rules: rules))
+        inputs.reserveCapacity(habits.count)
+        for (habit, from) in zip(habits, readFrom) {
+            let states = DayFold.sparseStates(entries.removeValue(forKey: habit.id) ?? [], habit: habit.spec)
+            inputs.append(ReminderPlan.HabitInput(habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),
+                                                  vacations: Vacation.ranges(vacations, habitId: habit.id), rules: rulesByHabit[habit.id] ?? []))
         }
         var reminders = try ReminderPlan.reminders(inputs, quietHours: try store.quietHours(), snoozes: snoozes, clock: clock,
-                                                   fromMs: fromMs, toMs: toMs, weekStart: try weekStart())
+                                                   fromMs: fromMs, toMs: toMs, weekStart: weekStart)
         let delivered = try store.reminderDeliveries(fromMs: fromMs, toMs: toMs)
-        for index in reminders.indices { reminders[index].fired = delivered.contains(reminders[index].key) }
+        if !delivered.isEmpty {
+            for index in reminders.indices { reminders[index].fired = delivered.contains(reminders[index].key) }
+        }
         return reminders
     }
 }

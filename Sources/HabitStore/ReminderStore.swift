@@ -58,17 +58,43 @@ extension Store {
             else { throw .corrupt("reminder rule \(id) holds a value out of range") }
             var settings: ReminderRule.Settings?
             if let minute = s.optionalInt(3) {
-                guard let minute = Int32(exactly: minute) else { throw .corrupt("reminder rule \(id) holds a value out of range") }
-                do throws(HabitError) {
-                    settings = try ReminderRule.Settings(minute: minute, weekdays: weekdays, message: s.text(5), quiet: quiet).validated()
-                } catch {
-                    throw .corrupt("reminder rule \(id): \(error.message)")
+                // The ranges the plan relies on; the message was checked when written.
+                guard let minute = Int32(exactly: minute), (0..<1440).contains(minute), weekdays & 0x80 == 0 else {
+                    throw .corrupt("reminder rule \(id) holds a value out of range")
                 }
+                settings = ReminderRule.Settings(minute: minute, weekdays: weekdays, message: s.text(5), quiet: quiet)
             }
             spans.append(.init(fromDay: day, value: settings))
         }
         close()
         return rules
+    }
+
+    /// Entries with from <= day <= to of the habits that have reminder rules, by
+    /// habit and day, each day's in append order: one statement, each habit read
+    /// through its (habit, day) index, in that index's order.
+    package func entriesOfRemindedHabits(from: Int32, to: Int32) throws(HabitError) -> [Entry] {
+        let statement = try db.statement("""
+            SELECT \(Store.entryColumns) FROM entries
+            WHERE habit_id IN (SELECT DISTINCT habit_id FROM reminder_rules) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
+            """)
+        statement.bind(1, Int64(from))
+        statement.bind(2, Int64(to))
+        return try statement.all(readEntry)
+    }
+
+    /// Entries with from <= day <= to of the habits listed, by habit and day, each
+    /// day's in append order: one statement however many habits.
+    package func entries(habitIds: [Int64], from: Int32, to: Int32) throws(HabitError) -> [Entry] {
+        guard !habitIds.isEmpty else { return [] }
+        let statement = try db.statement("""
+            SELECT \(Store.entryColumns) FROM entries
+            WHERE habit_id IN (SELECT value FROM json_each(?3)) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
+            """)
+        statement.bind(1, Int64(from))
+        statement.bind(2, Int64(to))
+        statement.bind(3, "[" + habitIds.map(String.init).joined(separator: ",") + "]")
+        return try statement.all(readEntry)
     }
 
     package func reminderRuleHabit(ruleId: Int64) throws(HabitError) -> Int64? {

@@ -271,7 +271,7 @@ package final class Store {
 
     // MARK: Entries
 
-    private static let entryColumns = "id, habit_id, day, kind, value, recorded_at_ms, source, undoes, note"
+    static let entryColumns = "id, habit_id, day, kind, value, recorded_at_ms, source, undoes, note"
 
     package func insertEntry(habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
                              source: EntrySource, undoes: Int64?, note: String?) throws(HabitError) -> Int64 {
@@ -367,7 +367,7 @@ package final class Store {
         }
     }
 
-    private func readEntry(_ s: Statement) throws(HabitError) -> Entry {
+    func readEntry(_ s: Statement) throws(HabitError) -> Entry {
         let id = s.int(0)
         guard let day = Int32(exactly: s.int(2)), let kind = EntryKind(rawValue: Int32(clamping: s.int(3))),
               let source = EntrySource(rawValue: Int32(clamping: s.int(6)))

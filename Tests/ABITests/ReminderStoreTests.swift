@@ -60,7 +60,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         defer { hc_reminder_list_free(list) }
         var count: Int64 = 0
         ok(hc_reminder_list_count(&count, list), file: file, line: line)
-        return (0..<count).compactMap { index in
+        let nudges: [Nudge] = (0..<count).compactMap { index in
             var item: UnsafePointer<hc_reminder>?
             ok(hc_reminder_list_get(&item, list, index), file: file, line: line)
             guard let r = item?.pointee else { return nil }
@@ -68,6 +68,9 @@ final class ReminderStoreTests: OpenStoreTestCase {
             return Nudge(habit: r.habit_id, rule: r.rule_id, day: r.day, atMs: r.at_ms, minute: r.local_minute, kind: r.kind,
                          originalMs: r.original_ms, deferred: r.deferred != 0, fired: r.fired != 0, message: r.message.map { String(cString: $0) })
         }
+        let order = nudges.map { [$0.atMs, $0.habit, $0.rule, Int64($0.kind)] }
+        XCTAssertEqual(order, order.sorted { $0.lexicographicallyPrecedes($1) }, "ordered by instant, habit, rule", file: file, line: line)
+        return nudges
     }
 
     func next(_ from: String, _ to: String, flags: UInt32 = 0) -> [Nudge] { next(utc(from), utc(to), flags: flags) }

@@ -181,6 +181,51 @@ final class ReminderTests: XCTestCase {
         XCTAssertNil(DatedSpans<Int>([]).value(on: 0))
     }
 
+    /// The engine judges a window from a truncated history (ReminderPlan.windowHistory
+    /// fed the entries from firstDayRead on): it must decide exactly as the whole
+    /// history does, for every schedule, start, archive, vacation and rule.
+    func testAWindowJudgedFromItsFirstDayReadDecidesAsTheWholeHistory() throws {
+        var seed: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(n))
+        }
+        let schedules: [Schedule] = [.daily, .weekdays(0b0101010), .everyNDays(3), .monthDays([1, 15, 31]), .timesPerWeek(3), .timesPerMonth(5)]
+        let clock = DayClock(zone: try zone("Europe/Berlin"), dayStartMinutes: 180)
+        let base = try day("2026-01-01")
+        for round in 0..<300 {
+            let start = base + Int32(next(120))
+            let first = schedules[next(schedules.count)]
+            // The first schedule from the start, or from after it (a start moved earlier), or before it (moved later).
+            var spans = [ScheduleSpan(fromDay: start + Int32(next(3) - 1) * 10, schedule: first)]
+            if next(3) == 0 { spans.append(ScheduleSpan(fromDay: start + Int32(next(150)), schedule: schedules[next(schedules.count)])) }
+            let spec = HabitSpec(name: "h", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                                 proofRequired: false, startDay: start, schedule: spans.last!.schedule)
+            let archived: Int32? = next(4) == 0 ? start + Int32(next(250)) : nil
+            let habit = Habit(id: 1, spec: spec, archivedDay: archived, createdAtMs: 0, schedules: spans)
+            var states: [DayState] = []
+            for offset in 0..<300 where next(10) < 6 {
+                states.append(DayState(day: start + Int32(offset), value: 1, done: next(5) > 0, skipped: next(5) == 0, entryCount: 1))
+            }
+            let vacations: [ClosedRange<Int32>] = next(2) == 0 ? [(start + 40)...(start + 40 + Int32(next(20)))] : []
+            let rule = ReminderRule(id: 9, habitId: 1, versions: DatedSpans([.init(fromDay: start, value: .init(minute: Int32(next(1440)),
+                weekdays: next(2) == 0 ? 0 : UInt8(next(127) + 1), message: nil, quiet: .deferToEnd))]))
+            let windowStart = start + Int32(next(260)) - 30
+            let fromMs = Int64(windowStart) * 86_400_000 + Int64(next(86_400_000))
+            let toMs = fromMs + Int64(1 + next(20 * 86_400_000))
+            let window = try ReminderPlan.days(fromMs: fromMs, toMs: toMs, clock: clock)
+            let whole = HabitHistory(spec: spec, schedules: spans, archivedDay: archived, days: states)
+            let readFrom = ReminderPlan.firstDayRead(habit, days: window, weekStart: 1)
+            let cut = ReminderPlan.windowHistory(habit, from: readFrom, states: states.filter { $0.day >= readFrom })
+            func plan(_ history: HabitHistory) throws -> [ReminderPlan.Reminder] {
+                try ReminderPlan.reminders([.init(habitId: 1, history: history, vacations: vacations, rules: [rule])],
+                                           quietHours: DatedSpans([.init(fromDay: start, value: try QuietHours(start: 1320, end: 420))]),
+                                           snoozes: [], clock: clock, fromMs: fromMs, toMs: toMs, weekStart: 1)
+            }
+            XCTAssertEqual(try plan(cut), try plan(whole), "round \(round): \(spans) from \(readFrom)")
+        }
+    }
+
     func testWindowsAreCheckedBeforeAnyArithmetic() {
         let clock = DayClock(zone: .utc, dayStartMinutes: 0)
         XCTAssertThrowsError(try ReminderPlan.days(fromMs: 10, toMs: 10, clock: clock))
