@@ -2,17 +2,11 @@
  * inserts of the same rows (same columns, indexes, WAL and synchronous=NORMAL),
  * one commit per row and one transaction for all, in the same run.
  * Usage: append WORK_DIR [ROWS] */
-#include <habitcore.h>
+#include "bench.h"
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static int fail(const char *what) {
     fprintf(stderr, "%s: %s\n", what, hc_last_error_message());

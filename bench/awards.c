@@ -3,7 +3,7 @@
  * reading the same ledger (hc_entry_list_open over everything: the I/O floor), and
  * what an app would otherwise call for its streak badges (hc_habit_streaks for each
  * habit plus hc_global_streaks). Usage: awards [FOLDER for the store] */
-#include <habitcore.h>
+#include "bench.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,19 +12,6 @@
 #define HABITS 20
 #define DAYS 1826
 #define ROUNDS 20
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void check(int32_t status, const char *what) {
-    if (status != HC_OK) {
-        fprintf(stderr, "%s: %s (%s)\n", what, hc_status_string(status), hc_last_error_message());
-        exit(1);
-    }
-}
 
 /* The built-in catalogue with every id suffixed, so each round evaluates all of it
  * afresh (an award is its id: already unlocked ids would be skipped). */

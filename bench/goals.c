@@ -8,7 +8,7 @@
  *       streaks-c streaks-hc strength-c strength-hc
  *       store-make YEARS HABITS (DIR is the store path) store-streaks-cold store-streaks-warm
  *       store-streaks-append today awards */
-#include <habitcore.h>
+#include "bench.h"
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -16,19 +16,6 @@
 #include <string.h>
 #include <time.h>
 #include <valgrind/callgrind.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void check(int32_t status, const char *what) {
-    if (status != HC_OK) {
-        fprintf(stderr, "%s: %s\n", what, hc_last_error_message());
-        exit(1);
-    }
-}
 
 static double started;
 static void start(void) { CALLGRIND_START_INSTRUMENTATION; started = now(); }
@@ -97,21 +84,6 @@ static double hc_append(const char *path, int rows, int batched) {
 
 /* Pure loops: bench/streaks.c's "same contract" C against habitcore, one daily
  * habit of ten years per rep. */
-#define DAY_MIN (-719162)
-#define DAY_MAX 2932896
-static int c_place(const hc_day_state *days, int64_t count, int32_t start_day, int32_t last, unsigned char *marks) {
-    int64_t length = (int64_t)last - start_day + 1;
-    memset(marks, 0, (size_t)length);
-    for (int64_t i = 0; i < count; i++) {
-        const hc_day_state *d = &days[i];
-        if (d->day < DAY_MIN || d->day > DAY_MAX || (d->flags & ~7u) || !isfinite(d->value)) return -1;
-        int64_t index = (int64_t)d->day - start_day;
-        if (index < 0 || index >= length) continue;
-        marks[index] = (d->flags & HC_DAY_DONE) ? 1 : ((d->flags & HC_DAY_SKIPPED) ? 2 : 0);
-    }
-    return 0;
-}
-
 static int32_t c_streaks(const hc_day_state *days, int64_t count, int32_t first, int32_t as_of, unsigned char *marks) {
     if (c_place(days, count, first, as_of, marks)) return -1;
     int32_t run = 0, longest = 0;

@@ -11,7 +11,7 @@
  * Without the photo (forensics-samples-files is not on a fresh machine) it makes a
  * 4000x3000 JPEG of its own, a textured gradient at quality 90, and says so. */
 #include <dlfcn.h>
-#include <habitcore.h>
+#include "bench.h"
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,12 +23,6 @@
 #define HASHES 8
 #define BLOB (2 + HASHES * 33)
 #define ROUNDS 10
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 static void fail(const char *what) {
     fprintf(stderr, "proofcheck bench: %s\n", what);
@@ -176,13 +170,6 @@ static double verify_ms(const hc_plugin *plugin, void *state, const unsigned cha
         if (plugin->verify(state, &evidence, verdict) != 0) fail("verify failed");
     }
     return (now() - started) * 1000 / ROUNDS;
-}
-
-static void check(int32_t status, const char *what) {
-    if (status != HC_OK) {
-        fprintf(stderr, "%s: %s (%s)\n", what, hc_status_string(status), hc_last_error_message());
-        exit(1);
-    }
 }
 
 /* A store with one habit, STORED proofs and their fingerprints, proofcheck registered. */

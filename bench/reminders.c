@@ -6,26 +6,13 @@
  * would otherwise ask to decide its reminders by hand (hc_due_today for each of the
  * seven days). Mean and best of the rounds: the machine may be shared.
  * Usage: reminders [FOLDER for the store] [ROUNDS, default 20] */
-#include <habitcore.h>
+#include "bench.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #define HABITS 1000
 #define HISTORY 90
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
-
-static void check(int32_t status, const char *what) {
-    if (status != HC_OK) {
-        fprintf(stderr, "%s: %s (%s)\n", what, hc_status_string(status), hc_last_error_message());
-        exit(1);
-    }
-}
 
 static int64_t reminders(hc_store *store, int64_t from, int64_t to, uint32_t flags) {
     hc_reminder_list *list = NULL;

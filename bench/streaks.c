@@ -2,18 +2,12 @@
  * implementations of the same loops, in the same run: one daily habit over ten
  * years, and 100,000 habits of one year each; then the store-backed calls over a
  * ten-year SQLite ledger. Usage: streaks [HABITS] [FOLDER for the store] */
-#include <habitcore.h>
+#include "bench.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
-}
 
 /* The reference: a daily habit's current and longest streaks, skipped days neutral,
  * as_of open; and Loop's strength. days[i] is day start + i. */
@@ -51,21 +45,6 @@ static void c_strength_loop(const hc_day_state *days, int64_t count, int32_t as_
  * checks every record as habitcore does (a day within 0001..9999, known flags, a
  * finite value) and places it by day (callers may pass days in any order, with
  * gaps), then runs the loop over the placed days. */
-#define DAY_MIN (-719162)
-#define DAY_MAX 2932896
-static int c_place(const hc_day_state *days, int64_t count, int32_t start, int32_t last, unsigned char *marks) {
-    int64_t length = (int64_t)last - start + 1;
-    memset(marks, 0, (size_t)length);
-    for (int64_t i = 0; i < count; i++) {
-        const hc_day_state *d = &days[i];
-        if (d->day < DAY_MIN || d->day > DAY_MAX || (d->flags & ~7u) || !isfinite(d->value)) return -1;
-        int64_t index = (int64_t)d->day - start;
-        if (index < 0 || index >= length) continue;
-        marks[index] = (d->flags & HC_DAY_DONE) ? 1 : ((d->flags & HC_DAY_SKIPPED) ? 2 : 0);
-    }
-    return 0;
-}
-
 static c_streaks c_checked_streaks(const hc_day_state *days, int64_t count, int32_t start, int32_t as_of, unsigned char *marks) {
     c_streaks r = {-1, -1};
     if (c_place(days, count, start, as_of, marks)) return r;
@@ -166,13 +145,6 @@ static void run_case(const char *name, int64_t habits, int64_t length, int print
     free(strength);
     free(c_strength);
     free(marks);
-}
-
-static void check(int32_t status, const char *what) {
-    if (status != HC_OK) {
-        fprintf(stderr, "%s: %s\n", what, hc_last_error_message());
-        exit(1);
-    }
 }
 
 /* The store-backed calls for one daily habit with ten years of entries (85% of days
