@@ -42,11 +42,11 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define HC_VERSION_MAJOR 0
-#define HC_VERSION_MINOR 2
+#define HC_VERSION_MINOR 3
 #define HC_VERSION_PATCH 0
 /* MAJOR * 1000000 + MINOR * 1000 + PATCH */
 #define HC_VERSION_NUMBER (HC_VERSION_MAJOR * 1000000 + HC_VERSION_MINOR * 1000 + HC_VERSION_PATCH)
-#define HC_VERSION_STRING "0.2.0"
+#define HC_VERSION_STRING "0.3.0"
 /* Bumped only when an existing declaration changes incompatibly (with the SONAME). */
 #define HC_ABI_VERSION 1
 

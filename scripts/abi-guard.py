@@ -16,9 +16,10 @@ The description has one line per fact, sorted:
 Sizes and offsets come from a C program compiled against the header with cc, so
 they are the compiler's, not a guess. A baseline line may only be kept: a line
 missing from the new description, or keyed the same and different, is a break;
-the one exception is the size of a versioned struct, which may grow (fields are
-only ever appended to such structs, and each field keeps its line). New lines are
-additions and pass; `update` appends them.
+the exceptions are the size of a versioned struct, which may grow (fields are
+only ever appended to such structs, and each field keeps its line), and the
+release's own numbers (HC_VERSION_MINOR, _PATCH, _NUMBER, _STRING), which `update`
+rewrites. New lines are additions and pass; `update` appends them.
 """
 import os
 import re
@@ -27,6 +28,9 @@ import sys
 import tempfile
 
 HEADERS = ("habitcore.h", "habitcore_plugin.h")
+# A release's own numbers: they change with every release and are no contract (the
+# major version and HC_ABI_VERSION are).
+RELEASE = tuple(f"constant HC_VERSION_{part}" for part in ("MINOR", "PATCH", "NUMBER", "STRING"))
 
 
 def strip_comments(text):
@@ -134,7 +138,7 @@ def breaks(baseline, current):
     found = []
     for line in baseline:
         new = now.get(key(line))
-        if new == line:
+        if new == line or (new is not None and key(line) in RELEASE):
             continue
         if new is None:
             found.append(f"removed: {line}")
@@ -161,9 +165,12 @@ def main(argv):
             return 1
         known = {key(line) for line in baseline}
         added = [line for line in current if key(line) not in known]
-        if argv[1] == "update" and added:
-            with open(argv[2], "a", encoding="utf-8") as out:
-                out.write("\n".join(added) + "\n")
+        if argv[1] == "update":
+            now = {key(line): line for line in current}
+            text = open(argv[2], encoding="utf-8").read().splitlines()
+            kept = [now[key(line)] if key(line) in RELEASE else line for line in text]
+            with open(argv[2], "w", encoding="utf-8") as out:
+                out.write("\n".join(kept + added) + "\n")
         print(f"abi-guard: no breaks; {len(added)} addition(s){' appended' if argv[1] == 'update' and added else ''}")
         return 0
     print(__doc__, file=sys.stderr)

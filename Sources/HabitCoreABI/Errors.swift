@@ -77,6 +77,6 @@ enum CText {
 /// Header macros Swift cannot import (they are expressions); tests check that
 /// these equal what C compilers see.
 enum HeaderConstants {
-    static let versionNumber: Int32 = 2000 // HC_VERSION_NUMBER for 0.2.0
+    static let versionNumber: Int32 = 3000 // HC_VERSION_NUMBER for 0.3.0
     static let dayNone = Int32.min          // HC_DAY_NONE
 }

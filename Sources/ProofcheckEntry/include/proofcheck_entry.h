@@ -3,7 +3,7 @@
 
 #include "habitcore_plugin.h"
 
-#define PROOFCHECK_VERSION "0.2.0" /* released with habitcore */
+#define PROOFCHECK_VERSION "0.3.0" /* released with habitcore */
 
 /* Implemented in Swift (Sources/Proofcheck/Plugin.swift). */
 int32_t proofcheck_init(const hc_host_services *host, void **state);
