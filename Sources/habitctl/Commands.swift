@@ -371,6 +371,34 @@ enum Commands {
         return h * 60 + m
     }
 
+    /// "YYYY-MM-DDTHH:MM[:SS]" then "Z" or "+HH:MM" / "-HH:MM", as UTC milliseconds.
+    /// `invalid` is the caller's error, naming the forms it takes.
+    static func isoInstant(_ text: String, invalid bad: CLIError) throws(CLIError) -> Int64 {
+        let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { throw bad }
+        let date = try Library.parseDate(parts[0])
+        var time = parts[1]
+        var offsetMinutes: Int64 = 0
+        if time.hasSuffix("Z") {
+            time.removeLast()
+        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
+            let offset = try Commands.parseClock(String(time[time.index(after: sign)...]))
+            offsetMinutes = Int64(offset) * (time[sign] == "-" ? -1 : 1)
+            time = String(time[..<sign])
+        } else {
+            throw bad
+        }
+        let fields = time.split(separator: ":", omittingEmptySubsequences: false).map { Int64($0) }
+        guard fields.count == 2 || fields.count == 3, let hour = fields[0], let minute = fields[1], (0..<24).contains(hour),
+              (0..<60).contains(minute) else { throw bad }
+        var second: Int64 = 0
+        if fields.count == 3 {
+            guard let value = fields[2], (0..<60).contains(value) else { throw bad }
+            second = value
+        }
+        return ((Int64(date) * 86_400 + hour * 3600 + minute * 60 + second) - offsetMinutes * 60) * 1000
+    }
+
     static func clock(_ minutes: Int32) -> String {
         String(format: "%02d:%02d", minutes / 60, minutes % 60)
     }

@@ -81,11 +81,14 @@ enum PolicyOptions {
         return minutes
     }
 
-    /// --at TIME: an instant "YYYY-MM-DDTHH:MM[:SS]" with "Z" or "+HH:MM" (isoInstant); or a local time
+    /// --at TIME: an instant "YYYY-MM-DDTHH:MM[:SS]" with "Z" or "+HH:MM" (Commands.isoInstant); or a local time
     /// "HH:MM" of the store's day `day` in its home zone (before the day start: the
     /// next calendar date, which still belongs to that day).
     static func instant(_ text: String, day: Int32, _ store: StoreRef) throws(CLIError) -> Int64 {
-        if text.count > 5 { return try isoInstant(text) }
+        if text.count > 5 {
+            let bad = CLIError.invalid("'\(text)' is not a time: give HH:MM, or an instant like 2026-03-10T07:30Z or 2026-03-10T07:30+01:00")
+            return try Commands.isoInstant(text, invalid: bad)
+        }
         let minute = try Commands.parseClock(text)
         var dayStart: Int32 = 0
         try Library.check(hc_store_day_start(&dayStart, store.handle))
@@ -105,34 +108,6 @@ enum PolicyOptions {
         parts.minute = Int(minute % 60)
         guard let date = calendar.date(from: parts) else { throw .invalid("--at \(text) does not exist on that day") }
         return Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    /// "YYYY-MM-DDTHH:MM[:SS]" then "Z" or "+HH:MM" / "-HH:MM", as UTC milliseconds.
-    static func isoInstant(_ text: String) throws(CLIError) -> Int64 {
-        let bad = CLIError.invalid("'\(text)' is not a time: give HH:MM, or an instant like 2026-03-10T07:30Z or 2026-03-10T07:30+01:00")
-        let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
-        guard parts.count == 2 else { throw bad }
-        let date = try Library.parseDate(parts[0])
-        var time = parts[1]
-        var offsetMinutes: Int64 = 0
-        if time.hasSuffix("Z") {
-            time.removeLast()
-        } else if let sign = time.lastIndex(where: { $0 == "+" || $0 == "-" }) {
-            let offset = try Commands.parseClock(String(time[time.index(after: sign)...]))
-            offsetMinutes = Int64(offset) * (time[sign] == "-" ? -1 : 1)
-            time = String(time[..<sign])
-        } else {
-            throw bad
-        }
-        let fields = time.split(separator: ":", omittingEmptySubsequences: false).map { Int64($0) }
-        guard fields.count == 2 || fields.count == 3, let hour = fields[0], let minute = fields[1], (0..<24).contains(hour),
-              (0..<60).contains(minute) else { throw bad }
-        var second: Int64 = 0
-        if fields.count == 3 {
-            guard let value = fields[2], (0..<60).contains(value) else { throw bad }
-            second = value
-        }
-        return ((Int64(date) * 86_400 + hour * 3600 + minute * 60 + second) - offsetMinutes * 60) * 1000
     }
 
     private static func zone(_ name: String) -> TimeZone? {

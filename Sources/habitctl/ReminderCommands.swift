@@ -297,25 +297,6 @@ enum ReminderCommands {
             return now + (first == "-" ? -1 : 1) * amount * scale
         }
         if let ms = Int64(text) { return ms }
-        guard text.count >= 17, let dateEnd = text.firstIndex(of: "T") else { throw bad }
-        let day = try Library.parseDate(String(text[..<dateEnd]))
-        var rest = Substring(text[text.index(after: dateEnd)...])
-        var offsetSeconds: Int64 = 0
-        if rest.hasSuffix("Z") {
-            rest = rest.dropLast()
-        } else if rest.count >= 6, let sign = rest.dropLast(5).last, sign == "+" || sign == "-" {
-            let zone = try Commands.parseClock(String(rest.suffix(5)))
-            offsetSeconds = Int64(zone) * 60 * (sign == "-" ? -1 : 1)
-            rest = rest.dropLast(6)
-        } else {
-            throw bad
-        }
-        let parts = rest.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2 || parts.count == 3, parts.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isNumber) }),
-              let hours = Int64(parts[0]), let minutes = Int64(parts[1]), hours < 24, minutes < 60
-        else { throw bad }
-        let seconds = parts.count == 3 ? Int64(parts[2]) ?? 60 : 0
-        guard seconds < 60 else { throw bad }
-        return (Int64(day) * 86_400 + hours * 3600 + minutes * 60 + seconds - offsetSeconds) * 1000
+        return try Commands.isoInstant(text, invalid: bad)
     }
 }
