@@ -169,6 +169,15 @@ int32_t hc_store_local_day(int32_t *out_day, hc_store *store, int64_t utc_ms);
 /* Today's local day in the home zone, from the system clock. Same codes. */
 int32_t hc_store_today(int32_t *out_day, hc_store *store);
 
+/* (0.3) The UTC instant (ms) of local time `minute` (0..1439 after midnight) of the
+ * local day `day` in the home zone: the inverse of hc_store_local_day. A minute
+ * before the day start falls on the next calendar date (with a 03:00 day start,
+ * 01:30 of a day is the night after it). A time the clocks skip is the first
+ * minute after the gap; a time they read twice is its first occurrence (the rule
+ * reminders follow). HC_OK, HC_E_INVALID (NULL, minute or day out of range),
+ * HC_E_MISUSE. */
+int32_t hc_store_utc_ms(int64_t *out_utc_ms, hc_store *store, int32_t day, int32_t minute);
+
 /* Explicit transactions: everything between begin and commit is written at
  * once or not at all, and is much faster for many appends. begin while one is
  * open is HC_E_MISUSE; so are commit and rollback without one. Writers in

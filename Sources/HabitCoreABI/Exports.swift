@@ -86,6 +86,14 @@ public func hc_store_local_day(_ out_day: UnsafeMutablePointer<Int32>?, _ store:
 }
 
 @c @implementation
+public func hc_store_utc_ms(_ out_utc_ms: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ day: Int32, _ minute: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let out = try Convert.out(out_utc_ms, "out_utc_ms")
+        out.pointee = try engine.utcMs(day: day, minute: minute)
+    }
+}
+
+@c @implementation
 public func hc_store_today(_ out_day: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_day, "out_day")

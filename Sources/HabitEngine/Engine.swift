@@ -139,6 +139,11 @@ package final class Engine {
         try clock().localDay(utcMs: utcMs)
     }
 
+    /// The instant of a local minute of a habit day in the home zone.
+    package func utcMs(day: Int32, minute: Int32) throws(HabitError) -> Int64 {
+        try clock().utcMs(day: day, minute: minute)
+    }
+
     package func today() throws(HabitError) -> Int32 {
         try localDay(utcMs: now())
     }

@@ -82,38 +82,15 @@ enum PolicyOptions {
     }
 
     /// --at TIME: an instant "YYYY-MM-DDTHH:MM[:SS]" with "Z" or "+HH:MM" (Commands.isoInstant); or a local time
-    /// "HH:MM" of the store's day `day` in its home zone (before the day start: the
-    /// next calendar date, which still belongs to that day).
+    /// "HH:MM" of the store's day `day`, turned into an instant by the library (hc_store_utc_ms:
+    /// the home zone, the day start, the clock changes).
     static func instant(_ text: String, day: Int32, _ store: StoreRef) throws(CLIError) -> Int64 {
         if text.count > 5 {
             let bad = CLIError.invalid("'\(text)' is not a time: give HH:MM, or an instant like 2026-03-10T07:30Z or 2026-03-10T07:30+01:00")
             return try Commands.isoInstant(text, invalid: bad)
         }
-        let minute = try Commands.parseClock(text)
-        var dayStart: Int32 = 0
-        try Library.check(hc_store_day_start(&dayStart, store.handle))
-        var name: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_store_timezone(&name, store.handle))
-        defer { hc_free(name) }
-        let zoneName = name.map { String(cString: $0) } ?? "UTC"
-        guard let zone = zone(zoneName) else { throw .invalid("--at \(text): give an instant like 2026-03-10T07:30Z in this zone (\(zoneName))") }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        let wallDate = Int(day) + (minute < dayStart ? 1 : 0)
-        let civil = Date(timeIntervalSince1970: Double(wallDate) * 86_400)
-        var utc = Calendar(identifier: .gregorian)
-        utc.timeZone = TimeZone(identifier: "UTC") ?? zone
-        var parts = utc.dateComponents([.year, .month, .day], from: civil)
-        parts.hour = Int(minute / 60)
-        parts.minute = Int(minute % 60)
-        guard let date = calendar.date(from: parts) else { throw .invalid("--at \(text) does not exist on that day") }
-        return Int64((date.timeIntervalSince1970 * 1000).rounded())
-    }
-
-    private static func zone(_ name: String) -> TimeZone? {
-        if name.first == "+" || name.first == "-", let minutes = try? Commands.parseClock(String(name.dropFirst())) {
-            return TimeZone(secondsFromGMT: Int(minutes) * 60 * (name.first == "-" ? -1 : 1))
-        }
-        return TimeZone(identifier: name)
+        var utcMs: Int64 = 0
+        try Library.check(hc_store_utc_ms(&utcMs, store.handle, day, try Commands.parseClock(text)))
+        return utcMs
     }
 }

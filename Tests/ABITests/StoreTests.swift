@@ -86,6 +86,36 @@ final class StoreTests: StoreTestCase {
         ok(hc_store_close(store))
     }
 
+    /// hc_store_utc_ms, the inverse of hc_store_local_day: a local minute of a habit
+    /// day as an instant, across both of Berlin's 2026 clock changes and a day start.
+    func testLocalMinutesOfADayBecomeInstants() throws {
+        let store = try open()
+        ok(hc_store_set_timezone(store, "Europe/Berlin"))
+        func utc(_ date: String, _ minute: Int32) -> Int64 {
+            var ms: Int64 = 0
+            ok(hc_store_utc_ms(&ms, store, day(date), minute))
+            return ms
+        }
+        func at(_ date: String, _ hour: Int64, _ minute: Int64 = 0) -> Int64 { (Int64(day(date)) * 86_400 + hour * 3600 + minute * 60) * 1000 }
+        XCTAssertEqual(utc("2026-01-16", 7 * 60 + 30), at("2026-01-16", 6, 30), "winter: UTC+1")
+        XCTAssertEqual(utc("2026-07-16", 7 * 60 + 30), at("2026-07-16", 5, 30), "summer: UTC+2")
+        // 02:30 does not exist on 2026-03-29: the first minute after the gap, 03:00 CEST.
+        XCTAssertEqual(utc("2026-03-29", 2 * 60 + 30), at("2026-03-29", 1))
+        // 02:30 happens twice on 2026-10-25: the first time, still CEST.
+        XCTAssertEqual(utc("2026-10-25", 2 * 60 + 30), at("2026-10-25", 0, 30))
+        // With a 03:00 day start, 01:30 of a day is the night after it, and reads back as that day.
+        ok(hc_store_set_day_start(store, 180))
+        let night = utc("2026-01-15", 90)
+        XCTAssertEqual(night, at("2026-01-16", 0, 30))
+        var back: Int32 = 0
+        ok(hc_store_local_day(&back, store, night))
+        XCTAssertEqual(back, day("2026-01-15"))
+        var ms: Int64 = 0
+        XCTAssertEqual(hc_store_utc_ms(&ms, store, day("2026-01-15"), 1440), HC_E_INVALID)
+        XCTAssertEqual(hc_store_utc_ms(&ms, store, Int32.max, 0), HC_E_INVALID)
+        ok(hc_store_close(store))
+    }
+
     func testTotalsAreIdempotentAndUndoLastCancelsTheNewest() throws {
         let store = try open()
         let steps = createHabit(store, "Steps", kind: HC_KIND_COUNTER, target: 6000)

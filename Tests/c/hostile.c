@@ -35,7 +35,7 @@ int main(int argc, char **argv) {
     if (argc != 2) return 2;
     char path[4096];
     snprintf(path, sizeof path, "%s/hostile.db", argv[1]);
-    int64_t id = 0;
+    int64_t id = 0, utc_ms = 0;
     int32_t day = 0, minutes = 0, version = 0;
     double total = 0;
     char *text = NULL;
@@ -105,6 +105,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_set_day_start(s, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_day_start(&minutes, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_local_day(&day, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_utc_ms(&utc_ms, s, 0, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_today(&day, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_begin(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_commit(s), HC_E_MISUSE);
@@ -233,6 +234,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_local_day(&day, store, INT64_MAX), HC_E_INVALID);
     EXPECT_STATUS(hc_store_local_day(&day, store, INT64_MIN), HC_E_INVALID);
     EXPECT_STATUS(hc_store_today(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_utc_ms(NULL, store, 0, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_utc_ms(&utc_ms, store, 0, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_utc_ms(&utc_ms, store, 0, 1440), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_utc_ms(&utc_ms, store, INT32_MAX, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_utc_ms(&utc_ms, store, INT32_MIN, 720), HC_E_INVALID);
     EXPECT_STATUS(hc_store_commit(store), HC_E_MISUSE);
     EXPECT_STATUS(hc_store_rollback(store), HC_E_MISUSE);
     EXPECT_STATUS(hc_store_begin(store), HC_OK);
