@@ -27,16 +27,31 @@ let package = Package(
         // The plugin host: verifiers as C callbacks, shared objects and executables.
         .target(name: "HabitPlugins", dependencies: ["HabitCore", "CHabitCore"]),
         // Use cases composing the store, the plugin host and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins"]),
+        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "CHabitCore"]),
+        // The header's macros as functions (hc_<struct>_init, the version): C, the one
+        // language that reads the macros themselves.
+        .target(name: "HabitCoreDefaults", cSettings: [.headerSearchPath("../../include")]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitCoreABI",
-            dependencies: ["CHabitCore", "HabitEngine", "HabitPlugins"],
+            dependencies: ["CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"],
             exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)"])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "-soname=libhabitcore.so.1"])]
         ),
-        // The command line reaches the engine only through the C header.
-        .executableTarget(name: "habitctl", dependencies: ["CHabitCore", "HabitCoreABI"]),
+        // The command line reaches the engine only through the C header, and runs the
+        // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
+        .executableTarget(
+            name: "habitctl",
+            dependencies: ["CHabitCore"],
+            linkerSettings: [.linkedLibrary("habitcore")],
+            plugins: ["ShippedLibrary"]
+        ),
+        // Orders habitctl's link after libhabitcore.so and makes its libhabitcore.so.1 link.
+        .executableTarget(name: "shipped-library-link"),
+        .plugin(
+            name: "ShippedLibrary", capability: .buildTool(), dependencies: ["shipped-library-link"],
+            path: "Sources/ShippedLibrary"
+        ),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
         // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
         .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),

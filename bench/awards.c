@@ -2,7 +2,7 @@
  * 20 habits with five years of history, against two baselines in the same run:
  * reading the same ledger (hc_entry_list_open over everything: the I/O floor), and
  * what an app would otherwise call for its streak badges (hc_habit_streaks for each
- * habit plus hc_global_streaks). Usage: awards [FOLDER for the store] */
+ * habit plus hc_store_streaks). Usage: awards [FOLDER for the store] */
 #include "bench.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,8 +17,8 @@
  * afresh (an award is its id: already unlocked ids would be skipped). */
 static char *fresh_catalogue(hc_store *store, int round) {
     char *json = NULL;
-    check(hc_awards_catalog_reset(store), "reset");
-    check(hc_awards_catalog_json(&json, store), "catalog json");
+    check(hc_award_catalog_reset(store), "reset");
+    check(hc_award_catalog_json(&json, store), "catalog json");
     size_t length = strlen(json);
     char *out = malloc(length * 2 + 1);
     if (!out) exit(1);
@@ -83,15 +83,15 @@ int main(int argc, char **argv) {
     int64_t unlocked = 0, catalogue = 0;
     for (int round = 0; round <= ROUNDS; round++) {
         char *json = fresh_catalogue(store, round);
-        check(hc_awards_catalog_load(store, json), "load");
+        check(hc_award_catalog_load(store, json), "load");
         free(json);
         hc_award_list *list = NULL;
         double t0 = now();
-        check(hc_awards_evaluate(&list, store, HC_DAY_NONE), "evaluate");
+        check(hc_award_evaluate(&list, store, HC_DAY_NONE), "evaluate");
         double t1 = now();
         check(hc_award_list_count(&unlocked, list), "count");
         hc_award_list_free(list);
-        check(hc_awards_progress(&list, store, HC_DAY_NONE), "progress");
+        check(hc_award_list_open_progress(&list, store, HC_DAY_NONE), "progress");
         double t2 = now();
         check(hc_award_list_count(&catalogue, list), "count");
         hc_award_list_free(list);
@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
             check(hc_habit_streaks(&summary, NULL, 0, &best, store, habit, HC_DAY_NONE), "streaks");
         }
         hc_streak_result perfect = HC_STREAK_RESULT_INIT, active = HC_STREAK_RESULT_INIT;
-        check(hc_global_streaks(&perfect, &active, store, HC_DAY_NONE), "global");
+        check(hc_store_streaks(&perfect, &active, store, HC_DAY_NONE), "global");
         double t6 = now();
         if (round == 0) continue; /* warm-up */
         evaluate += t1 - t0;
@@ -118,11 +118,11 @@ int main(int argc, char **argv) {
     evaluate /= ROUNDS, progress /= ROUNDS, read /= ROUNDS, streaks /= ROUNDS;
     printf("%-58s %10s %10s\n", "case", "ms/call", "/read");
     printf("%-58s %10.2f %9.2fx\n", "baseline: read every entry (hc_entry_list_open)", read * 1e3, 1.0);
-    printf("%-58s %10.2f %9.2fx\n", "baseline: 20 x hc_habit_streaks + hc_global_streaks", streaks * 1e3, streaks / read);
+    printf("%-58s %10.2f %9.2fx\n", "baseline: 20 x hc_habit_streaks + hc_store_streaks", streaks * 1e3, streaks / read);
     char label[128];
-    snprintf(label, sizeof label, "hc_awards_evaluate, %lld rules, %lld unlocked and recorded", (long long)catalogue, (long long)unlocked);
+    snprintf(label, sizeof label, "hc_award_evaluate, %lld rules, %lld unlocked and recorded", (long long)catalogue, (long long)unlocked);
     printf("%-58s %10.2f %9.2fx\n", label, evaluate * 1e3, evaluate / read);
-    snprintf(label, sizeof label, "hc_awards_progress, %lld rules", (long long)catalogue);
+    snprintf(label, sizeof label, "hc_award_list_open_progress, %lld rules", (long long)catalogue);
     printf("%-58s %10.2f %9.2fx\n", label, progress * 1e3, progress / read);
     printf("\nevaluate vs the streak calls an app would make by hand: %.2fx\n", evaluate / streaks);
     check(hc_store_close(store), "close");

@@ -133,7 +133,7 @@ static double pure(const char *what, int reps) {
         else if (!strcmp(what, "streaks-hc")) {
             hc_streak_result result = HC_STREAK_RESULT_INIT;
             int32_t best_count = 0;
-            check(hc_streaks_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of), "streaks");
+            check(hc_streak_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of), "streaks");
             sink += result.longest.length + result.current.length;
         } else {
             int64_t count = 0;
@@ -199,11 +199,11 @@ static double store_call(const char *what, const char *path, int reps) {
             static hc_due_item items[1000];
             int64_t count = 0;
             start();
-            check(hc_due_today(items, 1000, &count, store, today), "due");
+            check(hc_store_due(items, 1000, &count, store, today), "due");
         } else if (!strcmp(what, "awards")) {
             hc_award_list *list = NULL;
             start();
-            check(hc_awards_evaluate(&list, store, today), "awards");
+            check(hc_award_evaluate(&list, store, today), "awards");
             total += stop();
             hc_award_list_free(list);
             hc_store_close(store);

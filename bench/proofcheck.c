@@ -48,22 +48,23 @@ static void make_fingerprints(void) {
     }
 }
 
-static int32_t read_fingerprints(void *host, void *session, const char *kind,
-                                 int32_t (*visit)(void *, int64_t, const uint8_t *, int64_t), void *context) {
-    (void)host, (void)session, (void)kind;
+static int32_t read_fingerprints(void *session, const char *kind,
+                                 int32_t (*visit)(int64_t, const uint8_t *, int64_t, void *), void *visit_user_data,
+                                 void *user_data) {
+    (void)user_data, (void)session, (void)kind;
     for (int i = 0; i < offered; i++) {
-        if (visit(context, i + 1, stored[i], BLOB) != 0) break;
+        if (visit(i + 1, stored[i], BLOB, visit_user_data) != 0) break;
     }
     return 0;
 }
 
-static int32_t keep_fingerprint(void *host, void *session, const char *kind, const uint8_t *bytes, int64_t size) {
-    (void)host, (void)session, (void)kind, (void)bytes, (void)size;
+static int32_t keep_fingerprint(void *session, const char *kind, const uint8_t *bytes, int64_t size, void *user_data) {
+    (void)user_data, (void)session, (void)kind, (void)bytes, (void)size;
     return 0;
 }
 
-static void log_line(void *host, int32_t level, const char *message) {
-    (void)host, (void)level;
+static void log_line(int32_t level, const char *message, void *user_data) {
+    (void)user_data, (void)level;
     fprintf(stderr, "plugin: %s\n", message);
 }
 
@@ -167,7 +168,7 @@ static double verify_ms(const hc_plugin *plugin, void *state, const unsigned cha
     for (int round = 0; round < ROUNDS; round++) {
         memset(verdict, 0, sizeof *verdict);
         verdict->struct_size = sizeof *verdict;
-        if (plugin->verify(state, &evidence, verdict) != 0) fail("verify failed");
+        if (plugin->verify(&evidence, verdict, state) != 0) fail("verify failed");
     }
     return (now() - started) * 1000 / ROUNDS;
 }

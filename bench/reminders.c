@@ -3,7 +3,7 @@
  * moved), 90 days of history and mixed schedules, in America/New_York. Baselines in
  * the same run: reading the ledger of the days the call looks at (hc_entry_list_open
  * over the week and the week before it, where weekly quotas begin), and what an app
- * would otherwise ask to decide its reminders by hand (hc_due_today for each of the
+ * would otherwise ask to decide its reminders by hand (hc_store_due for each of the
  * seven days). Mean and best of the rounds: the machine may be shared.
  * Usage: reminders [FOLDER for the store] [ROUNDS, default 20] */
 #include "bench.h"
@@ -16,7 +16,7 @@
 
 static int64_t reminders(hc_store *store, int64_t from, int64_t to, uint32_t flags) {
     hc_reminder_list *list = NULL;
-    check(hc_reminders_next(&list, store, from, to, flags), "next");
+    check(hc_reminder_list_open(&list, store, from, to, flags), "next");
     int64_t count = 0;
     check(hc_reminder_list_count(&count, list), "count");
     hc_reminder_list_free(list);
@@ -102,7 +102,7 @@ int main(int argc, char **argv) {
         double t4 = now();
         for (int32_t day = today; day < today + 7; day++) {
             int64_t items = 0;
-            check(hc_due_today(NULL, 0, &items, store, day), "due");
+            check(hc_store_due(NULL, 0, &items, store, day), "due");
         }
         double t5 = now();
         next += t2 - t1, pending += t3 - t2, read += t4 - t3, due += t5 - t4;
@@ -116,14 +116,14 @@ int main(int argc, char **argv) {
 
     printf("%-62s %10s %10s\n", "case", "ms/call", "/read");
     printf("%-62s %10.2f %9.2fx\n", "baseline: read the entries of its days (hc_entry_list_open)", read * 1e3, 1.0);
-    printf("%-62s %10.2f %9.2fx\n", "baseline: hc_due_today for each of the 7 days", due * 1e3, due / read);
+    printf("%-62s %10.2f %9.2fx\n", "baseline: hc_store_due for each of the 7 days", due * 1e3, due / read);
     char label[128];
-    snprintf(label, sizeof label, "hc_reminders_next, the week: %lld reminders", (long long)count);
+    snprintf(label, sizeof label, "hc_reminder_list_open, the week: %lld reminders", (long long)count);
     printf("%-62s %10.2f %9.2fx\n", label, next * 1e3, next / read);
-    printf("%-62s %10.2f %9.2fx\n", "hc_reminders_next, the week: best round", best * 1e3, best / read);
-    printf("%-62s %10.2f %9.2fx\n", "hc_reminders_next, HC_REMINDERS_PENDING", pending * 1e3, pending / read);
-    printf("%-62s %10.2f %9.2fx\n", "hc_reminders_next, first call on a fresh handle", first * 1e3, first / read);
-    snprintf(label, sizeof label, "hc_reminders_next, HC_REMINDERS_CLAIM: %lld recorded once", (long long)claimed);
+    printf("%-62s %10.2f %9.2fx\n", "hc_reminder_list_open, the week: best round", best * 1e3, best / read);
+    printf("%-62s %10.2f %9.2fx\n", "hc_reminder_list_open, HC_REMINDERS_PENDING", pending * 1e3, pending / read);
+    printf("%-62s %10.2f %9.2fx\n", "hc_reminder_list_open, first call on a fresh handle", first * 1e3, first / read);
+    snprintf(label, sizeof label, "hc_reminder_list_open, HC_REMINDERS_CLAIM: %lld recorded once", (long long)claimed);
     printf("%-62s %10.2f %9.2fx\n", label, claim * 1e3, claim / read);
     check(hc_store_close(store), "close");
     return 0;

@@ -107,8 +107,8 @@ static void run_case(const char *name, int64_t habits, int64_t length, int print
         int32_t best_count = 0;
         int64_t count = 0;
         double t0 = now();
-        if (hc_streaks_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of) != HC_OK) {
-            fprintf(stderr, "hc_streaks_compute: %s\n", hc_last_error_message());
+        if (hc_streak_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of) != HC_OK) {
+            fprintf(stderr, "hc_streak_compute: %s\n", hc_last_error_message());
             exit(1);
         }
         double t1 = now();
@@ -189,13 +189,13 @@ static void store_case(const char *folder) {
         double t0 = now();
         check(hc_habit_streaks(&result, best, 5, &best_count, store, habit, today), "streaks");
         double t1 = now();
-        check(hc_day_scores(scores, days, &count, store, start, today), "day scores");
+        check(hc_store_day_scores(scores, days, &count, store, start, today), "day scores");
         double t2 = now();
         check(hc_habit_strength(strength, days, &count, store, habit, start, today), "strength");
         double t3 = now();
         t[0] += t1 - t0, t[1] += t2 - t1, t[2] += t3 - t2;
     }
-    const char *names[3] = {"hc_habit_streaks (best 5)", "hc_day_scores", "hc_habit_strength"};
+    const char *names[3] = {"hc_habit_streaks (best 5)", "hc_store_day_scores", "hc_habit_strength"};
     printf("\nstore-backed, one daily habit, %lld days of history in SQLite (mean of %d calls)\n", (long long)days, calls);
     printf("%-27s %10s %8s\n", "call", "us/call", "ns/day");
     for (int w = 0; w < 3; w++) printf("%-27s %10.1f %8.1f\n", names[w], t[w] * 1e6 / calls, t[w] * 1e9 / calls / (double)days);

@@ -15,8 +15,20 @@
  *  - Dates are local calendar days, as day numbers: days since 1970-01-01
  *    (negative before it), between 0001-01-01 and 9999-12-31. hc_date_parse
  *    and hc_date_format convert from and to "YYYY-MM-DD".
- *  - Option structs start with struct_size; fill them with their HC_*_INIT
- *    macro. Structs the library allocates carry their own struct_size.
+ *  - Option, input and result structs start with struct_size. Fill one with
+ *    its HC_<STRUCT>_INIT macro in C, or with hc_<struct>_init(&s, sizeof s)
+ *    from a language that cannot expand macros: both give the same defaults.
+ *    The library reads and writes no further than struct_size, so a caller built
+ *    against an older header keeps working. Structs the library allocates carry
+ *    their own struct_size.
+ *  - Caller buffers, one rule for every call that fills one (T *out, int64_t
+ *    capacity, int64_t *out_count): the call writes min(capacity, total)
+ *    elements, sets *out_count to the total, and takes out == NULL with
+ *    capacity == 0 as "how many?". A short buffer is not an error: compare
+ *    *out_count with capacity. A negative capacity, or out == NULL with a
+ *    capacity, is HC_E_INVALID.
+ *  - Callbacks take their payload as the last parameter, void *user_data: the
+ *    pointer the caller registered, passed back untouched.
  *  - A NULL, closed or foreign handle is HC_E_MISUSE, never a crash.
  *  - Threads: a store handle may be shared by several threads; calls on one
  *    handle are serialised by the library. An explicit transaction
@@ -41,14 +53,16 @@ extern "C" {
 /* Versions                                                                  */
 /* ------------------------------------------------------------------------ */
 
-#define HC_VERSION_MAJOR 0
-#define HC_VERSION_MINOR 3
+#define HC_VERSION_MAJOR 1
+#define HC_VERSION_MINOR 0
 #define HC_VERSION_PATCH 0
 /* MAJOR * 1000000 + MINOR * 1000 + PATCH */
 #define HC_VERSION_NUMBER (HC_VERSION_MAJOR * 1000000 + HC_VERSION_MINOR * 1000 + HC_VERSION_PATCH)
-#define HC_VERSION_STRING "0.3.0"
-/* Bumped only when an existing declaration changes incompatibly (with the SONAME). */
-#define HC_ABI_VERSION 1
+#define HC_VERSION_STRING "1.0.0"
+/* Bumped only when an existing declaration changes incompatibly. 0.x was 1; 1.0
+ * made the conventions above uniform and is 2 (SONAME libhabitcore.so.1). From 1.0
+ * on, declarations only grow: a changed one gets a new name. */
+#define HC_ABI_VERSION 2
 
 /* The library's HC_VERSION_NUMBER. Never fails; any thread. */
 int32_t hc_version_number(void);
@@ -92,8 +106,9 @@ void hc_free(void *ptr);
 /* Dates                                                                     */
 /* ------------------------------------------------------------------------ */
 
-/* "no date": ask the library to choose (today, in the store's home zone). */
-#define HC_DAY_NONE (-2147483647 - 1)
+/* "no date": ask the library to choose (today, in the store's home zone).
+ * An enum constant (INT32_MIN) so that bindings that import C constants see it. */
+enum { HC_DAY_NONE = -2147483647 - 1 };
 /* Bytes hc_date_format needs, with the NUL. */
 #define HC_DATE_BUFSIZE 11
 
@@ -257,6 +272,9 @@ typedef struct hc_habit_options {
 #define HC_HABIT_OPTIONS_INIT                                                                   \
     { (uint32_t)sizeof(hc_habit_options), HC_KIND_CHECKMARK, NULL, 1.0, HC_DIRECTION_AT_LEAST, \
       HC_ROUTINE_ANYTIME, NULL, NULL, NULL, HC_DAY_NONE, 0 }
+/* Fills *out with the defaults of HC_HABIT_OPTIONS_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_habit_options_init(hc_habit_options *out, uint32_t struct_size);
 
 /* Bits naming the fields hc_habit_update changes. */
 #define HC_HABIT_FIELD_NAME 0x01u
@@ -372,6 +390,9 @@ typedef struct hc_entry_input {
 
 #define HC_ENTRY_INPUT_INIT \
     { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL, NULL }
+/* Fills *out with the defaults of HC_ENTRY_INPUT_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_entry_input_init(hc_entry_input *out, uint32_t struct_size);
 
 /* An entry as stored. */
 typedef struct hc_entry {
@@ -442,10 +463,9 @@ typedef struct hc_day_state {
  */
 int32_t hc_habit_day_total(double *out_total, hc_store *store, int64_t habit_id, int32_t day);
 
-/* The states of a habit for every day from from_day to to_day into the caller's
- * buffer out (capacity elements); the number written (to_day - from_day + 1) goes
- * to *out_count. A range longer than capacity, or than 100000 days, is
- * HC_E_INVALID and writes nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+/* The states of a habit for every day from from_day to to_day (at most 100000
+ * days; the total is to_day - from_day + 1), oldest first, into a caller buffer
+ * (see "Caller buffers" at the top). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO. */
 int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_count, hc_store *store,
                             int64_t habit_id, int32_t from_day, int32_t to_day);
@@ -517,6 +537,9 @@ typedef struct hc_streak_result {
 } hc_streak_result;
 
 #define HC_STREAK_RESULT_INIT { (uint32_t)sizeof(hc_streak_result), 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0 }
+/* Fills *out with the defaults of HC_STREAK_RESULT_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_streak_result_init(hc_streak_result *out, uint32_t struct_size);
 
 /* The rules of a habit, for the pure calls that need no store. */
 typedef struct hc_habit_rules {
@@ -531,6 +554,9 @@ typedef struct hc_habit_rules {
 
 #define HC_HABIT_RULES_INIT \
     { (uint32_t)sizeof(hc_habit_rules), HC_KIND_CHECKMARK, 1.0, HC_DIRECTION_AT_LEAST, 0, NULL, 1 }
+/* Fills *out with the defaults of HC_HABIT_RULES_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_habit_rules_init(hc_habit_rules *out, uint32_t struct_size);
 
 /* Sets the first day of the week for weekly quotas: 0 = Sunday ... 6 = Saturday.
  * HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
@@ -551,23 +577,22 @@ typedef struct hc_vacation {
 int32_t hc_vacation_add(int64_t *out_id, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
 /* Removes a vacation. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
 int32_t hc_vacation_remove(hc_store *store, int64_t vacation_id);
-/* The vacations, by start day, into out (capacity elements; may be NULL when 0).
- * *out_count receives how many there are; at most capacity are written, so a
- * call with capacity 0 asks for the count. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+/* The vacations, by start day, into a caller buffer (see "Caller buffers").
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
 int32_t hc_vacation_list(hc_vacation *out, int64_t capacity, int64_t *out_count, hc_store *store);
 
-/* A habit's streaks as of as_of (HC_DAY_NONE: today) into *out, and its best
- * runs, longest first (the more recent first among equals), into best
- * (best_capacity elements, may be NULL when 0); *out_best_count receives how
- * many were written. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
-int32_t hc_habit_streaks(hc_streak_result *out, hc_streak *best, int32_t best_capacity, int32_t *out_best_count,
+/* A habit's streaks as of as_of (HC_DAY_NONE: today) into *out, and all its
+ * runs, longest first (the more recent first among equals), into the caller
+ * buffer best (see "Caller buffers"; best_capacity 0 with best NULL when only
+ * *out is wanted). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_habit_streaks(hc_streak_result *out, hc_streak *best, int64_t best_capacity, int64_t *out_best_count,
                          hc_store *store, int64_t habit_id, int32_t as_of);
 
 /* The same computation without a store, for frontends that keep their own data:
  * days holds day_count states (any order, days without entries may be left out;
  * HC_DAY_SKIPPED marks excused days). Uses the same code as hc_habit_streaks.
  * HC_OK, HC_E_INVALID. Any thread. */
-int32_t hc_streaks_compute(hc_streak_result *out, hc_streak *best, int32_t best_capacity, int32_t *out_best_count,
+int32_t hc_streak_compute(hc_streak_result *out, hc_streak *best, int64_t best_capacity, int64_t *out_best_count,
                            const hc_habit_rules *rules, const hc_day_state *days, int64_t day_count, int32_t as_of);
 
 /* The store-wide streaks (HorizonFrame's daily ritual) as of as_of:
@@ -575,7 +600,7 @@ int32_t hc_streaks_compute(hc_streak_result *out, hc_streak *best, int32_t best_
  * due neither break nor add) and active days (at least one habit done).
  * Both follow the store's streak policy (off days: the perfect-day streak only).
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
-int32_t hc_global_streaks(hc_streak_result *out_perfect, hc_streak_result *out_active, hc_store *store, int32_t as_of);
+int32_t hc_store_streaks(hc_streak_result *out_perfect, hc_streak_result *out_active, hc_store *store, int32_t as_of);
 
 #define HC_OPEN_DAY_PREVIOUS 1 /* an open occurrence leaves the streak as it was (default) */
 #define HC_OPEN_DAY_ZERO 2     /* an open occurrence counts as a miss */
@@ -595,6 +620,9 @@ typedef struct hc_streak_policy {
 } hc_streak_policy;
 
 #define HC_STREAK_POLICY_INIT { (uint32_t)sizeof(hc_streak_policy), 0, HC_OPEN_DAY_PREVIOUS, HC_OFF_DAYS_SKIP }
+/* Fills *out with the defaults of HC_STREAK_POLICY_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_streak_policy_init(hc_streak_policy *out, uint32_t struct_size);
 
 /* Sets the store-wide streak policy: every field is required. HC_OK, HC_E_INVALID,
  * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
@@ -616,9 +644,9 @@ int32_t hc_habit_set_streak_policy(hc_store *store, int64_t habit_id, const hc_s
  * HC_E_MISUSE, HC_E_IO. */
 int32_t hc_habit_streak_policy(hc_streak_policy *out, hc_store *store, int64_t habit_id, uint32_t flags);
 
-/* hc_streaks_compute under a streak policy (NULL: the defaults; off_days is not
+/* hc_streak_compute under a streak policy (NULL: the defaults; off_days is not
  * read). The same fold as every other streak call. HC_OK, HC_E_INVALID. Any thread. */
-int32_t hc_streaks_compute_with_policy(hc_streak_result *out, hc_streak *best, int32_t best_capacity, int32_t *out_best_count,
+int32_t hc_streak_compute_with_policy(hc_streak_result *out, hc_streak *best, int64_t best_capacity, int64_t *out_best_count,
                                        const hc_habit_rules *rules, const hc_streak_policy *policy, const hc_day_state *days,
                                        int64_t day_count, int32_t as_of);
 
@@ -631,10 +659,10 @@ typedef struct hc_day_score {
     double score;    /* done / due, 0.0 to 1.0; -1.0 when nothing is due */
 } hc_day_score;
 
-/* Daily scores for every day from from_day to to_day (at most 100000 days) into
- * out (capacity elements); *out_count receives the number written. A range longer
- * than capacity is HC_E_INVALID. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
-int32_t hc_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t from_day,
+/* Daily scores for every day from from_day to to_day (at most 100000 days; the
+ * total is to_day - from_day + 1) into a caller buffer (see "Caller buffers").
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_store_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t from_day,
                       int32_t to_day);
 
 /*
@@ -646,13 +674,13 @@ int32_t hc_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_count, h
  * and non-due days keep the value; as_of moves it only once done. v is 1 or 0, or for
  * numbers the progress: at least min(value / target, 1); at most 1 within the
  * target, else target / value. Measurements have no strength (0).
- * The value at the end of each day from from_day to to_day goes into out; as
- * hc_day_scores for capacity and count. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
+ * The value at the end of each day from from_day to to_day goes into a caller
+ * buffer, as for hc_store_day_scores. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO.
  */
 int32_t hc_habit_strength(double *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t habit_id,
                           int32_t from_day, int32_t to_day);
-/* The same without a store (see hc_streaks_compute for days). HC_OK, HC_E_INVALID. Any thread. */
+/* The same without a store (see hc_streak_compute for days). HC_OK, HC_E_INVALID. Any thread. */
 int32_t hc_strength_compute(double *out, int64_t capacity, int64_t *out_count, const hc_habit_rules *rules,
                             const hc_day_state *days, int64_t day_count, int32_t from_day, int32_t to_day);
 
@@ -666,6 +694,9 @@ typedef struct hc_completion {
 } hc_completion;
 
 #define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0 }
+/* Fills *out with the defaults of HC_COMPLETION_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_completion_init(hc_completion *out, uint32_t struct_size);
 
 /* A habit's completion over the occurrences lying within from_day..to_day.
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
@@ -693,9 +724,9 @@ typedef struct hc_due_item {
 
 /* What is due on day (HC_DAY_NONE: today), grouped by routine (morning, day,
  * evening, anytime) and by name within one: Void's dashboard in one call. Quota
- * habits are due until their period's quota is met. As hc_vacation_list for
- * capacity and count. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
-int32_t hc_due_today(hc_due_item *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t day);
+ * habits are due until their period's quota is met. Into a caller buffer (see
+ * "Caller buffers"). HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_store_due(hc_due_item *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t day);
 
 /*
  * Routines by the clock (Void): the morning, day and evening start at three
@@ -711,7 +742,7 @@ int32_t hc_store_set_routine_bounds(hc_store *store, int32_t morning, int32_t da
 int32_t hc_store_routine_bounds(int32_t *out_morning, int32_t *out_day, int32_t *out_evening, hc_store *store);
 /* The routine (HC_ROUTINE_MORNING, _DAY or _EVENING) at the UTC instant at_ms
  * (0: now), in the home zone. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
-int32_t hc_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms);
+int32_t hc_store_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms);
 
 /* Readings of a measurement habit. The caller sets struct_size (HC_MEASUREMENT_STATS_INIT). */
 typedef struct hc_measurement_stats {
@@ -725,6 +756,9 @@ typedef struct hc_measurement_stats {
 } hc_measurement_stats;
 
 #define HC_MEASUREMENT_STATS_INIT { (uint32_t)sizeof(hc_measurement_stats), 0, HC_DAY_NONE, 0.0, HC_DAY_NONE, 0.0, 0.0 }
+/* Fills *out with the defaults of HC_MEASUREMENT_STATS_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_measurement_stats_init(hc_measurement_stats *out, uint32_t struct_size);
 
 /* A measurement habit's readings from from_day to to_day. HC_OK, HC_E_INVALID (not a
  * measurement habit), HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
@@ -813,10 +847,9 @@ typedef struct hc_credit_rule {
     int32_t reserved; /* 0 */
 } hc_credit_rule;
 
-/* An account's rules in the order they were recorded, into the caller's buffer:
- * min(capacity, total) written, the total to *out_count (capacity 0 asks for
- * the count). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
-int32_t hc_credit_rules(hc_credit_rule *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t account_id);
+/* An account's rules in the order they were recorded, into a caller buffer (see
+ * "Caller buffers"). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_credit_rule_list(hc_credit_rule *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t account_id);
 
 /* What a step report did. The caller sets struct_size (HC_STEP_SYNC_INIT). */
 typedef struct hc_step_sync {
@@ -828,6 +861,9 @@ typedef struct hc_step_sync {
 } hc_step_sync;
 
 #define HC_STEP_SYNC_INIT { (uint32_t)sizeof(hc_step_sync), 0, 0, 0, 0 }
+/* Fills *out with the defaults of HC_STEP_SYNC_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_step_sync_init(hc_step_sync *out, uint32_t struct_size);
 
 /* Reports the cumulative step total of day (HC_DAY_NONE: today; a later day is
  * HC_E_INVALID). Idempotent: only a higher total earns. HC_OK, HC_E_INVALID,
@@ -863,6 +899,9 @@ typedef struct hc_credit_day {
 } hc_credit_day;
 
 #define HC_CREDIT_DAY_INIT { (uint32_t)sizeof(hc_credit_day), 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+/* Fills *out with the defaults of HC_CREDIT_DAY_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_credit_day_init(hc_credit_day *out, uint32_t struct_size);
 
 /* The summary of day (HC_DAY_NONE: today). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO. */
@@ -881,6 +920,9 @@ typedef struct hc_unlock_state {
 } hc_unlock_state;
 
 #define HC_UNLOCK_STATE_INIT { (uint32_t)sizeof(hc_unlock_state), 0, 0, 0, 0 }
+/* Fills *out with the defaults of HC_UNLOCK_STATE_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_unlock_state_init(hc_unlock_state *out, uint32_t struct_size);
 
 /* The unlock state at at_ms (UTC ms; 0: now). HC_OK, HC_E_INVALID,
  * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
@@ -1002,7 +1044,7 @@ typedef struct hc_award {
     int32_t scope;     /* HC_SCOPE_* */
     int64_t habit_id;  /* HC_SCOPE_HABIT: the habit; else 0 */
     int64_t threshold;
-    int64_t value;     /* hc_awards_progress: the metric as of the day asked; else 0 */
+    int64_t value;     /* hc_award_list_open_progress: the metric as of the day asked; else 0 */
     int32_t unlocked;  /* 1 when unlocked */
     int32_t unlocked_day;   /* the day the threshold was crossed; HC_DAY_NONE when locked */
     int64_t unlocked_at_ms; /* when the unlock was recorded (UTC ms); 0 when locked */
@@ -1019,25 +1061,25 @@ typedef struct hc_award_list hc_award_list;
  * habit is HC_E_INVALID / HC_E_NOT_FOUND with the rule and the field named in the
  * message, and nothing changes. Unlocks already recorded stay. HC_OK,
  * HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
-int32_t hc_awards_catalog_load(hc_store *store, const char *json);
+int32_t hc_award_catalog_load(hc_store *store, const char *json);
 /* Puts the built-in catalogue back. HC_OK, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
-int32_t hc_awards_catalog_reset(hc_store *store);
+int32_t hc_award_catalog_reset(hc_store *store);
 /* The catalogue as a JSON document, to free with hc_free. HC_OK, HC_E_INVALID,
  * HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
-int32_t hc_awards_catalog_json(char **out_json, hc_store *store);
+int32_t hc_award_catalog_json(char **out_json, hc_store *store);
 
 /* Evaluates the catalogue as of as_of (HC_DAY_NONE: today) and records the awards
  * newly unlocked, each once even with several processes evaluating at once; they
  * go to *out (possibly empty), free with hc_award_list_free. HC_OK, HC_E_INVALID,
  * HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_NOMEM. */
-int32_t hc_awards_evaluate(hc_award_list **out, hc_store *store, int32_t as_of);
+int32_t hc_award_evaluate(hc_award_list **out, hc_store *store, int32_t as_of);
 /* Every unlocked award in the order unlocked, as the rule was when unlocked
  * (it stays listed after the catalogue changes). HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
-int32_t hc_awards_unlocked(hc_award_list **out, hc_store *store);
+int32_t hc_award_list_open_unlocked(hc_award_list **out, hc_store *store);
 /* Every award of the catalogue in catalogue order, with its metric's value as of
  * as_of (HC_DAY_NONE: today) and its unlock when recorded. Records nothing. HC_OK,
  * HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
-int32_t hc_awards_progress(hc_award_list **out, hc_store *store, int32_t as_of);
+int32_t hc_award_list_open_progress(hc_award_list **out, hc_store *store, int32_t as_of);
 /* The number of awards. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
 int32_t hc_award_list_count(int64_t *out_count, const hc_award_list *list);
 /* The award at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
@@ -1097,7 +1139,7 @@ typedef struct hc_event_list hc_event_list;
  * flags 0 or HC_EVENTS_ACK. On a read-only store nothing is recorded and
  * HC_EVENTS_ACK is HC_E_READONLY. HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE,
  * HC_E_IO, HC_E_BUSY, HC_E_NOMEM. */
-int32_t hc_events_read(hc_event_list **out, hc_store *store, int64_t after_id, int64_t limit, uint32_t flags);
+int32_t hc_event_list_read(hc_event_list **out, hc_store *store, int64_t after_id, int64_t limit, uint32_t flags);
 /* The number of events. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
 int32_t hc_event_list_count(int64_t *out_count, const hc_event_list *list);
 /* The event at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
@@ -1150,10 +1192,7 @@ void hc_event_list_free(hc_event_list *list);
  * entry_id: the completion it logged, if any); an event like those above. */
 #define HC_EVENT_PROOF_VERDICT 4
 
-#define HC_OUTCOME_APPROVED 1
-#define HC_OUTCOME_REJECTED 2
-#define HC_OUTCOME_NEEDS_REVIEW 3
-#define HC_OUTCOME_ERROR 4
+/* Outcomes: HC_OUTCOME_* in habitcore_plugin.h (one set for verdicts, plugins and reviews). */
 
 #define HC_STAGE_VERIFIER 1 /* a verifier (built-in checks: verifier id "habitcore") */
 #define HC_STAGE_DECISION 2 /* the policy over the verifiers (verifier id "policy") */
@@ -1175,6 +1214,9 @@ typedef struct hc_proof_input {
 } hc_proof_input;
 
 #define HC_PROOF_INPUT_INIT { (uint32_t)sizeof(hc_proof_input), 0u, 0, NULL, NULL, 0, NULL, 0, NULL }
+/* Fills *out with the defaults of HC_PROOF_INPUT_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_proof_input_init(hc_proof_input *out, uint32_t struct_size);
 
 /* What a submission (or a test run) came to. The caller sets struct_size (HC_PROOF_RESULT_INIT). */
 typedef struct hc_proof_result {
@@ -1190,6 +1232,9 @@ typedef struct hc_proof_result {
 } hc_proof_result;
 
 #define HC_PROOF_RESULT_INIT { (uint32_t)sizeof(hc_proof_result), 0, 0, 0, 0.0, 0, 0, {0}, {0} }
+/* Fills *out with the defaults of HC_PROOF_RESULT_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_proof_result_init(hc_proof_result *out, uint32_t struct_size);
 
 /* Submits a proof: the built-in checks, the policy's verifiers, the decision, and
  * the completion when approved, all recorded. Evidence up to 64 MiB. A verdict
@@ -1259,6 +1304,9 @@ typedef struct hc_proof_policy {
 } hc_proof_policy;
 
 #define HC_PROOF_POLICY_INIT { (uint32_t)sizeof(hc_proof_policy), HC_POLICY_ALL, 0.80, 0.50, -1, -1, 1, 0, NULL }
+/* Fills *out with the defaults of HC_PROOF_POLICY_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_proof_policy_init(hc_proof_policy *out, uint32_t struct_size);
 
 /* Sets the policy of a habit (habit_id > 0) or the store's (0). Verifier ids need
  * not be registered yet: one that is missing when a proof comes gives an error
@@ -1266,7 +1314,7 @@ typedef struct hc_proof_policy {
  * HC_E_BUSY. */
 int32_t hc_proof_policy_set(hc_store *store, int64_t habit_id, const hc_proof_policy *policy);
 
-/* A verifier callback: fills *out (struct_size set, outcome HC_VERDICT_ERROR on
+/* A verifier callback: fills *out (struct_size set, outcome HC_OUTCOME_ERROR on
  * entry) and returns 0; anything else makes its verdict an error. user_data is
  * what was registered. Called on the thread that submits, while the store handle
  * is held: it must not call habitcore with the same handle. */
@@ -1396,6 +1444,9 @@ typedef struct hc_reminder_rule {
 } hc_reminder_rule;
 
 #define HC_REMINDER_RULE_INIT { (uint32_t)sizeof(hc_reminder_rule), 0, 0, 0, 0, HC_QUIET_DEFER, 0, 0, NULL }
+/* Fills *out with the defaults of HC_REMINDER_RULE_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_reminder_rule_init(hc_reminder_rule *out, uint32_t struct_size);
 
 /* Adds a reminder rule to rule->habit_id (not archived); its id goes to *out_id
  * (may be NULL). It applies from today on and, as a first version, to the days
@@ -1416,7 +1467,7 @@ typedef struct hc_reminder_rule_list hc_reminder_rule_list;
 /* The rules in force on day (HC_DAY_NONE: today) of habit_id (0: every habit),
  * by id, into *out; free with hc_reminder_rule_list_free. HC_OK, HC_E_INVALID,
  * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT, HC_E_NOMEM. */
-int32_t hc_reminder_rules_open(hc_reminder_rule_list **out, hc_store *store, int64_t habit_id, int32_t day);
+int32_t hc_reminder_rule_list_open(hc_reminder_rule_list **out, hc_store *store, int64_t habit_id, int32_t day);
 /* The number of rules. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
 int32_t hc_reminder_rule_list_count(int64_t *out_count, const hc_reminder_rule_list *list);
 /* The rule at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
@@ -1464,7 +1515,7 @@ typedef struct hc_reminder_list hc_reminder_list;
  * (an app's timer asks with from_ms = its last look, to_ms = now + 1, and CLAIM).
  * HC_OK, HC_E_INVALID, HC_E_READONLY (CLAIM on a read-only store), HC_E_MISUSE,
  * HC_E_IO, HC_E_BUSY, HC_E_CORRUPT, HC_E_NOMEM. */
-int32_t hc_reminders_next(hc_reminder_list **out, hc_store *store, int64_t from_ms, int64_t to_ms, uint32_t flags);
+int32_t hc_reminder_list_open(hc_reminder_list **out, hc_store *store, int64_t from_ms, int64_t to_ms, uint32_t flags);
 /* The number of reminders. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
 int32_t hc_reminder_list_count(int64_t *out_count, const hc_reminder_list *list);
 /* The reminder at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
@@ -1479,7 +1530,7 @@ void hc_reminder_list_free(hc_reminder_list *list);
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_reminder_fired(int32_t *out_recorded, hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms);
 /* Snoozes the reminder (rule_id, day, at_ms) to until_ms (after at_ms, at most a
- * day later): a new instant of the same reminder, listed by hc_reminders_next with
+ * day later): a new instant of the same reminder, listed by hc_reminder_list_open with
  * kind HC_REMINDER_SNOOZED; the one snoozed counts as delivered. Snoozing the same
  * instant to the same time again changes nothing. HC_OK, HC_E_INVALID,
  * HC_E_NOT_FOUND (as hc_reminder_fired), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */

@@ -9,6 +9,9 @@
  * RTLD_NOW | RTLD_LOCAL and never unloads them. Structs only grow at the end;
  * each starts with its size or version so either side can tell.
  *
+ * Callbacks, in both directions, take their payload last, as void *user_data:
+ * the host's in hc_host_services.user_data, the plugin's from its init.
+ *
  * Threads: the host calls verify from one thread at a time per plugin.
  */
 #ifndef HABITCORE_PLUGIN_H
@@ -20,14 +23,16 @@
 extern "C" {
 #endif
 
-#define HC_PLUGIN_ABI_VERSION 1u
+/* 1: habitcore 0.x. 2: habitcore 1.0 (HC_OUTCOME_* names, named log levels,
+ * user_data last, destroy). A host refuses a plugin of another version, naming both. */
+#define HC_PLUGIN_ABI_VERSION 2u
 #define HC_PLUGIN_ENTRY_SYMBOL "hc_plugin_entry"
 
-/* Verdict outcomes (the same numbers as HC_OUTCOME_* in habitcore.h). */
-#define HC_VERDICT_APPROVED 1
-#define HC_VERDICT_REJECTED 2
-#define HC_VERDICT_NEEDS_REVIEW 3
-#define HC_VERDICT_ERROR 4
+/* Outcomes of verdicts, decisions and reviews (habitcore.h uses the same). */
+#define HC_OUTCOME_APPROVED 1
+#define HC_OUTCOME_REJECTED 2
+#define HC_OUTCOME_NEEDS_REVIEW 3
+#define HC_OUTCOME_ERROR 4
 
 /* The evidence to judge. Borrowed: valid during the call only. */
 typedef struct hc_plugin_evidence {
@@ -61,20 +66,26 @@ typedef struct hc_plugin_evidence {
 /* What the plugin answers: filled in place (the buffers belong to the host). */
 typedef struct hc_plugin_verdict {
     uint32_t struct_size;
-    int32_t outcome;        /* HC_VERDICT_* */
+    int32_t outcome;        /* HC_OUTCOME_* */
     double confidence;      /* 0.0 ... 1.0 */
     char reason_code[64];   /* a short code: lowercase, digits, '_', '.', '-' */
     char message[512];      /* for people */
     char signals[512];      /* named findings, comma-separated ("exif_missing,screenshot") */
 } hc_plugin_verdict;
 
+/* Log levels for hc_host_services.log. */
+#define HC_LOG_DEBUG 0
+#define HC_LOG_INFO 1
+#define HC_LOG_WARNING 2
+#define HC_LOG_ERROR 3
+
 /* Services the host offers. */
 typedef struct hc_host_services {
     uint32_t struct_size;
     uint32_t abi_version;   /* HC_PLUGIN_ABI_VERSION of the host */
-    void *host;             /* pass back as the first argument */
-    /* Writes a line to the host's log. level: 0 debug, 1 info, 2 warning, 3 error. */
-    void (*log)(void *host, int32_t level, const char *message);
+    void *user_data;        /* pass back as the last argument of every service */
+    /* Writes a line to the host's log at level HC_LOG_*. */
+    void (*log)(int32_t level, const char *message, void *user_data);
     /* Since habitcore 0.2 (HC_PLUGIN_HAS_FIELD(services, fingerprint_keep)): fingerprints,
      * small values (at most HC_PLUGIN_FINGERPRINT_MAX bytes) a plugin keeps with a proof
      * to recognise later evidence by, stored by the host in the store with the proof's
@@ -83,14 +94,15 @@ typedef struct hc_host_services {
      * calls are valid only during verify and return 0, or an HC_E_* status of
      * habitcore.h (1 invalid argument, 4 store failure, 8 misuse: a stale session).
      * fingerprints_read calls visit for each fingerprint of that kind kept with the
-     * store's other proofs, oldest first; the bytes are borrowed for the visit; a visit
-     * returning non-zero stops the walk (the call then returns 0). */
-    int32_t (*fingerprints_read)(void *host, void *session, const char *kind,
-                                 int32_t (*visit)(void *context, int64_t proof_id, const uint8_t *bytes, int64_t size),
-                                 void *context);
+     * store's other proofs, oldest first, passing visit_user_data back; the bytes are
+     * borrowed for the visit; a visit returning non-zero stops the walk (the call then
+     * returns 0). */
+    int32_t (*fingerprints_read)(void *session, const char *kind,
+                                 int32_t (*visit)(int64_t proof_id, const uint8_t *bytes, int64_t size, void *visit_user_data),
+                                 void *visit_user_data, void *user_data);
     /* Keeps a fingerprint with this proof (kept only if the proof is recorded: not
      * when testing). At most 16 per proof and plugin. */
-    int32_t (*fingerprint_keep)(void *host, void *session, const char *kind, const uint8_t *bytes, int64_t size);
+    int32_t (*fingerprint_keep)(void *session, const char *kind, const uint8_t *bytes, int64_t size, void *user_data);
 } hc_host_services;
 
 #define HC_PLUGIN_FINGERPRINT_MAX 4096
@@ -102,13 +114,20 @@ typedef struct hc_plugin {
     const char *id;           /* 1-64 of a-z 0-9 - _ . ; names the verifier in policies */
     const char *version;      /* the plugin's own version, kept with each verdict */
     const char *description;
-    /* Called once, after loading, before any verify; may be NULL. *state is passed to
-     * verify. Returns 0 on success; anything else refuses the plugin. */
-    int32_t (*init)(const hc_host_services *host, void **state);
+    /* Called once, after loading, before any verify; may be NULL. What it stores in
+     * *out_user_data is passed to verify and destroy. host (and its table) lives as
+     * long as the process. Returns 0 on success; anything else refuses the plugin
+     * (destroy is not called then). */
+    int32_t (*init)(const hc_host_services *host, void **out_user_data);
     /* Judges one piece of evidence into *out (struct_size set, outcome
-     * HC_VERDICT_ERROR and empty strings on entry). Returns 0; anything else makes the
-     * verdict an error. */
-    int32_t (*verify)(void *state, const hc_plugin_evidence *evidence, hc_plugin_verdict *out);
+     * HC_OUTCOME_ERROR and empty strings on entry): the same shape as a verifier
+     * callback (hc_verify_callback). Returns 0; anything else makes the verdict an error. */
+    int32_t (*verify)(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data);
+    /* Releases what init made, once, when a host is done with the plugin before its
+     * process ends (a host that refuses the plugin after init; a helper process that
+     * ran it); may be NULL. A host that keeps the plugin until it exits lets the
+     * process end release it. No other call follows destroy. */
+    void (*destroy)(void *user_data);
 } hc_plugin;
 
 #ifdef __cplusplus

@@ -10,7 +10,7 @@ The description has one line per fact, sorted:
     symbol NAME VERSION_NODE                  every exported function, from the ELF table
     function NAME: RETURN (PARAMETERS)        every prototype, as the header writes it
     callback NAME: RETURN (PARAMETERS)        every function-pointer typedef
-    constant NAME = VALUE                     every object-like HC_ macro, as the compiler evaluates it
+    constant NAME = VALUE                     every object-like HC_ macro and enum constant, as the compiler evaluates it
     struct NAME size N [versioned]            sizeof; "versioned" when it starts with struct_size
     field NAME.FIELD offset N size N: TYPE    every field, as the compiler lays it out
 Sizes and offsets come from a C program compiled against the header with cc, so
@@ -55,6 +55,8 @@ def parse(include_dir):
             name, function_like = match.group(1), match.group(2)
             if not function_like and not name.endswith("_INIT"):
                 constants.append(name)
+        for match in re.finditer(r"\benum\s*\{([^}]*)\}", strip_comments(raw)):
+            constants += re.findall(r"\b(HC_[A-Z0-9_]+)\s*=", match.group(1))
         text = strip_comments(raw)
         text = re.sub(r"^\s*#[^\n]*(\\\n[^\n]*)*", " ", text, flags=re.M)
         for match in re.finditer(r"typedef\s+struct\s+(\w+)\s*\{(.*?)\}\s*(\w+)\s*;", text, flags=re.S):

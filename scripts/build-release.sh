@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
-# Builds the self-contained release library: the Swift runtime linked in
-# statically (no libswift*.so needed at run time), SONAME libhabitcore.so.1.
-# Prints the folder holding libhabitcore.so and its libhabitcore.so.1 link, and habitctl.
+# Builds the self-contained release: libhabitcore.so (SONAME libhabitcore.so.1) and
+# the proofcheck plugin with the Swift runtime linked in statically (no libswift*.so
+# needed at run time), and habitctl, which links libhabitcore.so.1 (RUNPATH $ORIGIN)
+# with its own runtime and Foundation linked in, so a cold start resolves no
+# libswift* symbols. Prints the folder holding them and the libhabitcore.so.1 link.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${HABITCORE_RELEASE_SCRATCH:-.build-release}"
-swift build -c release --product habitcore --scratch-path "$scratch" \
-    -Xswiftc -static-stdlib -Xlinker -soname=libhabitcore.so.1 >&2
-# habitctl as it ships: the Swift runtime and Foundation linked in too, so a cold
-# start resolves no libswift* symbols (the engine is linked in as well: SwiftPM
-# cannot link an in-package executable against the package's own dynamic product).
-swift build -c release --product habitctl --scratch-path "$scratch" -Xswiftc -static-stdlib >&2
-out="$(cd "$scratch/release" && pwd)"
-ln -sf libhabitcore.so "$out/libhabitcore.so.1"
-echo "$out"
+swift build -c release --scratch-path "$scratch" -Xswiftc -static-stdlib >&2
+(cd "$scratch/release" && pwd)

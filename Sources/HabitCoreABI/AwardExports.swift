@@ -16,7 +16,7 @@ enum CAward {
         award.threshold = rule.threshold
         award.value = value
         award.unlocked = unlock == nil ? 0 : 1
-        award.unlocked_day = unlock?.day ?? HeaderConstants.dayNone
+        award.unlocked_day = unlock?.day ?? dayNone
         award.unlocked_at_ms = unlock?.atMs ?? 0
         award.cause_kind = unlock?.causeKind.rawValue ?? 0
         award.cause_id = unlock?.causeId ?? 0
@@ -53,17 +53,17 @@ typealias AwardListBox = OwnedArray<hc_award>
 typealias EventListBox = OwnedArray<hc_event>
 
 @c @implementation
-public func hc_awards_catalog_load(_ store: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
+public func hc_award_catalog_load(_ store: OpaquePointer?, _ json: UnsafePointer<CChar>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in try engine.loadAwardCatalogue(json: try Convert.string(json, "json")) }
 }
 
 @c @implementation
-public func hc_awards_catalog_reset(_ store: OpaquePointer?) -> Int32 {
+public func hc_award_catalog_reset(_ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in try engine.resetAwardCatalogue() }
 }
 
 @c @implementation
-public func hc_awards_catalog_json(_ out_json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?) -> Int32 {
+public func hc_award_catalog_json(_ out_json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_json, "out_json")
         out.pointee = try Convert.ownedString(AwardCatalogue.encode(try engine.awardCatalogue()))
@@ -71,7 +71,7 @@ public func hc_awards_catalog_json(_ out_json: UnsafeMutablePointer<UnsafeMutabl
 }
 
 @c @implementation
-public func hc_awards_evaluate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
+public func hc_award_evaluate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         out.pointee = try CAward.list(try engine.evaluateAwards(asOf: try Convert.day(as_of, "as_of")))
@@ -79,7 +79,7 @@ public func hc_awards_evaluate(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
 }
 
 @c @implementation
-public func hc_awards_unlocked(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?) -> Int32 {
+public func hc_award_list_open_unlocked(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         out.pointee = try CAward.list(try engine.awardUnlocks())
@@ -87,7 +87,7 @@ public func hc_awards_unlocked(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
 }
 
 @c @implementation
-public func hc_awards_progress(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
+public func hc_award_list_open_progress(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         let progress = try engine.awardProgress(asOf: try Convert.day(as_of, "as_of"))
@@ -134,7 +134,7 @@ public func hc_referral_redeem(_ out_id: UnsafeMutablePointer<Int64>?, _ store: 
 // MARK: Events
 
 @c @implementation
-public func hc_events_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ after_id: Int64, _ limit: Int64,
+public func hc_event_list_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ after_id: Int64, _ limit: Int64,
                            _ flags: UInt32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
@@ -152,12 +152,12 @@ public func hc_events_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store
 
 @c @implementation
 public func hc_event_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    ListHandle.count(out_count, list, .eventList, "event list: NULL, freed, or not from hc_events_read", as: hc_event.self)
+    ListHandle.count(out_count, list, .eventList, "event list: NULL, freed, or not from hc_event_list_read", as: hc_event.self)
 }
 
 @c @implementation
 public func hc_event_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_event>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    ListHandle.get(out, list, index, .eventList, "event list: NULL, freed, or not from hc_events_read")
+    ListHandle.get(out, list, index, .eventList, "event list: NULL, freed, or not from hc_event_list_read")
 }
 
 @c @implementation

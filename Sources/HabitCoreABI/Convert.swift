@@ -24,7 +24,7 @@ enum Convert {
 
     /// A day number given by the caller, or nil for HC_DAY_NONE.
     static func day(_ value: Int32, _ field: String) throws(HabitError) -> Int32? {
-        if value == HeaderConstants.dayNone { return nil }
+        if value == dayNone { return nil }
         guard CivilDate.isValid(value) else { throw .invalid("\(field) \(value) is not a day within 0001-01-01...9999-12-31") }
         return value
     }

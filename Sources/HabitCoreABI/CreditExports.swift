@@ -1,7 +1,6 @@
 import CHabitCore
 import HabitCore
 import HabitEngine
-import HabitStore
 
 // The credit ledger: accounts, rules, step syncs, spends, day summaries, history.
 
@@ -62,7 +61,7 @@ public func hc_credit_rule_set(_ out_id: UnsafeMutablePointer<Int64>?, _ store: 
 }
 
 @c @implementation
-public func hc_credit_rules(_ out: UnsafeMutablePointer<hc_credit_rule>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+public func hc_credit_rule_list(_ out: UnsafeMutablePointer<hc_credit_rule>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                             _ store: OpaquePointer?, _ account_id: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")

@@ -106,20 +106,15 @@ public func hc_habit_day_total(_ out_total: UnsafeMutablePointer<Double>?, _ sto
 public func hc_habit_day_states(_ out: UnsafeMutablePointer<hc_day_state>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                                 _ store: OpaquePointer?, _ habit_id: Int64, _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let buffer = try Convert.out(out, "out")
+        let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        guard capacity >= 0 else { throw .invalid("capacity \(capacity) is negative") }
-        let days = Int64(to_day) - Int64(from_day) + 1
-        guard days <= capacity else { throw .invalid("the range holds \(days) days but capacity is \(capacity)") }
-        let states = try engine.dayStates(habitId: habit_id, from: from_day, to: to_day)
-        for (index, state) in states.enumerated() {
+        Convert.copy(try engine.dayStates(habitId: habit_id, from: from_day, to: to_day), into: buffer, count: count) { state in
             var flags: UInt32 = 0
             if state.done { flags |= HC_DAY_DONE }
             if state.skipped { flags |= HC_DAY_SKIPPED }
             if state.entryCount > 0 { flags |= HC_DAY_HAS_ENTRIES }
-            buffer[index] = hc_day_state(day: state.day, flags: flags, value: state.value,
-                                         entry_count: Int32(clamping: state.entryCount), reserved: 0)
+            return hc_day_state(day: state.day, flags: flags, value: state.value,
+                                entry_count: Int32(clamping: state.entryCount), reserved: 0)
         }
-        count.pointee = Int64(states.count)
     }
 }

@@ -74,9 +74,13 @@ enum CText {
     }
 }
 
-/// Header macros Swift cannot import (they are expressions); tests check that
-/// these equal what C compilers see.
-enum HeaderConstants {
-    static let versionNumber: Int32 = 3000 // HC_VERSION_NUMBER for 0.3.0
-    static let dayNone = Int32.min          // HC_DAY_NONE
+/// HC_DAY_NONE as the Int32 the C fields hold.
+let dayNone = Int32(HC_DAY_NONE)
+
+/// Records the message behind a failed hc_<struct>_init (Sources/HabitCoreDefaults,
+/// C): the one call from C into Swift inside the library. Not exported (no hc_ prefix).
+@_cdecl("habitcore_internal_fail")
+func habitcoreInternalFail(_ status: Int32, _ message: UnsafePointer<CChar>?) -> Int32 {
+    ThreadError.set(message.map { String(cString: $0) } ?? "")
+    return status
 }

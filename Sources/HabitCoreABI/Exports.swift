@@ -5,11 +5,8 @@ import HabitEngine
 
 // Versions, status words, dates, store settings and transactions.
 
-@c @implementation
-public func hc_version_number() -> Int32 { HeaderConstants.versionNumber }
-
-@c @implementation
-public func hc_version_string() -> UnsafePointer<CChar>? { CText.pointer(HabitCoreVersion.text) }
+// hc_version_number, hc_version_string and the hc_<struct>_init functions are C
+// (Sources/HabitCoreDefaults), where the header's macros can be read.
 
 @c @implementation
 public func hc_abi_version() -> Int32 { HC_ABI_VERSION }
@@ -47,7 +44,7 @@ public func hc_date_format(_ buf: UnsafeMutablePointer<CChar>?, _ buf_size: Int3
 public func hc_store_schema_version(_ out_version: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_version, "out_version")
-        out.pointee = try engine.store.schemaVersion
+        out.pointee = try engine.schemaVersion
     }
 }
 

@@ -72,7 +72,7 @@ enum CHabit {
         value.routine = spec.routine.rawValue
         value.start_day = spec.startDay
         value.proof_required = spec.proofRequired ? 1 : 0
-        value.archived_day = habit.archivedDay ?? HeaderConstants.dayNone
+        value.archived_day = habit.archivedDay ?? dayNone
         value.created_at_ms = habit.createdAtMs
         target.initialize(to: value)
         do throws(HabitError) {

@@ -98,7 +98,7 @@ public func hc_store_routine_bounds(_ out_morning: UnsafeMutablePointer<Int32>?,
 }
 
 @c @implementation
-public func hc_routine_at(_ out_routine: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?, _ at_ms: Int64) -> Int32 {
+public func hc_store_routine_at(_ out_routine: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?, _ at_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_routine, "out_routine")
         guard at_ms >= 0 else { throw .invalid("at_ms \(at_ms) is negative") }

@@ -27,12 +27,12 @@ enum CProgress {
     }
 
     static func writeStreaks(_ summary: StreakSummary, schedule: Schedule, out: Convert.GrownResult<hc_streak_result>,
-                             best: UnsafeMutableBufferPointer<hc_streak>, bestCount: UnsafeMutablePointer<Int32>) {
+                             best: UnsafeMutableBufferPointer<hc_streak>, bestCount: UnsafeMutablePointer<Int64>?) {
         out.write(hc_streak_result(struct_size: UInt32(MemoryLayout<hc_streak_result>.size), unit: unit(schedule),
                                    current: streak(summary.current), longest: streak(summary.longest),
                                    current_forgiven: summary.current?.forgiven ?? 0, longest_forgiven: summary.longest?.forgiven ?? 0))
         for (index, run) in summary.best.prefix(best.count).enumerated() { best[index] = streak(run) }
-        bestCount.pointee = Int32(min(summary.best.count, best.count))
+        bestCount?.pointee = Int64(summary.runCount)
     }
 
     /// A habit history from the pure calls' rules and day states, up to `lastDay`
@@ -46,35 +46,17 @@ enum CProgress {
         let spec = try HabitSpec(name: "rules", kind: try CHabit.kind(rules.kind), target: rules.target,
                                  direction: try CHabit.direction(rules.direction), group: nil, unit: nil, routine: .anytime,
                                  proofRequired: false, startDay: rules.start_day, schedule: try CHabit.schedule(rules.schedule)).validatedRules()
-        // One tight pass: check each day and place it where the domain keeps it.
-        let start = spec.startDay, minDay = CivilDate.minDay, maxDay = CivilDate.maxDay
-        let length = lastDay >= start ? Int(lastDay) - Int(start) + 1 : 0
-        var marks = [UInt8](repeating: HabitHistory.Mark.empty(for: spec), count: length)
-        var values = [Double](repeating: 0, count: HabitHistory.keepsValues(spec) ? length : 0)
-        let done = HabitHistory.Mark.done, skipped = HabitHistory.Mark.skipped
+        var history = HabitHistory(spec: spec, schedules: [], archivedDay: nil, through: lastDay)
         let knownFlags = HC_DAY_DONE | HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES
-        var bad: hc_day_state?
-        marks.withUnsafeMutableBufferPointer { marks in
-            values.withUnsafeMutableBufferPointer { values in
-                for state in UnsafeBufferPointer(start: days, count: Int(count)) {
-                    guard state.day >= minDay, state.day <= maxDay, state.flags & ~knownFlags == 0, state.value.isFinite else {
-                        bad = state
-                        return
-                    }
-                    let index = Int(state.day) - Int(start)
-                    guard index >= 0, index < marks.count else { continue }
-                    let flags = state.flags
-                    marks[index] = flags & HC_DAY_DONE != 0 ? done : (flags & HC_DAY_SKIPPED != 0 ? skipped : 0)
-                    if index < values.count { values[index] = state.value }
-                }
-            }
+        for state in UnsafeBufferPointer(start: days, count: Int(count)) {
+            guard CivilDate.isValid(state.day) else { throw .invalid("days holds day \(state.day), outside 0001-01-01...9999-12-31") }
+            guard state.flags & ~knownFlags == 0 else { throw .invalid("days holds unknown flags 0x\(String(state.flags, radix: 16))") }
+            guard state.value.isFinite else { throw .invalid("days holds a value that is not finite") }
+            guard state.day <= lastDay else { continue }
+            history.record(day: state.day, value: state.value, done: state.flags & HC_DAY_DONE != 0,
+                           skipped: state.flags & HC_DAY_SKIPPED != 0)
         }
-        if let bad {
-            guard CivilDate.isValid(bad.day) else { throw .invalid("days holds day \(bad.day), outside 0001-01-01...9999-12-31") }
-            guard bad.flags & ~knownFlags == 0 else { throw .invalid("days holds unknown flags 0x\(String(bad.flags, radix: 16))") }
-            throw .invalid("days holds a value that is not finite")
-        }
-        return HabitHistory(spec: spec, schedules: [], archivedDay: nil, marks: marks, values: values)
+        return history
     }
 
     /// The rules' first weekday, checked.
@@ -89,11 +71,9 @@ enum CProgress {
         return value
     }
 
-    /// A day range for a series, and a caller buffer that holds it.
-    static func series(_ from: Int32, _ to: Int32, capacity: Int) throws(HabitError) {
+    /// A day range for a series (its length is the total of a caller buffer).
+    static func series(_ from: Int32, _ to: Int32) throws(HabitError) {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
-        let days = Int64(to) - Int64(from) + 1
-        guard days <= Int64(capacity) else { throw .invalid("the range holds \(days) days but capacity is \(capacity)") }
     }
 
     static func completion(_ value: Scores.Completion) -> hc_completion {
@@ -144,11 +124,11 @@ public func hc_vacation_list(_ out: UnsafeMutablePointer<hc_vacation>?, _ capaci
 
 @c @implementation
 public func hc_habit_streaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
-                             _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?,
+                             _ best_capacity: Int64, _ out_best_count: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?,
                              _ habit_id: Int64, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let result = try CProgress.streakResult(out, "out")
-        let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
+        let bestBuffer = try Convert.array(best, best_capacity, "best")
         let bestCount = try Convert.out(out_best_count, "out_best_count")
         let (summary, schedule) = try engine.streaks(habitId: habit_id, asOf: try Convert.day(as_of, "as_of"), best: bestBuffer.count)
         CProgress.writeStreaks(summary, schedule: schedule, out: result, best: bestBuffer, bestCount: bestCount)
@@ -156,16 +136,16 @@ public func hc_habit_streaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ b
 }
 
 @c @implementation
-public func hc_streaks_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
-                               _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
+public func hc_streak_compute(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
+                               _ best_capacity: Int64, _ out_best_count: UnsafeMutablePointer<Int64>?,
                                _ rules: UnsafePointer<hc_habit_rules>?, _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64,
                                _ as_of: Int32) -> Int32 {
     CProgress.computeStreaks(out, best, best_capacity, out_best_count, rules, nil, days, day_count, as_of)
 }
 
 @c @implementation
-public func hc_streaks_compute_with_policy(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
-                                           _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
+public func hc_streak_compute_with_policy(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
+                                           _ best_capacity: Int64, _ out_best_count: UnsafeMutablePointer<Int64>?,
                                            _ rules: UnsafePointer<hc_habit_rules>?, _ policy: UnsafePointer<hc_streak_policy>?,
                                            _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64, _ as_of: Int32) -> Int32 {
     CProgress.computeStreaks(out, best, best_capacity, out_best_count, rules, policy, days, day_count, as_of)
@@ -174,12 +154,12 @@ public func hc_streaks_compute_with_policy(_ out: UnsafeMutablePointer<hc_streak
 extension CProgress {
     /// The pure streak calls, with or without a policy.
     static func computeStreaks(_ out: UnsafeMutablePointer<hc_streak_result>?, _ best: UnsafeMutablePointer<hc_streak>?,
-                               _ best_capacity: Int32, _ out_best_count: UnsafeMutablePointer<Int32>?,
+                               _ best_capacity: Int64, _ out_best_count: UnsafeMutablePointer<Int64>?,
                                _ rules: UnsafePointer<hc_habit_rules>?, _ policy: UnsafePointer<hc_streak_policy>?,
                                _ days: UnsafePointer<hc_day_state>?, _ day_count: Int64, _ as_of: Int32) -> Int32 {
         call { () throws(HabitError) in
             let result = try CProgress.streakResult(out, "out")
-            let bestBuffer = try Convert.array(best, Int64(best_capacity), "best")
+            let bestBuffer = try Convert.array(best, best_capacity, "best")
             let bestCount = try Convert.out(out_best_count, "out_best_count")
             let asOf = try CProgress.day(as_of, "as_of")
             let streakPolicy = try policy.map { (pointer) throws(HabitError) in try CPolicy.policy(pointer) } ?? .standard
@@ -192,31 +172,28 @@ extension CProgress {
 }
 
 @c @implementation
-public func hc_global_streaks(_ out_perfect: UnsafeMutablePointer<hc_streak_result>?, _ out_active: UnsafeMutablePointer<hc_streak_result>?,
+public func hc_store_streaks(_ out_perfect: UnsafeMutablePointer<hc_streak_result>?, _ out_active: UnsafeMutablePointer<hc_streak_result>?,
                               _ store: OpaquePointer?, _ as_of: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let perfect = try CProgress.streakResult(out_perfect, "out_perfect")
         let active = try CProgress.streakResult(out_active, "out_active")
         let (perfectDays, activeDays) = try engine.globalStreaks(asOf: try Convert.day(as_of, "as_of"))
         let empty = UnsafeMutableBufferPointer<hc_streak>(start: nil, count: 0)
-        var unused: Int32 = 0
-        CProgress.writeStreaks(perfectDays, schedule: .daily, out: perfect, best: empty, bestCount: &unused)
-        CProgress.writeStreaks(activeDays, schedule: .daily, out: active, best: empty, bestCount: &unused)
+        CProgress.writeStreaks(perfectDays, schedule: .daily, out: perfect, best: empty, bestCount: nil)
+        CProgress.writeStreaks(activeDays, schedule: .daily, out: active, best: empty, bestCount: nil)
     }
 }
 
 @c @implementation
-public func hc_day_scores(_ out: UnsafeMutablePointer<hc_day_score>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+public func hc_store_day_scores(_ out: UnsafeMutablePointer<hc_day_score>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                           _ store: OpaquePointer?, _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        try CProgress.series(from_day, to_day, capacity: buffer.count)
-        let tallies = try engine.tallies(from: from_day, to: to_day)
-        for (index, tally) in tallies.enumerated() {
-            buffer[index] = hc_day_score(day: tally.day, due: tally.due, done: tally.done, excused: tally.excused, score: tally.score ?? -1)
+        try CProgress.series(from_day, to_day)
+        Convert.copy(try engine.tallies(from: from_day, to: to_day), into: buffer, count: count) { tally in
+            hc_day_score(day: tally.day, due: tally.due, done: tally.done, excused: tally.excused, score: tally.score ?? -1)
         }
-        count.pointee = Int64(tallies.count)
     }
 }
 
@@ -226,10 +203,8 @@ public func hc_habit_strength(_ out: UnsafeMutablePointer<Double>?, _ capacity: 
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        try CProgress.series(from_day, to_day, capacity: buffer.count)
-        let series = try engine.strength(habitId: habit_id, from: from_day, to: to_day)
-        _ = buffer.update(fromContentsOf: series)
-        count.pointee = Int64(series.count)
+        try CProgress.series(from_day, to_day)
+        Convert.copy(try engine.strength(habitId: habit_id, from: from_day, to: to_day), into: buffer, count: count) { $0 }
     }
 }
 
@@ -240,11 +215,10 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
     call { () throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        try CProgress.series(from_day, to_day, capacity: buffer.count)
+        try CProgress.series(from_day, to_day)
         let history = try CProgress.history(rules, days, day_count, through: to_day)
-        let series = Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: try CProgress.weekStart(rules))
-        _ = buffer.update(fromContentsOf: series)
-        count.pointee = Int64(series.count)
+        Convert.copy(Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: try CProgress.weekStart(rules)),
+                     into: buffer, count: count) { $0 }
     }
 }
 
@@ -272,7 +246,7 @@ public func hc_group_completion(_ out_day: UnsafeMutablePointer<hc_completion>?,
 }
 
 @c @implementation
-public func hc_due_today(_ out: UnsafeMutablePointer<hc_due_item>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+public func hc_store_due(_ out: UnsafeMutablePointer<hc_due_item>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
                          _ store: OpaquePointer?, _ day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
@@ -292,7 +266,7 @@ public func hc_habit_measurements(_ out: UnsafeMutablePointer<hc_measurement_sta
         let stats = try engine.measurements(habitId: habit_id, from: from_day, to: to_day)
         result.pointee = hc_measurement_stats(
             struct_size: UInt32(MemoryLayout<hc_measurement_stats>.size), count: Int32(clamping: stats.count),
-            latest_day: stats.latest?.day ?? HeaderConstants.dayNone, latest: stats.latest?.value ?? 0,
-            best_day: stats.best?.day ?? HeaderConstants.dayNone, best: stats.best?.value ?? 0, change: stats.change ?? 0)
+            latest_day: stats.latest?.day ?? dayNone, latest: stats.latest?.value ?? 0,
+            best_day: stats.best?.day ?? dayNone, best: stats.best?.value ?? 0, change: stats.change ?? 0)
     }
 }

@@ -46,7 +46,7 @@ public func hc_reminder_rule_remove(_ store: OpaquePointer?, _ rule_id: Int64, _
 }
 
 @c @implementation
-public func hc_reminder_rules_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64, _ day: Int32) -> Int32 {
+public func hc_reminder_rule_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64, _ day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         guard habit_id >= 0 else { throw .invalid("habit_id \(habit_id) is negative") }
@@ -63,14 +63,14 @@ public func hc_reminder_rules_open(_ out: UnsafeMutablePointer<OpaquePointer?>?,
 
 @c @implementation
 public func hc_reminder_rule_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    ListHandle.count(out_count, list, .reminderRuleList, "reminder rule list: NULL, freed, or not from hc_reminder_rules_open",
+    ListHandle.count(out_count, list, .reminderRuleList, "reminder rule list: NULL, freed, or not from hc_reminder_rule_list_open",
                      as: hc_reminder_rule.self)
 }
 
 @c @implementation
 public func hc_reminder_rule_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_reminder_rule>?>?, _ list: OpaquePointer?,
                                       _ index: Int64) -> Int32 {
-    ListHandle.get(out, list, index, .reminderRuleList, "reminder rule list: NULL, freed, or not from hc_reminder_rules_open")
+    ListHandle.get(out, list, index, .reminderRuleList, "reminder rule list: NULL, freed, or not from hc_reminder_rule_list_open")
 }
 
 @c @implementation
@@ -101,7 +101,7 @@ public func hc_store_quiet_hours(_ out_start: UnsafeMutablePointer<Int32>?, _ ou
 // MARK: Instants, deliveries, snoozes
 
 @c @implementation
-public func hc_reminders_next(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ from_ms: Int64, _ to_ms: Int64,
+public func hc_reminder_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ from_ms: Int64, _ to_ms: Int64,
                               _ flags: UInt32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
@@ -121,12 +121,12 @@ public func hc_reminders_next(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ st
 
 @c @implementation
 public func hc_reminder_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    ListHandle.count(out_count, list, .reminderList, "reminder list: NULL, freed, or not from hc_reminders_next", as: hc_reminder.self)
+    ListHandle.count(out_count, list, .reminderList, "reminder list: NULL, freed, or not from hc_reminder_list_open", as: hc_reminder.self)
 }
 
 @c @implementation
 public func hc_reminder_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_reminder>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    ListHandle.get(out, list, index, .reminderList, "reminder list: NULL, freed, or not from hc_reminders_next")
+    ListHandle.get(out, list, index, .reminderList, "reminder list: NULL, freed, or not from hc_reminder_list_open")
 }
 
 @c @implementation

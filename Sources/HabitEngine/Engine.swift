@@ -29,6 +29,11 @@ package final class Engine {
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 
+    /// The schema version of the open store file.
+    package var schemaVersion: Int32 {
+        get throws(HabitError) { try store.schemaVersion }
+    }
+
     package init(path: String, options: Store.Options) throws(HabitError) {
         store = try Store(path: path, options: options)
     }

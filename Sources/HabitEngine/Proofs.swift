@@ -1,6 +1,7 @@
 import Glibc
 import HabitCore
 import HabitPlugins
+import CHabitCore
 import HabitStore
 
 /// Proof submission, verification and review; verifier and plugin registration.
@@ -61,7 +62,7 @@ extension Engine {
                                            copy: submission.keepCopy ? bytes : nil)
             guard let (reason, message) = try builtInRefusal(proofId: id, sha256: sha, habitId: habit.id, day: day, minute: minute,
                                                              policy: policy) else { return (id, nil) }
-            let check = Verdict(stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HabitCoreVersion.string,
+            let check = Verdict(stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HC_VERSION_STRING,
                                 outcome: .rejected, confidence: 1, reasonCode: reason, message: message)
             return (id, try record(proofId: id, habitId: habit.id, day: day, verdicts: [check], decision: (.rejected, 1, reason, message), entryId: nil))
         }
@@ -143,7 +144,7 @@ extension Engine {
             verdict.atMs = at
             _ = try store.insertVerdict(verdict)
         }
-        var final = Verdict(stage: .decision, verifierId: "policy", verifierVersion: HabitCoreVersion.string, outcome: decision.outcome,
+        var final = Verdict(stage: .decision, verifierId: "policy", verifierVersion: HC_VERSION_STRING, outcome: decision.outcome,
                             confidence: decision.confidence, reasonCode: decision.reason, message: decision.message)
         final.proofId = proofId
         final.atMs = at

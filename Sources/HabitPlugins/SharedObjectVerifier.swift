@@ -51,7 +51,7 @@ package final class SharedObjectVerifier: Verifier {
         guard let symbol = dlsym(handle, HC_PLUGIN_ENTRY_SYMBOL) else { throw refuse("it does not export \(HC_PLUGIN_ENTRY_SYMBOL)") }
         let abi = symbol.load(as: UInt32.self)
         guard abi == HC_PLUGIN_ABI_VERSION else {
-            throw refuse("plugin ABI version \(abi); this host speaks \(HC_PLUGIN_ABI_VERSION)")
+            throw refuse("plugin ABI version \(abi); this host speaks \(HC_PLUGIN_ABI_VERSION) (habitcore \(HC_VERSION_STRING)): rebuild it against this habitcore_plugin.h")
         }
         let plugin = UnsafePointer(symbol.assumingMemoryBound(to: hc_plugin.self))
         guard let idPointer = plugin.pointee.id, let id = String(validatingCString: idPointer) else { throw refuse("its id is missing") }
@@ -77,30 +77,36 @@ package final class SharedObjectVerifier: Verifier {
     package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
         lock.locked {
             guard let verify = plugin.pointee.verify else { return .error(id, version, "plugin_failed", "no verify function") }
-            return CVerdict.run(id: id, version: version, evidence, session: session) { verify(state, $0, $1) }
+            return CVerdict.run(id: id, version: version, evidence, session: session) { verify($0, $1, state) }
         }
     }
 }
 
 /// The log service plugins get: one line on stderr.
-private let hostLog: @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafePointer<CChar>?) -> Void = { _, level, message in
+private let hostLog: @convention(c) (Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, message, _ in
     guard let message else { return }
-    let names = ["debug", "info", "warning", "error"]
-    let name = level >= 0 && Int(level) < names.count ? names[Int(level)] : "log"
+    let name = switch level {
+    case HC_LOG_DEBUG: "debug"
+    case HC_LOG_INFO: "info"
+    case HC_LOG_WARNING: "warning"
+    case HC_LOG_ERROR: "error"
+    default: "log"
+    }
     let line = Array("habitcore plugin \(name): \(String(cString: message))\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
 /// fingerprints_read: each fingerprint of a kind the plugin kept with the store's other proofs.
 private let hostFingerprintsRead: @convention(c) (
-    UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
-    (@convention(c) (UnsafeMutableRawPointer?, Int64, UnsafePointer<UInt8>?, Int64) -> Int32)?, UnsafeMutableRawPointer?
-) -> Int32 = { _, address, kind, visit, context in
+    UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
+    (@convention(c) (Int64, UnsafePointer<UInt8>?, Int64, UnsafeMutableRawPointer?) -> Int32)?, UnsafeMutableRawPointer?,
+    UnsafeMutableRawPointer?
+) -> Int32 = { address, kind, visit, visitUserData, _ in
     guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
     guard let kind, let visit, let name = String(validatingCString: kind) else { return HC_E_INVALID }
     do throws(HabitError) {
         for fingerprint in try session.fingerprints(kind: name) {
-            let stop = fingerprint.bytes.withUnsafeBufferPointer { visit(context, fingerprint.proofId, $0.baseAddress, Int64($0.count)) }
+            let stop = fingerprint.bytes.withUnsafeBufferPointer { visit(fingerprint.proofId, $0.baseAddress, Int64($0.count), visitUserData) }
             if stop != 0 { break }
         }
         return 0
@@ -110,8 +116,8 @@ private let hostFingerprintsRead: @convention(c) (
 }
 
 /// fingerprint_keep: a fingerprint to store with this proof.
-private let hostFingerprintKeep: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
-                                                 UnsafePointer<UInt8>?, Int64) -> Int32 = { _, address, kind, bytes, size in
+private let hostFingerprintKeep: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int64,
+                                                 UnsafeMutableRawPointer?) -> Int32 = { address, kind, bytes, size, _ in
     guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
     guard let kind, let name = String(validatingCString: kind), let bytes, size > 0, size <= Int64(VerifierSession.maxFingerprintBytes) else {
         return HC_E_INVALID

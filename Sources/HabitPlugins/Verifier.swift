@@ -53,7 +53,7 @@ enum CVerdict {
                     _ call: (UnsafePointer<hc_plugin_evidence>, UnsafeMutablePointer<hc_plugin_verdict>) -> Int32) -> Verdict {
         var out = hc_plugin_verdict()
         out.struct_size = UInt32(MemoryLayout<hc_plugin_verdict>.size)
-        out.outcome = HC_VERDICT_ERROR
+        out.outcome = HC_OUTCOME_ERROR
         let started = Clock.microseconds()
         let status = withEvidence(evidence, session: session) { call($0, &out) }
         let duration = Clock.microseconds() - started

@@ -45,7 +45,7 @@ enum Check {
     static func run(_ input: Input, host: HostServices) -> Verdict {
         let config: ProofcheckConfig
         do throws(HabitError) { config = try ProofcheckConfig(json: input.configJSON) } catch {
-            return Verdict(outcome: HC_VERDICT_ERROR, confidence: 0, reason: "invalid_config", message: error.message, signals: [])
+            return Verdict(outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "invalid_config", message: error.message, signals: [])
         }
         let container: ImageContainer
         do throws(ImageContainer.Failure) { container = try ImageContainer.read(input.bytes) } catch {
@@ -71,13 +71,13 @@ enum Check {
         case nil:
             signals.append(Signal(name: "not_compared", message: "the host keeps no fingerprints: earlier proofs were not compared"))
         case .failure(let failure)?:
-            return Verdict(outcome: HC_VERDICT_ERROR, confidence: 0, reason: "host_failed",
+            return Verdict(outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "host_failed",
                            message: "reading earlier fingerprints failed with status \(failure.status)", signals: [])
         case .success(let kept)?:
             match = FingerprintMatcher.nearest(probes, among: kept, maxDistance: config.maxDistance, minQuality: config.minHashQuality)
         }
         if case .failure(let failure) = host.keep(kind: ProofFingerprint.kind, bytes: fingerprint.bytes) {
-            return Verdict(outcome: HC_VERDICT_ERROR, confidence: 0, reason: "host_failed",
+            return Verdict(outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "host_failed",
                            message: "keeping the fingerprint failed with status \(failure.status)", signals: [])
         }
         return verdict(Assessment.judge(match: match, hashQuality: fingerprint.quality, signals: signals, config: config))

@@ -6,9 +6,10 @@ const hc_plugin hc_plugin_entry = {
     HC_PLUGIN_ABI_VERSION,
     0,
     "proofcheck",
-    PROOFCHECK_VERSION,
+    HC_VERSION_STRING,
     "Reused, doctored and screenshot photos, offline: PDQ near-duplicates, EXIF capture time, "
     "screenshot, download and edit signals, decodability and size.",
     proofcheck_init,
     proofcheck_verify,
+    proofcheck_destroy,
 };

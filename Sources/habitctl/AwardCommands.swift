@@ -24,8 +24,8 @@ enum AwardCommands {
         // A store one may not write lists what is unlocked without evaluating first.
         let writable = context.canWrite()
         let store = try context.openStore(readOnly: !writable)
-        let fresh = writable ? Set(try awardList { hc_awards_evaluate(&$0, store.handle, Int32.min /* HC_DAY_NONE */) }.map(\.id)) : []
-        let unlocked = try awardList { hc_awards_unlocked(&$0, store.handle) }
+        let fresh = writable ? Set(try awardList { hc_award_evaluate(&$0, store.handle, Library.dayNone) }.map(\.id)) : []
+        let unlocked = try awardList { hc_award_list_open_unlocked(&$0, store.handle) }
         context.output.emit(["unlocked": unlocked.map { $0.json(new: fresh.contains($0.id)) }]) {
             guard !unlocked.isEmpty else { return "no awards unlocked yet (see: habitctl awards progress)" }
             return unlocked.map { ($0.unlockedLine) + (fresh.contains($0.id) ? "  (new)" : "") }.joined(separator: "\n")
@@ -37,7 +37,7 @@ enum AwardCommands {
         let store = try context.openStore()
         let day = try store.day(args.option("date"))
         try args.finish(maxPositionals: 0)
-        let fresh = try awardList { hc_awards_evaluate(&$0, store.handle, day) }
+        let fresh = try awardList { hc_award_evaluate(&$0, store.handle, day) }
         context.output.emit(["as_of": Library.format(day), "unlocked": fresh.map { $0.json(new: true) }]) {
             fresh.isEmpty ? "nothing new unlocked as of \(Library.format(day))" : fresh.map(\.unlockedLine).joined(separator: "\n")
         }
@@ -48,7 +48,7 @@ enum AwardCommands {
         let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         try args.finish(maxPositionals: 0)
-        let awards = try awardList { hc_awards_progress(&$0, store.handle, day) }
+        let awards = try awardList { hc_award_list_open_progress(&$0, store.handle, day) }
         context.output.emit(["as_of": Library.format(day), "awards": awards.map { $0.json(new: false) }]) {
             awards.map { award in
                 let state = award.unlockedDay.map { "unlocked \(Library.format($0))" } ?? "\(min(award.value, award.threshold))/\(award.threshold)"
@@ -64,7 +64,7 @@ enum AwardCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         var pointer: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_awards_catalog_json(&pointer, store.handle))
+        try Library.check(hc_award_catalog_json(&pointer, store.handle))
         guard let pointer else { throw CLIError(exitCode: 1, message: "no catalogue returned") }
         let text = String(cString: pointer)
         hc_free(pointer)
@@ -85,13 +85,13 @@ enum AwardCommands {
         try args.finish(maxPositionals: builtIn ? 0 : 1)
         let store = try context.openStore()
         if builtIn {
-            try Library.check(hc_awards_catalog_reset(store.handle))
+            try Library.check(hc_award_catalog_reset(store.handle))
         } else {
             let text = try Commands.readInput(try args.require(0, "FILE or - (or --builtin)"))
-            try Library.check(hc_awards_catalog_load(store.handle, text))
+            try Library.check(hc_award_catalog_load(store.handle, text))
         }
         let today = try store.today()
-        let count = try awardList { hc_awards_progress(&$0, store.handle, today) }.count
+        let count = try awardList { hc_award_list_open_progress(&$0, store.handle, today) }.count
         context.output.emit(["loaded": true, "rules": count]) { "catalogue loaded: \(count) awards" }
     }
 
@@ -131,7 +131,7 @@ enum AwardCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
         var list: OpaquePointer?
-        try Library.check(hc_events_read(&list, store.handle, after, limit, acknowledge ? HC_EVENTS_ACK : 0))
+        try Library.check(hc_event_list_read(&list, store.handle, after, limit, acknowledge ? HC_EVENTS_ACK : 0))
         defer { hc_event_list_free(list) }
         let read = try Library.elements(of: list, hc_event_list_count, hc_event_list_get) { ($0, Library.string($0.award_id)) }
         let events = read.map(\.0), awardIds = read.map(\.1)

@@ -69,14 +69,13 @@ enum Commands {
     static func habitAdd(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"])
         let name = try args.require(0, "NAME")
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
-        options.kind = try Names.value(args.option("kind") ?? "checkmark", in: Names.kinds, what: "kind")
-        options.target = try args.option("target").map { (text) throws(CLIError) in try number(text, "target") } ?? 1
-        options.direction = args.flag("at-most") ? HC_DIRECTION_AT_MOST : HC_DIRECTION_AT_LEAST
-        options.routine = try Names.value(args.option("routine") ?? "anytime", in: Names.routines, what: "routine")
-        options.start_day = try args.option("start").map(Library.parseDate) ?? Int32.min
-        options.proof_required = args.flag("proof") ? 1 : 0
+        var options = Library.defaults(hc_habit_options_init)
+        if let kind = args.option("kind") { options.kind = try Names.value(kind, in: Names.kinds, what: "kind") }
+        if let target = args.option("target") { options.target = try number(target, "target") }
+        if args.flag("at-most") { options.direction = HC_DIRECTION_AT_MOST }
+        if let routine = args.option("routine") { options.routine = try Names.value(routine, in: Names.routines, what: "routine") }
+        if let start = args.option("start") { options.start_day = try Library.parseDate(start) }
+        if args.flag("proof") { options.proof_required = 1 }
         let unit = args.option("unit"), group = args.option("group"), schedule = args.option("schedule")
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
@@ -133,8 +132,7 @@ enum Commands {
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
         let current = try store.habit(reference)
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        var options = Library.defaults(hc_habit_options_init)
         var fields: UInt32 = 0
         let name = args.option("name")
         if name != nil { fields |= HC_HABIT_FIELD_NAME }
@@ -203,9 +201,8 @@ enum Commands {
     static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "note", "source", "key"])
         let reference = try args.require(0, "HABIT")
-        var input = hc_entry_input()
-        input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
-        input.day = try args.option("date").map(Library.parseDate) ?? Int32.min
+        var input = Library.defaults(hc_entry_input_init)
+        input.day = try args.option("date").map(Library.parseDate) ?? Library.dayNone
         input.source = try Names.value(args.option("source") ?? "manual", in: Names.sources, what: "source")
         let isTotal = args.flag("total")
         if skip {
@@ -253,7 +250,7 @@ enum Commands {
             try Library.check(hc_entry_undo(&undoId, store.handle, entryId))
         } else {
             let reference = try args.require(0, "HABIT or --entry ID")
-            let day = try args.option("date").map(Library.parseDate) ?? Int32.min
+            let day = try args.option("date").map(Library.parseDate) ?? Library.dayNone
             try args.finish(maxPositionals: 1)
             let habit = try store.habit(reference)
             try Library.check(hc_entry_undo_last(&undoId, store.handle, habit.id, day))

@@ -42,8 +42,7 @@ enum CreditCommands {
         let steps = try integer(args.option("steps"), "--steps")
         let account = try account(&args, store)
         try args.finish(maxPositionals: 0)
-        var result = hc_step_sync()
-        result.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        var result = Library.defaults(hc_step_sync_init)
         try Library.check(hc_credit_sync_steps(&result, store.handle, account, day, steps))
         context.output.emit(["date": Library.format(result.day), "steps": result.steps, "earned_now": result.earned_now,
                              "day_earned": result.day_earned]) {
@@ -119,8 +118,7 @@ enum CreditCommands {
         let day = try store.day(args.positional(0))
         let account = try account(&args, store)
         try args.finish(maxPositionals: 1)
-        var summary = hc_credit_day()
-        summary.struct_size = UInt32(MemoryLayout<hc_credit_day>.size)
+        var summary = Library.defaults(hc_credit_day_init)
         try Library.check(hc_credit_day_summary(&summary, store.handle, account, day))
         context.output.emit(["date": Library.format(summary.day), "steps": summary.steps, "carried_in": summary.carried_in,
                              "earned": summary.earned, "spent": summary.spent, "adjusted": summary.adjusted,
@@ -170,7 +168,7 @@ enum CreditCommands {
         let store = try context.openStore(readOnly: args.positional(0) != "set")
         let account = try account(&args, store)
         if args.positional(0) == "set" {
-            let from = try args.option("from").map(Library.parseDate) ?? Int32.min
+            let from = try args.option("from").map(Library.parseDate) ?? Library.dayNone
             let (kind, habit, value): (Int32, Int64, Int64)
             if let steps = args.option("steps-per-minute") {
                 (kind, habit, value) = (HC_RULE_STEPS_PER_MINUTE, 0, try integer(steps, "--steps-per-minute"))
@@ -192,9 +190,9 @@ enum CreditCommands {
         }
         try args.finish(maxPositionals: 0)
         var count: Int64 = 0
-        try Library.check(hc_credit_rules(nil, 0, &count, store.handle, account))
+        try Library.check(hc_credit_rule_list(nil, 0, &count, store.handle, account))
         var rules = [hc_credit_rule](repeating: hc_credit_rule(), count: Int(count))
-        try Library.check(hc_credit_rules(&rules, count, &count, store.handle, account))
+        try Library.check(hc_credit_rule_list(&rules, count, &count, store.handle, account))
         let names = [HC_RULE_STEPS_PER_MINUTE: "steps_per_minute", HC_RULE_HABIT_MINUTES: "habit_minutes", HC_RULE_EXPIRY: "expiry"]
         let rows: [[String: Any]] = rules.prefix(Int(count)).map { rule in
             var row: [String: Any] = ["id": rule.id, "kind": names[rule.kind] ?? "?", "from": Library.format(rule.from_day)]
@@ -229,8 +227,7 @@ enum CreditCommands {
     }
 
     private static func unlockState(_ store: StoreRef, _ account: Int64) throws(CLIError) -> hc_unlock_state {
-        var state = hc_unlock_state()
-        state.struct_size = UInt32(MemoryLayout<hc_unlock_state>.size)
+        var state = Library.defaults(hc_unlock_state_init)
         try Library.check(hc_credit_unlock_state(&state, store.handle, account, 0))
         return state
     }

@@ -55,8 +55,7 @@ enum Demo {
         for habit in [bed, water, read].compactMap({ habits[$0] }) {
             say(try habitLine(store, habit, from: today - 20, to: today, vacation: vacation))
         }
-        var weightStats = hc_measurement_stats()
-        weightStats.struct_size = UInt32(MemoryLayout<hc_measurement_stats>.size)
+        var weightStats = Library.defaults(hc_measurement_stats_init)
         try Library.check(hc_habit_measurements(&weightStats, store.handle, weight, start, today))
         say("  Weight       \(weightStats.count) readings, latest \(Output.number(weightStats.latest)) kg, " +
             "change \(String(format: "%+.1f", weightStats.change)) kg in 4 weeks")
@@ -64,7 +63,7 @@ enum Demo {
         try credits(store, bed, today, say: say)
 
         var awards: OpaquePointer?
-        try Library.check(hc_awards_evaluate(&awards, store.handle, today))
+        try Library.check(hc_award_evaluate(&awards, store.handle, today))
         let unlocked = try Library.elements(of: awards, hc_award_list_count, hc_award_list_get) { (award: hc_award) in
             "\(Library.string(award.title) ?? "") (\(Library.format(award.unlocked_day)))"
         }
@@ -101,10 +100,9 @@ enum Demo {
         let strip = states.map {
             $0.flags & HC_DAY_DONE != 0 ? "■" : $0.flags & HC_DAY_SKIPPED != 0 || vacation.contains($0.day) ? "–" : "□"
         }.joined()
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        var bestCount: Int32 = 0
-        try Library.check(hc_habit_streaks(&result, nil, 0, &bestCount, store.handle, habit.id, to))
+        var result = Library.defaults(hc_streak_result_init)
+        var runs: Int64 = 0
+        try Library.check(hc_habit_streaks(&result, nil, 0, &runs, store.handle, habit.id, to))
         var strength = [0.0], count: Int64 = 0
         try Library.check(hc_habit_strength(&strength, 1, &count, store.handle, habit.id, to, to))
         return "  \(habit.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(strip)  streak \(result.current.length) " +
@@ -116,9 +114,9 @@ enum Demo {
     /// "[x] Make the bed · [ ] Water 5 of 8 glasses · …", morning first.
     private static func dueToday(_ store: StoreRef, _ habits: [Int64: HabitInfo], _ day: Int32) throws(CLIError) -> String {
         var count: Int64 = 0
-        try Library.check(hc_due_today(nil, 0, &count, store.handle, day))
+        try Library.check(hc_store_due(nil, 0, &count, store.handle, day))
         var items = [hc_due_item](repeating: hc_due_item(), count: Int(count))
-        try Library.check(hc_due_today(&items, count, &count, store.handle, day))
+        try Library.check(hc_store_due(&items, count, &count, store.handle, day))
         return items.prefix(Int(count)).compactMap { item in
             guard let habit = habits[item.habit_id] else { return nil }
             let mark = item.state == HC_DUE_DONE ? "[x]" : item.state == HC_DUE_EXCUSED ? "[-]" : "[ ]"
@@ -139,22 +137,14 @@ enum Demo {
         guard let bytes = Data(base64Encoded: DemoPhoto.base64, options: .ignoreUnknownCharacters),
               FileManager.default.createFile(atPath: photo, contents: bytes) else { throw CLIError(exitCode: 6, message: "cannot write \(photo)") }
         try Library.check(hc_plugin_add(nil, store.handle, HC_PLUGIN_SHARED_OBJECT, plugin, nil, 0))
-        var policy = hc_proof_policy()
-        policy.struct_size = UInt32(MemoryLayout<hc_proof_policy>.size)
-        policy.mode = HC_POLICY_ALL
-        policy.approve_threshold = 0.8
-        policy.review_threshold = 0.5
-        policy.window_start = -1
-        policy.window_end = -1
+        var policy = Library.defaults(hc_proof_policy_init)
         policy.one_per_day = 0
         try Library.check("proofcheck".withCString { policy.verifiers = $0; return hc_proof_policy_set(store.handle, bed, &policy) })
         var reasons: [String] = []
         for attempt in ["photo of the made bed", "the same photo again"] {
-            var input = hc_proof_input()
-            input.struct_size = UInt32(MemoryLayout<hc_proof_input>.size)
+            var input = Library.defaults(hc_proof_input_init)
             input.habit_id = bed
-            var result = hc_proof_result()
-            result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+            var result = Library.defaults(hc_proof_result_init)
             try Library.check(photo.withCString { input.path = $0; return hc_proof_submit(&result, store.handle, &input) })
             let reason = withUnsafeBytes(of: &result.reason_code) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
             let outcome = [HC_OUTCOME_APPROVED: "approved", HC_OUTCOME_NEEDS_REVIEW: "needs review", HC_OUTCOME_REJECTED: "rejected"]
@@ -168,8 +158,7 @@ enum Demo {
     /// Steps and a habit earn minutes; a spend unlocks apps; too large a spend is refused.
     private static func credits(_ store: StoreRef, _ bed: Int64, _ today: Int32, say: (String) -> Void) throws(CLIError) {
         try Library.check(hc_credit_rule_set(nil, store.handle, 0, HC_RULE_HABIT_MINUTES, bed, 10, today))
-        var sync = hc_step_sync()
-        sync.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        var sync = Library.defaults(hc_step_sync_init)
         try Library.check(hc_credit_sync_steps(&sync, store.handle, 0, today, 5_400))
         try Library.check(hc_credit_sync_steps(&sync, store.handle, 0, today, 5_400))
         try append(store, bed, HC_ENTRY_DONE, 0, today)
@@ -184,7 +173,7 @@ enum Demo {
     /// The kinds of the events not yet acknowledged, acknowledged as they are read.
     private static func events(_ store: StoreRef) throws(CLIError) -> [String] {
         var list: OpaquePointer?
-        try Library.check(hc_events_read(&list, store.handle, 0, 10_000, HC_EVENTS_ACK))
+        try Library.check(hc_event_list_read(&list, store.handle, 0, 10_000, HC_EVENTS_ACK))
         defer { hc_event_list_free(list) }
         let kinds = [HC_EVENT_AWARD_UNLOCKED: "award", HC_EVENT_STREAK_MILESTONE: "streak milestone",
                      HC_EVENT_TARGET_REACHED: "target reached", HC_EVENT_PROOF_VERDICT: "proof verdict"]
@@ -193,11 +182,9 @@ enum Demo {
 
     private static func create(_ store: StoreRef, _ name: String, _ kind: Int32, _ target: Double, _ routine: Int32,
                                _ unit: String?, _ start: Int32) throws(CLIError) -> Int64 {
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        var options = Library.defaults(hc_habit_options_init)
         options.kind = kind
         options.target = target
-        options.direction = HC_DIRECTION_AT_LEAST
         options.routine = routine
         options.start_day = start
         var id: Int64 = 0
@@ -210,8 +197,7 @@ enum Demo {
     @discardableResult
     private static func append(_ store: StoreRef, _ habit: Int64, _ kind: Int32, _ value: Double, _ day: Int32,
                                source: Int32 = HC_SOURCE_MANUAL) throws(CLIError) -> Int64 {
-        var input = hc_entry_input()
-        input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
+        var input = Library.defaults(hc_entry_input_init)
         input.habit_id = habit
         input.kind = kind
         input.value = value

@@ -2,6 +2,20 @@ import CHabitCore
 
 /// Thin Swift conveniences over the C API. Every call goes through include/habitcore.h.
 enum Library {
+    /// HC_DAY_NONE: "today", or "no day", as the C calls read it.
+    static let dayNone = Int32(HC_DAY_NONE)
+
+    /// A struct with the defaults its hc_<struct>_init gives (the header's
+    /// HC_<STRUCT>_INIT): habitctl never writes a struct's size or defaults itself.
+    static func defaults<T>(_ initialise: (UnsafeMutablePointer<T>?, UInt32) -> Int32) -> T {
+        let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+        defer { raw.deallocate() }
+        raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
+        let value = raw.bindMemory(to: T.self, capacity: 1)
+        _ = initialise(value, UInt32(MemoryLayout<T>.size)) // cannot fail: a real pointer, the struct's own size
+        return value.pointee
+    }
+
     /// Turns a status into a thrown CLIError carrying the library's message.
     static func check(_ status: Int32) throws(CLIError) {
         guard status != HC_OK else { return }
@@ -161,7 +175,7 @@ struct HabitInfo {
         schedule = Library.string(h.schedule) ?? ""
         startDay = h.start_day
         proofRequired = h.proof_required != 0
-        archivedDay = h.archived_day == Int32.min ? nil : h.archived_day
+        archivedDay = h.archived_day == Library.dayNone ? nil : h.archived_day
     }
 }
 

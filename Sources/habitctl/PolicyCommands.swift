@@ -40,8 +40,7 @@ enum PolicyOptions {
     }
 
     static func newPolicy() -> hc_streak_policy {
-        hc_streak_policy(struct_size: UInt32(MemoryLayout<hc_streak_policy>.size), miss_allowance: 0,
-                         open_day: HC_OPEN_DAY_PREVIOUS, off_days: HC_OFF_DAYS_SKIP)
+        Library.defaults(hc_streak_policy_init)
     }
 
     /// Applies a change to a habit's own policy, keeping the fields it does not name.

@@ -13,11 +13,11 @@ enum ProgressCommands {
         var day = try store.day(dateText)
         if at != 0, dateText == nil { try Library.check(hc_store_local_day(&day, store.handle, at)) }
         var routineNow: Int32 = 0
-        try Library.check(hc_routine_at(&routineNow, store.handle, at))
+        try Library.check(hc_store_routine_at(&routineNow, store.handle, at))
         var count: Int64 = 0
-        try Library.check(hc_due_today(nil, 0, &count, store.handle, day))
+        try Library.check(hc_store_due(nil, 0, &count, store.handle, day))
         var items = [hc_due_item](repeating: hc_due_item(), count: Int(count))
-        try Library.check(hc_due_today(&items, count, &count, store.handle, day))
+        try Library.check(hc_store_due(&items, count, &count, store.handle, day))
         items = Array(items.prefix(Int(count)))
         // The current routine first; the others keep their order (morning, day, evening, anytime).
         items = items.filter { $0.routine == routineNow } + items.filter { $0.routine != routineNow }
@@ -51,8 +51,8 @@ enum ProgressCommands {
         let day = try store.day(args.option("date"))
         if args.flag("global") {
             try args.finish(maxPositionals: 0)
-            var perfect = streakResult(), active = streakResult()
-            try Library.check(hc_global_streaks(&perfect, &active, store.handle, day))
+            var perfect = Library.defaults(hc_streak_result_init), active = Library.defaults(hc_streak_result_init)
+            try Library.check(hc_store_streaks(&perfect, &active, store.handle, day))
             context.output.emit(["date": Library.format(day), "perfect_days": json(perfect), "active_days": json(active)]) {
                 "perfect days: \(describe(perfect.current, unit: HC_STREAK_UNIT_DAYS)) (longest \(perfect.longest.length))\n" +
                     "active days:  \(describe(active.current, unit: HC_STREAK_UNIT_DAYS)) (longest \(active.longest.length))"
@@ -79,8 +79,7 @@ enum ProgressCommands {
         var document: [String: Any] = ["date": Library.format(day), "habit": habit.json, "window_days": Int(window)]
         var lines = ["\(habit.summary)"]
         if habit.kind == HC_KIND_MEASUREMENT {
-            var stats = hc_measurement_stats()
-            stats.struct_size = UInt32(MemoryLayout<hc_measurement_stats>.size)
+            var stats = Library.defaults(hc_measurement_stats_init)
             try Library.check(hc_habit_measurements(&stats, store.handle, habit.id, from, day))
             document["measurements"] = ["count": Int(stats.count), "latest": stats.count > 0 ? stats.latest as Any : NSNull(),
                                         "best": stats.count > 0 ? stats.best as Any : NSNull(), "change": stats.change]
@@ -89,8 +88,7 @@ enum ProgressCommands {
                 "on \(Library.format(stats.best_day)), change \(Output.number(stats.change)) over \(window) days")
         } else {
             let (result, _) = try streaks(store, habit.id, day, best: 0)
-            var completion = hc_completion()
-            completion.struct_size = UInt32(MemoryLayout<hc_completion>.size)
+            var completion = Library.defaults(hc_completion_init)
             try Library.check(hc_habit_completion(&completion, store.handle, habit.id, from, day))
             var strength = [Double](repeating: 0, count: 1)
             var count: Int64 = 0
@@ -115,7 +113,7 @@ enum ProgressCommands {
         try args.finish(maxPositionals: 0)
         var scores = [hc_day_score](repeating: hc_day_score(), count: Int(days))
         var count: Int64 = 0
-        try Library.check(hc_day_scores(&scores, Int64(days), &count, store.handle, day - days + 1, day))
+        try Library.check(hc_store_day_scores(&scores, Int64(days), &count, store.handle, day - days + 1, day))
         var weekStart: Int32 = 1
         try Library.check(hc_store_week_start(&weekStart, store.handle))
         if let svgPath {
@@ -173,18 +171,12 @@ enum ProgressCommands {
 
     // MARK: Helpers
 
-    static func streakResult() -> hc_streak_result {
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        return result
-    }
-
     static func streaks(_ store: StoreRef, _ habit: Int64, _ day: Int32, best: Int32) throws(CLIError) -> (hc_streak_result, [hc_streak]) {
-        var result = streakResult()
+        var result = Library.defaults(hc_streak_result_init)
         var runs = [hc_streak](repeating: hc_streak(), count: Int(max(best, 1)))
-        var count: Int32 = 0
-        try Library.check(hc_habit_streaks(&result, &runs, best, &count, store.handle, habit, day))
-        return (result, Array(runs.prefix(Int(count))))
+        var total: Int64 = 0
+        try Library.check(hc_habit_streaks(&result, &runs, Int64(best), &total, store.handle, habit, day))
+        return (result, Array(runs.prefix(Int(min(total, Int64(best))))))
     }
 
     static func json(_ streak: hc_streak) -> [String: Any] {

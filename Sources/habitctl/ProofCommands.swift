@@ -36,13 +36,11 @@ enum ProofCommands {
         let metadata = args.option("metadata")
         let keep = args.flag("keep-copy")
         try args.finish(maxPositionals: 2)
-        var input = hc_proof_input()
-        input.struct_size = UInt32(MemoryLayout<hc_proof_input>.size)
+        var input = Library.defaults(hc_proof_input_init)
         input.habit_id = habit.id
         input.taken_at_ms = taken
         input.flags = keep ? HC_PROOF_KEEP_COPY : 0
-        var result = hc_proof_result()
-        result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+        var result = Library.defaults(hc_proof_result_init)
         try Library.check(file.withCString { path in
             withOptionalCString(mediaType) { media in
                 withOptionalCString(metadata) { meta in
@@ -120,9 +118,9 @@ enum ProofCommands {
         var args = try Arguments(raw, valued: ["verifiers", "mode", "approve", "review", "window"])
         let store = try context.openStore()
         let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
-        var policy = hc_proof_policy()
-        policy.struct_size = UInt32(MemoryLayout<hc_proof_policy>.size)
-        switch args.option("mode") ?? "all" {
+        var policy = Library.defaults(hc_proof_policy_init)
+        switch args.option("mode") {
+        case nil: break
         case "all": policy.mode = HC_POLICY_ALL
         case "any": policy.mode = HC_POLICY_ANY
         default: throw .invalid("--mode is all or any")
@@ -132,10 +130,8 @@ enum ProofCommands {
             guard let value = Double(text) else { throw .invalid("--\(name) is a number from 0 to 1") }
             return value
         }
-        policy.approve_threshold = try fraction(args.option("approve"), 0.80, "approve")
-        policy.review_threshold = try fraction(args.option("review"), 0.50, "review")
-        policy.window_start = -1
-        policy.window_end = -1
+        policy.approve_threshold = try fraction(args.option("approve"), policy.approve_threshold, "approve")
+        policy.review_threshold = try fraction(args.option("review"), policy.review_threshold, "review")
         if let window = args.option("window") {
             let parts = window.split(separator: "-").map(String.init)
             guard parts.count == 2, let start = minutes(parts[0]), let end = minutes(parts[1]) else {
@@ -144,7 +140,7 @@ enum ProofCommands {
             policy.window_start = start
             policy.window_end = end == 0 ? 1440 : end
         }
-        policy.one_per_day = args.flag("many-per-day") ? 0 : 1
+        if args.flag("many-per-day") { policy.one_per_day = 0 }
         let verifiers = args.option("verifiers") ?? ""
         try args.finish(maxPositionals: 1)
         try Library.check(verifiers.withCString { ids in
@@ -221,8 +217,7 @@ enum ProofCommands {
             let id = try args.require(0, "ID")
             let file = try args.require(1, "EVIDENCE")
             try args.finish(maxPositionals: 2)
-            var result = hc_proof_result()
-            result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+            var result = Library.defaults(hc_proof_result_init)
             try Library.check(hc_plugin_test(&result, store.handle, id, file))
             let reason = text(&result.reason_code), message = text(&result.message)
             context.output.emit(["outcome": outcomeName(result.outcome), "confidence": result.confidence, "reason": reason, "message": message]) {

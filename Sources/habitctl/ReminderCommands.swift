@@ -34,7 +34,7 @@ enum ReminderCommands {
         rule.habit_id = habit.id
         var id: Int64 = 0
         try Library.check(withOptionalCString(message) { rule.message = $0; return hc_reminder_rule_add(&id, store.handle, &rule) })
-        let added = try rules(store, habitId: habit.id, day: Int32.min).first { $0.id == id }
+        let added = try rules(store, habitId: habit.id, day: Library.dayNone).first { $0.id == id }
         context.output.emit(["rule": added?.json(habit.name) ?? ["id": id]]) { "added " + (added?.line(habit.name) ?? "rule #\(id)") }
     }
 
@@ -47,7 +47,7 @@ enum ReminderCommands {
         let from = args.option("from")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
-        let fromDay = try from.map(Library.parseDate) ?? Int32.min
+        let fromDay = try from.map(Library.parseDate) ?? Library.dayNone
         guard let current = try rules(store, habitId: 0, day: fromDay).first(where: { $0.id == id }) else {
             throw CLIError(exitCode: 3, message: "no reminder rule #\(id) in force")
         }
@@ -130,7 +130,7 @@ enum ReminderCommands {
         let store = try context.openStore()
         let flags: UInt32 = claim ? HC_REMINDERS_CLAIM : (pending ? HC_REMINDERS_PENDING : 0)
         var list: OpaquePointer?
-        try Library.check(hc_reminders_next(&list, store.handle, from, to, flags))
+        try Library.check(hc_reminder_list_open(&list, store.handle, from, to, flags))
         defer { hc_reminder_list_free(list) }
         var count: Int64 = 0
         try Library.check(hc_reminder_list_count(&count, list))
@@ -227,7 +227,7 @@ enum ReminderCommands {
 
     static func rules(_ store: StoreRef, habitId: Int64, day: Int32) throws(CLIError) -> [Rule] {
         var list: OpaquePointer?
-        try Library.check(hc_reminder_rules_open(&list, store.handle, habitId, day))
+        try Library.check(hc_reminder_rule_list_open(&list, store.handle, habitId, day))
         defer { hc_reminder_rule_list_free(list) }
         var count: Int64 = 0
         try Library.check(hc_reminder_rule_list_count(&count, list))
@@ -243,16 +243,14 @@ enum ReminderCommands {
     }
 
     static func ruleOptions(at: String, days: String?, quiet: String?) throws(CLIError) -> hc_reminder_rule {
-        var rule = hc_reminder_rule()
-        rule.struct_size = UInt32(MemoryLayout<hc_reminder_rule>.size)
+        var rule = Library.defaults(hc_reminder_rule_init)
         rule.minute = try Commands.parseClock(at)
-        rule.quiet = try quiet.map { (text) throws(CLIError) -> Int32 in
-            switch text.lowercased() {
-            case "defer": return HC_QUIET_DEFER
-            case "drop": return HC_QUIET_DROP
-            default: throw .usage("--quiet takes defer or drop")
-            }
-        } ?? HC_QUIET_DEFER
+        switch quiet?.lowercased() {
+        case nil: break
+        case "defer": rule.quiet = HC_QUIET_DEFER
+        case "drop": rule.quiet = HC_QUIET_DROP
+        default: throw .usage("--quiet takes defer or drop")
+        }
         if let days, days.lowercased() != "due" {
             for name in days.lowercased().split(separator: ",", omittingEmptySubsequences: false) {
                 guard let index = Rule.dayNames.firstIndex(of: String(name)) else {

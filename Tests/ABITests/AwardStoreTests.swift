@@ -31,15 +31,15 @@ final class AwardStoreTests: OpenStoreTestCase {
     }
 
     func evaluate(_ store: OpaquePointer? = nil, asOf: Int32 = Int32.min) -> [Award] {
-        awards { hc_awards_evaluate(&$0, store ?? self.store, asOf) }
+        awards { hc_award_evaluate(&$0, store ?? self.store, asOf) }
     }
 
     func unlocked(_ store: OpaquePointer? = nil) -> [Award] {
-        awards { hc_awards_unlocked(&$0, store ?? self.store) }
+        awards { hc_award_list_open_unlocked(&$0, store ?? self.store) }
     }
 
     func progress(_ id: String) -> Award? {
-        awards { hc_awards_progress(&$0, store, Int32.min) }.first { $0.id == id }
+        awards { hc_award_list_open_progress(&$0, store, Int32.min) }.first { $0.id == id }
     }
 
     func undo(_ entry: Int64) {
@@ -132,7 +132,7 @@ final class AwardStoreTests: OpenStoreTestCase {
                                            ("Stretch", HC_KIND_CHECKMARK, "weekly:3")] {
                 _ = createHabit(target, name, kind: kind, target: kind == HC_KIND_COUNTER ? 3 : 1, schedule: schedule, start: date(start))
             }
-            ok(hc_awards_catalog_load(target, catalogue))
+            ok(hc_award_catalog_load(target, catalogue))
         }
         var lastEntry: [OpaquePointer: (habit: Int64, id: Int64, kind: Int32, value: Double, day: Int32)] = [:]
         func apply(_ event: Event, on day: Int32, to target: OpaquePointer) throws {
@@ -157,8 +157,7 @@ final class AwardStoreTests: OpenStoreTestCase {
                 ok(status)
                 lastEntry[target] = (last.habit, entry, last.kind, last.value, day)
             case .steps(let steps):
-                var sync = hc_step_sync()
-                sync.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+                var sync = defaults(hc_step_sync_init)
                 ok(hc_credit_sync_steps(&sync, target, 0, day, steps))
             case .referral(let code): ok(hc_referral_redeem(nil, target, code))
             }
@@ -184,7 +183,7 @@ final class AwardStoreTests: OpenStoreTestCase {
 
     func testAMalformedCatalogueIsRefusedWithTheRuleAndFieldNamedAndNothingChanges() {
         var before: UnsafeMutablePointer<CChar>?
-        ok(hc_awards_catalog_json(&before, store))
+        ok(hc_award_catalog_json(&before, store))
         defer { hc_free(before) }
         func rule(_ body: String) -> String {
             #"{"format": "habitcore-awards", "version": 1, "rules": [{"id": "ok-1", "title": "Fine", "metric": "total_completions", "threshold": 1}, \#(body)]}"#
@@ -204,12 +203,12 @@ final class AwardStoreTests: OpenStoreTestCase {
             (#"{"format": "habitcore-awards", "version": 1, "rules": [], "extra": 1}"#, HC_E_INVALID, ["extra"]),
         ]
         for (document, code, words) in cases {
-            XCTAssertEqual(hc_awards_catalog_load(store, document), code, document)
+            XCTAssertEqual(hc_award_catalog_load(store, document), code, document)
             let message = String(cString: hc_store_errmsg(store))
             for word in words { XCTAssertTrue(message.contains(word), "'\(message)' should name \(word)") }
         }
         var after: UnsafeMutablePointer<CChar>?
-        ok(hc_awards_catalog_json(&after, store))
+        ok(hc_award_catalog_json(&after, store))
         defer { hc_free(after) }
         XCTAssertEqual(String(cString: try! XCTUnwrap(after)), String(cString: try! XCTUnwrap(before)), "a refused catalogue changes nothing")
     }
@@ -222,18 +221,18 @@ final class AwardStoreTests: OpenStoreTestCase {
               {"id": "journal-3", "title": "Three pages", "description": "Write 3 days", "icon": "book", "tier": 2,
                "metric": "total_completions", "scope": "habit", "habit": "Journal", "threshold": 3}]}
             """
-        ok(hc_awards_catalog_load(store, custom))
+        ok(hc_award_catalog_load(store, custom))
         let fresh = evaluate()
         XCTAssertEqual(fresh.map(\.id), ["journal-3"])
         XCTAssertEqual(fresh.first?.unlockedDay, today)
         var json: UnsafeMutablePointer<CChar>?
-        ok(hc_awards_catalog_json(&json, store))
+        ok(hc_award_catalog_json(&json, store))
         let text = String(cString: try XCTUnwrap(json))
         hc_free(json)
         XCTAssertTrue(text.contains("\"habit\":\(habit)"), text)
-        ok(hc_awards_catalog_load(store, text))
-        ok(hc_awards_catalog_reset(store))
-        XCTAssertEqual(awards { hc_awards_progress(&$0, store, Int32.min) }.count, 23, "the built-in catalogue is back")
+        ok(hc_award_catalog_load(store, text))
+        ok(hc_award_catalog_reset(store))
+        XCTAssertEqual(awards { hc_award_list_open_progress(&$0, store, Int32.min) }.count, 23, "the built-in catalogue is back")
         XCTAssertEqual(unlocked().map(\.id), ["journal-3"], "an unlock outlives its rule")
     }
 
@@ -243,8 +242,7 @@ final class AwardStoreTests: OpenStoreTestCase {
         let habit = createHabit(store, "Bed", start: date(today - 20))
         var proofs: [Int64] = []
         for offset in (0...6).reversed() {
-            var input = hc_entry_input()
-            input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
+            var input = defaults(hc_entry_input_init)
             input.habit_id = habit
             input.kind = HC_ENTRY_DONE
             input.day = today - Int32(offset)
@@ -254,15 +252,14 @@ final class AwardStoreTests: OpenStoreTestCase {
             proofs.append(id)
         }
         let more = ["Run", "Swim"].map { createHabit(store, $0, start: date(today)) }
-        var sync = hc_step_sync()
-        sync.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        var sync = defaults(hc_step_sync_init)
         ok(hc_credit_sync_steps(&sync, store, 0, today, 12_000))
-        ok(hc_awards_catalog_load(store, """
+        ok(hc_award_catalog_load(store, """
             {"format": "habitcore-awards", "version": 1, "rules": [
               {"id": "credits-100", "title": "Earner", "metric": "credits_earned", "threshold": 100}]}
             """))
         XCTAssertEqual(evaluate().first?.causeKind, HC_AWARD_CAUSE_CREDIT_ENTRY)
-        ok(hc_awards_catalog_reset(store))
+        ok(hc_award_catalog_reset(store))
         let fresh = evaluate()
         let proven = fresh.first { $0.id == "proofs-7" }
         XCTAssertEqual(proven?.unlockedDay, today)
@@ -299,7 +296,7 @@ final class AwardStoreTests: OpenStoreTestCase {
 
     func events(_ store: OpaquePointer? = nil, after: Int64 = 0, ack: Bool = false) -> [hc_event] {
         var list: OpaquePointer?
-        ok(hc_events_read(&list, store ?? self.store, after, 1000, ack ? HC_EVENTS_ACK : 0))
+        ok(hc_event_list_read(&list, store ?? self.store, after, 1000, ack ? HC_EVENTS_ACK : 0))
         defer { hc_event_list_free(list) }
         var count: Int64 = 0
         ok(hc_event_list_count(&count, list))

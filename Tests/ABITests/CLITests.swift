@@ -21,6 +21,20 @@ final class CLITests: XCTestCase {
         return document
     }
 
+    /// habitctl reaches the engine only through the library we ship: it links
+    /// libhabitcore.so.1 (the SONAME), found beside it, and holds no engine code itself.
+    func testHabitctlRunsTheShippedLibrary() throws {
+        let linked = try runProcess(["ldd", Paths.habitctl])
+        XCTAssertTrue(linked.stdout.contains("libhabitcore.so.1 => \(Paths.buildDir)/libhabitcore.so.1"), linked.stdout)
+        let library = try runProcess(["readelf", "-d", Paths.library])
+        XCTAssertTrue(library.stdout.contains("Library soname: [libhabitcore.so.1]"), library.stdout)
+        let symbols = try runProcess(["nm", "-D", "--defined-only", Paths.habitctl])
+        XCTAssertSucceeded(symbols, "nm")
+        XCTAssertFalse(symbols.stdout.contains(" hc_"), "habitctl defines no hc_ function of its own")
+        let undefined = try runProcess(["nm", "-D", "--undefined-only", Paths.habitctl])
+        XCTAssertTrue(undefined.stdout.contains("hc_habit_create"), undefined.stdout)
+    }
+
     func testAFullSessionWithJSONOutput() throws {
         XCTAssertSucceeded(try habitctl("init", "--timezone", "America/New_York", "--day-start", "03:00"), "init")
         let added = try json(try habitctl("--json", "habit", "add", "Water", "--kind", "counter", "--target", "8",

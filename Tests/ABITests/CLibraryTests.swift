@@ -13,8 +13,33 @@ final class CLibraryTests: XCTestCase {
         XCTAssertTrue(result.stdout.contains("all hostile-input checks passed"))
         // Every function the header declares is exercised there.
         let text = try String(contentsOfFile: sources + "/hostile.c", encoding: .utf8)
-        let missing = try HeaderContractTests.declaredFunctions().filter { !text.contains($0 + "(") }
+        // Called directly, or handed to a macro that calls it (HOSTILE_INIT).
+        let missing = try HeaderContractTests.declaredFunctions().filter { !text.contains($0 + "(") && !text.contains($0 + ")") }
         XCTAssertEqual(missing.sorted(), [], "functions hostile.c does not call")
+    }
+
+    /// The header's one rule for caller buffers, on every call that takes one, and
+    /// each hc_<struct>_init against its macro (Tests/c/buffers.c).
+    func testEveryCallerBufferFollowsTheOneRule() throws {
+        let dir = try temporaryDirectory()
+        try compileC([sources + "/buffers.c"], output: dir + "/buffers")
+        let result = try runProcess([dir + "/buffers", dir])
+        XCTAssertSucceeded(result, "buffers")
+        XCTAssertTrue(result.stdout.contains("every caller buffer follows the one rule"), result.stdout)
+        // Every prototype with a capacity, and every initialiser, is walked there.
+        let header = try String(contentsOfFile: Paths.header, encoding: .utf8).replacingOccurrences(of: "\n", with: " ")
+        let prototype = try NSRegularExpression(pattern: #"\b(hc_[a-z0-9_]+)\(([^;]*)\);"#)
+        let buffered = prototype.matches(in: header, range: NSRange(header.startIndex..., in: header)).compactMap { match -> String? in
+            guard let name = Range(match.range(at: 1), in: header), let parameters = Range(match.range(at: 2), in: header),
+                  header[parameters].contains("capacity") else { return nil }
+            return String(header[name])
+        }
+        XCTAssertGreaterThanOrEqual(buffered.count, 10)
+        let walked = try String(contentsOfFile: sources + "/buffers.c", encoding: .utf8)
+        let initialisers = try HeaderContractTests.declaredFunctions().filter { $0.hasSuffix("_init") }
+        XCTAssertGreaterThanOrEqual(initialisers.count, 14)
+        let missing = (buffered + initialisers).filter { !walked.contains($0) }
+        XCTAssertEqual(missing.sorted(), [], "calls buffers.c does not walk")
     }
 
     func testSigkillDuringAppendsLosesNoAcknowledgedEntry() throws {

@@ -7,8 +7,7 @@ import XCTest
 final class CreditStoreTests: OpenStoreTestCase {
     @discardableResult
     func sync(_ steps: Int64, on day: Int32? = nil, account: Int64 = 0) -> hc_step_sync {
-        var result = hc_step_sync()
-        result.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        var result = defaults(hc_step_sync_init)
         ok(hc_credit_sync_steps(&result, store, account, day ?? today, steps))
         return result
     }
@@ -20,8 +19,7 @@ final class CreditStoreTests: OpenStoreTestCase {
     }
 
     func summary(_ day: Int32, account: Int64 = 0) -> hc_credit_day {
-        var result = hc_credit_day()
-        result.struct_size = UInt32(MemoryLayout<hc_credit_day>.size)
+        var result = defaults(hc_credit_day_init)
         ok(hc_credit_day_summary(&result, store, account, day))
         return result
     }
@@ -67,7 +65,7 @@ final class CreditStoreTests: OpenStoreTestCase {
                        "a rule cannot reach back")
         var rules = [hc_credit_rule](repeating: hc_credit_rule(), count: 4)
         var count: Int64 = 0
-        ok(hc_credit_rules(&rules, 4, &count, store, 0))
+        ok(hc_credit_rule_list(&rules, 4, &count, store, 0))
         XCTAssertEqual(count, 1)
         XCTAssertEqual(rules[0].value, 50)
         XCTAssertEqual(rules[0].from_day, today)
@@ -144,8 +142,7 @@ final class CreditStoreTests: OpenStoreTestCase {
     func testAnUnlockSessionSaysUntilWhenAppsAreOpenAndQueuesTheNextOne() {
         sync(10_000)
         ok(hc_credit_spend(nil, store, 0, 15, "youtube", HC_SPEND_UNLOCK))
-        var state = hc_unlock_state()
-        state.struct_size = UInt32(MemoryLayout<hc_unlock_state>.size)
+        var state = defaults(hc_unlock_state_init)
         ok(hc_credit_unlock_state(&state, store, 0, 0))
         XCTAssertEqual(state.active, 1)
         XCTAssertEqual(state.until_ms - state.start_ms, 15 * 60_000)
@@ -161,8 +158,7 @@ final class CreditStoreTests: OpenStoreTestCase {
 
     func testAbsurdNumbersAreRefusedWithAMessage() {
         XCTAssertEqual(hc_credit_sync_steps(nil, store, 0, today, 5), HC_E_INVALID)
-        var result = hc_step_sync()
-        result.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        var result = defaults(hc_step_sync_init)
         for steps in [Int64.max, Int64.min, -1, 1_000_001] {
             XCTAssertEqual(hc_credit_sync_steps(&result, store, 0, today, steps), HC_E_INVALID)
             XCTAssertTrue(String(cString: hc_last_error_message()).contains("steps"))

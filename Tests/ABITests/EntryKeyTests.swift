@@ -103,8 +103,7 @@ final class EntryKeyTests: StoreTestCase {
         ok(hc_habit_find(&pointer, store, "CAF\u{C9}"))
         XCTAssertEqual(pointer.map { Array(String(cString: $0.pointee.name).unicodeScalars) }, Array("Caf\u{E9}".unicodeScalars))
         hc_habit_free(pointer)
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        var options = defaults(hc_habit_options_init)
         options.kind = HC_KIND_CHECKMARK
         options.target = 1
         options.direction = HC_DIRECTION_AT_LEAST

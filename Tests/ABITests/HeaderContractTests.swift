@@ -25,10 +25,11 @@ final class HeaderContractTests: XCTestCase {
         let dir = try temporaryDirectory()
         let body = """
         #include "habitcore_plugin.h"
-        static int32_t verify(void *state, const hc_plugin_evidence *evidence, hc_plugin_verdict *out) {
-            (void)state; (void)evidence; out->outcome = HC_VERDICT_ERROR; return 0;
+        static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
+            (void)user_data; (void)evidence; out->outcome = HC_OUTCOME_ERROR; return 0;
         }
-        const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "x", "1", "", 0, verify };
+        static void destroy(void *user_data) { (void)user_data; }
+        const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "x", "1", "", 0, verify, destroy };
         int main(void) { return hc_plugin_entry.abi_version == HC_PLUGIN_ABI_VERSION ? 0 : 1; }
         """
         try body.write(toFile: dir + "/plugin.c", atomically: true, encoding: .utf8)

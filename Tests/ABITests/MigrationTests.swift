@@ -24,9 +24,8 @@ final class MigrationTests: StoreTestCase {
     }
 
     func streak(_ store: OpaquePointer, _ habit: Int64, _ date: String) -> (Int32, Int32) {
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        var count: Int32 = 0
+        var result = defaults(hc_streak_result_init)
+        var count: Int64 = 0
         ok(hc_habit_streaks(&result, nil, 0, &count, store, habit, day(date)))
         return (result.current.length, result.longest.length)
     }
@@ -38,8 +37,7 @@ final class MigrationTests: StoreTestCase {
         ok(hc_store_schema_version(&version, store))
         XCTAssertEqual(version, latestSchemaVersion)
 
-        var policy = hc_streak_policy()
-        policy.struct_size = UInt32(MemoryLayout<hc_streak_policy>.size)
+        var policy = defaults(hc_streak_policy_init)
         ok(hc_store_streak_policy(&policy, store))
         XCTAssertEqual([policy.miss_allowance, policy.open_day, policy.off_days], [0, HC_OPEN_DAY_PREVIOUS, HC_OFF_DAYS_SKIP])
         var morning: Int32 = 0, dayBound: Int32 = 0, evening: Int32 = 0
@@ -64,16 +62,14 @@ final class MigrationTests: StoreTestCase {
             ("2026-03-07", 3, 7), ("2026-03-08", 3, 7), ("2026-03-09", 0, 1), ("2026-03-10", 0, 1),
         ]
         for row in global {
-            var perfect = hc_streak_result(), active = hc_streak_result()
-            perfect.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-            active.struct_size = perfect.struct_size
-            ok(hc_global_streaks(&perfect, &active, store, day(row.date)))
+            var perfect = defaults(hc_streak_result_init), active = defaults(hc_streak_result_init)
+            ok(hc_store_streaks(&perfect, &active, store, day(row.date)))
             XCTAssertEqual(perfect.current.length, row.perfect, "perfect days as of \(row.date)")
             XCTAssertEqual(active.current.length, row.active, "active days as of \(row.date)")
         }
         var due = [hc_due_item](repeating: hc_due_item(), count: 8)
         var count: Int64 = 0
-        ok(hc_due_today(&due, 8, &count, store, day("2026-03-10")))
+        ok(hc_store_due(&due, 8, &count, store, day("2026-03-10")))
         XCTAssertEqual(due.prefix(Int(count)).map(\.habit_id), [2, 3, 1, 4], "by routine, as before")
     }
 
@@ -82,8 +78,7 @@ final class MigrationTests: StoreTestCase {
         defer { hc_store_close(store) }
         // Session 1 (10 min) and session 2 (5 min, queued after it), both bought in 0.2.0.
         let start1: Int64 = 1_795_420_324_169
-        var state = hc_unlock_state()
-        state.struct_size = UInt32(MemoryLayout<hc_unlock_state>.size)
+        var state = defaults(hc_unlock_state_init)
         ok(hc_credit_unlock_state(&state, store, 0, start1 + 1))
         XCTAssertEqual([state.session_id, state.start_ms, state.until_ms], [1, start1, start1 + 900_000])
         var before: Int64 = 0

@@ -5,12 +5,11 @@ import XCTest
 /// Streaks, scores and due lists from a real store, through the C functions.
 final class ProgressStoreTests: StoreTestCase {
     func streaks(_ store: OpaquePointer, _ habit: Int64, asOf: String, best: Int32 = 0) -> (hc_streak_result, [hc_streak]) {
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+        var result = defaults(hc_streak_result_init)
         var runs = [hc_streak](repeating: hc_streak(), count: Int(max(best, 1)))
-        var count: Int32 = 0
-        ok(hc_habit_streaks(&result, &runs, best, &count, store, habit, day(asOf)))
-        return (result, Array(runs.prefix(Int(count))))
+        var count: Int64 = 0
+        ok(hc_habit_streaks(&result, &runs, Int64(best), &count, store, habit, day(asOf)))
+        return (result, Array(runs.prefix(Int(min(count, Int64(best))))))
     }
 
     /// Milliseconds of a local wall-clock time in New York (EST before 2026-03-08 02:00, EDT after).
@@ -110,26 +109,24 @@ final class ProgressStoreTests: StoreTestCase {
                 var states = [hc_day_state](repeating: hc_day_state(), count: length)
                 var count: Int64 = 0
                 ok(hc_habit_day_states(&states, Int64(length), &count, store, habit, start, asOf))
-                var rules = hc_habit_rules()
-                rules.struct_size = UInt32(MemoryLayout<hc_habit_rules>.size)
+                var rules = defaults(hc_habit_rules_init)
                 rules.kind = HC_KIND_CHECKMARK
                 rules.target = 1
                 rules.direction = HC_DIRECTION_AT_LEAST
                 rules.start_day = start
                 rules.week_start = 1
-                var pure = hc_streak_result()
-                pure.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
+                var pure = defaults(hc_streak_result_init)
                 var pureBest = [hc_streak](repeating: hc_streak(), count: 5)
-                var pureCount: Int32 = 0
+                var pureCount: Int64 = 0
                 schedule.withCString { text in
                     rules.schedule = text
-                    ok(hc_streaks_compute(&pure, &pureBest, 5, &pureCount, &rules, states, count, asOf))
+                    ok(hc_streak_compute(&pure, &pureBest, 5, &pureCount, &rules, states, count, asOf))
                 }
                 XCTAssertEqual(pure.current.length, stored.current.length, schedule)
                 XCTAssertEqual(pure.current.first_day, stored.current.first_day, schedule)
                 XCTAssertEqual(pure.longest.length, stored.longest.length, schedule)
                 XCTAssertEqual(pure.unit, stored.unit, schedule)
-                XCTAssertEqual(pureBest.prefix(Int(pureCount)).map(\.length), storedBest.map(\.length), schedule)
+                XCTAssertEqual(pureBest.prefix(Int(min(pureCount, 5))).map(\.length), storedBest.map(\.length), schedule)
                 XCTAssertGreaterThanOrEqual(stored.longest.length, stored.current.length)
                 var strength = [Double](repeating: 0, count: length), pureStrength = [Double](repeating: 0, count: length)
                 var n: Int64 = 0
@@ -148,8 +145,7 @@ final class ProgressStoreTests: StoreTestCase {
     func testScoresDueListGroupsAndMeasurements() throws {
         let store = try open()
         func habit(_ name: String, routine: Int32, group: String?, kind: Int32 = HC_KIND_CHECKMARK, target: Double = 1) -> Int64 {
-            var options = hc_habit_options()
-            options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+            var options = defaults(hc_habit_options_init)
             options.kind = kind
             options.target = target
             options.direction = HC_DIRECTION_AT_LEAST
@@ -180,21 +176,19 @@ final class ProgressStoreTests: StoreTestCase {
         }
         var scores = [hc_day_score](repeating: hc_day_score(), count: 3)
         var count: Int64 = 0
-        ok(hc_day_scores(&scores, 3, &count, store, day("2026-08-31"), day("2026-09-02")))
+        ok(hc_store_day_scores(&scores, 3, &count, store, day("2026-08-31"), day("2026-09-02")))
         XCTAssertEqual(scores.map(\.score), [-1, 1, 0.5], "none due before the start; all three; run of run and water")
         XCTAssertEqual(scores.map(\.excused), [0, 0, 1])
 
         var due = [hc_due_item](repeating: hc_due_item(), count: 5)
-        ok(hc_due_today(&due, 5, &count, store, day("2026-09-02")))
+        ok(hc_store_due(&due, 5, &count, store, day("2026-09-02")))
         XCTAssertEqual(count, 3, "the measurement is never due")
         XCTAssertEqual(due.prefix(3).map(\.habit_id), [run, water, lift], "morning, day, evening")
         XCTAssertEqual(due.prefix(3).map(\.state), [HC_DUE_DONE, HC_DUE_PENDING, HC_DUE_EXCUSED])
         XCTAssertEqual(due[1].value, 3)
         XCTAssertEqual(due[1].target, 8)
 
-        var today = hc_completion(), window = hc_completion()
-        today.struct_size = UInt32(MemoryLayout<hc_completion>.size)
-        window.struct_size = today.struct_size
+        var today = defaults(hc_completion_init), window = defaults(hc_completion_init)
         ok(hc_group_completion(&today, &window, store, "HYBRID ATHLETE", day("2026-09-02"), day("2026-09-01"), day("2026-09-02")))
         XCTAssertEqual(today.kept, 1)
         XCTAssertEqual(today.judged, 1)
@@ -202,8 +196,7 @@ final class ProgressStoreTests: StoreTestCase {
         XCTAssertEqual(window.judged, 3)
         XCTAssertEqual(window.excused, 1)
 
-        var stats = hc_measurement_stats()
-        stats.struct_size = UInt32(MemoryLayout<hc_measurement_stats>.size)
+        var stats = defaults(hc_measurement_stats_init)
         ok(hc_habit_measurements(&stats, store, weight, day("2026-09-01"), day("2026-09-30")))
         XCTAssertEqual(stats.count, 3)
         XCTAssertEqual(stats.latest, 80.6)
@@ -211,8 +204,7 @@ final class ProgressStoreTests: StoreTestCase {
         XCTAssertEqual(stats.best_day, day("2026-09-01"))
         XCTAssertEqual(stats.change, 80.6 - 81.0, accuracy: 1e-9)
 
-        var completion = hc_completion()
-        completion.struct_size = UInt32(MemoryLayout<hc_completion>.size)
+        var completion = defaults(hc_completion_init)
         ok(hc_habit_completion(&completion, store, water, day("2026-09-01"), day("2026-09-02")))
         XCTAssertEqual(completion.rate, 0.5)
         ok(hc_store_close(store))
@@ -238,7 +230,7 @@ final class ProgressStoreTests: StoreTestCase {
         ok(hc_store_schema_version(&version, reopened))
         XCTAssertEqual(version, latestSchemaVersion)
         var awards: OpaquePointer?
-        ok(hc_awards_progress(&awards, reopened, Int32.min))
+        ok(hc_award_list_open_progress(&awards, reopened, Int32.min))
         var count: Int64 = 0
         ok(hc_award_list_count(&count, awards))
         hc_award_list_free(awards)

@@ -83,7 +83,7 @@ final class ProofStoreTests: ProofTestCase {
     /// the confidence user_data points at.
     static let confidenceVerifier: hc_verify_callback = { evidence, out, userData in
         guard let out, let evidence, let userData else { return 1 }
-        out.pointee.outcome = HC_VERDICT_APPROVED
+        out.pointee.outcome = HC_OUTCOME_APPROVED
         out.pointee.confidence = userData.load(as: Double.self)
         let size = evidence.pointee.size
         withUnsafeMutableBytes(of: &out.pointee.message) { raw in
@@ -111,7 +111,7 @@ final class ProofStoreTests: ProofTestCase {
         XCTAssertEqual(hc_proof_review(nil, store, unsure.proofId, HC_OUTCOME_REJECTED, "sam", "changed my mind"), HC_E_CONFLICT)
         // The app hears of both decisions: the policy's (review) and the person's (approved).
         var events: OpaquePointer?
-        ok(hc_events_read(&events, store, 0, 100, 0))
+        ok(hc_event_list_read(&events, store, 0, 100, 0))
         var eventCount: Int64 = 0
         ok(hc_event_list_count(&eventCount, events))
         var verdictEvents: [Double] = []
@@ -186,13 +186,14 @@ final class ProofStoreTests: ProofTestCase {
         let source = dir + "/old.c"
         try """
             #include <habitcore_plugin.h>
-            static int32_t verify(void *s, const hc_plugin_evidence *e, hc_plugin_verdict *o) { (void)s; (void)e; o->outcome = 1; o->confidence = 1; return 0; }
-            const hc_plugin hc_plugin_entry = { 99, 0, "old", "0.1", "", 0, verify };
+            static int32_t verify(const hc_plugin_evidence *e, hc_plugin_verdict *o, void *u) { (void)u; (void)e; o->outcome = 1; o->confidence = 1; return 0; }
+            /* Built for habitcore 0.x: plugin ABI version 1. */
+            const hc_plugin hc_plugin_entry = { 1, 0, "old", "0.1", "", 0, verify, 0 };
             """.write(toFile: source, atomically: true, encoding: .utf8)
         XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", "-I", Paths.include, source, "-o", dir + "/old.so"]), "build")
         XCTAssertEqual(addPlugin(HC_PLUGIN_SHARED_OBJECT, dir + "/old.so"), HC_E_INVALID)
         var message = String(cString: hc_store_errmsg(store))
-        XCTAssertTrue(message.contains(dir + "/old.so") && message.contains("ABI version 99"), message)
+        XCTAssertTrue(message.contains(dir + "/old.so") && message.contains("plugin ABI version 1;") && message.contains("speaks 2"), message)
 
         try "this is not an ELF file".write(toFile: dir + "/text.so", atomically: true, encoding: .utf8)
         XCTAssertEqual(addPlugin(HC_PLUGIN_SHARED_OBJECT, dir + "/text.so"), HC_E_INVALID)

@@ -15,11 +15,9 @@ class ProofTestCase: OpenStoreTestCase {
     }
 
     func submit(_ habit: Int64, _ file: String, file line: StaticString = #filePath, line number: UInt = #line) -> Result {
-        var input = hc_proof_input()
-        input.struct_size = UInt32(MemoryLayout<hc_proof_input>.size)
+        var input = defaults(hc_proof_input_init)
         input.habit_id = habit
-        var result = hc_proof_result()
-        result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+        var result = defaults(hc_proof_result_init)
         let path = file.hasPrefix("/") ? file : ProofTestCase.fixtures + "/" + file
         let status = path.withCString { input.path = $0; return hc_proof_submit(&result, store, &input) }
         ok(status, file: line, line: number)
@@ -29,8 +27,7 @@ class ProofTestCase: OpenStoreTestCase {
     }
 
     func policy(_ habit: Int64, _ verifiers: String, window: (Int32, Int32)? = nil, onePerDay: Bool = true) {
-        var policy = hc_proof_policy()
-        policy.struct_size = UInt32(MemoryLayout<hc_proof_policy>.size)
+        var policy = defaults(hc_proof_policy_init)
         policy.mode = HC_POLICY_ALL
         policy.approve_threshold = 0.8
         policy.review_threshold = 0.5
@@ -41,9 +38,8 @@ class ProofTestCase: OpenStoreTestCase {
     }
 
     func currentStreak(_ habit: Int64) -> Int32 {
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        var count: Int32 = 0
+        var result = defaults(hc_streak_result_init)
+        var count: Int64 = 0
         ok(hc_habit_streaks(&result, nil, 0, &count, store, habit, Int32.min))
         return result.current.length
     }

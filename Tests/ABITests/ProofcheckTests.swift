@@ -29,8 +29,7 @@ final class ProofcheckTests: ProofTestCase {
 
     /// proofcheck's verdict on a file, recorded nowhere (it still sees the store's fingerprints).
     func check(_ path: String, file: StaticString = #filePath, line: UInt = #line) -> Result {
-        var result = hc_proof_result()
-        result.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
+        var result = defaults(hc_proof_result_init)
         ok(hc_plugin_test(&result, store, "proofcheck", path), file: file, line: line)
         let reason = withUnsafeBytes(of: &result.reason_code) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }

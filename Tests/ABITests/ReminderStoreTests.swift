@@ -40,8 +40,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
     @discardableResult
     func addRule(_ habit: Int64, _ time: String, weekdays: Int32 = 0, quiet: Int32 = HC_QUIET_DEFER, message: String? = nil,
                  file: StaticString = #filePath, line: UInt = #line) -> Int64 {
-        var rule = hc_reminder_rule()
-        rule.struct_size = UInt32(MemoryLayout<hc_reminder_rule>.size)
+        var rule = defaults(hc_reminder_rule_init)
         rule.habit_id = habit
         rule.minute = (Int32(time.prefix(2)) ?? 0) * 60 + (Int32(time.suffix(2)) ?? 0)
         rule.weekdays = weekdays
@@ -56,7 +55,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
 
     func next(_ from: Int64, _ to: Int64, flags: UInt32 = 0, store: OpaquePointer? = nil, file: StaticString = #filePath, line: UInt = #line) -> [Nudge] {
         var list: OpaquePointer?
-        ok(hc_reminders_next(&list, store ?? self.store, from, to, flags), file: file, line: line)
+        ok(hc_reminder_list_open(&list, store ?? self.store, from, to, flags), file: file, line: line)
         defer { hc_reminder_list_free(list) }
         var count: Int64 = 0
         ok(hc_reminder_list_count(&count, list), file: file, line: line)
@@ -206,8 +205,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         ok(hc_store_set_timezone(store, "UTC"))
         let habit = createHabit(store, "Water", start: date(today - 10))
         let rule = addRule(habit, "20:00", quiet: HC_QUIET_DEFER)
-        var changed = hc_reminder_rule()
-        changed.struct_size = UInt32(MemoryLayout<hc_reminder_rule>.size)
+        var changed = defaults(hc_reminder_rule_init)
         changed.minute = 21 * 60
         changed.quiet = HC_QUIET_DROP
         XCTAssertEqual(hc_reminder_rule_update(store, rule, &changed, today - 1), HC_E_INVALID, "not from a day already lived")
@@ -232,7 +230,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         XCTAssertEqual(hc_store_set_quiet_hours(store, 600, 700, today - 1), HC_E_INVALID)
 
         var list: OpaquePointer?
-        ok(hc_reminder_rules_open(&list, store, habit, today + 1))
+        ok(hc_reminder_rule_list_open(&list, store, habit, today + 1))
         var count: Int64 = 0
         ok(hc_reminder_rule_list_count(&count, list))
         var item: UnsafePointer<hc_reminder_rule>?
@@ -243,7 +241,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         XCTAssertEqual(item?.pointee.from_day, today + 1)
         XCTAssertEqual(item?.pointee.id, rule)
         hc_reminder_rule_list_free(list)
-        ok(hc_reminder_rules_open(&list, store, 0, today + 3))
+        ok(hc_reminder_rule_list_open(&list, store, 0, today + 3))
         ok(hc_reminder_rule_list_count(&count, list))
         XCTAssertEqual(count, 0, "removed from that day on")
         hc_reminder_rule_list_free(list)
@@ -296,8 +294,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
 
     func testBadArgumentsAreRefusedWithCodes() throws {
         let habit = createHabit(store, "Nap")
-        var rule = hc_reminder_rule()
-        rule.struct_size = UInt32(MemoryLayout<hc_reminder_rule>.size)
+        var rule = defaults(hc_reminder_rule_init)
         rule.habit_id = habit
         rule.quiet = HC_QUIET_DEFER
         rule.minute = 1440
@@ -311,25 +308,25 @@ final class ReminderStoreTests: OpenStoreTestCase {
         rule.quiet = HC_QUIET_DROP
         rule.struct_size = 8
         XCTAssertEqual(hc_reminder_rule_add(nil, store, &rule), HC_E_INVALID)
-        rule.struct_size = UInt32(MemoryLayout<hc_reminder_rule>.size)
+        rule.struct_size = defaults(hc_reminder_rule_init).struct_size
         rule.habit_id = 999
         XCTAssertEqual(hc_reminder_rule_add(nil, store, &rule), HC_E_NOT_FOUND)
         rule.habit_id = habit
         ok(hc_reminder_rule_add(nil, store, &rule))
         var list: OpaquePointer?
-        XCTAssertEqual(hc_reminders_next(&list, store, 10, 10, 0), HC_E_INVALID, "empty window")
-        XCTAssertEqual(hc_reminders_next(&list, store, 0, 93 * 86_400_000, 0), HC_E_INVALID, "longer than 92 days")
-        XCTAssertEqual(hc_reminders_next(&list, store, Int64.min, Int64.max, 0), HC_E_INVALID)
-        XCTAssertEqual(hc_reminders_next(&list, store, 0, 1000, 0x4), HC_E_INVALID, "unknown flag")
-        XCTAssertEqual(hc_reminders_next(nil, store, 0, 1000, 0), HC_E_INVALID)
+        XCTAssertEqual(hc_reminder_list_open(&list, store, 10, 10, 0), HC_E_INVALID, "empty window")
+        XCTAssertEqual(hc_reminder_list_open(&list, store, 0, 93 * 86_400_000, 0), HC_E_INVALID, "longer than 92 days")
+        XCTAssertEqual(hc_reminder_list_open(&list, store, Int64.min, Int64.max, 0), HC_E_INVALID)
+        XCTAssertEqual(hc_reminder_list_open(&list, store, 0, 1000, 0x4), HC_E_INVALID, "unknown flag")
+        XCTAssertEqual(hc_reminder_list_open(nil, store, 0, 1000, 0), HC_E_INVALID)
         XCTAssertEqual(hc_reminder_rule_update(store, 12345, &rule, Int32.min), HC_E_NOT_FOUND)
         XCTAssertEqual(hc_reminder_rule_remove(store, 12345, Int32.min), HC_E_NOT_FOUND)
         ok(hc_habit_archive(store, habit, 1))
         XCTAssertEqual(hc_reminder_rule_add(nil, store, &rule), HC_E_CONFLICT, "archived")
         ok(hc_store_close(store))
         store = try open(flags: HC_OPEN_READONLY)
-        XCTAssertEqual(hc_reminders_next(&list, store, 0, 1000, HC_REMINDERS_CLAIM), HC_E_READONLY)
-        ok(hc_reminders_next(&list, store, 0, 1000, HC_REMINDERS_PENDING))
+        XCTAssertEqual(hc_reminder_list_open(&list, store, 0, 1000, HC_REMINDERS_CLAIM), HC_E_READONLY)
+        ok(hc_reminder_list_open(&list, store, 0, 1000, HC_REMINDERS_PENDING))
         hc_reminder_list_free(list)
     }
 
@@ -387,13 +384,12 @@ final class ReminderStoreTests: OpenStoreTestCase {
         let habit = createHabit(store, "Old", start: date(today - 20))
         for offset in [1, 2, 3, 5] { ok(append(store, habit, on: date(today - Int32(offset))).0) }
         func answers(_ store: OpaquePointer) -> [Int32] {
-            var result = hc_streak_result()
-            result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-            var bestCount: Int32 = 0
+            var result = defaults(hc_streak_result_init)
+            var bestCount: Int64 = 0
             ok(hc_habit_streaks(&result, nil, 0, &bestCount, store, habit, Int32.min))
             var due = [hc_due_item](repeating: hc_due_item(), count: 4)
             var count: Int64 = 0
-            ok(hc_due_today(&due, 4, &count, store, Int32.min))
+            ok(hc_store_due(&due, 4, &count, store, Int32.min))
             return [result.current.length, result.longest.length, Int32(count), due[0].state]
         }
         let before = answers(store)

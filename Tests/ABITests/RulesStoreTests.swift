@@ -9,23 +9,23 @@ final class RulesStoreTests: OpenStoreTestCase {
     func march(_ date: Int) -> Int32 { day("2026-03-01") + Int32(date - 1) }
 
     func policy(_ allowance: Int32, _ openDay: Int32, _ offDays: Int32) -> hc_streak_policy {
-        hc_streak_policy(struct_size: UInt32(MemoryLayout<hc_streak_policy>.size), miss_allowance: allowance, open_day: openDay,
-                         off_days: offDays)
+        var policy = defaults(hc_streak_policy_init)
+        policy.miss_allowance = allowance
+        policy.open_day = openDay
+        policy.off_days = offDays
+        return policy
     }
 
     func streak(_ habit: Int64, asOf: Int32) -> hc_streak_result {
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        var count: Int32 = 0
+        var result = defaults(hc_streak_result_init)
+        var count: Int64 = 0
         ok(hc_habit_streaks(&result, nil, 0, &count, store, habit, asOf))
         return result
     }
 
     func globalPerfect(asOf: Int32) -> hc_streak_result {
-        var perfect = hc_streak_result(), active = hc_streak_result()
-        perfect.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        active.struct_size = perfect.struct_size
-        ok(hc_global_streaks(&perfect, &active, store, asOf))
+        var perfect = defaults(hc_streak_result_init), active = defaults(hc_streak_result_init)
+        ok(hc_store_streaks(&perfect, &active, store, asOf))
         return perfect
     }
 
@@ -58,8 +58,7 @@ final class RulesStoreTests: OpenStoreTestCase {
     }
 
     func testThePureCallAppliesThePolicyAndAnOldResultSizeStillWorks() {
-        var rules = hc_habit_rules()
-        rules.struct_size = UInt32(MemoryLayout<hc_habit_rules>.size)
+        var rules = defaults(hc_habit_rules_init)
         rules.kind = HC_KIND_CHECKMARK
         rules.target = 1
         rules.direction = HC_DIRECTION_AT_LEAST
@@ -67,32 +66,31 @@ final class RulesStoreTests: OpenStoreTestCase {
         rules.week_start = 1
         let days = (1...9).map { hc_day_state(day: march($0), flags: HC_DAY_DONE, value: 1, entry_count: 1, reserved: 0) }
         var numu = policy(1, HC_OPEN_DAY_ZERO, HC_OFF_DAYS_SKIP)
-        var result = hc_streak_result()
-        result.struct_size = UInt32(MemoryLayout<hc_streak_result>.size)
-        var count: Int32 = 0
-        ok(hc_streaks_compute_with_policy(&result, nil, 0, &count, &rules, &numu, days, Int64(days.count), march(10)))
+        var result = defaults(hc_streak_result_init)
+        var count: Int64 = 0
+        ok(hc_streak_compute_with_policy(&result, nil, 0, &count, &rules, &numu, days, Int64(days.count), march(10)))
         XCTAssertEqual(result.current.length, 9)
         XCTAssertEqual(result.current_forgiven, 1, "today is the forgiven miss")
         var zero = policy(0, HC_OPEN_DAY_ZERO, HC_OFF_DAYS_SKIP)
-        ok(hc_streaks_compute_with_policy(&result, nil, 0, &count, &rules, &zero, days, Int64(days.count), march(10)))
+        ok(hc_streak_compute_with_policy(&result, nil, 0, &count, &rules, &zero, days, Int64(days.count), march(10)))
         XCTAssertEqual(result.current.length, 0)
-        ok(hc_streaks_compute_with_policy(&result, nil, 0, &count, &rules, nil, days, Int64(days.count), march(10)))
+        ok(hc_streak_compute_with_policy(&result, nil, 0, &count, &rules, nil, days, Int64(days.count), march(10)))
         XCTAssertEqual(result.current.length, 9, "NULL: the defaults")
         var bad = policy(32, HC_OPEN_DAY_ZERO, HC_OFF_DAYS_SKIP)
-        XCTAssertEqual(hc_streaks_compute_with_policy(&result, nil, 0, &count, &rules, &bad, days, Int64(days.count), march(10)), HC_E_INVALID)
+        XCTAssertEqual(hc_streak_compute_with_policy(&result, nil, 0, &count, &rules, &bad, days, Int64(days.count), march(10)), HC_E_INVALID)
 
         // A caller built against 0.2.0 passes the old struct_size: the library writes no further.
         var old = hc_streak_result()
         old.struct_size = 40
         old.current_forgiven = 77
         old.longest_forgiven = 78
-        ok(hc_streaks_compute(&old, nil, 0, &count, &rules, days, Int64(days.count), march(10)))
+        ok(hc_streak_compute(&old, nil, 0, &count, &rules, days, Int64(days.count), march(10)))
         XCTAssertEqual(old.current.length, 9)
         XCTAssertEqual(old.struct_size, 40)
         XCTAssertEqual(old.current_forgiven, 77, "past the caller's size: untouched")
         XCTAssertEqual(old.longest_forgiven, 78)
         old.struct_size = 44
-        XCTAssertEqual(hc_streaks_compute(&old, nil, 0, &count, &rules, days, Int64(days.count), march(10)), HC_E_INVALID)
+        XCTAssertEqual(hc_streak_compute(&old, nil, 0, &count, &rules, days, Int64(days.count), march(10)), HC_E_INVALID)
     }
 
     func testHabitsFollowTheStoresPolicyUnlessTheySetTheirOwn() {
@@ -202,14 +200,12 @@ final class RulesStoreTests: OpenStoreTestCase {
     // MARK: Sessions
 
     func sync(_ steps: Int64) {
-        var result = hc_step_sync()
-        result.struct_size = UInt32(MemoryLayout<hc_step_sync>.size)
+        var result = defaults(hc_step_sync_init)
         ok(hc_credit_sync_steps(&result, store, 0, Int32.min, steps))
     }
 
     func unlock(at ms: Int64) -> hc_unlock_state {
-        var state = hc_unlock_state()
-        state.struct_size = UInt32(MemoryLayout<hc_unlock_state>.size)
+        var state = defaults(hc_unlock_state_init)
         ok(hc_credit_unlock_state(&state, store, 0, ms))
         return state
     }
@@ -325,8 +321,7 @@ final class RulesStoreTests: OpenStoreTestCase {
         var balance: Int64 = 0
         ok(hc_credit_balance(&balance, store, 0))
         XCTAssertEqual(balance, 4, "the day's 10 left over expired; the refund did not")
-        var summary = hc_credit_day()
-        summary.struct_size = UInt32(MemoryLayout<hc_credit_day>.size)
+        var summary = defaults(hc_credit_day_init)
         ok(hc_credit_day_summary(&summary, store, 0, after))
         XCTAssertEqual(summary.refunded, 4)
         ok(hc_credit_spend(nil, store, 0, 4, "after midnight", 0))
@@ -348,7 +343,7 @@ final class RulesStoreTests: OpenStoreTestCase {
         let clock = parts[1].split(separator: ":").compactMap { Int64($0) }
         let ms = (Int64(day(String(parts[0]))) * 86_400 + clock[0] * 3600 + clock[1] * 60) * 1000
         var value: Int32 = -1
-        ok(hc_routine_at(&value, store, ms))
+        ok(hc_store_routine_at(&value, store, ms))
         return value
     }
 
@@ -388,9 +383,9 @@ final class RulesStoreTests: OpenStoreTestCase {
             XCTAssertEqual(hc_store_set_routine_bounds(store, m, d, e), HC_E_INVALID, "\(m) \(d) \(e)")
         }
         var value: Int32 = 0
-        XCTAssertEqual(hc_routine_at(&value, store, -1), HC_E_INVALID)
-        XCTAssertEqual(hc_routine_at(nil, store, 0), HC_E_INVALID)
-        ok(hc_routine_at(&value, store, 0))
+        XCTAssertEqual(hc_store_routine_at(&value, store, -1), HC_E_INVALID)
+        XCTAssertEqual(hc_store_routine_at(nil, store, 0), HC_E_INVALID)
+        ok(hc_store_routine_at(&value, store, 0))
         XCTAssertTrue([HC_ROUTINE_MORNING, HC_ROUTINE_DAY, HC_ROUTINE_EVENING].contains(value))
     }
 }

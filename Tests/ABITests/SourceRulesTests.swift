@@ -51,6 +51,36 @@ final class SourceRulesTests: XCTestCase {
         }
     }
 
+    /// Struct sizes and defaults come from hc_<struct>_init (or the macros in C), never
+    /// from a copy: habitctl, the examples and bindings set no struct_size; the tests set
+    /// one only to play an older caller (a literal size), never today's by hand.
+    func testNoStructDefaultsCopiedByHand() throws {
+        let root = Paths.root
+        var files = try FileManager.default.subpathsOfDirectory(atPath: root + "/Sources/habitctl").map { "Sources/habitctl/" + $0 }
+        for folder in ["examples", "bindings"] where FileManager.default.fileExists(atPath: root + "/" + folder) {
+            files += try FileManager.default.subpathsOfDirectory(atPath: root + "/" + folder).map { folder + "/" + $0 }
+                .filter { !$0.contains("/target/") && !$0.contains("/.build") }
+        }
+        files = files.filter { [".swift", ".py", ".rs", ".c", ".cpp", ".h"].contains(where: $0.hasSuffix) }
+        XCTAssertGreaterThan(files.count, 20)
+        for file in files {
+            let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
+            for (number, line) in text.components(separatedBy: "\n").enumerated()
+            where line.range(of: #"struct_size\s*(=[^=]|:\s*[^:\s])"#, options: .regularExpression) != nil
+                && !line.contains("(\"struct_size\", ctypes.c_uint32)") && !line.contains("struct_size: u32") {
+                XCTFail("\(file):\(number + 1): sets struct_size by hand: \(line)")
+            }
+        }
+        let tests = try FileManager.default.subpathsOfDirectory(atPath: root + "/Tests/ABITests").filter { $0.hasSuffix(".swift") }
+        for file in tests where file != "SourceRulesTests.swift" {
+            let text = try String(contentsOfFile: root + "/Tests/ABITests/" + file, encoding: .utf8)
+            for (number, line) in text.components(separatedBy: "\n").enumerated()
+            where line.range(of: #"struct_size(:| =) UInt32\(MemoryLayout"#, options: .regularExpression) != nil {
+                XCTFail("Tests/ABITests/\(file):\(number + 1): today's size by hand: \(line)")
+            }
+        }
+    }
+
     /// habitctl writes through Writer only: nothing else may reach stdout or stderr.
     func testHabitctlWritesOnlyThroughTheWriter() throws {
         for (file, number, code) in try codeLines() where file.hasPrefix("habitctl/") && file != "habitctl/Writer.swift" {

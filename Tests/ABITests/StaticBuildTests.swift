@@ -33,5 +33,14 @@ final class StaticBuildTests: XCTestCase {
         let control = try hidden(Paths.library, "dynamic.db")
         XCTAssertNotEqual(control.status, 0, "the toolchain was not hidden: the debug build still loaded")
         XCTAssertTrue(control.stderr.contains("libswift"), control.stderr)
+
+        // The shipped habitctl runs the shipped library, found beside it, with the toolchain hidden too.
+        let linked = try runProcess(["ldd", folder + "/habitctl"])
+        XCTAssertTrue(linked.stdout.contains("libhabitcore.so.1 => \(folder)/libhabitcore.so.1"), linked.stdout)
+        let script = "mount -t tmpfs none '\(toolchain)' && '\(folder)/habitctl' --db '\(dir)/cli.db' habit add Walk && " +
+            "'\(folder)/habitctl' --db '\(dir)/cli.db' --json habit list"
+        let cli = try runProcess(unshare + ["sh", "-c", script])
+        XCTAssertSucceeded(cli, "release habitctl with the toolchain hidden")
+        XCTAssertTrue(cli.stdout.contains("\"Walk\""), cli.stdout)
     }
 }

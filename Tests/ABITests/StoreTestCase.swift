@@ -30,8 +30,7 @@ class StoreTestCase: XCTestCase {
 
     func createHabit(_ store: OpaquePointer, _ name: String, kind: Int32 = HC_KIND_CHECKMARK, target: Double = 1,
                      schedule: String? = nil, start: String = "2026-01-01") -> Int64 {
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        var options = defaults(hc_habit_options_init)
         options.kind = kind
         options.target = target
         options.direction = HC_DIRECTION_AT_LEAST
@@ -51,8 +50,7 @@ class StoreTestCase: XCTestCase {
     @discardableResult
     func append(_ store: OpaquePointer, _ habit: Int64, _ kind: Int32 = HC_ENTRY_DONE, value: Double = 0, on date: String? = nil,
                 atMs: Int64 = 0) -> (Int32, Int64) {
-        var input = hc_entry_input()
-        input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
+        var input = defaults(hc_entry_input_init)
         input.habit_id = habit
         input.kind = kind
         input.value = value

@@ -134,8 +134,7 @@ final class StoreTests: StoreTestCase {
     func testScheduleChangesKeepHistoryAndArchiveFreesTheName() throws {
         let store = try open()
         let habit = createHabit(store, "Gym", schedule: "days:mon,wed,fri", start: "2026-01-05")
-        var options = hc_habit_options()
-        options.struct_size = UInt32(MemoryLayout<hc_habit_options>.size)
+        var options = defaults(hc_habit_options_init)
         "weekly:3".withCString { options.schedule = $0; ok(hc_habit_update(store, habit, &options, HC_HABIT_FIELD_SCHEDULE)) }
         var pointer: UnsafeMutablePointer<hc_habit>?
         ok(hc_habit_get(&pointer, store, habit))
@@ -268,8 +267,7 @@ final class StoreTests: StoreTestCase {
         DispatchQueue.concurrentPerform(iterations: 8) { _ in
             let shared = OpaquePointer(bitPattern: handle)
             for _ in 0..<50 {
-                var input = hc_entry_input()
-                input.struct_size = UInt32(MemoryLayout<hc_entry_input>.size)
+                var input = defaults(hc_entry_input_init)
                 input.habit_id = habit
                 input.kind = HC_ENTRY_AMOUNT
                 input.value = 1

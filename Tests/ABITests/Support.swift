@@ -1,4 +1,5 @@
 import Foundation
+import CHabitCore
 import XCTest
 
 /// Where things are: the package's sources (via #filePath) and the built
@@ -68,7 +69,9 @@ func temporaryDirectory() throws -> String {
 /// Compiles C sources against the header and the built library.
 func compileC(_ sources: [String], output: String, extra: [String] = [], cxx: Bool = false) throws {
     let compiler = cxx ? "g++" : "cc"
-    let result = try runProcess([compiler, "-Wall", "-Wextra", "-O1", "-I", Paths.include] + sources +
+    // A pointer of the wrong type (an int32_t count where the header says int64_t) is an error, not a warning.
+    let strict = cxx ? [] : ["-Werror=incompatible-pointer-types"]
+    let result = try runProcess([compiler, "-Wall", "-Wextra", "-O1", "-I", Paths.include] + strict + sources +
         ["-o", output, "-L", Paths.buildDir, "-lhabitcore", "-Wl,-rpath," + Paths.buildDir, "-lpthread", "-ldl"] + extra)
     XCTAssertEqual(result.status, 0, "compiling \(sources): \(result.stderr)")
 }
@@ -79,6 +82,17 @@ func XCTAssertSucceeded(_ result: ProcessResult, _ what: String, file: StaticStr
 }
 
 /// Runs body with text as a C string, or with NULL for nil.
+/// A struct filled by its hc_<struct>_init, as bindings fill them: the tests never
+/// write a struct's size or defaults themselves (SourceRulesTests checks).
+func defaults<T>(_ initialise: (UnsafeMutablePointer<T>?, UInt32) -> Int32) -> T {
+    let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
+    defer { raw.deallocate() }
+    raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
+    let value = raw.bindMemory(to: T.self, capacity: 1)
+    XCTAssertEqual(initialise(value, UInt32(MemoryLayout<T>.size)), HC_OK)
+    return value.pointee
+}
+
 func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
     guard let text else { return body(nil) }
     return text.withCString { body($0) }

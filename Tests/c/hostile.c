@@ -55,6 +55,30 @@ int main(int argc, char **argv) {
     hc_free(NULL);
     hc_free(&foreign_object); /* not ours: ignored */
 
+    /* Initialisers: a NULL struct or a size below the struct's first release. */
+#define HOSTILE_INIT(type, init)                                             \
+    do {                                                                     \
+        type value_;                                                         \
+        EXPECT_STATUS(init(NULL, sizeof value_), HC_E_INVALID);              \
+        EXPECT_STATUS(init(&value_, 0), HC_E_INVALID);                       \
+        EXPECT_STATUS(init(&value_, 3), HC_E_INVALID);                       \
+        EXPECT_STATUS(init(&value_, sizeof value_), HC_OK);                  \
+    } while (0)
+    HOSTILE_INIT(hc_habit_options, hc_habit_options_init);
+    HOSTILE_INIT(hc_entry_input, hc_entry_input_init);
+    HOSTILE_INIT(hc_streak_result, hc_streak_result_init);
+    HOSTILE_INIT(hc_habit_rules, hc_habit_rules_init);
+    HOSTILE_INIT(hc_streak_policy, hc_streak_policy_init);
+    HOSTILE_INIT(hc_completion, hc_completion_init);
+    HOSTILE_INIT(hc_measurement_stats, hc_measurement_stats_init);
+    HOSTILE_INIT(hc_step_sync, hc_step_sync_init);
+    HOSTILE_INIT(hc_credit_day, hc_credit_day_init);
+    HOSTILE_INIT(hc_unlock_state, hc_unlock_state_init);
+    HOSTILE_INIT(hc_proof_input, hc_proof_input_init);
+    HOSTILE_INIT(hc_proof_result, hc_proof_result_init);
+    HOSTILE_INIT(hc_proof_policy, hc_proof_policy_init);
+    HOSTILE_INIT(hc_reminder_rule, hc_reminder_rule_init);
+
     /* Dates. */
     EXPECT_STATUS(hc_date_parse(NULL, "2026-01-01"), HC_E_INVALID);
     EXPECT_STATUS(hc_date_parse(&day, NULL), HC_E_INVALID);
@@ -135,19 +159,19 @@ int main(int argc, char **argv) {
         hc_due_item due[2];
         hc_vacation vacations[2];
         double strength[2];
-        int32_t best_count = 0;
+        int64_t best_count = 0;
         EXPECT_STATUS(hc_store_set_week_start(s, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_week_start(&minutes, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_vacation_add(&id, s, 0, 0, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_vacation_remove(s, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_vacation_list(vacations, 2, &count, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_streaks(&streaks, NULL, 0, &best_count, s, 1, HC_DAY_NONE), HC_E_MISUSE);
-        EXPECT_STATUS(hc_global_streaks(&streaks, &active, s, HC_DAY_NONE), HC_E_MISUSE);
-        EXPECT_STATUS(hc_day_scores(scores, 2, &count, s, 0, 1), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_streaks(&streaks, &active, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_day_scores(scores, 2, &count, s, 0, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_strength(strength, 2, &count, s, 1, 0, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_completion(&completion, s, 1, 0, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_group_completion(&completion, &window, s, "g", HC_DAY_NONE, 0, 1), HC_E_MISUSE);
-        EXPECT_STATUS(hc_due_today(due, 2, &count, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_due(due, 2, &count, s, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_measurements(&stats, s, 1, 0, 1), HC_E_MISUSE);
         hc_step_sync sync = HC_STEP_SYNC_INIT;
         hc_credit_day credit_day = HC_CREDIT_DAY_INIT;
@@ -157,7 +181,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_credit_account_create(&id, s, "a"), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_account_find(&id, s, "a"), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_rule_set(&id, s, 0, HC_RULE_STEPS_PER_MINUTE, 0, 100, HC_DAY_NONE), HC_E_MISUSE);
-        EXPECT_STATUS(hc_credit_rules(credit_rules, 2, &count, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_credit_rule_list(credit_rules, 2, &count, s, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_sync_steps(&sync, s, 0, HC_DAY_NONE, 100), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_spend(&id, s, 0, 1, NULL, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_credit_adjust(&id, s, 0, 1, NULL), HC_E_MISUSE);
@@ -173,18 +197,18 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_habit_streak_policy(&streak_policy, s, 1, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_set_routine_bounds(s, 300, 660, 1080), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_routine_bounds(&minutes, NULL, NULL, s), HC_E_MISUSE);
-        EXPECT_STATUS(hc_routine_at(&minutes, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_routine_at(&minutes, s, 0), HC_E_MISUSE);
         hc_award_list *awards = NULL;
         hc_event_list *events = NULL;
-        EXPECT_STATUS(hc_awards_catalog_load(s, "{}"), HC_E_MISUSE);
-        EXPECT_STATUS(hc_awards_catalog_reset(s), HC_E_MISUSE);
-        EXPECT_STATUS(hc_awards_catalog_json(&text, s), HC_E_MISUSE);
-        EXPECT_STATUS(hc_awards_evaluate(&awards, s, HC_DAY_NONE), HC_E_MISUSE);
-        EXPECT_STATUS(hc_awards_unlocked(&awards, s), HC_E_MISUSE);
-        EXPECT_STATUS(hc_awards_progress(&awards, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_award_catalog_load(s, "{}"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_award_catalog_reset(s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_award_catalog_json(&text, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_award_evaluate(&awards, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_award_list_open_unlocked(&awards, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_award_list_open_progress(&awards, s, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_referral_code(&text, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_referral_redeem(&id, s, "ABCDEFGH"), HC_E_MISUSE);
-        EXPECT_STATUS(hc_events_read(&events, s, 0, 10, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_event_list_read(&events, s, 0, 10, 0), HC_E_MISUSE);
         hc_proof_input proof = HC_PROOF_INPUT_INIT;
         hc_proof_result proof_result = HC_PROOF_RESULT_INIT;
         hc_proof_policy policy = HC_PROOF_POLICY_INIT;
@@ -206,10 +230,10 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_reminder_rule_add(&id, s, &reminder_rule), HC_E_MISUSE);
         EXPECT_STATUS(hc_reminder_rule_update(s, 1, &reminder_rule, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_reminder_rule_remove(s, 1, HC_DAY_NONE), HC_E_MISUSE);
-        EXPECT_STATUS(hc_reminder_rules_open(&reminder_rules, s, 0, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_rule_list_open(&reminder_rules, s, 0, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_set_quiet_hours(s, 0, 60, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_quiet_hours(&start, &end, s, HC_DAY_NONE), HC_E_MISUSE);
-        EXPECT_STATUS(hc_reminders_next(&reminders, s, 0, 1000, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, s, 0, 1000, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_reminder_fired(&recorded, s, 1, 0, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_reminder_snooze(s, 1, 0, 0, 1000), HC_E_MISUSE);
     }
@@ -431,7 +455,8 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_habit_day_states(NULL, 4, &count, store, habit_id, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_day_states(states, 4, NULL, store, habit_id, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_day_states(states, -1, &count, store, habit_id, 0, 3), HC_E_INVALID);
-    EXPECT_STATUS(hc_habit_day_states(states, 3, &count, store, habit_id, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_day_states(states, 3, &count, store, habit_id, 0, 3), HC_OK); /* short: 3 written */
+    EXPECT(count == 4);
     EXPECT_STATUS(hc_habit_day_states(states, INT64_MAX, &count, store, habit_id, INT32_MIN, INT32_MAX), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_day_states(states, INT64_MAX, &count, store, habit_id, 0, 200000), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_day_states(states, 4, &count, store, habit_id, 3, 0), HC_E_INVALID);
@@ -442,7 +467,7 @@ int main(int argc, char **argv) {
     /* Schedules, streaks and scores. */
     hc_streak_result streaks = HC_STREAK_RESULT_INIT, active = HC_STREAK_RESULT_INIT;
     hc_streak best[3];
-    int32_t best_count = 0;
+    int64_t best_count = 0;
     EXPECT_STATUS(hc_store_set_week_start(store, -1), HC_E_INVALID);
     EXPECT_STATUS(hc_store_set_week_start(store, 7), HC_E_INVALID);
     EXPECT_STATUS(hc_store_week_start(NULL, store), HC_E_INVALID);
@@ -473,35 +498,35 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_habit_streaks(&streaks, best, 3, &best_count, store, habit_id, HC_DAY_NONE), HC_OK);
     hc_habit_rules rules = HC_HABIT_RULES_INIT;
     hc_day_state days[2] = {{0, HC_DAY_DONE, 1.0, 1, 0}, {1, HC_DAY_DONE, 1.0, 1, 0}};
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, NULL, days, 2, 1), HC_E_INVALID);
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, NULL, 2, 1), HC_E_INVALID);
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, days, -1, 1), HC_E_INVALID);
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, days, INT64_MAX, 1), HC_E_INVALID);
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, days, 2, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, NULL, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, NULL, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, days, -1, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, days, INT64_MAX, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, days, 2, HC_DAY_NONE), HC_E_INVALID);
     hc_habit_rules bad_rules = rules;
     bad_rules.schedule = "weekly:0";
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
     bad_rules = rules; bad_rules.week_start = 9;
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
     bad_rules = rules; bad_rules.start_day = INT32_MIN;
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
     bad_rules = rules; bad_rules.kind = HC_KIND_COUNTER; bad_rules.target = NAN;
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &bad_rules, days, 2, 1), HC_E_INVALID);
     hc_day_state bad_days[1] = {{INT32_MAX, 0, 0.0, 0, 0}};
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, bad_days, 1, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, bad_days, 1, 1), HC_E_INVALID);
     bad_days[0].day = 0; bad_days[0].flags = 0x80;
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, bad_days, 1, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, bad_days, 1, 1), HC_E_INVALID);
     bad_days[0].flags = 0; bad_days[0].value = NAN;
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, bad_days, 1, 1), HC_E_INVALID);
-    EXPECT_STATUS(hc_streaks_compute(&streaks, best, 3, &best_count, &rules, days, 2, 1), HC_OK);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, bad_days, 1, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute(&streaks, best, 3, &best_count, &rules, days, 2, 1), HC_OK);
     EXPECT(streaks.current.length == 2 && best_count == 1);
     hc_streak_policy policy = HC_STREAK_POLICY_INIT;
-    EXPECT_STATUS(hc_streaks_compute_with_policy(&streaks, best, 3, &best_count, &rules, NULL, days, 2, 1), HC_OK);
-    EXPECT_STATUS(hc_streaks_compute_with_policy(&streaks, best, 3, &best_count, &rules, &policy, days, 2, 1), HC_OK);
+    EXPECT_STATUS(hc_streak_compute_with_policy(&streaks, best, 3, &best_count, &rules, NULL, days, 2, 1), HC_OK);
+    EXPECT_STATUS(hc_streak_compute_with_policy(&streaks, best, 3, &best_count, &rules, &policy, days, 2, 1), HC_OK);
     EXPECT(streaks.current.length == 2 && streaks.current_forgiven == 0);
-    EXPECT_STATUS(hc_streaks_compute_with_policy(&streaks, best, 3, &best_count, NULL, &policy, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute_with_policy(&streaks, best, 3, &best_count, NULL, &policy, days, 2, 1), HC_E_INVALID);
     policy.miss_allowance = INT32_MAX;
-    EXPECT_STATUS(hc_streaks_compute_with_policy(&streaks, best, 3, &best_count, &rules, &policy, days, 2, 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_streak_compute_with_policy(&streaks, best, 3, &best_count, &rules, &policy, days, 2, 1), HC_E_INVALID);
     EXPECT_STATUS(hc_store_set_streak_policy(store, &policy), HC_E_INVALID);
     policy.miss_allowance = INT32_MIN;
     EXPECT_STATUS(hc_store_set_streak_policy(store, &policy), HC_E_INVALID);
@@ -537,30 +562,33 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_set_routine_bounds(store, 1080, 660, 300), HC_E_INVALID);
     EXPECT_STATUS(hc_store_set_routine_bounds(store, 300, 660, 1080), HC_OK);
     EXPECT_STATUS(hc_store_routine_bounds(NULL, NULL, NULL, store), HC_OK);
-    EXPECT_STATUS(hc_routine_at(NULL, store, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_routine_at(&minutes, store, -1), HC_E_INVALID);
-    EXPECT_STATUS(hc_routine_at(&minutes, store, INT64_MAX), HC_E_INVALID);
-    EXPECT_STATUS(hc_routine_at(&minutes, store, 0), HC_OK);
+    EXPECT_STATUS(hc_store_routine_at(NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_routine_at(&minutes, store, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_routine_at(&minutes, store, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_routine_at(&minutes, store, 0), HC_OK);
     EXPECT(minutes >= HC_ROUTINE_MORNING && minutes <= HC_ROUTINE_EVENING);
-    EXPECT_STATUS(hc_global_streaks(NULL, &active, store, HC_DAY_NONE), HC_E_INVALID);
-    EXPECT_STATUS(hc_global_streaks(&streaks, NULL, store, HC_DAY_NONE), HC_E_INVALID);
-    EXPECT_STATUS(hc_global_streaks(&streaks, &active, store, -800000), HC_E_INVALID);
-    EXPECT_STATUS(hc_global_streaks(&streaks, &active, store, HC_DAY_NONE), HC_OK);
+    EXPECT_STATUS(hc_store_streaks(NULL, &active, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_streaks(&streaks, NULL, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_streaks(&streaks, &active, store, -800000), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_streaks(&streaks, &active, store, HC_DAY_NONE), HC_OK);
     hc_day_score scores[4];
     double strength[4];
-    EXPECT_STATUS(hc_day_scores(NULL, 4, &count, store, 0, 3), HC_E_INVALID);
-    EXPECT_STATUS(hc_day_scores(scores, 3, &count, store, 0, 3), HC_E_INVALID);
-    EXPECT_STATUS(hc_day_scores(scores, INT64_MAX, &count, store, 0, 3), HC_E_INVALID);
-    EXPECT_STATUS(hc_day_scores(scores, 4, &count, store, 3, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_day_scores(scores, 4, &count, store, INT32_MIN, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_day_scores(scores, 4, NULL, store, 0, 3), HC_E_INVALID);
-    EXPECT_STATUS(hc_day_scores(scores, 4, &count, store, 0, 3), HC_OK);
+    EXPECT_STATUS(hc_store_day_scores(NULL, 4, &count, store, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_day_scores(scores, 3, &count, store, 0, 3), HC_OK);
+    EXPECT(count == 4);
+    EXPECT_STATUS(hc_store_day_scores(scores, INT64_MAX, &count, store, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_day_scores(scores, 4, &count, store, 3, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_day_scores(scores, 4, &count, store, INT32_MIN, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_day_scores(scores, 4, NULL, store, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_day_scores(scores, 4, &count, store, 0, 3), HC_OK);
     EXPECT(count == 4 && scores[0].score == -1.0);
-    EXPECT_STATUS(hc_habit_strength(strength, 3, &count, store, habit_id, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_strength(strength, 3, &count, store, habit_id, 0, 3), HC_OK);
+    EXPECT(count == 4);
     EXPECT_STATUS(hc_habit_strength(strength, 4, &count, store, INT64_MIN, 0, 3), HC_E_NOT_FOUND);
     EXPECT_STATUS(hc_habit_strength(strength, 4, &count, store, habit_id, 0, INT32_MAX), HC_E_INVALID);
     EXPECT_STATUS(hc_strength_compute(strength, 4, &count, &bad_rules, days, 2, 0, 3), HC_E_INVALID);
-    EXPECT_STATUS(hc_strength_compute(strength, 2, &count, &rules, days, 2, 0, 3), HC_E_INVALID);
+    EXPECT_STATUS(hc_strength_compute(strength, 2, &count, &rules, days, 2, 0, 3), HC_OK);
+    EXPECT(count == 4);
     EXPECT_STATUS(hc_strength_compute(NULL, 4, &count, &rules, days, 2, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_strength_compute(strength, 4, &count, &rules, days, 2, 0, 3), HC_OK);
     hc_completion completion = HC_COMPLETION_INIT, window = HC_COMPLETION_INIT, tiny = HC_COMPLETION_INIT;
@@ -575,10 +603,10 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_group_completion(NULL, &window, store, "nobody", HC_DAY_NONE, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_group_completion(&completion, &tiny, store, "nobody", HC_DAY_NONE, 0, 3), HC_E_INVALID);
     hc_due_item due[1];
-    EXPECT_STATUS(hc_due_today(NULL, 1, &count, store, HC_DAY_NONE), HC_E_INVALID);
-    EXPECT_STATUS(hc_due_today(due, 1, NULL, store, HC_DAY_NONE), HC_E_INVALID);
-    EXPECT_STATUS(hc_due_today(due, 1, &count, store, INT32_MAX), HC_E_INVALID);
-    EXPECT_STATUS(hc_due_today(NULL, 0, &count, store, HC_DAY_NONE), HC_OK);
+    EXPECT_STATUS(hc_store_due(NULL, 1, &count, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_due(due, 1, NULL, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_due(due, 1, &count, store, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_due(NULL, 0, &count, store, HC_DAY_NONE), HC_OK);
     hc_measurement_stats stats = HC_MEASUREMENT_STATS_INIT, odd = HC_MEASUREMENT_STATS_INIT;
     odd.struct_size = 1000;
     EXPECT_STATUS(hc_habit_measurements(&stats, store, habit_id, 0, 3), HC_E_INVALID); /* not a measurement */
@@ -616,10 +644,10 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_HABIT_MINUTES, habit_id, 1441, HC_DAY_NONE), HC_E_INVALID);
     EXPECT_STATUS(hc_credit_rule_set(&id, store, 0, HC_RULE_EXPIRY, 0, 7, HC_DAY_NONE), HC_E_INVALID);
     EXPECT_STATUS(hc_credit_rule_set(NULL, store, 0, HC_RULE_EXPIRY, 0, HC_EXPIRY_CARRY_OVER, HC_DAY_NONE), HC_OK);
-    EXPECT_STATUS(hc_credit_rules(NULL, 2, &count, store, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_credit_rules(credit_rules, -1, &count, store, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_credit_rules(credit_rules, 4, NULL, store, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_credit_rules(NULL, 0, &count, store, 0), HC_OK);
+    EXPECT_STATUS(hc_credit_rule_list(NULL, 2, &count, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_list(credit_rules, -1, &count, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_list(credit_rules, 4, NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_credit_rule_list(NULL, 0, &count, store, 0), HC_OK);
     EXPECT(count == 1);
     EXPECT_STATUS(hc_credit_sync_steps(NULL, store, 0, HC_DAY_NONE, 100), HC_E_INVALID);
     EXPECT_STATUS(hc_credit_sync_steps(&short_sync, store, 0, HC_DAY_NONE, 100), HC_E_INVALID);
@@ -691,33 +719,33 @@ int main(int argc, char **argv) {
     hc_award_list *award_list = NULL;
     hc_award_list *foreign_awards = (hc_award_list *)&foreign_object;
     const hc_award *award = NULL;
-    EXPECT_STATUS(hc_awards_catalog_load(store, NULL), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_load(store, ""), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_load(store, bad_utf8), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_load(store, "[]"), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
+    EXPECT_STATUS(hc_award_catalog_load(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_catalog_load(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_catalog_load(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_catalog_load(store, "[]"), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
                                                 "\"title\":\"X\",\"metric\":\"pushups\",\"threshold\":1}]}"), HC_E_INVALID);
     EXPECT(strstr(hc_last_error_message(), "rule 'x'") && strstr(hc_last_error_message(), "field 'metric'"));
-    EXPECT_STATUS(hc_awards_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
+    EXPECT_STATUS(hc_award_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
                                                 "\"title\":\"X\",\"metric\":\"total_completions\",\"threshold\":9223372036854775807}]}"),
                   HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
+    EXPECT_STATUS(hc_award_catalog_load(store, "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\","
                                                 "\"title\":\"X\",\"metric\":\"total_completions\",\"scope\":\"habit\","
                                                 "\"habit\":9223372036854775807,\"threshold\":1}]}"),
                   HC_E_NOT_FOUND);
-    EXPECT_STATUS(hc_awards_catalog_json(NULL, store), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_json(&text, store), HC_OK);
+    EXPECT_STATUS(hc_award_catalog_json(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_catalog_json(&text, store), HC_OK);
     EXPECT(text != NULL && strstr(text, "\"streak-7\"") != NULL);
     hc_free(text);
     text = NULL;
-    EXPECT_STATUS(hc_awards_evaluate(NULL, store, HC_DAY_NONE), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_evaluate(&award_list, store, INT32_MAX), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_evaluate(&award_list, store, INT32_MIN + 1), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_progress(NULL, store, HC_DAY_NONE), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_progress(&award_list, store, -800000), HC_E_INVALID); /* before 0001-01-01 */
-    EXPECT_STATUS(hc_awards_unlocked(NULL, store), HC_E_INVALID);
-    EXPECT_STATUS(hc_awards_catalog_reset(store), HC_OK);
-    EXPECT_STATUS(hc_awards_progress(&award_list, store, HC_DAY_NONE), HC_OK);
+    EXPECT_STATUS(hc_award_evaluate(NULL, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_evaluate(&award_list, store, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_evaluate(&award_list, store, INT32_MIN + 1), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_open_progress(NULL, store, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_list_open_progress(&award_list, store, -800000), HC_E_INVALID); /* before 0001-01-01 */
+    EXPECT_STATUS(hc_award_list_open_unlocked(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_award_catalog_reset(store), HC_OK);
+    EXPECT_STATUS(hc_award_list_open_progress(&award_list, store, HC_DAY_NONE), HC_OK);
     EXPECT_STATUS(hc_award_list_count(&count, award_list), HC_OK);
     EXPECT(count == 23);
     EXPECT_STATUS(hc_award_list_count(NULL, award_list), HC_E_INVALID);
@@ -745,17 +773,17 @@ int main(int argc, char **argv) {
     hc_event_list *event_list = NULL;
     hc_event_list *foreign_events = (hc_event_list *)&foreign_object;
     const hc_event *event = NULL;
-    EXPECT_STATUS(hc_events_read(NULL, store, 0, 10, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_events_read(&event_list, store, -1, 10, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 0, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_events_read(&event_list, store, 0, INT64_MAX, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, 0x80u), HC_E_INVALID);
-    EXPECT_STATUS(hc_events_read(&event_list, store, INT64_MAX, 10, HC_EVENTS_ACK), HC_OK);
+    EXPECT_STATUS(hc_event_list_read(NULL, store, 0, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, -1, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 0, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, INT64_MAX, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 10, 0x80u), HC_E_INVALID);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, INT64_MAX, 10, HC_EVENTS_ACK), HC_OK);
     EXPECT_STATUS(hc_event_list_count(&count, event_list), HC_OK);
     EXPECT(count == 0);
     EXPECT_STATUS(hc_event_list_get(&event, event_list, 0), HC_E_INVALID);
     hc_event_list_free(event_list);
-    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_OK);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_OK);
     EXPECT_STATUS(hc_event_list_count(NULL, event_list), HC_E_INVALID);
     EXPECT_STATUS(hc_event_list_get(NULL, event_list, 0), HC_E_INVALID);
     EXPECT_STATUS(hc_event_list_count(&count, event_list), HC_OK);
@@ -989,11 +1017,11 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_reminder_rule_update(store, rule_id, &rule, HC_DAY_NONE), HC_OK);
         EXPECT_STATUS(hc_reminder_rule_remove(store, INT64_MAX, HC_DAY_NONE), HC_E_NOT_FOUND);
         EXPECT_STATUS(hc_reminder_rule_remove(store, rule_id, 0), HC_E_INVALID); /* 1970: already lived */
-        EXPECT_STATUS(hc_reminder_rules_open(NULL, store, 0, HC_DAY_NONE), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, -1, HC_DAY_NONE), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, INT64_MAX, HC_DAY_NONE), HC_E_NOT_FOUND);
-        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, 0, INT32_MAX), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminder_rules_open(&rules, store, habit, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_reminder_rule_list_open(NULL, store, 0, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_open(&rules, store, -1, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_open(&rules, store, INT64_MAX, HC_DAY_NONE), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_reminder_rule_list_open(&rules, store, 0, INT32_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_rule_list_open(&rules, store, habit, HC_DAY_NONE), HC_OK);
         EXPECT_STATUS(hc_reminder_rule_list_count(&count, rules), HC_OK);
         EXPECT(count == 2);
         EXPECT_STATUS(hc_reminder_rule_list_count(NULL, rules), HC_E_INVALID);
@@ -1019,14 +1047,14 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_quiet_hours(&start, &end, store, INT32_MAX), HC_E_INVALID);
         EXPECT_STATUS(hc_store_quiet_hours(&start, &end, store, HC_DAY_NONE), HC_OK);
         EXPECT(start == 22 * 60 && end == 7 * 60);
-        EXPECT_STATUS(hc_reminders_next(NULL, store, 0, 1000, 0), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, 1000, 1000, 0), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, 1000, 0, 0), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, INT64_MIN, INT64_MAX, 0), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, INT64_MAX - 1, INT64_MAX, 0), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, INT64_MIN, INT64_MIN + 1, 0), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, 0x80u), HC_E_INVALID);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, HC_REMINDERS_PENDING | HC_REMINDERS_CLAIM), HC_OK);
+        EXPECT_STATUS(hc_reminder_list_open(NULL, store, 0, 1000, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, 1000, 1000, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, 1000, 0, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, INT64_MIN, INT64_MAX, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, INT64_MAX - 1, INT64_MAX, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, INT64_MIN, INT64_MIN + 1, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, 0, 1000, 0x80u), HC_E_INVALID);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, 0, 1000, HC_REMINDERS_PENDING | HC_REMINDERS_CLAIM), HC_OK);
         EXPECT_STATUS(hc_reminder_list_count(&count, reminders), HC_OK);
         EXPECT(count == 0);
         EXPECT_STATUS(hc_reminder_list_get(&reminder, reminders, 0), HC_E_INVALID);
@@ -1062,11 +1090,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_set_week_start(store, 0), HC_E_READONLY);
     EXPECT_STATUS(hc_credit_sync_steps(&sync, store, 0, HC_DAY_NONE, 5000), HC_E_READONLY);
     EXPECT_STATUS(hc_credit_spend(&id, store, 0, 1, NULL, 0), HC_E_READONLY);
-    EXPECT_STATUS(hc_awards_catalog_reset(store), HC_E_READONLY);
-    EXPECT_STATUS(hc_awards_evaluate(&award_list, store, HC_DAY_NONE), HC_E_READONLY);
+    EXPECT_STATUS(hc_award_catalog_reset(store), HC_E_READONLY);
+    EXPECT_STATUS(hc_award_evaluate(&award_list, store, HC_DAY_NONE), HC_E_READONLY);
     EXPECT_STATUS(hc_referral_code(&text, store), HC_E_READONLY); /* none made yet */
-    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_E_READONLY);
-    EXPECT_STATUS(hc_events_read(&event_list, store, 0, 10, 0), HC_OK);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_E_READONLY);
+    EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 10, 0), HC_OK);
     hc_event_list_free(event_list);
     {
         hc_reminder_rule rule = HC_REMINDER_RULE_INIT;
@@ -1075,8 +1103,8 @@ int main(int argc, char **argv) {
         rule.habit_id = 1;
         EXPECT_STATUS(hc_reminder_rule_add(&id, store, &rule), HC_E_READONLY);
         EXPECT_STATUS(hc_store_set_quiet_hours(store, -1, -1, HC_DAY_NONE), HC_E_READONLY);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, HC_REMINDERS_CLAIM), HC_E_READONLY);
-        EXPECT_STATUS(hc_reminders_next(&reminders, store, 0, 1000, HC_REMINDERS_PENDING), HC_OK);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, 0, 1000, HC_REMINDERS_CLAIM), HC_E_READONLY);
+        EXPECT_STATUS(hc_reminder_list_open(&reminders, store, 0, 1000, HC_REMINDERS_PENDING), HC_OK);
         hc_reminder_list_free(reminders);
         EXPECT_STATUS(hc_reminder_fired(&recorded, store, 1, 0, 0), HC_E_READONLY);
     }

@@ -40,7 +40,7 @@ static void *claim_windows(hc_store *store) {
     for (long long w = 0; w < windows; w++) {
         long long start = from + w * step, end = start + step < to ? start + step : to;
         hc_reminder_list *list = NULL;
-        int32_t status = hc_reminders_next(&list, store, start, end, HC_REMINDERS_CLAIM);
+        int32_t status = hc_reminder_list_open(&list, store, start, end, HC_REMINDERS_CLAIM);
         if (status != HC_OK) { fail("claim", status); continue; }
         int64_t count = 0;
         hc_reminder_list_count(&count, list);
@@ -110,7 +110,7 @@ int main(int argc, char **argv) {
     /* Every process lists what is pending before any of them delivers. */
     hc_store *store = NULL;
     int32_t status = hc_store_open(&store, path, 0);
-    if (status == HC_OK) status = hc_reminders_next(&listed_before, store, from, to, HC_REMINDERS_PENDING);
+    if (status == HC_OK) status = hc_reminder_list_open(&listed_before, store, from, to, HC_REMINDERS_PENDING);
     if (status != HC_OK) { fail("list", status); return 1; }
     hc_reminder_list_count(&listed, listed_before);
     char ready[4200];

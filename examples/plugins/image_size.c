@@ -11,10 +11,10 @@
 
 static const hc_host_services *host;
 
-static int32_t start(const hc_host_services *services, void **state) {
+static int32_t start(const hc_host_services *services, void **out_user_data) {
     if (services->abi_version != HC_PLUGIN_ABI_VERSION) return 1;
     host = services;
-    *state = NULL;
+    *out_user_data = NULL;
     return 0;
 }
 
@@ -48,29 +48,29 @@ static int dimensions(const uint8_t *b, int64_t n, uint32_t *w, uint32_t *h) {
     return 0;
 }
 
-static int32_t verify(void *state, const hc_plugin_evidence *evidence, hc_plugin_verdict *out) {
-    (void)state;
+static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
+    (void)user_data;
     uint32_t w = 0, h = 0;
     if (!evidence->bytes || !dimensions(evidence->bytes, evidence->size, &w, &h)) {
-        out->outcome = HC_VERDICT_REJECTED;
+        out->outcome = HC_OUTCOME_REJECTED;
         out->confidence = 0.95;
         snprintf(out->reason_code, sizeof out->reason_code, "not_an_image");
         snprintf(out->message, sizeof out->message, "no PNG or JPEG header in %lld bytes", (long long)evidence->size);
         return 0;
     }
     if (w < MIN_SIDE || h < MIN_SIDE) {
-        out->outcome = HC_VERDICT_REJECTED;
+        out->outcome = HC_OUTCOME_REJECTED;
         out->confidence = 0.9;
         snprintf(out->reason_code, sizeof out->reason_code, "too_small");
         snprintf(out->message, sizeof out->message, "%ux%u is below %dx%d", w, h, MIN_SIDE, MIN_SIDE);
         snprintf(out->signals, sizeof out->signals, "small_image");
         return 0;
     }
-    out->outcome = HC_VERDICT_APPROVED;
+    out->outcome = HC_OUTCOME_APPROVED;
     out->confidence = 0.9;
     snprintf(out->reason_code, sizeof out->reason_code, "image_ok");
     snprintf(out->message, sizeof out->message, "a %ux%u image", w, h);
-    if (host && host->log) host->log(host->host, 0, "image_size: checked one image");
+    if (host && host->log) host->log(HC_LOG_DEBUG, "image_size: checked one image", host->user_data);
     return 0;
 }
 
@@ -78,5 +78,5 @@ static int32_t verify(void *state, const hc_plugin_evidence *evidence, hc_plugin
 __attribute__((visibility("default")))
 #endif
 const hc_plugin hc_plugin_entry = {
-    HC_PLUGIN_ABI_VERSION, 0, "image-size", "1.0.0", "approves PNG and JPEG photos of at least 64x64 pixels", start, verify,
+    HC_PLUGIN_ABI_VERSION, 0, "image-size", "1.0.0", "approves PNG and JPEG photos of at least 64x64 pixels", start, verify, NULL,
 };

@@ -14,7 +14,7 @@ import datetime
 import os
 from collections import namedtuple
 
-ABI_VERSION = 1  # HC_ABI_VERSION this binding was written for
+ABI_VERSION = 2  # HC_ABI_VERSION this binding was written for (habitcore 1.0)
 
 OK = 0
 DAY_NONE = -2147483648
@@ -154,6 +154,12 @@ def _load():
         "hc_proof_policy_set": (I32, [P, I64, ctypes.POINTER(ProofPolicy)]),
         "hc_proof_submit": (I32, [ctypes.POINTER(ProofResult), P, ctypes.POINTER(ProofInput)]),
         "hc_proof_review": (I32, [ctypes.POINTER(I64), P, I64, I32, S, S]),
+        # Each struct's defaults come from the library, never from a copy here.
+        "hc_habit_options_init": (I32, [ctypes.POINTER(HabitOptions), U32]),
+        "hc_entry_input_init": (I32, [ctypes.POINTER(EntryInput), U32]),
+        "hc_proof_input_init": (I32, [ctypes.POINTER(ProofInput), U32]),
+        "hc_proof_result_init": (I32, [ctypes.POINTER(ProofResult), U32]),
+        "hc_proof_policy_init": (I32, [ctypes.POINTER(ProofPolicy), U32]),
     }
     for name, (restype, argtypes) in signatures.items():
         function = getattr(lib, name)
@@ -172,6 +178,13 @@ def _check(status):
     if status != OK:
         message = _lib.hc_last_error_message().decode("utf-8", "replace")
         raise _ERRORS.get(status, HabitcoreError)(status, message)
+
+
+def _defaults(struct, initialise):
+    """A struct filled by its hc_<struct>_init: the header's defaults, sized for this binding's struct."""
+    value = struct()
+    _check(initialise(ctypes.byref(value), ctypes.sizeof(struct)))
+    return value
 
 
 def _text(value):
@@ -237,9 +250,13 @@ class Store:
 
     def create_habit(self, name, kind="checkmark", target=1.0, direction="at_least", routine="anytime",
                      group=None, unit=None, schedule=None, start=None, proof_required=False):
-        options = HabitOptions(ctypes.sizeof(HabitOptions), KINDS[kind], _text(name), float(target),
-                               DIRECTIONS[direction], ROUTINES[routine], _text(group), _text(unit), _text(schedule),
-                               DAY_NONE if start is None else to_day(start), 1 if proof_required else 0)
+        options = _defaults(HabitOptions, _lib.hc_habit_options_init)
+        options.kind, options.name, options.target = KINDS[kind], _text(name), float(target)
+        options.direction, options.routine = DIRECTIONS[direction], ROUTINES[routine]
+        options.group_name, options.unit, options.schedule = _text(group), _text(unit), _text(schedule)
+        if start is not None:
+            options.start_day = to_day(start)
+        options.proof_required = 1 if proof_required else 0
         habit_id = ctypes.c_int64()
         _check(_lib.hc_habit_create(ctypes.byref(habit_id), self._handle, ctypes.byref(options)))
         return habit_id.value
@@ -265,8 +282,10 @@ class Store:
             kind, value = "amount", float(amount)
         else:
             kind, value = "done", 0.0
-        entry = EntryInput(ctypes.sizeof(EntryInput), ENTRY_KINDS[kind], habit_id,
-                           DAY_NONE if date is None else to_day(date), SOURCES[source], value, 0, _text(note))
+        entry = _defaults(EntryInput, _lib.hc_entry_input_init)
+        entry.kind, entry.habit_id, entry.source, entry.value, entry.note = ENTRY_KINDS[kind], habit_id, SOURCES[source], value, _text(note)
+        if date is not None:
+            entry.day = to_day(date)
         entry_id = ctypes.c_int64()
         _check(_lib.hc_entry_append(ctypes.byref(entry_id), self._handle, ctypes.byref(entry)))
         return entry_id.value
@@ -347,12 +366,13 @@ class Store:
         _check(_lib.hc_verifier_register(self._handle, _text(verifier_id), _text(version), function, None))
 
     def set_proof_policy(self, verifiers, habit_id=0, approve=0.8, review=0.5):
-        policy = ProofPolicy(ctypes.sizeof(ProofPolicy), 1, approve, review, -1, -1, 1, 0, _text(",".join(verifiers)))
+        policy = _defaults(ProofPolicy, _lib.hc_proof_policy_init)
+        policy.approve_threshold, policy.review_threshold = approve, review
+        policy.verifiers = _text(",".join(verifiers))
         _check(_lib.hc_proof_policy_set(self._handle, habit_id, ctypes.byref(policy)))
 
     def submit_proof(self, habit_id, data=None, path=None):
-        proof = ProofInput()
-        proof.struct_size = ctypes.sizeof(ProofInput)
+        proof = _defaults(ProofInput, _lib.hc_proof_input_init)
         proof.habit_id = habit_id
         if path is not None:
             proof.path = _text(path)
@@ -360,8 +380,7 @@ class Store:
             buffer = (ctypes.c_uint8 * len(data)).from_buffer_copy(data)
             proof.bytes = ctypes.cast(buffer, ctypes.POINTER(ctypes.c_uint8))
             proof.size = len(data)
-        result = ProofResult()
-        result.struct_size = ctypes.sizeof(ProofResult)
+        result = _defaults(ProofResult, _lib.hc_proof_result_init)
         _check(_lib.hc_proof_submit(ctypes.byref(result), self._handle, ctypes.byref(proof)))
         return ProofOutcome(OUTCOMES[result.outcome], result.proof_id, result.entry_id or None, result.confidence,
                             result.reason_code.decode(), result.message.decode())

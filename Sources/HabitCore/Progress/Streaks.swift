@@ -25,8 +25,17 @@ package struct StreakSummary: Equatable, Sendable {
     package var longest: Streak?
     /// The best runs, longest first, the more recent first among equals.
     package var best: [Streak]
+    /// How many runs there are in all (best holds the first of them only).
+    package var runCount: Int
 
-    package static let none = StreakSummary(current: nil, longest: nil, best: [])
+    package init(current: Streak?, longest: Streak?, best: [Streak], runCount: Int) {
+        self.current = current
+        self.longest = longest
+        self.best = best
+        self.runCount = runCount
+    }
+
+    package static let none = StreakSummary(current: nil, longest: nil, best: [], runCount: 0)
 }
 
 /// The one streak fold: occurrences become runs as they come, read through the
@@ -38,6 +47,7 @@ struct RunTracker: OccurrenceSink {
     private let keepsRuns: Bool
     private let policy: StreakPolicy
     private(set) var runs: [Streak] = []
+    private var runCount = 0
     private var longest: Streak?
     /// The run going on, valid while `running` (kept as plain fields: this is the hot loop).
     private var running = false
@@ -87,6 +97,7 @@ struct RunTracker: OccurrenceSink {
 
     private mutating func end() {
         guard running else { return }
+        runCount &+= 1
         if keepsRuns { runs.append(run) }
         // The later of equal runs wins, as in the ranking below.
         if run.length >= (longest?.length ?? 0) { longest = run }
@@ -98,11 +109,11 @@ struct RunTracker: OccurrenceSink {
         var current = running ? run : nil
         current?.forgiven &+= pendingMisses
         end()
-        guard count > 0 else { return StreakSummary(current: current, longest: longest, best: []) }
+        guard count > 0 else { return StreakSummary(current: current, longest: longest, best: [], runCount: runCount) }
         let ranked = runs.enumerated().sorted { a, b in
             a.element.length != b.element.length ? a.element.length > b.element.length : a.offset > b.offset
         }.map(\.element)
-        return StreakSummary(current: current, longest: longest, best: Array(ranked.prefix(count)))
+        return StreakSummary(current: current, longest: longest, best: Array(ranked.prefix(count)), runCount: runCount)
     }
 }
 

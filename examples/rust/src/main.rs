@@ -6,15 +6,10 @@ use std::ptr;
 
 const HC_OK: i32 = 0;
 const HC_E_CONFLICT: i32 = 3;
-const HC_ABI_VERSION: i32 = 1;
-const HC_KIND_CHECKMARK: i32 = 1;
-const HC_DIRECTION_AT_LEAST: i32 = 1;
-const HC_ENTRY_DONE: i32 = 1;
+const HC_ABI_VERSION: i32 = 2;
 const HC_ENTRY_SKIP: i32 = 4;
-const HC_SOURCE_MANUAL: i32 = 1;
 const HC_DAY_DONE: u32 = 0x1;
 const HC_DAY_SKIPPED: u32 = 0x2;
-const HC_DAY_NONE: i32 = i32::MIN;
 
 /// The opaque hc_store.
 #[repr(C)]
@@ -128,7 +123,6 @@ struct ProofPolicy {
 
 const HC_OUTCOME_APPROVED: i32 = 1;
 const HC_OUTCOME_REJECTED: i32 = 2;
-const HC_POLICY_ALL: i32 = 1;
 
 type VerifyCallback = extern "C" fn(*const PluginEvidence, *mut PluginVerdict, *mut std::ffi::c_void) -> i32;
 
@@ -170,6 +164,19 @@ extern "C" {
     fn hc_entry_undo(out_undo_id: *mut i64, store: *mut Store, entry_id: i64) -> i32;
     fn hc_habit_day_states(out: *mut DayState, capacity: i64, out_count: *mut i64, store: *mut Store,
                            habit_id: i64, from_day: i32, to_day: i32) -> i32;
+    fn hc_habit_options_init(out: *mut HabitOptions, struct_size: u32) -> i32;
+    fn hc_entry_input_init(out: *mut EntryInput, struct_size: u32) -> i32;
+    fn hc_proof_policy_init(out: *mut ProofPolicy, struct_size: u32) -> i32;
+    fn hc_proof_input_init(out: *mut ProofInput, struct_size: u32) -> i32;
+    fn hc_proof_result_init(out: *mut ProofResult, struct_size: u32) -> i32;
+}
+
+/// A struct with the defaults its hc_<struct>_init gives (the header's
+/// HC_<STRUCT>_INIT): this program never writes a struct's size or defaults itself.
+fn defaults<T>(init: unsafe extern "C" fn(*mut T, u32) -> i32) -> Result<T, String> {
+    let mut value = std::mem::MaybeUninit::<T>::zeroed();
+    check(unsafe { init(value.as_mut_ptr(), std::mem::size_of::<T>() as u32) })?;
+    Ok(unsafe { value.assume_init() })
 }
 
 fn check(status: i32) -> Result<(), String> {
@@ -197,33 +204,16 @@ fn run(path: &str) -> Result<(), String> {
 
     let name = CString::new("Meditate").unwrap();
     let schedule = CString::new("days:mon,wed,fri").unwrap();
-    let options = HabitOptions {
-        struct_size: std::mem::size_of::<HabitOptions>() as u32,
-        kind: HC_KIND_CHECKMARK,
-        name: name.as_ptr(),
-        target: 1.0,
-        direction: HC_DIRECTION_AT_LEAST,
-        routine: 1,
-        group_name: ptr::null(),
-        unit: ptr::null(),
-        schedule: schedule.as_ptr(),
-        start_day: HC_DAY_NONE,
-        proof_required: 0,
-    };
+    let mut options = defaults(hc_habit_options_init)?;
+    options.name = name.as_ptr();
+    options.routine = 1;
+    options.schedule = schedule.as_ptr();
     let mut habit = 0i64;
     check(unsafe { hc_habit_create(&mut habit, store, &options) })?;
 
     let monday = day("2026-11-16")?;
-    let mut entry = EntryInput {
-        struct_size: std::mem::size_of::<EntryInput>() as u32,
-        kind: HC_ENTRY_DONE,
-        habit_id: habit,
-        day: monday,
-        source: HC_SOURCE_MANUAL,
-        value: 0.0,
-        at_ms: 0,
-        note: ptr::null(),
-    };
+    let mut entry = defaults(hc_entry_input_init)?;
+    entry.habit_id = habit;
     let mut ids = Vec::new();
     for offset in [0, 2, 4] {
         entry.day = monday + offset;
@@ -254,35 +244,18 @@ fn run(path: &str) -> Result<(), String> {
     let id = CString::new("rust-signature").unwrap();
     let version = CString::new("1.0").unwrap();
     check(unsafe { hc_verifier_register(store, id.as_ptr(), version.as_ptr(), Some(signature_check), &mut minimum as *mut i64 as *mut _) })?;
-    let policy = ProofPolicy {
-        struct_size: std::mem::size_of::<ProofPolicy>() as u32,
-        mode: HC_POLICY_ALL,
-        approve_threshold: 0.8,
-        review_threshold: 0.5,
-        window_start: -1,
-        window_end: -1,
-        one_per_day: 1,
-        reserved: 0,
-        verifiers: id.as_ptr(),
-    };
+    let mut policy = defaults(hc_proof_policy_init)?;
+    policy.verifiers = id.as_ptr();
     check(unsafe { hc_proof_policy_set(store, 0, &policy) })?;
     let mut outcomes = Vec::new();
     for size in [40usize, 400] {
         let mut photo = vec![0u8; size];
         photo[..4].copy_from_slice(&[0xFF, 0xD8, 0xFF, 0xE0]);
-        let input = ProofInput {
-            struct_size: std::mem::size_of::<ProofInput>() as u32,
-            flags: 0,
-            habit_id: habit,
-            path: ptr::null(),
-            bytes: photo.as_ptr(),
-            size: size as i64,
-            media_type: ptr::null(),
-            taken_at_ms: 0,
-            metadata_json: ptr::null(),
-        };
-        let mut result: ProofResult = unsafe { std::mem::zeroed() };
-        result.struct_size = std::mem::size_of::<ProofResult>() as u32;
+        let mut input = defaults(hc_proof_input_init)?;
+        input.habit_id = habit;
+        input.bytes = photo.as_ptr();
+        input.size = size as i64;
+        let mut result = defaults(hc_proof_result_init)?;
         check(unsafe { hc_proof_submit(&mut result, store, &input) })?;
         outcomes.push((result.outcome, result.entry_id));
     }
