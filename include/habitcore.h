@@ -1329,7 +1329,10 @@ int32_t hc_verifier_register(hc_store *store, const char *id, const char *versio
 #define HC_PLUGIN_SHARED_OBJECT 1
 #define HC_PLUGIN_EXECUTABLE 2
 
-/* Registers a plugin in the store. A shared object is loaded and checked now (its
+/* Registers a plugin in the store. path is a file, or the bare name of a plugin
+ * installed with this library when no such file is in the working folder
+ * ("proofcheck": libhabitcore_proofcheck.so in habitcore/plugins/ beside
+ * libhabitcore.so.1, else beside it); the real path is kept. A shared object is loaded and checked now (its
  * id and version come from its hc_plugin_entry; id must be NULL); an executable
  * gets id (NULL: its file name) and timeout_ms (0: 10000; at most 600000). The id
  * goes to *out_id, to free with hc_free (may be NULL). A refused plugin is

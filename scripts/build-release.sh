@@ -7,5 +7,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${HABITCORE_RELEASE_SCRATCH:-.build-release}"
-swift build -c release --scratch-path "$scratch" -Xswiftc -static-stdlib >&2
+# RUNPATH $ORIGIN (SwiftPM's, for this folder) and $ORIGIN/../lib (bin/ and lib/ once installed).
+swift build -c release --scratch-path "$scratch" -Xswiftc -static-stdlib -Xlinker -rpath='$ORIGIN/../lib' >&2
 (cd "$scratch/release" && pwd)

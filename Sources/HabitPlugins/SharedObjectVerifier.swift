@@ -129,12 +129,3 @@ private let hostFingerprintKeep: @convention(c) (UnsafeMutableRawPointer?, Unsaf
         return error.code.rawValue
     }
 }
-
-/// Where a plugin really is: registrations and the load cache both key on it.
-package enum PluginFile {
-    package static func resolve(_ path: String) throws(HabitError) -> String {
-        guard let real = realpath(path, nil) else { throw .notFound("plugin '\(path)': no such file") }
-        defer { free(real) }
-        return String(cString: real)
-    }
-}

@@ -127,16 +127,14 @@ enum Demo {
     /// proofcheck judges a photo of the made bed, then the same photo sent again;
     /// returns their reasons.
     private static func proofs(_ store: StoreRef, _ bed: Int64, folder: String, say: (String) -> Void) throws(CLIError) -> [String] {
-        let executable = Bundle.main.executableURL?.deletingLastPathComponent().path ?? "."
-        let plugin = executable + "/libhabitcore_proofcheck.so"
-        guard FileManager.default.fileExists(atPath: plugin) else {
-            say("proofs: skipped, \(plugin) is not built (swift build builds it)")
+        // By name: the plugin installed with the library (or built beside it).
+        guard hc_plugin_add(nil, store.handle, HC_PLUGIN_SHARED_OBJECT, "proofcheck", nil, 0) == HC_OK else {
+            say("proofs: skipped, \(String(cString: hc_last_error_message())) (swift build builds the plugin)")
             return []
         }
         let photo = folder + "/bed.jpg"
         guard let bytes = Data(base64Encoded: DemoPhoto.base64, options: .ignoreUnknownCharacters),
               FileManager.default.createFile(atPath: photo, contents: bytes) else { throw CLIError(exitCode: 6, message: "cannot write \(photo)") }
-        try Library.check(hc_plugin_add(nil, store.handle, HC_PLUGIN_SHARED_OBJECT, plugin, nil, 0))
         var policy = Library.defaults(hc_proof_policy_init)
         policy.one_per_day = 0
         try Library.check("proofcheck".withCString { policy.verifiers = $0; return hc_proof_policy_set(store.handle, bed, &policy) })

@@ -30,6 +30,8 @@ enum Help {
       export               the whole store as JSON or JSON Lines
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
+      completions bash|zsh|fish  the shell's completion script (installed by scripts/install.sh)
+      manual               this help as a man page (roff), as installed in man1/habitctl.1
 
     Global options:
       --db PATH   the store file (else $HABITCORE_DB, else ~/.local/share/habitcore/habits.db)
@@ -72,8 +74,10 @@ enum Help {
         read one JSON request on stdin and print one JSON verdict line (see
         examples/plugins). Executables are killed after --timeout (default 10000 ms) or
         past 1 MiB of output. Settings are a JSON object the plugin reads (from a file
-        or - for stdin). proofcheck, the reference plugin, is libhabitcore_proofcheck.so
-        next to libhabitcore.so: see docs/PROOFCHECK.md.
+        or - for stdin). A bare name with no such file here (--so proofcheck) is the plugin
+        installed with the library: libhabitcore_NAME.so in habitcore/plugins/ beside
+        libhabitcore.so, or beside it. proofcheck is the reference plugin: see
+        docs/PROOFCHECK.md.
         """,
         "awards": """
         Usage: habitctl awards [SUBCOMMAND]
@@ -215,8 +219,10 @@ enum Help {
         """,
         "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
         "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\nStreaks, completion rate over N days (30) and strength; for a measurement, its readings.",
-        "heatmap": "Usage: habitctl heatmap [--days 200] [--date DATE] [--svg FILE]\nDaily scores as a grid of weeks; colour only on a terminal without NO_COLOR.",
+        "heatmap": "Usage: habitctl heatmap [--days 200] [--date DATE] [--svg FILE]\nDaily scores as a grid of weeks; colour only on a terminal, without a non-empty NO_COLOR, and not with TERM=dumb.",
         "vacation": "Usage: habitctl vacation add FROM TO [--habit HABIT] | vacation list | vacation remove ID\nExcused days: they neither break a streak nor add to it.",
+        "completions": "Usage: habitctl completions bash|zsh|fish\nPrints the completion script for that shell (commands, subcommands, global options).",
+        "manual": "Usage: habitctl manual\nPrints the man page, made from this help text: habitctl manual | man -l -",
         "demo": "Usage: habitctl demo [--db PATH]\nCreates habits, logs two weeks, undoes an entry and reads it all back.\nWithout --db the store goes in a new temporary folder.",
     ]
 }

@@ -110,7 +110,13 @@ final class StoreRef {
 
     func habit(named name: String) throws(CLIError) -> HabitInfo {
         var pointer: UnsafeMutablePointer<hc_habit>?
-        try Library.check(hc_habit_find(&pointer, handle, name))
+        let status = hc_habit_find(&pointer, handle, name)
+        if status == HC_E_NOT_FOUND {
+            let message = String(cString: hc_last_error_message())
+            let names = (try? habits(includeArchived: false).map(\.name)) ?? []
+            throw CLIError.fromStatus(status, message + Suggestion.hint(name, among: names))
+        }
+        try Library.check(status)
         guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
         defer { hc_habit_free(pointer) }
         return HabitInfo(pointer.pointee)

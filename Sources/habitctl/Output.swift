@@ -25,6 +25,13 @@ struct Output {
         return text
     }
 
+    /// Colour only on a terminal, when NO_COLOR is unset or empty (no-color.org) and
+    /// TERM is not "dumb".
+    static var colourAllowed: Bool {
+        let environment = ProcessInfo.processInfo.environment
+        return isatty(STDOUT_FILENO) != 0 && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb"
+    }
+
     static func log(_ message: String) {
         Writer.standardError(message + "\n")
     }

@@ -126,7 +126,7 @@ enum ProgressCommands {
         let rows: [[String: Any]] = scores.map {
             ["date": Library.format($0.day), "due": Int($0.due), "done": Int($0.done), "score": $0.score < 0 ? NSNull() : $0.score as Any]
         }
-        let colour = isatty(STDOUT_FILENO) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+        let colour = Output.colourAllowed
         context.output.emit(["from": Library.format(day - days + 1), "to": Library.format(day), "days": rows]) {
             Heatmap.terminal(scores, weekStart: weekStart, colour: colour)
         }

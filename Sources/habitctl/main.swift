@@ -39,36 +39,11 @@ func run(_ argv: [String]) throws(CLIError) {
     }
     let context = Context(output: Output(json: json), dbPath: dbPath)
     let args = Array(rest.dropFirst(key.contains(" ") ? 2 : 1))
-    switch key {
-    case "init": try Commands.initStore(args, context)
-    case "habit add": try Commands.habitAdd(args, context)
-    case "habit list": try Commands.habitList(args, context)
-    case "habit show": try Commands.habitShow(args, context)
-    case "habit edit": try Commands.habitEdit(args, context)
-    case "habit archive": try Commands.habitArchive(args, context)
-    case "log": try Commands.log(args, context, skip: false)
-    case "skip": try Commands.log(args, context, skip: true)
-    case "undo": try Commands.undo(args, context)
-    case "entries": try Commands.entries(args, context)
-    case "days": try Commands.days(args, context)
-    case "export": try Commands.export(args, context)
-    case "import": try Commands.importData(args, context)
-    case "today": try ProgressCommands.today(args, context)
-    case "streak": try ProgressCommands.streak(args, context)
-    case "stats": try ProgressCommands.stats(args, context)
-    case "heatmap": try ProgressCommands.heatmap(args, context)
-    case "vacation": try ProgressCommands.vacation(args, context)
-    case "credits": try CreditCommands.run(args, context)
-    case "awards": try AwardCommands.awards(args, context)
-    case "referral": try AwardCommands.referral(args, context)
-    case "events": try AwardCommands.events(args, context)
-    case "proof": try ProofCommands.proof(args, context)
-    case "plugin": try ProofCommands.plugin(args, context)
-    case "reminders": try ReminderCommands.run(args, context)
-    case "demo": try Demo.run(args, context)
-    case "habit": throw .usage("habit needs a subcommand: add, list, show, edit, archive")
-    default: throw .usage("unknown command '\(key)'; see habitctl --help")
+    if command == "habit", !key.contains(" ") { throw .usage("habit needs a subcommand: add, list, show, edit, archive") }
+    guard let entry = CommandTable.all.first(where: { $0.name == key }) else {
+        throw .usage("unknown command '\(key)'\(Suggestion.hint(key, among: CommandTable.all.map(\.name))); see habitctl --help")
     }
+    try entry.run(args, context)
 }
 
 Writer.guardStandardDescriptors()

@@ -74,6 +74,44 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(corrupt.status, 6, corrupt.stderr)
     }
 
+    /// clig.dev: a mistyped command or habit name gets the nearest one; colour follows
+    /// NO_COLOR (only when non-empty) and TERM=dumb; completions for three shells.
+    func testSuggestionsColourAndCompletions() throws {
+        XCTAssertSucceeded(try habitctl("habit", "add", "Water"), "add")
+        let command = try habitctl("stauts")
+        XCTAssertEqual(command.status, 2)
+        XCTAssertTrue(command.stderr.contains("unknown command 'stauts' (did you mean 'stats'?)"), command.stderr)
+        let name = try habitctl("log", "Watr")
+        XCTAssertEqual(name.status, 3)
+        XCTAssertTrue(name.stderr.contains("(did you mean 'Water'?)"), name.stderr)
+        let far = try habitctl("log", "Gym")
+        XCTAssertEqual(far.status, 3)
+        XCTAssertFalse(far.stderr.contains("did you mean"), far.stderr)
+        let shell = try habitctl("completions", "bsh")
+        XCTAssertEqual(shell.status, 2)
+        XCTAssertTrue(shell.stderr.contains("(did you mean 'bash'?)"), shell.stderr)
+
+        // On a terminal (script gives one): colour unless NO_COLOR is non-empty or TERM is dumb.
+        XCTAssertSucceeded(try habitctl("log", "Water"), "log")
+        func heatmap(_ environment: String) throws -> String {
+            let line = "\(environment) '\(Paths.habitctl)' --db '\(db)' heatmap --days 14"
+            return try runProcess(["script", "-qec", line, "/dev/null"]).stdout
+        }
+        let escape = "\u{1B}["
+        XCTAssertTrue(try heatmap("env -u NO_COLOR TERM=xterm").contains(escape), "colour on a terminal")
+        XCTAssertTrue(try heatmap("env NO_COLOR= TERM=xterm").contains(escape), "an empty NO_COLOR asks for nothing")
+        XCTAssertFalse(try heatmap("env NO_COLOR=1 TERM=xterm").contains(escape), "NO_COLOR=1")
+        XCTAssertFalse(try heatmap("env -u NO_COLOR TERM=dumb").contains(escape), "TERM=dumb")
+        XCTAssertFalse(try habitctl("heatmap", "--days", "14").stdout.contains(escape), "not a terminal")
+
+        let zsh = try habitctl("completions", "zsh").stdout, fish = try habitctl("completions", "fish").stdout
+        XCTAssertTrue(zsh.hasPrefix("#compdef habitctl") && zsh.contains("_values 'subcommand' add list show edit archive"), zsh)
+        XCTAssertTrue(fish.contains("__fish_seen_subcommand_from habit' -a 'add list show edit archive'"), fish)
+        for word in ["init", "log", "reminders", "completions"] {
+            XCTAssertTrue(zsh.contains(word) && fish.contains(word), word)
+        }
+    }
+
     func testTodayStreakStatsHeatmapAndVacation() throws {
         XCTAssertSucceeded(try habitctl("init", "--week-start", "mon"), "init")
         XCTAssertSucceeded(try habitctl("habit", "add", "Run", "--routine", "morning", "--schedule", "days:mon,wed,fri",

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Installs habitcore from this source tree:
+#     scripts/install.sh [--prefix DIR]        (default /usr/local; DESTDIR is honoured)
+# Builds the self-contained release (scripts/build-release.sh), then installs
+#   lib/libhabitcore.so.VERSION with its .so.MAJOR (the SONAME) and .so links,
+#   lib/habitcore/plugins/libhabitcore_proofcheck.so (habitctl plugin add --so proofcheck),
+#   include/habitcore.h and habitcore_plugin.h, lib/pkgconfig/habitcore.pc,
+#   bin/habitctl (RUNPATH $ORIGIN/../lib), share/man/man1/habitctl.1 and the bash, zsh
+#   and fish completions (both made by habitctl itself from its --help text),
+#   share/habitcore/uninstall.txt: every file installed; remove them with
+#     xargs rm -f < PREFIX/share/habitcore/uninstall.txt
+set -euo pipefail
+prefix=/usr/local
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --prefix) [ $# -ge 2 ] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix="$2"; shift 2 ;;
+        --prefix=*) prefix="${1#--prefix=}"; shift ;;
+        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    esac
+done
+case "$prefix" in
+    /*) prefix="${prefix%/}" ;;
+    *) echo "install.sh: --prefix must be an absolute path, not '$prefix'" >&2; exit 2 ;;
+esac
+root="$(cd "$(dirname "$0")/.." && pwd)"
+built="$("$root/scripts/build-release.sh")"
+# The version is written once, in the header.
+version="$(sed -n 's/^#define HC_VERSION_STRING "\(.*\)"$/\1/p' "$root/include/habitcore.h")"
+[ -n "$version" ] || { echo "install.sh: no HC_VERSION_STRING in include/habitcore.h" >&2; exit 1; }
+major="${version%%.*}"
+dest="${DESTDIR:-}$prefix"
+scratch="$(mktemp -d)"
+trap 'rm -rf "$scratch"' EXIT
+installed=()
+
+put() { # MODE SOURCE PATH: a file, at PATH under the prefix
+    install -D -m "$1" "$2" "$dest/$3"
+    installed+=("$prefix/$3")
+}
+link() { # TARGET PATH: a symbolic link
+    mkdir -p "$(dirname "$dest/$2")"
+    ln -sfn "$1" "$dest/$2"
+    installed+=("$prefix/$2")
+}
+
+put 755 "$built/libhabitcore.so" "lib/libhabitcore.so.$version"
+link "libhabitcore.so.$version" "lib/libhabitcore.so.$major"
+link "libhabitcore.so.$major" "lib/libhabitcore.so"
+put 755 "$built/libhabitcore_proofcheck.so" "lib/habitcore/plugins/libhabitcore_proofcheck.so"
+put 644 "$root/include/habitcore.h" "include/habitcore.h"
+put 644 "$root/include/habitcore_plugin.h" "include/habitcore_plugin.h"
+put 755 "$built/habitctl" "bin/habitctl"
+
+cat > "$scratch/habitcore.pc" <<PC
+prefix=$prefix
+libdir=\${prefix}/lib
+includedir=\${prefix}/include
+plugindir=\${libdir}/habitcore/plugins
+
+Name: habitcore
+Description: The habit engine: habits, ledgers, streaks, scores, credits, awards and photo proofs on SQLite
+Version: $version
+Libs: -L\${libdir} -lhabitcore
+Cflags: -I\${includedir}
+PC
+put 644 "$scratch/habitcore.pc" "lib/pkgconfig/habitcore.pc"
+
+"$built/habitctl" manual > "$scratch/habitctl.1"
+put 644 "$scratch/habitctl.1" "share/man/man1/habitctl.1"
+"$built/habitctl" completions bash > "$scratch/bash"
+put 644 "$scratch/bash" "share/bash-completion/completions/habitctl"
+"$built/habitctl" completions zsh > "$scratch/zsh"
+put 644 "$scratch/zsh" "share/zsh/site-functions/_habitctl"
+"$built/habitctl" completions fish > "$scratch/fish"
+put 644 "$scratch/fish" "share/fish/vendor_completions.d/habitctl.fish"
+
+list="share/habitcore/uninstall.txt"
+installed+=("$prefix/$list")
+mkdir -p "$dest/share/habitcore"
+printf '%s\n' "${installed[@]}" > "$dest/$list"
+echo "habitcore $version installed in ${DESTDIR:-}$prefix ($((${#installed[@]})) files; the list: $prefix/$list)"
