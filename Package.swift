@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreABI"]),
         .executable(name: "habitctl", targets: ["habitctl"]),
+        // Runs one shared-object plugin in a process of its own; installed beside libhabitcore.so.
+        .executable(name: "habitcore-plugin-runner", targets: ["habitcore-plugin-runner"]),
         // The reference verifier plugin, loaded through include/habitcore_plugin.h like any other.
         .library(name: "habitcore_proofcheck", type: .dynamic, targets: ["Proofcheck"]),
     ],
@@ -37,6 +39,8 @@ let package = Package(
         ),
         // The command line reaches the engine only through the C header.
         .executableTarget(name: "habitctl", dependencies: ["CHabitCore", "HabitCoreABI"]),
+        // The isolated plugin host's helper: loads a .so and answers as an executable plugin.
+        .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitCore", "HabitPlugins"]),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
         // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
         .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),

@@ -1278,12 +1278,27 @@ typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plu
 int32_t hc_verifier_register(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                              void *user_data);
 
+/* Plugin kinds. A shared object (HC_PLUGIN_SHARED_OBJECT) runs isolated, in a process
+ * of its own: habitcore-plugin-runner, installed in the same directory as
+ * libhabitcore.so (or named by the environment variable HABITCORE_PLUGIN_RUNNER),
+ * loads it and answers as an executable plugin does, so a plugin that crashes, hangs
+ * or aborts gives an HC_OUTCOME_ERROR verdict whose message names the signal
+ * ("killed by SIGSEGV"), and the host goes on. Isolation is the default because a
+ * plugin is foreign code and the host is someone's app: one bad plugin must not end
+ * the session (as audio hosts run plugins out of process); it costs a process start
+ * per verification (a few milliseconds) and its fingerprints travel as JSON.
+ * HC_PLUGIN_SHARED_OBJECT_IN_PROCESS (since 0.4) loads the plugin into the calling
+ * process, for trusted plugins such as libhabitcore_proofcheck.so: faster, no
+ * helper needed, but a crash in it is a crash of the host. */
 #define HC_PLUGIN_SHARED_OBJECT 1
 #define HC_PLUGIN_EXECUTABLE 2
+#define HC_PLUGIN_SHARED_OBJECT_IN_PROCESS 3
 
 /* Registers a plugin in the store. A shared object is loaded and checked now (its
- * id and version come from its hc_plugin_entry; id must be NULL); an executable
- * gets id (NULL: its file name) and timeout_ms (0: 10000; at most 600000). The id
+ * id and version come from its hc_plugin_entry; id must be NULL), isolated in the
+ * runner or in-process as its kind says; an isolated shared object or an executable
+ * gets timeout_ms (0: 10000; at most 600000; an in-process one takes 0), an
+ * executable its id (NULL: its file name). A missing runner is HC_E_NOT_FOUND. The id
  * goes to *out_id, to free with hc_free (may be NULL). A refused plugin is
  * HC_E_INVALID with the path and the reason. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_CONFLICT (id taken), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
@@ -1291,7 +1306,8 @@ int32_t hc_plugin_add(char **out_id, hc_store *store, int32_t kind, const char *
 /* Removes a registered plugin. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_plugin_remove(hc_store *store, const char *id);
 /* The registered plugins as a JSON array of {"id","kind","path","version",
- * "timeout_ms","config"}, to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * "timeout_ms","config"} ("kind": "shared_object", "executable" or
+ * "shared_object_in_process"), to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_plugin_list_json(char **out_json, hc_store *store);
 /* Runs one verifier (callback or plugin) on a file and reports its verdict in
  * *out (proof_id 0), recording nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,

@@ -172,7 +172,6 @@ public func hc_plugin_add(_ out_id: UnsafeMutablePointer<UnsafeMutablePointer<CC
     withStore(store) { engine throws(HabitError) in
         guard let kind = Store.PluginRow.Kind(rawValue: kind) else { throw .invalid("kind \(kind) is not an HC_PLUGIN_* value") }
         guard timeout_ms >= 0 else { throw .invalid("timeout_ms \(timeout_ms) is negative") }
-        if kind == .sharedObject && timeout_ms != 0 { throw .invalid("timeout_ms is for executables only") }
         let added = try engine.addPlugin(kind: kind, path: try Convert.string(path, "path"), id: try Convert.optionalString(id, "id"),
                                          timeoutMs: timeout_ms)
         if let out_id { out_id.pointee = try Convert.ownedString(added) }
@@ -196,7 +195,7 @@ public func hc_plugin_list_json(_ out_json: UnsafeMutablePointer<UnsafeMutablePo
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_json, "out_json")
         let rows = try engine.plugins().map { row -> JSON in
-            .object([("id", .string(row.id)), ("kind", .string(row.kind == .sharedObject ? "shared_object" : "executable")),
+            .object([("id", .string(row.id)), ("kind", .string(pluginKindName(row.kind))),
                      ("path", .string(row.path)), ("version", .string(row.version)), ("timeout_ms", .int(row.timeoutMs)),
                      ("config", (row.config.flatMap { try? JSON.parse($0) }) ?? .null)])
         }
@@ -212,5 +211,14 @@ public func hc_plugin_test(_ out: UnsafeMutablePointer<hc_proof_result>?, _ stor
         let verdict = try engine.testVerifier(id: try Convert.string(id, "id"), path: try Convert.string(path, "path"))
         CProof.outcome(result, outcome: verdict.outcome, proofId: 0, day: 0, confidence: verdict.confidence, reason: verdict.reasonCode,
                        message: verdict.message, entryId: nil)
+    }
+}
+
+/// A plugin kind as hc_plugin_list_json names it.
+private func pluginKindName(_ kind: Store.PluginRow.Kind) -> String {
+    switch kind {
+    case .sharedObject: "shared_object"
+    case .executable: "executable"
+    case .sharedObjectInProcess: "shared_object_in_process"
     }
 }

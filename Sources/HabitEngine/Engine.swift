@@ -31,6 +31,8 @@ package final class Engine {
 
     package init(path: String, options: Store.Options) throws(HabitError) {
         store = try Store(path: path, options: options)
+        // Best effort: a busy store leaves them for the next open.
+        if !options.readOnly { try? recoverInterruptedProofs() }
     }
 
     package func close() { store.close() }

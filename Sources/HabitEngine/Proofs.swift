@@ -60,25 +60,42 @@ extension Engine {
                                            takenAtMs: submission.takenAtMs, receivedAtMs: received, metadata: submission.metadataJSON,
                                            copy: submission.keepCopy ? bytes : nil)
             guard let (reason, message) = try builtInRefusal(proofId: id, sha256: sha, habitId: habit.id, day: day, minute: minute,
-                                                             policy: policy) else { return (id, nil) }
+                                                             policy: policy) else {
+                // Committed with the proof: if this process dies while the verifiers run,
+                // the next open finds the proof and says so (recoverInterruptedProofs).
+                try store.beginProofRun(proofId: id, pid: Int64(getpid()), atMs: received)
+                return (id, nil)
+            }
             let check = Verdict(stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HabitCoreVersion.string,
                                 outcome: .rejected, confidence: 1, reasonCode: reason, message: message)
             return (id, try record(proofId: id, habitId: habit.id, day: day, verdicts: [check], decision: (.rejected, 1, reason, message), entryId: nil))
         }
         if let refusal { return refusal }
 
-        let offset = try clock.utcOffsetSeconds(utcMs: received)
-        let runs = try withEvidenceFile(path: submission.path, bytes: bytes) { (path) throws(HabitError) -> [VerifierRun] in
-            var evidence = Evidence(bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
-                                    receivedAtMs: received, habitId: habit.id, habitName: habit.spec.name,
-                                    metadataJSON: submission.metadataJSON)
-            evidence.proofId = proofId
-            evidence.day = day
-            evidence.utcOffsetSeconds = offset
-            evidence.dayStartMinutes = clock.dayStartMinutes
-            return policy.verifiers.map { id in runVerifier(id: id, evidence: evidence) }
+        let runs: [VerifierRun]
+        do throws(HabitError) {
+            let offset = try clock.utcOffsetSeconds(utcMs: received)
+            runs = try withEvidenceFile(path: submission.path, bytes: bytes) { (path) throws(HabitError) -> [VerifierRun] in
+                var evidence = Evidence(bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
+                                        receivedAtMs: received, habitId: habit.id, habitName: habit.spec.name,
+                                        metadataJSON: submission.metadataJSON)
+                evidence.proofId = proofId
+                evidence.day = day
+                evidence.utcOffsetSeconds = offset
+                evidence.dayStartMinutes = clock.dayStartMinutes
+                return policy.verifiers.map { id in runVerifier(id: id, evidence: evidence) }
+            }
+        } catch {
+            // The proof stays, decided as an error with the reason, rather than left pending.
+            _ = try? store.atomically { () throws(HabitError) -> ProofOutcome in
+                try store.endProofRun(proofId: proofId)
+                return try record(proofId: proofId, habitId: habit.id, day: day, verdicts: [],
+                                  decision: (.error, 0, "verification_failed", error.message), entryId: nil)
+            }
+            throw error
         }
         return try store.atomically { () throws(HabitError) -> ProofOutcome in
+            try store.endProofRun(proofId: proofId)
             let verdicts = runs.map(\.verdict)
             var decision = policy.decide(verdicts)
             // Another proof of the day may have been approved while the verifiers ran.
@@ -92,6 +109,25 @@ extension Engine {
             }
             let entryId = decision.outcome == .approved ? try appendProofCompletion(habitId: habit.id, day: day, proofId: proofId) : nil
             return try record(proofId: proofId, habitId: habit.id, day: day, verdicts: verdicts, decision: decision, entryId: entryId)
+        }
+    }
+
+    /// Decides as errors the proofs whose verifying process died before writing their
+    /// verdicts (killed, crashed, powered off): proof_runs rows of processes that are
+    /// gone, or older than a day (a reused pid). Run at each writable open.
+    package func recoverInterruptedProofs() throws(HabitError) {
+        for run in try store.proofRuns() {
+            let alive = run.pid == Int64(getpid()) || (Int32(exactly: run.pid).map { kill($0, 0) == 0 || errno == EPERM } ?? false)
+            let stale = now() - run.startedAtMs > 86_400_000
+            guard !alive || stale else { continue }
+            try store.atomically { () throws(HabitError) in
+                try store.endProofRun(proofId: run.proofId)
+                guard let proof = try store.proof(id: run.proofId),
+                      try store.verdicts(habitId: nil, proofId: run.proofId).allSatisfy({ $0.verdict.stage == .verifier }) else { return }
+                _ = try record(proofId: proof.id, habitId: proof.habitId, day: proof.day, verdicts: [],
+                               decision: (.error, 0, "interrupted", "the process verifying it (pid \(run.pid)) ended before its verdicts were written"),
+                               entryId: nil)
+            }
         }
     }
 
@@ -112,9 +148,11 @@ extension Engine {
     private func run(_ found: (verifier: any Verifier, config: String?), id: String, evidence: Evidence) -> VerifierRun {
         var evidence = evidence
         evidence.configJSON = found.config
-        let session = VerifierSession { [store] (kind) throws(HabitError) in
+        let session = VerifierSession(read: { [store] (kind) throws(HabitError) in
             try store.fingerprints(verifierId: id, kind: kind, excludingProof: evidence.proofId)
-        }
+        }, readAll: { [store] () throws(HabitError) in
+            try store.fingerprints(verifierId: id, excludingProof: evidence.proofId)
+        })
         let verdict = found.verifier.verify(evidence, session: session)
         return VerifierRun(verdict: verdict, kept: evidence.proofId == 0 ? [] : session.kept)
     }
@@ -230,6 +268,9 @@ extension Engine {
         switch row.kind {
         case .executable: return (ExecutableVerifier(id: row.id, path: row.path, timeoutMs: row.timeoutMs), row.config)
         case .sharedObject:
+            let timeout = row.timeoutMs == 0 ? Self.defaultPluginTimeoutMs : row.timeoutMs
+            return (IsolatedVerifier(id: row.id, version: row.version, path: row.path, timeoutMs: timeout), row.config)
+        case .sharedObjectInProcess:
             let loaded = try SharedObjectVerifier.load(path: row.path)
             guard loaded.id == row.id else { throw .invalid("plugin '\(row.path)' now calls itself '\(loaded.id)', registered as '\(row.id)'") }
             return (loaded, row.config)
@@ -242,6 +283,13 @@ extension Engine {
         switch kind {
         case .sharedObject:
             guard id == nil else { throw .invalid("a shared object names itself: pass no id") }
+            let timeout = try Self.pluginTimeout(timeoutMs)
+            let described = try IsolatedVerifier.describe(path: resolved, timeoutMs: timeout)
+            try ProofPolicy.validateVerifierId(described.id)
+            row = Store.PluginRow(id: described.id, kind: kind, path: resolved, version: described.version, timeoutMs: timeout)
+        case .sharedObjectInProcess:
+            guard id == nil else { throw .invalid("a shared object names itself: pass no id") }
+            guard timeoutMs == 0 else { throw .invalid("a plugin loaded in-process has no timeout: it runs on the caller's thread") }
             let loaded = try SharedObjectVerifier.load(path: resolved)
             row = Store.PluginRow(id: loaded.id, kind: kind, path: resolved, version: loaded.version, timeoutMs: 0)
         case .executable:
@@ -251,13 +299,18 @@ extension Engine {
             }
             let name = id ?? String(resolved.split(separator: "/").last?.split(separator: ".").first ?? "plugin").lowercased()
             try ProofPolicy.validateVerifierId(name)
-            let timeout = timeoutMs == 0 ? Self.defaultPluginTimeoutMs : timeoutMs
-            guard (1...600_000).contains(timeout) else { throw .invalid("timeout_ms \(timeoutMs) is outside 1...600000") }
-            row = Store.PluginRow(id: name, kind: kind, path: resolved, version: "exec", timeoutMs: timeout)
+            row = Store.PluginRow(id: name, kind: kind, path: resolved, version: "exec", timeoutMs: try Self.pluginTimeout(timeoutMs))
         }
         let at = now()
         try store.atomically { () throws(HabitError) in try store.insertPlugin(row, addedAtMs: at) }
         return row.id
+    }
+
+    /// A plugin process's time limit: 0 asks for the default.
+    private static func pluginTimeout(_ timeoutMs: Int64) throws(HabitError) -> Int64 {
+        let timeout = timeoutMs == 0 ? defaultPluginTimeoutMs : timeoutMs
+        guard (1...600_000).contains(timeout) else { throw .invalid("timeout_ms \(timeoutMs) is outside 1...600000") }
+        return timeout
     }
 
     /// Sets (or with nil clears) a plugin's settings in this store: a JSON object of

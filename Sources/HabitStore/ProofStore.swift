@@ -16,8 +16,11 @@ extension Store {
 
     package struct PluginRow: Equatable, Sendable {
         package enum Kind: Int32, Sendable {
+            /// Run in habitcore-plugin-runner, a process of its own (the default).
             case sharedObject = 1
             case executable = 2
+            /// Loaded into the host process: for trusted plugins such as proofcheck.
+            case sharedObjectInProcess = 3
         }
         package var id: String
         package var kind: Kind
@@ -88,6 +91,30 @@ extension Store {
         statement.bind(1, habitId)
         statement.bind(2, Int64(day))
         return try statement.one { _ in true } ?? false
+    }
+
+    // MARK: Verifications under way
+
+    /// Notes that this process runs the verifiers of a proof.
+    package func beginProofRun(proofId: Int64, pid: Int64, atMs: Int64) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO proof_runs(proof_id, pid, started_at_ms) VALUES(?1, ?2, ?3)")
+        statement.bind(1, proofId)
+        statement.bind(2, pid)
+        statement.bind(3, atMs)
+        try statement.run()
+    }
+
+    package func endProofRun(proofId: Int64) throws(HabitError) {
+        let statement = try db.statement("DELETE FROM proof_runs WHERE proof_id = ?1")
+        statement.bind(1, proofId)
+        try statement.run()
+    }
+
+    /// Every verification under way (or left behind), oldest first.
+    package func proofRuns() throws(HabitError) -> [(proofId: Int64, pid: Int64, startedAtMs: Int64)] {
+        try db.statement("SELECT proof_id, pid, started_at_ms FROM proof_runs ORDER BY proof_id").all {
+            (s) throws(HabitError) -> (proofId: Int64, pid: Int64, startedAtMs: Int64) in (s.int(0), s.int(1), s.int(2))
+        }
     }
 
     // MARK: Verdicts
@@ -244,5 +271,15 @@ extension Store {
         statement.bind(2, kind)
         statement.bind(3, excludingProof)
         return try statement.all { (s) throws(HabitError) -> (proofId: Int64, bytes: [UInt8]) in (s.int(0), s.blob(1)) }
+    }
+
+    /// Every kind one verifier kept, oldest proof first, leaving out one proof.
+    package func fingerprints(verifierId: String, excludingProof: Int64) throws(HabitError) -> [(kind: String, proofId: Int64, bytes: [UInt8])] {
+        let statement = try db.statement("""
+            SELECT kind, proof_id, value FROM proof_fingerprints WHERE verifier_id = ?1 AND proof_id != ?2 ORDER BY proof_id, id
+            """)
+        statement.bind(1, verifierId)
+        statement.bind(2, excludingProof)
+        return try statement.all { (s) throws(HabitError) -> (kind: String, proofId: Int64, bytes: [UInt8]) in (s.text(0) ?? "", s.int(1), s.blob(2)) }
     }
 }

@@ -64,14 +64,18 @@ enum Help {
                  [--window HH:MM-HH:MM] [--many-per-day]     (no HABIT: the store's policy)
         """,
         "plugin": """
-        Usage: habitctl plugin add --so PATH | --exec PATH [--id ID] [--timeout MS] [--config FILE|-]
+        Usage: habitctl plugin add --so PATH [--in-process] | --exec PATH [--id ID] [--timeout MS] [--config FILE|-]
                habitctl plugin configure ID FILE|- | --clear
                habitctl plugin list | remove ID | test ID EVIDENCE
 
         Shared objects export hc_plugin_entry (include/habitcore_plugin.h); executables
         read one JSON request on stdin and print one JSON verdict line (see
-        examples/plugins). Executables are killed after --timeout (default 10000 ms) or
-        past 1 MiB of output. Settings are a JSON object the plugin reads (from a file
+        examples/plugins). A shared object runs isolated, in habitcore-plugin-runner
+        (installed beside libhabitcore.so): a crash, hang or abort in it is an error
+        verdict naming the signal, never a crash of habitctl. --in-process loads a
+        trusted one (proofcheck) into habitctl itself: faster, but its crash is ours.
+        Isolated shared objects and executables are killed after --timeout (default
+        10000 ms) or past 1 MiB of output. Settings are a JSON object the plugin reads (from a file
         or - for stdin). proofcheck, the reference plugin, is libhabitcore_proofcheck.so
         next to libhabitcore.so: see docs/PROOFCHECK.md.
         """,

@@ -181,9 +181,11 @@ enum ProofCommands {
             let config = try args.option("config").map { (path) throws(CLIError) -> String in try Commands.readInput(path) }
             try args.finish(maxPositionals: 0)
             var added: UnsafeMutablePointer<CChar>?
+            let inProcess = args.flag("in-process")
+            if inProcess && so == nil { throw .usage("--in-process is for --so plugins") }
+            let kind = so == nil ? HC_PLUGIN_EXECUTABLE : inProcess ? HC_PLUGIN_SHARED_OBJECT_IN_PROCESS : HC_PLUGIN_SHARED_OBJECT
             try Library.check(withOptionalCString(id) { idPointer in
-                hc_plugin_add(&added, store.handle, so != nil ? HC_PLUGIN_SHARED_OBJECT : HC_PLUGIN_EXECUTABLE, so ?? program ?? "", idPointer,
-                              timeout)
+                hc_plugin_add(&added, store.handle, kind, so ?? program ?? "", idPointer, timeout)
             })
             let name = added.map { String(cString: $0) } ?? ""
             hc_free(added)

@@ -914,6 +914,10 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, plain, NULL, 0), HC_E_INVALID); /* not an ELF */
         EXPECT(strstr(hc_last_error_message(), plain) != NULL);
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", "id", 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT_IN_PROCESS, plain, NULL, 0), HC_E_INVALID); /* not an ELF */
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT_IN_PROCESS, "/bin/true", NULL, 5), HC_E_INVALID); /* no timeout in-process */
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", NULL, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", NULL, 600001), HC_E_INVALID);
         EXPECT_STATUS(hc_plugin_add(NULL, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "truthful", 0), HC_OK);
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "truthful", 0), HC_E_CONFLICT);
         EXPECT_STATUS(hc_plugin_list_json(NULL, store), HC_E_INVALID);
