@@ -16,7 +16,8 @@ package final class Database {
         if !readOnly, access(path, F_OK) == 0, access(path, W_OK) != 0 {
             // SQLite would open it read-only anyway and leave a -shm with the file's 0444
             // mode that blocks later opens: refuse before anything is created.
-            throw HabitError(.readOnly, "cannot write store '\(path)': permission denied (commands that only read open it read-only)")
+            let reason = String(cString: strerror(errno)).lowercased()
+            throw HabitError(.readOnly, "cannot write store '\(path)': \(reason) (commands that only read open it read-only)")
         }
         var target = path
         if readOnly && ReadOnlyAccess.needsImmutableOpen(path) {
