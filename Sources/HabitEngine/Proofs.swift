@@ -99,7 +99,7 @@ extension Engine {
             let verdicts = runs.map(\.verdict)
             var decision = policy.decide(verdicts)
             // Another proof of the day may have been approved while the verifiers ran.
-            if decision.outcome == .approved, policy.onePerDay, try store.hasApprovedProof(habitId: habit.id, day: day) {
+            if decision.outcome == .approved, try !admitsApproval(habitId: habit.id, day: day, policy: policy) {
                 decision = (.rejected, decision.confidence, "already_verified", "another proof of this day was approved first")
             }
             for run in runs {
@@ -166,10 +166,17 @@ extension Engine {
         if !policy.admits(minuteOfDay: minute), let window = policy.window {
             return ("outside_window", "received at \(Self.clockTime(minute)), outside \(Self.clockTime(window.start))-\(Self.clockTime(window.end))")
         }
-        if policy.onePerDay, try store.hasApprovedProof(habitId: habitId, day: day) {
+        if try !admitsApproval(habitId: habitId, day: day, policy: policy) {
             return ("already_verified", "this habit's day already has an approved proof")
         }
         return nil
+    }
+
+    /// Whether a proof of this habit day may be approved under the policy (ProofPolicy's
+    /// one-per-day rule; the store is asked only when the policy cares).
+    private func admitsApproval(habitId: Int64, day: Int32, policy: ProofPolicy) throws(HabitError) -> Bool {
+        guard policy.onePerDay else { return true }
+        return policy.admitsAnotherApproval(dayHasApprovedProof: try store.hasApprovedProof(habitId: habitId, day: day))
     }
 
     /// Appends the verifiers' verdicts and the decision (inside a write transaction).
@@ -217,7 +224,7 @@ extension Engine {
             if state == .approved || state == .rejected { throw .conflict("proof #\(id) is already \(state?.name ?? "")") }
             var entryId: Int64?
             if approve {
-                if try store.hasApprovedProof(habitId: proof.habitId, day: proof.day) {
+                if try !admitsApproval(habitId: proof.habitId, day: proof.day, policy: try proofPolicy(habitId: proof.habitId)) {
                     throw .conflict("the habit's day already has an approved proof")
                 }
                 entryId = try appendProofCompletion(habitId: proof.habitId, day: proof.day, proofId: id)
