@@ -25,7 +25,7 @@ package final class Store {
         if (options.readOnly || !options.create) && access(path, F_OK) != 0 {
             throw .notFound("no store at '\(path)'")
         }
-        try Self.prepareFile(path, create: options.create && !options.readOnly)
+        if path != ":memory:" { try Self.prepareFile(path, create: options.create && !options.readOnly) }
         db = try Database(path: path, readOnly: options.readOnly, create: options.create)
         readOnly = options.readOnly
         do throws(HabitError) {

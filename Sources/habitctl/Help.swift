@@ -47,7 +47,9 @@ enum Help {
     version, read-only), 7 not enough credits, 8 the output could not be written
     (stdout full or closed: what the command changed was committed). A write that
     exits non-zero, other than 8, committed nothing. SIGPIPE ends habitctl as it
-    ends any tool on a pipe.
+    ends any tool on a pipe. proof submit exits with its verdict, apart from these:
+    0 approved, 10 needs review, 11 rejected, 12 error. Under --json an error is
+    a JSON object on stderr: {"schema_version":1,"error":{"code","exit_code","message"}}.
     """
 
     static let commands: [String: String] = [
@@ -56,8 +58,10 @@ enum Help {
 
           submit HABIT FILE [--taken-at MS] [--media-type T] [--metadata JSON] [--keep-copy]
                    runs the built-in checks and the policy's verifiers; an approved proof
-                   logs the habit for today. Exit 0 approved, 1 needs review, 2 rejected,
-                   3 error (a failed call itself keeps the usual codes and prints to stderr)
+                   logs the habit for today. Exits with the verdict: 0 approved,
+                   10 needs review, 11 rejected, 12 error (a plugin crashed, hung or
+                   failed); a failed call itself keeps the general codes 1-8 and prints
+                   to stderr (a JSON object under --json)
           list [HABIT]                 every verdict: verifiers, decisions, reviews
           review ID --approve|--reject --reason TEXT [--reviewer NAME]
           policy [HABIT] --verifiers ID,ID [--mode all|any] [--approve 0.8] [--review 0.5]
