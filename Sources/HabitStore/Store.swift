@@ -19,6 +19,8 @@ package final class Store {
     package let readOnly: Bool
     /// True between begin() and commit()/rollback().
     package private(set) var inExplicitTransaction = false
+    /// How many atomically bodies are running.
+    private var atomicDepth = 0
 
     package init(path: String, options: Options) throws(HabitError) {
         guard !path.isEmpty else { throw .invalid("the store path is empty") }
@@ -103,8 +105,12 @@ package final class Store {
     /// transaction, or in a savepoint inside the caller's explicit transaction.
     package func atomically<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
         try requireWritable()
-        let nested = inExplicitTransaction
+        // Nested in the caller's transaction or in another atomically (an approved proof
+        // appends an entry, which settles credits atomically too): a savepoint.
+        let nested = inExplicitTransaction || atomicDepth > 0
         try db.execute(nested ? "SAVEPOINT hc_op" : "BEGIN IMMEDIATE")
+        atomicDepth += 1
+        defer { atomicDepth -= 1 }
         do throws(HabitError) {
             let result = try body()
             try db.execute(nested ? "RELEASE hc_op" : "COMMIT")
