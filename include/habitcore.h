@@ -190,14 +190,33 @@ int32_t hc_store_rollback(hc_store *store);
 #define HC_FORMAT_JSON 1  /* one JSON document */
 #define HC_FORMAT_JSONL 2 /* JSON Lines: a header line, then one habit or entry per line */
 
-/* The whole store (settings, habits with their schedules, every entry) as
- * text in the given format, into *out (free with hc_free). The layout is
- * documented in docs/FORMATS.md and carries a schema_version.
+/* The whole store as text in the given format, into *out (free with hc_free):
+ * settings, habits with their schedules and streak policies, every entry with its
+ * retry key, and (schema_version 2, since 0.4) every other table a person's history
+ * lives in: vacations, the credit ledger with its accounts, rules, step reports and
+ * sessions, award rules, unlocks, referral redemptions, events and their
+ * acknowledgements, proofs with their verdicts, fingerprints and kept copies, proof
+ * policies, reminders with their quiet hours, snoozes and deliveries. Left out:
+ * registered plugins (paths to programs on this machine, not to be run from a
+ * backup restored elsewhere) and verifications under way. The layout is documented
+ * in docs/FORMATS.md and carries a schema_version.
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_store_export(char **out, hc_store *store, int32_t format);
 
+/* Since 0.4. A consistent copy of the whole store (SQLite's online backup API, so
+ * other handles and processes may keep writing) in a new file at path, created
+ * 0600; an existing file is never overwritten (HC_E_CONFLICT). The copy opens with
+ * hc_store_open like the original. Thread safety as every call on store.
+ * HC_OK, HC_E_INVALID (NULL or empty path), HC_E_CONFLICT, HC_E_NOT_FOUND (no such
+ * folder), HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_store_backup(hc_store *store, const char *path);
+
 /* Imports text produced by hc_store_export (any store's) into this store: its
  * habits are added with new ids and its entries follow them, undo links kept.
+ * Into a store without habits it is a restore: the other tables of a whole export
+ * are written back too, ids and all (export -> import into a new store -> export
+ * gives the same document); into a store with habits only habits and entries are
+ * added.
  * All or nothing: on any error nothing is written and the message names the
  * line (JSONL) or the element (JSON) at fault. A habit whose name is already
  * active here is HC_E_CONFLICT. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_CONFLICT,

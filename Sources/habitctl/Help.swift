@@ -28,6 +28,7 @@ enum Help {
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
+      backup FILE          a consistent copy of the store file (never overwrites FILE)
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
 
@@ -209,6 +210,14 @@ enum Help {
         "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
         "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",
         "export": "Usage: habitctl export [--format json|jsonl] [--output FILE]",
+        "backup": """
+        Usage: habitctl backup FILE
+
+        Copies the whole store into FILE, a new SQLite file (0600) that opens with
+        --db FILE like the original. Consistent while other processes write (SQLite's
+        online backup). FILE must not exist (exit 4). Registered plugins come along,
+        as every table does; an export leaves them out.
+        """,
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV

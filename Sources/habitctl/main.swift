@@ -52,6 +52,7 @@ func run(_ argv: [String]) throws(CLIError) {
     case "entries": try Commands.entries(args, context)
     case "days": try Commands.days(args, context)
     case "export": try Commands.export(args, context)
+    case "backup": try Commands.backup(args, context)
     case "import": try Commands.importData(args, context)
     case "today": try ProgressCommands.today(args, context)
     case "streak": try ProgressCommands.streak(args, context)

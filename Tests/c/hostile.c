@@ -111,6 +111,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_commit(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_rollback(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_export(&text, s, HC_FORMAT_JSON), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_backup(s, "/tmp/never-written.db"), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_create(&id, s, &options), HC_E_MISUSE);
@@ -247,6 +248,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_export(NULL, store, HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_export(&text, store, 0), HC_E_INVALID);
     EXPECT_STATUS(hc_store_export(&text, store, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_backup(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_backup(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_backup(store, "/no/such/folder/copy.db"), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_store_backup(store, "/tmp"), HC_E_CONFLICT); /* exists: never overwritten */
+    EXPECT_STATUS(hc_store_backup(store, bad_utf8), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, NULL, HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, "", HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, bad_utf8, HC_FORMAT_JSON), HC_E_INVALID);
