@@ -13,6 +13,8 @@ let package = Package(
     products: [
         .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreABI"]),
         .executable(name: "habitctl", targets: ["habitctl"]),
+        // Runs one shared-object plugin in a process of its own; installed beside libhabitcore.so.
+        .executable(name: "habitcore-plugin-runner", targets: ["habitcore-plugin-runner"]),
         // The reference verifier plugin, loaded through include/habitcore_plugin.h like any other.
         .library(name: "habitcore_proofcheck", type: .dynamic, targets: ["Proofcheck"]),
     ],
@@ -22,10 +24,12 @@ let package = Package(
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // Pure domain: dates, time zones, habits, the ledger fold, JSON. No I/O.
         .target(name: "HabitCore"),
+        // Reading whole files (evidence, time zones): the one place that does.
+        .target(name: "HabitFiles"),
         // SQLite persistence: schema, migrations, rows in, domain values out.
-        .target(name: "HabitStore", dependencies: ["HabitCore", "CSQLite"]),
+        .target(name: "HabitStore", dependencies: ["HabitCore", "HabitFiles", "CSQLite"]),
         // The plugin host: verifiers as C callbacks, shared objects and executables.
-        .target(name: "HabitPlugins", dependencies: ["HabitCore", "CHabitCore"]),
+        .target(name: "HabitPlugins", dependencies: ["HabitCore", "HabitFiles", "CHabitCore"]),
         // Use cases composing the store, the plugin host and the domain.
         .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
@@ -52,6 +56,8 @@ let package = Package(
             name: "ShippedLibrary", capability: .buildTool(), dependencies: ["shipped-library-link"],
             path: "Sources/ShippedLibrary"
         ),
+        // The isolated plugin host's helper: loads a .so and answers as an executable plugin.
+        .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitCore", "HabitPlugins"]),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
         // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
         .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),

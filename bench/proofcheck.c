@@ -184,7 +184,7 @@ static hc_store *store_with_fingerprints(const char *folder, const char *plugin_
     options.name = "Made bed";
     int64_t habit = 0;
     check(hc_habit_create(&habit, store, &options), "habit");
-    check(hc_plugin_add(NULL, store, HC_PLUGIN_SHARED_OBJECT, plugin_path, NULL, 0), "plugin add");
+    check(hc_plugin_add(NULL, store, HC_PLUGIN_SHARED_OBJECT_IN_PROCESS, plugin_path, NULL, 0), "plugin add");
     sqlite3 *db = NULL;
     if (sqlite3_open(path, &db) != SQLITE_OK) fail("sqlite3_open");
     sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);

@@ -205,14 +205,33 @@ int32_t hc_store_rollback(hc_store *store);
 #define HC_FORMAT_JSON 1  /* one JSON document */
 #define HC_FORMAT_JSONL 2 /* JSON Lines: a header line, then one habit or entry per line */
 
-/* The whole store (settings, habits with their schedules, every entry) as
- * text in the given format, into *out (free with hc_free). The layout is
- * documented in docs/FORMATS.md and carries a schema_version.
+/* The whole store as text in the given format, into *out (free with hc_free):
+ * settings, habits with their schedules and streak policies, every entry with its
+ * retry key, and (schema_version 2, since 1.0) every other table a person's history
+ * lives in: vacations, the credit ledger with its accounts, rules, step reports and
+ * sessions, award rules, unlocks, referral redemptions, events and their
+ * acknowledgements, proofs with their verdicts, fingerprints and kept copies, proof
+ * policies, reminders with their quiet hours, snoozes and deliveries. Left out:
+ * registered plugins (paths to programs on this machine, not to be run from a
+ * backup restored elsewhere) and verifications under way. The layout is documented
+ * in docs/FORMATS.md and carries a schema_version.
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_store_export(char **out, hc_store *store, int32_t format);
 
+/* Since 0.4. A consistent copy of the whole store (SQLite's online backup API, so
+ * other handles and processes may keep writing) in a new file at path, created
+ * 0600; an existing file is never overwritten (HC_E_CONFLICT). The copy opens with
+ * hc_store_open like the original. Thread safety as every call on store.
+ * HC_OK, HC_E_INVALID (NULL or empty path), HC_E_CONFLICT, HC_E_NOT_FOUND (no such
+ * folder), HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+int32_t hc_store_backup(hc_store *store, const char *path);
+
 /* Imports text produced by hc_store_export (any store's) into this store: its
  * habits are added with new ids and its entries follow them, undo links kept.
+ * Into a store without habits it is a restore: the other tables of a whole export
+ * are written back too, ids and all (export -> import into a new store -> export
+ * gives the same document); into a store with habits only habits and entries are
+ * added.
  * All or nothing: on any error nothing is written and the message names the
  * line (JSONL) or the element (JSON) at fault. A habit whose name is already
  * active here is HC_E_CONFLICT. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_CONFLICT,
@@ -1326,15 +1345,31 @@ typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plu
 int32_t hc_verifier_register(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                              void *user_data);
 
+/* Plugin kinds. A shared object (HC_PLUGIN_SHARED_OBJECT) runs isolated, in a process
+ * of its own: habitcore-plugin-runner, installed in the same directory as
+ * libhabitcore.so (or named by the environment variable HABITCORE_PLUGIN_RUNNER),
+ * loads it and answers as an executable plugin does, so a plugin that crashes, hangs
+ * or aborts gives an HC_OUTCOME_ERROR verdict whose message names the signal
+ * ("killed by SIGSEGV"), and the host goes on. Isolation is the default because a
+ * plugin is foreign code and the host is someone's app: one bad plugin must not end
+ * the session (as audio hosts run plugins out of process); it costs a process start
+ * per verification (a few milliseconds) and its fingerprints travel as JSON.
+ * HC_PLUGIN_SHARED_OBJECT_IN_PROCESS (since 1.0) loads the plugin into the calling
+ * process, for trusted plugins such as libhabitcore_proofcheck.so: faster, no
+ * helper needed, but a crash in it is a crash of the host. */
 #define HC_PLUGIN_SHARED_OBJECT 1
 #define HC_PLUGIN_EXECUTABLE 2
+#define HC_PLUGIN_SHARED_OBJECT_IN_PROCESS 3
 
 /* Registers a plugin in the store. path is a file, or the bare name of a plugin
  * installed with this library when no such file is in the working folder
  * ("proofcheck": libhabitcore_proofcheck.so in habitcore/plugins/ beside
- * libhabitcore.so.1, else beside it); the real path is kept. A shared object is loaded and checked now (its
- * id and version come from its hc_plugin_entry; id must be NULL); an executable
- * gets id (NULL: its file name) and timeout_ms (0: 10000; at most 600000). The id
+ * libhabitcore.so.1, else beside it); the real path is kept. A shared object is
+ * loaded and checked now (its id and version come from its hc_plugin_entry; id must
+ * be NULL), isolated in the runner or in-process as its kind says; an isolated shared
+ * object or an executable gets timeout_ms (0: 10000; at most 600000; an in-process
+ * one takes 0), an executable its id (NULL: its file name). A missing runner is
+ * HC_E_NOT_FOUND. The id
  * goes to *out_id, to free with hc_free (may be NULL). A refused plugin is
  * HC_E_INVALID with the path and the reason. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_CONFLICT (id taken), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
@@ -1342,7 +1377,8 @@ int32_t hc_plugin_add(char **out_id, hc_store *store, int32_t kind, const char *
 /* Removes a registered plugin. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_plugin_remove(hc_store *store, const char *id);
 /* The registered plugins as a JSON array of {"id","kind","path","version",
- * "timeout_ms","config"}, to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * "timeout_ms","config"} ("kind": "shared_object", "executable" or
+ * "shared_object_in_process"), to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_plugin_list_json(char **out_json, hc_store *store);
 /* Runs one verifier (callback or plugin) on a file and reports its verdict in
  * *out (proof_id 0), recording nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,

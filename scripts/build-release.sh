@@ -3,7 +3,8 @@
 # the proofcheck plugin with the Swift runtime linked in statically (no libswift*.so
 # needed at run time), and habitctl, which links libhabitcore.so.1 (RUNPATH $ORIGIN)
 # with its own runtime and Foundation linked in, so a cold start resolves no
-# libswift* symbols. Prints the folder holding them and the libhabitcore.so.1 link.
+# libswift* symbols, and habitcore-plugin-runner (isolated plugins: install it where the
+# library finds it, beside it or in habitcore/ beside it). Prints the folder holding them.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${HABITCORE_RELEASE_SCRATCH:-.build-release}"

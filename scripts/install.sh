@@ -4,6 +4,7 @@
 # Builds the self-contained release (scripts/build-release.sh), then installs
 #   lib/libhabitcore.so.VERSION with its .so.MAJOR (the SONAME) and .so links,
 #   lib/habitcore/plugins/libhabitcore_proofcheck.so (habitctl plugin add --so proofcheck),
+#   lib/habitcore/habitcore-plugin-runner (the library runs shared-object plugins in it),
 #   include/habitcore.h and habitcore_plugin.h, lib/pkgconfig/habitcore.pc,
 #   bin/habitctl (RUNPATH $ORIGIN/../lib), share/man/man1/habitctl.1 and the bash, zsh
 #   and fish completions (both made by habitctl itself from its --help text),
@@ -48,6 +49,7 @@ put 755 "$built/libhabitcore.so" "lib/libhabitcore.so.$version"
 link "libhabitcore.so.$version" "lib/libhabitcore.so.$major"
 link "libhabitcore.so.$major" "lib/libhabitcore.so"
 put 755 "$built/libhabitcore_proofcheck.so" "lib/habitcore/plugins/libhabitcore_proofcheck.so"
+put 755 "$built/habitcore-plugin-runner" "lib/habitcore/habitcore-plugin-runner"
 put 644 "$root/include/habitcore.h" "include/habitcore.h"
 put 644 "$root/include/habitcore_plugin.h" "include/habitcore_plugin.h"
 put 755 "$built/habitctl" "bin/habitctl"

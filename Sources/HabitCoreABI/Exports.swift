@@ -121,6 +121,11 @@ private func layout(_ format: Int32) throws(HabitError) -> StoreDocument.Layout 
 }
 
 @c @implementation
+public func hc_store_backup(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.store.backup(to: try Convert.string(path, "path")) }
+}
+
+@c @implementation
 public func hc_store_export(_ out: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?, _ format: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")

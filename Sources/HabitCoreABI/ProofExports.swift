@@ -3,7 +3,6 @@ import Glibc
 import HabitCore
 import HabitEngine
 import HabitPlugins
-import HabitStore
 
 // Proofs: submission, review, verdict history, policy, verifiers and plugins.
 
@@ -30,7 +29,7 @@ enum CProof {
         }
     }
 
-    static func fill(_ target: UnsafeMutablePointer<hc_verdict>, _ item: (verdict: Verdict, proof: Store.ProofRow)) throws(HabitError) {
+    static func fill(_ target: UnsafeMutablePointer<hc_verdict>, _ item: (verdict: Verdict, proof: ProofRecord)) throws(HabitError) {
         let v = item.verdict
         var value = hc_verdict()
         value.struct_size = UInt32(MemoryLayout<hc_verdict>.size)
@@ -170,9 +169,8 @@ public func hc_verifier_register(_ store: OpaquePointer?, _ id: UnsafePointer<CC
 public func hc_plugin_add(_ out_id: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?, _ kind: Int32,
                           _ path: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ timeout_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        guard let kind = Store.PluginRow.Kind(rawValue: kind) else { throw .invalid("kind \(kind) is not an HC_PLUGIN_* value") }
+        guard let kind = PluginRegistration.Kind(rawValue: kind) else { throw .invalid("kind \(kind) is not an HC_PLUGIN_* value") }
         guard timeout_ms >= 0 else { throw .invalid("timeout_ms \(timeout_ms) is negative") }
-        if kind == .sharedObject && timeout_ms != 0 { throw .invalid("timeout_ms is for executables only") }
         let added = try engine.addPlugin(kind: kind, path: try Convert.string(path, "path"), id: try Convert.optionalString(id, "id"),
                                          timeoutMs: timeout_ms)
         if let out_id { out_id.pointee = try Convert.ownedString(added) }
@@ -195,12 +193,7 @@ public func hc_plugin_configure(_ store: OpaquePointer?, _ id: UnsafePointer<CCh
 public func hc_plugin_list_json(_ out_json: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_json, "out_json")
-        let rows = try engine.plugins().map { row -> JSON in
-            .object([("id", .string(row.id)), ("kind", .string(row.kind == .sharedObject ? "shared_object" : "executable")),
-                     ("path", .string(row.path)), ("version", .string(row.version)), ("timeout_ms", .int(row.timeoutMs)),
-                     ("config", (row.config.flatMap { try? JSON.parse($0) }) ?? .null)])
-        }
-        out.pointee = try Convert.ownedString(JSON.array(rows).text)
+        out.pointee = try Convert.ownedString(PluginRegistration.listJSON(try engine.plugins()))
     }
 }
 

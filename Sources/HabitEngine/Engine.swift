@@ -36,6 +36,8 @@ package final class Engine {
 
     package init(path: String, options: Store.Options) throws(HabitError) {
         store = try Store(path: path, options: options)
+        // Best effort: a busy store leaves them for the next open.
+        if !options.readOnly { try? recoverInterruptedProofs() }
     }
 
     package func close() { store.close() }
@@ -381,9 +383,21 @@ package final class Engine {
             return StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
                                         habits: try store.habits(includeArchived: true),
                                         entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
-                                        keys: try store.entryKeys(), layout: layout, rules: rules)
+                                        keys: try store.entryKeys(), layout: layout, rules: rules,
+                                        tables: try Store.historyTables.map { (name) throws(HabitError) in
+                                            var rows = try store.tableRows(name)
+                                            // The header carries these: once is enough, and a store that never set them reads the same.
+                                            if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
+                                            return ImportPlan.Table(name: name, rows: rows)
+                                        }.filter { !$0.rows.isEmpty })
         }
     }
+
+    /// The settings an export's header carries (not repeated in its settings rows).
+    private static let headerSettings: Set<String> = [
+        SettingKey.timezone, SettingKey.dayStart, ProgressKey.weekStart, PolicyKey.missAllowance, PolicyKey.openDay, PolicyKey.offDays,
+        PolicyKey.routineBounds,
+    ]
 
     /// layout nil: read from the content (StoreDocument.detectLayout).
     package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
@@ -402,8 +416,11 @@ package final class Engine {
             if let settings = plan.settings {
                 do throws(HabitError) { _ = try ZoneDatabase.load(settings.timezone) } catch { throw error.prefixed("the header") }
             }
-            // A store that has no habits yet takes the settings of the one exported.
-            if let settings = plan.settings, try store.habits(includeArchived: true).isEmpty {
+            // A store that has no habits yet takes the settings of the one exported, and
+            // a whole export's other tables: a restore. Merging into a store with habits
+            // adds habits and entries only (the other rows name ids of the exported store).
+            let restoring = try store.habits(includeArchived: true).isEmpty
+            if let settings = plan.settings, restoring {
                 try setTimezone(settings.timezone)
                 try setDayStart(settings.dayStartMinutes)
                 if let weekStart = settings.weekStart { try setWeekStart(Int32(weekStart)) }
@@ -435,6 +452,13 @@ package final class Engine {
                     try store.insertEntryKey(key, entryId: id)
                 }
                 entryIds.append(id)
+            }
+            if restoring && !plan.tables.isEmpty {
+                guard habitIds == plan.habitIds, entryIds == plan.entryIds else {
+                    throw HabitError.conflict("a whole restore needs a new store: this one's habit or entry ids differ from the document's")
+                }
+                for table in plan.tables { try store.insertRows(table.name, table.rows) }
+                dropCaches()
             }
         }
     }

@@ -4,7 +4,7 @@ import HabitStore
 /// The apps' own rules as settings: streak policies (the store's, which the global
 /// streaks follow, and each habit's own) and the routine boundaries.
 extension Engine {
-    private enum PolicyKey {
+    enum PolicyKey {
         static let missAllowance = "streak_miss_allowance"
         static let openDay = "streak_open_day"
         static let offDays = "streak_off_days"

@@ -5,7 +5,7 @@ import HabitStore
 /// from the same domain functions the pure C calls use; this only gathers the
 /// histories, vacations and settings they need.
 extension Engine {
-    private enum ProgressKey {
+    enum ProgressKey {
         static let weekStart = "week_start"
     }
 

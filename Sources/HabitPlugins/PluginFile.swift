@@ -1,5 +1,6 @@
 import Glibc
 import HabitCore
+import HabitFiles
 
 /// Where a plugin really is: registrations and the load cache both key on it.
 package enum PluginFile {
@@ -22,7 +23,7 @@ package enum PluginFile {
     /// #dsohandle (Glibc's module offers no dladdr without _GNU_SOURCE).
     package static var libraryFolder: String? {
         let address = UInt(bitPattern: #dsohandle)
-        guard let maps = readAll("/proc/self/maps") else { return nil }
+        guard case .success(let maps) = WholeFile.read("/proc/self/maps", maxBytes: 16 << 20) else { return nil }
         for line in maps.split(separator: UInt8(ascii: "\n")) {
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
             let range = fields.first?.split(separator: UInt8(ascii: "-")) ?? []
@@ -34,20 +35,6 @@ package enum PluginFile {
             return String(path[..<slash])
         }
         return nil
-    }
-
-    /// A whole file that stat cannot size (/proc), read until its end.
-    private static func readAll(_ path: String) -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes: [UInt8] = [], buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return count == 0 ? bytes : nil }
-            bytes += buffer.prefix(count)
-        }
     }
 
     private static func realPath(_ path: String) -> String? {

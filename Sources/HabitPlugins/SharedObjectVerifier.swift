@@ -13,6 +13,8 @@ package final class SharedObjectVerifier: Verifier {
     private let state: UnsafeMutableRawPointer?
     /// One verify at a time per plugin, as the plugin header promises.
     private let lock = Lock()
+    /// Set once destroy was called: nothing of the plugin's runs after it.
+    private var released = false
 
     private static let cacheLock = Lock()
     nonisolated(unsafe) private static var loaded: [String: SharedObjectVerifier] = [:]
@@ -76,8 +78,20 @@ package final class SharedObjectVerifier: Verifier {
 
     package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
         lock.locked {
+            guard !released else { return .error(id, version, "plugin_failed", "the plugin was destroyed") }
             guard let verify = plugin.pointee.verify else { return .error(id, version, "plugin_failed", "no verify function") }
             return CVerdict.run(id: id, version: version, evidence, session: session) { verify($0, $1, state) }
+        }
+    }
+
+    /// Calls the plugin's destroy, once: for a host done with the plugin before its
+    /// process ends (habitcore-plugin-runner, after its one verify). A host that keeps
+    /// the plugin for its whole life never calls it.
+    package func release() {
+        lock.locked {
+            guard !released else { return }
+            released = true
+            plugin.pointee.destroy?(state)
         }
     }
 }

@@ -11,10 +11,24 @@ package final class VerifierSession {
 
     /// Reads the fingerprints of one kind kept by this verifier with the store's other proofs.
     private let read: (String) throws(HabitError) -> [Fingerprint]
+    /// Reads every kind at once, for a plugin in another process (nil: none kept).
+    private let readAll: () throws(HabitError) -> [RunnerProtocol.Fingerprint]
     package private(set) var kept: [(kind: String, bytes: [UInt8])] = []
 
-    package init(read: @escaping (String) throws(HabitError) -> [Fingerprint]) {
+    package init(read: @escaping (String) throws(HabitError) -> [Fingerprint],
+                 readAll: @escaping () throws(HabitError) -> [RunnerProtocol.Fingerprint] = { [] }) {
         self.read = read
+        self.readAll = readAll
+    }
+
+    /// A session over fingerprints already read (in habitcore-plugin-runner).
+    package convenience init(fingerprints: [RunnerProtocol.Fingerprint]) {
+        self.init(read: { kind in fingerprints.filter { $0.kind == kind }.map { ($0.proofId, $0.bytes) } }, readAll: { fingerprints })
+    }
+
+    /// Every fingerprint of every kind this verifier kept with the store's other proofs.
+    package func allFingerprints() throws(HabitError) -> [RunnerProtocol.Fingerprint] {
+        try readAll()
     }
 
     package func fingerprints(kind: String) throws(HabitError) -> [Fingerprint] {

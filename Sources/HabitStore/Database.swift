@@ -16,7 +16,8 @@ package final class Database {
         if !readOnly, access(path, F_OK) == 0, access(path, W_OK) != 0 {
             // SQLite would open it read-only anyway and leave a -shm with the file's 0444
             // mode that blocks later opens: refuse before anything is created.
-            throw HabitError(.readOnly, "cannot write store '\(path)': permission denied (commands that only read open it read-only)")
+            let reason = String(cString: strerror(errno)).lowercased()
+            throw HabitError(.readOnly, "cannot write store '\(path)': \(reason) (commands that only read open it read-only)")
         }
         var target = path
         if readOnly && ReadOnlyAccess.needsImmutableOpen(path) {
@@ -42,6 +43,38 @@ package final class Database {
         cache.removeAll()
         if let db { sqlite3_close_v2(db) }
         db = nil
+    }
+
+    /// Copies the whole database into a new file at path (0600) with SQLite's online
+    /// backup API: a consistent copy even while other connections write.
+    package func backup(to path: String) throws(HabitError) {
+        guard let db else { throw HabitError(.misuse, "the store is closed") }
+        let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            let reason = String(cString: strerror(errno))
+            throw errno == EEXIST ? HabitError.conflict("'\(path)' exists: a backup never overwrites a file")
+                : errno == ENOENT ? HabitError.notFound("cannot create '\(path)': its folder does not exist")
+                : HabitError(.io, "cannot create '\(path)': \(reason)")
+        }
+        Glibc.close(fd)
+        var target: OpaquePointer?
+        var status = sqlite3_open_v2(path, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
+        if status == SQLITE_OK, let target, let backup = sqlite3_backup_init(target, "main", db, "main") {
+            repeat {
+                status = sqlite3_backup_step(backup, -1)
+                if status == SQLITE_BUSY || status == SQLITE_LOCKED { sqlite3_sleep(20) }
+            } while status == SQLITE_OK || status == SQLITE_BUSY || status == SQLITE_LOCKED
+            sqlite3_backup_finish(backup)
+            if status == SQLITE_DONE { status = sqlite3_errcode(target) }
+        } else if status == SQLITE_OK {
+            status = target.map { sqlite3_errcode($0) } ?? SQLITE_CANTOPEN
+        }
+        let message = target.map { String(cString: sqlite3_errmsg($0)) } ?? "cannot open"
+        sqlite3_close_v2(target)
+        guard status == SQLITE_OK || status == SQLITE_DONE else {
+            unlink(path)
+            throw Database.error(status, "cannot back up to '\(path)': \(message)")
+        }
     }
 
     /// Runs SQL without results (several statements allowed).
@@ -152,6 +185,18 @@ package struct Statement {
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }
+    package var columnCount: Int32 { sqlite3_column_count(handle) }
+    package func columnName(_ column: Int32) -> String { sqlite3_column_name(handle, column).map { String(cString: $0) } ?? "" }
+    /// A column's value as JSON: integers, reals, text, null; a blob as {"hex": "..."}.
+    package func json(_ column: Int32) -> JSON {
+        switch sqlite3_column_type(handle, column) {
+        case SQLITE_INTEGER: .int(int(column))
+        case SQLITE_FLOAT: .double(double(column))
+        case SQLITE_TEXT: .string(text(column) ?? "")
+        case SQLITE_BLOB: .object([("hex", .string(RunnerProtocol.hex(blob(column))))])
+        default: .null
+        }
+    }
     package func optionalInt(_ column: Int32) -> Int64? { isNull(column) ? nil : int(column) }
 
     package func text(_ column: Int32) -> String? {

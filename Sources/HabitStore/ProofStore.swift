@@ -3,40 +3,6 @@ import HabitCore
 /// Proofs, their verdicts, policies and registered plugins. Proofs and verdicts
 /// are append-only (triggers refuse the rest); policies and plugins are settings.
 extension Store {
-    package struct ProofRow: Equatable, Sendable {
-        package var id: Int64
-        package var habitId: Int64
-        package var day: Int32
-        package var sha256: String
-        package var size: Int64
-        package var mediaType: String
-        package var takenAtMs: Int64?
-        package var receivedAtMs: Int64
-    }
-
-    package struct PluginRow: Equatable, Sendable {
-        package enum Kind: Int32, Sendable {
-            case sharedObject = 1
-            case executable = 2
-        }
-        package var id: String
-        package var kind: Kind
-        package var path: String
-        package var version: String
-        package var timeoutMs: Int64
-        /// Its settings in this store: a JSON object, or nil.
-        package var config: String?
-
-        package init(id: String, kind: Kind, path: String, version: String, timeoutMs: Int64, config: String? = nil) {
-            self.id = id
-            self.kind = kind
-            self.path = path
-            self.version = version
-            self.timeoutMs = timeoutMs
-            self.config = config
-        }
-    }
-
     // MARK: Proofs
 
     package func insertProof(habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
@@ -58,14 +24,14 @@ extension Store {
         return db.lastInsertRowId
     }
 
-    package func proof(id: Int64) throws(HabitError) -> ProofRow? {
+    package func proof(id: Int64) throws(HabitError) -> ProofRecord? {
         let statement = try db.statement("""
             SELECT id, habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms FROM proofs WHERE id = ?1
             """)
         statement.bind(1, id)
-        return try statement.one { (s) throws(HabitError) -> ProofRow in
+        return try statement.one { (s) throws(HabitError) -> ProofRecord in
             guard let day = Int32(exactly: s.int(2)), let sha = s.text(3), let media = s.text(5) else { throw .corrupt("proof \(s.int(0)) is damaged") }
-            return ProofRow(id: s.int(0), habitId: s.int(1), day: day, sha256: sha, size: s.int(4), mediaType: media,
+            return ProofRecord(id: s.int(0), habitId: s.int(1), day: day, sha256: sha, size: s.int(4), mediaType: media,
                             takenAtMs: s.optionalInt(6), receivedAtMs: s.int(7))
         }
     }
@@ -88,6 +54,30 @@ extension Store {
         statement.bind(1, habitId)
         statement.bind(2, Int64(day))
         return try statement.one { _ in true } ?? false
+    }
+
+    // MARK: Verifications under way
+
+    /// Notes that this process runs the verifiers of a proof.
+    package func beginProofRun(proofId: Int64, pid: Int64, atMs: Int64) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO proof_runs(proof_id, pid, started_at_ms) VALUES(?1, ?2, ?3)")
+        statement.bind(1, proofId)
+        statement.bind(2, pid)
+        statement.bind(3, atMs)
+        try statement.run()
+    }
+
+    package func endProofRun(proofId: Int64) throws(HabitError) {
+        let statement = try db.statement("DELETE FROM proof_runs WHERE proof_id = ?1")
+        statement.bind(1, proofId)
+        try statement.run()
+    }
+
+    /// Every verification under way (or left behind), oldest first.
+    package func proofRuns() throws(HabitError) -> [(proofId: Int64, pid: Int64, startedAtMs: Int64)] {
+        try db.statement("SELECT proof_id, pid, started_at_ms FROM proof_runs ORDER BY proof_id").all {
+            (s) throws(HabitError) -> (proofId: Int64, pid: Int64, startedAtMs: Int64) in (s.int(0), s.int(1), s.int(2))
+        }
     }
 
     // MARK: Verdicts
@@ -116,7 +106,7 @@ extension Store {
     }
 
     /// Verdicts in append order, each with its proof, filtered by habit and/or proof.
-    package func verdicts(habitId: Int64?, proofId: Int64?) throws(HabitError) -> [(verdict: Verdict, proof: ProofRow)] {
+    package func verdicts(habitId: Int64?, proofId: Int64?) throws(HabitError) -> [(verdict: Verdict, proof: ProofRecord)] {
         let statement = try db.statement("""
             SELECT v.id, v.proof_id, v.stage, v.verifier_id, v.verifier_version, v.outcome, v.confidence, v.reason_code, v.message,
                    v.signals, v.duration_us, v.at_ms, v.reviewer, v.entry_id,
@@ -126,7 +116,7 @@ extension Store {
             """)
         statement.bind(1, habitId)
         statement.bind(2, proofId)
-        return try statement.all { (s) throws(HabitError) -> (verdict: Verdict, proof: ProofRow) in
+        return try statement.all { (s) throws(HabitError) -> (verdict: Verdict, proof: ProofRecord) in
             guard let stage = Verdict.Stage(rawValue: Int32(clamping: s.int(2))), let outcome = Outcome(rawValue: Int32(clamping: s.int(5))),
                   let day = Int32(exactly: s.int(15)) else { throw .corrupt("verdict \(s.int(0)) is damaged") }
             var verdict = Verdict(stage: stage, verifierId: s.text(3) ?? "", verifierVersion: s.text(4) ?? "", outcome: outcome,
@@ -137,7 +127,7 @@ extension Store {
             verdict.atMs = s.int(11)
             verdict.reviewer = s.text(12)
             verdict.entryId = s.optionalInt(13)
-            let proof = ProofRow(id: s.int(1), habitId: s.int(14), day: day, sha256: s.text(16) ?? "", size: s.int(17),
+            let proof = ProofRecord(id: s.int(1), habitId: s.int(14), day: day, sha256: s.text(16) ?? "", size: s.int(17),
                                  mediaType: s.text(18) ?? "", takenAtMs: s.optionalInt(19), receivedAtMs: s.int(20))
             return (verdict, proof)
         }
@@ -183,7 +173,7 @@ extension Store {
 
     // MARK: Plugins
 
-    package func insertPlugin(_ plugin: PluginRow, addedAtMs: Int64) throws(HabitError) {
+    package func insertPlugin(_ plugin: PluginRegistration, addedAtMs: Int64) throws(HabitError) {
         let statement = try db.statement("""
             INSERT INTO plugins(id, kind, path, version, timeout_ms, added_at_ms, config) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
@@ -206,12 +196,12 @@ extension Store {
         return db.changes > 0
     }
 
-    package func plugins() throws(HabitError) -> [PluginRow] {
-        try db.statement("SELECT id, kind, path, version, timeout_ms, config FROM plugins ORDER BY id").all { (s) throws(HabitError) -> PluginRow in
-            guard let id = s.text(0), let kind = PluginRow.Kind(rawValue: Int32(clamping: s.int(1))), let path = s.text(2) else {
+    package func plugins() throws(HabitError) -> [PluginRegistration] {
+        try db.statement("SELECT id, kind, path, version, timeout_ms, config FROM plugins ORDER BY id").all { (s) throws(HabitError) -> PluginRegistration in
+            guard let id = s.text(0), let kind = PluginRegistration.Kind(rawValue: Int32(clamping: s.int(1))), let path = s.text(2) else {
                 throw .corrupt("a registered plugin is damaged")
             }
-            return PluginRow(id: id, kind: kind, path: path, version: s.text(3) ?? "", timeoutMs: s.int(4), config: s.text(5))
+            return PluginRegistration(id: id, kind: kind, path: path, version: s.text(3) ?? "", timeoutMs: s.int(4), config: s.text(5))
         }
     }
 
@@ -244,5 +234,15 @@ extension Store {
         statement.bind(2, kind)
         statement.bind(3, excludingProof)
         return try statement.all { (s) throws(HabitError) -> (proofId: Int64, bytes: [UInt8]) in (s.int(0), s.blob(1)) }
+    }
+
+    /// Every kind one verifier kept, oldest proof first, leaving out one proof.
+    package func fingerprints(verifierId: String, excludingProof: Int64) throws(HabitError) -> [(kind: String, proofId: Int64, bytes: [UInt8])] {
+        let statement = try db.statement("""
+            SELECT kind, proof_id, value FROM proof_fingerprints WHERE verifier_id = ?1 AND proof_id != ?2 ORDER BY proof_id, id
+            """)
+        statement.bind(1, verifierId)
+        statement.bind(2, excludingProof)
+        return try statement.all { (s) throws(HabitError) -> (kind: String, proofId: Int64, bytes: [UInt8]) in (s.text(0) ?? "", s.int(1), s.blob(2)) }
     }
 }

@@ -307,6 +307,15 @@ enum Schema {
         \(appendOnly("reminder_snoozes", "snoozes"))
         \(appendOnly("reminder_deliveries", "reminder deliveries"))
         """,
+        // 11: proofs whose verifiers are running, with the process running them: a
+        // row left behind by a process that died is marked an error at the next open.
+        """
+        CREATE TABLE proof_runs(
+            proof_id INTEGER PRIMARY KEY REFERENCES proofs(id),
+            pid INTEGER NOT NULL,
+            started_at_ms INTEGER NOT NULL
+        ) STRICT;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

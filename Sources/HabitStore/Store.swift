@@ -19,12 +19,15 @@ package final class Store {
     package let readOnly: Bool
     /// True between begin() and commit()/rollback().
     package private(set) var inExplicitTransaction = false
+    /// How many atomically bodies are running.
+    private var atomicDepth = 0
 
     package init(path: String, options: Options) throws(HabitError) {
         guard !path.isEmpty else { throw .invalid("the store path is empty") }
         if (options.readOnly || !options.create) && access(path, F_OK) != 0 {
             throw .notFound("no store at '\(path)'")
         }
+        if path != ":memory:" { try Self.prepareFile(path, create: options.create && !options.readOnly) }
         db = try Database(path: path, readOnly: options.readOnly, create: options.create)
         readOnly = options.readOnly
         do throws(HabitError) {
@@ -37,6 +40,28 @@ package final class Store {
         } catch {
             db.close()
             throw error
+        }
+    }
+
+    /// Refuses with the reason a path that cannot be a store (a directory, an unreadable
+    /// file), and creates a new store's file owner-only (0600): SQLite gives the -wal and
+    /// -shm it creates the database file's mode, so they are private too. Habits, health
+    /// figures and proof hashes are nobody else's business.
+    private static func prepareFile(_ path: String, create: Bool) throws(HabitError) {
+        func reason() -> String { String(cString: strerror(errno)) }
+        var info = stat()
+        if stat(path, &info) == 0 {
+            if info.st_mode & S_IFMT == S_IFDIR { throw HabitError(.io, "cannot open store '\(path)': it is a directory") }
+            if access(path, R_OK) != 0 { throw HabitError(.io, "cannot read store '\(path)': \(reason())") }
+            return
+        }
+        guard create, errno == ENOENT else { return }
+        let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        if fd >= 0 { Glibc.close(fd); return }
+        switch errno {
+        case EEXIST: return  // another process made it first
+        case ENOENT: throw .notFound("cannot create store '\(path)': its folder does not exist")
+        default: throw HabitError(.io, "cannot create store '\(path)': \(reason())")
         }
     }
 
@@ -80,8 +105,12 @@ package final class Store {
     /// transaction, or in a savepoint inside the caller's explicit transaction.
     package func atomically<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
         try requireWritable()
-        let nested = inExplicitTransaction
+        // Nested in the caller's transaction or in another atomically (an approved proof
+        // appends an entry, which settles credits atomically too): a savepoint.
+        let nested = inExplicitTransaction || atomicDepth > 0
         try db.execute(nested ? "SAVEPOINT hc_op" : "BEGIN IMMEDIATE")
+        atomicDepth += 1
+        defer { atomicDepth -= 1 }
         do throws(HabitError) {
             let result = try body()
             try db.execute(nested ? "RELEASE hc_op" : "COMMIT")

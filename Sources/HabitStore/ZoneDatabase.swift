@@ -1,5 +1,6 @@
 import Glibc
 import HabitCore
+import HabitFiles
 
 /// Reads time zones from the system's tz database ($TZDIR, else /usr/share/zoneinfo).
 /// The parsing is the domain's; this only finds and reads the file.
@@ -18,20 +19,12 @@ package enum ZoneDatabase {
     }
 
     private static func readFile(_ path: String, zone: String) throws(HabitError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .notFound("unknown time zone '\(zone)' (no file \(path))") }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .notFound("unknown time zone '\(zone)'") }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 { throw HabitError(.io, "cannot read \(path)") }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[0..<count])
-            guard bytes.count <= maxFileBytes else { throw .corrupt("time zone file \(path) is too large") }
+        switch WholeFile.read(path, maxBytes: maxFileBytes) {
+        case .success(let bytes): return bytes
+        case .failure(.missing): throw .notFound("unknown time zone '\(zone)' (no file \(path))")
+        case .failure(.notRegular): throw .notFound("unknown time zone '\(zone)'")
+        case .failure(.tooLarge): throw .corrupt("time zone file \(path) is too large")
+        case .failure(.unreadable): throw HabitError(.io, "cannot read \(path)")
         }
-        return bytes
     }
 }

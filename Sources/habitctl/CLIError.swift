@@ -5,12 +5,28 @@ import CHabitCore
 ///   0 success; 1 internal error; 2 usage error; 3 not found; 4 conflict;
 ///   5 invalid input; 6 store unavailable (I/O, corrupt, busy, too new, read-only);
 ///   7 not enough credits; 8 the output could not be written (Writer.exitCode).
+/// `proof submit` ends with its verdict's own codes instead (ProofCommands.verdictExitCode),
+/// apart from these so a script can tell a rejected photo from a typo.
 struct CLIError: Error {
     var exitCode: Int32
     var message: String
 
     static func usage(_ message: String) -> CLIError { CLIError(exitCode: 2, message: message) }
     static func invalid(_ message: String) -> CLIError { CLIError(exitCode: 5, message: message) }
+
+    /// An exit code's name, as a JSON error names it.
+    static func name(of exitCode: Int32) -> String {
+        switch exitCode {
+        case 2: "usage"
+        case 3: "not_found"
+        case 4: "conflict"
+        case 5: "invalid"
+        case 6: "store_unavailable"
+        case 7: "insufficient_credits"
+        case 8: "output_failed"
+        default: "internal"
+        }
+    }
 
     /// The exit code for a library status.
     static func fromStatus(_ status: Int32, _ message: String) -> CLIError {

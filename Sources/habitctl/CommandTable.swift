@@ -14,6 +14,7 @@ enum CommandTable {
         ("entries", Commands.entries),
         ("days", Commands.days),
         ("export", Commands.export),
+        ("backup", Commands.backup),
         ("import", Commands.importData),
         ("today", ProgressCommands.today),
         ("streak", ProgressCommands.streak),

@@ -313,6 +313,16 @@ enum Commands {
         }
     }
 
+    /// `backup FILE`: a consistent copy of the store file (SQLite's online backup), 0600.
+    static func backup(_ raw: [String], _ context: Context) throws(CLIError) {
+        let args = try Arguments(raw, valued: [])
+        let file = try args.require(0, "FILE")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore(readOnly: true)
+        try Library.check(hc_store_backup(store.handle, file))
+        context.output.emit(["backup": file]) { "backed up to \(file)" }
+    }
+
     static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["format"])
         let loop = args.flag("loop")

@@ -15,7 +15,13 @@ struct Context {
             ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         let folder = dataHome + "/habitcore"
         do {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: dataHome, withIntermediateDirectories: true)
+            // The store's own folder is the user's alone (its -wal and -shm live there too).
+            if mkdir(folder, 0o700) != 0 && errno != EEXIST {
+                throw CLIError(exitCode: 6, message: "cannot create \(folder): \(String(cString: strerror(errno)))")
+            }
+        } catch let error as CLIError {
+            throw error
         } catch {
             throw CLIError(exitCode: 6, message: "cannot create \(folder): \(error.localizedDescription)")
         }

@@ -28,6 +28,7 @@ enum Help {
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
+      backup FILE          a consistent copy of the store file (never overwrites FILE)
       import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
       demo                 a guided run against a store in a temporary folder
       completions bash|zsh|fish  the shell's completion script (installed by scripts/install.sh)
@@ -49,7 +50,9 @@ enum Help {
     version, read-only), 7 not enough credits, 8 the output could not be written
     (stdout full or closed: what the command changed was committed). A write that
     exits non-zero, other than 8, committed nothing. SIGPIPE ends habitctl as it
-    ends any tool on a pipe.
+    ends any tool on a pipe. proof submit exits with its verdict, apart from these:
+    0 approved, 10 needs review, 11 rejected, 12 error. Under --json an error is
+    a JSON object on stderr: {"schema_version":1,"error":{"code","exit_code","message"}}.
     """
 
     static let commands: [String: String] = [
@@ -58,26 +61,32 @@ enum Help {
 
           submit HABIT FILE [--taken-at MS] [--media-type T] [--metadata JSON] [--keep-copy]
                    runs the built-in checks and the policy's verifiers; an approved proof
-                   logs the habit for today. Exit 0 approved, 1 needs review, 2 rejected,
-                   3 error (a failed call itself keeps the usual codes and prints to stderr)
+                   logs the habit for today. Exits with the verdict: 0 approved,
+                   10 needs review, 11 rejected, 12 error (a plugin crashed, hung or
+                   failed); a failed call itself keeps the general codes 1-8 and prints
+                   to stderr (a JSON object under --json)
           list [HABIT]                 every verdict: verifiers, decisions, reviews
           review ID --approve|--reject --reason TEXT [--reviewer NAME]
           policy [HABIT] --verifiers ID,ID [--mode all|any] [--approve 0.8] [--review 0.5]
                  [--window HH:MM-HH:MM] [--many-per-day]     (no HABIT: the store's policy)
         """,
         "plugin": """
-        Usage: habitctl plugin add --so PATH | --exec PATH [--id ID] [--timeout MS] [--config FILE|-]
+        Usage: habitctl plugin add --so PATH [--in-process] | --exec PATH [--id ID] [--timeout MS] [--config FILE|-]
                habitctl plugin configure ID FILE|- | --clear
                habitctl plugin list | remove ID | test ID EVIDENCE
 
         Shared objects export hc_plugin_entry (include/habitcore_plugin.h); executables
         read one JSON request on stdin and print one JSON verdict line (see
-        examples/plugins). Executables are killed after --timeout (default 10000 ms) or
-        past 1 MiB of output. Settings are a JSON object the plugin reads (from a file
-        or - for stdin). A bare name with no such file here (--so proofcheck) is the plugin
-        installed with the library: libhabitcore_NAME.so in habitcore/plugins/ beside
-        libhabitcore.so, or beside it. proofcheck is the reference plugin: see
-        docs/PROOFCHECK.md.
+        examples/plugins). A shared object runs isolated, in habitcore-plugin-runner
+        (installed with libhabitcore.so): a crash, hang or abort in it is an error
+        verdict naming the signal, never a crash of habitctl. --in-process loads a
+        trusted one (proofcheck) into habitctl itself: faster, but its crash is ours.
+        Isolated shared objects and executables are killed after --timeout (default
+        10000 ms) or past 1 MiB of output. Settings are a JSON object the plugin reads
+        (from a file or - for stdin). A bare name with no such file here (--so
+        proofcheck) is the plugin installed with the library: libhabitcore_NAME.so in
+        habitcore/plugins/ beside libhabitcore.so, or beside it. proofcheck is the
+        reference plugin: see docs/PROOFCHECK.md.
         """,
         "awards": """
         Usage: habitctl awards [SUBCOMMAND]
@@ -205,6 +214,14 @@ enum Help {
         "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
         "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",
         "export": "Usage: habitctl export [--format json|jsonl] [--output FILE]",
+        "backup": """
+        Usage: habitctl backup FILE
+
+        Copies the whole store into FILE, a new SQLite file (0600) that opens with
+        --db FILE like the original. Consistent while other processes write (SQLite's
+        online backup). FILE must not exist (exit 4). Registered plugins come along,
+        as every table does; an export leaves them out.
+        """,
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV

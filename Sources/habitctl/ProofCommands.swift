@@ -22,7 +22,7 @@ enum ProofCommands {
         }
     }
 
-    /// Exits 0 approved, 1 needs review, 2 rejected, 3 error, so a script can branch.
+    /// Exits with the verdict (verdictExitCode), so a script can branch.
     static func submit(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["taken-at", "media-type", "metadata"])
         let store = try context.openStore()
@@ -59,13 +59,18 @@ enum ProofCommands {
             "proof #\(result.proof_id): \(outcomeName(result.outcome)) (\(reason)) \(message)" +
                 (result.entry_id != 0 ? "; logged entry #\(result.entry_id) for \(Library.format(result.day))" : "")
         }
-        let code: Int32 = switch result.outcome {
+        Writer.finish(verdictExitCode(result.outcome))
+    }
+
+    /// proof submit's exit codes: 0 approved, 10 needs review, 11 rejected, 12 error verdict;
+    /// apart from the general codes 1-8, which keep meaning that the call itself failed.
+    static func verdictExitCode(_ outcome: Int32) -> Int32 {
+        switch outcome {
         case HC_OUTCOME_APPROVED: 0
-        case HC_OUTCOME_NEEDS_REVIEW: 1
-        case HC_OUTCOME_REJECTED: 2
-        default: 3
+        case HC_OUTCOME_NEEDS_REVIEW: 10
+        case HC_OUTCOME_REJECTED: 11
+        default: 12
         }
-        Writer.finish(code)
     }
 
     /// Each proof with its verdicts, oldest first.
@@ -177,9 +182,11 @@ enum ProofCommands {
             let config = try args.option("config").map { (path) throws(CLIError) -> String in try Commands.readInput(path) }
             try args.finish(maxPositionals: 0)
             var added: UnsafeMutablePointer<CChar>?
+            let inProcess = args.flag("in-process")
+            if inProcess && so == nil { throw .usage("--in-process is for --so plugins") }
+            let kind = so == nil ? HC_PLUGIN_EXECUTABLE : inProcess ? HC_PLUGIN_SHARED_OBJECT_IN_PROCESS : HC_PLUGIN_SHARED_OBJECT
             try Library.check(withOptionalCString(id) { idPointer in
-                hc_plugin_add(&added, store.handle, so != nil ? HC_PLUGIN_SHARED_OBJECT : HC_PLUGIN_EXECUTABLE, so ?? program ?? "", idPointer,
-                              timeout)
+                hc_plugin_add(&added, store.handle, kind, so ?? program ?? "", idPointer, timeout)
             })
             let name = added.map { String(cString: $0) } ?? ""
             hc_free(added)

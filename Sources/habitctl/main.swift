@@ -47,10 +47,18 @@ func run(_ argv: [String]) throws(CLIError) {
 }
 
 Writer.guardStandardDescriptors()
+var arguments: [String] = []
 do {
-    try run(RawArguments.validated())
+    arguments = try RawArguments.validated()
+    try run(arguments)
 } catch {
-    Output.log("habitctl: \(error.message)")
+    if arguments.contains("--json") {
+        // A script asked for JSON: the error is JSON too, on stderr, with its exit code's name.
+        Output.log(Output.encode(["schema_version": Output.schemaVersion,
+                                  "error": ["code": CLIError.name(of: error.exitCode), "exit_code": error.exitCode, "message": error.message]]))
+    } else {
+        Output.log("habitctl: \(error.message)")
+    }
     Writer.fail(error.exitCode)
 }
 Writer.finish(0)

@@ -38,7 +38,7 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["habit", "edit", "Read", "--group", "evening"]), Case(args: ["habit", "archive", "Read"]),
             Case(args: ["log", "Read"]), Case(args: ["log", "Water", "3", "--key", "k1"]), Case(args: ["skip", "Water"]),
             Case(args: ["undo", "Read"]), Case(args: ["entries"]), Case(args: ["--json", "entries"]), Case(args: ["days", "Read"]),
-            Case(args: ["export"]), Case(args: ["export", "--format", "jsonl"]),
+            Case(args: ["export"]), Case(args: ["export", "--format", "jsonl"]), Case(args: ["backup", "{folder}/copy.db"]),
             Case(args: ["import", "-"], stdin: export, freshStore: true),
             Case(args: ["today"]), Case(args: ["streak", "Read"]), Case(args: ["streak", "--global"]), Case(args: ["stats", "Read"]),
             Case(args: ["heatmap"]), Case(args: ["vacation", "add", "2026-02-01", "2026-02-02"]), Case(args: ["vacation", "list"]),
@@ -76,7 +76,9 @@ final class CLIOutputTests: XCTestCase {
     func run(_ item: Case, redirect: String, tag: String) throws -> (ProcessResult, String) {
         let db = try temporaryDirectory() + "/\(tag).db"  // a folder of its own: nothing left from another run
         if !item.freshStore { try FileManager.default.copyItem(atPath: pristine, toPath: db) }
-        let result = try runProcess(["/bin/sh", "-c", "\"$@\" \(redirect)", "sh", Paths.habitctl, "--db", db] + item.args, stdin: item.stdin)
+        // {folder}: the run's own folder, for commands that write a file of their own.
+        let args = item.args.map { $0.replacingOccurrences(of: "{folder}", with: (db as NSString).deletingLastPathComponent) }
+        let result = try runProcess(["/bin/sh", "-c", "\"$@\" \(redirect)", "sh", Paths.habitctl, "--db", db] + args, stdin: item.stdin)
         return (result, db)
     }
 
@@ -85,7 +87,9 @@ final class CLIOutputTests: XCTestCase {
         guard FileManager.default.fileExists(atPath: db) else { return "(no store)" }
         let exported = try runProcess([Paths.habitctl, "--db", db, "export", "--format", "jsonl"])
         XCTAssertEqual(exported.status, 0, exported.stderr)
+        // Times and the referral code (random, a settings row since exports carry every table) differ by run.
         return exported.stdout.replacingOccurrences(of: #""[a-z_]*(_ms|_date|code)":("[^"]*"|-?[0-9]+)"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #""referral_code","value":"[^"]*""#, with: "", options: .regularExpression)
     }
 
     func testEveryCommandWithStdoutFullOrClosed() throws {

@@ -288,13 +288,13 @@ final class CLITests: XCTestCase {
         let fixtures = Paths.root + "/Tests/fixtures"
         XCTAssertSucceeded(try habitctl("plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"), "plugin add")
         XCTAssertSucceeded(try habitctl("plugin", "test", "decode_check", fixtures + "/bed.png"), "plugin test")
-        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/bed.png").status, 1, "no verifier in the policy yet: review")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/bed.png").status, 10, "no verifier in the policy yet: review")
         XCTAssertSucceeded(try habitctl("proof", "policy", "--verifiers", "decode_check"), "policy")
-        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/tiny.png").status, 2, "too small: rejected")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/tiny.png").status, 11, "too small: rejected")
         let approved = try habitctl("--json", "proof", "submit", "Bed", fixtures + "/bed-morning.jpg")
         XCTAssertEqual(approved.status, 0, approved.stdout + approved.stderr)
         XCTAssertEqual(try json(approved)["outcome"] as? String, "approved")
-        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/bed-morning.jpg").status, 2, "reused")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed", fixtures + "/bed-morning.jpg").status, 11, "reused")
         let list = try json(try habitctl("--json", "proof", "list", "Bed"))
         let reasons = (list["verdicts"] as? [[String: Any]])?.compactMap { $0["reason"] as? String } ?? []
         XCTAssertTrue(reasons.contains("reused_evidence") && reasons.contains("too_small") && reasons.contains("decoded"), "\(reasons)")
@@ -303,7 +303,18 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try habitctl("proof", "review", "1", "--approve").status, 2, "a review needs a reason")
         XCTAssertEqual(try habitctl("plugin", "add", "--so", fixtures + "/README.md").status, 5)
         XCTAssertSucceeded(try habitctl("plugin", "remove", "decode_check"), "plugin remove")
-        XCTAssertEqual(try habitctl("proof", "submit", "Nobody", fixtures + "/bed.png").status, 3)
+        XCTAssertEqual(try habitctl("proof", "submit", "Nobody", fixtures + "/bed.png").status, 3, "not found: a failed call, not a verdict")
+        XCTAssertEqual(try habitctl("proof", "submit", "Bed").status, 2, "usage")
+        // Under --json the failure is a JSON object on stderr with its code and message.
+        let missing = try habitctl("--json", "proof", "submit", "Nobody", fixtures + "/bed.png")
+        XCTAssertEqual(missing.status, 3)
+        XCTAssertEqual(missing.stdout, "")
+        let object = try JSONSerialization.jsonObject(with: Data(missing.stderr.utf8)) as? [String: Any]
+        let error = try XCTUnwrap(object?["error"] as? [String: Any], missing.stderr)
+        XCTAssertEqual(object?["schema_version"] as? Int, 1)
+        XCTAssertEqual(error["code"] as? String, "not_found")
+        XCTAssertEqual(error["exit_code"] as? Int, 3)
+        XCTAssertTrue((error["message"] as? String)?.contains("Nobody") ?? false, missing.stderr)
     }
 
     func testProofcheckIsAddedWithItsSettingsAndTheyCanBeChanged() throws {

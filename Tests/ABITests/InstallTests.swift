@@ -26,6 +26,7 @@ final class InstallTests: XCTestCase {
         let soname = try runProcess(["readelf", "-d", prefix + "/lib/libhabitcore.so.\(version)"])
         XCTAssertTrue(soname.stdout.contains("Library soname: [libhabitcore.so.1]"), soname.stdout)
         for path in ["include/habitcore.h", "include/habitcore_plugin.h", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
+                     "lib/habitcore/habitcore-plugin-runner",
                      "share/man/man1/habitctl.1", "share/bash-completion/completions/habitctl",
                      "share/zsh/site-functions/_habitctl", "share/fish/vendor_completions.d/habitctl.fish"] {
             XCTAssertTrue(files.fileExists(atPath: prefix + "/" + path), path)
@@ -83,7 +84,7 @@ final class InstallTests: XCTestCase {
         // The uninstall list names every file installed; removing them leaves no file behind.
         let list = try String(contentsOfFile: prefix + "/share/habitcore/uninstall.txt", encoding: .utf8)
             .split(separator: "\n").map(String.init)
-        XCTAssertEqual(list.count, 13)
+        XCTAssertEqual(list.count, 14)
         XCTAssertSucceeded(try runProcess(["sh", "-c", "xargs rm -f < '\(prefix)/share/habitcore/uninstall.txt'"]), "uninstall")
         let left = try runProcess(["find", prefix, "!", "-type", "d"])
         XCTAssertEqual(left.stdout, "", "files left after uninstalling")

@@ -219,7 +219,7 @@ final class ProgressStoreTests: StoreTestCase {
         XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", """
             DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies;
             DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
-            DROP TABLE reminder_rules;
+            DROP TABLE reminder_rules; DROP TABLE proof_runs;
             DROP TABLE proof_fingerprints; DROP TABLE proof_verdicts; DROP TABLE proofs; DROP TABLE proof_policies; DROP TABLE plugins;
             DROP TABLE event_acks; DROP TABLE events; DROP TABLE referral_redemptions; DROP TABLE award_unlocks; DROP TABLE award_rules;
             DROP TABLE vacations; DROP TABLE unlock_sessions; DROP TABLE credit_steps; DROP TABLE credit_entries;

@@ -145,6 +145,33 @@ final class ProofStoreTests: ProofTestCase {
         XCTAssertEqual(doubtful.reason, "low_confidence")
     }
 
+    /// Submit and review share the one-per-day rule: with many a day allowed, review
+    /// approves a second proof of a day; with one a day, it refuses it.
+    func testReviewApprovesASecondProofOfADayOnlyWhenThePolicyAllowsMany() {
+        let confidence = UnsafeMutablePointer<Double>.allocate(capacity: 1)
+        defer { confidence.deallocate() }
+        ok(hc_verifier_register(store, "app-model", "2.1", Self.confidenceVerifier, confidence))
+        for onePerDay in [false, true] {
+            let habit = createHabit(store, onePerDay ? "Once a day" : "Many a day", start: date(today))
+            policy(habit, "app-model", onePerDay: onePerDay)
+            confidence.pointee = 0.6
+            let unsure = submit(habit, onePerDay ? "bed.png" : "tiny.png")
+            XCTAssertEqual(unsure.outcome, HC_OUTCOME_NEEDS_REVIEW, unsure.message)
+            confidence.pointee = 0.95
+            let sure = submit(habit, onePerDay ? "bed-morning.jpg" : "bed-evening.jpg")
+            XCTAssertEqual(sure.outcome, HC_OUTCOME_APPROVED, sure.message)
+            var entry: Int64 = 0
+            let status = hc_proof_review(&entry, store, unsure.proofId, HC_OUTCOME_APPROVED, "sam", "a second walk")
+            if onePerDay {
+                XCTAssertEqual(status, HC_E_CONFLICT)
+                XCTAssertEqual(entry, 0)
+            } else {
+                ok(status)
+                XCTAssertGreaterThan(entry, 0, "the second proof of the day logs its own entry")
+            }
+        }
+    }
+
     // MARK: Hostile plugins
 
     /// Each executable misbehaves its own way: the host survives, records an error

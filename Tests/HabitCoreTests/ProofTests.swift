@@ -42,6 +42,15 @@ final class ProofTests: XCTestCase {
         XCTAssertEqual(policy.decide([verdict("a", .approved, .nan).sanitized()]).outcome, .rejected, "NaN confidence is 0")
     }
 
+    func testTheOnePerDayRuleRefusesASecondApprovalOnlyWhenThePolicyAsksForOne() {
+        var policy = ProofPolicy()
+        XCTAssertTrue(policy.admitsAnotherApproval(dayHasApprovedProof: false))
+        XCTAssertFalse(policy.admitsAnotherApproval(dayHasApprovedProof: true))
+        policy.onePerDay = false
+        XCTAssertTrue(policy.admitsAnotherApproval(dayHasApprovedProof: false))
+        XCTAssertTrue(policy.admitsAnotherApproval(dayHasApprovedProof: true))
+    }
+
     func testAWindowMayWrapPastMidnight() {
         var policy = ProofPolicy()
         policy.window = (300, 600)

@@ -135,6 +135,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_commit(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_rollback(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_export(&text, s, HC_FORMAT_JSON), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_backup(s, "/tmp/never-written.db"), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_create(&id, s, &options), HC_E_MISUSE);
@@ -271,6 +272,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_export(NULL, store, HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_export(&text, store, 0), HC_E_INVALID);
     EXPECT_STATUS(hc_store_export(&text, store, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_backup(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_backup(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_backup(store, "/no/such/folder/copy.db"), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_store_backup(store, "/tmp"), HC_E_CONFLICT); /* exists: never overwritten */
+    EXPECT_STATUS(hc_store_backup(store, bad_utf8), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, NULL, HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, "", HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, bad_utf8, HC_FORMAT_JSON), HC_E_INVALID);
@@ -942,6 +948,10 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, plain, NULL, 0), HC_E_INVALID); /* not an ELF */
         EXPECT(strstr(hc_last_error_message(), plain) != NULL);
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", "id", 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT_IN_PROCESS, plain, NULL, 0), HC_E_INVALID); /* not an ELF */
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT_IN_PROCESS, "/bin/true", NULL, 5), HC_E_INVALID); /* no timeout in-process */
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", NULL, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_SHARED_OBJECT, "/bin/true", NULL, 600001), HC_E_INVALID);
         EXPECT_STATUS(hc_plugin_add(NULL, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "truthful", 0), HC_OK);
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, "/bin/true", "truthful", 0), HC_E_CONFLICT);
         EXPECT_STATUS(hc_plugin_list_json(NULL, store), HC_E_INVALID);

@@ -37,6 +37,20 @@ package struct ImportPlan: Equatable, Sendable {
     package var settings: Settings?
     package var habits: [HabitItem] = []
     package var entries: [EntryItem] = []
+    /// A whole export's other tables, in the order written (a restore into an empty
+    /// store writes them back, ids and all), and the document's own habit and entry ids.
+    package var tables: [Table] = []
+    package var habitIds: [Int64] = []
+    package var entryIds: [Int64] = []
+
+    package struct Table: Equatable, Sendable {
+        package var name: String
+        package var rows: [JSON]
+        package init(name: String, rows: [JSON]) {
+            self.name = name
+            self.rows = rows
+        }
+    }
 
     /// The store's today: entries may not be dated after the day after it, as for hc_entry_append.
     package var today: Int32 = CivilDate.maxDay

@@ -3,7 +3,8 @@
 /// line, then one habit or entry per line) for streaming and line-based tools.
 /// See docs/FORMATS.md.
 package enum StoreDocument {
-    package static let schemaVersion: Int64 = 1
+    /// 2: the other tables of a whole store ("tables"; "row" records in JSON Lines).
+    package static let schemaVersion: Int64 = 2
     package static let formatName = "habitcore-store"
 
     package enum Layout: Int32, Sendable {
@@ -33,7 +34,8 @@ package enum StoreDocument {
     /// keys: the retry keys of the entries that have one, by entry id (written only
     /// for those entries, so an export without keys reads as before).
     package static func encode(timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
-                               keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules()) -> String {
+                               keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules(),
+                               tables: [ImportPlan.Table] = []) -> String {
         let policy = rules.streakPolicy, bounds = rules.routineBounds
         let header: [(String, JSON)] = [
             ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
@@ -49,12 +51,19 @@ package enum StoreDocument {
             let document = JSON.object(header + [
                 ("habits", .array(habits.map { .object(habitRecord($0, rules)) })),
                 ("entries", .array(entries.map { .object(entryRecord($0, key: keys[$0.id])) })),
+                ("tables", .object(tables.map { ($0.name, .array($0.rows)) })),
             ])
             return document.text + "\n"
         case .jsonLines:
             var out = JSON.object([("type", .string("header"))] + header).text + "\n"
             for habit in habits { JSON.object([("type", .string("habit"))] + habitRecord(habit, rules)).write(into: &out); out += "\n" }
             for entry in entries { JSON.object([("type", .string("entry"))] + entryRecord(entry, key: keys[entry.id])).write(into: &out); out += "\n" }
+            for table in tables {
+                for row in table.rows {
+                    JSON.object([("type", .string("row")), ("table", .string(table.name)), ("row", row)]).write(into: &out)
+                    out += "\n"
+                }
+            }
             return out
         }
     }
@@ -127,6 +136,12 @@ package enum StoreDocument {
             for (i, entry) in entries.enumerated() {
                 do throws(HabitError) { try reader.entry(entry) } catch { throw error.prefixed("entries[\(i)]") }
             }
+            if let tables = try document.optionalObject("tables"), case .object(let members) = tables {
+                for (name, rows) in members {
+                    guard case .array(let list) = rows else { throw .invalid("tables.\(name.prefix(64)) must be an array of rows") }
+                    for row in list { reader.row(table: name, row) }
+                }
+            }
         case .jsonLines:
             var lineNumber = 0
             var sawHeader = false
@@ -140,6 +155,9 @@ package enum StoreDocument {
                     case "header" where !sawHeader: try reader.header(record); sawHeader = true
                     case "habit" where sawHeader: try reader.habit(record)
                     case "entry" where sawHeader: try reader.entry(record)
+                    case "row" where sawHeader:
+                        guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
+                        reader.row(table: try record.string("table"), row)
                     default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
                     }
                 } catch {
@@ -157,6 +175,13 @@ package enum StoreDocument {
         var habitIndexById: [Int64: Int] = [:]
         var entryIndexById: [Int64: Int] = [:]
         var undone = Set<Int>()
+
+        /// A row of another table, checked by the store when written back.
+        mutating func row(table: String, _ row: JSON) {
+            if plan.tables.last?.name == table { plan.tables[plan.tables.count - 1].rows.append(row) } else {
+                plan.tables.append(ImportPlan.Table(name: table, rows: [row]))
+            }
+        }
 
         mutating func header(_ record: JSON) throws(HabitError) {
             guard (try? record.string("format")) == StoreDocument.formatName else {
@@ -236,6 +261,7 @@ package enum StoreDocument {
             guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
             habitIndexById[id] = plan.habits.count
             plan.habits.append(item)
+            plan.habitIds.append(id)
         }
 
         mutating func entry(_ record: JSON) throws(HabitError) {
@@ -255,6 +281,7 @@ package enum StoreDocument {
             guard entryIndexById[id] == nil else { throw .invalid("entry id \(id) appears twice") }
             entryIndexById[id] = plan.entries.count
             try plan.append(item, undone: &undone)
+            plan.entryIds.append(id)
         }
     }
 }

@@ -57,6 +57,13 @@ package struct ProofPolicy: Equatable, Sendable {
         }
     }
 
+    /// The one-per-day rule, for submit (before and after the verifiers) and review
+    /// alike: another proof of a day may be approved unless the policy allows one a
+    /// day and the day already has one.
+    package func admitsAnotherApproval(dayHasApprovedProof: Bool) -> Bool {
+        !(onePerDay && dayHasApprovedProof)
+    }
+
     /// Whether a receipt at this local minute of the day is inside the window
     /// (a window may wrap past midnight: 22:00-02:00).
     package func admits(minuteOfDay: Int32) -> Bool {

@@ -1,0 +1,34 @@
+import Glibc
+
+/// Reads a whole file: the one reader of outside files (evidence, time zones, the
+/// process's own /proc maps). Reads until the end rather than trusting st_size (/proc
+/// files report 0), retries reads a signal interrupted, and stops past a limit.
+package enum WholeFile {
+    package enum Failure: Error, Equatable {
+        case missing            // no such file
+        case notRegular         // a folder, a device, a socket
+        case tooLarge           // more than the caller's limit
+        case unreadable(Int32)  // open or read failed: errno
+    }
+
+    package static func read(_ path: String, maxBytes: Int) -> Result<[UInt8], Failure> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return .failure(errno == ENOENT || errno == ENOTDIR ? .missing : .unreadable(errno)) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .failure(.unreadable(errno)) }
+        guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
+        guard info.st_size <= maxBytes else { return .failure(.tooLarge) }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(info.st_size))
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count < 0 { return .failure(.unreadable(errno)) }
+            if count == 0 { return .success(bytes) }
+            bytes.append(contentsOf: chunk[0..<count])
+            if bytes.count > maxBytes { return .failure(.tooLarge) }
+        }
+    }
+}

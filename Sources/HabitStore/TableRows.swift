@@ -1,0 +1,75 @@
+import HabitCore
+
+/// The rows of the tables a person's history lives in besides habits and entries, as
+/// a whole export carries them and a restore writes them back with their ids.
+extension Store {
+    /// Restore order (what a row refers to comes first). Left out, on purpose:
+    /// `plugins` (paths to programs on this machine: a backup restored elsewhere must
+    /// not run code from a path nobody chose there) and `proof_runs` (verifications
+    /// under way in a process of this machine). Habit schedules, habit streak policies
+    /// and entry keys travel in the habit and entry records.
+    package static let historyTables = [
+        "settings", "vacations", "credit_accounts", "credit_rules", "credit_steps", "unlock_sessions", "credit_entries", "session_ends",
+        "award_rules", "award_unlocks", "referral_redemptions", "events", "event_acks",
+        "proofs", "proof_verdicts", "proof_fingerprints", "proof_policies",
+        "reminder_rules", "reminder_rule_versions", "quiet_hours", "reminder_snoozes", "reminder_deliveries",
+    ]
+
+    private static let replacedOnRestore: Set<String> = ["award_rules"]
+
+    /// Every row of a history table as a JSON object of its columns, in rowid order.
+    package func tableRows(_ table: String) throws(HabitError) -> [JSON] {
+        guard Self.historyTables.contains(table) else { throw .invalid("'\(table.prefix(64))' is not a table a backup carries") }
+        let statement = try db.statement("SELECT * FROM \(table) ORDER BY rowid")
+        return try statement.all { (s) throws(HabitError) -> JSON in
+            .object((0..<s.columnCount).map { (s.columnName($0), s.json($0)) })
+        }
+    }
+
+    /// Writes rows back, ids and all (settings replace what the store has). Each row
+    /// names only the table's own columns; SQLite's STRICT types and the foreign keys
+    /// (checked at commit: call inside a transaction) refuse the rest.
+    package func insertRows(_ table: String, _ rows: [JSON]) throws(HabitError) {
+        guard Self.historyTables.contains(table) else { throw .invalid("'\(table.prefix(64))' is not a table a backup carries") }
+        let info = try db.statement("SELECT name FROM pragma_table_info(?1)")
+        info.bind(1, table)
+        let columns = Set(try info.all { (s) throws(HabitError) -> String in s.text(0) ?? "" })
+        try db.execute("PRAGMA defer_foreign_keys = ON")
+        // What a new store starts with (its award catalogue) gives way to the document's.
+        if Self.replacedOnRestore.contains(table) { try db.execute("DELETE FROM \(table)") }
+        for (index, row) in rows.enumerated() {
+            guard case .object(let members) = row, !members.isEmpty else { throw .invalid("\(table)[\(index)] is not an object of columns") }
+            for (name, _) in members where !columns.contains(name) {
+                throw .invalid("\(table)[\(index)]: '\(name.prefix(64))' is not a column of \(table)")
+            }
+            let names = members.map(\.0)
+            // Settings and the default credit account exist in a new store: the document's win.
+            let verb = table == "settings" || table == "credit_accounts" ? "INSERT OR REPLACE" : "INSERT"
+            let sql = "\(verb) INTO \(table)(\(names.joined(separator: ", "))) VALUES(\((1...names.count).map { "?\($0)" }.joined(separator: ", ")))"
+            let statement = try db.statement(sql)
+            for (offset, (_, value)) in members.enumerated() {
+                let position = Int32(offset + 1)
+                switch value {
+                case .null: statement.bind(position, nil as Int64?)
+                case .bool(let flag): statement.bind(position, Int64(flag ? 1 : 0))
+                case .int(let number): statement.bind(position, number)
+                case .double(let number): statement.bind(position, number)
+                case .string(let text): statement.bind(position, text)
+                case .object where value["hex"] != nil:
+                    guard case .string(let hex)? = value["hex"], let bytes = RunnerProtocol.unhex(hex) else {
+                        throw .invalid("\(table)[\(index)]: a blob is {\"hex\": \"...\"}")
+                    }
+                    statement.bind(position, blob: bytes)
+                default: throw .invalid("\(table)[\(index)]: a column's value is a number, text, null or {\"hex\": ...}")
+                }
+            }
+            do throws(HabitError) { try statement.run() } catch { throw error.prefixed("\(table)[\(index)]") }
+        }
+    }
+
+    /// A consistent copy of the whole store in a new file (see Database.backup).
+    package func backup(to path: String) throws(HabitError) {
+        guard !path.isEmpty else { throw .invalid("the backup path is empty") }
+        try db.backup(to: path)
+    }
+}
