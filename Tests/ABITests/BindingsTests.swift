@@ -1,0 +1,38 @@
+import Foundation
+import XCTest
+
+/// The language packages (bindings/python, bindings/rust) installed and tested as their
+/// users would, against the library this build just made. Build products go to a
+/// temporary folder, never into the source tree.
+final class BindingsTests: XCTestCase {
+    let bindings = Paths.root + "/bindings"
+
+    /// A fresh venv, `pip install bindings/python` with no package index (the package's build
+    /// backend is stdlib-only), then its own pytest suite run against the installed package.
+    func testPythonPackageInstallsIntoAFreshVenvAndPassesItsSuite() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let venv = dir + "/venv"
+        // --system-site-packages: pytest comes from the system, as on a developer's machine.
+        XCTAssertSucceeded(try runProcess(["python3", "-m", "venv", "--system-site-packages", venv]), "python3 -m venv")
+        let quiet = ["PIP_DISABLE_PIP_VERSION_CHECK": "1", "PYTHONDONTWRITEBYTECODE": "1"]
+        let install = try runProcess([venv + "/bin/pip", "install", "--no-index", "--no-cache-dir", bindings + "/python"],
+                                     environment: quiet, currentDirectory: dir)
+        XCTAssertSucceeded(install, "pip install bindings/python")
+
+        let environment = quiet.merging(["HABITCORE_LIBRARY": Paths.library, "HABITCORE_INCLUDE": Paths.include]) { $1 }
+        let imported = try runProcess([venv + "/bin/python", "-c", "import habitcore; print(habitcore.__file__); print(habitcore.library_path)"],
+                                      environment: environment, currentDirectory: dir)
+        XCTAssertSucceeded(imported, "import habitcore")
+        let lines = imported.stdout.split(separator: "\n").map(String.init)
+        XCTAssertTrue(lines.first?.hasPrefix(venv + "/lib/") == true, "imported from the venv, not the sources: \(imported.stdout)")
+        XCTAssertEqual(lines.last, Paths.library)
+
+        let suite = try runProcess([venv + "/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", bindings + "/python/tests"],
+                                   environment: environment, currentDirectory: dir)
+        XCTAssertSucceeded(suite, "pytest bindings/python/tests")
+        XCTAssertTrue(suite.stdout.range(of: #"\d+ passed"#, options: .regularExpression) != nil, suite.stdout)
+        XCTAssertFalse(suite.stdout.contains("skipped"), "every binding test runs here (C compiler, header):\n\(suite.stdout)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bindings + "/python/build"), "pip built into the source tree")
+    }
+}
