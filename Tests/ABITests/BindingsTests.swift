@@ -35,4 +35,27 @@ final class BindingsTests: XCTestCase {
         XCTAssertFalse(suite.stdout.contains("skipped"), "every binding test runs here (C compiler, header):\n\(suite.stdout)")
         XCTAssertFalse(FileManager.default.fileExists(atPath: bindings + "/python/build"), "pip built into the source tree")
     }
+
+    /// `cargo test --offline` for both crates (habitcore-sys: the generated declarations are
+    /// current and match a C compiler's layouts; habitcore: the safe API and its doc examples),
+    /// linked through HABITCORE_LIB_DIR against this build's library.
+    func testRustCratesPassCargoTestOffline() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let result = try runProcess(["cargo", "test", "--offline", "--locked", "--workspace"],
+                                    environment: ["HABITCORE_LIB_DIR": Paths.buildDir, "LD_LIBRARY_PATH": Paths.buildDir,
+                                                  "CARGO_TARGET_DIR": dir + "/target", "CARGO_TERM_COLOR": "never"],
+                                    currentDirectory: bindings + "/rust")
+        XCTAssertSucceeded(result, "cargo test --offline in bindings/rust")
+        let output = result.stdout + result.stderr
+        for test in ["bindings_match_the_headers", "every_header_function_is_declared", "layouts_match_a_c_compiler",
+                     "closures_verify_proofs_and_panics_become_error_verdicts", "bad_input_is_the_library_s_error_never_a_crash",
+                     "a_store_moves_between_threads", "habitcore/src/lib.rs"] {
+            XCTAssertTrue(output.contains(test), "\(test) did not run:\n\(output)")
+        }
+        XCTAssertFalse(output.contains("FAILED"), output)
+        // habitcore-sys: unit, generated, layout, doc; habitcore: unit, store, doc.
+        XCTAssertGreaterThanOrEqual(output.components(separatedBy: "test result: ok.").count - 1, 7, output)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bindings + "/rust/target"), "cargo built into the source tree")
+    }
 }
