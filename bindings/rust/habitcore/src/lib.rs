@@ -410,6 +410,36 @@ pub struct Streaks {
     pub runs: Vec<Streak>,
 }
 
+/// A day's score across habits (score -1.0 when nothing is due).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DayScore {
+    pub day: Day,
+    pub due: i32,
+    pub done: i32,
+    pub excused: i32,
+    pub score: f64,
+}
+
+/// How often occurrences were kept (rate -1.0 when nothing was judged).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Completion {
+    pub kept: i32,
+    pub judged: i32,
+    pub excused: i32,
+    pub rate: f64,
+}
+
+/// A credit ledger entry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CreditEntry {
+    pub id: i64,
+    /// HC_CREDIT_* (1 earn, 2 spend, 3 adjust, 4 expire, 5 refund).
+    pub kind: i32,
+    pub minutes: i64,
+    pub day: Day,
+    pub reason: Option<String>,
+}
+
 /// What a step report earned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StepSync {
@@ -591,6 +621,10 @@ list_kind!(/// Ledger entries.
     |e| Entry { id: e.id, habit_id: e.habit_id, kind: EntryKind::from_raw(e.kind), day: Day(e.day), value: e.value,
                 undoes: (e.undoes != 0).then_some(e.undoes), undone_by: (e.undone_by != 0).then_some(e.undone_by),
                 note: cstr(e.note) });
+list_kind!(/// Credit entries.
+    CreditEntries, CreditEntry, sys::hc_credit_list, sys::hc_credit_entry, hc_credit_list_count, hc_credit_list_get,
+    hc_credit_list_free,
+    |e| CreditEntry { id: e.id, kind: e.kind, minutes: e.minutes, day: Day(e.day), reason: cstr(e.reason) });
 list_kind!(/// Awards.
     Awards, Award, sys::hc_award_list, sys::hc_award, hc_award_list_count, hc_award_list_get, hc_award_list_free,
     |a| Award { id: cstr(a.id).unwrap_or_default(), title: cstr(a.title).unwrap_or_default(), threshold: a.threshold,
@@ -824,7 +858,63 @@ impl Store {
         })
     }
 
+    /// Loop-compatible habit strength at the end of each day from `first` to `last`.
+    pub fn strength(&self, habit_id: i64, first: Day, last: Day) -> Result<Vec<f64>> {
+        buffer(|out, cap, count| unsafe { sys::hc_habit_strength(out, cap, count, self.raw, habit_id, first.0, last.0) })
+    }
+
+    /// Each day's score across habits from `first` to `last`.
+    pub fn day_scores(&self, first: Day, last: Day) -> Result<Vec<DayScore>> {
+        let raw = buffer(|out, cap, count| unsafe { sys::hc_store_day_scores(out, cap, count, self.raw, first.0, last.0) })?;
+        Ok(raw
+            .into_iter()
+            .map(|s: sys::hc_day_score| DayScore { day: Day(s.day), due: s.due, done: s.done, excused: s.excused, score: s.score })
+            .collect())
+    }
+
+    /// How often a habit's occurrences in `first..=last` were kept.
+    pub fn completion(&self, habit_id: i64, first: Day, last: Day) -> Result<Completion> {
+        let mut c = defaults!(hc_completion_init, sys::hc_completion);
+        check(unsafe { sys::hc_habit_completion(&mut c, self.raw, habit_id, first.0, last.0) })?;
+        Ok(Completion { kept: c.kept, judged: c.judged, excused: c.excused, rate: c.rate })
+    }
+
+    /// Excuses `first..=last` for a habit (0: every habit); returns the vacation's id.
+    pub fn add_vacation(&self, habit_id: i64, first: Day, last: Day) -> Result<i64> {
+        let mut id = 0;
+        check(unsafe { sys::hc_vacation_add(&mut id, self.raw, habit_id, first.0, last.0) })?;
+        Ok(id)
+    }
+
+    /// The whole store as JSON (`HC_FORMAT_JSON`), docs/FORMATS.md.
+    pub fn export_json(&self) -> Result<String> {
+        let mut out: *mut c_char = ptr::null_mut();
+        check(unsafe { sys::hc_store_export(&mut out, self.raw, sys::HC_FORMAT_JSON) })?;
+        let text = unsafe { cstr(out) }.unwrap_or_default();
+        unsafe { sys::hc_free(out as *mut c_void) };
+        Ok(text)
+    }
+
+    /// Imports an export (JSON or JSON Lines), all or nothing.
+    pub fn import(&self, text: &str) -> Result<()> {
+        let text = c_text(text, "text")?;
+        check(unsafe { sys::hc_store_import(self.raw, text.as_ptr(), sys::HC_FORMAT_DETECT) })
+    }
+
     // ---- credits
+
+    /// Creates a named credit account; returns its id.
+    pub fn create_account(&self, name: &str) -> Result<i64> {
+        let name = c_text(name, "name")?;
+        let mut id = 0;
+        check(unsafe { sys::hc_credit_account_create(&mut id, self.raw, name.as_ptr()) })?;
+        Ok(id)
+    }
+
+    /// The default account's entries from `first` to `last`, in append order.
+    pub fn credit_entries(&self, first: Day, last: Day) -> Result<List<CreditEntries>> {
+        List::open(|out| unsafe { sys::hc_credit_list_open(out, self.raw, 0, first.0, last.0) })
+    }
 
     /// Reports a day's cumulative step total (None: today); only a higher total earns.
     pub fn sync_steps(&self, steps: i64, day: Option<Day>) -> Result<StepSync> {
@@ -937,6 +1027,14 @@ impl Store {
             reason_code: char_array(&out.reason_code),
             message: char_array(&out.message),
         })
+    }
+
+    /// Decides a proof by hand (approve or reject); returns the completion appended, if any.
+    pub fn review_proof(&self, proof_id: i64, outcome: Outcome, reviewer: &str, reason: &str) -> Result<Option<i64>> {
+        let (reviewer, reason) = (c_text(reviewer, "reviewer")?, c_text(reason, "reason")?);
+        let mut entry = 0;
+        check(unsafe { sys::hc_proof_review(&mut entry, self.raw, proof_id, outcome.raw(), reviewer.as_ptr(), reason.as_ptr()) })?;
+        Ok((entry != 0).then_some(entry))
     }
 
     /// Recorded verdicts of one proof.

@@ -76,6 +76,25 @@ fn streaks_and_runs() {
     let later = store.streaks(read.id, Some(d("2026-03-07"))).unwrap();
     assert_eq!((later.current.length, later.longest.length), (1, 5));
     assert_eq!(later.runs.iter().map(|r| r.length).collect::<Vec<_>>(), [5, 1]);
+
+    let strength = store.strength(read.id, d("2026-03-01"), d("2026-03-07")).unwrap();
+    assert_eq!(strength.len(), 7);
+    assert!(strength[4] > strength[0] && strength[5] < strength[4]);
+    let scores = store.day_scores(d("2026-03-05"), d("2026-03-06")).unwrap();
+    assert_eq!(scores.iter().map(|s| (s.due, s.done, s.score)).collect::<Vec<_>>(), [(1, 1, 1.0), (1, 0, 0.0)]);
+    let completion = store.completion(read.id, d("2026-03-01"), d("2026-03-07")).unwrap();
+    assert_eq!((completion.kept, completion.judged), (6, 7));
+    store.add_vacation(read.id, d("2026-03-06"), d("2026-03-06")).unwrap();
+    let excused = store.streaks(read.id, Some(d("2026-03-07"))).unwrap();
+    assert_eq!((excused.current.length, excused.current.excused_days), (6, 1));
+
+    let copy_dir = Dir::new("streaks-copy");
+    let copy = copy_dir.store();
+    copy.import(&store.export_json().unwrap()).unwrap();
+    let imported = copy.find_habit("Read").unwrap();
+    // the export carries settings, habits and entries (docs/FORMATS.md), not vacations
+    assert_eq!(copy.streaks(imported.id, Some(d("2026-03-07"))).unwrap(), later);
+    assert_eq!(copy.import("{ not json").unwrap_err().kind(), ErrorKind::Invalid);
 }
 
 #[test]
@@ -88,8 +107,15 @@ fn credits_awards_and_events() {
     let short = store.spend(30, Some("games")).unwrap_err();
     assert_eq!(short.kind(), ErrorKind::Insufficient);
     assert!(short.message().contains("25 available"), "{short}");
-    store.spend(10, None).unwrap();
+    store.spend(10, Some("games")).unwrap();
     assert_eq!(store.balance().unwrap(), 15);
+    let today = store.today().unwrap();
+    let ledger: Vec<_> = store.credit_entries(today, today).unwrap().collect();
+    assert_eq!(ledger.iter().map(|e| (e.kind, e.minutes)).collect::<Vec<_>>(), [(1, 25), (2, -10)]);
+    assert_eq!(ledger[1].reason.as_deref(), Some("games"));
+    let kids = store.create_account("kids").unwrap();
+    assert!(kids > 1);
+    assert_eq!(store.create_account("KIDS").unwrap_err().kind(), ErrorKind::Conflict);
 
     let read = store.create_habit(&HabitOptions::new("Read")).unwrap();
     store.append(read.id, EntryKind::Done, 0.0, None).unwrap();
@@ -138,8 +164,13 @@ fn closures_verify_proofs_and_panics_become_error_verdicts() {
     assert_eq!(panicked.outcome, Outcome::Error);
     let recorded: Vec<_> = store.verdicts(panicked.proof_id).unwrap().collect();
     assert!(recorded.iter().any(|v| v.message.as_deref() == Some("the verifier panicked: no idea")), "{recorded:?}");
+    let approved = store.review_proof(panicked.proof_id, Outcome::Approved, "parent", "saw it").unwrap();
+    assert!(approved.is_some());
+    assert_eq!(store.review_proof(panicked.proof_id, Outcome::Rejected, "parent", "no").unwrap_err().kind(), ErrorKind::Conflict);
     store.unregister_verifier("len").unwrap();
-    let unregistered = store.submit_proof(stretch.id, &[9u8; 64], None).unwrap();
+    let yoga = store.create_habit(&HabitOptions::new("Yoga")).unwrap();
+    store.set_proof_policy(yoga.id, &["len"]).unwrap();
+    let unregistered = store.submit_proof(yoga.id, &[9u8; 64], None).unwrap();
     assert_eq!(unregistered.outcome, Outcome::Error, "{unregistered:?}");
 }
 
