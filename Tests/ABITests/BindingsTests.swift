@@ -6,6 +6,10 @@ import XCTest
 /// temporary folder, never into the source tree.
 final class BindingsTests: XCTestCase {
     let bindings = Paths.root + "/bindings"
+    /// The folder holding libhabitcore.so the packages are tested against: this build's.
+    /// (An installed prefix's lib/ works the same: the Rust crates then also find it
+    /// through pkg-config when HABITCORE_LIB_DIR is unset.)
+    var libraryDir: String { Paths.buildDir }
 
     /// A fresh venv, `pip install bindings/python` with no package index (the package's build
     /// backend is stdlib-only), then its own pytest suite run against the installed package.
@@ -20,13 +24,13 @@ final class BindingsTests: XCTestCase {
                                      environment: quiet, currentDirectory: dir)
         XCTAssertSucceeded(install, "pip install bindings/python")
 
-        let environment = quiet.merging(["HABITCORE_LIBRARY": Paths.library, "HABITCORE_INCLUDE": Paths.include]) { $1 }
+        let environment = quiet.merging(["HABITCORE_LIBRARY": libraryDir + "/libhabitcore.so", "HABITCORE_INCLUDE": Paths.include]) { $1 }
         let imported = try runProcess([venv + "/bin/python", "-c", "import habitcore; print(habitcore.__file__); print(habitcore.library_path)"],
                                       environment: environment, currentDirectory: dir)
         XCTAssertSucceeded(imported, "import habitcore")
         let lines = imported.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.first?.hasPrefix(venv + "/lib/") == true, "imported from the venv, not the sources: \(imported.stdout)")
-        XCTAssertEqual(lines.last, Paths.library)
+        XCTAssertEqual(lines.last, libraryDir + "/libhabitcore.so")
 
         let suite = try runProcess([venv + "/bin/python", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rs", bindings + "/python/tests"],
                                    environment: environment, currentDirectory: dir)
@@ -43,7 +47,7 @@ final class BindingsTests: XCTestCase {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let result = try runProcess(["cargo", "test", "--offline", "--locked", "--workspace"],
-                                    environment: ["HABITCORE_LIB_DIR": Paths.buildDir, "LD_LIBRARY_PATH": Paths.buildDir,
+                                    environment: ["HABITCORE_LIB_DIR": libraryDir, "LD_LIBRARY_PATH": libraryDir,
                                                   "CARGO_TARGET_DIR": dir + "/target", "CARGO_TERM_COLOR": "never"],
                                     currentDirectory: bindings + "/rust")
         XCTAssertSucceeded(result, "cargo test --offline in bindings/rust")

@@ -121,3 +121,12 @@ def test_constants_newer_than_the_package_arrive_as_unknown_members() -> None:
     newer = habitcore.Metric(42)
     assert newer == 42 and isinstance(newer, habitcore.Metric) and newer.name == "UNKNOWN_42"
     assert habitcore.Metric(3) is habitcore.Metric.TOTAL_COMPLETIONS
+
+
+def test_docstring_examples_run() -> None:
+    import doctest
+
+    from habitcore import _store
+
+    failures, tried = doctest.testmod(_store)
+    assert tried > 0 and failures == 0
