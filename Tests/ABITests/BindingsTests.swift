@@ -62,4 +62,38 @@ final class BindingsTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(output.components(separatedBy: "test result: ok.").count - 1, 7, output)
         XCTAssertFalse(FileManager.default.fileExists(atPath: bindings + "/rust/target"), "cargo built into the source tree")
     }
+
+    /// Without HABITCORE_LIB_DIR, habitcore-sys links what `pkg-config --libs habitcore`
+    /// prints (a habitcore.pc written here for the build folder; the installed one works alike).
+    /// A .pc older than 1.0 is not used: the build says so and falls back to the default path.
+    func testRustCratesFindTheLibraryThroughPkgConfig() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        func pc(_ version: String) throws {
+            try FileManager.default.createDirectory(atPath: dir + "/" + version, withIntermediateDirectories: true)
+            try """
+            libdir=\(libraryDir)
+            includedir=\(Paths.include)
+            Name: habitcore
+            Description: habitcore test stand-in
+            Version: \(version)
+            Libs: -L${libdir} -lhabitcore
+            Cflags: -I${includedir}
+
+            """.write(toFile: dir + "/" + version + "/habitcore.pc", atomically: true, encoding: .utf8)
+        }
+        try pc("1.0.0")
+        var environment = ["PKG_CONFIG_PATH": dir + "/1.0.0", "CARGO_TARGET_DIR": dir + "/target", "CARGO_TERM_COLOR": "never",
+                           "LD_LIBRARY_PATH": libraryDir]
+        let cargo = ["env", "-u", "HABITCORE_LIB_DIR", "cargo", "test", "--offline", "--locked", "-p", "habitcore-sys", "--test", "layout", "-vv"]
+        let found = try runProcess(cargo, environment: environment, currentDirectory: bindings + "/rust")
+        XCTAssertSucceeded(found, "cargo test through pkg-config")
+        XCTAssertTrue(found.stdout.contains("test result: ok. 2 passed"), found.stdout)
+        XCTAssertTrue((found.stdout + found.stderr).contains("cargo:rustc-link-search=native=\(libraryDir)"), found.stderr)
+
+        try pc("0.9.0")
+        environment["PKG_CONFIG_PATH"] = dir + "/0.9.0"
+        let old = try runProcess(cargo, environment: environment, currentDirectory: bindings + "/rust")
+        XCTAssertTrue((old.stdout + old.stderr).contains("neither HABITCORE_LIB_DIR nor pkg-config found it"), old.stderr)
+    }
 }
