@@ -13,7 +13,7 @@ final class InstallTests: XCTestCase {
 
     func testInstalledTreeServesPkgConfigCAndCxxConsumersAndHabitctl() throws {
         let dir = try temporaryDirectory()
-        let prefix = dir + "/prefix"
+        let prefix = try temporaryDirectory() + "/prefix"
         _ = try install(["--prefix", prefix])
         let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8)
             .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
@@ -48,21 +48,15 @@ final class InstallTests: XCTestCase {
                                           + ["-o", dir + "/basic-cxx"]), "g++ with pkg-config")
 
         // Run them, and the installed habitctl, with the toolchain folder hidden.
-        let swift = try runProcess(["sh", "-c", "readlink -f \"$(command -v swift)\""]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        let toolchain = URL(fileURLWithPath: swift).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-        let unshare = getuid() == 0 ? ["unshare", "-m"] : ["unshare", "-r", "-m"]
         let habitctl = prefix + "/bin/habitctl"
         let script = """
-            set -e
-            mount -t tmpfs none '\(toolchain)'
-            test ! -e '\(toolchain)/usr/lib/swift'
             LD_LIBRARY_PATH='\(prefix)/lib' '\(dir)/basic' '\(dir)/c.db'
             LD_LIBRARY_PATH='\(prefix)/lib' '\(dir)/basic-cxx' '\(dir)/cxx.db'
             '\(habitctl)' --version
             '\(habitctl)' --db '\(dir)/cli.db' plugin add --so proofcheck
             '\(habitctl)' --db '\(dir)/cli.db' --json plugin list
             """
-        let hidden = try runProcess(unshare + ["sh", "-c", script])
+        let hidden = try runWithToolchainHidden(script)
         XCTAssertSucceeded(hidden, "the installed tree with the toolchain hidden")
         XCTAssertEqual(hidden.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("c basic:") }.count, 2, hidden.stdout)
         XCTAssertTrue(hidden.stdout.contains("\n\(version)\n"), "habitctl --version is \(version): \(hidden.stdout)")

@@ -23,7 +23,8 @@ final class StaticBuildTests: XCTestCase {
         let dir = try temporaryDirectory()
         func hidden(_ lib: String, _ store: String) throws -> ProcessResult {
             let script = "mount -t tmpfs none '\(toolchain)' && test ! -e '\(toolchain)/usr/lib/swift' && " +
-                "HABITCORE_LIB='\(lib)' python3 '\(Paths.root)/examples/python/demo.py' '\(dir)/\(store)'"
+                "HABITCORE_LIBRARY='\(lib)' PYTHONPATH='\(Paths.root)/bindings/python/src' PYTHONDONTWRITEBYTECODE=1 " +
+                "python3 '\(Paths.root)/examples/python/demo.py' '\(dir)/\(store)'"
             return try runProcess(unshare + ["sh", "-c", script])
         }
         let result = try hidden(library, "static.db")

@@ -116,3 +116,35 @@ struct SplitMix {
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
 let latestSchemaVersion: Int32 = 11
+
+/// The Swift toolchain's root (/opt/swift for /opt/swift/usr/bin/swift): what a
+/// consumer of the self-contained library must not need.
+func swiftToolchainRoot() throws -> String {
+    let swift = try runProcess(["sh", "-c", "readlink -f \"$(command -v swift)\""]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    return URL(fileURLWithPath: swift).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+}
+
+/// Runs a shell script with the toolchain folder hidden (a tmpfs mounted over it in a
+/// mount namespace of its own), so anything that still needs it fails.
+func runWithToolchainHidden(_ script: String, environment: [String: String] = [:], currentDirectory: String? = nil) throws -> ProcessResult {
+    let toolchain = try swiftToolchainRoot()
+    let unshare = getuid() == 0 ? ["unshare", "-m"] : ["unshare", "-r", "-m"]
+    let hide = "set -e\nmount -t tmpfs none '\(toolchain)'\ntest ! -e '\(toolchain)/usr/lib/swift'\n"
+    return try runProcess(unshare + ["sh", "-c", hide + script], environment: environment, currentDirectory: currentDirectory)
+}
+
+/// scripts/install.sh run once per test process into a temporary prefix: the installed
+/// tree that InstallTests and BindingsTests use as a user would.
+enum InstalledPrefix {
+    nonisolated(unsafe) private static var made: String?
+
+    static func path() throws -> String {
+        if let made { return made }
+        let prefix = try temporaryDirectory() + "/prefix"
+        let result = try runProcess([Paths.root + "/scripts/install.sh", "--prefix", prefix], currentDirectory: Paths.root)
+        XCTAssertSucceeded(result, "scripts/install.sh --prefix \(prefix)")
+        guard result.status == 0 else { throw XCTSkip("install.sh failed") }
+        made = prefix
+        return prefix
+    }
+}

@@ -1,0 +1,619 @@
+"""The header's constants as enums, and its result structs as frozen dataclasses.
+
+Every value here is a copy taken out of library memory: nothing borrowed outlives the
+call that produced it."""
+from __future__ import annotations
+
+import datetime
+import enum
+from dataclasses import dataclass, field
+from typing import TypeVar
+
+
+class _OpenEnum(enum.IntEnum):
+    """An IntEnum that takes a value newer than this package as an ``UNKNOWN_<n>`` member
+    instead of failing: the header's constants are only ever appended."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> _OpenEnum | None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f"UNKNOWN_{value}"
+        member._value_ = value
+        return member
+
+
+class Kind(_OpenEnum):
+    """HC_KIND_*: what a habit measures."""
+
+    CHECKMARK = 1
+    COUNTER = 2
+    DURATION = 3
+    MEASUREMENT = 4
+
+
+class Direction(_OpenEnum):
+    """HC_DIRECTION_*."""
+
+    AT_LEAST = 1
+    AT_MOST = 2
+
+
+class Routine(_OpenEnum):
+    """HC_ROUTINE_*."""
+
+    ANYTIME = 0
+    MORNING = 1
+    DAY = 2
+    EVENING = 3
+
+
+class OpenFlag(enum.IntFlag):
+    """HC_OPEN_*."""
+
+    READONLY = 0x1
+    NOCREATE = 0x2
+    SYNC_FULL = 0x4
+
+
+class Format(_OpenEnum):
+    """HC_FORMAT_*: export and import formats."""
+
+    JSON = 1
+    JSONL = 2
+    DETECT = 3
+
+
+class HabitField(enum.IntFlag):
+    """HC_HABIT_FIELD_*: what :meth:`Store.update_habit` changes."""
+
+    NAME = 0x01
+    TARGET = 0x02
+    GROUP = 0x04
+    UNIT = 0x08
+    ROUTINE = 0x10
+    PROOF = 0x20
+    SCHEDULE = 0x40
+    START_DAY = 0x80
+
+
+class EntryKind(_OpenEnum):
+    """HC_ENTRY_*."""
+
+    DONE = 1
+    AMOUNT = 2
+    TOTAL = 3
+    SKIP = 4
+    UNDO = 5
+
+
+class Source(_OpenEnum):
+    """HC_SOURCE_*."""
+
+    MANUAL = 1
+    IMPORT = 2
+    HEALTH = 3
+    PROOF = 4
+
+
+class DayFlag(enum.IntFlag):
+    """HC_DAY_*: bits of a day state."""
+
+    DONE = 0x1
+    SKIPPED = 0x2
+    HAS_ENTRIES = 0x4
+
+
+class StreakUnit(_OpenEnum):
+    """HC_STREAK_UNIT_*."""
+
+    DAYS = 1
+    WEEKS = 2
+    MONTHS = 3
+
+
+class OpenDay(_OpenEnum):
+    """HC_OPEN_DAY_* (0: a habit inherits the store's)."""
+
+    INHERIT = 0
+    PREVIOUS = 1
+    ZERO = 2
+
+
+class OffDays(_OpenEnum):
+    """HC_OFF_DAYS_* (0 for a habit)."""
+
+    NONE = 0
+    SKIP = 1
+    BREAK = 2
+
+
+POLICY_INHERIT = -1
+"""HC_POLICY_INHERIT: a habit's miss allowance follows the store's."""
+
+
+class DueState(_OpenEnum):
+    """HC_DUE_*."""
+
+    PENDING = 1
+    DONE = 2
+    EXCUSED = 3
+
+
+class CreditKind(_OpenEnum):
+    """HC_CREDIT_*."""
+
+    EARN = 1
+    SPEND = 2
+    ADJUST = 3
+    EXPIRE = 4
+    REFUND = 5
+
+
+class Cause(_OpenEnum):
+    """HC_CAUSE_*: what wrote a credit entry."""
+
+    NONE = 0
+    STEPS = 1
+    HABIT_ENTRY = 2
+    SESSION = 3
+    MANUAL = 4
+    EXPIRY = 5
+
+
+class Expiry(_OpenEnum):
+    """HC_EXPIRY_*."""
+
+    END_OF_DAY = 1
+    CARRY_OVER = 2
+
+
+class RuleKind(_OpenEnum):
+    """HC_RULE_*: credit rules."""
+
+    STEPS_PER_MINUTE = 1
+    HABIT_MINUTES = 2
+    EXPIRY = 3
+
+
+ACCOUNT_DEFAULT = 1
+
+
+class Metric(_OpenEnum):
+    """HC_METRIC_*."""
+
+    CURRENT_STREAK = 1
+    LONGEST_STREAK = 2
+    TOTAL_COMPLETIONS = 3
+    PERFECT_DAYS = 4
+    ACTIVE_DAY_STREAK = 5
+    VERIFIED_PROOFS = 6
+    HABITS_CREATED = 7
+    CREDITS_EARNED = 8
+    REFERRALS_REDEEMED = 9
+
+
+class Scope(_OpenEnum):
+    """HC_SCOPE_*."""
+
+    HABIT = 1
+    ANY = 2
+    ALL = 3
+
+
+class AwardCause(_OpenEnum):
+    """HC_AWARD_CAUSE_*."""
+
+    NONE = 0
+    HABIT_ENTRY = 1
+    CREDIT_ENTRY = 2
+    HABIT_CREATED = 3
+    REFERRAL = 4
+
+
+class EventKind(_OpenEnum):
+    """HC_EVENT_*."""
+
+    AWARD_UNLOCKED = 1
+    STREAK_MILESTONE = 2
+    TARGET_REACHED = 3
+    PROOF_VERDICT = 4
+
+
+class Outcome(_OpenEnum):
+    """HC_OUTCOME_*: verdicts, decisions and reviews."""
+
+    APPROVED = 1
+    REJECTED = 2
+    NEEDS_REVIEW = 3
+    ERROR = 4
+
+
+class Stage(_OpenEnum):
+    """HC_STAGE_*."""
+
+    VERIFIER = 1
+    DECISION = 2
+    REVIEW = 3
+
+
+class PolicyMode(_OpenEnum):
+    """HC_POLICY_ALL / HC_POLICY_ANY."""
+
+    ALL = 1
+    ANY = 2
+
+
+class PluginKind(_OpenEnum):
+    """HC_PLUGIN_*."""
+
+    SHARED_OBJECT = 1
+    EXECUTABLE = 2
+
+
+class Quiet(_OpenEnum):
+    """HC_QUIET_*: what quiet hours do to a reminder."""
+
+    DEFER = 1
+    DROP = 2
+
+
+class ReminderKind(_OpenEnum):
+    """HC_REMINDER_*."""
+
+    SCHEDULED = 1
+    SNOOZED = 2
+
+
+E = TypeVar("E", bound=_OpenEnum)
+
+
+def _enum(cls: type[E], value: int) -> E:
+    """value as cls; a constant newer than this package is an UNKNOWN_<n> member."""
+    return cls(value)
+
+
+@dataclass(frozen=True)
+class Habit:
+    """A habit as stored (hc_habit)."""
+
+    id: int
+    name: str
+    kind: Kind
+    target: float
+    direction: Direction
+    routine: Routine
+    group: str | None
+    unit: str | None
+    schedule: str
+    start: datetime.date
+    proof_required: bool
+    archived: datetime.date | None
+    created_at_ms: int
+
+
+@dataclass(frozen=True)
+class Entry:
+    """A ledger entry as stored (hc_entry)."""
+
+    id: int
+    habit_id: int
+    kind: EntryKind
+    date: datetime.date
+    source: Source
+    value: float
+    recorded_at_ms: int
+    undoes: int | None
+    undone_by: int | None
+    note: str | None
+
+
+@dataclass(frozen=True)
+class DayState:
+    """One habit's day: the fold of its standing entries (hc_day_state)."""
+
+    date: datetime.date
+    flags: DayFlag
+    value: float
+    entry_count: int
+
+    @property
+    def done(self) -> bool:
+        return DayFlag.DONE in self.flags
+
+    @property
+    def skipped(self) -> bool:
+        return DayFlag.SKIPPED in self.flags
+
+
+@dataclass(frozen=True)
+class Streak:
+    """A run of kept occurrences; length 0 means none (hc_streak)."""
+
+    first: datetime.date | None
+    last: datetime.date | None
+    length: int
+    excused_days: int
+
+
+@dataclass(frozen=True)
+class StreakResult:
+    """Current and longest streaks, and every run, longest first (hc_streak_result + best)."""
+
+    unit: StreakUnit
+    current: Streak
+    longest: Streak
+    current_forgiven: int
+    longest_forgiven: int
+    runs: list[Streak] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class StreakPolicy:
+    """A streak policy (hc_streak_policy); see the header's "Streak policies"."""
+
+    miss_allowance: int = 0
+    open_day: OpenDay = OpenDay.PREVIOUS
+    off_days: OffDays = OffDays.SKIP
+
+
+@dataclass(frozen=True)
+class HabitRules:
+    """A habit's rules for the store-less computations (hc_habit_rules)."""
+
+    kind: Kind = Kind.CHECKMARK
+    target: float = 1.0
+    direction: Direction = Direction.AT_LEAST
+    start: datetime.date = datetime.date(1970, 1, 1)
+    schedule: str | None = None
+    week_start: int = 1
+
+
+@dataclass(frozen=True)
+class Vacation:
+    """Excused days, for one habit or (habit_id 0) all."""
+
+    id: int
+    habit_id: int
+    first: datetime.date
+    last: datetime.date
+
+
+@dataclass(frozen=True)
+class DayScore:
+    """One day's score across habits (hc_day_score); score -1.0 when nothing is due."""
+
+    date: datetime.date
+    due: int
+    done: int
+    excused: int
+    score: float
+
+
+@dataclass(frozen=True)
+class Completion:
+    """How often occurrences were kept (hc_completion); rate -1.0 when nothing was judged."""
+
+    kept: int
+    judged: int
+    excused: int
+    rate: float
+
+
+@dataclass(frozen=True)
+class DueItem:
+    """One habit due on a day (hc_due_item)."""
+
+    habit_id: int
+    routine: Routine
+    state: DueState
+    value: float
+    target: float
+
+
+@dataclass(frozen=True)
+class MeasurementStats:
+    """A measurement habit's readings over a window (hc_measurement_stats)."""
+
+    count: int
+    latest_date: datetime.date | None
+    latest: float
+    best_date: datetime.date | None
+    best: float
+    change: float
+
+
+@dataclass(frozen=True)
+class CreditRule:
+    """A credit rule as recorded (hc_credit_rule)."""
+
+    id: int
+    kind: RuleKind
+    account_id: int
+    habit_id: int
+    value: int
+    start: datetime.date
+
+
+@dataclass(frozen=True)
+class StepSync:
+    """What a step report did (hc_step_sync)."""
+
+    date: datetime.date
+    steps: int
+    earned_now: int
+    day_earned: int
+
+
+@dataclass(frozen=True)
+class CreditDay:
+    """A day of a credit account (hc_credit_day)."""
+
+    date: datetime.date
+    steps: int
+    carried_in: int
+    earned: int
+    spent: int
+    adjusted: int
+    expired: int
+    available: int
+    refunded: int
+
+
+@dataclass(frozen=True)
+class UnlockState:
+    """Whether apps are unlocked (hc_unlock_state)."""
+
+    active: bool
+    session_id: int
+    start_ms: int
+    until_ms: int
+
+
+@dataclass(frozen=True)
+class CreditEntry:
+    """A credit entry as stored (hc_credit_entry)."""
+
+    id: int
+    kind: CreditKind
+    account_id: int
+    minutes: int
+    date: datetime.date
+    cause: Cause
+    at_ms: int
+    cause_id: int
+    habit_id: int
+    steps: int
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Award:
+    """An award: a rule, its progress and its unlock (hc_award)."""
+
+    id: str
+    metric: Metric
+    title: str
+    description: str
+    icon: str
+    tier: int
+    scope: Scope
+    habit_id: int
+    threshold: int
+    value: int
+    unlocked: bool
+    unlocked_date: datetime.date | None
+    unlocked_at_ms: int
+    cause_kind: AwardCause
+    cause_id: int
+    cause_habit_id: int
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something to tell the user about (hc_event)."""
+
+    id: int
+    kind: EventKind
+    at_ms: int
+    date: datetime.date
+    acknowledged: bool
+    habit_id: int
+    entry_id: int
+    value: float
+    award_id: str | None
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What a Python verifier judges (hc_plugin_evidence, copied for the call)."""
+
+    data: bytes
+    media_type: str
+    sha256: str
+    path: str | None
+    taken_at_ms: int
+    received_at_ms: int
+    habit_id: int
+    habit_name: str
+    metadata_json: str | None
+    proof_id: int
+    date: datetime.date | None
+    config_json: str | None
+
+
+@dataclass(frozen=True)
+class Judgement:
+    """What a Python verifier answers (hc_plugin_verdict)."""
+
+    outcome: Outcome
+    confidence: float
+    reason_code: str = ""
+    message: str = ""
+    signals: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class ProofResult:
+    """What a submission or a plugin test came to (hc_proof_result)."""
+
+    outcome: Outcome
+    proof_id: int
+    entry_id: int | None
+    confidence: float
+    date: datetime.date | None
+    reason_code: str
+    message: str
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """A verdict as recorded (hc_verdict)."""
+
+    id: int
+    outcome: Outcome
+    proof_id: int
+    habit_id: int
+    stage: Stage
+    date: datetime.date
+    confidence: float
+    duration_us: int
+    at_ms: int
+    entry_id: int
+    verifier_id: str | None
+    verifier_version: str | None
+    reason_code: str | None
+    message: str | None
+    signals: list[str]
+    reviewer: str | None
+    sha256: str | None
+
+
+@dataclass(frozen=True)
+class ReminderRule:
+    """A reminder rule in force (hc_reminder_rule)."""
+
+    id: int
+    habit_id: int
+    minute: int
+    weekdays: int
+    quiet: Quiet
+    start: datetime.date
+    message: str | None
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """One reminder instant (hc_reminder)."""
+
+    kind: ReminderKind
+    at_ms: int
+    habit_id: int
+    rule_id: int
+    date: datetime.date
+    local_minute: int
+    original_ms: int
+    deferred: bool
+    fired: bool
+    message: str | None
