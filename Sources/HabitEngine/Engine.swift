@@ -118,7 +118,13 @@ package final class Engine {
 
     package func setTimezone(_ name: String) throws(HabitError) {
         let zone = try ZoneDatabase.load(name)
-        try store.setSetting(SettingKey.timezone, zone.name)
+        let previous = try store.setting(SettingKey.timezone)
+        let at = now()
+        try store.atomically { () throws(HabitError) in
+            try store.setSetting(SettingKey.timezone, zone.name)
+            // Shields read the zone's history: a window in progress ends on the new zone's wall clock.
+            if let previous, previous != zone.name { try store.insertZoneChange(atMs: at, from: previous, to: zone.name) }
+        }
         zoneCache = zone
         cachedClock = nil
     }

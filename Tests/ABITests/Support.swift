@@ -101,4 +101,4 @@ struct SplitMix {
 
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
-let latestSchemaVersion: Int32 = 10
+let latestSchemaVersion: Int32 = 11

@@ -529,3 +529,27 @@ package enum ShieldPlan {
         }
     }
 }
+
+extension ShieldPlan {
+    /// A habit's days as shields read them, from its entries: when each day became
+    /// done and stayed done (an undo can take a completion back), and which days
+    /// were skipped. A habit that requires proof counts only entries an accepted
+    /// proof appended.
+    package static func habitDays(_ entries: [Entry], habit: HabitSpec, vacations: [ClosedRange<Int32>]) -> HabitDays {
+        var days = HabitDays(vacations: vacations)
+        let counted = habit.proofRequired ? entries.filter { $0.source == .proof || $0.kind == .undo } : entries
+        let byDay = Dictionary(grouping: counted, by: \.day)
+        for (day, unsorted) in byDay {
+            let list = unsorted.sorted { $0.id < $1.id }
+            var doneFrom: Int64?
+            for end in list.indices {
+                let prefix = list[...end]
+                let state = DayFold.fold(prefix, day: day, habit: habit, cancelled: DayFold.cancelledIds(in: prefix))
+                if state.done { doneFrom = doneFrom ?? list[end].recordedAtMs } else { doneFrom = nil }
+                if end == list.count - 1, state.skipped { days.skipped.insert(day) }
+            }
+            if let doneFrom { days.doneAtMs[day] = doneFrom }
+        }
+        return days
+    }
+}
