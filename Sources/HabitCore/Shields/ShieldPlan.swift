@@ -301,23 +301,60 @@ package enum ShieldPlan {
 
     // MARK: Evaluation
 
+    /// A stretch [startMs, endMs) something lifts a shield.
+    struct Span {
+        var startMs: Int64
+        var endMs: Int64
+
+        /// Sorted, with overlapping and touching spans joined; empty ones dropped.
+        static func merged(_ spans: [Span]) -> [Span] {
+            var result: [Span] = []
+            for span in spans.filter({ $0.startMs < $0.endMs }).sorted(by: { $0.startMs < $1.startMs }) {
+                if let last = result.last, span.startMs <= last.endMs {
+                    result[result.count - 1].endMs = max(last.endMs, span.endMs)
+                } else {
+                    result.append(span)
+                }
+            }
+            return result
+        }
+
+        /// The index of the first span ending after `ms` (spans.count if none).
+        static func first(of spans: [Span], endingAfter ms: Int64) -> Int {
+            var low = 0, high = spans.count
+            while low < high {
+                let mid = (low + high) / 2
+                if spans[mid].endMs <= ms { low = mid + 1 } else { high = mid }
+            }
+            return low
+        }
+
+        /// The end of the span holding `ms`, if one does.
+        static func end(of spans: [Span], containing ms: Int64) -> Int64? {
+            let index = first(of: spans, endingAfter: ms)
+            return index < spans.count && spans[index].startMs <= ms ? spans[index].endMs : nil
+        }
+    }
+
     /// Evaluates one rule at instants; caches its windows by day.
     struct RuleEvaluator {
         let rule: ShieldRule
         let inputs: Inputs
-        let sessions: [Session]
-        let emergencies: [(startMs: Int64, endMs: Int64)]
+        /// Sessions and this rule's emergency unlocks as sorted, merged spans:
+        /// back-to-back ones lift as one stretch, and a lookup is a binary search.
+        let sessions: [Span]
+        let emergencies: [Span]
         var windows: [Int32: Window?] = [:]
 
         init(rule: ShieldRule, inputs: Inputs) {
             self.rule = rule
             self.inputs = inputs
             // Rounded the way that never unshields early: starts up, ends down.
-            sessions = inputs.sessions.map { Session(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) }.filter { $0.startMs < $0.endMs }
-            emergencies = inputs.emergencies.filter { $0.ruleId == rule.id }.map { unlock in
+            sessions = Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
+            emergencies = Span.merged(inputs.emergencies.filter { $0.ruleId == rule.id }.map { unlock in
                 let start = ceilMinute(unlock.atMs)
-                return (start, start &+ Int64(unlock.minutes) * 60_000)
-            }
+                return Span(startMs: start, endMs: start &+ Int64(unlock.minutes) * 60_000)
+            })
         }
 
         mutating func window(_ day: Int32) -> Window? {
@@ -381,12 +418,12 @@ package enum ShieldPlan {
                 state.outstanding = []
                 return state
             }
-            if let end = emergencies.filter({ $0.startMs <= ms && ms < $0.endMs }).map(\.endMs).max() {
+            if let end = Span.end(of: emergencies, containing: ms) {
                 state.reason = .emergency
                 state.untilMs = end
                 return state
             }
-            if w.settings.sessionLifts, let end = sessions.filter({ $0.startMs <= ms && ms < $0.endMs }).map(\.endMs).max() {
+            if w.settings.sessionLifts, let end = Span.end(of: sessions, containing: ms) {
                 state.reason = .session
                 state.untilMs = end
                 return state
@@ -410,8 +447,13 @@ package enum ShieldPlan {
                 }
                 d += 1
             }
-            for s in sessions { add(s.startMs); add(s.endMs) }
-            for e in emergencies { add(e.startMs); add(e.endMs) }
+            for spans in [sessions, emergencies] {
+                for span in spans[Span.first(of: spans, endingAfter: fromMs)...] {
+                    if span.startMs >= toMs { break }
+                    add(span.startMs)
+                    add(span.endMs)
+                }
+            }
             result.sort { $0.ms < $1.ms }
             return result
         }
@@ -505,12 +547,16 @@ package enum ShieldPlan {
         try checkInstant(atMs)
         guard inputs.rules.indices.contains(ruleIndex) else { return nil }
         var evaluator = RuleEvaluator(rule: inputs.rules[ruleIndex], inputs: inputs)
-        var from = atMs + 1
-        for _ in 0..<horizonDays {
-            let to = from + 86_400_000
+        // A day first (the usual answer), then a week, then the rest of the horizon.
+        var from = atMs + 1, searched = 0
+        for days in [1, 7, horizonDays] {
+            let step = min(days, horizonDays - searched)
+            guard step > 0 else { break }
+            let to = from + Int64(step) * 86_400_000
             guard (try? checkInstant(to)) != nil else { return nil }
             if let found = ruleTransitions(&evaluator, fromMs: from, toMs: to, limit: 1).first { return found }
             from = to
+            searched += step
         }
         return nil
     }
@@ -541,14 +587,17 @@ extension ShieldPlan {
         let byDay = Dictionary(grouping: counted, by: \.day)
         for (day, unsorted) in byDay {
             let list = unsorted.sorted { $0.id < $1.id }
-            var doneFrom: Int64?
-            for end in list.indices {
+            func state(through end: Int) -> DayState {
                 let prefix = list[...end]
-                let state = DayFold.fold(prefix, day: day, habit: habit, cancelled: DayFold.cancelledIds(in: prefix))
-                if state.done { doneFrom = doneFrom ?? list[end].recordedAtMs } else { doneFrom = nil }
-                if end == list.count - 1, state.skipped { days.skipped.insert(day) }
+                return DayFold.fold(prefix, day: day, habit: habit, cancelled: DayFold.cancelledIds(in: prefix))
             }
-            if let doneFrom { days.doneAtMs[day] = doneFrom }
+            let final = state(through: list.count - 1)
+            if final.skipped { days.skipped.insert(day) }
+            guard final.done else { continue }
+            // Back from the end while the day was already done: the entry that made it done for good.
+            var from = list.count - 1
+            while from > 0 && state(through: from - 1).done { from -= 1 }
+            days.doneAtMs[day] = list[from].recordedAtMs
         }
         return days
     }
