@@ -1698,6 +1698,17 @@ int32_t hc_shield_revision(int64_t *out_revision, hc_store *store);
  * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. One store handle per thread. */
 int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rule_id, int32_t minutes, const char *reason);
 
+/* Writes, for an extension too small to open SQLite, each rule's state at at_ms
+ * (UTC ms; 0: now), the transitions of the following 24 hours and the store's
+ * revision as a small JSON file at path ({"format":"habitcore-shields","version":1,
+ * "revision":R,"at_ms":T,"rules":[{"rule_id","key","shielded","reason",
+ * "fail_closed","next_change_ms"}],"transitions":[{"rule_id","at_ms","shielded",
+ * "cause"}]}), atomically: written beside it, synced, then renamed over it. Read
+ * from one snapshot of the store; works on a store opened read-only. HC_OK,
+ * HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write), HC_E_MISUSE,
+ * HC_E_BUSY, HC_E_CORRUPT. One store handle per thread. */
+int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -229,3 +229,11 @@ public func hc_shield_emergency_unlock(_ out_id: UnsafeMutablePointer<Int64>?, _
         out_id?.pointee = id
     }
 }
+
+@c @implementation
+public func hc_shield_snapshot_write(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ at_ms: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let path = try Convert.string(path, "path")
+        try engine.writeShieldSnapshot(path: path, atMs: at_ms == 0 ? engine.now() : at_ms)
+    }
+}

@@ -83,7 +83,11 @@ extension Engine {
 
     /// Every rule's state at an instant, with its next time-driven change, from one snapshot.
     package func shieldStates(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
-        try store.snapshot { () throws(HabitError) in
+        try store.snapshot { () throws(HabitError) in try statesInSnapshot(atMs: atMs) }
+    }
+
+    private func statesInSnapshot(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
+        do {
             let revision = try store.shieldRevision()
             let inputs = try shieldInputs(fromMs: atMs, toMs: atMs, ahead: 62)
             let states = try ShieldPlan.states(inputs, atMs: atMs)
@@ -108,7 +112,11 @@ extension Engine {
     /// Every change of a rule's shielded state in [fromMs, toMs), from one snapshot.
     package func shieldTransitions(fromMs: Int64, toMs: Int64) throws(HabitError) -> (revision: Int64, transitions: [ShieldTransitionView]) {
         guard fromMs <= toMs else { throw .invalid("the range \(fromMs)...\(toMs) ms is reversed: from must not be after to") }
-        return try store.snapshot { () throws(HabitError) in
+        return try store.snapshot { () throws(HabitError) in try transitionsInSnapshot(fromMs: fromMs, toMs: toMs) }
+    }
+
+    private func transitionsInSnapshot(fromMs: Int64, toMs: Int64) throws(HabitError) -> (revision: Int64, transitions: [ShieldTransitionView]) {
+        do {
             let revision = try store.shieldRevision()
             let inputs = try shieldInputs(fromMs: fromMs, toMs: toMs, ahead: 2)
             let dayStart = inputs.dayStartMinutes
@@ -192,5 +200,28 @@ extension Engine {
             }
             return try store.insertEmergencyUnlock(ruleId: ruleId, atMs: at, day: day, minutes: minutes, reason: reason)
         }
+    }
+}
+
+extension Engine {
+    /// The shield snapshot at an instant (state, the next day's transitions, the
+    /// revision) as JSON text, from one snapshot of the store.
+    package func shieldSnapshotText(atMs: Int64) throws(HabitError) -> String {
+        try store.snapshot { () throws(HabitError) in
+            let (revision, states) = try statesInSnapshot(atMs: atMs)
+            let (_, transitions) = try transitionsInSnapshot(fromMs: atMs, toMs: atMs + 86_400_000)
+            let rules = states.map {
+                ShieldSnapshot.RuleState(state: $0.state, key: $0.rule?.settings.key, failClosed: $0.rule?.settings.failClosed ?? true, nextMs: $0.next?.atMs)
+            }
+            return ShieldSnapshot.json(revision: revision, atMs: atMs, rules: rules, transitions: transitions.map(\.transition)).text + "\n"
+        }
+    }
+
+    /// Writes the snapshot to `path` atomically: a temporary file beside it, synced,
+    /// then renamed over it, so a reader sees the old file or the new one.
+    package func writeShieldSnapshot(path: String, atMs: Int64) throws(HabitError) {
+        guard !path.isEmpty, path.utf8.count < 4096, !path.utf8.contains(0) else { throw .invalid("path is empty or too long") }
+        let text = try shieldSnapshotText(atMs: atMs)
+        try AtomicFile.write(Array(text.utf8), to: path)
     }
 }

@@ -65,6 +65,7 @@ func run(_ argv: [String]) throws(CLIError) {
     case "proof": try ProofCommands.proof(args, context)
     case "plugin": try ProofCommands.plugin(args, context)
     case "reminders": try ReminderCommands.run(args, context)
+    case "shield": try ShieldCommands.run(args, context)
     case "demo": try Demo.run(args, context)
     case "habit": throw .usage("habit needs a subcommand: add, list, show, edit, archive")
     default: throw .usage("unknown command '\(key)'; see habitctl --help")

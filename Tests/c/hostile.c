@@ -7,6 +7,7 @@
 #include <string.h>
 #include <limits.h>
 #include <math.h>
+#include <unistd.h>
 
 static int failures = 0;
 #define EXPECT_STATUS(call, expected)                                                            \
@@ -225,6 +226,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_shield_transitions(&shield_transition, 1, &count, &revision, s, 0, 1000), HC_E_MISUSE);
         EXPECT_STATUS(hc_shield_revision(&revision, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_shield_emergency_unlock(&id, s, 1, 10, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_snapshot_write(s, "/tmp/never-written.json", 0), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -1201,6 +1203,17 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 10, NULL), HC_E_INSUFFICIENT);
         EXPECT_STATUS(hc_shield_revision(&later, store), HC_OK);
         EXPECT(later > revision);
+        {
+            char snapshot[4200];
+            snprintf(snapshot, sizeof snapshot, "%s/shields.json", argv[1]);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, NULL, 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, "", 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, bad_utf8, 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, "/nonexistent-folder/x.json", 0), HC_E_IO);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, snapshot, INT64_MAX), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, snapshot, 0), HC_OK);
+            EXPECT(access(snapshot, R_OK) == 0);
+        }
         EXPECT_STATUS(hc_shield_rule_remove(store, rule_id, HC_DAY_NONE), HC_OK);
         EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 10, NULL), HC_E_CONFLICT);
     }
