@@ -5,6 +5,7 @@
  * measured). Also the writer's slowdown while a read-only reader asks in a loop.
  * Mean and best of the rounds: the machine may be shared.
  * Usage: shields FOLDER [ROUNDS]            make the store, then measure
+ *        shields make STORE                 only make the store (for callgrind)
  *        shields cold STORE                 one cold ask (run by the above, and by callgrind)
  *        shields warm STORE REPS            REPS warm asks (for callgrind: --toggle-collect=state_once) */
 #include "bench.h"
@@ -118,8 +119,7 @@ static double write_loop(const char *path, int n) {
         check(hc_store_begin(store), "begin");
         hc_entry_input entry = HC_ENTRY_INPUT_INIT;
         entry.habit_id = 1 + i % HABITS;
-        entry.kind = HC_ENTRY_AMOUNT;
-        entry.value = 1;
+        entry.kind = HC_ENTRY_DONE;
         check(hc_entry_append(NULL, store, &entry), "append");
         check(hc_credit_adjust(NULL, store, 1, 1, "steps"), "adjust");
         check(hc_store_commit(store), "commit");
@@ -131,6 +131,7 @@ static double write_loop(const char *path, int n) {
 
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "cold") == 0) return cold(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "make") == 0) { make(argv[2]); return 0; }
     if (argc == 4 && strcmp(argv[1], "warm") == 0) {
         hc_store *store = NULL;
         check(hc_store_open(&store, argv[2], HC_OPEN_READONLY), "open");
