@@ -90,11 +90,11 @@ extension Engine {
         do {
             let revision = try store.shieldRevision()
             let inputs = try shieldInputs(fromMs: atMs, toMs: atMs, ahead: 62)
-            let states = try ShieldPlan.states(inputs, atMs: atMs)
+            let answers = try ShieldPlan.statesWithNext(inputs, atMs: atMs)
             let clock = try clock()
             let weekStart = try weekStart()
             var result: [ShieldStateView] = []
-            for (index, state) in states.enumerated() {
+            for (index, (state, next)) in answers.enumerated() {
                 let rule = inputs.rules[index]
                 let day = state.windowDay != 0 ? state.windowDay : try clock.localDay(utcMs: atMs)
                 let ruleView = view(rule, on: day)
@@ -102,7 +102,7 @@ extension Engine {
                 if let settings = ruleView?.settings {
                     left = try emergencyLeft(rule.id, settings, day: try clock.localDay(utcMs: atMs), weekStart: weekStart)
                 }
-                result.append(ShieldStateView(state: state, rule: ruleView, next: try ShieldPlan.nextChange(inputs, ruleIndex: index, atMs: atMs),
+                result.append(ShieldStateView(state: state, rule: ruleView, next: next,
                                               earlier: ShieldPlan.earlier(state, settings: ruleView?.settings, emergencyLeft: left), emergencyLeft: left))
             }
             return (revision, result)

@@ -309,6 +309,10 @@ final class ShieldTests: XCTestCase {
                     XCTAssertEqual(try ShieldPlan.states(inputs, atMs: t)[index].shielded, implied, "round \(round) rule \(rule.id) at \(t)")
                     // The next change is the first transition after t.
                     let next = try ShieldPlan.nextChange(inputs, ruleIndex: index, atMs: t, horizonDays: 14)
+                    // The engine's one-evaluator path answers the same.
+                    let combined = try ShieldPlan.statesWithNext(inputs, atMs: t, horizonDays: 14)[index]
+                    XCTAssertEqual(combined.0, try ShieldPlan.states(inputs, atMs: t)[index])
+                    XCTAssertEqual(combined.1, next)
                     let expected = mine.first { $0.atMs > t }
                     if let expected, next?.atMs ?? Int64.max <= c { XCTAssertEqual(next, expected, "round \(round) next after \(t)") }
                     if expected == nil, let next { XCTAssertGreaterThanOrEqual(next.atMs, c, "round \(round) next after \(t)") }

@@ -541,12 +541,27 @@ package enum ShieldPlan {
         }
     }
 
+    /// Each rule's state at an instant with its next change: one evaluator per rule,
+    /// so the windows computed for the state serve the search too.
+    package static func statesWithNext(_ inputs: Inputs, atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> [(State, Transition?)] {
+        try checkInstant(atMs)
+        return inputs.rules.map { rule in
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            let state = evaluator.state(at: atMs)
+            return (state, next(&evaluator, atMs: atMs, horizonDays: horizonDays))
+        }
+    }
+
     /// The first transition of one rule after `atMs` (strictly), searched a day at a
     /// time up to `horizonDays` ahead; nil when there is none in that horizon.
     package static func nextChange(_ inputs: Inputs, ruleIndex: Int, atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> Transition? {
         try checkInstant(atMs)
         guard inputs.rules.indices.contains(ruleIndex) else { return nil }
         var evaluator = RuleEvaluator(rule: inputs.rules[ruleIndex], inputs: inputs)
+        return next(&evaluator, atMs: atMs, horizonDays: horizonDays)
+    }
+
+    static func next(_ evaluator: inout RuleEvaluator, atMs: Int64, horizonDays: Int) -> Transition? {
         // A day first (the usual answer), then a week, then the rest of the horizon.
         var from = atMs + 1, searched = 0
         for days in [1, 7, horizonDays] {
