@@ -1575,6 +1575,230 @@ int32_t hc_reminder_fired(int32_t *out_recorded, hc_store *store, int64_t rule_i
  * HC_E_NOT_FOUND (as hc_reminder_fired), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms, int64_t until_ms);
 
+/* ------------------------------------------------------------------------- */
+/* Shields                                                                   */
+/* ------------------------------------------------------------------------- */
+/*
+ * Shields: when a person's apps are blocked, answered once for every app and
+ * extension. The conventions, stated once here:
+ *  - A rule shields a window of local time on the calendar dates its days select
+ *    (schedule text as habits use it: daily, days:mon,fri, every:N, monthdays:1,15;
+ *    quotas are refused). The window opens at start_minute (or the store's day
+ *    start) and ends at end_minute (or the next local midnight). A window whose
+ *    end is not after its start crosses midnight and belongs to the date it starts
+ *    on: a Friday-only 21:00-05:00 window shields Saturday 00:30. start == end is
+ *    refused.
+ *  - The habit day whose completions lift a window is the one holding its last
+ *    minute (with day start 04:00, a 00:00-09:00 window on D is lifted by D's
+ *    completions; a completion at 03:30 counts for D-1 and does not).
+ *  - A window lifts for the rest of it when its habits are done: all of them
+ *    (HC_SHIELD_LIFT_ALL) or any (HC_SHIELD_LIFT_ANY); a habit that requires proof
+ *    counts as done only once a proof is accepted. It lifts while a credit unlock
+ *    session runs (session_lifts) and while an emergency unlock runs. With
+ *    excused_lifts, an excused day (vacation, skip) counts as done from the start.
+ *  - cutoff_lifts = 0 keeps the shield past the cutoff until the habits are done
+ *    or the window's habit day ends.
+ *  - A local time the clocks skip is read as DeviceActivity reads it: moved forward
+ *    by the gap (02:30 is 03:30); a time read twice is its first occurrence.
+ *    Windows follow the store's zone (hc_store_set_timezone records each change);
+ *    a window in progress ends on its wall-clock end read in the new zone (at the
+ *    change itself if that time had passed there).
+ *  - The state is shielded or not; a transition is where it flips, so adjacent
+ *    shielded stretches merge (never "unshield at 05:00, shield at 05:00").
+ *    Instants that lift round up to the minute and those that shield round down:
+ *    rounding never unshields early. Every transition is a whole minute.
+ *  - State is level-triggered: every wake-up (an extension callback, the app in
+ *    the foreground, a widget reload) asks hc_shield_state for now and applies it
+ *    idempotently. next_change is the next time-driven change assuming no new
+ *    records; `earlier` says which events could end the state sooner.
+ *  - Rules take effect from a day on (as credit rules do); before, a rule's
+ *    reason is HC_SHIELD_NOT_IN_EFFECT.
+ *  - The revision changes with every write that can change a shield (entries,
+ *    proofs, sessions, vacations, settings, rules, emergency unlocks, zones), from
+ *    any process: a plan registered with an older revision is stale.
+ */
+
+#define HC_SHIELD_LIFT_ALL 1
+#define HC_SHIELD_LIFT_ANY 2
+
+#define HC_SHIELD_BUDGET_UNLIMITED 0 /* emergency unlocks are not counted */
+#define HC_SHIELD_BUDGET_WEEK 1      /* budget_count per week (the store's week start) */
+#define HC_SHIELD_BUDGET_MONTH 2     /* budget_count per calendar month */
+
+#define HC_SHIELD_DAY_START (-1) /* start_minute: the store's day start */
+#define HC_SHIELD_MIDNIGHT (-1)  /* end_minute: the next local midnight */
+#define HC_SHIELD_MAX_HABITS 16
+
+/* Why a rule is (not) shielded. */
+#define HC_SHIELD_WINDOW_OPEN 1     /* shielded: the window is open, habits outstanding */
+#define HC_SHIELD_UNTIL_DONE 2      /* shielded: past the cutoff, kept until done */
+#define HC_SHIELD_OUTSIDE_WINDOW 3  /* not shielded: no window now */
+#define HC_SHIELD_COMPLETED 4       /* not shielded: lifted by completion at since_ms */
+#define HC_SHIELD_SESSION 5         /* not shielded: a credit unlock session until until_ms */
+#define HC_SHIELD_EMERGENCY 6       /* not shielded: an emergency unlock until until_ms */
+#define HC_SHIELD_CUTOFF_PASSED 7   /* not shielded: the cutoff passed, habits outstanding */
+#define HC_SHIELD_EXCUSED 8         /* not shielded: an excused day (vacation, skip) */
+#define HC_SHIELD_NOT_IN_EFFECT 9   /* not shielded: the rule is not in effect */
+
+/* What caused a transition. */
+#define HC_SHIELD_CAUSE_WINDOW_START 1
+#define HC_SHIELD_CAUSE_CUTOFF 2
+#define HC_SHIELD_CAUSE_COMPLETION 3
+#define HC_SHIELD_CAUSE_SESSION_START 4
+#define HC_SHIELD_CAUSE_SESSION_END 5
+#define HC_SHIELD_CAUSE_EMERGENCY_START 6
+#define HC_SHIELD_CAUSE_EMERGENCY_END 7
+#define HC_SHIELD_CAUSE_EXCUSED 8
+#define HC_SHIELD_CAUSE_RULE_CHANGE 9
+#define HC_SHIELD_CAUSE_DAY_END 10
+
+/* Events that could end a state before its next time-driven change. */
+#define HC_SHIELD_EARLIER_COMPLETION 0x1u  /* the outstanding habits done */
+#define HC_SHIELD_EARLIER_SESSION 0x2u     /* a credit unlock session bought */
+#define HC_SHIELD_EARLIER_EMERGENCY 0x4u   /* an emergency unlock (budget left) */
+#define HC_SHIELD_EARLIER_SESSION_END 0x8u /* the running session ended early */
+
+/* How DST or a zone change placed a transition's local time. */
+#define HC_SHIELD_MOVED_GAP 0x1u         /* in the spring-forward gap: moved forward by it */
+#define HC_SHIELD_MOVED_REPEATED 0x2u    /* read twice (clocks set back): the first occurrence */
+#define HC_SHIELD_MOVED_ZONE_CHANGE 0x4u /* skipped by a change of the store's zone: the change */
+
+/* A shield rule (what a version of it says). Initialise with HC_SHIELD_RULE_INIT
+ * or hc_shield_rule_init. Listed rules borrow their strings and habit_ids from the list. */
+typedef struct hc_shield_rule {
+    uint32_t struct_size;
+    int32_t start_minute;    /* 0..1439, or HC_SHIELD_DAY_START */
+    int32_t end_minute;      /* 0..1439 (the cutoff), or HC_SHIELD_MIDNIGHT */
+    int32_t lift;            /* HC_SHIELD_LIFT_* */
+    int32_t session_lifts;   /* 1: a running credit unlock session lifts it */
+    int32_t cutoff_lifts;    /* 1: the cutoff ends it; 0: it stays until done */
+    int32_t excused_lifts;   /* 1: an excused day (vacation, skip) lifts it */
+    int32_t fail_closed;     /* 1: an app that cannot read the store shields; 0: it does not */
+    int32_t budget_period;   /* HC_SHIELD_BUDGET_* */
+    int32_t budget_count;    /* emergency unlocks per period, >= 0 (0: none) */
+    int32_t from_day;        /* listed rules: the first day of this version; ignored on input */
+    int32_t reserved;        /* 0 */
+    int64_t id;              /* listed rules: the rule; ignored on input */
+    int64_t habit_count;     /* 1..HC_SHIELD_MAX_HABITS */
+    const int64_t *habit_ids; /* the habits whose completion lifts it */
+    const char *name;        /* up to 200 bytes */
+    const char *key;         /* opaque to the engine: the app's set of blocked apps; up to 500 bytes */
+    const char *days;        /* schedule text; NULL: daily */
+} hc_shield_rule;
+
+#define HC_SHIELD_RULE_INIT { (uint32_t)sizeof(hc_shield_rule), HC_SHIELD_DAY_START, HC_SHIELD_MIDNIGHT, HC_SHIELD_LIFT_ALL, \
+    1, 1, 1, 1, HC_SHIELD_BUDGET_UNLIMITED, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL }
+
+/* Fills *out with HC_SHIELD_RULE_INIT's defaults for its first struct_size bytes.
+ * HC_OK; HC_E_INVALID when out is NULL or struct_size is smaller than the first
+ * sizeof(hc_shield_rule). Thread-safe. */
+int32_t hc_shield_rule_init(hc_shield_rule *out, uint32_t struct_size);
+
+/* Adds a rule in effect from from_day on (HC_DAY_NONE: today); its id goes to
+ * *out_id. Every habit must exist. HC_OK; HC_E_INVALID (a bad field: a time
+ * outside 00:00-23:59, start == end, no habits, a negative budget, a quota
+ * schedule); HC_E_NOT_FOUND (a habit); HC_E_READONLY, HC_E_MISUSE, HC_E_IO,
+ * HC_E_BUSY. Nothing is written on error. One store handle per thread. */
+int32_t hc_shield_rule_add(int64_t *out_id, hc_store *store, const hc_shield_rule *rule, int32_t from_day);
+/* Changes a rule from from_day on (today or later; HC_DAY_NONE: today). Codes as
+ * hc_shield_rule_add, and HC_E_NOT_FOUND for an unknown rule. */
+int32_t hc_shield_rule_update(hc_store *store, int64_t rule_id, const hc_shield_rule *rule, int32_t from_day);
+/* Removes a rule from from_day on (today or later; HC_DAY_NONE: today). HC_OK,
+ * HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+int32_t hc_shield_rule_remove(hc_store *store, int64_t rule_id, int32_t from_day);
+
+typedef struct hc_shield_rule_list hc_shield_rule_list;
+/* The rules in force on day (HC_DAY_NONE: today), by id, into *out; free with
+ * hc_shield_rule_list_free. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_shield_rule_list_open(hc_shield_rule_list **out, hc_store *store, int32_t day);
+/* The number of rules. HC_OK, HC_E_INVALID, HC_E_MISUSE. Thread-safe for reads. */
+int32_t hc_shield_rule_list_count(int64_t *out_count, const hc_shield_rule_list *list);
+/* The rule at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+int32_t hc_shield_rule_list_get(const hc_shield_rule **out, const hc_shield_rule_list *list, int64_t index);
+/* Frees a list; NULL is a no-op. */
+void hc_shield_rule_list_free(hc_shield_rule_list *list);
+
+/* One rule's state at an instant (what hc_shield_state writes). Written by the library (its own sizeof). */
+typedef struct hc_shield_status {
+    uint32_t struct_size;     /* sizeof(hc_shield_status) */
+    int32_t shielded;         /* 1 or 0 */
+    int64_t rule_id;
+    int32_t reason;           /* HC_SHIELD_WINDOW_OPEN ... */
+    int32_t fail_closed;      /* the rule's choice for an unreadable store */
+    int32_t window_day;       /* the start date of the window concerned (0: none) */
+    int32_t habit_day;        /* the habit day whose completions lift it (0: none) */
+    int64_t window_start_ms;  /* the window concerned (0: none) */
+    int64_t window_end_ms;
+    int64_t since_ms;         /* COMPLETED, EXCUSED: lifted at (0 otherwise) */
+    int64_t until_ms;         /* SESSION, EMERGENCY: lifted until (0 otherwise) */
+    int64_t next_change_ms;   /* the next time-driven change; 0: none within 62 days */
+    int32_t next_cause;       /* HC_SHIELD_CAUSE_* of that change (0: none) */
+    uint32_t earlier;         /* HC_SHIELD_EARLIER_* bits */
+    int32_t emergency_left;   /* emergency unlocks left this period; -1: unlimited */
+    int32_t outstanding_count; /* habits not done for habit_day (at most HC_SHIELD_MAX_HABITS) */
+    int64_t outstanding[HC_SHIELD_MAX_HABITS];
+} hc_shield_status;
+
+/* Every rule's state at at_ms (UTC ms), by rule id, into the caller's buffer out
+ * (capacity elements): min(capacity, total) are written and *out_count gets the
+ * total; out == NULL with capacity 0 asks for the total. *out_revision (may be
+ * NULL) gets the store's shield revision, read in the same snapshot (one read
+ * transaction). HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT.
+ * Works on a store opened read-only. One store handle per thread. */
+int32_t hc_shield_state(hc_shield_status *out, int64_t capacity, int64_t *out_count, int64_t *out_revision, hc_store *store,
+                        int64_t at_ms);
+
+/* One change of a rule's state. Written by the library (its own sizeof). */
+typedef struct hc_shield_transition {
+    uint32_t struct_size;    /* sizeof(hc_shield_transition) */
+    int32_t shielded;        /* the state from at_ms on */
+    int64_t rule_id;
+    int64_t at_ms;           /* UTC, a whole minute */
+    int32_t local_day;       /* the local date (day number) and minute at at_ms, in the zone then in force */
+    int32_t local_minute;
+    int32_t offset_seconds;  /* that zone's UTC offset at at_ms */
+    uint32_t moved;          /* HC_SHIELD_MOVED_* bits */
+    int32_t from_reason;     /* HC_SHIELD_* reason just before at_ms */
+    int32_t to_reason;       /* and from at_ms on */
+    int32_t cause;           /* HC_SHIELD_CAUSE_* */
+    int32_t reserved;        /* 0 */
+    char zone[72];           /* the zone's name, NUL-terminated */
+} hc_shield_transition;
+
+/* Every instant in [from_ms, to_ms) (at most 92 days) where a rule's shielded
+ * state flips, by instant then rule, into out as hc_shield_state does (capacity,
+ * *out_count the total, NULL/0 asks). transitions(a, c) is transitions(a, b)
+ * followed by transitions(b, c). *out_revision (may be NULL) as hc_shield_state.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT. One store
+ * handle per thread. */
+int32_t hc_shield_transitions(hc_shield_transition *out, int64_t capacity, int64_t *out_count, int64_t *out_revision,
+                              hc_store *store, int64_t from_ms, int64_t to_ms);
+
+/* The store's shield revision: it changes with every write that can change a
+ * shield, from any process. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_shield_revision(int64_t *out_revision, hc_store *store);
+
+/* Records an emergency unlock of rule_id now, for minutes (1..1440), with an
+ * optional reason (up to 500 bytes): an append-only record, in one short write
+ * transaction that checks the rule's budget, so unlocks from several processes
+ * (the app, its shield extension) never exceed it; the wait for another writer
+ * is the store's busy timeout. *out_id (may be NULL) gets its id. HC_OK;
+ * HC_E_INSUFFICIENT past the budget (nothing recorded); HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_CONFLICT (rule not in effect today), HC_E_READONLY,
+ * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. One store handle per thread. */
+int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rule_id, int32_t minutes, const char *reason);
+
+/* Writes, for an extension too small to open SQLite, each rule's state at at_ms
+ * (UTC ms; 0: now), the transitions of the following 24 hours and the store's
+ * revision as a small JSON file at path ({"format":"habitcore-shields","version":1,
+ * "revision":R,"at_ms":T,"rules":[{"rule_id","key","shielded","reason",
+ * "fail_closed","next_change_ms"}],"transitions":[{"rule_id","at_ms","shielded",
+ * "cause"}]}), atomically: written beside it, synced, then renamed over it. Read
+ * from one snapshot of the store; works on a store opened read-only. HC_OK,
+ * HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write), HC_E_MISUSE,
+ * HC_E_BUSY, HC_E_CORRUPT. One store handle per thread. */
+int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_ms);
+
 #ifdef __cplusplus
 }
 #endif

@@ -125,7 +125,16 @@ package final class Engine {
 
     package func setTimezone(_ name: String) throws(HabitError) {
         let zone = try ZoneDatabase.load(name)
-        try store.setSetting(SettingKey.timezone, zone.name)
+        let previous = try store.setting(SettingKey.timezone)
+        let at = now()
+        // Shields read the zone's history: a window in progress ends on the new zone's wall clock.
+        // (No transaction of its own here: an import calls this inside one.)
+        let store = self.store
+        let write = { () throws(HabitError) in
+            try store.setSetting(SettingKey.timezone, zone.name)
+            if let previous, previous != zone.name { try store.insertZoneChange(atMs: at, from: previous, to: zone.name) }
+        }
+        if store.inTransaction { try write() } else { try store.atomically(write) }
         zoneCache = zone
         cachedClock = nil
     }

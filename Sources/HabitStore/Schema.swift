@@ -316,6 +316,48 @@ enum Schema {
             started_at_ms INTEGER NOT NULL
         ) STRICT;
         """,
+        // 12: shields: rules with their versions (each from a day on; a NULL name
+        // removes the rule), emergency unlocks (append-only, with the habit day the
+        // budget counts them on), the store's zone changes (append-only) and a
+        // revision that every write able to change a shield bumps, by trigger, from
+        // any process.
+        """
+        CREATE TABLE shield_rules(id INTEGER PRIMARY KEY, created_at_ms INTEGER NOT NULL) STRICT;
+        CREATE TABLE shield_rule_versions(
+            rule_id INTEGER NOT NULL REFERENCES shield_rules(id),
+            from_day INTEGER NOT NULL,
+            name TEXT,
+            key TEXT NOT NULL,
+            days TEXT NOT NULL,
+            start_minute INTEGER,
+            end_minute INTEGER,
+            habits TEXT NOT NULL,
+            lift INTEGER NOT NULL,
+            session_lifts INTEGER NOT NULL,
+            cutoff_lifts INTEGER NOT NULL,
+            excused_lifts INTEGER NOT NULL,
+            fail_closed INTEGER NOT NULL,
+            budget_period INTEGER NOT NULL,
+            budget_count INTEGER NOT NULL,
+            PRIMARY KEY(rule_id, from_day)
+        ) STRICT;
+        CREATE TABLE shield_emergencies(
+            id INTEGER PRIMARY KEY,
+            rule_id INTEGER NOT NULL REFERENCES shield_rules(id),
+            at_ms INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            minutes INTEGER NOT NULL,
+            reason TEXT
+        ) STRICT;
+        CREATE INDEX shield_emergencies_rule_day ON shield_emergencies(rule_id, day);
+        CREATE TABLE zone_changes(id INTEGER PRIMARY KEY, at_ms INTEGER NOT NULL, from_zone TEXT NOT NULL, to_zone TEXT NOT NULL) STRICT;
+        CREATE TABLE shield_revision(id INTEGER PRIMARY KEY CHECK(id = 1), value INTEGER NOT NULL) STRICT;
+        INSERT INTO shield_revision(id, value) VALUES(1, 1);
+        \(appendOnly("shield_emergencies", "emergency unlocks"))
+        \(appendOnly("zone_changes", "zone changes"))
+        \(bumpsRevision(["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends", "shield_rules",
+                         "shield_rule_versions", "shield_emergencies", "zone_changes"]))
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.
@@ -324,6 +366,15 @@ enum Schema {
         CREATE TRIGGER \(table)_no_update BEFORE UPDATE ON \(table) BEGIN SELECT RAISE(ABORT, '\(rows) are append-only'); END;
         CREATE TRIGGER \(table)_no_delete BEFORE DELETE ON \(table) BEGIN SELECT RAISE(ABORT, '\(rows) are append-only'); END;
         """
+    }
+
+    /// Triggers that bump the shield revision on every row written to these tables.
+    private static func bumpsRevision(_ tables: [String]) -> String {
+        tables.map { table in
+            ["INSERT", "UPDATE", "DELETE"].map { verb in
+                "CREATE TRIGGER \(table)_shield_\(verb.lowercased()) AFTER \(verb) ON \(table) BEGIN UPDATE shield_revision SET value = value + 1; END;"
+            }.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     static var latestVersion: Int32 { Int32(migrations.count) }

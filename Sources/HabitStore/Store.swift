@@ -121,6 +121,9 @@ package final class Store {
         }
     }
 
+    /// Whether a transaction is open on this connection (explicit, or one of atomically's).
+    package var inTransaction: Bool { !db.isAutocommit }
+
     /// Runs several reads against one consistent snapshot of the file.
     package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
         if inExplicitTransaction { return try body() }

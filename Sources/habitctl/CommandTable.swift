@@ -28,6 +28,7 @@ enum CommandTable {
         ("proof", ProofCommands.proof),
         ("plugin", ProofCommands.plugin),
         ("reminders", ReminderCommands.run),
+        ("shield", ShieldCommands.run),
         ("completions", Completions.run),
         ("manual", Manual.run),
         ("demo", Demo.run),

@@ -50,7 +50,11 @@ enum Demo {
         say("logged \(appended) entries over 4 weeks, a vacation \(Library.format(vacation.lowerBound))..\(Library.format(vacation.upperBound)); " +
             "3 glasses logged and undone (#\(undo) cancels #\(extra): nothing is deleted)")
 
+        try addShields(store, bed: bed, read: read)
+        say("shield 'Morning apps' (from the day start, until the bed is made): " + (try shieldState(store, rule: 1)))
         let verdicts = try proofs(store, bed, folder: folder, say: say)
+        say("shield 'Morning apps' after the photo: " + (try shieldState(store, rule: 1)))
+        say("shield 'Evening apps' (21:00-23:00, until Read is done): " + (try shieldChanges(store, rule: 2)))
         let habits = Dictionary(try store.habits(includeArchived: false).map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for habit in [bed, water, read].compactMap({ habits[$0] }) {
             say(try habitLine(store, habit, from: today - 20, to: today, vacation: vacation))
@@ -126,6 +130,46 @@ enum Demo {
 
     /// proofcheck judges a photo of the made bed, then the same photo sent again;
     /// returns their reasons.
+    /// Two shields: mornings from the day start until the bed is made (it stays past
+    /// its 09:00 cutoff), evenings 21:00-23:00 that the cutoff ends.
+    private static func addShields(_ store: StoreRef, bed: Int64, read: Int64) throws(CLIError) {
+        for (name, habit, start, end, cutoffLifts) in [("Morning apps", bed, Int32(-1), Int32(9 * 60), Int32(0)),
+                                                       ("Evening apps", read, Int32(21 * 60), Int32(23 * 60), Int32(1))] {
+            var rule = Library.defaults(hc_shield_rule_init)
+            rule.start_minute = start
+            rule.end_minute = end
+            rule.cutoff_lifts = cutoffLifts
+            var ids = [habit]
+            rule.habit_count = 1
+            let status = ids.withUnsafeMutableBufferPointer { buffer in
+                rule.habit_ids = UnsafePointer(buffer.baseAddress)
+                return name.withCString { rule.name = $0; rule.key = $0; return hc_shield_rule_add(nil, store.handle, &rule, Library.dayNone) }
+            }
+            try Library.check(status)
+        }
+    }
+
+    /// A rule's state a minute from now (a completion lifts from the next whole minute).
+    private static func shieldState(_ store: StoreRef, rule: Int64) throws(CLIError) -> String {
+        let at = ReminderCommands.nowMs() + 60_000
+        var states = [hc_shield_status](repeating: hc_shield_status(), count: 4)
+        var count: Int64 = 0
+        try Library.check(hc_shield_state(&states, 4, &count, nil, store.handle, at))
+        guard let s = states.prefix(Int(count)).first(where: { $0.rule_id == rule }) else { return "?" }
+        return (s.shielded != 0 ? "SHIELDED" : "open") + " (" + ShieldCommands.name(ShieldCommands.reasons, s.reason) + ")"
+    }
+
+    /// A rule's changes over the next day.
+    private static func shieldChanges(_ store: StoreRef, rule: Int64) throws(CLIError) -> String {
+        let from = ReminderCommands.nowMs()
+        var changes = [hc_shield_transition](repeating: hc_shield_transition(), count: 16)
+        var count: Int64 = 0
+        try Library.check(hc_shield_transitions(&changes, 16, &count, nil, store.handle, from, from + 86_400_000))
+        let mine = changes.prefix(Int(min(count, 16))).filter { $0.rule_id == rule }
+        return mine.map { "\($0.shielded != 0 ? "shielded" : "lifted") at \(Commands.clock($0.local_minute)) (\(ShieldCommands.name(ShieldCommands.causes, $0.cause)))" }
+            .joined(separator: ", ")
+    }
+
     private static func proofs(_ store: StoreRef, _ bed: Int64, folder: String, say: (String) -> Void) throws(CLIError) -> [String] {
         // By name: the plugin installed with the library (or built beside it).
         guard hc_plugin_add(nil, store.handle, HC_PLUGIN_SHARED_OBJECT, "proofcheck", nil, 0) == HC_OK else {

@@ -25,6 +25,7 @@ enum Help {
       referral code|redeem CODE  this store's referral code; a code from someone else
       events               what to notify about: --after CURSOR, --ack, --limit N
       reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
+      shield add|list|state|next|emergency|snapshot  when apps are blocked
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
@@ -116,6 +117,28 @@ enum Help {
         each. Keep the printed cursor and pass it as --after next time. With --ack, only
         events no reader has acknowledged, acknowledged at once: with several readers,
         each event goes to exactly one.
+        """,
+        "shield": """
+        Usage: habitctl shield add NAME --habits H[,H...] [--start HH:MM|daystart] [--cutoff HH:MM|midnight] [--days D]
+                   [--any] [--until-done] [--no-session] [--no-excused] [--fail-open] [--budget N/week|N/month]
+                   [--key KEY] [--effective DATE]
+               habitctl shield list [--date DATE]
+               habitctl shield state [--at T]
+               habitctl shield next [--at T] [--hours N]
+               habitctl shield emergency RULE [--minutes N] [--reason TEXT]
+               habitctl shield snapshot PATH [--at T]
+
+        A shield blocks the apps its --key names (the app maps the key) from --start
+        (default the day start) to --cutoff (default midnight) on --days (daily,
+        days:mon,fri, every:N, monthdays:1,15), until its habits are done (all, or
+        --any); a habit that requires proof counts once a proof is accepted. A
+        window whose cutoff is not after its start crosses midnight and belongs to
+        the day it starts. A running credit session lifts it (unless --no-session),
+        an excused day does (unless --no-excused), and --until-done keeps it past the
+        cutoff. Emergency unlocks are limited by --budget (none: unlimited; exit 7
+        past it). T is a local date-time (2026-06-05T07:30), a time today (07:30),
+        or an instant (2026-06-05T05:30Z). snapshot writes the state, the next day's
+        changes and the revision to PATH atomically, for an extension.
         """,
         "reminders": """
         Usage: habitctl reminders add HABIT --at HH:MM [--days mon,wed,fri] [--message TEXT] [--quiet defer|drop]

@@ -21,6 +21,7 @@ final class CLIOutputTests: XCTestCase {
                      ["log", "Read"], ["log", "Water", "3"], ["vacation", "add", "2026-01-01", "2026-01-02"],
                      ["credits", "sync-steps", "--steps", "5400"], ["credits", "spend", "10"],
                      ["reminders", "add", "Water", "--at", "09:00"],
+                     ["shield", "add", "Morning", "--habits", "Read", "--start", "00:00", "--cutoff", "09:00", "--budget", "3/week"],
                      ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"],
                      ["proof", "submit", "Read", fixtures + "/bed.png"]] {
             let result = try runProcess([Paths.habitctl, "--db", pristine] + args)
@@ -67,6 +68,11 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["reminders", "add", "Read", "--at", "20:00"]), Case(args: ["reminders", "list"]),
             Case(args: ["reminders", "next", "--from", "now", "--to", "+1d"]),
             Case(args: ["reminders", "quiet", "22:00-07:00"]),
+            // Shields (issue 24).
+            Case(args: ["shield", "add", "Evening", "--habits", "Read,Water", "--any", "--start", "21:00", "--cutoff", "05:00"]),
+            Case(args: ["shield", "list"]), Case(args: ["shield", "state", "--at", "07:30"]), Case(args: ["--json", "shield", "state"]),
+            Case(args: ["shield", "next", "--hours", "48"]), Case(args: ["shield", "emergency", "1", "--minutes", "5"]),
+            Case(args: ["shield", "snapshot", folder + "/shields.json"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]

@@ -85,6 +85,10 @@ final class HeaderContractTests: XCTestCase {
             char buf[HC_DATE_BUFSIZE];
             if (hc_date_format(buf, sizeof buf, 0) != HC_OK || strcmp(buf, "1970-01-01") != 0) return 5;
             if (sizeof(hc_day_state) != 24) return 6;
+            /* The init function fills what the macro does. */
+            hc_shield_rule m = HC_SHIELD_RULE_INIT, f;
+            memset(&f, 0x5a, sizeof f);
+            if (hc_shield_rule_init(&f, sizeof f) != HC_OK || memcmp(&m, &f, sizeof m) != 0) return 7;
             puts("ok");
             return 0;
         }

@@ -88,6 +88,10 @@ static int64_t day_count;
 #define PURE_STRENGTH(out, capacity, count) hc_strength_compute(out, capacity, count, &rules, days, day_count, first, last)
 #define DUE(out, capacity, count) hc_store_due(out, capacity, count, store, last)
 #define CREDIT_RULES(out, capacity, count) hc_credit_rule_list(out, capacity, count, store, account)
+static int64_t revision, now_ms;
+#define SHIELD_STATE(out, capacity, count) hc_shield_state(out, capacity, count, &revision, store, now_ms)
+#define SHIELD_TRANSITIONS(out, capacity, count) \
+    hc_shield_transitions(out, capacity, count, &revision, store, now_ms, now_ms + 3 * 86400000LL)
 
 int main(int argc, char **argv) {
     if (argc != 2) return 2;
@@ -120,6 +124,20 @@ int main(int argc, char **argv) {
     EXPECT(hc_credit_rule_set(NULL, store, account, HC_RULE_HABIT_MINUTES, habit, 5, HC_DAY_NONE) == HC_OK);
     EXPECT(hc_credit_rule_set(NULL, store, account, HC_RULE_EXPIRY, 0, HC_EXPIRY_CARRY_OVER, HC_DAY_NONE) == HC_OK);
 
+    /* Two shield rules, 21:00 to midnight and 06:00 to 09:00, lifted by Read. */
+    hc_shield_rule shield;
+    EXPECT(hc_shield_rule_init(&shield, sizeof shield) == HC_OK);
+    shield.habit_count = 1;
+    shield.habit_ids = &habit;
+    shield.name = shield.key = "evening";
+    shield.start_minute = 21 * 60;
+    EXPECT(hc_shield_rule_add(NULL, store, &shield, HC_DAY_NONE) == HC_OK);
+    shield.name = shield.key = "morning";
+    shield.start_minute = 6 * 60;
+    shield.end_minute = 9 * 60;
+    EXPECT(hc_shield_rule_add(NULL, store, &shield, HC_DAY_NONE) == HC_OK);
+    EXPECT(hc_store_utc_ms(&now_ms, store, last, 12 * 60) == HC_OK);
+
     EXPECT(hc_habit_rules_init(&rules, sizeof rules) == HC_OK);
     rules.start_day = first;
     EXPECT(hc_habit_day_states(days, MAX, &day_count, store, habit, first, last) == HC_OK);
@@ -136,6 +154,8 @@ int main(int argc, char **argv) {
     WALK("hc_strength_compute", double, PURE_STRENGTH);
     WALK("hc_store_due", hc_due_item, DUE);
     WALK("hc_credit_rule_list", hc_credit_rule, CREDIT_RULES);
+    WALK("hc_shield_state", hc_shield_status, SHIELD_STATE);
+    WALK("hc_shield_transitions", hc_shield_transition, SHIELD_TRANSITIONS);
 
     SAME_DEFAULTS(hc_habit_options, hc_habit_options_init, HC_HABIT_OPTIONS_INIT);
     SAME_DEFAULTS(hc_entry_input, hc_entry_input_init, HC_ENTRY_INPUT_INIT);
@@ -151,6 +171,7 @@ int main(int argc, char **argv) {
     SAME_DEFAULTS(hc_proof_result, hc_proof_result_init, HC_PROOF_RESULT_INIT);
     SAME_DEFAULTS(hc_proof_policy, hc_proof_policy_init, HC_PROOF_POLICY_INIT);
     SAME_DEFAULTS(hc_reminder_rule, hc_reminder_rule_init, HC_REMINDER_RULE_INIT);
+    SAME_DEFAULTS(hc_shield_rule, hc_shield_rule_init, HC_SHIELD_RULE_INIT);
 
     /* A caller built against 0.2.0 passes the struct's first size: accepted. */
     hc_entry_input older;

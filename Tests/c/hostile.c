@@ -7,6 +7,7 @@
 #include <string.h>
 #include <limits.h>
 #include <math.h>
+#include <unistd.h>
 
 static int failures = 0;
 #define EXPECT_STATUS(call, expected)                                                            \
@@ -237,6 +238,20 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_reminder_list_open(&reminders, s, 0, 1000, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_reminder_fired(&recorded, s, 1, 0, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_reminder_snooze(s, 1, 0, 0, 1000), HC_E_MISUSE);
+        hc_shield_rule shield_rule = HC_SHIELD_RULE_INIT;
+        hc_shield_rule_list *shield_rules = NULL;
+        hc_shield_status shield_status;
+        hc_shield_transition shield_transition;
+        int64_t revision = 0;
+        EXPECT_STATUS(hc_shield_rule_add(&id, s, &shield_rule, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_rule_update(s, 1, &shield_rule, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_rule_remove(s, 1, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_rule_list_open(&shield_rules, s, HC_DAY_NONE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_state(&shield_status, 1, &count, &revision, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_transitions(&shield_transition, 1, &count, &revision, s, 0, 1000), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_revision(&revision, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&id, s, 1, 10, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_shield_snapshot_write(s, "/tmp/never-written.json", 0), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -1087,6 +1102,158 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_reminder_snooze(store, -1, 0, 0, 1000), HC_E_NOT_FOUND);
         EXPECT_STATUS(hc_reminder_snooze(store, rule_id, 0, 0, 1000), HC_E_NOT_FOUND);
         EXPECT_STATUS(hc_reminder_rule_remove(store, rule_id, HC_DAY_NONE), HC_OK);
+    }
+
+    /* Shields: rules, state, transitions, the revision, emergency unlocks. */
+    {
+        hc_shield_rule rule, odd_rule = HC_SHIELD_RULE_INIT;
+        hc_shield_rule_list *rules = NULL, *foreign_rules = (hc_shield_rule_list *)&foreign_object;
+        const hc_shield_rule *listed = NULL;
+        hc_shield_status states[4];
+        hc_shield_transition transitions[4];
+        int64_t habit = 0, rule_id = 0, revision = 0, later = 0, unlock = 0;
+        int64_t habits[2] = {0, 0};
+        hc_habit_options shielded = HC_HABIT_OPTIONS_INIT;
+        shielded.name = "shielded";
+        EXPECT_STATUS(hc_habit_create(&habit, store, &shielded), HC_OK);
+        EXPECT_STATUS(hc_shield_rule_init(NULL, sizeof(hc_shield_rule)), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_init(&rule, 4), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_init(&rule, sizeof(hc_shield_rule)), HC_OK);
+        EXPECT(rule.struct_size == sizeof(hc_shield_rule) && rule.lift == HC_SHIELD_LIFT_ALL && rule.end_minute == HC_SHIELD_MIDNIGHT);
+        habits[0] = habit;
+        rule.name = "morning";
+        rule.key = "apps";
+        rule.habit_ids = habits;
+        rule.habit_count = 1;
+        rule.start_minute = 0;
+        rule.end_minute = 9 * 60;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, NULL, HC_DAY_NONE), HC_E_INVALID);
+        odd_rule.struct_size = 5;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &odd_rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.start_minute = 25 * 60; /* 25:00 */
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.start_minute = INT32_MIN;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.start_minute = 9 * 60; /* start == end */
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.start_minute = 0;
+        rule.habit_count = 0; /* an empty list */
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.habit_count = -1;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.habit_count = INT64_MAX;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.habit_count = 1;
+        rule.habit_ids = NULL;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.habit_ids = habits;
+        habits[0] = INT64_MAX; /* an unknown habit */
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_NOT_FOUND);
+        habits[0] = -5;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_NOT_FOUND);
+        habits[0] = habit;
+        habits[1] = habit;
+        rule.habit_count = 2; /* a habit twice */
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.habit_count = 1;
+        rule.budget_period = HC_SHIELD_BUDGET_WEEK;
+        rule.budget_count = -1; /* a negative budget */
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.budget_count = 1;
+        rule.budget_period = 7;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.budget_period = HC_SHIELD_BUDGET_WEEK;
+        rule.lift = 0;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.lift = HC_SHIELD_LIFT_ANY;
+        rule.cutoff_lifts = 2;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.cutoff_lifts = 1;
+        rule.days = "weekly:3";
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.days = bad_utf8;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.days = "days:mon,fri";
+        rule.name = NULL;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.name = "";
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.name = "morning";
+        rule.key = NULL;
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_E_INVALID);
+        rule.key = "apps";
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, INT32_MAX), HC_E_INVALID);
+        /* Nothing was written by any refused call. */
+        EXPECT_STATUS(hc_shield_rule_list_open(&rules, store, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_shield_rule_list_count(&count, rules), HC_OK);
+        EXPECT(count == 0);
+        hc_shield_rule_list_free(rules);
+        EXPECT_STATUS(hc_shield_rule_add(&rule_id, store, &rule, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_shield_rule_update(store, rule_id, NULL, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_update(store, -1, &rule, HC_DAY_NONE), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_shield_rule_update(store, rule_id, &rule, 0), HC_E_INVALID); /* 1970: already lived */
+        EXPECT_STATUS(hc_shield_rule_update(store, rule_id, &rule, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_shield_rule_remove(store, INT64_MAX, HC_DAY_NONE), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_shield_rule_list_open(NULL, store, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_list_open(&rules, store, INT32_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_list_open(&rules, store, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_shield_rule_list_count(&count, rules), HC_OK);
+        EXPECT(count == 1);
+        EXPECT_STATUS(hc_shield_rule_list_get(&listed, rules, 1), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_list_get(NULL, rules, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_rule_list_get(&listed, rules, 0), HC_OK);
+        EXPECT(listed->id == rule_id && listed->habit_count == 1 && listed->habit_ids[0] == habit &&
+               strcmp(listed->days, "days:mon,fri") == 0 && strcmp(listed->name, "morning") == 0 && listed->lift == HC_SHIELD_LIFT_ANY);
+        EXPECT_STATUS(hc_shield_rule_list_count(&count, foreign_rules), HC_E_MISUSE);
+        hc_shield_rule_list_free(rules);
+        EXPECT_STATUS(hc_shield_rule_list_count(&count, rules), HC_E_MISUSE); /* freed */
+        hc_shield_rule_list_free(rules);
+        hc_shield_rule_list_free(NULL);
+        hc_shield_rule_list_free(foreign_rules);
+        /* State and transitions: caller buffers, "how many?", bad ranges. */
+        EXPECT_STATUS(hc_shield_state(NULL, 0, &count, &revision, store, 1800000000000), HC_OK);
+        EXPECT(count == 1 && revision > 0);
+        EXPECT_STATUS(hc_shield_state(NULL, 1, &count, NULL, store, 1800000000000), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_state(states, -1, &count, NULL, store, 1800000000000), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_state(states, 4, NULL, NULL, store, 1800000000000), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_state(states, 4, &count, NULL, store, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_state(states, 4, &count, NULL, store, INT64_MIN), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_state(states, 4, &count, NULL, store, 1800000000000), HC_OK);
+        EXPECT(count == 1 && states[0].struct_size == sizeof(hc_shield_status) && states[0].rule_id == rule_id);
+        EXPECT_STATUS(hc_shield_transitions(transitions, 4, &count, NULL, store, 1000, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_transitions(transitions, 4, &count, NULL, store, INT64_MIN, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_transitions(transitions, 4, &count, NULL, store, 1800000000000, 1800000000000 + 93LL * 86400000), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_transitions(NULL, 0, &count, &revision, store, 1800000000000, 1800000000000 + 14LL * 86400000), HC_OK);
+        EXPECT(count == 8); /* two windows a week, opening and closing */
+        EXPECT_STATUS(hc_shield_transitions(transitions, 4, &count, NULL, store, 1800000000000, 1800000000000 + 14LL * 86400000), HC_OK);
+        EXPECT(count == 8 && transitions[0].at_ms < transitions[1].at_ms && transitions[0].shielded != transitions[1].shielded &&
+               transitions[0].zone[0] != 0);
+        EXPECT_STATUS(hc_shield_revision(NULL, store), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_revision(&later, store), HC_OK);
+        EXPECT(later == revision);
+        /* Emergency unlocks: bad minutes and reasons, then the budget of one a week. */
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, -1, 10, NULL), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 0, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 1441, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, INT32_MIN, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 10, bad_utf8), HC_E_INVALID);
+        EXPECT_STATUS(hc_shield_emergency_unlock(NULL, store, rule_id, 10, "late train"), HC_OK);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 10, NULL), HC_E_INSUFFICIENT);
+        EXPECT_STATUS(hc_shield_revision(&later, store), HC_OK);
+        EXPECT(later > revision);
+        {
+            char snapshot[4200];
+            snprintf(snapshot, sizeof snapshot, "%s/shields.json", argv[1]);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, NULL, 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, "", 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, bad_utf8, 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, "/nonexistent-folder/x.json", 0), HC_E_IO);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, snapshot, INT64_MAX), HC_E_INVALID);
+            EXPECT_STATUS(hc_shield_snapshot_write(store, snapshot, 0), HC_OK);
+            EXPECT(access(snapshot, R_OK) == 0);
+        }
+        EXPECT_STATUS(hc_shield_rule_remove(store, rule_id, HC_DAY_NONE), HC_OK);
+        EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 10, NULL), HC_E_CONFLICT);
     }
 
     /* Read-only stores refuse writes with their own code. */

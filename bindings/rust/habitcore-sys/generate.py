@@ -84,7 +84,9 @@ def param(text: str) -> tuple[str, str]:
         raise SystemExit(f"generate.py: cannot read the declaration {text!r}")
     kind = rust_type(m.group("type"))
     if m.group("len"):
-        kind = f"[{kind}; {m.group('len')}]"
+        length = m.group("len")
+        # A named length is a constant (i32 here); an array's length is a usize.
+        kind = f"[{kind}; {length if length.isdigit() else length + ' as usize'}]"
     name = m.group("name")
     return ("r#" + name if name in {"type", "ref", "fn", "mod", "in", "match", "move"} else name), kind
 

@@ -138,6 +138,40 @@ pub const HC_REMINDER_SCHEDULED: i32 = 1;
 pub const HC_REMINDER_SNOOZED: i32 = 2;
 pub const HC_REMINDERS_PENDING: u32 = 0x1;
 pub const HC_REMINDERS_CLAIM: u32 = 0x2;
+pub const HC_SHIELD_LIFT_ALL: i32 = 1;
+pub const HC_SHIELD_LIFT_ANY: i32 = 2;
+pub const HC_SHIELD_BUDGET_UNLIMITED: i32 = 0;
+pub const HC_SHIELD_BUDGET_WEEK: i32 = 1;
+pub const HC_SHIELD_BUDGET_MONTH: i32 = 2;
+pub const HC_SHIELD_DAY_START: i32 = -1;
+pub const HC_SHIELD_MIDNIGHT: i32 = -1;
+pub const HC_SHIELD_MAX_HABITS: i32 = 16;
+pub const HC_SHIELD_WINDOW_OPEN: i32 = 1;
+pub const HC_SHIELD_UNTIL_DONE: i32 = 2;
+pub const HC_SHIELD_OUTSIDE_WINDOW: i32 = 3;
+pub const HC_SHIELD_COMPLETED: i32 = 4;
+pub const HC_SHIELD_SESSION: i32 = 5;
+pub const HC_SHIELD_EMERGENCY: i32 = 6;
+pub const HC_SHIELD_CUTOFF_PASSED: i32 = 7;
+pub const HC_SHIELD_EXCUSED: i32 = 8;
+pub const HC_SHIELD_NOT_IN_EFFECT: i32 = 9;
+pub const HC_SHIELD_CAUSE_WINDOW_START: i32 = 1;
+pub const HC_SHIELD_CAUSE_CUTOFF: i32 = 2;
+pub const HC_SHIELD_CAUSE_COMPLETION: i32 = 3;
+pub const HC_SHIELD_CAUSE_SESSION_START: i32 = 4;
+pub const HC_SHIELD_CAUSE_SESSION_END: i32 = 5;
+pub const HC_SHIELD_CAUSE_EMERGENCY_START: i32 = 6;
+pub const HC_SHIELD_CAUSE_EMERGENCY_END: i32 = 7;
+pub const HC_SHIELD_CAUSE_EXCUSED: i32 = 8;
+pub const HC_SHIELD_CAUSE_RULE_CHANGE: i32 = 9;
+pub const HC_SHIELD_CAUSE_DAY_END: i32 = 10;
+pub const HC_SHIELD_EARLIER_COMPLETION: u32 = 0x1;
+pub const HC_SHIELD_EARLIER_SESSION: u32 = 0x2;
+pub const HC_SHIELD_EARLIER_EMERGENCY: u32 = 0x4;
+pub const HC_SHIELD_EARLIER_SESSION_END: u32 = 0x8;
+pub const HC_SHIELD_MOVED_GAP: u32 = 0x1;
+pub const HC_SHIELD_MOVED_REPEATED: u32 = 0x2;
+pub const HC_SHIELD_MOVED_ZONE_CHANGE: u32 = 0x4;
 pub const HC_DAY_NONE: i32 = -2147483647 - 1;
 
 #[repr(C)]
@@ -564,6 +598,69 @@ pub struct hc_reminder {
     pub message: *const c_char,
 }
 
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_shield_rule {
+    pub struct_size: u32,
+    pub start_minute: i32,
+    pub end_minute: i32,
+    pub lift: i32,
+    pub session_lifts: i32,
+    pub cutoff_lifts: i32,
+    pub excused_lifts: i32,
+    pub fail_closed: i32,
+    pub budget_period: i32,
+    pub budget_count: i32,
+    pub from_day: i32,
+    pub reserved: i32,
+    pub id: i64,
+    pub habit_count: i64,
+    pub habit_ids: *const i64,
+    pub name: *const c_char,
+    pub key: *const c_char,
+    pub days: *const c_char,
+}
+
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_shield_status {
+    pub struct_size: u32,
+    pub shielded: i32,
+    pub rule_id: i64,
+    pub reason: i32,
+    pub fail_closed: i32,
+    pub window_day: i32,
+    pub habit_day: i32,
+    pub window_start_ms: i64,
+    pub window_end_ms: i64,
+    pub since_ms: i64,
+    pub until_ms: i64,
+    pub next_change_ms: i64,
+    pub next_cause: i32,
+    pub earlier: u32,
+    pub emergency_left: i32,
+    pub outstanding_count: i32,
+    pub outstanding: [i64; HC_SHIELD_MAX_HABITS as usize],
+}
+
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_shield_transition {
+    pub struct_size: u32,
+    pub shielded: i32,
+    pub rule_id: i64,
+    pub at_ms: i64,
+    pub local_day: i32,
+    pub local_minute: i32,
+    pub offset_seconds: i32,
+    pub moved: u32,
+    pub from_reason: i32,
+    pub to_reason: i32,
+    pub cause: i32,
+    pub reserved: i32,
+    pub zone: [c_char; 72],
+}
+
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_store {
@@ -625,6 +722,13 @@ pub struct hc_reminder_rule_list {
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_reminder_list {
+    _private: [u8; 0],
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// An opaque handle.
+#[repr(C)]
+pub struct hc_shield_rule_list {
     _private: [u8; 0],
     _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
 }
@@ -770,6 +874,19 @@ extern "C" {
     pub fn hc_reminder_list_free(list: *mut hc_reminder_list);
     pub fn hc_reminder_fired(out_recorded: *mut i32, store: *mut hc_store, rule_id: i64, day: i32, at_ms: i64) -> i32;
     pub fn hc_reminder_snooze(store: *mut hc_store, rule_id: i64, day: i32, at_ms: i64, until_ms: i64) -> i32;
+    pub fn hc_shield_rule_init(out: *mut hc_shield_rule, struct_size: u32) -> i32;
+    pub fn hc_shield_rule_add(out_id: *mut i64, store: *mut hc_store, rule: *const hc_shield_rule, from_day: i32) -> i32;
+    pub fn hc_shield_rule_update(store: *mut hc_store, rule_id: i64, rule: *const hc_shield_rule, from_day: i32) -> i32;
+    pub fn hc_shield_rule_remove(store: *mut hc_store, rule_id: i64, from_day: i32) -> i32;
+    pub fn hc_shield_rule_list_open(out: *mut *mut hc_shield_rule_list, store: *mut hc_store, day: i32) -> i32;
+    pub fn hc_shield_rule_list_count(out_count: *mut i64, list: *const hc_shield_rule_list) -> i32;
+    pub fn hc_shield_rule_list_get(out: *mut *const hc_shield_rule, list: *const hc_shield_rule_list, index: i64) -> i32;
+    pub fn hc_shield_rule_list_free(list: *mut hc_shield_rule_list);
+    pub fn hc_shield_state(out: *mut hc_shield_status, capacity: i64, out_count: *mut i64, out_revision: *mut i64, store: *mut hc_store, at_ms: i64) -> i32;
+    pub fn hc_shield_transitions(out: *mut hc_shield_transition, capacity: i64, out_count: *mut i64, out_revision: *mut i64, store: *mut hc_store, from_ms: i64, to_ms: i64) -> i32;
+    pub fn hc_shield_revision(out_revision: *mut i64, store: *mut hc_store) -> i32;
+    pub fn hc_shield_emergency_unlock(out_id: *mut i64, store: *mut hc_store, rule_id: i64, minutes: i32, reason: *const c_char) -> i32;
+    pub fn hc_shield_snapshot_write(store: *mut hc_store, path: *const c_char, at_ms: i64) -> i32;
 }
 
 /// Every struct's C name, size and field offsets as Rust lays it out (tests/layout.rs compares a C compiler's).
@@ -808,5 +925,8 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_proof_policy", core::mem::size_of::<hc_proof_policy>(), vec![("struct_size", core::mem::offset_of!(hc_proof_policy, struct_size)), ("mode", core::mem::offset_of!(hc_proof_policy, mode)), ("approve_threshold", core::mem::offset_of!(hc_proof_policy, approve_threshold)), ("review_threshold", core::mem::offset_of!(hc_proof_policy, review_threshold)), ("window_start", core::mem::offset_of!(hc_proof_policy, window_start)), ("window_end", core::mem::offset_of!(hc_proof_policy, window_end)), ("one_per_day", core::mem::offset_of!(hc_proof_policy, one_per_day)), ("reserved", core::mem::offset_of!(hc_proof_policy, reserved)), ("verifiers", core::mem::offset_of!(hc_proof_policy, verifiers))]),
         ("hc_reminder_rule", core::mem::size_of::<hc_reminder_rule>(), vec![("struct_size", core::mem::offset_of!(hc_reminder_rule, struct_size)), ("minute", core::mem::offset_of!(hc_reminder_rule, minute)), ("id", core::mem::offset_of!(hc_reminder_rule, id)), ("habit_id", core::mem::offset_of!(hc_reminder_rule, habit_id)), ("weekdays", core::mem::offset_of!(hc_reminder_rule, weekdays)), ("quiet", core::mem::offset_of!(hc_reminder_rule, quiet)), ("from_day", core::mem::offset_of!(hc_reminder_rule, from_day)), ("reserved", core::mem::offset_of!(hc_reminder_rule, reserved)), ("message", core::mem::offset_of!(hc_reminder_rule, message))]),
         ("hc_reminder", core::mem::size_of::<hc_reminder>(), vec![("struct_size", core::mem::offset_of!(hc_reminder, struct_size)), ("kind", core::mem::offset_of!(hc_reminder, kind)), ("at_ms", core::mem::offset_of!(hc_reminder, at_ms)), ("habit_id", core::mem::offset_of!(hc_reminder, habit_id)), ("rule_id", core::mem::offset_of!(hc_reminder, rule_id)), ("day", core::mem::offset_of!(hc_reminder, day)), ("local_minute", core::mem::offset_of!(hc_reminder, local_minute)), ("original_ms", core::mem::offset_of!(hc_reminder, original_ms)), ("deferred", core::mem::offset_of!(hc_reminder, deferred)), ("fired", core::mem::offset_of!(hc_reminder, fired)), ("message", core::mem::offset_of!(hc_reminder, message))]),
+        ("hc_shield_rule", core::mem::size_of::<hc_shield_rule>(), vec![("struct_size", core::mem::offset_of!(hc_shield_rule, struct_size)), ("start_minute", core::mem::offset_of!(hc_shield_rule, start_minute)), ("end_minute", core::mem::offset_of!(hc_shield_rule, end_minute)), ("lift", core::mem::offset_of!(hc_shield_rule, lift)), ("session_lifts", core::mem::offset_of!(hc_shield_rule, session_lifts)), ("cutoff_lifts", core::mem::offset_of!(hc_shield_rule, cutoff_lifts)), ("excused_lifts", core::mem::offset_of!(hc_shield_rule, excused_lifts)), ("fail_closed", core::mem::offset_of!(hc_shield_rule, fail_closed)), ("budget_period", core::mem::offset_of!(hc_shield_rule, budget_period)), ("budget_count", core::mem::offset_of!(hc_shield_rule, budget_count)), ("from_day", core::mem::offset_of!(hc_shield_rule, from_day)), ("reserved", core::mem::offset_of!(hc_shield_rule, reserved)), ("id", core::mem::offset_of!(hc_shield_rule, id)), ("habit_count", core::mem::offset_of!(hc_shield_rule, habit_count)), ("habit_ids", core::mem::offset_of!(hc_shield_rule, habit_ids)), ("name", core::mem::offset_of!(hc_shield_rule, name)), ("key", core::mem::offset_of!(hc_shield_rule, key)), ("days", core::mem::offset_of!(hc_shield_rule, days))]),
+        ("hc_shield_status", core::mem::size_of::<hc_shield_status>(), vec![("struct_size", core::mem::offset_of!(hc_shield_status, struct_size)), ("shielded", core::mem::offset_of!(hc_shield_status, shielded)), ("rule_id", core::mem::offset_of!(hc_shield_status, rule_id)), ("reason", core::mem::offset_of!(hc_shield_status, reason)), ("fail_closed", core::mem::offset_of!(hc_shield_status, fail_closed)), ("window_day", core::mem::offset_of!(hc_shield_status, window_day)), ("habit_day", core::mem::offset_of!(hc_shield_status, habit_day)), ("window_start_ms", core::mem::offset_of!(hc_shield_status, window_start_ms)), ("window_end_ms", core::mem::offset_of!(hc_shield_status, window_end_ms)), ("since_ms", core::mem::offset_of!(hc_shield_status, since_ms)), ("until_ms", core::mem::offset_of!(hc_shield_status, until_ms)), ("next_change_ms", core::mem::offset_of!(hc_shield_status, next_change_ms)), ("next_cause", core::mem::offset_of!(hc_shield_status, next_cause)), ("earlier", core::mem::offset_of!(hc_shield_status, earlier)), ("emergency_left", core::mem::offset_of!(hc_shield_status, emergency_left)), ("outstanding_count", core::mem::offset_of!(hc_shield_status, outstanding_count)), ("outstanding", core::mem::offset_of!(hc_shield_status, outstanding))]),
+        ("hc_shield_transition", core::mem::size_of::<hc_shield_transition>(), vec![("struct_size", core::mem::offset_of!(hc_shield_transition, struct_size)), ("shielded", core::mem::offset_of!(hc_shield_transition, shielded)), ("rule_id", core::mem::offset_of!(hc_shield_transition, rule_id)), ("at_ms", core::mem::offset_of!(hc_shield_transition, at_ms)), ("local_day", core::mem::offset_of!(hc_shield_transition, local_day)), ("local_minute", core::mem::offset_of!(hc_shield_transition, local_minute)), ("offset_seconds", core::mem::offset_of!(hc_shield_transition, offset_seconds)), ("moved", core::mem::offset_of!(hc_shield_transition, moved)), ("from_reason", core::mem::offset_of!(hc_shield_transition, from_reason)), ("to_reason", core::mem::offset_of!(hc_shield_transition, to_reason)), ("cause", core::mem::offset_of!(hc_shield_transition, cause)), ("reserved", core::mem::offset_of!(hc_shield_transition, reserved)), ("zone", core::mem::offset_of!(hc_shield_transition, zone))]),
     ]
 }

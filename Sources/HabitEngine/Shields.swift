@@ -1,0 +1,227 @@
+import HabitCore
+import HabitStore
+
+/// Shields: rules (each effective from a day on), their state at an instant and
+/// the transitions of a range (decided by ShieldPlan from one snapshot of the
+/// store), emergency unlocks under a budget, and the store's shield revision.
+extension Engine {
+    package struct ShieldRuleView: Equatable, Sendable {
+        package var id: Int64
+        package var fromDay: Int32
+        package var settings: ShieldRule.Settings
+    }
+
+    package struct ShieldStateView: Sendable {
+        package var state: ShieldPlan.State
+        package var rule: ShieldRuleView?
+        package var next: ShieldPlan.Transition?
+        package var earlier: UInt32
+        /// Emergency unlocks left in the current period; nil: unlimited.
+        package var emergencyLeft: Int32?
+    }
+
+    package struct ShieldTransitionView: Sendable {
+        package var transition: ShieldPlan.Transition
+        package var localDay: Int32
+        package var localMinute: Int32
+        package var zone: String
+        package var offsetSeconds: Int32
+    }
+
+    // MARK: Rules
+
+    private func checkHabits(_ settings: ShieldRule.Settings) throws(HabitError) {
+        for id in settings.habits {
+            guard id > 0 else { throw .notFound("no habit with id \(id)") }
+            _ = try habit(id: id)
+        }
+    }
+
+    /// Adds a rule, in effect from a day on (nil: today).
+    package func addShieldRule(_ settings: ShieldRule.Settings, fromDay: Int32?) throws(HabitError) -> Int64 {
+        let settings = try settings.validated()
+        let day = try resolve(fromDay)
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            try checkHabits(settings)
+            let id = try store.insertShieldRule(createdAtMs: at)
+            try store.setShieldVersion(ruleId: id, fromDay: day, settings: settings)
+            return id
+        }
+    }
+
+    /// Changes a rule (settings) or removes it (nil) from a day on: today or later.
+    package func changeShieldRule(id: Int64, _ settings: ShieldRule.Settings?, fromDay: Int32?) throws(HabitError) {
+        let settings = try settings?.validated()
+        let today = try today()
+        let day = try resolve(fromDay)
+        guard day >= today else { throw .invalid("a shield rule changes from today on, not from a day already lived") }
+        try store.atomically { () throws(HabitError) in
+            guard id > 0, try store.shieldRuleExists(id: id) else { throw .notFound("no shield rule with id \(id)") }
+            if let settings { try checkHabits(settings) }
+            try store.setShieldVersion(ruleId: id, fromDay: day, settings: settings)
+        }
+    }
+
+    /// The rules in force on a day (nil: today), by id.
+    package func shieldRules(on day: Int32?) throws(HabitError) -> [ShieldRuleView] {
+        let day = try resolve(day)
+        return try store.shieldRules().compactMap { view($0, on: day) }
+    }
+
+    private func view(_ rule: ShieldRule, on day: Int32) -> ShieldRuleView? {
+        guard let settings = rule.settings(on: day) else { return nil }
+        let fromDay = rule.versions.last { $0.fromDay <= day }?.fromDay ?? day
+        return ShieldRuleView(id: rule.id, fromDay: fromDay, settings: settings)
+    }
+
+    package func shieldRevision() throws(HabitError) -> Int64 {
+        try store.shieldRevision()
+    }
+
+    // MARK: State and transitions
+
+    /// Every rule's state at an instant, with its next time-driven change, from one snapshot.
+    package func shieldStates(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
+        try store.snapshot { () throws(HabitError) in try statesInSnapshot(atMs: atMs) }
+    }
+
+    private func statesInSnapshot(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
+        do {
+            let revision = try store.shieldRevision()
+            let inputs = try shieldInputs(fromMs: atMs, toMs: atMs, ahead: 62)
+            let answers = try ShieldPlan.statesWithNext(inputs, atMs: atMs)
+            let clock = try clock()
+            let weekStart = try weekStart()
+            var result: [ShieldStateView] = []
+            for (index, (state, next)) in answers.enumerated() {
+                let rule = inputs.rules[index]
+                let day = state.windowDay != 0 ? state.windowDay : try clock.localDay(utcMs: atMs)
+                let ruleView = view(rule, on: day)
+                var left: Int32?
+                if let settings = ruleView?.settings {
+                    left = try emergencyLeft(rule.id, settings, day: try clock.localDay(utcMs: atMs), weekStart: weekStart)
+                }
+                result.append(ShieldStateView(state: state, rule: ruleView, next: next,
+                                              earlier: ShieldPlan.earlier(state, settings: ruleView?.settings, emergencyLeft: left), emergencyLeft: left))
+            }
+            return (revision, result)
+        }
+    }
+
+    /// Every change of a rule's shielded state in [fromMs, toMs), from one snapshot.
+    package func shieldTransitions(fromMs: Int64, toMs: Int64) throws(HabitError) -> (revision: Int64, transitions: [ShieldTransitionView]) {
+        guard fromMs <= toMs else { throw .invalid("the range \(fromMs)...\(toMs) ms is reversed: from must not be after to") }
+        return try store.snapshot { () throws(HabitError) in try transitionsInSnapshot(fromMs: fromMs, toMs: toMs) }
+    }
+
+    private func transitionsInSnapshot(fromMs: Int64, toMs: Int64) throws(HabitError) -> (revision: Int64, transitions: [ShieldTransitionView]) {
+        do {
+            let revision = try store.shieldRevision()
+            let inputs = try shieldInputs(fromMs: fromMs, toMs: toMs, ahead: 2)
+            let dayStart = inputs.dayStartMinutes
+            return (revision, try ShieldPlan.transitions(inputs, fromMs: fromMs, toMs: toMs).map { (t) throws(HabitError) in
+                let zone = inputs.zones.zone(at: t.atMs)
+                let clock = DayClock(zone: zone, dayStartMinutes: dayStart)
+                let offset = try clock.utcOffsetSeconds(utcMs: t.atMs)
+                let local = floorDiv(t.atMs / 1000 + Int64(offset), 60)
+                return ShieldTransitionView(transition: t, localDay: Int32(clamping: floorDiv(local, 1440)),
+                                            localMinute: Int32(clamping: local - floorDiv(local, 1440) * 1440), zone: zone.name, offsetSeconds: offset)
+            })
+        }
+    }
+
+    private func emergencyLeft(_ ruleId: Int64, _ settings: ShieldRule.Settings, day: Int32, weekStart: Int) throws(HabitError) -> Int32? {
+        guard let period = EmergencyBudget.period(settings.budgetPeriod, day: day, weekStart: weekStart) else { return nil }
+        let used = try store.emergencyDays(ruleId: ruleId, from: period.lowerBound, to: period.upperBound)
+        return EmergencyBudget.remaining(settings, day: day, usedDays: used, weekStart: weekStart)
+    }
+
+    /// What the plan needs for [fromMs, toMs] and `ahead` days after.
+    private func shieldInputs(fromMs: Int64, toMs: Int64, ahead: Int64) throws(HabitError) -> ShieldPlan.Inputs {
+        let clock = try clock()
+        let rules = try store.shieldRules()
+        let margin: Int64 = 4 * 86_400_000
+        let (low, lowOverflow) = fromMs.subtractingReportingOverflow(margin)
+        let (high, highOverflow) = toMs.addingReportingOverflow(ahead * 86_400_000 + margin)
+        guard !lowOverflow, !highOverflow else { throw .invalid("instant out of range") }
+        let firstDay = try clock.localDay(utcMs: low), lastDay = try clock.localDay(utcMs: high)
+        var habits: [Int64: ShieldPlan.HabitDays] = [:]
+        let ids = Set(rules.flatMap { $0.versions.flatMap { $0.settings?.habits ?? [] } })
+        let vacations = ids.isEmpty ? [] : try vacations()
+        for id in ids.sorted() {
+            guard let habit = try? habit(id: id) else { continue }
+            habits[id] = ShieldPlan.habitDays(try store.entries(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
+                                              vacations: Vacation.ranges(vacations, habitId: id))
+        }
+        var sessions: [ShieldPlan.Session] = []
+        if rules.contains(where: { $0.versions.contains { $0.settings?.sessionLifts == true } }) {
+            for (_, purchases) in try store.allSessionPurchases() {
+                for run in try UnlockTimeline.runs(purchases) where run.endMs > low && run.startMs < high && run.startMs < run.endMs {
+                    sessions.append(ShieldPlan.Session(startMs: run.startMs, endMs: run.endMs))
+                }
+            }
+        }
+        let changes = try store.zoneChanges()
+        var zones = ShieldPlan.ZoneHistory(clock.zone)
+        if let first = changes.first {
+            var loaded: [String: ZoneRules] = [clock.zone.name: clock.zone]
+            func load(_ name: String) throws(HabitError) -> ZoneRules {
+                if let zone = loaded[name] { return zone }
+                let zone = try ZoneDatabase.load(name)
+                loaded[name] = zone
+                return zone
+            }
+            var list: [(atMs: Int64, zone: ZoneRules)] = []
+            for change in changes { list.append((change.atMs, try load(change.to))) }
+            zones = ShieldPlan.ZoneHistory(initial: try load(first.from), changes: list)
+        }
+        return ShieldPlan.Inputs(rules: rules, habits: habits, sessions: sessions, emergencies: try store.emergencyUnlocks(fromMs: low),
+                                 zones: zones, dayStartMinutes: clock.dayStartMinutes)
+    }
+
+    // MARK: Emergency unlocks
+
+    /// Records an emergency unlock of a rule, now, for `minutes`: one short write
+    /// transaction that checks the budget, so unlocks from several processes never
+    /// exceed it. INSUFFICIENT past the budget (nothing recorded).
+    package func emergencyUnlock(ruleId: Int64, minutes: Int32, reason: String?) throws(HabitError) -> Int64 {
+        try EmergencyUnlock.validate(minutes: minutes, reason: reason)
+        let at = now()
+        return try store.atomically { () throws(HabitError) in
+            guard ruleId > 0, try store.shieldRuleExists(id: ruleId) else { throw .notFound("no shield rule with id \(ruleId)") }
+            let clock = try clock()
+            let day = try clock.localDay(utcMs: at)
+            guard let rule = try store.shieldRules().first(where: { $0.id == ruleId }), let settings = rule.settings(on: day) else {
+                throw .conflict("shield rule \(ruleId) is not in effect today")
+            }
+            if let left = try emergencyLeft(ruleId, settings, day: day, weekStart: try weekStart()), left <= 0 {
+                throw HabitError(.insufficient, "no emergency unlock left: rule '\(settings.name)' allows \(settings.budgetCount) per \(settings.budgetPeriod.name)")
+            }
+            return try store.insertEmergencyUnlock(ruleId: ruleId, atMs: at, day: day, minutes: minutes, reason: reason)
+        }
+    }
+}
+
+extension Engine {
+    /// The shield snapshot at an instant (state, the next day's transitions, the
+    /// revision) as JSON text, from one snapshot of the store.
+    package func shieldSnapshotText(atMs: Int64) throws(HabitError) -> String {
+        try store.snapshot { () throws(HabitError) in
+            let (revision, states) = try statesInSnapshot(atMs: atMs)
+            let (_, transitions) = try transitionsInSnapshot(fromMs: atMs, toMs: atMs + 86_400_000)
+            let rules = states.map {
+                ShieldSnapshot.RuleState(state: $0.state, key: $0.rule?.settings.key, failClosed: $0.rule?.settings.failClosed ?? true, nextMs: $0.next?.atMs)
+            }
+            return ShieldSnapshot.json(revision: revision, atMs: atMs, rules: rules, transitions: transitions.map(\.transition)).text + "\n"
+        }
+    }
+
+    /// Writes the snapshot to `path` atomically: a temporary file beside it, synced,
+    /// then renamed over it, so a reader sees the old file or the new one.
+    package func writeShieldSnapshot(path: String, atMs: Int64) throws(HabitError) {
+        guard !path.isEmpty, path.utf8.count < 4096, !path.utf8.contains(0) else { throw .invalid("path is empty or too long") }
+        let text = try shieldSnapshotText(atMs: atMs)
+        try AtomicFile.write(Array(text.utf8), to: path)
+    }
+}

@@ -1,0 +1,141 @@
+import HabitCore
+
+/// Shield rows: rules and their versions, emergency unlocks (append-only), the
+/// store's zone changes (append-only) and the shield revision the triggers keep.
+extension Store {
+    package func insertShieldRule(createdAtMs: Int64) throws(HabitError) -> Int64 {
+        let statement = try db.statement("INSERT INTO shield_rules(created_at_ms) VALUES(?1)")
+        statement.bind(1, createdAtMs)
+        try statement.run()
+        return db.lastInsertRowId
+    }
+
+    package func shieldRuleExists(id: Int64) throws(HabitError) -> Bool {
+        let statement = try db.statement("SELECT 1 FROM shield_rules WHERE id = ?1")
+        statement.bind(1, id)
+        return try statement.one { _ in true } ?? false
+    }
+
+    /// Records what a rule says from a day on (replacing a version of the same day); nil removes it.
+    package func setShieldVersion(ruleId: Int64, fromDay: Int32, settings: ShieldRule.Settings?) throws(HabitError) {
+        let statement = try db.statement("""
+            INSERT OR REPLACE INTO shield_rule_versions(rule_id, from_day, name, key, days, start_minute, end_minute, habits, lift,
+                session_lifts, cutoff_lifts, excused_lifts, fail_closed, budget_period, budget_count)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
+            """)
+        statement.bind(1, ruleId)
+        statement.bind(2, Int64(fromDay))
+        statement.bind(3, settings?.name)
+        statement.bind(4, settings?.key ?? "")
+        statement.bind(5, settings?.days.description ?? "daily")
+        statement.bind(6, settings?.startMinute.map(Int64.init))
+        statement.bind(7, settings?.endMinute.map(Int64.init))
+        statement.bind(8, (settings?.habits ?? []).map(String.init).joined(separator: ","))
+        statement.bind(9, Int64(settings?.lift.rawValue ?? 1))
+        statement.bind(10, Int64(settings?.sessionLifts == true ? 1 : 0))
+        statement.bind(11, Int64(settings?.cutoffLifts == true ? 1 : 0))
+        statement.bind(12, Int64(settings?.excusedLifts == true ? 1 : 0))
+        statement.bind(13, Int64(settings?.failClosed == true ? 1 : 0))
+        statement.bind(14, Int64(settings?.budgetPeriod.rawValue ?? 0))
+        statement.bind(15, Int64(settings?.budgetCount ?? 0))
+        try statement.run()
+    }
+
+    /// Every rule with its versions, by id.
+    package func shieldRules() throws(HabitError) -> [ShieldRule] {
+        let statement = try db.statement("""
+            SELECT rule_id, from_day, name, key, days, start_minute, end_minute, habits, lift, session_lifts, cutoff_lifts,
+                   excused_lifts, fail_closed, budget_period, budget_count
+            FROM shield_rule_versions ORDER BY rule_id, from_day
+            """)
+        var rules: [ShieldRule] = []
+        _ = try statement.all { (s) throws(HabitError) -> Void in
+            let id = s.int(0)
+            let corrupt = HabitError.corrupt("shield rule \(id) holds a value out of range")
+            guard let day = Int32(exactly: s.int(1)) else { throw corrupt }
+            var settings: ShieldRule.Settings?
+            if let name = s.text(2) {
+                func minute(_ column: Int32) throws(HabitError) -> Int32? {
+                    guard let value = s.optionalInt(column) else { return nil }
+                    guard let minute = Int32(exactly: value), (0..<1440).contains(minute) else { throw corrupt }
+                    return minute
+                }
+                var habits: [Int64] = []
+                for item in (s.text(7) ?? "").split(separator: ",") {
+                    guard let habit = Int64(item) else { throw corrupt }
+                    habits.append(habit)
+                }
+                guard let lift = ShieldRule.Lift(rawValue: Int32(clamping: s.int(8))),
+                      let period = ShieldRule.BudgetPeriod(rawValue: Int32(clamping: s.int(13))),
+                      let count = Int32(exactly: s.int(14)), count >= 0 else { throw corrupt }
+                settings = ShieldRule.Settings(name: name, key: s.text(3) ?? "", days: try Schedule(parsing: s.text(4) ?? ""),
+                                               startMinute: try minute(5), endMinute: try minute(6), habits: habits, lift: lift,
+                                               sessionLifts: s.int(9) != 0, cutoffLifts: s.int(10) != 0, excusedLifts: s.int(11) != 0,
+                                               failClosed: s.int(12) != 0, budgetPeriod: period, budgetCount: count)
+            }
+            if rules.last?.id == id {
+                rules[rules.count - 1].versions.append((day, settings))
+            } else {
+                rules.append(ShieldRule(id: id, versions: [(day, settings)]))
+            }
+        }
+        return rules
+    }
+
+    // MARK: Emergency unlocks
+
+    package func insertEmergencyUnlock(ruleId: Int64, atMs: Int64, day: Int32, minutes: Int32, reason: String?) throws(HabitError) -> Int64 {
+        let statement = try db.statement("INSERT INTO shield_emergencies(rule_id, at_ms, day, minutes, reason) VALUES(?1, ?2, ?3, ?4, ?5)")
+        statement.bind(1, ruleId)
+        statement.bind(2, atMs)
+        statement.bind(3, Int64(day))
+        statement.bind(4, Int64(minutes))
+        statement.bind(5, reason)
+        try statement.run()
+        return db.lastInsertRowId
+    }
+
+    /// The habit days of a rule's emergency unlocks within [from, to].
+    package func emergencyDays(ruleId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Int32] {
+        let statement = try db.statement("SELECT day FROM shield_emergencies WHERE rule_id = ?1 AND day BETWEEN ?2 AND ?3")
+        statement.bind(1, ruleId)
+        statement.bind(2, Int64(from))
+        statement.bind(3, Int64(to))
+        return try statement.all { Int32(clamping: $0.int(0)) }
+    }
+
+    /// Emergency unlocks that can still run at or after `fromMs` (none lasts over a day).
+    package func emergencyUnlocks(fromMs: Int64) throws(HabitError) -> [EmergencyUnlock] {
+        let statement = try db.statement("SELECT id, rule_id, at_ms, minutes, reason FROM shield_emergencies WHERE at_ms >= ?1 ORDER BY id")
+        statement.bind(1, fromMs &- 86_400_000)
+        return try statement.all {
+            EmergencyUnlock(id: $0.int(0), ruleId: $0.int(1), atMs: $0.int(2), minutes: Int32(clamping: $0.int(3)), reason: $0.text(4))
+        }
+    }
+
+    // MARK: Zone changes and the revision
+
+    package func insertZoneChange(atMs: Int64, from: String, to: String) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO zone_changes(at_ms, from_zone, to_zone) VALUES(?1, ?2, ?3)")
+        statement.bind(1, atMs)
+        statement.bind(2, from)
+        statement.bind(3, to)
+        try statement.run()
+    }
+
+    package func zoneChanges() throws(HabitError) -> [(atMs: Int64, from: String, to: String)] {
+        try db.statement("SELECT at_ms, from_zone, to_zone FROM zone_changes ORDER BY id").all { ($0.int(0), $0.text(1) ?? "UTC", $0.text(2) ?? "UTC") }
+    }
+
+    package func shieldRevision() throws(HabitError) -> Int64 {
+        try db.statement("SELECT value FROM shield_revision WHERE id = 1").one { $0.int(0) } ?? 0
+    }
+
+    /// Every account's session purchases, by account then id.
+    package func allSessionPurchases() throws(HabitError) -> [Int64: [UnlockTimeline.Purchase]] {
+        var result: [Int64: [UnlockTimeline.Purchase]] = [:]
+        let accounts = try db.statement("SELECT DISTINCT account_id FROM unlock_sessions").all { $0.int(0) }
+        for account in accounts { result[account] = try sessionPurchases(accountId: account) }
+        return result
+    }
+}

@@ -1,0 +1,272 @@
+import CHabitCore
+import Foundation
+import XCTest
+
+/// Shields through the C functions on a real store: completions, accepted and
+/// rejected proofs, day start, vacations, sessions, emergency unlocks under a
+/// budget, zone changes, the revision, and readers in other processes.
+final class ShieldStoreTests: ProofTestCase {
+    var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    struct Status {
+        var shielded: Bool
+        var reason: Int32
+        var sinceMs: Int64
+        var untilMs: Int64
+        var next: Int64
+        var earlier: UInt32
+        var emergencyLeft: Int32
+        var outstanding: [Int64]
+    }
+
+    @discardableResult
+    func addRule(_ habits: [Int64], start: Int32 = 0, end: Int32 = -1, lift: Int32 = HC_SHIELD_LIFT_ALL, days: String? = nil,
+                 budget: (Int32, Int32) = (HC_SHIELD_BUDGET_UNLIMITED, 0), cutoffLifts: Int32 = 1, store: OpaquePointer? = nil,
+                 fromDay: Int32 = Int32.min, expect: Int32 = HC_OK, file: StaticString = #filePath, line: UInt = #line) -> Int64 {
+        var rule = defaults(hc_shield_rule_init)
+        rule.start_minute = start
+        rule.end_minute = end
+        rule.lift = lift
+        rule.budget_period = budget.0
+        rule.budget_count = budget.1
+        rule.cutoff_lifts = cutoffLifts
+        rule.habit_count = Int64(habits.count)
+        var id: Int64 = 0
+        let status = habits.withUnsafeBufferPointer { ids in
+            rule.habit_ids = ids.baseAddress
+            return "morning".withCString { name in
+                rule.name = name
+                return "social-apps".withCString { key in
+                    rule.key = key
+                    return withOptionalCString(days) { rule.days = $0; return hc_shield_rule_add(&id, store ?? self.store, &rule, fromDay) }
+                }
+            }
+        }
+        XCTAssertEqual(status, expect, String(cString: hc_last_error_message()), file: file, line: line)
+        return id
+    }
+
+    func states(at ms: Int64, store: OpaquePointer? = nil, file: StaticString = #filePath, line: UInt = #line) -> (revision: Int64, [Status]) {
+        var count: Int64 = 0, revision: Int64 = 0
+        ok(hc_shield_state(nil, 0, &count, nil, store ?? self.store, ms), file: file, line: line)
+        var buffer = [hc_shield_status](repeating: hc_shield_status(), count: Int(count))
+        ok(hc_shield_state(&buffer, count, &count, &revision, store ?? self.store, ms), file: file, line: line)
+        return (revision, buffer.map { s in
+            var copy = s
+            let outstanding = withUnsafeBytes(of: &copy.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(Int(s.outstanding_count))) }
+            return Status(shielded: s.shielded == 1, reason: s.reason, sinceMs: s.since_ms, untilMs: s.until_ms, next: s.next_change_ms,
+                          earlier: s.earlier, emergencyLeft: s.emergency_left, outstanding: outstanding)
+        })
+    }
+
+    func revision() -> Int64 {
+        var value: Int64 = 0
+        ok(hc_shield_revision(&value, store))
+        return value
+    }
+
+    func proofHabit(_ name: String) -> Int64 {
+        var options = defaults(hc_habit_options_init)
+        options.kind = HC_KIND_CHECKMARK
+        options.target = 1
+        options.direction = HC_DIRECTION_AT_LEAST
+        options.start_day = today - 10
+        options.proof_required = 1
+        var id: Int64 = 0
+        name.withCString { options.name = $0; ok(hc_habit_create(&id, store, &options)) }
+        return id
+    }
+
+    /// A whole-day window (00:00 to midnight) is open now whatever the hour: the
+    /// rows below are decided by what was recorded, not by the clock.
+    func testAcceptedProofLiftsARejectedOneAndAManualEntryDoNot() {
+        let bed = proofHabit("Make the bed")
+        addRule([bed])
+        XCTAssertEqual(states(at: nowMs).1.first?.reason, HC_SHIELD_WINDOW_OPEN)
+        XCTAssertEqual(states(at: nowMs).1.first?.outstanding, [bed])
+        // A manual tick does not count for a habit that requires proof.
+        ok(append(store, bed).0)
+        XCTAssertEqual(states(at: nowMs).1.first?.reason, HC_SHIELD_WINDOW_OPEN, "a manual entry lifted a proof habit")
+        // A proof outside its window is rejected, and lifts nothing.
+        let minute = Int32((time(nil) % 86_400) / 60), start = (minute + 120) % 1380
+        policy(bed, "", window: (start, start + 60))
+        XCTAssertEqual(submit(bed, "bed-evening.jpg").outcome, HC_OUTCOME_REJECTED)
+        XCTAssertEqual(states(at: nowMs).1.first?.shielded, true, "a rejected proof lifted the shield")
+        let before = revision()
+        policy(bed, "")
+        let pending = submit(bed, "bed-morning.jpg")
+        XCTAssertEqual(pending.outcome, HC_OUTCOME_NEEDS_REVIEW, pending.message)
+        XCTAssertEqual(states(at: nowMs + 60_000).1.first?.shielded, true, "a proof awaiting review lifted the shield")
+        var entry: Int64 = 0
+        ok(hc_proof_review(&entry, store, pending.proofId, HC_OUTCOME_APPROVED, "sam", "the bed is made"))
+        let after = states(at: nowMs + 60_000)
+        XCTAssertEqual(after.1.first?.reason, HC_SHIELD_COMPLETED)
+        XCTAssertGreaterThan(after.revision, before, "the proof's entry bumps the revision")
+        XCTAssertEqual((after.1.first?.sinceMs ?? 0) % 60_000, 0, "lifted on a whole minute")
+    }
+
+    func testAnyVersusAllAndTheDayStart() {
+        ok(hc_store_set_day_start(store, 240))
+        let a = createHabit(store, "A", start: date(today - 10)), b = createHabit(store, "B", start: date(today - 10))
+        let all = addRule([a, b], start: 0, end: 9 * 60, fromDay: today - 5)
+        let any = addRule([a, b], start: 0, end: 9 * 60, lift: HC_SHIELD_LIFT_ANY, fromDay: today - 5)
+        XCTAssertGreaterThan(any, all)
+        // Yesterday's calendar date D: A done at 03:30 on D counts for D-1 (day start 04:00).
+        let d = today - 1
+        let dayMs = Int64(d) * 86_400_000
+        ok(append(store, a, on: date(d - 1), atMs: dayMs + 210 * 60_000).0)
+        var (_, s) = states(at: dayMs + 300 * 60_000)
+        XCTAssertEqual(s.map(\.reason), [HC_SHIELD_WINDOW_OPEN, HC_SHIELD_WINDOW_OPEN], "03:30 counts for the day before")
+        XCTAssertEqual(s[0].next, dayMs + 9 * 3_600_000)
+        ok(append(store, a, on: date(d), atMs: dayMs + 330 * 60_000).0) // 05:30
+        (_, s) = states(at: dayMs + 360 * 60_000)
+        XCTAssertEqual(s.map(\.reason), [HC_SHIELD_WINDOW_OPEN, HC_SHIELD_COMPLETED])
+        XCTAssertEqual(s[0].outstanding, [b])
+        XCTAssertEqual(s[1].sinceMs, dayMs + 330 * 60_000)
+        XCTAssertEqual(s[0].earlier & HC_SHIELD_EARLIER_COMPLETION, HC_SHIELD_EARLIER_COMPLETION)
+    }
+
+    func testAVacationLiftsAndTheCutoffPasses() {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk], start: 6 * 60, end: 9 * 60, fromDay: today - 5)
+        var id: Int64 = 0
+        ok(hc_vacation_add(&id, store, walk, today - 2, today - 2))
+        let vacationDay = Int64(today - 2) * 86_400_000, dayBefore = Int64(today - 3) * 86_400_000
+        XCTAssertEqual(states(at: vacationDay + 7 * 3_600_000).1[0].reason, HC_SHIELD_EXCUSED)
+        XCTAssertEqual(states(at: dayBefore + 7 * 3_600_000).1[0].reason, HC_SHIELD_WINDOW_OPEN)
+        XCTAssertEqual(states(at: dayBefore + 10 * 3_600_000).1[0].reason, HC_SHIELD_CUTOFF_PASSED)
+    }
+
+    func testASessionLiftsWhileItRuns() {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk])
+        ok(hc_credit_adjust(nil, store, 1, 30, "steps"))
+        ok(hc_credit_spend(nil, store, 1, 10, "break", HC_SPEND_UNLOCK))
+        // A session bought at hh:mm:ss lifts from the next whole minute.
+        let s = states(at: nowMs + 60_000).1[0]
+        XCTAssertEqual(s.reason, HC_SHIELD_SESSION)
+        XCTAssertEqual(s.next, s.untilMs, "the shield returns when the session ends")
+        XCTAssertEqual(s.earlier, HC_SHIELD_EARLIER_SESSION_END)
+        XCTAssertLessThanOrEqual(s.untilMs, nowMs + 10 * 60_000, "its end rounded down")
+    }
+
+    func testEmergencyUnlocksStopAtTheBudgetAndRecordNothingPast() {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        let rule = addRule([walk], budget: (HC_SHIELD_BUDGET_WEEK, 2))
+        XCTAssertEqual(states(at: nowMs).1[0].emergencyLeft, 2)
+        ok(hc_shield_emergency_unlock(nil, store, rule, 15, "late train"))
+        let s = states(at: nowMs + 60_000).1[0]
+        XCTAssertEqual(s.reason, HC_SHIELD_EMERGENCY)
+        XCTAssertEqual(s.emergencyLeft, 1)
+        ok(hc_shield_emergency_unlock(nil, store, rule, 5, nil))
+        let before = revision()
+        XCTAssertEqual(hc_shield_emergency_unlock(nil, store, rule, 5, nil), HC_E_INSUFFICIENT)
+        XCTAssertEqual(revision(), before, "a refused unlock writes nothing")
+        let rows = try? runProcess(["sqlite3", dir + "/store.db", "SELECT count(*), sum(minutes) FROM shield_emergencies"])
+        XCTAssertEqual(rows?.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "2|20")
+        // Append-only: the database itself refuses to change one.
+        let update = try? runProcess(["sqlite3", dir + "/store.db", "UPDATE shield_emergencies SET minutes = 1"])
+        XCTAssertNotEqual(update?.status, 0)
+    }
+
+    func testAZoneChangeIsRecordedAndEndsTheWindowOnTheNewWallClock() {
+        ok(hc_store_set_timezone(store, "Europe/Berlin"))
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk], start: 0, end: 12 * 60, fromDay: today - 5)
+        let before = revision()
+        ok(hc_store_set_timezone(store, "Asia/Tokyo"))
+        XCTAssertGreaterThan(revision(), before)
+        var count: Int64 = 0
+        var transitions = [hc_shield_transition](repeating: hc_shield_transition(), count: 16)
+        let from = Int64(today + 1) * 86_400_000
+        ok(hc_shield_transitions(&transitions, 16, &count, nil, store, from, from + 86_400_000))
+        XCTAssertEqual(count, 2)
+        // Tomorrow's windows are Tokyo's (+09:00): one ends at 12:00, the next opens at 00:00.
+        XCTAssertEqual(transitions[0].at_ms, from + 3 * 3_600_000)
+        XCTAssertEqual(transitions[0].cause, HC_SHIELD_CAUSE_CUTOFF)
+        XCTAssertEqual(transitions[0].local_minute, 12 * 60)
+        XCTAssertEqual(transitions[1].at_ms, from + 15 * 3_600_000)
+        XCTAssertEqual(transitions[1].offset_seconds, 9 * 3600)
+        XCTAssertEqual(transitions[1].local_minute, 0)
+        XCTAssertEqual(transitions[1].shielded, 1)
+        XCTAssertEqual(withUnsafeBytes(of: &transitions[1].zone) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }, "Asia/Tokyo")
+    }
+
+    func testARuleTakesEffectFromItsDayAndBadRulesWriteNothing() {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        let before = revision()
+        addRule([walk], start: 25 * 60, expect: HC_E_INVALID)
+        addRule([walk], start: 9 * 60, end: 9 * 60, expect: HC_E_INVALID)
+        addRule([], expect: HC_E_INVALID)
+        addRule([walk], budget: (HC_SHIELD_BUDGET_WEEK, -1), expect: HC_E_INVALID)
+        addRule([walk, 999_999], expect: HC_E_NOT_FOUND)
+        XCTAssertEqual(revision(), before, "refused rules write nothing")
+        addRule([walk], fromDay: today + 2)
+        let s = states(at: nowMs).1[0]
+        XCTAssertEqual(s.reason, HC_SHIELD_NOT_IN_EFFECT)
+        XCTAssertEqual(s.next, Int64(today + 2) * 86_400_000)
+    }
+
+    /// A reader opened read-only answers what the writer does, and still works
+    /// once the writer has closed.
+    func testAReadOnlyReaderAnswersTheSameAfterTheWriterCloses() throws {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk], start: 6 * 60, end: 9 * 60, fromDay: today - 5)
+        ok(append(store, walk, on: date(today - 1), atMs: Int64(today - 1) * 86_400_000 + 7 * 3_600_000).0)
+        let at = Int64(today - 1) * 86_400_000 + 8 * 3_600_000
+        let written = states(at: at)
+        let reader = try open(flags: HC_OPEN_READONLY)
+        let read = states(at: at, store: reader)
+        XCTAssertEqual(read.revision, written.revision)
+        XCTAssertEqual(read.1.map(\.reason), written.1.map(\.reason))
+        XCTAssertEqual(read.1[0].reason, HC_SHIELD_COMPLETED)
+        hc_store_close(reader)
+        hc_store_close(store)
+        store = nil
+        let late = try open(flags: HC_OPEN_READONLY)
+        defer { hc_store_close(late) }
+        XCTAssertEqual(states(at: at, store: late).1.map(\.reason), written.1.map(\.reason))
+    }
+
+    /// A writer toggles which of two habits is done in each transaction, a reader
+    /// (read-only, another process) asks thousands of times, and a third process
+    /// grants emergency unlocks: every answer holds exactly one lifted rule (never
+    /// a mix of two transactions), no call fails or waits past its bound, and the
+    /// budget is never exceeded.
+    func testThreeProcessesWriterReaderAndGranter() throws {
+        ok(hc_store_set_timezone(store, "UTC"))
+        let a = createHabit(store, "A", start: date(today - 10)), b = createHabit(store, "B", start: date(today - 10))
+        addRule([a])
+        addRule([b])
+        let granted = addRule([a, b], budget: (HC_SHIELD_BUDGET_WEEK, 5))
+        ok(append(store, a).0)
+        hc_store_close(store)
+        store = nil
+        try compileC([Paths.root + "/Tests/c/shields.c"], output: dir + "/shields")
+        let path = dir + "/store.db", go = dir + "/go"
+        func start(_ arguments: [String]) throws -> (Process, URL) {
+            let process = Process(), output = URL(fileURLWithPath: dir + "/" + arguments[0] + ".out")
+            FileManager.default.createFile(atPath: output.path, contents: nil)
+            process.executableURL = URL(fileURLWithPath: dir + "/shields")
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.environment = ["SWIFT_BACKTRACE": "enable=no"]
+            try process.run()
+            return (process, output)
+        }
+        let writer = try start(["writer", path, "300", go, String(a), String(b)])
+        let reader = try start(["reader", path, "10000", go])
+        let granter = try start(["granter", path, "40", go, String(granted)])
+        FileManager.default.createFile(atPath: go, contents: nil)
+        for (process, _) in [writer, reader, granter] { process.waitUntilExit() }
+        let outputs = try [writer, reader, granter].map { try String(contentsOf: $0.1, encoding: .utf8) }
+        XCTAssertEqual(writer.0.terminationStatus, 0, outputs[0])
+        XCTAssertEqual(reader.0.terminationStatus, 0, outputs[1])
+        XCTAssertEqual(granter.0.terminationStatus, 0, outputs[2])
+        XCTAssertTrue(outputs[1].contains("asked 10000 mixed 0 errors 0"), outputs[1])
+        XCTAssertTrue(outputs[2].contains("granted 5 refused 35 errors 0"), outputs[2])
+        let rows = try runProcess(["sqlite3", path, "SELECT count(*) FROM shield_emergencies"])
+        XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5")
+        print(outputs.joined())
+    }
+}

@@ -1,0 +1,211 @@
+/* shields.c: hc_shield_state for 10 rules on a ten-year store (10 habits, a done
+ * entry most days for ten years, a few unlock sessions and emergency unlocks), as an
+ * app asks it (warm: one open handle, asked again and again) and as an extension
+ * would (cold: open read-only, ask, close, in a fresh process whose peak memory is
+ * measured). Also the writer's slowdown while a read-only reader asks in a loop.
+ * Mean and best of the rounds: the machine may be shared.
+ * Usage: shields FOLDER [ROUNDS]            make the store, then measure
+ *        shields make STORE                 only make the store (for callgrind)
+ *        shields cold STORE                 one cold ask (run by the above, and by callgrind)
+ *        shields warm STORE REPS            REPS warm asks (for callgrind: --toggle-collect=state_once) */
+#include "bench.h"
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define HABITS 10
+#define YEARS 10
+
+__attribute__((noinline)) int64_t state_once(hc_store *store, int64_t at) {
+    hc_shield_status states[16];
+    int64_t count = 0, revision = 0;
+    check(hc_shield_state(states, 16, &count, &revision, store, at), "state");
+    return count + revision;
+}
+
+static int64_t now_ms(void) { return (int64_t)time(NULL) * 1000; }
+
+static void make(const char *path) {
+    remove(path);
+    hc_store *store = NULL;
+    check(hc_store_open(&store, path, 0), "open");
+    check(hc_store_set_timezone(store, "Europe/Berlin"), "zone");
+    check(hc_store_set_day_start(store, 180), "day start");
+    int32_t today = 0;
+    check(hc_store_today(&today, store), "today");
+    int32_t start = today - 365 * YEARS;
+    int64_t habits[HABITS];
+    check(hc_store_begin(store), "begin");
+    for (int h = 0; h < HABITS; h++) {
+        char name[32];
+        snprintf(name, sizeof name, "habit %d", h + 1);
+        hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+        options.name = name;
+        options.start_day = start;
+        check(hc_habit_create(&habits[h], store, &options), "create");
+    }
+    unsigned seed = 24;
+    for (int32_t day = start; day < today; day++) {
+        for (int h = 0; h < HABITS; h++) {
+            seed = seed * 1103515245u + 12345u;
+            if ((seed >> 16) % 10 == 0) continue; /* a missed day now and then */
+            hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+            entry.habit_id = habits[h];
+            entry.kind = HC_ENTRY_DONE;
+            entry.day = day;
+            entry.at_ms = ((int64_t)day * 86400 + 6 * 3600 + (int64_t)((seed >> 8) % 7200)) * 1000;
+            check(hc_entry_append(NULL, store, &entry), "append");
+        }
+    }
+    const char *days[] = {"daily", "days:mon,tue,wed,thu,fri", "days:fri", "daily", "every:2"};
+    for (int r = 0; r < 10; r++) {
+        hc_shield_rule rule = HC_SHIELD_RULE_INIT;
+        char name[32];
+        snprintf(name, sizeof name, "rule %d", r + 1);
+        int64_t ids[2] = {habits[r], habits[(r + 1) % HABITS]};
+        rule.name = name;
+        rule.key = name;
+        rule.days = days[r % 5];
+        rule.habit_ids = ids;
+        rule.habit_count = 1 + r % 2;
+        rule.lift = r % 3 == 0 ? HC_SHIELD_LIFT_ANY : HC_SHIELD_LIFT_ALL;
+        rule.start_minute = r % 4 == 0 ? HC_SHIELD_DAY_START : (r % 4 == 1 ? 21 * 60 : 6 * 60);
+        rule.end_minute = r % 4 == 0 ? 9 * 60 : (r % 4 == 1 ? 5 * 60 : HC_SHIELD_MIDNIGHT);
+        rule.cutoff_lifts = r % 5 != 0;
+        rule.budget_period = HC_SHIELD_BUDGET_WEEK;
+        rule.budget_count = 3;
+        check(hc_shield_rule_add(NULL, store, &rule, start), "rule");
+    }
+    check(hc_store_commit(store), "commit");
+    check(hc_credit_adjust(NULL, store, 1, 120, "steps"), "adjust");
+    for (int s = 0; s < 3; s++) check(hc_credit_spend(NULL, store, 1, 10, "break", HC_SPEND_UNLOCK), "spend");
+    check(hc_shield_emergency_unlock(NULL, store, 1, 15, "bench"), "emergency");
+    check(hc_store_close(store), "close");
+}
+
+/* One cold ask, as an extension: open read-only, ask, close. */
+static int cold(const char *path) {
+    hc_store *store = NULL;
+    check(hc_store_open(&store, path, HC_OPEN_READONLY), "open read-only");
+    state_once(store, now_ms());
+    check(hc_store_close(store), "close");
+    return 0;
+}
+
+/* Runs `self cold STORE` n times; returns the mean wall time (s) and the largest peak RSS (KiB). */
+static void cold_processes(const char *self, const char *path, int n, double *mean, double *best, long *peak) {
+    *mean = 0; *best = 1e9; *peak = 0;
+    for (int i = 0; i < n; i++) {
+        double t0 = now();
+        pid_t pid = fork();
+        if (pid == 0) { execl(self, self, "cold", path, (char *)NULL); _exit(127); }
+        int status = 0;
+        struct rusage usage;
+        wait4(pid, &status, 0, &usage);
+        double t = now() - t0;
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) { fprintf(stderr, "cold process failed\n"); exit(1); }
+        *mean += t / n;
+        if (t < *best) *best = t;
+        if (usage.ru_maxrss > *peak) *peak = usage.ru_maxrss;
+    }
+}
+
+/* The writer's time for n transactions (an entry and a credit adjust each). */
+static double write_loop(const char *path, int n) {
+    hc_store *store = NULL;
+    check(hc_store_open(&store, path, 0), "open writer");
+    double t0 = now();
+    for (int i = 0; i < n; i++) {
+        check(hc_store_begin(store), "begin");
+        hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+        entry.habit_id = 1 + i % HABITS;
+        entry.kind = HC_ENTRY_DONE;
+        check(hc_entry_append(NULL, store, &entry), "append");
+        check(hc_credit_adjust(NULL, store, 1, 1, "steps"), "adjust");
+        check(hc_store_commit(store), "commit");
+    }
+    double t = now() - t0;
+    hc_store_close(store);
+    return t;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 3 && strcmp(argv[1], "cold") == 0) return cold(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "make") == 0) { make(argv[2]); return 0; }
+    if (argc == 4 && strcmp(argv[1], "warm") == 0) {
+        hc_store *store = NULL;
+        check(hc_store_open(&store, argv[2], HC_OPEN_READONLY), "open");
+        int64_t at = now_ms();
+        for (int i = atoi(argv[3]); i > 0; i--) state_once(store, at);
+        hc_store_close(store);
+        return 0;
+    }
+    if (argc < 2) return 2;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/shields.habitcore", argv[1]);
+    int rounds = argc > 2 ? atoi(argv[2]) : 20;
+    if (rounds < 1) return 2;
+    double t0 = now();
+    make(path);
+    printf("shields: 10 rules, %d habits, %d years of daily entries (store made in %.1f s)\n", HABITS, YEARS, now() - t0);
+
+    hc_store *store = NULL;
+    check(hc_store_open(&store, path, HC_OPEN_READONLY), "open");
+    int64_t at = now_ms();
+    state_once(store, at);
+    double mean = 0, best = 1e9;
+    const int reps = 200;
+    for (int r = 0; r < rounds; r++) {
+        double s = now();
+        for (int i = 0; i < reps; i++) state_once(store, at + i * 60000LL);
+        double per = (now() - s) / reps;
+        mean += per / rounds;
+        if (per < best) best = per;
+    }
+    hc_store_close(store);
+    printf("  warm  hc_shield_state, 10 rules           mean %8.1f us  best %8.1f us   (goal < 20 us)\n", mean * 1e6, best * 1e6);
+
+    long peak = 0;
+    cold_processes(argv[0], path, rounds, &mean, &best, &peak);
+    /* The process start alone, for the baseline. */
+    double start_mean = 0, start_best = 1e9;
+    for (int i = 0; i < rounds; i++) {
+        double s = now();
+        pid_t pid = fork();
+        if (pid == 0) { execl("/bin/true", "true", (char *)NULL); _exit(127); }
+        int status = 0;
+        waitpid(pid, &status, 0);
+        double t = now() - s;
+        start_mean += t / rounds;
+        if (t < start_best) start_best = t;
+    }
+    printf("  cold  open read-only, ask, close (process) mean %8.2f ms  best %8.2f ms  peak RSS %ld KiB\n", mean * 1e3, best * 1e3, peak);
+    printf("        a process running /bin/true          mean %8.2f ms  best %8.2f ms   (goal: cold < 1 ms, < 4 MB)\n",
+           start_mean * 1e3, start_best * 1e3);
+    /* In-process cold: open, ask, close on a handle of its own each time. */
+    mean = 0; best = 1e9;
+    for (int r = 0; r < rounds; r++) {
+        double s = now();
+        cold(path);
+        double t = now() - s;
+        mean += t / rounds;
+        if (t < best) best = t;
+    }
+    printf("  cold  open read-only, ask, close (in process) mean %6.2f ms  best %8.2f ms\n", mean * 1e3, best * 1e3);
+
+    /* The writer alone, then with a read-only reader asking in a loop beside it. */
+    const int writes = 300;
+    double alone = write_loop(path, writes);
+    pid_t reader = fork();
+    if (reader == 0) {
+        hc_store *r = NULL;
+        check(hc_store_open(&r, path, HC_OPEN_READONLY), "reader");
+        for (;;) state_once(r, now_ms());
+    }
+    double beside = write_loop(path, writes);
+    kill(reader, SIGKILL);
+    waitpid(reader, NULL, 0);
+    printf("  writer %d transactions: alone %.0f ms, beside a reader %.0f ms: %.2fx   (goal <= 1.1x)\n", writes, alone * 1e3, beside * 1e3,
+           beside / alone);
+    return 0;
+}
