@@ -237,6 +237,8 @@ int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const 
  *   "monthdays:1,15,31"         days of the month (31 in a short month: its last day)
  *   "weekly:3"                  3 times per week (1..7)
  *   "monthly:5"                 5 times per month (1..31)
+ *   "times:2/3"                 2 times in every 3 days (1 <= N <= M <= 365): blocks of
+ *                               M days counted from the first day the schedule governed
  * Limits: name 1..200 bytes, group and unit up to 200 and 32 bytes, no control
  * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored).
  */
@@ -461,9 +463,11 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
  *  - Day-based schedules (daily, days:, every:, monthdays:) make each due day an
  *    occurrence; every:N counts from the first day that schedule governed;
  *    monthdays:31 falls on a shorter month's last day.
- *  - Quota schedules (weekly:N, monthly:N) make each period an occurrence: a week
- *    from the store's first weekday (Monday unless set), or a calendar month, cut to
- *    the days the schedule governs. Its quota is min(N, the period's days not excused).
+ *  - Quota schedules (weekly:N, monthly:N, times:N/M) make each period an occurrence:
+ *    a week from the store's first weekday (Monday unless set), a calendar month, or
+ *    a block of M days counted from the first day the schedule governed (as every:N
+ *    counts), cut to the days the schedule governs. Its quota is min(N, the period's
+ *    days not excused). Streaks of times:N/M count blocks (HC_STREAK_UNIT_PERIODS).
  *  - A day is done as hc_day_state says (HC_DAY_DONE). Excused days (a skip entry,
  *    or a vacation) neither break a streak nor add to it; a period whose days are
  *    all excused is excused.
@@ -494,6 +498,7 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
 #define HC_STREAK_UNIT_DAYS 1
 #define HC_STREAK_UNIT_WEEKS 2
 #define HC_STREAK_UNIT_MONTHS 3
+#define HC_STREAK_UNIT_PERIODS 4 /* times:N/M: blocks of M days */
 
 /* A run of kept occurrences; length 0 means none. An element of caller arrays:
  * this layout is frozen. */
@@ -638,14 +643,25 @@ int32_t hc_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_count, h
                       int32_t to_day);
 
 /*
- * Habit strength, compatible with Loop Habit Tracker: s = s_prev * m + v * (1 - m),
- * m = 0.5 ^ (sqrt(f) / 13), f the schedule's occurrences per day (days:mon,wed,fri
- * 3/7, every:3 1/3, weekly:3 3/7, monthly:N and monthdays N*12/365.25). It starts at 0
- * and moves once per occurrence day: each due day of a day-based schedule; each day
- * of a quota schedule, a day counting as 1 once its period's quota is met. Excused
- * and non-due days keep the value; as_of moves it only once done. v is 1 or 0, or for
- * numbers the progress: at least min(value / target, 1); at most 1 within the
- * target, else target / value. Measurements have no strength (0).
+ * Habit strength: Loop Habit Tracker's score (uhabits-core ScoreList), the same
+ * number for every day that is over (to 1e-6, checked against Loop's own tables
+ * and its CSV export). Each day from the start day takes one step
+ * s = s_prev * m + v * (1 - m), m = 0.5 ^ (sqrt(n / d) / 13), n/d the frequency
+ * "n times in d days". v comes from a window over the last days, the day included:
+ *  - checkmarks: done days in the last d days against n, at most 1; below once a
+ *    day both doubled (2n in 2d days), so irregular weeks still reach 1;
+ *  - counters and durations, at least: the last d days' sum against the target,
+ *    at most 1; at most: 1 - (sum - target) / target within 0..1, starting at 1.
+ *    Amounts count in thousandths, and a skipped day adds 0.003, as Loop stores them.
+ * A skipped or vacation day takes no step (the value stays). Schedules Loop lacks
+ * use the frequency they amount to: days:mon,wed,fri 3/7, every:N 1/N, monthdays
+ * with k days k/30, weekly:N N/7, monthly:N N/30, times:N/M N/M, daily 1/1; a
+ * schedule change starts its own window. Our one difference: the open day (today
+ * for hc_habit_strength, to_day for hc_strength_compute) moves the value only once
+ * done. Days before the start day are 0; after archiving the value stays; an
+ * at-most day with a skip entry that is within its limit counts as done (the day
+ * rule of hc_day_state), where Loop would hold the value. Measurements have no
+ * strength (0).
  * The value at the end of each day from from_day to to_day goes into out; as
  * hc_day_scores for capacity and count. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO.

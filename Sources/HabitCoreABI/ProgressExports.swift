@@ -15,6 +15,7 @@ enum CProgress {
         switch schedule {
         case .timesPerWeek: return HC_STREAK_UNIT_WEEKS
         case .timesPerMonth: return HC_STREAK_UNIT_MONTHS
+        case .timesInDays: return HC_STREAK_UNIT_PERIODS
         default: return HC_STREAK_UNIT_DAYS
         }
     }
@@ -242,7 +243,8 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day, capacity: buffer.count)
         let history = try CProgress.history(rules, days, day_count, through: to_day)
-        let series = Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: try CProgress.weekStart(rules))
+        // No clock here: to_day is the open day.
+        let series = Scores.strengthSeries(history, from: from_day, to: to_day, asOf: to_day, weekStart: try CProgress.weekStart(rules))
         _ = buffer.update(fromContentsOf: series)
         count.pointee = Int64(series.count)
     }

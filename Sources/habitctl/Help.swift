@@ -117,7 +117,7 @@ enum Help {
         Reminders at a local time of day, on the habit's due days (or --days), computed
         in the store's time zone and day start: a time the clocks skip fires at the
         first minute after the gap, a time they repeat fires once. A day that is done,
-        skipped, on vacation, not due, or whose weekly/monthly quota is met, gets none.
+        skipped, on vacation, not due, or whose weekly/monthly/times quota is met, gets none.
         Quiet hours move a reminder to their end (--quiet defer) or drop it (drop).
         Changes and removals apply from --from (today by default) on, never to days
         already lived.
@@ -170,7 +170,7 @@ enum Help {
         Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement]
                [--target N] [--at-most] [--unit U] [--group G] [--routine morning|day|evening|anytime]
                [--schedule S] [--start DATE] [--proof] [--miss-allowance N|store] [--open-day previous|zero|store]
-        Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5.
+        Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5, times:2/3.
         --miss-allowance and --open-day set the habit's own streak rules (see init --help);
         'store' follows the store's.
         Duration targets are in seconds.

@@ -127,7 +127,7 @@ final class LoopCSVTests: XCTestCase {
         let plan = try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: marks, today: 20_500, nowMs: 5)
         XCTAssertEqual(plan.habits.map(\.spec.name), ["Meditate", "Run", "Old"])
         XCTAssertEqual(plan.habits.map(\.spec.kind), [.checkmark, .counter, .checkmark])
-        XCTAssertEqual(plan.habits.map(\.spec.schedule), [.daily, .timesPerWeek(3), .everyNDays(3)])
+        XCTAssertEqual(plan.habits.map(\.spec.schedule), [.daily, .timesInDays(3, 7), .timesInDays(1, 3)], "each Loop frequency as itself")
         XCTAssertEqual(plan.habits[1].spec.unit, "miles")
         XCTAssertNotNil(plan.habits[2].archivedDay)
         XCTAssertEqual(plan.habits[0].spec.startDay, try CivilDate.parseDay("2026-01-01"))

@@ -82,16 +82,14 @@ package enum LoopCSV {
         return plan
     }
 
-    /// Loop's frequency "numerator times per denominator days" as our nearest schedule.
+    /// Loop's frequency "numerator times in denominator days" as itself: 1/1 daily,
+    /// any other n/d times:n/d (2/2 is not daily: Loop's window differs).
     static func schedule(numerator: Int, denominator: Int) throws(HabitError) -> Schedule {
-        guard numerator >= 1, denominator >= 1, numerator <= denominator else {
-            throw .invalid("frequency \(numerator)/\(denominator) is not a number of times per days")
+        guard numerator >= 1, denominator >= 1, numerator <= denominator, denominator <= 365 else {
+            throw .invalid("frequency \(numerator)/\(denominator) is not a number of times in 1...365 days")
         }
-        if numerator == denominator { return .daily }
-        if denominator == 7 { return .timesPerWeek(numerator) }
-        if denominator == 30 || denominator == 31 { return .timesPerMonth(numerator) }
-        if numerator == 1, denominator <= 365 { return .everyNDays(denominator) }
-        return .timesPerWeek(min(7, max(1, Int((Double(numerator) * 7 / Double(denominator)).rounded()))))
+        if numerator == 1 && denominator == 1 { return .daily }
+        return .timesInDays(numerator, denominator)
     }
 
     private static func mark(_ text: String, numeric: Bool) throws(HabitError) -> (EntryKind, Double)? {
