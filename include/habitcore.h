@@ -205,11 +205,17 @@ int32_t hc_store_export(char **out, hc_store *store, int32_t format);
 int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* format: also HC_FORMAT_DETECT */
 
 /* Imports Loop Habit Tracker's CSV export: the text of Habits.csv and of the
- * top-level Checkmarks.csv. Yes/no habits become checkmark habits, measurable
- * ones counter habits; manual checks (YES_MANUAL, 2) become done entries, skips
- * (SKIP, 3) skip entries, numbers amount entries; automatic and empty marks add
- * nothing. All or nothing, the error naming the file and line. Same codes as
- * hc_store_import. */
+ * top-level Checkmarks.csv, as Loop writes them. Yes/no habits become checkmark
+ * habits, measurable ones counter habits; each frequency n/d becomes "times:n/d"
+ * (1/1: "daily"), so strength gives Loop's scores. Marks: YES_MANUAL (2) a done
+ * entry, SKIP (3) a skip entry; a measurable habit's cell is Loop's stored integer,
+ * thousandths of the amount (2500 is 2.5; YES_MANUAL and YES_AUTO there are 0.002
+ * and 0.001). YES_AUTO on a yes/no habit, NO, UNKNOWN and empty cells add nothing
+ * (Loop derives them). Checkmarks.csv's header is matched to Habits.csv in order, so
+ * a name with a comma (unquoted there) and two habits of one name both import;
+ * the later of two active habits with one name is named "Name (2)". A habit starts
+ * on its first recorded day. All or nothing, the error naming the file and line.
+ * Same codes as hc_store_import. */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
 
 /* ------------------------------------------------------------------------ */

@@ -44,19 +44,36 @@ package enum LoopCSV {
                 throw error.prefixed("Habits.csv line \(line)")
             }
         }
+        uniqueNames(&plan)
         try plan.checkNames()
 
         let markRows = try rows(checkmarksCSV, file: "Checkmarks.csv")
         guard let markHeader = markRows.first, markHeader.first?.trimmed.lowercased() == "date" else {
             throw .invalid("Checkmarks.csv line 1: expected a header starting with Date")
         }
-        // Columns are matched to habits by name.
+        // Loop writes this header unquoted, in Habits.csv's order: a name with a
+        // comma spans several cells, and duplicate names are told apart by order.
+        // Data cells hold one value per habit, so habits map to data columns by rank.
         var habitOfColumn: [Int: Int] = [:]
-        for (index, title) in markHeader.enumerated().dropFirst() where !title.trimmed.isEmpty {
-            guard let habit = loopHabits.firstIndex(where: { $0.name == title.trimmed }) else {
-                throw .invalid("Checkmarks.csv line 1: column '\(title.prefix(60))' is not a habit of Habits.csv")
+        var pieces = markHeader.dropFirst().map(\.trimmed)
+        while pieces.last?.isEmpty == true { pieces.removeLast() }
+        var piece = 0, nextHabit = 0
+        while piece < pieces.count {
+            var matched: (habit: Int, width: Int)? = nil
+            for habit in nextHabit..<loopHabits.count {
+                let name = loopHabits[habit].name
+                if pieces[piece] == name { matched = (habit, 1); break }
+                let parts = name.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed }
+                if parts.count > 1, piece + parts.count <= pieces.count, Array(pieces[piece..<piece + parts.count]) == parts {
+                    matched = (habit, parts.count); break
+                }
             }
-            habitOfColumn[index] = habit
+            guard let matched else {
+                throw .invalid("Checkmarks.csv line 1: column '\(pieces[piece].prefix(60))' is not a habit of Habits.csv (in its order)")
+            }
+            habitOfColumn[1 + habitOfColumn.count] = matched.habit
+            piece += matched.width
+            nextHabit = matched.habit + 1
         }
         var undone = Set<Int>()
         var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
@@ -92,14 +109,36 @@ package enum LoopCSV {
         return .timesInDays(numerator, denominator)
     }
 
+    /// A cell of Checkmarks.csv as an entry. Loop writes a stored value: marks by
+    /// name (YES_MANUAL 2, YES_AUTO 1, NO 0, SKIP 3, UNKNOWN -1), and for numbers the
+    /// stored integer, thousandths of the amount (2.5 km is 2500) — so a number
+    /// that happens to be 1, 2 or 3 thousandths is written as a mark's name.
     private static func mark(_ text: String, numeric: Bool) throws(HabitError) -> (EntryKind, Double)? {
         switch text.uppercased() {
-        case "", "UNKNOWN", "-1", "NO", "0", "YES_AUTO", "1": return nil
-        case "SKIP", "3": return numeric ? nil : (.skip, 0)
-        case "YES_MANUAL", "2": return numeric ? (.amount, 2) : (.done, 0)
+        case "", "UNKNOWN", "-1", "NO", "0": return nil
+        case "SKIP", "3": return (.skip, 0)
+        case "YES_AUTO", "1": return numeric ? (.amount, 0.001) : nil
+        case "YES_MANUAL", "2": return numeric ? (.amount, 0.002) : (.done, 0)
         default:
-            guard numeric, let value = Double(text), value.isFinite else { throw .invalid("'\(text.prefix(30))' is not a Loop mark") }
-            return value > 0 ? (.amount, value) : nil
+            guard numeric, let stored = Int64(text), stored > 0, stored <= 1_000_000_000_000_000 else {
+                throw .invalid("'\(text.prefix(30))' is not a Loop value" + (numeric ? " (numbers are whole thousandths, as Loop exports them)" : ""))
+            }
+            return (.amount, Double(stored) / 1000)
+        }
+    }
+
+    /// Loop allows two habits of one name; here the later ones become "Name (2)", "Name (3)".
+    static func uniqueNames(_ plan: inout ImportPlan) {
+        var taken = Set<String>()
+        for index in plan.habits.indices where plan.habits[index].archivedDay == nil {
+            let name = plan.habits[index].spec.name
+            var candidate = name, suffix = 1
+            while taken.contains(HabitName.key(candidate)) {
+                suffix += 1
+                candidate = "\(name) (\(suffix))"
+            }
+            taken.insert(HabitName.key(candidate))
+            plan.habits[index].spec.name = candidate
         }
     }
 
