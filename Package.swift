@@ -26,8 +26,11 @@ let package = Package(
         .target(name: "HabitStore", dependencies: ["HabitCore", "CSQLite"]),
         // The plugin host: verifiers as C callbacks, shared objects and executables.
         .target(name: "HabitPlugins", dependencies: ["HabitCore", "CHabitCore"]),
+        // Archives people bring (Loop Habit Tracker's zip): entries out, zlib inflates.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "HabitArchive", dependencies: ["HabitCore", "CZlib"]),
         // Use cases composing the store, the plugin host and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins"]),
+        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "HabitArchive"]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitCoreABI",

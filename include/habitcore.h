@@ -218,6 +218,20 @@ int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* f
  * Same codes as hc_store_import. */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
 
+/* Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
+ * ("Loop Habits CSV <date>.zip") in memory, size bytes at data. Its Habits.csv and
+ * Checkmarks.csv (at the top, or in one folder) are read as hc_store_import_loop_csv
+ * reads them; each habit's folder ("001 Name/Checkmarks.csv", 001 its Position)
+ * gives the notes, each kept on the entry made that day (a note on a day Loop has
+ * no check, skip or number for is not kept: notes here live on entries). Entries
+ * stored or deflated, each checked against its CRC-32; zip64, encrypted and other
+ * methods are refused; at most 256 MiB inflated. All or nothing, the error naming
+ * the zip entry, file and line. The store only reads data during the call.
+ * HC_OK, HC_E_INVALID (not a zip, not Loop's export, bad rows), HC_E_CORRUPT (a
+ * damaged archive), HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
+ * One thread per store handle, as every store call. */
+int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t size);
+
 /* ------------------------------------------------------------------------ */
 /* Habits                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -140,6 +140,15 @@ public func hc_store_import(_ store: OpaquePointer?, _ text: UnsafePointer<CChar
 }
 
 @c @implementation
+public func hc_store_import_loop_zip(_ store: OpaquePointer?, _ data: UnsafePointer<UInt8>?, _ size: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        guard let data else { throw .invalid("data is NULL") }
+        guard size > 0, size <= 256 * 1024 * 1024 else { throw .invalid("size \(size) is outside 1...256 MiB") }
+        try engine.importLoopArchive(Array(UnsafeBufferPointer(start: data, count: Int(size))))
+    }
+}
+
+@c @implementation
 public func hc_store_import_loop_csv(_ store: OpaquePointer?, _ habits_csv: UnsafePointer<CChar>?, _ checkmarks_csv: UnsafePointer<CChar>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         try engine.importLoop(habitsCSV: try Convert.string(habits_csv, "habits_csv"),

@@ -1,4 +1,5 @@
 import Glibc
+import HabitArchive
 import HabitCore
 import HabitPlugins
 import HabitStore
@@ -383,6 +384,19 @@ package final class Engine {
     /// layout nil: read from the content (StoreDocument.detectLayout).
     package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
         try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text), today: today()))
+    }
+
+    /// Loop's zip as Loop hands it to its users: every file must be UTF-8 text.
+    package func importLoopArchive(_ bytes: [UInt8]) throws(HabitError) {
+        guard Zip.looksLikeZip(bytes) else { throw .invalid("not a zip archive (Loop's CSV export is one)") }
+        var files: [String: String] = [:]
+        for entry in try Zip.entries(bytes) {
+            guard let text = String(validating: entry.data, as: UTF8.self) else {
+                throw .invalid("zip entry '\(entry.name.prefix(100))' is not UTF-8 text")
+            }
+            files[entry.name] = text
+        }
+        try apply(try LoopCSV.plan(archive: files, today: today(), nowMs: now()))
     }
 
     package func importLoop(habitsCSV: String, checkmarksCSV: String) throws(HabitError) {

@@ -322,7 +322,14 @@ enum Commands {
         let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
-        if loop {
+        if loop && args.positionals.count == 1 {
+            // Loop's zip, as Loop hands it over.
+            let path = try args.require(0, "ZIP")
+            let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+            guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
+            let bytes = [UInt8](data)
+            try Library.check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store.handle, $0.baseAddress, Int64($0.count)) })
+        } else if loop {
             let habits = try readInput(try args.require(0, "HABITS_CSV"))
             let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
             try Library.check(hc_store_import_loop_csv(store.handle, habits, checkmarks))

@@ -3,14 +3,18 @@
 /// Loop implied from the frequency, NO (0), UNKNOWN (-1), SKIP (3); measurable
 /// habits hold numbers. Only what a person entered becomes an entry.
 package enum LoopCSV {
-    package static func plan(habitsCSV: String, checkmarksCSV: String, today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+    /// `notes`: per habit (by its Habits.csv Position), the notes of its days, from
+    /// its own folder's Checkmarks.csv (Loop's zip has them); a note goes with the
+    /// entry made that day.
+    package static func plan(habitsCSV: String, checkmarksCSV: String, notes: [Int: [Int32: String]] = [:],
+                             today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
         let habitRows = try rows(habitsCSV, file: "Habits.csv")
         guard let header = habitRows.first else { throw .invalid("Habits.csv: empty file") }
         let column = Dictionary(header.enumerated().map { ($1.trimmed.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         guard let nameColumn = column["name"] else { throw .invalid("Habits.csv line 1: no Name column") }
 
         var plan = ImportPlan()
-        var loopHabits: [(name: String, numeric: Bool)] = []
+        var loopHabits: [(name: String, numeric: Bool, position: Int?)] = []
         for (offset, row) in habitRows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
             let line = offset + 1
             func field(_ name: String) -> String? {
@@ -39,7 +43,7 @@ package enum LoopCSV {
                     routine: .anytime, proofRequired: false, startDay: today,
                     schedule: schedule(numerator: numerator, denominator: denominator)).validated()
                 plan.habits.append(.init(spec: spec, schedules: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
-                loopHabits.append((name, numeric))
+                loopHabits.append((name, numeric, field("position").flatMap { Int($0) }))
             } catch {
                 throw error.prefixed("Habits.csv line \(line)")
             }
@@ -82,8 +86,9 @@ package enum LoopCSV {
                 let day = try CivilDate.parseDay(row[0].trimmed)
                 for (column, habit) in habitOfColumn.sorted(by: { $0.key < $1.key }) where column < row.count {
                     guard let (kind, value) = try mark(row[column].trimmed, numeric: loopHabits[habit].numeric) else { continue }
+                    let note = loopHabits[habit].position.flatMap { notes[$0]?[day] }
                     try plan.append(.init(habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
-                                          source: .import, undoesIndex: nil, note: nil), undone: &undone)
+                                          source: .import, undoesIndex: nil, note: note), undone: &undone)
                     firstDay[habit] = min(firstDay[habit] ?? day, day)
                 }
             } catch {
@@ -97,6 +102,33 @@ package enum LoopCSV {
             plan.habits[index].schedules = [ScheduleSpan(fromDay: start, schedule: plan.habits[index].spec.schedule)]
         }
         return plan
+    }
+
+    /// Loop's zip, its files by path: Habits.csv and Checkmarks.csv (beside each
+    /// other, at the top or in one folder), and each habit's folder "NNN Name/" with
+    /// its Checkmarks.csv (Date,Value,Notes), NNN its Position, for the notes.
+    package static func plan(archive files: [String: String], today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+        let habitsPath = files.keys.filter { $0 == "Habits.csv" || $0.hasSuffix("/Habits.csv") }.min { $0.count < $1.count }
+        guard let habitsPath, let habitsCSV = files[habitsPath] else { throw .invalid("zip: no Habits.csv (not Loop's CSV export)") }
+        let folder = String(habitsPath.dropLast("Habits.csv".count))
+        guard let checkmarksCSV = files[folder + "Checkmarks.csv"] else { throw .invalid("zip: no Checkmarks.csv beside \(habitsPath.prefix(100))") }
+        var notes: [Int: [Int32: String]] = [:]
+        for (path, text) in files where path.hasPrefix(folder) && path.hasSuffix("/Checkmarks.csv") {
+            let habitFolder = path.dropFirst(folder.count).dropLast("/Checkmarks.csv".count)
+            guard !habitFolder.contains("/"), let position = Int(habitFolder.prefix { $0.isNumber }) else { continue }
+            let label = String(path.prefix(120))
+            let habitRows = try rows(text, file: label)
+            guard let header = habitRows.first?.map({ $0.trimmed.lowercased() }), header.first == "date",
+                  let noteColumn = header.firstIndex(of: "notes") else { continue }
+            for (offset, row) in habitRows.enumerated().dropFirst() where noteColumn < row.count && !row[noteColumn].isEmpty {
+                do throws(HabitError) {
+                    notes[position, default: [:]][try CivilDate.parseDay(row[0].trimmed)] = row[noteColumn]
+                } catch {
+                    throw error.prefixed("\(label) line \(offset + 1)")
+                }
+            }
+        }
+        return try plan(habitsCSV: habitsCSV, checkmarksCSV: checkmarksCSV, notes: notes, today: today, nowMs: nowMs)
     }
 
     /// Loop's frequency "numerator times in denominator days" as itself: 1/1 daily,
