@@ -232,6 +232,21 @@ int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const 
  * One thread per store handle, as every store call. */
 int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t size);
 
+/* Exports the store in Loop Habit Tracker's CSV format, as Loop's exporter writes
+ * it: Habits.csv into *out_habits_csv and the top-level Checkmarks.csv into
+ * *out_checkmarks_csv, both allocated here and released with hc_free (on error
+ * both are left NULL). Checkmarks.csv has a row per day, newest first, from the
+ * oldest day with an entry to to_day (HC_DAY_NONE: today; at most 100000 days).
+ * A schedule is written as the frequency strength uses (see hc_habit_strength);
+ * a checkmark day as YES_MANUAL, SKIP, YES_AUTO (the days Loop fills in from the
+ * frequency, by Loop's rule) or UNKNOWN; a number as whole thousandths, named as
+ * Loop names 0..3 (NO, YES_AUTO, YES_MANUAL, SKIP). A Loop export imported with
+ * hc_store_import_loop_csv and exported again is the same table, except what is
+ * not kept here: Question, Description and Color are empty, and an explicit NO
+ * (no entry here) comes back UNKNOWN. Measurements are left out.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. One thread per store handle. */
+int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_csv, hc_store *store, int32_t to_day);
+
 /* ------------------------------------------------------------------------ */
 /* Habits                                                                    */
 /* ------------------------------------------------------------------------ */

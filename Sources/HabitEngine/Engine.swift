@@ -381,6 +381,26 @@ package final class Engine {
         }
     }
 
+    /// Habits.csv and Checkmarks.csv in Loop Habit Tracker's format, rows up to `to` (nil: today).
+    package func exportLoop(to: Int32?) throws(HabitError) -> (habits: String, checkmarks: String) {
+        let last: Int32
+        if let to { last = to } else { last = try today() }
+        guard CivilDate.isValid(last) else { throw .invalid("day \(last) is outside 0001-01-01...9999-12-31") }
+        return try store.snapshot { () throws(HabitError) in
+            let habits = try store.habits(includeArchived: true)
+            var columns: [LoopCSVExport.Column] = []
+            for habit in habits where habit.spec.kind != .measurement {
+                let entries = try store.entries(habitId: habit.id, from: CivilDate.minDay, to: last)
+                let cancelled = DayFold.cancelledIds(in: entries)
+                let skipDays = Set(entries.lazy.filter { $0.kind == .skip && !cancelled.contains($0.id) }.map(\.day))
+                columns.append(.init(habit: habit, states: DayFold.sortedStates(entries, habit: habit.spec), skipDays: skipDays))
+            }
+            let oldest = columns.compactMap { $0.states.lazy.map(\.day).min() }.min() ?? last
+            try CivilDate.checkRange(from: min(oldest, last), to: last, limit: CivilDate.maxRangeDays)
+            return (LoopCSVExport.habitsCSV(habits), LoopCSVExport.checkmarksCSV(columns, to: last))
+        }
+    }
+
     /// layout nil: read from the content (StoreDocument.detectLayout).
     package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
         try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text), today: today()))

@@ -297,7 +297,26 @@ enum Commands {
     }
 
     static func export(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["format", "output"])
+        var args = try Arguments(raw, valued: ["format", "output", "date"])
+        if args.flag("loop") {
+            // Loop Habit Tracker's CSV export: Habits.csv and Checkmarks.csv into a folder.
+            guard let folder = args.option("output") else { throw .usage("--loop needs --output FOLDER") }
+            let day = try args.option("date").map(Library.parseDate) ?? Int32.min
+            try args.finish(maxPositionals: 0)
+            let store = try context.openStore(readOnly: true)
+            var habits: UnsafeMutablePointer<CChar>?, checkmarks: UnsafeMutablePointer<CChar>?
+            try Library.check(hc_store_export_loop_csv(&habits, &checkmarks, store.handle, day))
+            defer { hc_free(habits); hc_free(checkmarks) }
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, text) in [("Habits.csv", habits), ("Checkmarks.csv", checkmarks)] {
+                let path = folder + "/" + name
+                guard FileManager.default.createFile(atPath: path, contents: Data((text.map { String(cString: $0) } ?? "").utf8)) else {
+                    throw CLIError(exitCode: 6, message: "cannot write \(path)")
+                }
+            }
+            context.output.emit(["exported": true, "folder": folder]) { "exported Habits.csv and Checkmarks.csv to \(folder)" }
+            return
+        }
         let format = try exportFormat(args.option("format") ?? "json")
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)

@@ -200,7 +200,11 @@ enum Help {
         """,
         "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
         "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",
-        "export": "Usage: habitctl export [--format json|jsonl] [--output FILE]",
+        "export": """
+        Usage: habitctl export [--format json|jsonl] [--output FILE]
+               habitctl export --loop --output FOLDER [--date DATE]
+        --loop writes Loop Habit Tracker's Habits.csv and Checkmarks.csv (rows up to DATE, default today).
+        """,
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV

@@ -114,6 +114,10 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_zip(s, (const uint8_t *)"PK", 2), HC_E_MISUSE);
+        {
+            char *loop_habits = NULL, *loop_marks = NULL;
+            EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, &loop_marks, s, HC_DAY_NONE), HC_E_MISUSE);
+        }
         EXPECT_STATUS(hc_habit_create(&id, s, &options), HC_E_MISUSE);
         hc_habit *habit = NULL;
         EXPECT_STATUS(hc_habit_get(&habit, s, 1), HC_E_MISUSE);
@@ -258,6 +262,13 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", NULL), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", ""), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "Name\n\"unterminated", "Date\n"), HC_E_INVALID);
+    {
+        char *loop_habits = NULL, *loop_marks = NULL;
+        EXPECT_STATUS(hc_store_export_loop_csv(NULL, &loop_marks, store, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, NULL, store, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, &loop_marks, store, INT32_MAX), HC_E_INVALID);
+        if (loop_habits != NULL || loop_marks != NULL) { fprintf(stderr, "export_loop_csv left an output on error\n"); failures++; }
+    }
     {
         /* Zips: NULL, sizes out of range, not a zip, an empty archive, and archives whose
          * directory points outside the file or to a hostile entry. */
