@@ -247,6 +247,18 @@ int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t s
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. One thread per store handle. */
 int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_csv, hc_store *store, int32_t to_day);
 
+/* Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
+ * CalendarDate, Value, CommentText), as Loop Habit Tracker imports it: a daily
+ * habit per name, in the order names first appear, its category as its group (its
+ * description is not kept); a habit with any value above 1 is a counter (target 1,
+ * HabitBull has none), else a checkmark; value 1 is done, above 1 an amount, 0 or
+ * below nothing; the comment is the entry's note; a later row for the same habit
+ * and day replaces an earlier one; dates YYYY-MM-DD or M/D/YYYY, up to the day
+ * after today. Names equal under case folding: the later becomes "Name (2)". A
+ * habit starts on its first recorded day. All or nothing, the error naming the
+ * line. Same codes as hc_store_import. One thread per store handle. */
+int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
+
 /* ------------------------------------------------------------------------ */
 /* Habits                                                                    */
 /* ------------------------------------------------------------------------ */

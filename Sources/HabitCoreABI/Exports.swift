@@ -161,6 +161,13 @@ public func hc_store_export_loop_csv(_ out_habits_csv: UnsafeMutablePointer<Unsa
 }
 
 @c @implementation
+public func hc_store_import_habitbull_csv(_ store: OpaquePointer?, _ csv: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        try engine.importHabitBull(try Convert.string(csv, "csv"))
+    }
+}
+
+@c @implementation
 public func hc_store_import_loop_zip(_ store: OpaquePointer?, _ data: UnsafePointer<UInt8>?, _ size: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         guard let data else { throw .invalid("data is NULL") }

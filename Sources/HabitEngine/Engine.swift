@@ -419,6 +419,10 @@ package final class Engine {
         try apply(try LoopCSV.plan(archive: files, today: today(), nowMs: now()))
     }
 
+    package func importHabitBull(_ csv: String) throws(HabitError) {
+        try apply(try HabitBullCSV.plan(csv, today: today(), nowMs: now()))
+    }
+
     package func importLoop(habitsCSV: String, checkmarksCSV: String) throws(HabitError) {
         try apply(try LoopCSV.plan(habitsCSV: habitsCSV, checkmarksCSV: checkmarksCSV, today: today(), nowMs: now()))
     }

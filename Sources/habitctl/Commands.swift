@@ -338,10 +338,14 @@ enum Commands {
     static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["format"])
         let loop = args.flag("loop")
+        let habitBull = args.flag("habitbull")
+        guard !(loop && habitBull) else { throw .usage("--loop and --habitbull exclude each other") }
         let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
-        if loop && args.positionals.count == 1 {
+        if habitBull {
+            try Library.check(hc_store_import_habitbull_csv(store.handle, try readInput(try args.require(0, "CSV"))))
+        } else if loop && args.positionals.count == 1 {
             // Loop's zip, as Loop hands it over.
             let path = try args.require(0, "ZIP")
             let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)

@@ -28,7 +28,7 @@ enum Help {
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
-      import FILE|-        a habitcore export, or Loop's CSV export (--loop: zip or CSVs)
+      import FILE|-        a habitcore export, Loop's CSV export (--loop), HabitBull's (--habitbull)
       demo                 a guided run against a store in a temporary folder
 
     Global options:
@@ -209,8 +209,10 @@ enum Help {
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
                habitctl import --loop ZIP|-
+               habitctl import --habitbull CSV|-
         --loop reads Loop Habit Tracker's CSV export: its zip as Loop hands it over (notes
-        kept), or its Habits.csv and Checkmarks.csv. Without --format the layout is read from the text. All or nothing: every record is
+        kept), or its Habits.csv and Checkmarks.csv; --habitbull HabitBull's CSV export.
+        Without --format the layout is read from the text. All or nothing: every record is
         checked as the command that writes it would be; a bad line is named and nothing is written.
         """,
         "today": """

@@ -114,6 +114,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_zip(s, (const uint8_t *)"PK", 2), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_habitbull_csv(s, ""), HC_E_MISUSE);
         {
             char *loop_habits = NULL, *loop_marks = NULL;
             EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, &loop_marks, s, HC_DAY_NONE), HC_E_MISUSE);
@@ -262,6 +263,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", NULL), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", ""), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "Name\n\"unterminated", "Date\n"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, "HabitName,HabitCategory,CalendarDate,Value\nX,,2022-01-01,1e400\n"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, "HabitName,HabitCategory,CalendarDate,Value\nX,,99999/1/1,1\n"), HC_E_INVALID);
     {
         char *loop_habits = NULL, *loop_marks = NULL;
         EXPECT_STATUS(hc_store_export_loop_csv(NULL, &loop_marks, store, HC_DAY_NONE), HC_E_INVALID);

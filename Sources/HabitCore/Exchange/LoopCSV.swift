@@ -48,7 +48,7 @@ package enum LoopCSV {
                 throw error.prefixed("Habits.csv line \(line)")
             }
         }
-        uniqueNames(&plan)
+        plan.makeNamesUnique()
         try plan.checkNames()
 
         let markRows = try rows(checkmarksCSV, file: "Checkmarks.csv")
@@ -156,21 +156,6 @@ package enum LoopCSV {
                 throw .invalid("'\(text.prefix(30))' is not a Loop value" + (numeric ? " (numbers are whole thousandths, as Loop exports them)" : ""))
             }
             return (.amount, Double(stored) / 1000)
-        }
-    }
-
-    /// Loop allows two habits of one name; here the later ones become "Name (2)", "Name (3)".
-    static func uniqueNames(_ plan: inout ImportPlan) {
-        var taken = Set<String>()
-        for index in plan.habits.indices where plan.habits[index].archivedDay == nil {
-            let name = plan.habits[index].spec.name
-            var candidate = name, suffix = 1
-            while taken.contains(HabitName.key(candidate)) {
-                suffix += 1
-                candidate = "\(name) (\(suffix))"
-            }
-            taken.insert(HabitName.key(candidate))
-            plan.habits[index].spec.name = candidate
         }
     }
 
