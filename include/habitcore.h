@@ -259,6 +259,21 @@ int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_cs
  * line. Same codes as hc_store_import. One thread per store handle. */
 int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
 
+/* Imports Loop Habit Tracker's full backup ("Export full backup": its SQLite
+ * database) from path, opened read-only and left as it is. Every schema version of
+ * Loop's migrations (9 to 25) is read by the columns it has: habits with their
+ * frequency (as hc_store_import_loop_csv maps it), numeric type, target (Loop's
+ * target 0 becomes 0.001), target type, unit, archived; repetitions with their
+ * values (yes/no: 2 a check, 3 a skip; numbers in thousandths, 3 a skip) and, from
+ * version 25, notes (kept on the entry of that day). Colour, description, question
+ * and reminders are not kept (no such fields yet). Habits in Loop's order; a
+ * repetition of a missing habit, or a second of the same day, is left out, as
+ * Loop's own migration drops them. All or nothing, the error naming the table row.
+ * HC_OK, HC_E_INVALID (not a Loop backup, bad rows), HC_E_TOO_NEW (a version above
+ * 25), HC_E_CONFLICT, HC_E_CORRUPT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
+ * One thread per store handle. */
+int32_t hc_store_import_loop_db(hc_store *store, const char *path);
+
 /* ------------------------------------------------------------------------ */
 /* Habits                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -161,6 +161,15 @@ public func hc_store_export_loop_csv(_ out_habits_csv: UnsafeMutablePointer<Unsa
 }
 
 @c @implementation
+public func hc_store_import_loop_db(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let path = try Convert.string(path, "path")
+        guard !path.isEmpty else { throw .invalid("path is empty") }
+        try engine.importLoopBackup(path: path)
+    }
+}
+
+@c @implementation
 public func hc_store_import_habitbull_csv(_ store: OpaquePointer?, _ csv: UnsafePointer<CChar>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         try engine.importHabitBull(try Convert.string(csv, "csv"))

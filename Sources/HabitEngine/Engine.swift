@@ -419,6 +419,11 @@ package final class Engine {
         try apply(try LoopCSV.plan(archive: files, today: today(), nowMs: now()))
     }
 
+    /// Loop's full backup database, read-only, every schema version LoopBackup reads.
+    package func importLoopBackup(path: String) throws(HabitError) {
+        try apply(try LoopDatabase.read(path: path).plan(today: today(), nowMs: now()))
+    }
+
     package func importHabitBull(_ csv: String) throws(HabitError) {
         try apply(try HabitBullCSV.plan(csv, today: today(), nowMs: now()))
     }

@@ -346,12 +346,16 @@ enum Commands {
         if habitBull {
             try Library.check(hc_store_import_habitbull_csv(store.handle, try readInput(try args.require(0, "CSV"))))
         } else if loop && args.positionals.count == 1 {
-            // Loop's zip, as Loop hands it over.
-            let path = try args.require(0, "ZIP")
+            // Loop's zip as Loop hands it over, or its full backup database.
+            let path = try args.require(0, "ZIP or DB")
             let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
             guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
             let bytes = [UInt8](data)
-            try Library.check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store.handle, $0.baseAddress, Int64($0.count)) })
+            if path != "-" && bytes.starts(with: Array("SQLite format 3".utf8)) {
+                try Library.check(hc_store_import_loop_db(store.handle, path))
+            } else {
+                try Library.check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store.handle, $0.baseAddress, Int64($0.count)) })
+            }
         } else if loop {
             let habits = try readInput(try args.require(0, "HABITS_CSV"))
             let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))

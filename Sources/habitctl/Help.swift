@@ -208,10 +208,10 @@ enum Help {
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
-               habitctl import --loop ZIP|-
+               habitctl import --loop ZIP|DB|-
                habitctl import --habitbull CSV|-
-        --loop reads Loop Habit Tracker's CSV export: its zip as Loop hands it over (notes
-        kept), or its Habits.csv and Checkmarks.csv; --habitbull HabitBull's CSV export.
+        --loop reads Loop Habit Tracker's CSV export (its zip as Loop hands it over, notes
+        kept, or its Habits.csv and Checkmarks.csv) or its full backup (.db); --habitbull HabitBull's CSV export.
         Without --format the layout is read from the text. All or nothing: every record is
         checked as the command that writes it would be; a bad line is named and nothing is written.
         """,

@@ -402,3 +402,154 @@ final class HabitBullImportTests: StoreTestCase {
         ok(hc_store_close(store))
     }
 }
+
+/// Loop's full backup (its SQLite database): Loop's own test backups (schema 12, 21,
+/// 22) and one made here for every version of Loop's migrations, 9 to 25.
+final class LoopBackupTests: StoreTestCase {
+    static let folder = Paths.root + "/Tests/fixtures/loop/databases"
+
+    func habits(_ store: OpaquePointer) -> [(id: Int64, name: String, kind: Int32, schedule: String, archived: Bool, target: Double, direction: Int32)] {
+        var list: OpaquePointer?
+        ok(hc_habit_list_open(&list, store, HC_LIST_INCLUDE_ARCHIVED))
+        defer { hc_habit_list_free(list) }
+        var count: Int64 = 0
+        ok(hc_habit_list_count(&count, list))
+        return (0..<count).compactMap { index in
+            var habit: UnsafePointer<hc_habit>?
+            ok(hc_habit_list_get(&habit, list, index))
+            guard let h = habit?.pointee else { return nil }
+            return (h.id, String(cString: h.name), h.kind, String(cString: h.schedule), h.archived_day != Int32.min, h.target, h.direction)
+        }
+    }
+
+    func doneDays(_ store: OpaquePointer, _ habit: Int64, from: String, to: String) -> [String] {
+        let first = day(from), last = day(to)
+        var states = [hc_day_state](repeating: hc_day_state(), count: Int(last - first + 1))
+        var count: Int64 = 0
+        ok(hc_habit_day_states(&states, Int64(states.count), &count, store, habit, first, last))
+        return states.filter { $0.flags & HC_DAY_DONE != 0 }.map { date($0.day) }
+    }
+
+    /// Rows of a database, read by Python's sqlite3 (not by the code under test).
+    func query(_ path: String, _ sql: String) throws -> [String] {
+        let result = try runProcess(["python3", "-c", "import sqlite3, sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print('|'.join(map(str, r)))", path, sql])
+        XCTAssertSucceeded(result, sql)
+        return result.stdout.split(separator: "\n").map(String.init)
+    }
+
+    func testLoopsOwnBackups() throws {
+        let store = try open()
+        ok(hc_store_import_loop_db(store, Self.folder + "/loop.db"))
+        let imported = habits(store)
+        // Loop's test backup has three pairs of names; each habit comes, in Loop's order.
+        XCTAssertEqual(imported.map(\.name), ["Wake up early", "brush teeth", "Sleep early", "Vegan", "Sport", "I love you",
+                                              "Vegan (2)", "Sport (2)", "I love you (2)"])
+        XCTAssertEqual(imported.map(\.schedule), ["times:3/7", "times:3/7", "times:1/5", "daily", "daily", "daily", "daily", "daily", "daily"])
+        let wake = imported[0].id
+        let done = doneDays(store, wake, from: "2016-03-14", to: "2016-03-17")
+        XCTAssertEqual(done, ["2016-03-14", "2016-03-16"], "as Loop's ImportTest")
+        // Every repetition of the file is a done day, and nothing else is.
+        let ids = try query(Self.folder + "/loop.db", "select id from habits order by position").compactMap { Int64($0) }
+        for (index, loopId) in ids.enumerated() {
+            let expected = try query(Self.folder + "/loop.db",
+                                     "select distinct date(timestamp / 1000, 'unixepoch') from repetitions where habit = \(loopId) order by 1")
+            XCTAssertEqual(doneDays(store, imported[index].id, from: "2015-01-01", to: "2016-12-31"), expected, imported[index].name)
+        }
+        ok(hc_store_close(store))
+
+        for file in ["021.db", "022.db"] {
+            let other = try open(file + ".store")
+            ok(hc_store_import_loop_db(other, Self.folder + "/" + file))
+            let names = try query(Self.folder + "/" + file, "select name from habits order by position")
+            XCTAssertEqual(habits(other).map(\.name), names, file)
+            ok(hc_store_close(other))
+        }
+    }
+
+    /// A backup with the columns of schema `version`, written by Python's sqlite3.
+    func backup(version: Int) throws -> String {
+        let path = dir + "/loop-\(version).db"
+        let script = """
+        import sqlite3, sys
+        v = int(sys.argv[2])
+        db = sqlite3.connect(sys.argv[1])
+        habit = ["id integer primary key autoincrement", "archived integer", "color integer", "description text",
+                 "freq_den integer", "freq_num integer", "highlight integer", "name text", "position integer",
+                 "reminder_hour integer", "reminder_min integer"]
+        if v >= 11: habit.append("reminder_days integer not null default 127")
+        if v >= 16: habit.append("type integer not null default 0")
+        if v >= 18: habit += ["target_type integer not null default 0", "target_value real not null default 0", "unit text not null default ''"]
+        if v >= 23: habit.append("question text")
+        if v >= 24: habit.append("uuid text")
+        rep = ["id integer primary key autoincrement", "habit integer references habits(id)", "timestamp integer"]
+        if v >= 16: rep.append("value integer not null default 2")
+        if v >= 25: rep.append("notes text")
+        db.execute("create table Habits (%s)" % ", ".join(habit))
+        db.execute("create table Repetitions (%s)" % ", ".join(rep))
+        def add_habit(**f): db.execute("insert into Habits (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
+        add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?")
+        add_habit(id=2, name="Old walk", freq_num=1, freq_den=1, archived=1, position=2)
+        if v >= 18: add_habit(id=3, name="Coffee", freq_num=1, freq_den=1, archived=0, position=0, type=1, target_type=1, target_value=2.0, unit="cups")
+        day = 86400000 * 20454  # 2026-01-01
+        def rep_row(**f): db.execute("insert into Repetitions (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
+        for d in (0, 1, 3): rep_row(habit=1, timestamp=day + d * 86400000, **({"value": 2} if v >= 16 else {}))
+        rep_row(habit=1, timestamp=day + 0 * 86400000, **({"value": 2} if v >= 16 else {}))  # a second row of one day
+        rep_row(habit=99, timestamp=day)  # a habit that is not there
+        rep_row(habit=2, timestamp=day + 2 * 86400000, **({"value": 2} if v >= 16 else {}))
+        if v >= 16: rep_row(habit=1, timestamp=day + 4 * 86400000, value=3)
+        if v >= 18:
+            for d, value in ((0, 1500), (1, 3000), (2, 3)): rep_row(habit=3, timestamp=day + d * 86400000, value=value)
+        if v >= 25: db.execute("update Repetitions set notes = 'slow, but \\"done\\"' where habit = 1 and timestamp = ?", (day + 86400000,))
+        db.execute("pragma user_version = %d" % v)
+        db.commit()
+        """
+        XCTAssertSucceeded(try runProcess(["python3", "-c", script, path, String(version)]), "backup \(version)")
+        return path
+    }
+
+    func testEverySchemaVersionOfLoopsMigrations() throws {
+        for version in 9...25 {
+            let store = try open("v\(version).db")
+            ok(hc_store_import_loop_db(store, try backup(version: version)))
+            let imported = habits(store)
+            let expectedNames = version >= 18 ? ["Coffee", "Read", "Old walk"] : ["Read", "Old walk"]
+            XCTAssertEqual(imported.map(\.name), expectedNames, "version \(version)")
+            guard let read = imported.first(where: { $0.name == "Read" }), let walk = imported.first(where: { $0.name == "Old walk" }) else { continue }
+            XCTAssertEqual(read.schedule, "times:2/3")
+            XCTAssertTrue(walk.archived)
+            XCTAssertEqual(doneDays(store, read.id, from: "2026-01-01", to: "2026-01-05"), ["2026-01-01", "2026-01-02", "2026-01-04"], "version \(version)")
+            var states = [hc_day_state](repeating: hc_day_state(), count: 1)
+            var count: Int64 = 0
+            ok(hc_habit_day_states(&states, 1, &count, store, read.id, day("2026-01-05"), day("2026-01-05")))
+            XCTAssertEqual(states[0].flags & HC_DAY_SKIPPED != 0, version >= 16, "a skip needs the value column (16)")
+            if let coffee = imported.first(where: { $0.name == "Coffee" }) {
+                XCTAssertEqual(coffee.kind, HC_KIND_COUNTER)
+                XCTAssertEqual(coffee.direction, HC_DIRECTION_AT_MOST)
+                XCTAssertEqual(coffee.target, 2)
+                XCTAssertEqual(total(store, coffee.id, "2026-01-01"), 1.5)
+                XCTAssertEqual(total(store, coffee.id, "2026-01-02"), 3)
+            }
+            XCTAssertEqual(export(store, HC_FORMAT_JSONL).contains(#"slow, but \"done\""#), version >= 25, "notes from 25")
+            ok(hc_store_close(store))
+        }
+    }
+
+    func testWhatIsNotALoopBackupWritesNothing() throws {
+        let store = try open()
+        let newer = try backup(version: 25)
+        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('pragma user_version = 26'); db.commit()", newer]), "v26")
+        XCTAssertEqual(hc_store_import_loop_db(store, newer), HC_E_TOO_NEW)
+        XCTAssertEqual(hc_store_import_loop_db(store, LoopImportTests.export + "/Habits.csv"), HC_E_INVALID)
+        XCTAssertEqual(hc_store_import_loop_db(store, dir + "/missing.db"), HC_E_IO)
+        XCTAssertEqual(hc_store_import_loop_db(store, dir + "/store.db"), HC_E_INVALID, "a habitcore store is not a Loop backup")
+        let bad = try backup(version: 22)
+        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('update habits set freq_num = 5 where id = 1'); db.commit()", bad]), "bad row")
+        XCTAssertEqual(hc_store_import_loop_db(store, bad), HC_E_INVALID)
+        XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix("Habits row id 1:"), String(cString: hc_store_errmsg(store)))
+        XCTAssertEqual(habits(store).count, 0, "nothing written")
+        // From the shell: import --loop takes the .db as it takes the zip.
+        let db = dir + "/shell.db"
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", db, "import", "--loop", Self.folder + "/loop.db"]), "import --loop loop.db")
+        ok(hc_store_close(store))
+    }
+}

@@ -115,6 +115,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_zip(s, (const uint8_t *)"PK", 2), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_habitbull_csv(s, ""), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_loop_db(s, "x.db"), HC_E_MISUSE);
         {
             char *loop_habits = NULL, *loop_marks = NULL;
             EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, &loop_marks, s, HC_DAY_NONE), HC_E_MISUSE);
@@ -264,6 +265,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", ""), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "Name\n\"unterminated", "Date\n"), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_habitbull_csv(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, "/nonexistent/dir/loop.db"), HC_E_IO);
+    EXPECT_STATUS(hc_store_import_loop_db(store, "/dev/null"), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_habitbull_csv(store, ""), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_habitbull_csv(store, bad_utf8), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_habitbull_csv(store, "HabitName,HabitCategory,CalendarDate,Value\nX,,2022-01-01,1e400\n"), HC_E_INVALID);
