@@ -100,15 +100,16 @@ extension Scores {
         let atMost = spec.direction == .atMost
         let last = history.lastActiveDay(asOf: to)
         let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
-        let days = history.judged(asOf: asOf)
-        let raw = history.judged(asOf: Int32.max)
+        let marks = history.judged(asOf: Int32.max)
+        // At-most numbers: a day is done only once it is over (asOf on, not yet).
+        let doneFrom = HabitHistory.judgedAtDayEnd(spec) ? asOf : Int32.max
 
         // What a day puts into the window: a done check (1), or a number in thousandths.
-        @inline(__always) func contribution(_ day: Int32) -> Int64 {
+        @inline(__always) func contribution(_ day: Int32, _ mark: UInt8) -> Int64 {
             guard day >= spec.startDay else { return 0 }
-            if !numeric { return raw.mark(day) & HabitHistory.Mark.done != 0 ? 1 : 0 }
+            if !numeric { return mark & HabitHistory.Mark.done != 0 ? 1 : 0 }
             let amount = Strength.thousandths(history.value(on: day))
-            return raw.mark(day) & HabitHistory.Mark.skipped != 0 ? amount + Strength.skippedNumberThousandths : amount
+            return mark & HabitHistory.Mark.skipped != 0 ? amount + Strength.skippedNumberThousandths : amount
         }
 
         result.withUnsafeMutableBufferPointer { out in
@@ -117,26 +118,40 @@ extension Scores {
                 let frequency = Strength.frequency(segment.schedule)
                 let m = Strength.multiplier(times: frequency.times, days: frequency.days)
                 let window = numeric ? frequency : Strength.checkWindow(times: frequency.times, days: frequency.days)
-                let span = Int32(window.days)
-                // The window as it stands before the segment's first day.
-                var sum: Int64 = 0
-                var day = segment.first &- span &+ 1
-                while day < segment.first { sum += contribution(day); day += 1 }
-                day = segment.first
-                while day <= segment.last {
-                    sum += contribution(day)
-                    sum -= contribution(day &- span)
-                    let mark = days.mark(day)
-                    let done = mark & HabitHistory.Mark.done != 0
-                    let skipped = mark & HabitHistory.Mark.skipped != 0 || excused.contains(day)
-                    if !skipped && (day < asOf || done) {
-                        let value = numeric
-                            ? Strength.numberValue(sum: Double(sum) / 1000, target: spec.target, atMost: atMost)
-                            : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
-                        strength = Strength.step(previous: strength, value: value, multiplier: m)
+                let span = window.days
+                // The last `span` days' contributions in a ring, so each day is read once.
+                var ring = [Int64](repeating: 0, count: span)
+                ring.withUnsafeMutableBufferPointer { ring in
+                    // The window as it stands before the segment's first day (slot 0 leaves first).
+                    var sum: Int64 = 0
+                    var slot = 1
+                    var day = segment.first &- Int32(span) &+ 1
+                    while day < segment.first {
+                        let c = contribution(day, marks.mark(day))
+                        ring[slot] = c
+                        sum += c
+                        slot += 1
+                        day += 1
                     }
-                    if day >= from { out[Int(day - from)] = strength }
-                    day += 1
+                    slot = 0
+                    day = segment.first
+                    while day <= segment.last {
+                        let mark = marks.mark(day)
+                        let c = contribution(day, mark)
+                        sum += c - ring[slot]
+                        ring[slot] = c
+                        slot = slot + 1 == span ? 0 : slot + 1
+                        let done = mark & HabitHistory.Mark.done != 0 && day < doneFrom
+                        let skipped = mark & HabitHistory.Mark.skipped != 0 || excused.contains(day)
+                        if !skipped && (day < asOf || done) {
+                            let value = numeric
+                                ? Strength.numberValue(sum: Double(sum) / 1000, target: spec.target, atMost: atMost)
+                                : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
+                            strength = Strength.step(previous: strength, value: value, multiplier: m)
+                        }
+                        if day >= from { out[Int(day - from)] = strength }
+                        day += 1
+                    }
                 }
             }
             // After the last active day (archived) the value stays.
