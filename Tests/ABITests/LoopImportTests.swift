@@ -44,6 +44,13 @@ final class LoopImportTests: StoreTestCase {
         XCTAssertEqual(compared, 20)
         let habit = try runProcess([Paths.habitctl, "--db", db, "--json", "habit", "list"])
         XCTAssertTrue(habit.stdout.contains("times:2/3"), habit.stdout)
+        // Its streaks count blocks of 3 days from its first: 01-16..18 and 19..21 hold 2 checks,
+        // 22..24 one (missed), 25..27 is open.
+        let streak = try runProcess([Paths.habitctl, "--db", db, "--json", "stats", "Wake up early", "--date", "2015-01-25"])
+        let streaks = (try JSONSerialization.jsonObject(with: Data(streak.stdout.utf8)) as? [String: Any])?["streaks"] as? [String: Any]
+        XCTAssertEqual(streaks?["unit"] as? String, "periods", streak.stdout)
+        XCTAssertEqual((streaks?["current"] as? [String: Any])?["length"] as? Int, 0, streak.stdout)
+        XCTAssertEqual((streaks?["longest"] as? [String: Any])?["length"] as? Int, 2, streak.stdout)
     }
 
     func testEachHabitsScoresFileMatchesThroughTheCHeader() throws {
