@@ -30,8 +30,11 @@ let package = Package(
         .target(name: "HabitStore", dependencies: ["HabitCore", "HabitFiles", "CSQLite"]),
         // The plugin host: verifiers as C callbacks, shared objects and executables.
         .target(name: "HabitPlugins", dependencies: ["HabitCore", "HabitFiles", "CHabitCore"]),
+        // Archives people bring (Loop Habit Tracker's zip): entries out, zlib inflates.
+        .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
+        .target(name: "HabitArchive", dependencies: ["HabitCore", "CZlib"]),
         // Use cases composing the store, the plugin host and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "CHabitCore"]),
+        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
         // language that reads the macros themselves.
         .target(name: "HabitCoreDefaults", cSettings: [.headerSearchPath("../../include")]),

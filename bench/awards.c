@@ -103,7 +103,7 @@ int main(int argc, char **argv) {
         double t5 = now();
         for (int64_t habit = 1; habit <= HABITS; habit++) {
             hc_streak_result summary = HC_STREAK_RESULT_INIT;
-            int32_t best = 0;
+            int64_t best = 0;
             check(hc_habit_streaks(&summary, NULL, 0, &best, store, habit, HC_DAY_NONE), "streaks");
         }
         hc_streak_result perfect = HC_STREAK_RESULT_INIT, active = HC_STREAK_RESULT_INIT;

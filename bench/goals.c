@@ -132,7 +132,7 @@ static double pure(const char *what, int reps) {
         else if (!strcmp(what, "strength-c")) sink += c_strength(days, length, first, as_of, marks, out);
         else if (!strcmp(what, "streaks-hc")) {
             hc_streak_result result = HC_STREAK_RESULT_INIT;
-            int32_t best_count = 0;
+            int64_t best_count = 0;
             check(hc_streak_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of), "streaks");
             sink += result.longest.length + result.current.length;
         } else {
@@ -192,7 +192,7 @@ static double store_call(const char *what, const char *path, int reps) {
         check(hc_store_today(&today, store), "today");
         hc_streak_result result = HC_STREAK_RESULT_INIT;
         hc_streak best[5];
-        int32_t best_count = 0;
+        int64_t best_count = 0;
         int warm = !strcmp(what, "store-streaks-warm"), appended = !strcmp(what, "store-streaks-append");
         if (warm || appended) check(hc_habit_streaks(&result, best, 5, &best_count, store, 1, today), "streaks");
         if (!strcmp(what, "today")) {

@@ -104,7 +104,7 @@ static void run_case(const char *name, int64_t habits, int64_t length, int print
     for (int64_t h = 0; h < habits; h++) {
         fill(days, length, start, (unsigned)h * 2654435761u + 1u);
         hc_streak_result result = HC_STREAK_RESULT_INIT;
-        int32_t best_count = 0;
+        int64_t best_count = 0;
         int64_t count = 0;
         double t0 = now();
         if (hc_streak_compute(&result, NULL, 0, &best_count, &rules, days, length, as_of) != HC_OK) {
@@ -184,7 +184,7 @@ static void store_case(const char *folder) {
     for (int i = 0; i < calls; i++) {
         hc_streak_result result = HC_STREAK_RESULT_INIT;
         hc_streak best[5];
-        int32_t best_count = 0;
+        int64_t best_count = 0;
         int64_t count = 0;
         double t0 = now();
         check(hc_habit_streaks(&result, best, 5, &best_count, store, habit, today), "streaks");

@@ -239,12 +239,74 @@ int32_t hc_store_backup(hc_store *store, const char *path);
 int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* format: also HC_FORMAT_DETECT */
 
 /* Imports Loop Habit Tracker's CSV export: the text of Habits.csv and of the
- * top-level Checkmarks.csv. Yes/no habits become checkmark habits, measurable
- * ones counter habits; manual checks (YES_MANUAL, 2) become done entries, skips
- * (SKIP, 3) skip entries, numbers amount entries; automatic and empty marks add
- * nothing. All or nothing, the error naming the file and line. Same codes as
- * hc_store_import. */
+ * top-level Checkmarks.csv, as Loop writes them. Yes/no habits become checkmark
+ * habits, measurable ones counter habits; each frequency n/d becomes "times:n/d"
+ * (1/1: "daily"), so strength gives Loop's scores. Marks: YES_MANUAL (2) a done
+ * entry, SKIP (3) a skip entry; a measurable habit's cell is Loop's stored integer,
+ * thousandths of the amount (2500 is 2.5; YES_MANUAL and YES_AUTO there are 0.002
+ * and 0.001). YES_AUTO on a yes/no habit, NO, UNKNOWN and empty cells add nothing
+ * (Loop derives them). Checkmarks.csv's header is matched to Habits.csv in order, so
+ * a name with a comma (unquoted there) and two habits of one name both import;
+ * the later of two active habits with one name is named "Name (2)". A habit starts
+ * on its first recorded day. All or nothing, the error naming the file and line.
+ * Same codes as hc_store_import. */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
+
+/* Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
+ * ("Loop Habits CSV <date>.zip") in memory, size bytes at data. Its Habits.csv and
+ * Checkmarks.csv (at the top, or in one folder) are read as hc_store_import_loop_csv
+ * reads them; each habit's folder ("001 Name/Checkmarks.csv", 001 its Position)
+ * gives the notes, each kept on the entry made that day (a note on a day Loop has
+ * no check, skip or number for is not kept: notes here live on entries). Entries
+ * stored or deflated, each checked against its CRC-32; zip64, encrypted and other
+ * methods are refused; at most 256 MiB inflated. All or nothing, the error naming
+ * the zip entry, file and line. The store only reads data during the call.
+ * HC_OK, HC_E_INVALID (not a zip, not Loop's export, bad rows), HC_E_CORRUPT (a
+ * damaged archive), HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
+ * One thread per store handle, as every store call. */
+int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t size);
+
+/* Exports the store in Loop Habit Tracker's CSV format, as Loop's exporter writes
+ * it: Habits.csv into *out_habits_csv and the top-level Checkmarks.csv into
+ * *out_checkmarks_csv, both allocated here and released with hc_free (on error
+ * both are left NULL). Checkmarks.csv has a row per day, newest first, from the
+ * oldest day with an entry to to_day (HC_DAY_NONE: today; at most 100000 days).
+ * A schedule is written as the frequency strength uses (see hc_habit_strength);
+ * a checkmark day as YES_MANUAL, SKIP, YES_AUTO (the days Loop fills in from the
+ * frequency, by Loop's rule) or UNKNOWN; a number as whole thousandths, named as
+ * Loop names 0..3 (NO, YES_AUTO, YES_MANUAL, SKIP). A Loop export imported with
+ * hc_store_import_loop_csv and exported again is the same table, except what is
+ * not kept here: Question, Description and Color are empty, and an explicit NO
+ * (no entry here) comes back UNKNOWN. Measurements are left out.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. One thread per store handle. */
+int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_csv, hc_store *store, int32_t to_day);
+
+/* Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
+ * CalendarDate, Value, CommentText), as Loop Habit Tracker imports it: a daily
+ * habit per name, in the order names first appear, its category as its group (its
+ * description is not kept); a habit with any value above 1 is a counter (target 1,
+ * HabitBull has none), else a checkmark; value 1 is done, above 1 an amount, 0 or
+ * below nothing; the comment is the entry's note; a later row for the same habit
+ * and day replaces an earlier one; dates YYYY-MM-DD or M/D/YYYY, up to the day
+ * after today. Names equal under case folding: the later becomes "Name (2)". A
+ * habit starts on its first recorded day. All or nothing, the error naming the
+ * line. Same codes as hc_store_import. One thread per store handle. */
+int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
+
+/* Imports Loop Habit Tracker's full backup ("Export full backup": its SQLite
+ * database) from path, opened read-only and left as it is. Every schema version of
+ * Loop's migrations (9 to 25) is read by the columns it has: habits with their
+ * frequency (as hc_store_import_loop_csv maps it), numeric type, target (Loop's
+ * target 0 becomes 0.001), target type, unit, archived; repetitions with their
+ * values (yes/no: 2 a check, 3 a skip; numbers in thousandths, 3 a skip) and, from
+ * version 25, notes (kept on the entry of that day). Colour, description, question
+ * and reminders are not kept (no such fields yet). Habits in Loop's order; a
+ * repetition of a missing habit, or a second of the same day, is left out, as
+ * Loop's own migration drops them. All or nothing, the error naming the table row.
+ * HC_OK, HC_E_INVALID (not a Loop backup, bad rows), HC_E_TOO_NEW (a version above
+ * 25), HC_E_CONFLICT, HC_E_CORRUPT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
+ * One thread per store handle. */
+int32_t hc_store_import_loop_db(hc_store *store, const char *path);
 
 /* ------------------------------------------------------------------------ */
 /* Habits                                                                    */
@@ -271,6 +333,8 @@ int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const 
  *   "monthdays:1,15,31"         days of the month (31 in a short month: its last day)
  *   "weekly:3"                  3 times per week (1..7)
  *   "monthly:5"                 5 times per month (1..31)
+ *   "times:2/3"                 2 times in every 3 days (1 <= N <= M <= 365): blocks of
+ *                               M days counted from the first day the schedule governed
  * Limits: name 1..200 bytes, group and unit up to 200 and 32 bytes, no control
  * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored).
  */
@@ -500,9 +564,11 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
  *  - Day-based schedules (daily, days:, every:, monthdays:) make each due day an
  *    occurrence; every:N counts from the first day that schedule governed;
  *    monthdays:31 falls on a shorter month's last day.
- *  - Quota schedules (weekly:N, monthly:N) make each period an occurrence: a week
- *    from the store's first weekday (Monday unless set), or a calendar month, cut to
- *    the days the schedule governs. Its quota is min(N, the period's days not excused).
+ *  - Quota schedules (weekly:N, monthly:N, times:N/M) make each period an occurrence:
+ *    a week from the store's first weekday (Monday unless set), a calendar month, or
+ *    a block of M days counted from the first day the schedule governed (as every:N
+ *    counts), cut to the days the schedule governs. Its quota is min(N, the period's
+ *    days not excused). Streaks of times:N/M count blocks (HC_STREAK_UNIT_PERIODS).
  *  - A day is done as hc_day_state says (HC_DAY_DONE). Excused days (a skip entry,
  *    or a vacation) neither break a streak nor add to it; a period whose days are
  *    all excused is excused.
@@ -533,6 +599,7 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
 #define HC_STREAK_UNIT_DAYS 1
 #define HC_STREAK_UNIT_WEEKS 2
 #define HC_STREAK_UNIT_MONTHS 3
+#define HC_STREAK_UNIT_PERIODS 4 /* times:N/M: blocks of M days */
 
 /* A run of kept occurrences; length 0 means none. An element of caller arrays:
  * this layout is frozen. */
@@ -685,14 +752,25 @@ int32_t hc_store_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_co
                       int32_t to_day);
 
 /*
- * Habit strength, compatible with Loop Habit Tracker: s = s_prev * m + v * (1 - m),
- * m = 0.5 ^ (sqrt(f) / 13), f the schedule's occurrences per day (days:mon,wed,fri
- * 3/7, every:3 1/3, weekly:3 3/7, monthly:N and monthdays N*12/365.25). It starts at 0
- * and moves once per occurrence day: each due day of a day-based schedule; each day
- * of a quota schedule, a day counting as 1 once its period's quota is met. Excused
- * and non-due days keep the value; as_of moves it only once done. v is 1 or 0, or for
- * numbers the progress: at least min(value / target, 1); at most 1 within the
- * target, else target / value. Measurements have no strength (0).
+ * Habit strength: Loop Habit Tracker's score (uhabits-core ScoreList), the same
+ * number for every day that is over (to 1e-6, checked against Loop's own tables
+ * and its CSV export). Each day from the start day takes one step
+ * s = s_prev * m + v * (1 - m), m = 0.5 ^ (sqrt(n / d) / 13), n/d the frequency
+ * "n times in d days". v comes from a window over the last days, the day included:
+ *  - checkmarks: done days in the last d days against n, at most 1; below once a
+ *    day both doubled (2n in 2d days), so irregular weeks still reach 1;
+ *  - counters and durations, at least: the last d days' sum against the target,
+ *    at most 1; at most: 1 - (sum - target) / target within 0..1, starting at 1.
+ *    Amounts count in thousandths, and a skipped day adds 0.003, as Loop stores them.
+ * A skipped or vacation day takes no step (the value stays). Schedules Loop lacks
+ * use the frequency they amount to: days:mon,wed,fri 3/7, every:N 1/N, monthdays
+ * with k days k/30, weekly:N N/7, monthly:N N/30, times:N/M N/M, daily 1/1; a
+ * schedule change starts its own window. Our one difference: the open day (today
+ * for hc_habit_strength, to_day for hc_strength_compute) moves the value only once
+ * done. Days before the start day are 0; after archiving the value stays; an
+ * at-most day with a skip entry that is within its limit counts as done (the day
+ * rule of hc_day_state), where Loop would hold the value. Measurements have no
+ * strength (0).
  * The value at the end of each day from from_day to to_day goes into a caller
  * buffer, as for hc_store_day_scores. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
  * HC_E_MISUSE, HC_E_IO.

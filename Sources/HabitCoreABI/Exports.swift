@@ -142,6 +142,52 @@ public func hc_store_import(_ store: OpaquePointer?, _ text: UnsafePointer<CChar
 }
 
 @c @implementation
+public func hc_store_export_loop_csv(_ out_habits_csv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                     _ out_checkmarks_csv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+                                     _ store: OpaquePointer?, _ to_day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let habitsOut = try Convert.out(out_habits_csv, "out_habits_csv")
+        let checkmarksOut = try Convert.out(out_checkmarks_csv, "out_checkmarks_csv")
+        habitsOut.pointee = nil
+        checkmarksOut.pointee = nil
+        let tables = try engine.exportLoop(to: try Convert.day(to_day, "to_day"))
+        let habits = try Convert.ownedString(tables.habits)
+        do throws(HabitError) {
+            checkmarksOut.pointee = try Convert.ownedString(tables.checkmarks)
+        } catch {
+            free(habits)
+            throw error
+        }
+        habitsOut.pointee = habits
+    }
+}
+
+@c @implementation
+public func hc_store_import_loop_db(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let path = try Convert.string(path, "path")
+        guard !path.isEmpty else { throw .invalid("path is empty") }
+        try engine.importLoopBackup(path: path)
+    }
+}
+
+@c @implementation
+public func hc_store_import_habitbull_csv(_ store: OpaquePointer?, _ csv: UnsafePointer<CChar>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        try engine.importHabitBull(try Convert.string(csv, "csv"))
+    }
+}
+
+@c @implementation
+public func hc_store_import_loop_zip(_ store: OpaquePointer?, _ data: UnsafePointer<UInt8>?, _ size: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        guard let data else { throw .invalid("data is NULL") }
+        guard size > 0, size <= 256 * 1024 * 1024 else { throw .invalid("size \(size) is outside 1...256 MiB") }
+        try engine.importLoopArchive(Array(UnsafeBufferPointer(start: data, count: Int(size))))
+    }
+}
+
+@c @implementation
 public func hc_store_import_loop_csv(_ store: OpaquePointer?, _ habits_csv: UnsafePointer<CChar>?, _ checkmarks_csv: UnsafePointer<CChar>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         try engine.importLoop(habitsCSV: try Convert.string(habits_csv, "habits_csv"),

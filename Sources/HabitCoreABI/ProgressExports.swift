@@ -15,6 +15,7 @@ enum CProgress {
         switch schedule {
         case .timesPerWeek: return HC_STREAK_UNIT_WEEKS
         case .timesPerMonth: return HC_STREAK_UNIT_MONTHS
+        case .timesInDays: return HC_STREAK_UNIT_PERIODS
         default: return HC_STREAK_UNIT_DAYS
         }
     }
@@ -217,7 +218,8 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
         let count = try Convert.out(out_count, "out_count")
         try CProgress.series(from_day, to_day)
         let history = try CProgress.history(rules, days, day_count, through: to_day)
-        Convert.copy(Scores.strengthSeries(history, from: from_day, to: to_day, weekStart: try CProgress.weekStart(rules)),
+        // No clock here: to_day is the open day.
+        Convert.copy(Scores.strengthSeries(history, from: from_day, to: to_day, asOf: to_day, weekStart: try CProgress.weekStart(rules)),
                      into: buffer, count: count) { $0 }
     }
 }

@@ -1,4 +1,5 @@
 import Glibc
+import HabitArchive
 import HabitCore
 import HabitPlugins
 import HabitStore
@@ -408,9 +409,51 @@ package final class Engine {
         PolicyKey.routineBounds,
     ]
 
+    /// Habits.csv and Checkmarks.csv in Loop Habit Tracker's format, rows up to `to` (nil: today).
+    package func exportLoop(to: Int32?) throws(HabitError) -> (habits: String, checkmarks: String) {
+        let last: Int32
+        if let to { last = to } else { last = try today() }
+        guard CivilDate.isValid(last) else { throw .invalid("day \(last) is outside 0001-01-01...9999-12-31") }
+        return try store.snapshot { () throws(HabitError) in
+            let habits = try store.habits(includeArchived: true)
+            var columns: [LoopCSVExport.Column] = []
+            for habit in habits where habit.spec.kind != .measurement {
+                let entries = try store.entries(habitId: habit.id, from: CivilDate.minDay, to: last)
+                let cancelled = DayFold.cancelledIds(in: entries)
+                let skipDays = Set(entries.lazy.filter { $0.kind == .skip && !cancelled.contains($0.id) }.map(\.day))
+                columns.append(.init(habit: habit, states: DayFold.sortedStates(entries, habit: habit.spec), skipDays: skipDays))
+            }
+            let oldest = columns.compactMap { $0.states.lazy.map(\.day).min() }.min() ?? last
+            try CivilDate.checkRange(from: min(oldest, last), to: last, limit: CivilDate.maxRangeDays)
+            return (LoopCSVExport.habitsCSV(habits), LoopCSVExport.checkmarksCSV(columns, to: last))
+        }
+    }
+
     /// layout nil: read from the content (StoreDocument.detectLayout).
     package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
         try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text), today: today()))
+    }
+
+    /// Loop's zip as Loop hands it to its users: every file must be UTF-8 text.
+    package func importLoopArchive(_ bytes: [UInt8]) throws(HabitError) {
+        guard Zip.looksLikeZip(bytes) else { throw .invalid("not a zip archive (Loop's CSV export is one)") }
+        var files: [String: String] = [:]
+        for entry in try Zip.entries(bytes) {
+            guard let text = String(validating: entry.data, as: UTF8.self) else {
+                throw .invalid("zip entry '\(entry.name.prefix(100))' is not UTF-8 text")
+            }
+            files[entry.name] = text
+        }
+        try apply(try LoopCSV.plan(archive: files, today: today(), nowMs: now()))
+    }
+
+    /// Loop's full backup database, read-only, every schema version LoopBackup reads.
+    package func importLoopBackup(path: String) throws(HabitError) {
+        try apply(try LoopDatabase.read(path: path).plan(today: today(), nowMs: now()))
+    }
+
+    package func importHabitBull(_ csv: String) throws(HabitError) {
+        try apply(try HabitBullCSV.plan(csv, today: today(), nowMs: now()))
     }
 
     package func importLoop(habitsCSV: String, checkmarksCSV: String) throws(HabitError) {

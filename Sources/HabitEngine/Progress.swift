@@ -93,7 +93,8 @@ extension Engine {
     package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
-        return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, weekStart: try weekStart(),
+        // Today is the open day: a past range is all over, as Loop scores it.
+        return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, asOf: try today(), weekStart: try weekStart(),
                                      vacations: Vacation.ranges(try vacations(), habitId: habitId))
     }
 

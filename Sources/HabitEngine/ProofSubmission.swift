@@ -164,7 +164,7 @@ extension Engine {
             return ("reused_evidence", "the same bytes were submitted as proof #\(earlier)")
         }
         if !policy.admits(minuteOfDay: minute), let window = policy.window {
-            return ("outside_window", "received at \(ProofText.clock(minute)), outside \(ProofText.clock(window.start))-\(ProofText.clock(window.end))")
+            return ("outside_window", "received at \(ClockText.hhmm(minute)), outside \(ClockText.hhmm(window.start))-\(ClockText.hhmm(window.end))")
         }
         if try !admitsApproval(habitId: habitId, day: day, policy: policy) {
             return ("already_verified", "this habit's day already has an approved proof")

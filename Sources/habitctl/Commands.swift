@@ -294,7 +294,26 @@ enum Commands {
     }
 
     static func export(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["format", "output"])
+        var args = try Arguments(raw, valued: ["format", "output", "date"])
+        if args.flag("loop") {
+            // Loop Habit Tracker's CSV export: Habits.csv and Checkmarks.csv into a folder.
+            guard let folder = args.option("output") else { throw .usage("--loop needs --output FOLDER") }
+            let day = try args.option("date").map(Library.parseDate) ?? Int32.min
+            try args.finish(maxPositionals: 0)
+            let store = try context.openStore(readOnly: true)
+            var habits: UnsafeMutablePointer<CChar>?, checkmarks: UnsafeMutablePointer<CChar>?
+            try Library.check(hc_store_export_loop_csv(&habits, &checkmarks, store.handle, day))
+            defer { hc_free(habits); hc_free(checkmarks) }
+            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            for (name, text) in [("Habits.csv", habits), ("Checkmarks.csv", checkmarks)] {
+                let path = folder + "/" + name
+                guard FileManager.default.createFile(atPath: path, contents: Data((text.map { String(cString: $0) } ?? "").utf8)) else {
+                    throw CLIError(exitCode: 6, message: "cannot write \(path)")
+                }
+            }
+            context.output.emit(["exported": true, "folder": folder]) { "exported Habits.csv and Checkmarks.csv to \(folder)" }
+            return
+        }
         let format = try exportFormat(args.option("format") ?? "json")
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)
@@ -326,10 +345,25 @@ enum Commands {
     static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["format"])
         let loop = args.flag("loop")
+        let habitBull = args.flag("habitbull")
+        guard !(loop && habitBull) else { throw .usage("--loop and --habitbull exclude each other") }
         let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
-        if loop {
+        if habitBull {
+            try Library.check(hc_store_import_habitbull_csv(store.handle, try readInput(try args.require(0, "CSV"))))
+        } else if loop && args.positionals.count == 1 {
+            // Loop's zip as Loop hands it over, or its full backup database.
+            let path = try args.require(0, "ZIP or DB")
+            let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+            guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
+            let bytes = [UInt8](data)
+            if path != "-" && bytes.starts(with: Array("SQLite format 3".utf8)) {
+                try Library.check(hc_store_import_loop_db(store.handle, path))
+            } else {
+                try Library.check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store.handle, $0.baseAddress, Int64($0.count)) })
+            }
+        } else if loop {
             let habits = try readInput(try args.require(0, "HABITS_CSV"))
             let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
             try Library.check(hc_store_import_loop_csv(store.handle, habits, checkmarks))

@@ -30,7 +30,7 @@ enum Help {
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
       backup FILE          a consistent copy of the store file (never overwrites FILE)
-      import FILE|-        a habitcore export, or Loop Habit Tracker CSVs (--loop)
+      import FILE|-        a habitcore export, Loop's CSV export (--loop), HabitBull's (--habitbull)
       demo                 a guided run against a store in a temporary folder
       completions bash|zsh|fish  the shell's completion script (installed by scripts/install.sh)
       manual               this help as a man page (roff), as installed in man1/habitctl.1
@@ -153,7 +153,7 @@ enum Help {
         Reminders at a local time of day, on the habit's due days (or --days), computed
         in the store's time zone and day start: a time the clocks skip fires at the
         first minute after the gap, a time they repeat fires once. A day that is done,
-        skipped, on vacation, not due, or whose weekly/monthly quota is met, gets none.
+        skipped, on vacation, not due, or whose weekly/monthly/times quota is met, gets none.
         Quiet hours move a reminder to their end (--quiet defer) or drop it (drop).
         Changes and removals apply from --from (today by default) on, never to days
         already lived.
@@ -206,7 +206,7 @@ enum Help {
         Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement]
                [--target N] [--at-most] [--unit U] [--group G] [--routine morning|day|evening|anytime]
                [--schedule S] [--start DATE] [--proof] [--miss-allowance N|store] [--open-day previous|zero|store]
-        Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5.
+        Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5, times:2/3.
         --miss-allowance and --open-day set the habit's own streak rules (see init --help);
         'store' follows the store's.
         Duration targets are in seconds.
@@ -236,7 +236,11 @@ enum Help {
         """,
         "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
         "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",
-        "export": "Usage: habitctl export [--format json|jsonl] [--output FILE]",
+        "export": """
+        Usage: habitctl export [--format json|jsonl] [--output FILE]
+               habitctl export --loop --output FOLDER [--date DATE]
+        --loop writes Loop Habit Tracker's Habits.csv and Checkmarks.csv (rows up to DATE, default today).
+        """,
         "backup": """
         Usage: habitctl backup FILE
 
@@ -248,6 +252,10 @@ enum Help {
         "import": """
         Usage: habitctl import FILE|- [--format json|jsonl]
                habitctl import --loop HABITS_CSV CHECKMARKS_CSV
+               habitctl import --loop ZIP|DB|-
+               habitctl import --habitbull CSV|-
+        --loop reads Loop Habit Tracker's CSV export (its zip as Loop hands it over, notes
+        kept, or its Habits.csv and Checkmarks.csv) or its full backup (.db); --habitbull HabitBull's CSV export.
         Without --format the layout is read from the text. All or nothing: every record is
         checked as the command that writes it would be; a bad line is named and nothing is written.
         """,

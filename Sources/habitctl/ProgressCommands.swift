@@ -186,12 +186,22 @@ enum ProgressCommands {
     }
 
     static func json(_ result: hc_streak_result) -> [String: Any] {
-        ["unit": result.unit == HC_STREAK_UNIT_WEEKS ? "weeks" : result.unit == HC_STREAK_UNIT_MONTHS ? "months" : "days",
+        ["unit": unitName(result.unit) + "s",
          "current": json(result.current), "longest": json(result.longest)]
     }
 
+    /// A streak unit in words: times:N/M counts its blocks of M days as periods.
+    static func unitName(_ unit: Int32) -> String {
+        switch unit {
+        case HC_STREAK_UNIT_WEEKS: return "week"
+        case HC_STREAK_UNIT_MONTHS: return "month"
+        case HC_STREAK_UNIT_PERIODS: return "period"
+        default: return "day"
+        }
+    }
+
     static func describe(_ streak: hc_streak, unit: Int32) -> String {
-        let word = unit == HC_STREAK_UNIT_WEEKS ? "week" : unit == HC_STREAK_UNIT_MONTHS ? "month" : "day"
+        let word = unitName(unit)
         guard streak.length > 0 else { return "no streak" }
         let plural = streak.length == 1 ? word : word + "s"
         let excused = streak.excused_days > 0 ? ", \(streak.excused_days) excused" : ""

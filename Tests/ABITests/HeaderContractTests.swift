@@ -40,6 +40,19 @@ final class HeaderContractTests: XCTestCase {
     }
 
     /// Functions the header declares, read from its prototypes.
+    /// The benchmarks call the header too: each compiles against it with pointer types
+    /// checked (an int32_t count where the header takes int64_t once slipped through).
+    func testBenchmarksCompileAgainstTheHeader() throws {
+        let bench = Paths.root + "/bench"
+        let sources = try FileManager.default.contentsOfDirectory(atPath: bench).filter { $0.hasSuffix(".c") }.sorted()
+        XCTAssertGreaterThanOrEqual(sources.count, 5)
+        for source in sources {
+            let result = try runProcess(["cc", "-Wall", "-Werror=incompatible-pointer-types", "-fsyntax-only",
+                                         "-I", Paths.include, bench + "/" + source])
+            XCTAssertSucceeded(result, "bench/\(source)")
+        }
+    }
+
     static func declaredFunctions() throws -> Set<String> {
         let text = try String(contentsOfFile: Paths.header, encoding: .utf8)
         let regex = try NSRegularExpression(pattern: #"^[a-z][a-z0-9_ \*]*?\b(hc_[a-z0-9_]+)\("#, options: [.anchorsMatchLines])

@@ -89,7 +89,7 @@ final class ProgressStoreTests: StoreTestCase {
     /// The pure call, fed the store's own day states, gives what the store-backed call gives.
     func testPureAndStoreBackedCallsAgree() throws {
         let store = try open()
-        let schedules = ["daily", "days:mon,wed,fri", "every:3", "monthdays:1,15,31", "weekly:3", "monthly:8"]
+        let schedules = ["daily", "days:mon,wed,fri", "every:3", "monthdays:1,15,31", "weekly:3", "monthly:8", "times:2/3", "times:5/30"]
         var random = SystemRandomNumberGenerator()
         let start = day("2026-01-01"), asOf = day("2026-06-30")
         for (index, schedule) in schedules.enumerated() {
@@ -128,17 +128,20 @@ final class ProgressStoreTests: StoreTestCase {
                 XCTAssertEqual(pure.unit, stored.unit, schedule)
                 XCTAssertEqual(pureBest.prefix(Int(min(pureCount, 5))).map(\.length), storedBest.map(\.length), schedule)
                 XCTAssertGreaterThanOrEqual(stored.longest.length, stored.current.length)
-                var strength = [Double](repeating: 0, count: length), pureStrength = [Double](repeating: 0, count: length)
+                // The store's open day is today, so every day up to asOf is over; the pure
+                // call's open day is to_day, so it is asked one day further.
+                var strength = [Double](repeating: 0, count: length), pureStrength = [Double](repeating: 0, count: length + 1)
                 var n: Int64 = 0
                 ok(hc_habit_strength(&strength, Int64(length), &n, store, habit, start, asOf))
                 schedule.withCString { text in
                     rules.schedule = text
-                    ok(hc_strength_compute(&pureStrength, Int64(length), &n, &rules, states, count, start, asOf))
+                    ok(hc_strength_compute(&pureStrength, Int64(length + 1), &n, &rules, states, count, start, asOf + 1))
                 }
-                XCTAssertEqual(strength, pureStrength, schedule)
+                XCTAssertEqual(strength, Array(pureStrength.prefix(length)), schedule)
             }
         }
         XCTAssertEqual(streaks(store, createHabit(store, "weekly", schedule: "weekly:2"), asOf: "2026-06-30").0.unit, HC_STREAK_UNIT_WEEKS)
+        XCTAssertEqual(streaks(store, createHabit(store, "two in three", schedule: "times:2/3"), asOf: "2026-06-30").0.unit, HC_STREAK_UNIT_PERIODS)
         ok(hc_store_close(store))
     }
 

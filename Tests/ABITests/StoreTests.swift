@@ -211,12 +211,12 @@ final class StoreTests: StoreTestCase {
         001,Meditate,YES_NO,Did you meditate?,,1,1,#FF8F00,,,,false
         002,Run,NUMERICAL,How many miles?,,3,7,#E64A19,miles,AT_LEAST,2.0,false
         """
-        let checkmarks = "Date,Meditate,Run\n2026-01-03,2,3.5\n2026-01-02,1,0\n2026-01-01,3,2\n"
+        let checkmarks = "Date,Meditate,Run\n2026-01-03,2,3500\n2026-01-02,1,0\n2026-01-01,3,2000\n" // numbers: thousandths, as Loop writes them
         ok(hc_store_import_loop_csv(store, habits, checkmarks))
         var pointer: UnsafeMutablePointer<hc_habit>?
         ok(hc_habit_find(&pointer, store, "Run"))
         let run = pointer?.pointee.id ?? 0
-        XCTAssertEqual(pointer.map { String(cString: $0.pointee.schedule) }, "weekly:3")
+        XCTAssertEqual(pointer.map { String(cString: $0.pointee.schedule) }, "times:3/7")
         XCTAssertEqual(pointer?.pointee.start_day, day("2026-01-01"))
         hc_habit_free(pointer)
         XCTAssertEqual(total(store, run, "2026-01-03"), 3.5)

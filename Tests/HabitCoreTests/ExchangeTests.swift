@@ -123,11 +123,11 @@ final class LoopCSVTests: XCTestCase {
     """
 
     func testHabitsAndMarksBecomeAPlan() throws {
-        let marks = "Date,Meditate,Run,Old\n2026-01-03,2,3.5,1\n2026-01-02,3,0,2\n2026-01-01,YES_MANUAL,-1,0\n"
+        let marks = "Date,Meditate,Run,Old\n2026-01-03,2,3500,1\n2026-01-02,3,0,2\n2026-01-01,YES_MANUAL,-1,0\n"
         let plan = try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: marks, today: 20_500, nowMs: 5)
         XCTAssertEqual(plan.habits.map(\.spec.name), ["Meditate", "Run", "Old"])
         XCTAssertEqual(plan.habits.map(\.spec.kind), [.checkmark, .counter, .checkmark])
-        XCTAssertEqual(plan.habits.map(\.spec.schedule), [.daily, .timesPerWeek(3), .everyNDays(3)])
+        XCTAssertEqual(plan.habits.map(\.spec.schedule), [.daily, .timesInDays(3, 7), .timesInDays(1, 3)], "each Loop frequency as itself")
         XCTAssertEqual(plan.habits[1].spec.unit, "miles")
         XCTAssertNotNil(plan.habits[2].archivedDay)
         XCTAssertEqual(plan.habits[0].spec.startDay, try CivilDate.parseDay("2026-01-01"))
@@ -141,8 +141,10 @@ final class LoopCSVTests: XCTestCase {
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Checkmarks.csv line 3:") == true, "\(error)")
         }
         XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: "Date,Nobody\n", today: 0, nowMs: 0))
-        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits + "\n004,Run,YES_NO,,,1,1,#000,,,,false", checkmarksCSV: "Date\n",
-                                              today: 0, nowMs: 0))
+        // Loop allows two habits of one name: the later one is told apart, not refused.
+        XCTAssertEqual(try LoopCSV.plan(habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false\n005,Run,YES_NO,,,1,1,#000,,,,false",
+                                        checkmarksCSV: "Date\n", today: 0, nowMs: 0).habits.map(\.spec.name),
+                       ["Meditate", "Run", "Old", "run (2)", "Run (3)"])
         XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: "Position,Name,Type\n001,X,BOOLEAN\n", checkmarksCSV: "Date\n",
                                               today: 0, nowMs: 0)) { error in
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Habits.csv line 2:") == true, "\(error)")

@@ -69,6 +69,30 @@ final class StreakTests: XCTestCase {
         XCTAssertEqual(summary(skipped, asOf: "2026-06-04").current, Streak(first: start, last: start + 2, length: 2, excusedDays: 1))
     }
 
+    func testTimesInDaysCountsBlocksFromItsFirstDay() {
+        // times:2/3 from Wednesday 2026-11-04: blocks 4-6, 7-9, 10-12, 13-15 (not weeks).
+        let start = day("2026-11-04")
+        let done = [0, 2, 3, 4, 6, 9].map { start + Int32($0) } // 2, 2, 1 (missed), 1 so far
+        let h = history(schedule: .timesInDays(2, 3), start: "2026-11-04", done: done)
+        let occurrences = Judge.occurrences(h, asOf: start + 10, weekStart: 1)
+        XCTAssertEqual(occurrences.map(\.first), [start, start + 3, start + 6, start + 9])
+        XCTAssertEqual(occurrences.map(\.verdict), [.kept, .kept, .missed, .open], "the open block neither adds nor breaks")
+        XCTAssertNil(summary(h, asOf: "2026-11-14").current, "the missed block ended it")
+        XCTAssertEqual(summary(h, asOf: "2026-11-14").best.map(\.length), [2])
+        // The blocks count from the day the schedule began governing, also mid-history.
+        let changed = history(schedule: .daily, start: "2026-11-01",
+                              schedules: [ScheduleSpan(fromDay: day("2026-11-01"), schedule: .daily),
+                                          ScheduleSpan(fromDay: start, schedule: .timesInDays(2, 3))], done: done)
+        XCTAssertEqual(Array(Judge.occurrences(changed, asOf: start + 11, weekStart: 1).map(\.first).suffix(4)),
+                       [start, start + 3, start + 6, start + 9])
+        XCTAssertEqual(Judge.periodStart(.timesInDays(2, 3), day: start - 1, weekStart: 1, anchor: start), start - 3,
+                       "a day before the anchor falls in the block before it")
+        XCTAssertEqual(Judge.periodEnd(.timesInDays(1, 365), start: start), start + 364)
+        // A skipped day lowers the block's quota, as for weekly quotas.
+        let skipped = history(schedule: .timesInDays(3, 3), start: "2026-11-04", done: [start, start + 1], skipped: [start + 2])
+        XCTAssertEqual(Judge.occurrences(skipped, asOf: start + 5, weekStart: 1).first?.verdict, .kept)
+    }
+
     func testThreeTimesPerWeekCountsWeeksInARow() {
         // Weeks start on Monday; 2026-11-02 is a Monday.
         let monday = day("2026-11-02")
@@ -87,7 +111,7 @@ final class StreakTests: XCTestCase {
         let late = history(schedule: .timesPerWeek(3), start: "2026-11-07", done: [monday + 5, monday + 6])
         XCTAssertEqual(summary(late, asOf: "2026-11-09").current?.length, 1)
         // Sunday-first weeks move the boundary.
-        XCTAssertEqual(Judge.periodStart(.timesPerWeek(3), day: monday, weekStart: 0), monday - 1)
+        XCTAssertEqual(Judge.periodStart(.timesPerWeek(3), day: monday, weekStart: 0, anchor: monday), monday - 1)
     }
 
     func testAtMostHabitsAreJudgedOnceTheDayIsOver() {
@@ -136,22 +160,32 @@ final class StreakTests: XCTestCase {
     func testStrengthOfADailyHabitDoneTwentyDays() {
         let start = day("2026-01-01")
         let h = history(start: "2026-01-01", done: (0..<20).map { start + Int32($0) })
-        let series = Scores.strengthSeries(h, from: start, to: start + 19, weekStart: 1)
+        let series = Scores.strengthSeries(h, from: start, to: start + 19, asOf: start + 19, weekStart: 1)
         XCTAssertEqual(series.count, 20)
         // 0.65574764: the 0.655747 is it to six decimals, truncated.
         XCTAssertEqual((series[19] * 1_000_000).rounded(.down) / 1_000_000, 0.655747)
         XCTAssertEqual(series[19], 1 - pow(0.5, 20.0 / 13), accuracy: 1e-12)
         // A skipped day keeps the value; a missed one lowers it.
         let skipped = history(start: "2026-01-01", done: [start, start + 2], skipped: [start + 1])
-        let kept = Scores.strengthSeries(skipped, from: start, to: start + 2, weekStart: 1)
+        let kept = Scores.strengthSeries(skipped, from: start, to: start + 2, asOf: start + 2, weekStart: 1)
         XCTAssertEqual(kept[1], kept[0])
         let missed = history(start: "2026-01-01", done: [start, start + 2])
-        XCTAssertLessThan(Scores.strengthSeries(missed, from: start, to: start + 2, weekStart: 1)[1], kept[0])
+        XCTAssertLessThan(Scores.strengthSeries(missed, from: start, to: start + 2, asOf: start + 2, weekStart: 1)[1], kept[0])
         // Numbers count their progress: half the target is v = 0.5.
         let half = history(.counter, target: 8, start: "2026-01-01", values: [start: 4])
         let m = pow(0.5, 1.0 / 13)
-        XCTAssertEqual(Scores.strengthSeries(half, from: start, to: start, weekStart: 1)[0], 0, "today moves it only once done")
-        XCTAssertEqual(Scores.strengthSeries(half, from: start, to: start + 1, weekStart: 1)[0], 0.5 * (1 - m), accuracy: 1e-12)
+        XCTAssertEqual(Scores.strengthSeries(half, from: start, to: start, asOf: start, weekStart: 1)[0], 0, "today moves it only once done")
+        XCTAssertEqual(Scores.strengthSeries(half, from: start, to: start + 1, asOf: start + 1, weekStart: 1)[0], 0.5 * (1 - m), accuracy: 1e-12)
+        // Over the limit of an at-most number: Loop's 1 - (value - target) / target from a start at 1.
+        let coffee = history(.counter, target: 2, direction: .atMost, start: "2026-01-01", values: [start: 3])
+        XCTAssertEqual(Scores.strengthSeries(coffee, from: start, to: start, asOf: start + 1, weekStart: 1)[0],
+                       m + 0.5 * (1 - m), accuracy: 1e-12)
+        // A quota habit fills a rolling window (Loop's n/d, doubled below once a day): 2 of 3 days is 1.
+        let twoInThree = history(schedule: .timesInDays(2, 3), start: "2026-01-01", done: [start, start + 2])
+        let m23 = pow(0.5, (2.0 / 3).squareRoot() / 13)
+        let window = Scores.strengthSeries(twoInThree, from: start, to: start + 2, asOf: start + 3, weekStart: 1)
+        XCTAssertEqual(window[0], 0.25 * (1 - m23), accuracy: 1e-12, "1 of the 4 the 6-day window asks")
+        XCTAssertEqual(window[2], (window[1]) * m23 + 0.5 * (1 - m23), accuracy: 1e-12)
     }
 
     func testCompletionRateAndDemands() {

@@ -139,6 +139,13 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_backup(s, "/tmp/never-written.db"), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_loop_zip(s, (const uint8_t *)"PK", 2), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_habitbull_csv(s, ""), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_loop_db(s, "x.db"), HC_E_MISUSE);
+        {
+            char *loop_habits = NULL, *loop_marks = NULL;
+            EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, &loop_marks, s, HC_DAY_NONE), HC_E_MISUSE);
+        }
         EXPECT_STATUS(hc_habit_create(&id, s, &options), HC_E_MISUSE);
         hc_habit *habit = NULL;
         EXPECT_STATUS(hc_habit_get(&habit, s, 1), HC_E_MISUSE);
@@ -302,6 +309,48 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", NULL), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "", ""), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import_loop_csv(store, "Name\n\"unterminated", "Date\n"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_loop_db(store, "/nonexistent/dir/loop.db"), HC_E_IO);
+    EXPECT_STATUS(hc_store_import_loop_db(store, "/dev/null"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, ""), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, "HabitName,HabitCategory,CalendarDate,Value\nX,,2022-01-01,1e400\n"), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_habitbull_csv(store, "HabitName,HabitCategory,CalendarDate,Value\nX,,99999/1/1,1\n"), HC_E_INVALID);
+    {
+        char *loop_habits = NULL, *loop_marks = NULL;
+        EXPECT_STATUS(hc_store_export_loop_csv(NULL, &loop_marks, store, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, NULL, store, HC_DAY_NONE), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_export_loop_csv(&loop_habits, &loop_marks, store, INT32_MAX), HC_E_INVALID);
+        if (loop_habits != NULL || loop_marks != NULL) { fprintf(stderr, "export_loop_csv left an output on error\n"); failures++; }
+    }
+    {
+        /* Zips: NULL, sizes out of range, not a zip, an empty archive, and archives whose
+         * directory points outside the file or to a hostile entry. */
+        static const uint8_t empty_zip[22] = {0x50, 0x4B, 0x05, 0x06};
+        uint8_t zip[200];
+        memset(zip, 0, sizeof zip);
+        EXPECT_STATUS(hc_store_import_loop_zip(store, NULL, 10), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_import_loop_zip(store, empty_zip, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_import_loop_zip(store, empty_zip, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_import_loop_zip(store, empty_zip, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_import_loop_zip(store, (const uint8_t *)"hello, world", 12), HC_E_INVALID);
+        EXPECT_STATUS(hc_store_import_loop_zip(store, empty_zip, sizeof empty_zip), HC_E_INVALID); /* no Habits.csv */
+        /* PK\3\4, then an end record at 178 claiming one entry whose directory lies at 0xFFFFFF00. */
+        zip[0] = 0x50; zip[1] = 0x4B; zip[2] = 3; zip[3] = 4;
+        zip[178] = 0x50; zip[179] = 0x4B; zip[180] = 5; zip[181] = 6;
+        zip[188] = 1; zip[190] = 1; zip[192] = 46; zip[194] = 0x00; zip[195] = 0xFF; zip[196] = 0xFF; zip[197] = 0xFF;
+        EXPECT_STATUS(hc_store_import_loop_zip(store, zip, sizeof zip), HC_E_CORRUPT);
+        /* The directory at 100: an entry with a huge name length and a local header past the end. */
+        zip[194] = 100; zip[195] = 0; zip[196] = 0; zip[197] = 0;
+        zip[100] = 0x50; zip[101] = 0x4B; zip[102] = 1; zip[103] = 2;
+        zip[128] = 0xFF; zip[129] = 0xFF; zip[142] = 0xF0; zip[143] = 0xFF; zip[144] = 0xFF; zip[145] = 0x7F;
+        EXPECT_STATUS(hc_store_import_loop_zip(store, zip, sizeof zip), HC_E_CORRUPT);
+        zip[128] = 1; zip[146] = 'a';
+        EXPECT_STATUS(hc_store_import_loop_zip(store, zip, sizeof zip), HC_E_CORRUPT);
+    }
 
     /* Habits. */
     EXPECT_STATUS(hc_habit_create(NULL, store, &options), HC_E_INVALID);

@@ -87,6 +87,22 @@ package struct ImportPlan: Equatable, Sendable {
         entries.append(item)
     }
 
+    /// Apps that allow two habits of one name (Loop; HabitBull's "Run" and "run"):
+    /// the later active ones become "Name (2)", "Name (3)", under full case folding.
+    package mutating func makeNamesUnique() {
+        var taken = Set<String>()
+        for index in habits.indices where habits[index].archivedDay == nil {
+            let name = habits[index].spec.name
+            var candidate = name, suffix = 1
+            while taken.contains(HabitName.key(candidate)) {
+                suffix += 1
+                candidate = "\(name) (\(suffix))"
+            }
+            taken.insert(HabitName.key(candidate))
+            habits[index].spec.name = candidate
+        }
+    }
+
     /// Names must be unique among the plan's active habits (the store checks its own).
     func checkNames() throws(HabitError) {
         var seen = Set<String>()

@@ -3,14 +3,18 @@
 /// Loop implied from the frequency, NO (0), UNKNOWN (-1), SKIP (3); measurable
 /// habits hold numbers. Only what a person entered becomes an entry.
 package enum LoopCSV {
-    package static func plan(habitsCSV: String, checkmarksCSV: String, today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+    /// `notes`: per habit (by its Habits.csv Position), the notes of its days, from
+    /// its own folder's Checkmarks.csv (Loop's zip has them); a note goes with the
+    /// entry made that day.
+    package static func plan(habitsCSV: String, checkmarksCSV: String, notes: [Int: [Int32: String]] = [:],
+                             today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
         let habitRows = try rows(habitsCSV, file: "Habits.csv")
         guard let header = habitRows.first else { throw .invalid("Habits.csv: empty file") }
         let column = Dictionary(header.enumerated().map { ($1.trimmed.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         guard let nameColumn = column["name"] else { throw .invalid("Habits.csv line 1: no Name column") }
 
         var plan = ImportPlan()
-        var loopHabits: [(name: String, numeric: Bool)] = []
+        var loopHabits: [(name: String, numeric: Bool, position: Int?)] = []
         for (offset, row) in habitRows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
             let line = offset + 1
             func field(_ name: String) -> String? {
@@ -39,24 +43,41 @@ package enum LoopCSV {
                     routine: .anytime, proofRequired: false, startDay: today,
                     schedule: schedule(numerator: numerator, denominator: denominator)).validated()
                 plan.habits.append(.init(spec: spec, schedules: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
-                loopHabits.append((name, numeric))
+                loopHabits.append((name, numeric, field("position").flatMap { Int($0) }))
             } catch {
                 throw error.prefixed("Habits.csv line \(line)")
             }
         }
+        plan.makeNamesUnique()
         try plan.checkNames()
 
         let markRows = try rows(checkmarksCSV, file: "Checkmarks.csv")
         guard let markHeader = markRows.first, markHeader.first?.trimmed.lowercased() == "date" else {
             throw .invalid("Checkmarks.csv line 1: expected a header starting with Date")
         }
-        // Columns are matched to habits by name.
+        // Loop writes this header unquoted, in Habits.csv's order: a name with a
+        // comma spans several cells, and duplicate names are told apart by order.
+        // Data cells hold one value per habit, so habits map to data columns by rank.
         var habitOfColumn: [Int: Int] = [:]
-        for (index, title) in markHeader.enumerated().dropFirst() where !title.trimmed.isEmpty {
-            guard let habit = loopHabits.firstIndex(where: { $0.name == title.trimmed }) else {
-                throw .invalid("Checkmarks.csv line 1: column '\(title.prefix(60))' is not a habit of Habits.csv")
+        var pieces = markHeader.dropFirst().map(\.trimmed)
+        while pieces.last?.isEmpty == true { pieces.removeLast() }
+        var piece = 0, nextHabit = 0
+        while piece < pieces.count {
+            var matched: (habit: Int, width: Int)? = nil
+            for habit in nextHabit..<loopHabits.count {
+                let name = loopHabits[habit].name
+                if pieces[piece] == name { matched = (habit, 1); break }
+                let parts = name.split(separator: ",", omittingEmptySubsequences: false).map { String($0).trimmed }
+                if parts.count > 1, piece + parts.count <= pieces.count, Array(pieces[piece..<piece + parts.count]) == parts {
+                    matched = (habit, parts.count); break
+                }
             }
-            habitOfColumn[index] = habit
+            guard let matched else {
+                throw .invalid("Checkmarks.csv line 1: column '\(pieces[piece].prefix(60))' is not a habit of Habits.csv (in its order)")
+            }
+            habitOfColumn[1 + habitOfColumn.count] = matched.habit
+            piece += matched.width
+            nextHabit = matched.habit + 1
         }
         var undone = Set<Int>()
         var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
@@ -65,8 +86,9 @@ package enum LoopCSV {
                 let day = try CivilDate.parseDay(row[0].trimmed)
                 for (column, habit) in habitOfColumn.sorted(by: { $0.key < $1.key }) where column < row.count {
                     guard let (kind, value) = try mark(row[column].trimmed, numeric: loopHabits[habit].numeric) else { continue }
+                    let note = loopHabits[habit].position.flatMap { notes[$0]?[day] }
                     try plan.append(.init(habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
-                                          source: .import, undoesIndex: nil, note: nil), undone: &undone)
+                                          source: .import, undoesIndex: nil, note: note), undone: &undone)
                     firstDay[habit] = min(firstDay[habit] ?? day, day)
                 }
             } catch {
@@ -82,26 +104,58 @@ package enum LoopCSV {
         return plan
     }
 
-    /// Loop's frequency "numerator times per denominator days" as our nearest schedule.
-    static func schedule(numerator: Int, denominator: Int) throws(HabitError) -> Schedule {
-        guard numerator >= 1, denominator >= 1, numerator <= denominator else {
-            throw .invalid("frequency \(numerator)/\(denominator) is not a number of times per days")
+    /// Loop's zip, its files by path: Habits.csv and Checkmarks.csv (beside each
+    /// other, at the top or in one folder), and each habit's folder "NNN Name/" with
+    /// its Checkmarks.csv (Date,Value,Notes), NNN its Position, for the notes.
+    package static func plan(archive files: [String: String], today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+        let habitsPath = files.keys.filter { $0 == "Habits.csv" || $0.hasSuffix("/Habits.csv") }.min { $0.count < $1.count }
+        guard let habitsPath, let habitsCSV = files[habitsPath] else { throw .invalid("zip: no Habits.csv (not Loop's CSV export)") }
+        let folder = String(habitsPath.dropLast("Habits.csv".count))
+        guard let checkmarksCSV = files[folder + "Checkmarks.csv"] else { throw .invalid("zip: no Checkmarks.csv beside \(habitsPath.prefix(100))") }
+        var notes: [Int: [Int32: String]] = [:]
+        for (path, text) in files where path.hasPrefix(folder) && path.hasSuffix("/Checkmarks.csv") {
+            let habitFolder = path.dropFirst(folder.count).dropLast("/Checkmarks.csv".count)
+            guard !habitFolder.contains("/"), let position = Int(habitFolder.prefix { $0.isNumber }) else { continue }
+            let label = String(path.prefix(120))
+            let habitRows = try rows(text, file: label)
+            guard let header = habitRows.first?.map({ $0.trimmed.lowercased() }), header.first == "date",
+                  let noteColumn = header.firstIndex(of: "notes") else { continue }
+            for (offset, row) in habitRows.enumerated().dropFirst() where noteColumn < row.count && !row[noteColumn].isEmpty {
+                do throws(HabitError) {
+                    notes[position, default: [:]][try CivilDate.parseDay(row[0].trimmed)] = row[noteColumn]
+                } catch {
+                    throw error.prefixed("\(label) line \(offset + 1)")
+                }
+            }
         }
-        if numerator == denominator { return .daily }
-        if denominator == 7 { return .timesPerWeek(numerator) }
-        if denominator == 30 || denominator == 31 { return .timesPerMonth(numerator) }
-        if numerator == 1, denominator <= 365 { return .everyNDays(denominator) }
-        return .timesPerWeek(min(7, max(1, Int((Double(numerator) * 7 / Double(denominator)).rounded()))))
+        return try plan(habitsCSV: habitsCSV, checkmarksCSV: checkmarksCSV, notes: notes, today: today, nowMs: nowMs)
     }
 
+    /// Loop's frequency "numerator times in denominator days" as itself: 1/1 daily,
+    /// any other n/d times:n/d (2/2 is not daily: Loop's window differs).
+    static func schedule(numerator: Int, denominator: Int) throws(HabitError) -> Schedule {
+        guard numerator >= 1, denominator >= 1, numerator <= denominator, denominator <= 365 else {
+            throw .invalid("frequency \(numerator)/\(denominator) is not a number of times in 1...365 days")
+        }
+        if numerator == 1 && denominator == 1 { return .daily }
+        return .timesInDays(numerator, denominator)
+    }
+
+    /// A cell of Checkmarks.csv as an entry. Loop writes a stored value: marks by
+    /// name (YES_MANUAL 2, YES_AUTO 1, NO 0, SKIP 3, UNKNOWN -1), and for numbers the
+    /// stored integer, thousandths of the amount (2.5 km is 2500) — so a number
+    /// that happens to be 1, 2 or 3 thousandths is written as a mark's name.
     private static func mark(_ text: String, numeric: Bool) throws(HabitError) -> (EntryKind, Double)? {
         switch text.uppercased() {
-        case "", "UNKNOWN", "-1", "NO", "0", "YES_AUTO", "1": return nil
-        case "SKIP", "3": return numeric ? nil : (.skip, 0)
-        case "YES_MANUAL", "2": return numeric ? (.amount, 2) : (.done, 0)
+        case "", "UNKNOWN", "-1", "NO", "0": return nil
+        case "SKIP", "3": return (.skip, 0)
+        case "YES_AUTO", "1": return numeric ? (.amount, 0.001) : nil
+        case "YES_MANUAL", "2": return numeric ? (.amount, 0.002) : (.done, 0)
         default:
-            guard numeric, let value = Double(text), value.isFinite else { throw .invalid("'\(text.prefix(30))' is not a Loop mark") }
-            return value > 0 ? (.amount, value) : nil
+            guard numeric, let stored = Int64(text), stored > 0, stored <= 1_000_000_000_000_000 else {
+                throw .invalid("'\(text.prefix(30))' is not a Loop value" + (numeric ? " (numbers are whole thousandths, as Loop exports them)" : ""))
+            }
+            return (.amount, Double(stored) / 1000)
         }
     }
 

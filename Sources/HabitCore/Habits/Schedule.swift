@@ -9,6 +9,9 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
     case monthDays([Int])
     case timesPerWeek(Int)
     case timesPerMonth(Int)
+    /// N times in every block of M days counted from the first day the schedule
+    /// governed (Loop Habit Tracker's "N times in M days"); 1 <= N <= M <= 365.
+    case timesInDays(Int, Int)
 
     private static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
@@ -52,8 +55,14 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
             self = .timesPerWeek(try count(1...7))
         case "monthly":
             self = .timesPerMonth(try count(1...31))
+        case "times":
+            let numbers = (argument ?? "").split(separator: "/", omittingEmptySubsequences: false)
+            guard numbers.count == 2, let n = Int(numbers[0]), let m = Int(numbers[1]), (1...365).contains(m), (1...m).contains(n) else {
+                throw .invalid("schedule '\(raw.prefix(60))': expected times:N/M, N times in M days, with 1 <= N <= M <= 365")
+            }
+            self = .timesInDays(n, m)
         default:
-            throw .invalid("schedule '\(raw.prefix(60))' is not one of daily, days:mon,wed, every:N, monthdays:1,15, weekly:N, monthly:N")
+            throw .invalid("schedule '\(raw.prefix(60))' is not one of daily, days:mon,wed, every:N, monthdays:1,15, weekly:N, monthly:N, times:N/M")
         }
     }
 
@@ -68,6 +77,7 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
         case .monthDays(let days): return "monthdays:" + days.map(String.init).joined(separator: ",")
         case .timesPerWeek(let n): return "weekly:\(n)"
         case .timesPerMonth(let n): return "monthly:\(n)"
+        case .timesInDays(let n, let m): return "times:\(n)/\(m)"
         }
     }
 }

@@ -175,7 +175,7 @@ package struct HabitHistory: Sendable {
             case .weekdays(let bits): (weekdayMask, every, byMonthDay) = (Int(bits), 1, false)
             case .everyNDays(let n): (weekdayMask, every, byMonthDay) = (0x7F, max(n, 1), false)
             case .monthDays: (weekdayMask, every, byMonthDay) = (0x7F, 1, true)
-            case .daily, .timesPerWeek, .timesPerMonth: (weekdayMask, every, byMonthDay) = (0x7F, 1, false)
+            case .daily, .timesPerWeek, .timesPerMonth, .timesInDays: (weekdayMask, every, byMonthDay) = (0x7F, 1, false)
             }
         }
 

@@ -9,9 +9,10 @@
 /// - Day-based schedules (daily, days:, every:, monthdays:) make each due day
 ///   an occurrence. every:N counts from the first day its schedule governed.
 ///   monthdays:31 falls on a shorter month's last day.
-/// - Quota schedules (weekly:N, monthly:N) make each period an occurrence: a
-///   week starting on the store's first weekday, or a calendar month, cut to the
-///   days the schedule governs. Its quota is min(N, the period's days that are
+/// - Quota schedules (weekly:N, monthly:N, times:N/M) make each period an
+///   occurrence: a week starting on the store's first weekday, a calendar month,
+///   or a block of M days counted from the first day the schedule governed (as
+///   every:N counts), cut to the days the schedule governs. Its quota is min(N, the period's days that are
 ///   not excused); a period whose days are all excused is excused.
 /// - Excused (skipped or vacation) days are neither kept nor missed.
 /// - The occurrence holding `asOf` is open while not yet kept: it never breaks
@@ -80,7 +81,7 @@ package struct Vacation: Equatable, Sendable {
 extension Schedule {
     package var isQuota: Bool {
         switch self {
-        case .timesPerWeek, .timesPerMonth: return true
+        case .timesPerWeek, .timesPerMonth, .timesInDays: return true
         default: return false
         }
     }
@@ -88,7 +89,7 @@ extension Schedule {
     /// Whether a day-based schedule falls on `day`; `anchor` is the first day it governed.
     package func falls(on day: Int32, anchor: Int32) -> Bool {
         switch self {
-        case .daily, .timesPerWeek, .timesPerMonth: return true
+        case .daily, .timesPerWeek, .timesPerMonth, .timesInDays: return true
         case .weekdays(let bits): return bits & (1 << CivilDate.weekday(day)) != 0
         case .everyNDays(let n):
             let distance = Int64(day) - Int64(anchor)
@@ -110,6 +111,7 @@ extension Schedule {
         case .monthDays(let days): return Double(days.count) * 12 / 365.25
         case .timesPerWeek(let n): return Double(n) / 7
         case .timesPerMonth(let n): return Double(n) * 12 / 365.25
+        case .timesInDays(let n, let m): return Double(n) / Double(m)
         }
     }
 }
@@ -124,17 +126,30 @@ extension Array: OccurrenceSink where Element == Occurrence {
 }
 
 package enum Judge {
-    /// The first day of the quota period holding `day`.
-    static func periodStart(_ schedule: Schedule, day: Int32, weekStart: Int) -> Int32 {
-        if case .timesPerMonth = schedule, let date = try? CivilDate(dayNumber: day) {
-            return day - Int32(date.day - 1)
+    /// The first day of the quota period holding `day`; `anchor` is the first day
+    /// the schedule governed (times:N/M counts its blocks of M days from it).
+    static func periodStart(_ schedule: Schedule, day: Int32, weekStart: Int, anchor: Int32) -> Int32 {
+        switch schedule {
+        case .timesPerMonth:
+            if let date = try? CivilDate(dayNumber: day) { return day - Int32(date.day - 1) }
+        case .timesInDays(_, let m):
+            // Floor division, so a day before the anchor falls in the block before it.
+            let distance = Int64(day) - Int64(anchor)
+            let blocks = distance >= 0 ? distance / Int64(m) : -((-distance + Int64(m) - 1) / Int64(m))
+            return Int32(clamping: Int64(anchor) + blocks * Int64(m))
+        default: break
         }
         return day - Int32((CivilDate.weekday(day) - weekStart + 7) % 7)
     }
 
     static func periodEnd(_ schedule: Schedule, start: Int32) -> Int32 {
-        if case .timesPerMonth = schedule, let date = try? CivilDate(dayNumber: start) {
-            return start + Int32(CivilDate.daysInMonth(year: date.year, month: date.month) - 1)
+        switch schedule {
+        case .timesPerMonth:
+            if let date = try? CivilDate(dayNumber: start) {
+                return start + Int32(CivilDate.daysInMonth(year: date.year, month: date.month) - 1)
+            }
+        case .timesInDays(_, let m): return start &+ Int32(m - 1)
+        default: break
         }
         return start + 6
     }
@@ -156,8 +171,8 @@ package enum Judge {
         let first = history.spec.startDay
         let last = history.lastActiveDay(asOf: asOf)
         guard first <= last else { return }
-        // Quota periods look up to a month past `last` for their quota.
-        let excused = ExcusedDays(vacations, from: first, to: last &+ 31)
+        // Quota periods look up to a block (times:N/365) past `last` for their quota.
+        let excused = ExcusedDays(vacations, from: first, to: last &+ 366)
         history.forEachSegment(from: first, through: last) { segment in
             if segment.schedule.isQuota {
                 periods(segment, history, asOf: asOf, last: last, weekStart: weekStart, excused: excused, into: &sink)
@@ -197,13 +212,13 @@ package enum Judge {
                                                       last: Int32, weekStart: Int, excused: ExcusedDays, into sink: inout Sink) {
         let quota: Int32
         switch segment.schedule {
-        case .timesPerWeek(let n), .timesPerMonth(let n): quota = Int32(n)
+        case .timesPerWeek(let n), .timesPerMonth(let n), .timesInDays(let n, _): quota = Int32(n)
         default: quota = 1
         }
         let days = history.judged(asOf: asOf)
         var day = segment.first
         while day <= segment.last {
-            let start = periodStart(segment.schedule, day: day, weekStart: weekStart)
+            let start = periodStart(segment.schedule, day: day, weekStart: weekStart, anchor: segment.anchor)
             // The whole period as the schedule governs it (asOf does not shorten the quota) ...
             let fullLast = min(periodEnd(segment.schedule, start: start), segment.governedEnd)
             // ... and the part of it judged so far.

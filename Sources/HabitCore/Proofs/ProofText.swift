@@ -1,4 +1,4 @@
-/// The text of proofs: media types given or guessed, and times of day in messages.
+/// The media types of proofs: given and checked, or guessed from the bytes.
 package enum ProofText {
     /// A caller's media type, checked as type/subtype of printable ASCII, lowercased.
     package static func validMediaType(_ text: String) throws(HabitError) -> String {
@@ -13,11 +13,5 @@ package enum ProofText {
         if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return "image/jpeg" }
         if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return "image/png" }
         return "application/octet-stream"
-    }
-
-    /// A minute of the day as HH:MM (1440, a window's exclusive end, reads 24:00).
-    package static func clock(_ minute: Int32) -> String {
-        let hours = minute / 60, minutes = minute % 60
-        return (hours < 10 ? "0" : "") + String(hours) + ":" + (minutes < 10 ? "0" : "") + String(minutes)
     }
 }

@@ -91,10 +91,14 @@ package enum ReminderPlan {
     /// the start of a quota period (week or month) of the schedules that reaches into it.
     package static func firstDayRead(_ habit: Habit, days: ClosedRange<Int32>, weekStart: Int) -> Int32 {
         var first = days.lowerBound
-        for span in habit.schedules where span.schedule.isQuota {
-            first = min(first, Judge.periodStart(span.schedule, day: days.lowerBound, weekStart: weekStart))
+        // Anchors as HabitHistory.forEachSegment sets them (times:N/M counts from them).
+        for (index, span) in habit.schedules.enumerated() where span.schedule.isQuota {
+            let anchor = index == 0 ? min(span.fromDay, habit.spec.startDay) : span.fromDay
+            first = min(first, Judge.periodStart(span.schedule, day: days.lowerBound, weekStart: weekStart, anchor: anchor))
         }
-        if habit.spec.schedule.isQuota { first = min(first, Judge.periodStart(habit.spec.schedule, day: days.lowerBound, weekStart: weekStart)) }
+        if habit.spec.schedule.isQuota {
+            first = min(first, Judge.periodStart(habit.spec.schedule, day: days.lowerBound, weekStart: weekStart, anchor: habit.spec.startDay))
+        }
         return first
     }
 

@@ -73,7 +73,7 @@ package struct ShieldRule: Equatable, Sendable {
                 throw .invalid("cutoff \(endMinute) is not a time of day: minutes 0...1439 (00:00-23:59)")
             }
             if let startMinute, let endMinute, startMinute == endMinute {
-                throw .invalid("the window \(ShieldRule.clock(startMinute))-\(ShieldRule.clock(endMinute)) is empty: start and cutoff must differ")
+                throw .invalid("the window \(ClockText.hhmm(startMinute))-\(ClockText.hhmm(endMinute)) is empty: start and cutoff must differ")
             }
             switch days {
             case .timesPerWeek, .timesPerMonth: throw .invalid("a shield's days are fixed days (daily, days:, every:, monthdays:), not a quota")
@@ -114,10 +114,6 @@ package struct ShieldRule: Equatable, Sendable {
     /// The first day the rule is in effect, if ever.
     package var firstDay: Int32? { versions.first { $0.settings != nil }?.fromDay }
 
-    static func clock(_ minute: Int32) -> String {
-        let h = minute / 60, m = minute % 60
-        return (h < 10 ? "0" : "") + String(h) + ":" + (m < 10 ? "0" : "") + String(m)
-    }
 }
 
 extension Schedule {
@@ -132,7 +128,7 @@ extension Schedule {
         case .monthDays(let days):
             guard let date = try? CivilDate(dayNumber: day) else { return false }
             return days.contains(date.day)
-        case .timesPerWeek, .timesPerMonth: return false
+        case .timesPerWeek, .timesPerMonth, .timesInDays: return false
         }
     }
 }
@@ -166,10 +162,10 @@ package enum EmergencyBudget {
         switch period {
         case .unlimited: return nil
         case .week:
-            let start = Judge.periodStart(.timesPerWeek(1), day: day, weekStart: weekStart)
+            let start = Judge.periodStart(.timesPerWeek(1), day: day, weekStart: weekStart, anchor: day)
             return start...(start + 6)
         case .month:
-            let start = Judge.periodStart(.timesPerMonth(1), day: day, weekStart: weekStart)
+            let start = Judge.periodStart(.timesPerMonth(1), day: day, weekStart: weekStart, anchor: day)
             return start...Judge.periodEnd(.timesPerMonth(1), start: start)
         }
     }

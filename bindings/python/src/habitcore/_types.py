@@ -111,6 +111,7 @@ class StreakUnit(_OpenEnum):
     DAYS = 1
     WEEKS = 2
     MONTHS = 3
+    PERIODS = 4  # times:N/M: blocks of M days
 
 
 class OpenDay(_OpenEnum):

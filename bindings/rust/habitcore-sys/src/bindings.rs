@@ -74,6 +74,7 @@ pub const HC_DAY_HAS_ENTRIES: u32 = 0x4;
 pub const HC_STREAK_UNIT_DAYS: i32 = 1;
 pub const HC_STREAK_UNIT_WEEKS: i32 = 2;
 pub const HC_STREAK_UNIT_MONTHS: i32 = 3;
+pub const HC_STREAK_UNIT_PERIODS: i32 = 4;
 pub const HC_OPEN_DAY_PREVIOUS: i32 = 1;
 pub const HC_OPEN_DAY_ZERO: i32 = 2;
 pub const HC_OFF_DAYS_SKIP: i32 = 1;
@@ -760,6 +761,10 @@ extern "C" {
     pub fn hc_store_backup(store: *mut hc_store, path: *const c_char) -> i32;
     pub fn hc_store_import(store: *mut hc_store, text: *const c_char, format: i32) -> i32;
     pub fn hc_store_import_loop_csv(store: *mut hc_store, habits_csv: *const c_char, checkmarks_csv: *const c_char) -> i32;
+    pub fn hc_store_import_loop_zip(store: *mut hc_store, data: *const u8, size: i64) -> i32;
+    pub fn hc_store_export_loop_csv(out_habits_csv: *mut *mut c_char, out_checkmarks_csv: *mut *mut c_char, store: *mut hc_store, to_day: i32) -> i32;
+    pub fn hc_store_import_habitbull_csv(store: *mut hc_store, csv: *const c_char) -> i32;
+    pub fn hc_store_import_loop_db(store: *mut hc_store, path: *const c_char) -> i32;
     pub fn hc_habit_options_init(out: *mut hc_habit_options, struct_size: u32) -> i32;
     pub fn hc_habit_create(out_id: *mut i64, store: *mut hc_store, options: *const hc_habit_options) -> i32;
     pub fn hc_habit_get(out: *mut *mut hc_habit, store: *mut hc_store, id: i64) -> i32;

@@ -1,0 +1,141 @@
+/// Loop Habit Tracker's full backup (its SQLite database, "Export full backup"),
+/// as rows read by the store, turned into an ImportPlan. Every schema version in
+/// Loop's migrations (9 to 25) is read by the columns it has:
+/// - Habits: name, freq_num/freq_den, archived, position, colour, description,
+///   reminders (hour, minute, days) from 9 and 11; type, target_type, target_value,
+///   unit from 16 and 18; question from 23 (before it, the description held the
+///   question); uuid from 24.
+/// - Repetitions: habit, timestamp (UTC midnight, ms); value from 16 (before it,
+///   every row is a check); notes from 25.
+/// Values as Loop stores them: yes/no 2 a check, 3 a skip (1, 0, -1 add nothing);
+/// numbers in thousandths, 3 a skip, 0 and below nothing. Habits in Loop's order
+/// (position). A repetition of a habit that is not there, or a second one of the
+/// same habit and day, is left out, as Loop's own migration 22 removes them.
+/// Colour, description, question and reminders are not kept here (no such fields
+/// yet); a note goes with the entry made that day.
+package struct LoopBackup: Equatable, Sendable {
+    package struct Habit: Equatable, Sendable {
+        package var id: Int64
+        package var name: String
+        package var numerator: Int64
+        package var denominator: Int64
+        package var archived: Bool
+        package var position: Int64
+        package var numeric: Bool
+        package var atMost: Bool
+        package var target: Double
+        package var unit: String?
+
+        package init(id: Int64, name: String, numerator: Int64, denominator: Int64, archived: Bool, position: Int64,
+                     numeric: Bool, atMost: Bool, target: Double, unit: String?) {
+            self.id = id
+            self.name = name
+            self.numerator = numerator
+            self.denominator = denominator
+            self.archived = archived
+            self.position = position
+            self.numeric = numeric
+            self.atMost = atMost
+            self.target = target
+            self.unit = unit
+        }
+    }
+
+    package struct Repetition: Equatable, Sendable {
+        package var id: Int64
+        package var habit: Int64
+        package var timestampMs: Int64
+        package var value: Int64
+        package var notes: String?
+
+        package init(id: Int64, habit: Int64, timestampMs: Int64, value: Int64, notes: String?) {
+            self.id = id
+            self.habit = habit
+            self.timestampMs = timestampMs
+            self.value = value
+            self.notes = notes
+        }
+    }
+
+    /// The versions whose schema is read (Loop's migrations 09.sql to 25.sql).
+    package static let versions: ClosedRange<Int64> = 9...25
+
+    package var version: Int64
+    package var habits: [Habit]
+    package var repetitions: [Repetition]
+
+    package init(version: Int64, habits: [Habit], repetitions: [Repetition]) {
+        self.version = version
+        self.habits = habits
+        self.repetitions = repetitions
+    }
+
+    package func plan(today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+        var plan = ImportPlan()
+        let ordered = habits.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
+        var indexOf: [Int64: Int] = [:]
+        for habit in ordered {
+            do throws(HabitError) {
+                guard indexOf[habit.id] == nil else { throw .invalid("appears twice") }
+                guard let numerator = Int(exactly: habit.numerator), let denominator = Int(exactly: habit.denominator) else {
+                    throw .invalid("frequency \(habit.numerator)/\(habit.denominator) is out of range")
+                }
+                // Loop allows a target of 0; here a number's target is above 0: its smallest stored amount.
+                let target = habit.numeric ? (habit.target.isFinite && habit.target > 0 ? habit.target : 0.001) : 1
+                let spec = try HabitSpec(name: habit.name.trimmingCharacters(), kind: habit.numeric ? .counter : .checkmark,
+                                         target: target, direction: habit.atMost ? .atMost : .atLeast, group: nil,
+                                         unit: habit.numeric && habit.unit?.isEmpty == false ? habit.unit : nil,
+                                         routine: .anytime, proofRequired: false, startDay: today,
+                                         schedule: LoopCSV.schedule(numerator: numerator, denominator: denominator)).validated()
+                indexOf[habit.id] = plan.habits.count
+                plan.habits.append(.init(spec: spec, schedules: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs))
+            } catch {
+                throw error.prefixed("Habits row id \(habit.id)")
+            }
+        }
+        plan.makeNamesUnique()
+        try plan.checkNames()
+
+        var undone = Set<Int>()
+        var seen = Set<[Int64]>()
+        var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
+        for repetition in repetitions.sorted(by: { $0.id < $1.id }) {
+            guard let index = indexOf[repetition.habit] else { continue }
+            let day64 = repetition.timestampMs >= 0 ? repetition.timestampMs / 86_400_000 : -((-repetition.timestampMs + 86_399_999) / 86_400_000)
+            guard seen.insert([repetition.habit, day64]).inserted else { continue }
+            do throws(HabitError) {
+                guard let day = Int32(exactly: day64), CivilDate.isValid(day) else { throw .invalid("timestamp \(repetition.timestampMs) is outside the calendar") }
+                let numeric = plan.habits[index].spec.kind == .counter
+                let entry: (EntryKind, Double)?
+                switch repetition.value {
+                case 3: entry = (.skip, 0)
+                case 2 where !numeric: entry = (.done, 0)
+                case let value where numeric && value > 0: entry = (.amount, Double(value) / 1000)
+                default: entry = nil
+                }
+                guard let (kind, value) = entry else { continue }
+                let note = repetition.notes.flatMap { $0.isEmpty ? nil : $0 }
+                try plan.append(.init(habitIndex: index, day: day, kind: kind, value: value, recordedAtMs: nowMs,
+                                      source: .import, undoesIndex: nil, note: note), undone: &undone)
+                firstDay[index] = min(firstDay[index] ?? day, day)
+            } catch {
+                throw error.prefixed("Repetitions row id \(repetition.id)")
+            }
+        }
+        for index in plan.habits.indices {
+            let start = min(firstDay[index] ?? today, today)
+            plan.habits[index].spec.startDay = start
+            plan.habits[index].schedules = [ScheduleSpan(fromDay: start, schedule: plan.habits[index].spec.schedule)]
+        }
+        return plan
+    }
+}
+
+private extension String {
+    func trimmingCharacters() -> String {
+        var scalars = Substring(self)
+        while scalars.first == " " { scalars.removeFirst() }
+        while scalars.last == " " { scalars.removeLast() }
+        return String(scalars)
+    }
+}

@@ -1,0 +1,163 @@
+import Glibc // pow: maths only, no I/O
+
+/// Habit strength: Loop Habit Tracker's score, in our own words (read from its
+/// uhabits-core ScoreList and Score; stated in the header too).
+///
+/// - Every day from the habit's start day on takes one step
+///   s = s_prev * m + v * (1 - m), m = 0.5 ^ (sqrt(n / d) / 13), where n/d is the
+///   habit's frequency, "n times in d days".
+/// - v comes from a window over the last days, the day itself included:
+///   - yes/no: the done days in the last d days against n, at most 1; below once
+///     a day both are doubled (2n in 2d days), so that a weekly habit done on
+///     different weekdays still scores 1.
+///   - numbers, at least: the sum of the last d days against the target, at most
+///     1 (a target of 0: 1).
+///   - numbers, at most: 1 - (sum - target) / target, kept within 0...1 (a target
+///     of 0: 1 when the sum is 0, else 0). The value starts at 1, not 0.
+/// - A skipped or vacation day takes no step: the value stays. Loop keeps a
+///   skipped number as the stored number 3 (thousandths), and its window adds it;
+///   so does ours, so that the two agree. Numbers are counted in thousandths, as
+///   Loop stores them.
+/// - Our schedules Loop lacks use the frequency they amount to: days:mon,wed,fri
+///   3/7, every:N 1/N, monthdays (k days) k/30, weekly:N N/7, monthly:N N/30,
+///   times:N/M N/M, daily 1/1. A schedule change starts its own window from that day.
+/// - Our one difference: the open day (as of, not over) moves the value only once
+///   it is done; until then it shows the day before's. Every day that is over is
+///   Loop's value. Days before the start are 0; after archiving the value stays.
+/// - Measurements have no strength (0).
+package enum Strength {
+    /// The one step of the score.
+    @inline(__always)
+    package static func step(previous: Double, value: Double, multiplier: Double) -> Double {
+        previous * multiplier + value * (1 - multiplier)
+    }
+
+    /// How much of the value a day keeps: 0.5 ^ (sqrt(frequency) / 13).
+    package static func multiplier(times: Int, days: Int) -> Double {
+        pow(0.5, (Double(times) / Double(days)).squareRoot() / 13)
+    }
+
+    /// The frequency "times in days" Loop would give a schedule.
+    package static func frequency(_ schedule: Schedule) -> (times: Int, days: Int) {
+        switch schedule {
+        case .daily: return (1, 1)
+        case .weekdays(let bits): return (max(1, bits.nonzeroBitCount), 7)
+        case .everyNDays(let n): return (1, max(1, n))
+        case .monthDays(let days): return (min(max(1, days.count), 30), 30)
+        case .timesPerWeek(let n): return (min(max(1, n), 7), 7)
+        case .timesPerMonth(let n): return (min(max(1, n), 30), 30)
+        case .timesInDays(let n, let m): return (max(1, n), max(1, m))
+        }
+    }
+
+    /// The window of a yes/no habit: the done days it asks for and the days it
+    /// spans; doubled below once a day, to smooth out irregular weeks.
+    package static func checkWindow(times: Int, days: Int) -> (times: Int, days: Int) {
+        times < days ? (times * 2, days * 2) : (times, days)
+    }
+
+    /// A yes/no day's value: done days in the window against what it asks for.
+    @inline(__always)
+    package static func checkValue(doneInWindow: Int, times: Int) -> Double {
+        min(1, Double(doneInWindow) / Double(times))
+    }
+
+    /// A number's day value from its window's sum.
+    @inline(__always)
+    package static func numberValue(sum: Double, target: Double, atMost: Bool) -> Double {
+        if atMost {
+            guard target > 0 else { return sum > 0 ? 0 : 1 }
+            return min(max(1 - (sum - target) / target, 0), 1)
+        }
+        guard target > 0 else { return 1 }
+        return min(1, sum / target)
+    }
+
+    /// Where a number starts before its first day: at most 1, at least 0.
+    package static func initial(numeric: Bool, atMost: Bool) -> Double { numeric && atMost ? 1 : 0 }
+
+    /// The stored number Loop keeps for a skipped number, in thousandths.
+    package static let skippedNumberThousandths: Int64 = 3
+
+    /// A day's amount in thousandths (Loop's unit), negative amounts as 0; kept
+    /// far below Int64's range so a year of sums cannot overflow.
+    @inline(__always)
+    package static func thousandths(_ value: Double) -> Int64 {
+        guard value.isFinite, value > 0 else { return value == .infinity ? 1_000_000_000_000_000 : 0 }
+        return Int64(min((value * 1000).rounded(), 1e15))
+    }
+}
+
+extension Scores {
+    /// Strength at the end of each day in [from, to]; `asOf` is the open day.
+    package static func strengthSeries(_ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
+                                       vacations: [ClosedRange<Int32>] = []) -> [Double] {
+        guard from <= to else { return [] }
+        var result = [Double](repeating: 0, count: Int(to) - Int(from) + 1)
+        let spec = history.spec
+        guard spec.kind != .measurement else { return result }
+        let numeric = spec.kind == .counter || spec.kind == .duration
+        let atMost = spec.direction == .atMost
+        let last = history.lastActiveDay(asOf: to)
+        let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
+        let marks = history.judged(asOf: Int32.max)
+        // At-most numbers: a day is done only once it is over (asOf on, not yet).
+        let doneFrom = HabitHistory.judgedAtDayEnd(spec) ? asOf : Int32.max
+
+        // What a day puts into the window: a done check (1), or a number in thousandths.
+        @inline(__always) func contribution(_ day: Int32, _ mark: UInt8) -> Int64 {
+            guard day >= spec.startDay else { return 0 }
+            if !numeric { return mark & HabitHistory.Mark.done != 0 ? 1 : 0 }
+            let amount = Strength.thousandths(history.value(on: day))
+            return mark & HabitHistory.Mark.skipped != 0 ? amount + Strength.skippedNumberThousandths : amount
+        }
+
+        result.withUnsafeMutableBufferPointer { out in
+            var strength = Strength.initial(numeric: numeric, atMost: atMost)
+            history.forEachSegment(from: spec.startDay, through: last) { segment in
+                let frequency = Strength.frequency(segment.schedule)
+                let m = Strength.multiplier(times: frequency.times, days: frequency.days)
+                let window = numeric ? frequency : Strength.checkWindow(times: frequency.times, days: frequency.days)
+                let span = window.days
+                // The last `span` days' contributions in a ring, so each day is read once.
+                var ring = [Int64](repeating: 0, count: span)
+                ring.withUnsafeMutableBufferPointer { ring in
+                    // The window as it stands before the segment's first day (slot 0 leaves first).
+                    var sum: Int64 = 0
+                    var slot = 1
+                    var day = segment.first &- Int32(span) &+ 1
+                    while day < segment.first {
+                        let c = contribution(day, marks.mark(day))
+                        ring[slot] = c
+                        sum += c
+                        slot += 1
+                        day += 1
+                    }
+                    slot = 0
+                    day = segment.first
+                    while day <= segment.last {
+                        let mark = marks.mark(day)
+                        let c = contribution(day, mark)
+                        sum += c - ring[slot]
+                        ring[slot] = c
+                        slot = slot + 1 == span ? 0 : slot + 1
+                        let done = mark & HabitHistory.Mark.done != 0 && day < doneFrom
+                        let skipped = mark & HabitHistory.Mark.skipped != 0 || excused.contains(day)
+                        if !skipped && (day < asOf || done) {
+                            let value = numeric
+                                ? Strength.numberValue(sum: Double(sum) / 1000, target: spec.target, atMost: atMost)
+                                : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
+                            strength = Strength.step(previous: strength, value: value, multiplier: m)
+                        }
+                        if day >= from { out[Int(day - from)] = strength }
+                        day += 1
+                    }
+                }
+            }
+            // After the last active day (archived) the value stays.
+            var day = max(last &+ 1, max(from, spec.startDay))
+            while day <= to { out[Int(day - from)] = strength; day += 1 }
+        }
+        return result
+    }
+}
