@@ -41,7 +41,7 @@ def main(path):
         assert entries[3].undone_by == entries[4].id
 
         document = json.loads(store.export())
-        assert document["schema_version"] == 1 and len(document["entries"]) == 5
+        assert document["schema_version"] == 2 and len(document["entries"]) == 5
 
         # A verifier written in Python: it reads a PNG's header and wants at least 64x64.
         def png_size(data, media_type):
