@@ -118,7 +118,7 @@ extension Engine {
     package func recoverInterruptedProofs() throws(HabitError) {
         for run in try store.proofRuns() {
             let alive = run.pid == Int64(getpid()) || (Int32(exactly: run.pid).map { kill($0, 0) == 0 || errno == EPERM } ?? false)
-            let stale = now() - run.startedAtMs > 86_400_000
+            let stale = run.startedAtMs < now() - 86_400_000  // read from the file: no arithmetic on it
             guard !alive || stale else { continue }
             try store.atomically { () throws(HabitError) in
                 try store.endProofRun(proofId: run.proofId)

@@ -44,9 +44,10 @@ package enum ChildProcess {
         var pid: pid_t = 0
         var environment: [UnsafeMutablePointer<CChar>?] = []
         if !extra.isEmpty {
+            // Ours first: getenv takes the first of a name.
+            for entry in extra { environment.append(strdup(entry)) }
             var index = 0
             while let entry = environ[index] { environment.append(strdup(entry)); index += 1 }
-            for entry in extra { environment.append(strdup(entry)) }
             environment.append(nil)
         }
         defer { for entry in environment { free(entry) } }

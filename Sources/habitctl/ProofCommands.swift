@@ -180,10 +180,10 @@ enum ProofCommands {
                 return value
             } ?? 0
             let config = try args.option("config").map { (path) throws(CLIError) -> String in try Commands.readInput(path) }
-            try args.finish(maxPositionals: 0)
-            var added: UnsafeMutablePointer<CChar>?
             let inProcess = args.flag("in-process")
             if inProcess && so == nil { throw .usage("--in-process is for --so plugins") }
+            try args.finish(maxPositionals: 0)
+            var added: UnsafeMutablePointer<CChar>?
             let kind = so == nil ? HC_PLUGIN_EXECUTABLE : inProcess ? HC_PLUGIN_SHARED_OBJECT_IN_PROCESS : HC_PLUGIN_SHARED_OBJECT
             try Library.check(withOptionalCString(id) { idPointer in
                 hc_plugin_add(&added, store.handle, kind, so ?? program ?? "", idPointer, timeout)

@@ -121,6 +121,13 @@ final class PluginIsolationTests: ProofTestCase {
         XCTAssertTrue(listed.stdout.contains("proof #1") && listed.stdout.contains("segv: error") && listed.stdout.contains("crashed"), listed.stdout)
         let json = try habitctl("--json", "proof", "list")
         XCTAssertTrue(json.stdout.contains("SIGSEGV"), json.stdout)
+
+        // A trusted plugin may be loaded into habitctl itself; --in-process is for shared objects only.
+        let trusted = try buildPlugin("trusted", verify: "out->outcome = HC_OUTCOME_APPROVED; out->confidence = 1; return 0;")
+        XCTAssertEqual(try habitctl("plugin", "add", "--exec", "/bin/true", "--in-process").status, 2)
+        XCTAssertSucceeded(try habitctl("plugin", "add", "--so", trusted, "--in-process"), "plugin add --in-process")
+        XCTAssertTrue(try habitctl("--json", "plugin", "list").stdout.contains("shared_object_in_process"))
+        XCTAssertSucceeded(try habitctl("plugin", "test", "trusted", Self.fixtures + "/bed.png"), "plugin test")
     }
 
     /// A process killed while its verifiers run leaves the proof; the next writable open

@@ -107,7 +107,7 @@ final class StoreDocumentTests: XCTestCase {
         XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "\"glasses\"", with: "7"), layout: .json)) { error in
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("habits[0]:") == true, "\(error)")
         }
-        XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "\"schema_version\":1", with: "\"schema_version\":2"),
+        XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "\"schema_version\":2", with: "\"schema_version\":3"),
                                                       layout: .json)) { error in
             XCTAssertEqual((error as? HabitError)?.code, .tooNew)
         }

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing with libFuzzer (swiftc -sanitize=fuzzer,address) of every
+# parser of outside input: Tests/fuzz/<target>.swift, seeded from Tests/fuzz/corpus/<target>/.
+#   scripts/fuzz.sh TARGET [SECONDS]      one target (default 60 s)
+#   scripts/fuzz.sh all [SECONDS]         each target in turn
+# Targets: json import tzif awards reply proofcheck. What a run finds is kept in
+# .build-fuzz/corpus-TARGET (not committed); a crash is written to
+# .build-fuzz/crash-TARGET-* and fails the run: make it a regression test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+targets=(json import tzif awards reply proofcheck)
+target="${1:?usage: scripts/fuzz.sh TARGET|all [SECONDS]}"
+seconds="${2:-60}"
+out=.build-fuzz
+flags=(-sanitize=fuzzer,address -parse-as-library -package-name habitcore -O)
+mkdir -p "$out/mods"
+
+# The modules once, instrumented: HabitCore, then ProofcheckCore on it.
+module() {
+    local name="$1" sources="$2" library="$out/lib$1.a"
+    if [[ ! -f "$library" || -n "$(find "$sources" -name '*.swift' -newer "$library" | head -1)" ]]; then
+        echo "building $name for fuzzing" >&2
+        # shellcheck disable=SC2046
+        swiftc "${flags[@]}" -module-name "$name" -whole-module-optimization -I "$out/mods" -emit-module \
+            -emit-module-path "$out/mods/$name.swiftmodule" -emit-library -static -o "$library" $(find "$sources" -name '*.swift') 2>/dev/null
+    fi
+}
+
+run() {
+    local name="$1"
+    [[ -f "Tests/fuzz/$name.swift" ]] || { echo "no fuzz target '$name' (targets: ${targets[*]})" >&2; exit 2; }
+    module HabitCore Sources/HabitCore
+    local libraries=(-lHabitCore)
+    if [[ "$name" == proofcheck ]]; then module ProofcheckCore Sources/ProofcheckCore; libraries=(-lProofcheckCore -lHabitCore); fi
+    swiftc "${flags[@]}" -I "$out/mods" -L "$out" "Tests/fuzz/$name.swift" "${libraries[@]}" -o "$out/$name" 2>/dev/null
+    mkdir -p "$out/corpus-$name"
+    echo "fuzzing $name for $seconds s" >&2
+    "$out/$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+        -artifact_prefix="$out/crash-$name-" "$out/corpus-$name" "Tests/fuzz/corpus/$name" 2>"$out/log-$name.txt" || {
+        tail -40 "$out/log-$name.txt" >&2
+        echo "fuzz $name: a crash (see $out/crash-$name-*)" >&2
+        exit 1
+    }
+    grep -E "^#[0-9]+[[:space:]]+DONE|stat::number_of_executed_units|stat::peak_rss_mb" "$out/log-$name.txt" | sed "s/^/$name: /" >&2
+}
+
+if [[ "$target" == all ]]; then for name in "${targets[@]}"; do run "$name"; done; else run "$target"; fi
