@@ -42,6 +42,58 @@ final class CLibraryTests: XCTestCase {
         XCTAssertEqual(missing.sorted(), [], "calls buffers.c does not walk")
     }
 
+    /// Crash consistency: two processes write at once (entries, undos, step syncs, spends,
+    /// proofs, award evaluations) and are SIGKILLed at random moments, 100 times; after
+    /// each kill the store passes PRAGMA integrity_check, holds every write whose call
+    /// returned HC_OK, its balance equals the fold of its credit ledger, and no award was
+    /// unlocked or announced twice (Tests/c/crashloop.c).
+    func testMixedWritersSurviveAHundredSIGKILLs() throws {
+        let dir = try temporaryDirectory()
+        try compileC([sources + "/crashloop.c"], output: dir + "/crashloop", extra: ["-lsqlite3"])
+        let store = dir + "/crash.db"
+        XCTAssertSucceeded(try runProcess([dir + "/crashloop", "setup", store]), "setup")
+        let acks = [dir + "/acks-0.txt", dir + "/acks-1.txt"]
+        for ack in acks { FileManager.default.createFile(atPath: ack, contents: nil) }
+        var random = SplitMix(seed: 0xC4A5_410C)
+        var summary = ""
+        for round in 0..<100 {
+            var writers: [(Process, String)] = []
+            for (slot, ack) in acks.enumerated() {
+                let writer = Process()
+                writer.executableURL = URL(fileURLWithPath: dir + "/crashloop")
+                writer.arguments = ["write", store, String(round * 2 + slot + 1)]
+                let out = try XCTUnwrap(FileHandle(forWritingAtPath: ack))
+                out.seekToEndOfFile()
+                writer.standardOutput = out
+                let errors = dir + "/errors-\(slot).txt"
+                FileManager.default.createFile(atPath: errors, contents: nil)
+                writer.standardError = try XCTUnwrap(FileHandle(forWritingAtPath: errors))
+                try writer.run()
+                writers.append((writer, errors))
+            }
+            // Kill at a random moment, the two writers apart.
+            usleep(useconds_t(20_000 + random.below(180_000)))
+            kill(writers[0].0.processIdentifier, SIGKILL)
+            usleep(useconds_t(random.below(30_000)))
+            kill(writers[1].0.processIdentifier, SIGKILL)
+            for (writer, errors) in writers {
+                writer.waitUntilExit()
+                let said = (try? String(contentsOfFile: errors, encoding: .utf8)) ?? ""
+                XCTAssertEqual(writer.terminationReason, .uncaughtSignal, "round \(round): a writer stopped by itself: \(said)")
+            }
+            let verify = try runProcess([dir + "/crashloop", "verify", store] + acks)
+            XCTAssertSucceeded(verify, "verify after round \(round)")
+            summary = verify.stdout
+            if verify.status != 0 { break }
+        }
+        // The writers did write: some of every kind was acknowledged over the rounds.
+        let written = try acks.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined()
+        for kind in ["E ", "U ", "C ", "P "] {
+            XCTAssertTrue(written.contains("\n" + kind) || written.hasPrefix(kind), "no acknowledged '\(kind)' write: \(summary)")
+        }
+        XCTAssertTrue(summary.contains("lost 0") && summary.contains("breaches 0"), summary)
+    }
+
     func testSigkillDuringAppendsLosesNoAcknowledgedEntry() throws {
         let dir = try temporaryDirectory()
         try compileC([sources + "/writer.c"], output: dir + "/writer")
