@@ -27,15 +27,22 @@ swift build --scratch-path "$scratch" --product habitcore -Xswiftc -sanitize=add
 asan="$scratch/debug"
 build() { "$clang" -fsanitize=address -g -O1 -I include -I Tests/c "$@" -L "$asan" -lhabitcore -Wl,-rpath,"$asan" -lpthread -ldl -lm; }
 build Tests/c/hostile.c -o "$work/hostile"
+build Tests/c/buffers.c -o "$work/buffers"
+build Tests/c/crashloop.c -o "$work/crashloop" -lsqlite3
 build examples/c/basic.c -o "$work/basic"
 build examples/c/dlopen.c -o "$work/dlopen"
 export ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0
-mkdir "$work/h"
+mkdir "$work/h" "$work/b"
 "$work/hostile" "$work/h" >/dev/null
+"$work/buffers" "$work/b" >/dev/null
 "$work/basic" "$work/basic.db" >/dev/null
 "$work/dlopen" "$asan/libhabitcore.so" "$work/dlopen.db" >/dev/null
+# Mixed writers killed mid-write, then the checker (which must find nothing lost).
+"$work/crashloop" setup "$work/crash.db"
+for seed in 1 2 3; do timeout -s KILL 2 "$work/crashloop" write "$work/crash.db" "$seed" >> "$work/acks.txt" || true; done
+"$work/crashloop" verify "$work/crash.db" "$work/acks.txt" >/dev/null
 unset ASAN_OPTIONS
-echo "hostile.c, basic.c, dlopen.c: clean under AddressSanitizer and LeakSanitizer" >&2
+echo "hostile.c, buffers.c, crashloop.c, basic.c, dlopen.c: clean under AddressSanitizer and LeakSanitizer" >&2
 
 echo "== valgrind" >&2
 cc -O1 -g -I include examples/c/basic.c -o "$work/basic-plain" -L "$debug" -lhabitcore -Wl,-rpath,"$debug"
