@@ -25,6 +25,8 @@ export HABITCORE_PLUGIN_RUNNER="$debug/habitcore-plugin-runner" SWIFT_BACKTRACE=
 echo "== AddressSanitizer" >&2
 swift build --scratch-path "$scratch" --product habitcore -Xswiftc -sanitize=address >&2
 asan="$scratch/debug"
+# The library's SONAME is libhabitcore.so.1; building the library alone makes no link by that name.
+ln -sf libhabitcore.so "$asan/libhabitcore.so.1"
 build() { "$clang" -fsanitize=address -g -O1 -I include -I Tests/c "$@" -L "$asan" -lhabitcore -Wl,-rpath,"$asan" -lpthread -ldl -lm; }
 build Tests/c/hostile.c -o "$work/hostile"
 build Tests/c/buffers.c -o "$work/buffers"
