@@ -3,22 +3,11 @@ import Testing
 
 /// Properties of the ledger fold over random histories (Swift Testing).
 struct LedgerProperties {
-    struct Seeded: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let counter = HabitSpec(name: "c", kind: .counter, target: 10, direction: .atLeast, group: nil, unit: nil,
                                    routine: .anytime, proofRequired: false, startDay: 0, schedule: .daily)
 
     static func randomHistory(seed: UInt64, count: Int) -> [Entry] {
-        var random = Seeded(state: seed)
+        var random = SeededRandom(state: seed)
         var entries: [Entry] = []
         for id in 1...Int64(count) {
             let kind: EntryKind = [.amount, .amount, .total, .done, .skip].randomElement(using: &random) ?? .amount
@@ -33,7 +22,7 @@ struct LedgerProperties {
     @Test(arguments: 1...40)
     func undoingAnEntryRestoresTheStateBeforeIt(seed: Int) throws {
         let history = Self.randomHistory(seed: UInt64(seed), count: 30)
-        var random = Seeded(state: UInt64(seed) &* 7)
+        var random = SeededRandom(state: UInt64(seed) &* 7)
         let target = try #require(history.randomElement(using: &random))
         let without = history.filter { $0.id != target.id }
         let undo = Entry(id: 1000, habitId: 1, day: target.day, kind: .undo, value: 0, recordedAtMs: 0, source: .manual,

@@ -224,21 +224,7 @@ final class ShieldTests: XCTestCase {
 
     // MARK: Properties
 
-    /// A small deterministic generator (SplitMix64), so a failure replays.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
-        mutating func bool() -> Bool { next() & 1 == 0 }
-    }
-
-    static func randomInputs(_ random: inout Random, zones: [ZoneRules], base: Int32) -> ShieldPlan.Inputs {
+    static func randomInputs(_ random: inout SeededRandom, zones: [ZoneRules], base: Int32) -> ShieldPlan.Inputs {
         var rules: [ShieldRule] = []
         let daysForms = ["daily", "days:fri", "days:mon,wed,sat", "every:2", "monthdays:1,15,29"]
         for id in 1...random.int(1...3) {
@@ -281,7 +267,7 @@ final class ShieldTests: XCTestCase {
 
     func testStatesTransitionsAndSplitsAgree() throws {
         let zones = try ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC", "Australia/Lord_Howe"].map(Self.zone)
-        var random = Random(state: 24)
+        var random = SeededRandom(state: 24)
         // Around Berlin's and New York's spring change of 2026.
         let base = Self.day("2026-03-01")
         for round in 0..<60 {

@@ -263,20 +263,8 @@ final class StrengthTests: XCTestCase {
         return out
     }
 
-    /// A deterministic generator (SplitMix64), so a failure can be replayed.
-    struct SplitMix { var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-    }
-
     func testGeneratedHistoriesMatchLoopForEveryFrequencyAndType() {
-        var random = SplitMix(state: 18)
+        var random = SeededRandom(state: 18)
         let length = 2000
         var worst = 0.0, compared = 0
         for d in 1...31 {
@@ -321,7 +309,7 @@ final class StrengthTests: XCTestCase {
     }
 
     func testOurSchedulesUseTheFrequencyTheyAmountTo() {
-        var random = SplitMix(state: 7)
+        var random = SeededRandom(state: 7)
         let length = 1500
         let cases: [(Schedule, Int, Int)] = [(.weekdays(0b0101010), 3, 7), (.everyNDays(3), 1, 3), (.monthDays([1, 15]), 2, 30),
                                              (.timesPerWeek(3), 3, 7), (.timesPerMonth(5), 5, 30), (.daily, 1, 1)]

@@ -1,0 +1,18 @@
+/// A small deterministic generator (SplitMix64), so a failing seed replays: the one
+/// the property tests of this target share.
+struct SeededRandom: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// 0 ..< n.
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    mutating func int(_ range: ClosedRange<Int>) -> Int { range.lowerBound + Int(next() % UInt64(range.count)) }
+    mutating func bool() -> Bool { next() & 1 == 0 }
+}
