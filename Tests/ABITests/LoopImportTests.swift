@@ -121,12 +121,7 @@ final class LoopImportTests: StoreTestCase {
         XCTAssertTrue(String(cString: hc_store_errmsg(other)).hasPrefix("Checkmarks.csv line 2:"), String(cString: hc_store_errmsg(other)))
         XCTAssertEqual(hc_store_import_loop_csv(other, habits, "Date,Read, then write,Walk\n"), HC_E_INVALID)
         XCTAssertTrue(String(cString: hc_store_errmsg(other)).contains("'Walk'"), String(cString: hc_store_errmsg(other)))
-        var list: OpaquePointer?
-        ok(hc_habit_list_open(&list, other, HC_LIST_INCLUDE_ARCHIVED))
-        var habitCount: Int64 = -1
-        ok(hc_habit_list_count(&habitCount, list))
-        hc_habit_list_free(list)
-        XCTAssertEqual(habitCount, 0, "nothing written")
+        XCTAssertEqual(eachHabit(other) { $0.id }, [], "nothing written")
         ok(hc_store_close(other))
         ok(hc_store_close(store))
     }
@@ -210,12 +205,7 @@ final class LoopZipTests: StoreTestCase {
         let bad = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try zip("bad.zip", files))))
         XCTAssertEqual(hc_store_import_loop_zip(other, bad, Int64(bad.count)), HC_E_INVALID)
         XCTAssertTrue(String(cString: hc_store_errmsg(other)).hasPrefix("Checkmarks.csv line 12:"), String(cString: hc_store_errmsg(other)))
-        var list: OpaquePointer?
-        ok(hc_habit_list_open(&list, other, HC_LIST_INCLUDE_ARCHIVED))
-        var count: Int64 = -1
-        ok(hc_habit_list_count(&count, list))
-        hc_habit_list_free(list)
-        XCTAssertEqual(count, 0, "nothing written")
+        XCTAssertEqual(eachHabit(other) { $0.id }, [], "nothing written")
         ok(hc_store_close(other))
         ok(hc_store_close(store))
     }
@@ -323,17 +313,7 @@ final class HabitBullImportTests: StoreTestCase {
     }
 
     func habits(_ store: OpaquePointer) -> [(id: Int64, name: String, kind: Int32, group: String?, schedule: String)] {
-        var list: OpaquePointer?
-        ok(hc_habit_list_open(&list, store, HC_LIST_INCLUDE_ARCHIVED))
-        defer { hc_habit_list_free(list) }
-        var count: Int64 = 0
-        ok(hc_habit_list_count(&count, list))
-        return (0..<count).compactMap { index in
-            var habit: UnsafePointer<hc_habit>?
-            ok(hc_habit_list_get(&habit, list, index))
-            guard let h = habit?.pointee else { return nil }
-            return (h.id, String(cString: h.name), h.kind, h.group_name.map { String(cString: $0) }, String(cString: h.schedule))
-        }
+        eachHabit(store) { h in (h.id, String(cString: h.name), h.kind, h.group_name.map { String(cString: $0) }, String(cString: h.schedule)) }
     }
 
     func isDone(_ store: OpaquePointer, _ habit: Int64, _ date: String) -> Bool {
@@ -415,16 +395,8 @@ final class LoopBackupTests: StoreTestCase {
     static let folder = Paths.root + "/Tests/fixtures/loop/databases"
 
     func habits(_ store: OpaquePointer) -> [(id: Int64, name: String, kind: Int32, schedule: String, archived: Bool, target: Double, direction: Int32)] {
-        var list: OpaquePointer?
-        ok(hc_habit_list_open(&list, store, HC_LIST_INCLUDE_ARCHIVED))
-        defer { hc_habit_list_free(list) }
-        var count: Int64 = 0
-        ok(hc_habit_list_count(&count, list))
-        return (0..<count).compactMap { index in
-            var habit: UnsafePointer<hc_habit>?
-            ok(hc_habit_list_get(&habit, list, index))
-            guard let h = habit?.pointee else { return nil }
-            return (h.id, String(cString: h.name), h.kind, String(cString: h.schedule), h.archived_day != Int32.min, h.target, h.direction)
+        eachHabit(store) { h in
+            (h.id, String(cString: h.name), h.kind, String(cString: h.schedule), h.archived_day != HC_DAY_NONE, h.target, h.direction)
         }
     }
 

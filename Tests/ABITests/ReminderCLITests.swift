@@ -3,26 +3,7 @@ import XCTest
 
 /// habitctl reminders as a shell script sees it: rules, quiet hours, the instants
 /// (human and --json), delivery once, snoozes, and exit codes.
-final class ReminderCLITests: XCTestCase {
-    var db = ""
-
-    override func setUpWithError() throws {
-        db = try temporaryDirectory() + "/cli.db"
-    }
-
-    @discardableResult
-    func habitctl(_ args: String...) throws -> ProcessResult {
-        try runProcess([Paths.habitctl, "--db", db] + args, environment: ["NO_COLOR": "1"])
-    }
-
-    func json(_ result: ProcessResult) throws -> [String: Any] {
-        XCTAssertSucceeded(result, "habitctl")
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let document = try XCTUnwrap(object, result.stdout)
-        XCTAssertEqual(document["schema_version"] as? Int, 1)
-        return document
-    }
-
+final class ReminderCLITests: HabitctlTestCase {
     func testRulesNextAcrossTheSpringGapDeliveryAndSnooze() throws {
         XCTAssertSucceeded(try habitctl("init", "--timezone", "America/New_York"), "init")
         XCTAssertSucceeded(try habitctl("habit", "add", "Stretch", "--start", "2026-01-01"), "add")

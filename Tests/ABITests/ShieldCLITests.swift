@@ -5,26 +5,7 @@ import XCTest
 /// across the Friday-night window, the next changes across Berlin's spring gap,
 /// emergency unlocks past the budget, the snapshot file, and bad input refused
 /// with its exit code and nothing written.
-final class ShieldCLITests: XCTestCase {
-    var db = ""
-
-    override func setUpWithError() throws {
-        db = try temporaryDirectory() + "/cli.db"
-    }
-
-    @discardableResult
-    func habitctl(_ args: String...) throws -> ProcessResult {
-        try runProcess([Paths.habitctl, "--db", db] + args, environment: ["NO_COLOR": "1"])
-    }
-
-    func json(_ result: ProcessResult) throws -> [String: Any] {
-        XCTAssertSucceeded(result, "habitctl")
-        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
-        let document = try XCTUnwrap(object, result.stdout)
-        XCTAssertEqual(document["schema_version"] as? Int, 1)
-        return document
-    }
-
+final class ShieldCLITests: HabitctlTestCase {
     func testRulesStateNextEmergencyAndSnapshot() throws {
         XCTAssertSucceeded(try habitctl("init", "--timezone", "Europe/Berlin"), "init")
         XCTAssertSucceeded(try habitctl("habit", "add", "Journal", "--start", "2026-01-01"), "add")

@@ -22,6 +22,21 @@ class StoreTestCase: XCTestCase {
         XCTAssertEqual(status, HC_OK, String(cString: hc_last_error_message()), file: file, line: line)
     }
 
+    /// body applied to every habit of the store, archived ones too, in id order (the
+    /// hc_habit is borrowed from the list, so body copies out what it keeps).
+    func eachHabit<T>(_ store: OpaquePointer?, _ body: (hc_habit) -> T) -> [T] {
+        var list: OpaquePointer?
+        ok(hc_habit_list_open(&list, store, HC_LIST_INCLUDE_ARCHIVED))
+        defer { hc_habit_list_free(list) }
+        var count: Int64 = 0
+        ok(hc_habit_list_count(&count, list))
+        return (0..<count).compactMap { index in
+            var habit: UnsafePointer<hc_habit>?
+            ok(hc_habit_list_get(&habit, list, index))
+            return habit.map { body($0.pointee) }
+        }
+    }
+
     func day(_ text: String) -> Int32 {
         var day: Int32 = 0
         ok(hc_date_parse(&day, text))
