@@ -54,14 +54,7 @@ int main(int argc, char **argv) {
     int64_t entries = 0;
     check(hc_store_begin(store), "begin");
     for (int h = 0; h < HABITS; h++) {
-        char name[32];
-        snprintf(name, sizeof name, "habit %d", h + 1);
-        hc_habit_options options = HC_HABIT_OPTIONS_INIT;
-        options.name = name;
-        options.start_day = start;
-        options.schedule = schedules[h % 5];
-        int64_t habit = 0;
-        check(hc_habit_create(&habit, store, &options), "create");
+        int64_t habit = bench_habit(store, h + 1, start, schedules[h % 5]);
         hc_entry_input entry = HC_ENTRY_INPUT_INIT;
         entry.habit_id = habit;
         entry.source = h % 4 == 0 ? HC_SOURCE_PROOF : HC_SOURCE_MANUAL;

@@ -27,6 +27,20 @@ static inline void check(int32_t status, const char *what) {
     }
 }
 
+/* Creates checkmark habit "habit NUMBER" from start on, under schedule (NULL: daily),
+ * as the benchmarks' stores hold them; returns its id. */
+static inline int64_t bench_habit(hc_store *store, int number, int32_t start, const char *schedule) {
+    char name[32];
+    snprintf(name, sizeof name, "habit %d", number);
+    hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+    options.name = name;
+    options.start_day = start;
+    options.schedule = schedule;
+    int64_t habit = 0;
+    check(hc_habit_create(&habit, store, &options), "create");
+    return habit;
+}
+
 /* The days habitcore accepts: 0001-01-01 ... 9999-12-31. */
 #define DAY_MIN (-719162)
 #define DAY_MAX 2932896

@@ -47,14 +47,7 @@ int main(int argc, char **argv) {
     check(hc_store_begin(store), "begin");
     check(hc_store_set_quiet_hours(store, 22 * 60, 7 * 60, HC_DAY_NONE), "quiet hours");
     for (int h = 0; h < HABITS; h++) {
-        char name[32];
-        snprintf(name, sizeof name, "habit %d", h + 1);
-        hc_habit_options options = HC_HABIT_OPTIONS_INIT;
-        options.name = name;
-        options.start_day = start;
-        options.schedule = schedules[h % 5];
-        int64_t habit = 0;
-        check(hc_habit_create(&habit, store, &options), "create");
+        int64_t habit = bench_habit(store, h + 1, start, schedules[h % 5]);
         for (int r = 0; r < 3; r++) {
             hc_reminder_rule rule = HC_REMINDER_RULE_INIT;
             rule.habit_id = habit;

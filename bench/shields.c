@@ -37,12 +37,7 @@ static void make(const char *path) {
     int64_t habits[HABITS];
     check(hc_store_begin(store), "begin");
     for (int h = 0; h < HABITS; h++) {
-        char name[32];
-        snprintf(name, sizeof name, "habit %d", h + 1);
-        hc_habit_options options = HC_HABIT_OPTIONS_INIT;
-        options.name = name;
-        options.start_day = start;
-        check(hc_habit_create(&habits[h], store, &options), "create");
+        habits[h] = bench_habit(store, h + 1, start, NULL);
     }
     unsigned seed = 24;
     for (int32_t day = start; day < today; day++) {
