@@ -248,8 +248,9 @@ int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* f
  * (Loop derives them). Checkmarks.csv's header is matched to Habits.csv in order, so
  * a name with a comma (unquoted there) and two habits of one name both import;
  * the later of two active habits with one name is named "Name (2)". A habit starts
- * on its first recorded day. All or nothing, the error naming the file and line.
- * Same codes as hc_store_import. */
+ * on its first recorded day. Question, Description and Color become the habit's
+ * question, description and colour, Position its position (hc_habit_options).
+ * All or nothing, the error naming the file and line. Same codes as hc_store_import. */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
 
 /* Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
@@ -275,16 +276,17 @@ int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t s
  * a checkmark day as YES_MANUAL, SKIP, YES_AUTO (the days Loop fills in from the
  * frequency, by Loop's rule) or UNKNOWN; a number as whole thousandths, named as
  * Loop names 0..3 (NO, YES_AUTO, YES_MANUAL, SKIP). A Loop export imported with
- * hc_store_import_loop_csv and exported again is the same table, except what is
- * not kept here: Question, Description and Color are empty, and an explicit NO
- * (no entry here) comes back UNKNOWN. Measurements are left out.
+ * hc_store_import_loop_csv and exported again is the same table, except an
+ * explicit NO (no entry here), which comes back UNKNOWN. Habits in the app's order
+ * (position, then id), numbered from 1; Question, Description and Color from the
+ * habit's display fields (hc_habit). Measurements are left out.
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. One thread per store handle. */
 int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_csv, hc_store *store, int32_t to_day);
 
 /* Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
  * CalendarDate, Value, CommentText), as Loop Habit Tracker imports it: a daily
- * habit per name, in the order names first appear, its category as its group (its
- * description is not kept); a habit with any value above 1 is a counter (target 1,
+ * habit per name, in the order names first appear, its category as its group, its
+ * HabitDescription as its description; a habit with any value above 1 is a counter (target 1,
  * HabitBull has none), else a checkmark; value 1 is done, above 1 an amount, 0 or
  * below nothing; the comment is the entry's note; a later row for the same habit
  * and day replaces an earlier one; dates YYYY-MM-DD or M/D/YYYY, up to the day
@@ -299,8 +301,9 @@ int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
  * frequency (as hc_store_import_loop_csv maps it), numeric type, target (Loop's
  * target 0 becomes 0.001), target type, unit, archived; repetitions with their
  * values (yes/no: 2 a check, 3 a skip; numbers in thousandths, 3 a skip) and, from
- * version 25, notes (kept on the entry of that day). Colour, description, question
- * and reminders are not kept (no such fields yet). Habits in Loop's order; a
+ * version 25, notes (kept on the entry of that day); colour (as #RRGGBB), description,
+ * question and position as the habit's display fields (see docs/FORMATS.md); reminders
+ * are not kept (no such fields yet). Habits in Loop's order; a
  * repetition of a missing habit, or a second of the same day, is left out, as
  * Loop's own migration drops them. All or nothing, the error naming the table row.
  * HC_OK, HC_E_INVALID (not a Loop backup, bad rows), HC_E_TOO_NEW (a version above
@@ -337,6 +340,8 @@ int32_t hc_store_import_loop_db(hc_store *store, const char *path);
  *                               M days counted from the first day the schedule governed
  * Limits: name 1..200 bytes, group and unit up to 200 and 32 bytes, no control
  * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored).
+ * Display fields (1.1): description up to 4096 bytes, question up to 500, icon up to
+ * 64, colour "#RRGGBB"; anything else is HC_E_INVALID naming the field, nothing written.
  */
 typedef struct hc_habit_options {
     uint32_t struct_size; /* sizeof(hc_habit_options), set by HC_HABIT_OPTIONS_INIT */
@@ -350,11 +355,21 @@ typedef struct hc_habit_options {
     const char *schedule;   /* NULL means "daily" */
     int32_t start_day;      /* HC_DAY_NONE means today */
     int32_t proof_required; /* 0 or 1 */
+    /* Added in 1.1 (read when struct_size covers them; a caller of 1.0's size creates
+     * habits without them and cannot name them in hc_habit_update): what a frontend
+     * shows. The engine decides nothing by them; imports and exports keep them.
+     * Strings are read during the call only (the library copies them); NULL or ""
+     * means none. */
+    const char *description; /* free text, up to 4096 bytes; line feeds and tabs allowed */
+    const char *question;    /* the question asked each day, up to 500 bytes, one line */
+    const char *colour;      /* "#RRGGBB": "#" and six hex digits of either case, kept as given */
+    const char *icon;        /* opaque to the library: the app's icon name or an emoji, up to 64 bytes, one line */
+    int64_t position;        /* the app's order of habits, smaller first; any int64; 0 by default */
 } hc_habit_options;
 
 #define HC_HABIT_OPTIONS_INIT                                                                   \
     { (uint32_t)sizeof(hc_habit_options), HC_KIND_CHECKMARK, NULL, 1.0, HC_DIRECTION_AT_LEAST, \
-      HC_ROUTINE_ANYTIME, NULL, NULL, NULL, HC_DAY_NONE, 0 }
+      HC_ROUTINE_ANYTIME, NULL, NULL, NULL, HC_DAY_NONE, 0, NULL, NULL, NULL, NULL, 0 }
 /* Fills *out with the defaults of HC_HABIT_OPTIONS_INIT (see "Option, input and result structs").
  * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
 int32_t hc_habit_options_init(hc_habit_options *out, uint32_t struct_size);
@@ -368,8 +383,15 @@ int32_t hc_habit_options_init(hc_habit_options *out, uint32_t struct_size);
 #define HC_HABIT_FIELD_PROOF 0x20u
 #define HC_HABIT_FIELD_SCHEDULE 0x40u  /* applies from today on; earlier days keep theirs */
 #define HC_HABIT_FIELD_START_DAY 0x80u
+/* Added in 1.1: the display fields; options.struct_size must cover them. */
+#define HC_HABIT_FIELD_DESCRIPTION 0x100u
+#define HC_HABIT_FIELD_QUESTION 0x200u
+#define HC_HABIT_FIELD_COLOUR 0x400u
+#define HC_HABIT_FIELD_ICON 0x800u
+#define HC_HABIT_FIELD_POSITION 0x1000u
 
-/* A habit as stored. Allocated by the library, released with hc_habit_free. */
+/* A habit as stored. Allocated by the library, released with hc_habit_free; its
+ * strings belong to it and live as long as it does. */
 typedef struct hc_habit {
     uint32_t struct_size; /* the library's sizeof(hc_habit) */
     int32_t kind;
@@ -385,6 +407,13 @@ typedef struct hc_habit {
     int32_t proof_required;
     int32_t archived_day; /* HC_DAY_NONE while active */
     int64_t created_at_ms;
+    /* Added in 1.1 (present when struct_size covers them): the display fields of
+     * hc_habit_options, owned by the habit like name (NULL when none). */
+    const char *description;
+    const char *question;
+    const char *colour;
+    const char *icon;
+    int64_t position;
 } hc_habit;
 
 /* Creates a habit; its id goes to *out_id. Names are unique (ignoring ASCII
@@ -405,7 +434,8 @@ void hc_habit_free(hc_habit *habit);
 /* Changes the fields named by the HC_HABIT_FIELD_* bits in fields, taking
  * their values from options; other fields of options are not read. The kind
  * never changes. A schedule change applies from today; the days before keep the
- * schedule they had. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT,
+ * schedule they had. A display bit with an options.struct_size of 1.0 (which has no
+ * such field) is HC_E_INVALID. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT,
  * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
 int32_t hc_habit_update(hc_store *store, int64_t id, const hc_habit_options *options, uint32_t fields);
 

@@ -31,22 +31,49 @@ enum CHabit {
         return try Schedule(parsing: text)
     }
 
+    /// hc_habit_options' size in 1.0, before the display fields were appended.
+    static let firstOptionsSize = MemoryLayout<hc_habit_options>.offset(of: \hc_habit_options.description) ?? 0
+
+    /// The caller's options, and whether its struct_size has the display fields
+    /// (a 1.0 caller's reads as none of them).
+    static func options(_ pointer: UnsafePointer<hc_habit_options>?) throws(HabitError) -> (hc_habit_options, display: Bool) {
+        let options = try Convert.grownOptions(pointer, "options", earlierSizes: [firstOptionsSize])
+        return (options, options.struct_size == UInt32(MemoryLayout<hc_habit_options>.size))
+    }
+
     /// A new habit's spec and start day (nil: today) from the caller's options.
     static func spec(_ o: hc_habit_options) throws(HabitError) -> (HabitSpec, Int32?) {
+        let display = HabitDisplay(
+            description: try Convert.optionalString(o.description, "description"), question: try Convert.optionalString(o.question, "question"),
+            colour: try Convert.optionalString(o.colour, "colour"), icon: try Convert.optionalString(o.icon, "icon"), position: o.position)
         let spec = HabitSpec(
             name: try Convert.string(o.name, "name"), kind: try kind(o.kind), target: o.target,
             direction: try direction(o.direction), group: try Convert.optionalString(o.group_name, "group_name"),
             unit: try Convert.optionalString(o.unit, "unit"), routine: try routine(o.routine),
-            proofRequired: try flag(o.proof_required, "proof_required"), startDay: 0, schedule: try schedule(o.schedule))
+            proofRequired: try flag(o.proof_required, "proof_required"), startDay: 0, schedule: try schedule(o.schedule),
+            display: display)
         return (spec, try Convert.day(o.start_day, "start_day"))
     }
 
+    static let displayFields: UInt32 = HC_HABIT_FIELD_DESCRIPTION | HC_HABIT_FIELD_QUESTION | HC_HABIT_FIELD_COLOUR |
+        HC_HABIT_FIELD_ICON | HC_HABIT_FIELD_POSITION
+
     /// The changes named by the HC_HABIT_FIELD_* bits.
-    static func changes(_ o: hc_habit_options, fields: UInt32, today: () throws(HabitError) -> Int32) throws(HabitError) -> Engine.HabitChanges {
+    static func changes(_ o: hc_habit_options, display: Bool, fields: UInt32,
+                        today: () throws(HabitError) -> Int32) throws(HabitError) -> Engine.HabitChanges {
         let known: UInt32 = HC_HABIT_FIELD_NAME | HC_HABIT_FIELD_TARGET | HC_HABIT_FIELD_GROUP | HC_HABIT_FIELD_UNIT |
-            HC_HABIT_FIELD_ROUTINE | HC_HABIT_FIELD_PROOF | HC_HABIT_FIELD_SCHEDULE | HC_HABIT_FIELD_START_DAY
+            HC_HABIT_FIELD_ROUTINE | HC_HABIT_FIELD_PROOF | HC_HABIT_FIELD_SCHEDULE | HC_HABIT_FIELD_START_DAY | displayFields
         guard fields & ~known == 0 else { throw .invalid("fields 0x\(String(fields, radix: 16)) has unknown bits") }
+        guard display || fields & displayFields == 0 else {
+            throw .invalid("fields names a display field (description, question, colour, icon, position) but options.struct_size " +
+                           "\(o.struct_size) is 1.0's, which has none: initialise options with hc_habit_options_init")
+        }
         var changes = Engine.HabitChanges()
+        if fields & HC_HABIT_FIELD_DESCRIPTION != 0 { changes.description = .some(try Convert.optionalString(o.description, "description")) }
+        if fields & HC_HABIT_FIELD_QUESTION != 0 { changes.question = .some(try Convert.optionalString(o.question, "question")) }
+        if fields & HC_HABIT_FIELD_COLOUR != 0 { changes.colour = .some(try Convert.optionalString(o.colour, "colour")) }
+        if fields & HC_HABIT_FIELD_ICON != 0 { changes.icon = .some(try Convert.optionalString(o.icon, "icon")) }
+        if fields & HC_HABIT_FIELD_POSITION != 0 { changes.position = o.position }
         if fields & HC_HABIT_FIELD_NAME != 0 { changes.name = try Convert.string(o.name, "name") }
         if fields & HC_HABIT_FIELD_TARGET != 0 { changes.target = (o.target, try direction(o.direction)) }
         if fields & HC_HABIT_FIELD_GROUP != 0 { changes.group = .some(try Convert.optionalString(o.group_name, "group_name")) }
@@ -74,12 +101,17 @@ enum CHabit {
         value.proof_required = spec.proofRequired ? 1 : 0
         value.archived_day = habit.archivedDay ?? dayNone
         value.created_at_ms = habit.createdAtMs
+        value.position = spec.display.position
         target.initialize(to: value)
         do throws(HabitError) {
             target.pointee.name = try Convert.fieldString(spec.name)
             target.pointee.group_name = try Convert.fieldString(spec.group)
             target.pointee.unit = try Convert.fieldString(spec.unit)
             target.pointee.schedule = try Convert.fieldString(spec.schedule.description)
+            target.pointee.description = try Convert.fieldString(spec.display.description)
+            target.pointee.question = try Convert.fieldString(spec.display.question)
+            target.pointee.colour = try Convert.fieldString(spec.display.colour)
+            target.pointee.icon = try Convert.fieldString(spec.display.icon)
         } catch {
             clear(target)
             throw error
@@ -91,6 +123,10 @@ enum CHabit {
         Convert.freeField(habit.pointee.group_name)
         Convert.freeField(habit.pointee.unit)
         Convert.freeField(habit.pointee.schedule)
+        Convert.freeField(habit.pointee.description)
+        Convert.freeField(habit.pointee.question)
+        Convert.freeField(habit.pointee.colour)
+        Convert.freeField(habit.pointee.icon)
     }
 
     /// One habit the caller frees with hc_habit_free.
@@ -110,7 +146,7 @@ typealias HabitListBox = OwnedArray<hc_habit>
 public func hc_habit_create(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ options: UnsafePointer<hc_habit_options>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_id, "out_id")
-        let (spec, startDay) = try CHabit.spec(try Convert.options(options, "options"))
+        let (spec, startDay) = try CHabit.spec(try CHabit.options(options).0)
         out.pointee = try engine.createHabit(spec, startDay: startDay)
     }
 }
@@ -141,7 +177,8 @@ public func hc_habit_free(_ habit: UnsafeMutablePointer<hc_habit>?) {
 @c @implementation
 public func hc_habit_update(_ store: OpaquePointer?, _ id: Int64, _ options: UnsafePointer<hc_habit_options>?, _ fields: UInt32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let changes = try CHabit.changes(try Convert.options(options, "options"), fields: fields, today: engine.today)
+        let (options, display) = try CHabit.options(options)
+        let changes = try CHabit.changes(options, display: display, fields: fields, today: engine.today)
         try engine.updateHabit(id: id, changes)
     }
 }

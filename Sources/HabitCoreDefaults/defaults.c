@@ -35,7 +35,7 @@ static int32_t fill(const char *function, void *out, uint32_t struct_size, const
                     out, struct_size, &defaults, sizeof defaults, first_release);                \
     }
 
-HC_DEFINE_INIT(hc_habit_options, HC_HABIT_OPTIONS_INIT, sizeof(hc_habit_options))
+HC_DEFINE_INIT(hc_habit_options, HC_HABIT_OPTIONS_INIT, offsetof(hc_habit_options, description))
 HC_DEFINE_INIT(hc_entry_input, HC_ENTRY_INPUT_INIT, offsetof(hc_entry_input, key))
 HC_DEFINE_INIT(hc_streak_result, HC_STREAK_RESULT_INIT, offsetof(hc_streak_result, current_forgiven))
 HC_DEFINE_INIT(hc_habit_rules, HC_HABIT_RULES_INIT, sizeof(hc_habit_rules))

@@ -221,6 +221,11 @@ package final class Engine {
         package var proofRequired: Bool?
         package var schedule: Schedule?
         package var startDay: Int32?
+        package var description: String??
+        package var question: String??
+        package var colour: String??
+        package var icon: String??
+        package var position: Int64?
         package init() {}
     }
 
@@ -237,6 +242,11 @@ package final class Engine {
             if let proof = changes.proofRequired { spec.proofRequired = proof }
             if let start = changes.startDay { spec.startDay = start }
             if let schedule = changes.schedule { spec.schedule = schedule }
+            if let description = changes.description { spec.display.description = description }
+            if let question = changes.question { spec.display.question = question }
+            if let colour = changes.colour { spec.display.colour = colour }
+            if let icon = changes.icon { spec.display.icon = icon }
+            if let position = changes.position { spec.display.position = position }
             spec = try spec.validated()
             if changes.name != nil && !current.isArchived { try requireNameFree(spec.name, except: id) }
             cachedHabits[id] = nil

@@ -358,6 +358,15 @@ enum Schema {
         \(bumpsRevision(["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends", "shield_rules",
                          "shield_rule_versions", "shield_emergencies", "zone_changes"]))
         """,
+        // 13: what a frontend shows of a habit (HabitDisplay): description, question,
+        // colour, icon, and its place in the app's order (0 for every habit before).
+        """
+        ALTER TABLE habits ADD COLUMN description TEXT;
+        ALTER TABLE habits ADD COLUMN question TEXT;
+        ALTER TABLE habits ADD COLUMN colour TEXT;
+        ALTER TABLE habits ADD COLUMN icon TEXT;
+        ALTER TABLE habits ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

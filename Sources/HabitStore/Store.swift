@@ -154,12 +154,14 @@ package final class Store {
 
     // MARK: Habits
 
-    private static let habitColumns = "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms"
+    private static let habitColumns = "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms, " +
+        "description, question, colour, icon, position"
 
     package func insertHabit(_ spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
-            INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
-            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+            INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms,
+                               description, question, colour, icon, position)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
             """)
         bindSpec(statement, spec)
         statement.bind(10, archivedDay.map(Int64.init))
@@ -173,7 +175,8 @@ package final class Store {
     package func updateHabit(id: Int64, spec: HabitSpec) throws(HabitError) {
         let statement = try db.statement("""
             UPDATE habits SET name = ?1, kind = ?2, target = ?3, direction = ?4, group_name = ?5, unit = ?6,
-            routine = ?7, proof_required = ?8, start_day = ?9 WHERE id = ?10
+            routine = ?7, proof_required = ?8, start_day = ?9, description = ?12, question = ?13, colour = ?14, icon = ?15,
+            position = ?16 WHERE id = ?10
             """)
         bindSpec(statement, spec)
         statement.bind(10, id)
@@ -245,6 +248,12 @@ package final class Store {
         statement.bind(7, Int64(spec.routine.rawValue))
         statement.bind(8, Int64(spec.proofRequired ? 1 : 0))
         statement.bind(9, Int64(spec.startDay))
+        // 10 and 11 are the caller's; the display fields follow them.
+        statement.bind(12, spec.display.description)
+        statement.bind(13, spec.display.question)
+        statement.bind(14, spec.display.colour)
+        statement.bind(15, spec.display.icon)
+        statement.bind(16, spec.display.position)
     }
 
     private func mapNameConflict(_ name: String, _ body: () throws(HabitError) -> Void) throws(HabitError) {
@@ -270,7 +279,9 @@ package final class Store {
               let startDay = Int32(exactly: s.int(9)), let name = s.text(1)
         else { throw .corrupt("habit \(id): a stored field is out of range") }
         let spec = HabitSpec(name: name, kind: kind, target: s.double(3), direction: direction, group: s.text(5), unit: s.text(6),
-                             routine: routine, proofRequired: s.int(8) != 0, startDay: startDay, schedule: .daily)
+                             routine: routine, proofRequired: s.int(8) != 0, startDay: startDay, schedule: .daily,
+                             display: HabitDisplay(description: s.text(12), question: s.text(13), colour: s.text(14), icon: s.text(15),
+                                                   position: s.int(16)))
         let archived = s.optionalInt(10).flatMap { Int32(exactly: $0) }
         return Habit(id: id, spec: spec, archivedDay: archived, createdAtMs: s.int(11), schedules: [])
     }

@@ -2,7 +2,7 @@
 /// Value, CommentText: one row per habit and day), read into an ImportPlan, as Loop
 /// Habit Tracker imports it:
 /// - a habit per name, in the order names first appear; daily; its category as its
-///   group; its description is not kept (habits here have no description yet);
+///   group; its description (from the habit's first row) as its description;
 /// - a habit with any value above 1 is a counter (target 1: HabitBull has none),
 ///   else a checkmark; value 1 is done, a value above 1 an amount, 0 or below
 ///   nothing (with its comment: notes live on entries);
@@ -23,10 +23,12 @@ package enum HabitBullCSV {
         let nameColumn = try column("habitname"), categoryColumn = try column("habitcategory")
         let dateColumn = try column("calendardate"), valueColumn = try column("value")
         let commentColumn = names.firstIndex(of: "commenttext")
+        let descriptionColumn = names.firstIndex(of: "habitdescription")
 
         struct Day { var value: Double; var note: String?; var line: Int }
         var order: [String] = []
         var category: [String: String] = [:]
+        var description: [String: String] = [:]
         var days: [String: [Int32: Day]] = [:]
         for (offset, row) in rows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
             let line = offset + 1
@@ -42,6 +44,7 @@ package enum HabitBullCSV {
                     days[name] = [:]
                     let group = cell(categoryColumn)
                     if !group.isEmpty { category[name] = group }
+                    if let text = descriptionColumn.map(cell), !text.isEmpty { description[name] = text }
                 }
                 let comment = commentColumn.map(cell) ?? ""
                 days[name]?[day] = Day(value: value, note: comment.isEmpty ? nil : comment, line: line)
@@ -59,7 +62,8 @@ package enum HabitBullCSV {
             do throws(HabitError) {
                 let spec = try HabitSpec(name: name, kind: numeric ? .counter : .checkmark, target: 1, direction: .atLeast,
                                          group: category[name], unit: nil, routine: .anytime, proofRequired: false,
-                                         startDay: min(first, today), schedule: .daily).validated()
+                                         startDay: min(first, today), schedule: .daily,
+                                         display: HabitDisplay(description: description[name])).validated()
                 plan.habits.append(.init(spec: spec, schedules: [ScheduleSpan(fromDay: spec.startDay, schedule: .daily)],
                                          archivedDay: nil, createdAtMs: nowMs))
             } catch {

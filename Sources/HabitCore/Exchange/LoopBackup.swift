@@ -11,7 +11,8 @@
 /// numbers in thousandths, 3 a skip, 0 and below nothing. Habits in Loop's order
 /// (position). A repetition of a habit that is not there, or a second one of the
 /// same habit and day, is left out, as Loop's own migration 22 removes them.
-/// Colour, description, question and reminders are not kept here (no such fields
+/// Colour (as #RRGGBB: HabitDisplay.loopColour), description, question and position
+/// become the habit's display fields; reminders are not kept here (no such fields
 /// yet); a note goes with the entry made that day.
 package struct LoopBackup: Equatable, Sendable {
     package struct Habit: Equatable, Sendable {
@@ -25,9 +26,18 @@ package struct LoopBackup: Equatable, Sendable {
         package var atMost: Bool
         package var target: Double
         package var unit: String?
+        /// Loop's colour column: a palette index, or an ARGB integer in early backups.
+        package var colour: Int64?
+        package var description: String?
+        /// From version 23; before it, the description column held the question.
+        package var question: String?
 
         package init(id: Int64, name: String, numerator: Int64, denominator: Int64, archived: Bool, position: Int64,
-                     numeric: Bool, atMost: Bool, target: Double, unit: String?) {
+                     numeric: Bool, atMost: Bool, target: Double, unit: String?, colour: Int64? = nil,
+                     description: String? = nil, question: String? = nil) {
+            self.colour = colour
+            self.description = description
+            self.question = question
             self.id = id
             self.name = name
             self.numerator = numerator
@@ -70,6 +80,15 @@ package struct LoopBackup: Equatable, Sendable {
         self.repetitions = repetitions
     }
 
+    /// A habit's display fields: Loop's colour as #RRGGBB, its description and question
+    /// (before version 23 the description column held the question), its position.
+    func display(_ habit: Habit) -> HabitDisplay {
+        let questionInDescription = version < 23
+        return HabitDisplay(description: questionInDescription ? nil : habit.description,
+                            question: questionInDescription ? habit.description : habit.question,
+                            colour: habit.colour.flatMap(HabitDisplay.loopColour), position: habit.position)
+    }
+
     package func plan(today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
         var plan = ImportPlan()
         let ordered = habits.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
@@ -86,7 +105,8 @@ package struct LoopBackup: Equatable, Sendable {
                                          target: target, direction: habit.atMost ? .atMost : .atLeast, group: nil,
                                          unit: habit.numeric && habit.unit?.isEmpty == false ? habit.unit : nil,
                                          routine: .anytime, proofRequired: false, startDay: today,
-                                         schedule: LoopCSV.schedule(numerator: numerator, denominator: denominator)).validated()
+                                         schedule: LoopCSV.schedule(numerator: numerator, denominator: denominator),
+                                         display: display(habit)).validated()
                 indexOf[habit.id] = plan.habits.count
                 plan.habits.append(.init(spec: spec, schedules: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs))
             } catch {

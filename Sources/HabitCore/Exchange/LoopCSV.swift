@@ -22,6 +22,11 @@ package enum LoopCSV {
                 let value = row[index].trimmed
                 return value.isEmpty ? nil : value
             }
+            /// A text cell as Loop wrote it, spaces and all, so that an export gives it back.
+            func rawField(_ name: String) -> String? {
+                guard let index = column[name], index < row.count, !row[index].isEmpty else { return nil }
+                return row[index]
+            }
             do throws(HabitError) {
                 guard nameColumn < row.count else { throw .invalid("missing Name") }
                 let name = row[nameColumn].trimmed
@@ -37,11 +42,15 @@ package enum LoopCSV {
                     target = value
                 }
                 let archived = (field("archived?") ?? "false").lowercased() == "true"
+                // Loop numbers its habits from 1 in its order; the cell is kept as that order.
+                let position = try field("position").map { (text) throws(HabitError) in Int64(try integer(text, "Position")) } ?? Int64(offset)
+                let display = HabitDisplay(description: rawField("description"), question: rawField("question"),
+                                           colour: field("color"), position: position)
                 let spec = try HabitSpec(
                     name: name, kind: numeric ? .counter : .checkmark, target: target,
                     direction: atMost ? .atMost : .atLeast, group: nil, unit: numeric ? field("unit") : nil,
                     routine: .anytime, proofRequired: false, startDay: today,
-                    schedule: schedule(numerator: numerator, denominator: denominator)).validated()
+                    schedule: schedule(numerator: numerator, denominator: denominator), display: display).validated()
                 plan.habits.append(.init(spec: spec, schedules: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
                 loopHabits.append((name, numeric, field("position").flatMap { Int($0) }))
             } catch {

@@ -3,8 +3,9 @@
 /// export imported here and exported again is the same table.
 ///
 /// - Habits.csv: Loop's columns; a schedule as the frequency strength uses
-///   (Strength.frequency); Question, Description and Color empty (not kept here).
-///   Measurements are left out (Loop has no such habit).
+///   (Strength.frequency); Question, Description and Color from the habit's display
+///   fields. Habits in the app's order (position, then id), numbered from 1 as
+///   Loop numbers them. Measurements are left out (Loop has no such habit).
 /// - Checkmarks.csv: one row per day, newest first, from the oldest day with an
 ///   entry of any habit to `to`; the header unquoted with a trailing comma, as Loop
 ///   writes it. A yes/no day is YES_MANUAL (done), SKIP, YES_AUTO (a day Loop fills
@@ -27,14 +28,22 @@ package enum LoopCSVExport {
         }
     }
 
+    /// The habits Loop can hold, in the app's order: the rows of Habits.csv and the
+    /// columns of Checkmarks.csv.
+    static func ordered(_ habits: [Habit]) -> [Habit] {
+        habits.filter { $0.spec.kind != .measurement }.sorted { ($0.spec.display.position, $0.id) < ($1.spec.display.position, $1.id) }
+    }
+
     package static func habitsCSV(_ habits: [Habit]) -> String {
         var text = "Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?\n"
-        for (index, habit) in habits.filter({ $0.spec.kind != .measurement }).enumerated() {
+        for (index, habit) in ordered(habits).enumerated() {
             let spec = habit.spec
             let numeric = spec.kind != .checkmark
             let frequency = Strength.frequency(spec.schedule)
             let position = index + 1 < 10 ? "00\(index + 1)" : index + 1 < 100 ? "0\(index + 1)" : "\(index + 1)"
-            let fields = [position, spec.name, numeric ? "NUMERICAL" : "YES_NO", "", "", "\(frequency.times)", "\(frequency.days)", "",
+            let display = spec.display
+            let fields = [position, spec.name, numeric ? "NUMERICAL" : "YES_NO", display.question ?? "", display.description ?? "",
+                          "\(frequency.times)", "\(frequency.days)", display.colour ?? "",
                           numeric ? spec.unit ?? "" : "", numeric ? (spec.direction == .atMost ? "AT_MOST" : "AT_LEAST") : "",
                           numeric ? "\(spec.target)" : "", habit.archivedDay == nil ? "false" : "true"]
             text += fields.map(quoted).joined(separator: ",") + "\n"
@@ -43,7 +52,8 @@ package enum LoopCSVExport {
     }
 
     package static func checkmarksCSV(_ columns: [Column], to: Int32) -> String {
-        let columns = columns.filter { $0.habit.spec.kind != .measurement }
+        let order = Dictionary(ordered(columns.map(\.habit)).enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let columns = columns.filter { order[$0.habit.id] != nil }.sorted { (order[$0.habit.id] ?? 0) < (order[$1.habit.id] ?? 0) }
         let oldest = min(columns.compactMap { $0.states.lazy.map(\.day).min() }.min() ?? to, to)
         var text = "Date," + columns.map { $0.habit.spec.name + "," }.joined() + "\n"
         let cells = columns.map { marks($0, from: oldest, to: to) }

@@ -87,7 +87,18 @@ package enum StoreDocument {
             ("schedules", .array(habit.schedules.map {
                 .object([("from", date($0.fromDay)), ("schedule", .string($0.schedule.description))])
             })),
-        ]
+        ] + displayRecord(spec.display)
+    }
+
+    /// The display fields that are set (a habit without them is written as before 1.1).
+    private static func displayRecord(_ display: HabitDisplay) -> [(String, JSON)] {
+        var fields: [(String, JSON)] = []
+        if let text = display.description { fields.append(("description", .string(text))) }
+        if let text = display.question { fields.append(("question", .string(text))) }
+        if let text = display.colour { fields.append(("colour", .string(text))) }
+        if let text = display.icon { fields.append(("icon", .string(text))) }
+        if display.position != 0 { fields.append(("position", .int(display.position))) }
+        return fields
     }
 
     /// A habit with its own streak policy fields (null: the store's).
@@ -249,7 +260,10 @@ package enum StoreDocument {
                 target: try record.number("target"), direction: try Direction(name: try record.string("direction")),
                 group: try record.optionalString("group"), unit: try record.optionalString("unit"),
                 routine: try RoutineTime(name: try record.string("routine")), proofRequired: try record.bool("proof_required"),
-                startDay: startDay, schedule: current
+                startDay: startDay, schedule: current,
+                display: HabitDisplay(description: try record.optionalString("description"), question: try record.optionalString("question"),
+                                      colour: try record.optionalString("colour"), icon: try record.optionalString("icon"),
+                                      position: try record.optionalInt("position") ?? 0)
             ).validated()
             let archived = try record.optionalString("archived_date")
             let own = try record.optionalObject("streak_policy").map { (policy) throws(HabitError) in try Self.habitPolicy(policy) }

@@ -70,11 +70,13 @@ package struct HabitSpec: Equatable, Sendable {
     package var proofRequired: Bool
     package var startDay: Int32
     package var schedule: Schedule
+    /// What a frontend shows (description, question, colour, icon, position).
+    package var display: HabitDisplay
 
     package static let maxTarget = 1e12
 
     package init(name: String, kind: HabitKind, target: Double, direction: Direction, group: String?, unit: String?,
-                 routine: RoutineTime, proofRequired: Bool, startDay: Int32, schedule: Schedule) {
+                 routine: RoutineTime, proofRequired: Bool, startDay: Int32, schedule: Schedule, display: HabitDisplay = .none) {
         self.name = name
         self.kind = kind
         self.target = target
@@ -85,6 +87,7 @@ package struct HabitSpec: Equatable, Sendable {
         self.proofRequired = proofRequired
         self.startDay = startDay
         self.schedule = schedule
+        self.display = display
     }
 
     /// Checks every field and normalises the target (checkmarks: 1, measurements: 0).
@@ -94,6 +97,7 @@ package struct HabitSpec: Equatable, Sendable {
         spec.name = try HabitName.normalized(name)
         if let group { try TextRules.validate(group, field: "group", maxBytes: 200) }
         if let unit { try TextRules.validate(unit, field: "unit", maxBytes: 32) }
+        spec.display = try display.validated()
         return try spec.validatedRules()
     }
 
