@@ -67,7 +67,8 @@ enum Commands {
     }
 
     static func habitAdd(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"])
+        var args = try Arguments(raw, valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
+            .union(DisplayOptions.valued))
         let name = try args.require(0, "NAME")
         var options = Library.defaults(hc_habit_options_init)
         if let kind = args.option("kind") { options.kind = try Names.value(kind, in: Names.kinds, what: "kind") }
@@ -77,6 +78,7 @@ enum Commands {
         if let start = args.option("start") { options.start_day = try Library.parseDate(start) }
         if args.flag("proof") { options.proof_required = 1 }
         let unit = args.option("unit"), group = args.option("group"), schedule = args.option("schedule")
+        let display = try DisplayOptions(&args)
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
@@ -84,7 +86,7 @@ enum Commands {
         // The habit and its policy are written at once, or neither.
         try Library.check(hc_store_begin(store.handle))
         do throws(CLIError) {
-            let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
+            let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule, display: display) {
                 hc_habit_create(&id, store.handle, &$0)
             }
             try Library.check(status)
@@ -122,13 +124,15 @@ enum Commands {
             var lines = [habit.summary, "  started \(Library.format(habit.startDay))"]
             if let group = habit.group { lines.append("  group \(group)") }
             if habit.proofRequired { lines.append("  proof required") }
+            lines += habit.displayLines
             lines.append("  " + PolicyOptions.describe(streaks))
             return lines.joined(separator: "\n")
         }
     }
 
     static func habitEdit(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"])
+        var args = try Arguments(raw, valued: (["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
+            .union(DisplayOptions.valued))
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
         let current = try store.habit(reference)
@@ -162,13 +166,15 @@ enum Commands {
             fields |= HC_HABIT_FIELD_PROOF
             options.proof_required = args.flag("proof") ? 1 : 0
         }
+        let display = try DisplayOptions(&args)
+        fields |= display.fields
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
         guard fields != 0 || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
         try Library.check(hc_store_begin(store.handle))
         do throws(CLIError) {
             if fields != 0 {
-                let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule) {
+                let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule, display: display) {
                     hc_habit_update(store.handle, current.id, &$0, fields)
                 }
                 try Library.check(status)

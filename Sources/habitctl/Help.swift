@@ -206,7 +206,10 @@ enum Help {
         Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement]
                [--target N] [--at-most] [--unit U] [--group G] [--routine morning|day|evening|anytime]
                [--schedule S] [--start DATE] [--proof] [--miss-allowance N|store] [--open-day previous|zero|store]
+               [--description TEXT] [--question TEXT] [--colour #RRGGBB] [--icon ICON] [--position N]
         Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5, times:2/3.
+        --description, --question, --colour (or --color), --icon and --position are what an app
+        shows: the question asked each day, a #RRGGBB colour, an icon name or emoji, the order.
         --miss-allowance and --open-day set the habit's own streak rules (see init --help);
         'store' follows the store's.
         Duration targets are in seconds.
@@ -217,6 +220,8 @@ enum Help {
         Usage: habitctl habit edit HABIT [--name N] [--target N] [--at-most|--at-least] [--unit U|--no-unit]
                [--group G|--no-group] [--routine R] [--schedule S] [--start DATE] [--proof|--no-proof]
                [--miss-allowance N|store] [--open-day previous|zero|store]
+               [--description TEXT] [--question TEXT] [--colour #RRGGBB] [--icon ICON] [--position N]
+        An empty --description, --question, --colour or --icon ("") clears it.
         A new schedule applies from today; earlier days keep theirs. Streak rules apply to
         the whole history: they say how it is read, not what happened.
         """,

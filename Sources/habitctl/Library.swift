@@ -168,6 +168,11 @@ struct HabitInfo {
     var startDay: Int32
     var proofRequired: Bool
     var archivedDay: Int32?
+    var description: String?
+    var question: String?
+    var colour: String?
+    var icon: String?
+    var position: Int64
 
     init(_ h: hc_habit) {
         id = h.id
@@ -182,6 +187,11 @@ struct HabitInfo {
         startDay = h.start_day
         proofRequired = h.proof_required != 0
         archivedDay = h.archived_day == Library.dayNone ? nil : h.archived_day
+        description = Library.string(h.description)
+        question = Library.string(h.question)
+        colour = Library.string(h.colour)
+        icon = Library.string(h.icon)
+        position = h.position
     }
 }
 
@@ -214,7 +224,7 @@ struct EntryInfo {
 /// Runs body with options whose string fields point at these texts (NULL for nil)
 /// for the duration of the call.
 func withHabitStrings(_ options: hc_habit_options, name: String?, unit: String?, group: String?, schedule: String?,
-                      _ body: (inout hc_habit_options) -> Int32) -> Int32 {
+                      display: DisplayOptions = DisplayOptions(), _ body: (inout hc_habit_options) -> Int32) -> Int32 {
     withOptionalCString(name) { namePointer in
         withOptionalCString(unit) { unitPointer in
             withOptionalCString(group) { groupPointer in
@@ -224,6 +234,26 @@ func withHabitStrings(_ options: hc_habit_options, name: String?, unit: String?,
                     filled.unit = unitPointer
                     filled.group_name = groupPointer
                     filled.schedule = schedulePointer
+                    return withDisplayStrings(filled, display, body)
+                }
+            }
+        }
+    }
+}
+
+/// Options with the display strings pointing at display's texts during body.
+private func withDisplayStrings(_ options: hc_habit_options, _ display: DisplayOptions,
+                                _ body: (inout hc_habit_options) -> Int32) -> Int32 {
+    withOptionalCString(display.description) { description in
+        withOptionalCString(display.question) { question in
+            withOptionalCString(display.colour) { colour in
+                withOptionalCString(display.icon) { icon in
+                    var filled = options
+                    filled.description = description
+                    filled.question = question
+                    filled.colour = colour
+                    filled.icon = icon
+                    filled.position = display.position ?? 0
                     return body(&filled)
                 }
             }

@@ -67,6 +67,9 @@ extension HabitInfo {
             "routine": Names.name(routine, in: Names.routines), "schedule": schedule,
             "start_date": Library.format(startDay), "proof_required": proofRequired,
             "archived_date": archivedDay.map(Library.format) ?? NSNull(),
+            // Added in 1.1 (schema_version stays 1: new keys only).
+            "description": description ?? NSNull(), "question": question ?? NSNull(), "colour": colour ?? NSNull(),
+            "icon": icon ?? NSNull(), "position": position,
         ]
     }
 
