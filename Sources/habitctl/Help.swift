@@ -16,7 +16,7 @@ enum Help {
       today                what is due today, the current routine first
       streak HABIT|--global  current and longest streaks
       stats HABIT          streaks, completion rate and strength (or a measurement's readings)
-      heatmap              daily scores as a grid (--svg FILE writes an image)
+      heatmap [HABIT]      daily scores, or a habit's days, as a grid (--svg FILE writes an image)
       vacation add|list|remove  excused date ranges
       credits              the credit ledger: sync-steps, spend, end, adjust, balance, day,
                            history, rules [set], account add
@@ -272,7 +272,13 @@ enum Help {
         """,
         "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
         "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\nStreaks, completion rate over N days (30) and strength; for a measurement, its readings.",
-        "heatmap": "Usage: habitctl heatmap [--days 200] [--date DATE] [--svg FILE]\nDaily scores as a grid of weeks; colour only on a terminal, without a non-empty NO_COLOR, and not with TERM=dumb.",
+        "heatmap": """
+        Usage: habitctl heatmap [HABIT] [--days 200] [--date DATE] [--svg FILE] [--title TEXT]
+        Daily scores as a grid of weeks, or with HABIT that habit's days (done, skipped, logged,
+        nothing); colour only on a terminal, without a non-empty NO_COLOR, and not with TERM=dumb.
+        --svg FILE also writes the grid as an image: a title (the habit's name, or the store's;
+        --title sets another), month and weekday labels, and a legend.
+        """,
         "vacation": "Usage: habitctl vacation add FROM TO [--habit HABIT] | vacation list | vacation remove ID\nExcused days: they neither break a streak nor add to it.",
         "completions": "Usage: habitctl completions bash|zsh|fish\nPrints the completion script for that shell (commands, subcommands, global options).",
         "manual": "Usage: habitctl manual\nPrints the man page, made from this help text: habitctl manual | man -l -",

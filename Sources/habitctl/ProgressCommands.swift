@@ -105,30 +105,58 @@ enum ProgressCommands {
     }
 
     static func heatmap(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["date", "days", "svg"])
+        var args = try Arguments(raw, valued: ["date", "days", "svg", "title"])
+        let reference = args.positional(0)
         let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         guard let days = Int32(args.option("days") ?? "200"), (1...3660).contains(days) else { throw .invalid("--days must be 1...3660") }
-        let svgPath = args.option("svg")
-        try args.finish(maxPositionals: 0)
-        var scores = [hc_day_score](repeating: hc_day_score(), count: Int(days))
-        var count: Int64 = 0
-        try Library.check(hc_store_day_scores(&scores, Int64(days), &count, store.handle, day - days + 1, day))
+        let svgPath = args.option("svg"), ownTitle = args.option("title")
+        try args.finish(maxPositionals: 1)
         var weekStart: Int32 = 1
         try Library.check(hc_store_week_start(&weekStart, store.handle))
+        let from = day - days + 1
+        var range = "\(Library.format(from)) to \(Library.format(day))"
+        let cells: [Heatmap.Cell], scale: Heatmap.Scale, title: String, summary: String, document: [String: Any]
+        if let reference {
+            // One habit: its day states, from its start day on.
+            let habit = try store.habit(reference)
+            let first = max(from, habit.startDay)
+            let states = first <= day ? try store.dayStates(habitId: habit.id, from: first, to: day) : []
+            if first <= day { range = "\(Library.format(first)) to \(Library.format(day))" }
+            cells = Heatmap.cells(states)
+            scale = .states(done: habit.colour)
+            title = ownTitle ?? habit.name
+            let done = cells.filter { $0.level == 3 }.count, skipped = cells.filter { $0.level == 2 }.count
+            summary = "\(done) of \(cells.count) days done, \(skipped) skipped"
+            document = ["habit": habit.json, "from": Library.format(first), "to": Library.format(day), "days": states.map { state in
+                ["date": Library.format(state.day), "done": state.flags & HC_DAY_DONE != 0, "skipped": state.flags & HC_DAY_SKIPPED != 0,
+                 "entries": Int(state.entry_count)] as [String: Any]
+            }]
+        } else {
+            var scores = [hc_day_score](repeating: hc_day_score(), count: Int(days))
+            var count: Int64 = 0
+            try Library.check(hc_store_day_scores(&scores, Int64(days), &count, store.handle, from, day))
+            cells = Heatmap.cells(scores)
+            scale = .scores
+            // The store's name: its file's, without the folder and ".db".
+            let file = (try context.resolvedPath()).split(separator: "/").last.map(String.init) ?? "store"
+            title = ownTitle ?? "Daily scores: " + (file.hasSuffix(".db") ? String(file.dropLast(3)) : file)
+            let perfect = scores.filter { $0.score >= 1 }.count, due = scores.filter { $0.score >= 0 }.count
+            summary = "\(perfect) perfect days of \(due) with something due"
+            document = ["from": Library.format(from), "to": Library.format(day), "days": scores.map {
+                ["date": Library.format($0.day), "due": Int($0.due), "done": Int($0.done), "score": $0.score < 0 ? NSNull() : $0.score as Any]
+            }]
+        }
         if let svgPath {
-            let svg = Heatmap.svg(scores, weekStart: weekStart)
+            let svg = Heatmap.svg(cells, scale: scale, weekStart: weekStart, title: title, subtitle: range + ": " + summary)
             guard FileManager.default.createFile(atPath: svgPath, contents: Data(svg.utf8)) else {
                 throw CLIError(exitCode: 6, message: "cannot write \(svgPath)")
             }
             Output.log("wrote \(svgPath)")
         }
-        let rows: [[String: Any]] = scores.map {
-            ["date": Library.format($0.day), "due": Int($0.due), "done": Int($0.done), "score": $0.score < 0 ? NSNull() : $0.score as Any]
-        }
         let colour = Output.colourAllowed
-        context.output.emit(["from": Library.format(day - days + 1), "to": Library.format(day), "days": rows]) {
-            Heatmap.terminal(scores, weekStart: weekStart, colour: colour)
+        context.output.emit(document) {
+            Heatmap.terminal(cells, scale: scale, weekStart: weekStart, colour: colour, summary: summary)
         }
     }
 
