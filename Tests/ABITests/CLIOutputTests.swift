@@ -73,6 +73,10 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["shield", "list"]), Case(args: ["shield", "state", "--at", "07:30"]), Case(args: ["--json", "shield", "state"]),
             Case(args: ["shield", "next", "--hours", "48"]), Case(args: ["shield", "emergency", "1", "--minutes", "5"]),
             Case(args: ["shield", "snapshot", folder + "/shields.json"]),
+            // Display fields and the heatmap of one habit (issue 18).
+            Case(args: ["habit", "add", "Sit", "--question", "Sat?", "--colour", "#00897B", "--icon", "lotus", "--position", "2"]),
+            Case(args: ["habit", "edit", "Read", "--description", "Twenty pages", "--color", ""]),
+            Case(args: ["heatmap", "Read", "--svg", "{folder}/read.svg"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]

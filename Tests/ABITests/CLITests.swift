@@ -146,7 +146,7 @@ final class CLITests: XCTestCase {
         let image = try String(contentsOfFile: svg, encoding: .utf8)
         XCTAssertTrue(image.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
         XCTAssertTrue(image.hasSuffix("</svg>\n"))
-        XCTAssertEqual(image.components(separatedBy: "<rect ").count - 1, 28)
+        XCTAssertEqual(image.components(separatedBy: "<rect class=\"day\"").count - 1, 28)
         XCTAssertTrue(image.contains("<title>2026-10-14: 1/1 done</title>"), "the vacation day left only Run due")
     }
 

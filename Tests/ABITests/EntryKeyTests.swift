@@ -51,7 +51,7 @@ final class EntryKeyTests: StoreTestCase {
         let read = createHabit(store, "Read")
         ok(append(store, read, on: "2026-01-02").0)
         ok(hc_store_close(store))
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropShieldsSQL + "DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP INDEX credit_entries_session; " +
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + dropShieldsSQL + "DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP INDEX credit_entries_session; " +
             "DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions; " +
             "DROP TABLE reminder_rules; DROP TABLE proof_runs; PRAGMA user_version = 6;"]), "back to 6")
         let reopened = try open()

@@ -232,12 +232,15 @@ final class LoopExportTests: StoreTestCase {
         // Every cell as Loop wrote it (its YES_AUTO days derived by Loop's rule), but for
         // the one explicit NO, which has no entry here.
         XCTAssertEqual(again, checkmarks.replacingOccurrences(of: "2015-01-24,UNKNOWN,NO,", with: "2015-01-24,UNKNOWN,UNKNOWN,"))
-        // Habits.csv: the same, with Question and Color (not kept here) empty.
+        // Habits.csv: the same table, Question and Color included.
         let habitsAgain = try String(contentsOfFile: out + "/Habits.csv", encoding: .utf8)
-        let expected = habits.replacingOccurrences(of: "Did you meditate this morning?", with: "")
-            .replacingOccurrences(of: "Did you wake up before 6am?", with: "")
-            .replacingOccurrences(of: "#FF8F00", with: "").replacingOccurrences(of: "#00897B", with: "")
-        XCTAssertEqual(habitsAgain, expected)
+        XCTAssertEqual(habitsAgain, habits)
+        XCTAssertTrue(habits.contains("Did you meditate this morning?") && habits.contains("#00897B"), "the fixture has them to keep")
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try runProcess(
+            [Paths.habitctl, "--db", db, "--json", "habit", "show", "Wake up early"]).stdout.utf8)) as? [String: Any])["habit"] as? [String: Any]
+        XCTAssertEqual(shown?["question"] as? String, "Did you wake up before 6am?")
+        XCTAssertEqual(shown?["colour"] as? String, "#00897B")
+        XCTAssertEqual(shown?["position"] as? Int, 2, "Loop's Position 002")
     }
 
     func testOurExportSurvivesItsOwnRoundTrip() throws {
@@ -280,7 +283,24 @@ final class LoopExportTests: StoreTestCase {
                 d += 1
             }
         }
+        // Display fields go to Question, Description and Color, and position orders the rows:
+        // "Read, then write" (habit 2) to the end but for Habit 0 after it.
+        var options = defaults(hc_habit_options_init)
+        "Read, then \"write\"?".withCString { question in "line one\nline two".withCString { description in "#aaaaaa".withCString { colour in
+            options.question = question
+            options.description = description
+            options.colour = colour
+            options.position = 5
+            ok(hc_habit_update(store, 2, &options, HC_HABIT_FIELD_QUESTION | HC_HABIT_FIELD_DESCRIPTION | HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_POSITION))
+        } } }
+        options.position = 9
+        ok(hc_habit_update(store, 1, &options, HC_HABIT_FIELD_POSITION))
         let first = export(store, to: "2026-05-02")
+        func row(_ name: String) -> String.Index? { first.habits.range(of: "," + name + ",")?.lowerBound }
+        let read = try XCTUnwrap(row("\"Read, then write\"")), count = try XCTUnwrap(row("Count 1")), zero = try XCTUnwrap(row("Habit 0"))
+        XCTAssertTrue(count < read && read < zero, first.habits)
+        XCTAssertTrue(first.habits.contains("\"Read, then write\",YES_NO,\"Read, then \"\"write\"\"?\",\"line one\nline two\",2,3,#aaaaaa,"), first.habits)
+        XCTAssertTrue(first.checkmarks.hasPrefix("Date,Habit 2,"), "Checkmarks.csv's columns in the same order")
         XCTAssertTrue(first.checkmarks.contains("YES_AUTO"), "Loop's filled days are written")
         XCTAssertTrue(first.habits.contains("\"Read, then write\""), first.habits)
         let other = try open("other.db")
@@ -336,6 +356,8 @@ final class HabitBullImportTests: StoreTestCase {
         XCTAssertTrue(isDone(first, h1[0].id, "2016-03-19"))
         XCTAssertFalse(isDone(first, h1[0].id, "2016-03-20"))
         XCTAssertTrue(notes(first).contains("\"note\":\"text\""), notes(first))
+        XCTAssertEqual(displays(first)[0].display, Display(description: "with love and fire"), "HabitDescription")
+        XCTAssertEqual(displays(first)[1].display, Display(description: "only 2 hours per day"))
         ok(hc_store_close(first))
 
         let second = try importFile("habitbull2")
@@ -423,6 +445,12 @@ final class LoopBackupTests: StoreTestCase {
         XCTAssertEqual(imported.map(\.name), ["Wake up early", "brush teeth", "Sleep early", "Vegan", "Sport", "I love you",
                                               "Vegan (2)", "Sport (2)", "I love you (2)"])
         XCTAssertEqual(imported.map(\.schedule), ["times:3/7", "times:3/7", "times:1/5", "daily", "daily", "daily", "daily", "daily", "daily"])
+        // Schema 12 stores colours as ARGB integers (-16742021 is 0xFF00897B) and the
+        // question in the description column.
+        let shown = displays(store)
+        XCTAssertEqual(shown[0].display, Display(colour: "#00897B", position: 0))
+        XCTAssertEqual(shown[1].display, Display(question: "I want to have beautiful teeth!", colour: "#00897B", position: 1))
+        XCTAssertEqual(shown[6].display, Display(question: "Ate no animal products", colour: "#E64A19", position: 6))
         let wake = imported[0].id
         let done = doneDays(store, wake, from: "2016-03-14", to: "2016-03-17")
         XCTAssertEqual(done, ["2016-03-14", "2016-03-16"], "as Loop's ImportTest")
@@ -440,6 +468,9 @@ final class LoopBackupTests: StoreTestCase {
             ok(hc_store_import_loop_db(other, Self.folder + "/" + file))
             let names = try query(Self.folder + "/" + file, "select name from habits order by position")
             XCTAssertEqual(habits(other).map(\.name), names, file)
+            // Palette colour 8 (teal) in both; 022's first habit asks its question (in description before 23).
+            XCTAssertEqual(displays(other).map(\.display.colour), names.map { _ in "#00897B" }, file)
+            if file == "022.db" { XCTAssertEqual(displays(other)[0].display.question, "Did you work out?") }
             ok(hc_store_close(other))
         }
     }
@@ -465,7 +496,8 @@ final class LoopBackupTests: StoreTestCase {
         db.execute("create table Habits (%s)" % ", ".join(habit))
         db.execute("create table Repetitions (%s)" % ", ".join(rep))
         def add_habit(**f): db.execute("insert into Habits (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
-        add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?")
+        if v >= 23: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Twenty pages", question="Did you read?")
+        else: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?")
         add_habit(id=2, name="Old walk", freq_num=1, freq_den=1, archived=1, position=2)
         if v >= 18: add_habit(id=3, name="Coffee", freq_num=1, freq_den=1, archived=0, position=0, type=1, target_type=1, target_value=2.0, unit="cups")
         day = 86400000 * 20454  # 2026-01-01
@@ -495,6 +527,12 @@ final class LoopBackupTests: StoreTestCase {
             guard let read = imported.first(where: { $0.name == "Read" }), let walk = imported.first(where: { $0.name == "Old walk" }) else { continue }
             XCTAssertEqual(read.schedule, "times:2/3")
             XCTAssertTrue(walk.archived)
+            // Colour 3 of Loop's palette as its CSV writes it; before 23 the description held the question.
+            let shown = displays(store)
+            XCTAssertEqual(shown.first { $0.name == "Read" }?.display,
+                           Display(description: version >= 23 ? "Twenty pages" : nil, question: "Did you read?", colour: "#FF8F00", position: 1),
+                           "version \(version)")
+            XCTAssertEqual(shown.first { $0.name == "Old walk" }?.display, Display(position: 2), "version \(version)")
             XCTAssertEqual(doneDays(store, read.id, from: "2026-01-01", to: "2026-01-05"), ["2026-01-01", "2026-01-02", "2026-01-04"], "version \(version)")
             var states = [hc_day_state](repeating: hc_day_state(), count: 1)
             var count: Int64 = 0

@@ -219,7 +219,7 @@ final class ProgressStoreTests: StoreTestCase {
         ok(append(store, habit, on: "2026-01-02").0)
         ok(hc_store_close(store))
         // Turn the file back into what schema 1 wrote.
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropShieldsSQL + """
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + dropShieldsSQL + """
             DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies;
             DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
             DROP TABLE reminder_rules; DROP TABLE proof_runs;

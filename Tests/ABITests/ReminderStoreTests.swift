@@ -394,7 +394,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         }
         let before = answers(store)
         ok(hc_store_close(store))
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropShieldsSQL + """
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + dropShieldsSQL + """
             DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
             DROP TABLE reminder_rules; DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP TABLE proof_runs;
             DROP INDEX credit_entries_session; PRAGMA user_version = 6;

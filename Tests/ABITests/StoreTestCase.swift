@@ -37,6 +37,33 @@ class StoreTestCase: XCTestCase {
         }
     }
 
+    /// A habit's display fields as the C header hands them back.
+    struct Display: Equatable {
+        var description: String?
+        var question: String?
+        var colour: String?
+        var icon: String?
+        var position: Int64
+
+        init(description: String? = nil, question: String? = nil, colour: String? = nil, icon: String? = nil, position: Int64 = 0) {
+            self.description = description
+            self.question = question
+            self.colour = colour
+            self.icon = icon
+            self.position = position
+        }
+
+        init(_ h: hc_habit) {
+            self.init(description: h.description.map { String(cString: $0) }, question: h.question.map { String(cString: $0) },
+                      colour: h.colour.map { String(cString: $0) }, icon: h.icon.map { String(cString: $0) }, position: h.position)
+        }
+    }
+
+    /// Every habit's name and display fields, archived ones too, in id order.
+    func displays(_ store: OpaquePointer?) -> [(name: String, display: Display)] {
+        eachHabit(store) { (String(cString: $0.name), Display($0)) }
+    }
+
     func day(_ text: String) -> Int32 {
         var day: Int32 = 0
         ok(hc_date_parse(&day, text))

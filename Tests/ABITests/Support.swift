@@ -115,7 +115,7 @@ struct SplitMix {
 
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
-let latestSchemaVersion: Int32 = 12
+let latestSchemaVersion: Int32 = 13
 
 /// The Swift toolchain's root (/opt/swift for /opt/swift/usr/bin/swift): what a
 /// consumer of the self-contained library must not need.
@@ -148,6 +148,11 @@ enum InstalledPrefix {
         return prefix
     }
 }
+
+/// SQL that takes schema 13's habit display columns away again, for tests that turn a
+/// store back into an older schema (the migration adds them with ALTER TABLE).
+let dropHabitDisplaySQL = ["description", "question", "colour", "icon", "position"].map { "ALTER TABLE habits DROP COLUMN \($0);" }
+    .joined(separator: " ") + " "
 
 /// SQL that takes schema 12's shields away again (its tables, and the triggers it
 /// put on older tables), for tests that turn a store back into an older schema.
