@@ -178,6 +178,40 @@ int main(int argc, char **argv) {
     EXPECT(hc_entry_input_init(&older, (uint32_t)offsetof(hc_entry_input, key)) == HC_OK);
     EXPECT(older.struct_size == offsetof(hc_entry_input, key) && older.day == HC_DAY_NONE);
 
+    /* A caller built against 1.0 passes hc_habit_options without the display fields:
+     * init fills its bytes only, create reads nothing past them, and its habit has none. */
+    union { hc_habit_options options; unsigned char bytes[sizeof(hc_habit_options)]; } old10;
+    const size_t old10_size = offsetof(hc_habit_options, description);
+    memset(&old10, 0xAB, sizeof old10);
+    EXPECT(hc_habit_options_init(&old10.options, (uint32_t)old10_size) == HC_OK);
+    EXPECT(old10.options.struct_size == old10_size && old10.options.kind == HC_KIND_CHECKMARK);
+    EXPECT(old10.bytes[old10_size] == 0xAB); /* never past the caller's size */
+    EXPECT(hc_habit_options_init(&old10.options, (uint32_t)old10_size - 4) == HC_E_INVALID);
+    EXPECT(hc_habit_options_init(&old10.options, (uint32_t)old10_size) == HC_OK);
+    old10.options.name = "Old caller";
+    int64_t old_habit = 0;
+    EXPECT(hc_habit_create(&old_habit, store, &old10.options) == HC_OK);
+    hc_habit *made = NULL;
+    EXPECT(hc_habit_get(&made, store, old_habit) == HC_OK);
+    EXPECT(made != NULL && made->struct_size == sizeof(hc_habit) && made->description == NULL && made->question == NULL &&
+           made->colour == NULL && made->icon == NULL && made->position == 0);
+    hc_habit_free(made);
+    EXPECT(hc_habit_update(store, old_habit, &old10.options, HC_HABIT_FIELD_COLOUR) == HC_E_INVALID);
+    EXPECT(hc_habit_update(store, old_habit, &old10.options, HC_HABIT_FIELD_NAME) == HC_OK);
+    /* The current size: the fields are written and handed back, owned by the habit. */
+    options.name = "Sit";
+    options.description = "Ten minutes";
+    options.question = "Did you sit?";
+    options.colour = "#00897B";
+    options.icon = "lotus";
+    options.position = -7;
+    int64_t shown = 0;
+    EXPECT(hc_habit_create(&shown, store, &options) == HC_OK);
+    EXPECT(hc_habit_get(&made, store, shown) == HC_OK);
+    EXPECT(made != NULL && strcmp(made->description, "Ten minutes") == 0 && strcmp(made->question, "Did you sit?") == 0 &&
+           strcmp(made->colour, "#00897B") == 0 && strcmp(made->icon, "lotus") == 0 && made->position == -7);
+    hc_habit_free(made);
+
     EXPECT(hc_store_close(store) == HC_OK);
     if (failures) {
         fprintf(stderr, "%d check(s) failed\n", failures);

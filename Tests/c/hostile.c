@@ -4,6 +4,7 @@
  * Usage: hostile WORK_DIR. Exits 0 when all checks pass. */
 #include <habitcore.h>
 #include <stdio.h>
+#include <stddef.h>
 #include <string.h>
 #include <limits.h>
 #include <math.h>
@@ -395,6 +396,27 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
     bad = options; bad.group_name = "tab\there";
     EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    /* Display fields (1.1): colours that are not #RRGGBB, over-long or broken texts. */
+    const char *bad_colours[] = {"red", "#12345", "#1234567", "#12345G", "FF8F00", "#FF8F0", " #FF8F00", "#FF8F00\n", bad_utf8};
+    for (size_t i = 0; i < sizeof bad_colours / sizeof *bad_colours; i++) {
+        bad = options; bad.colour = bad_colours[i];
+        EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    }
+    static char long_text[4098];
+    memset(long_text, 'd', sizeof long_text - 1);
+    long_text[sizeof long_text - 1] = '\0';
+    bad = options; bad.description = long_text;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.description = bad_utf8;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.question = long_text + 4097 - 501;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.question = "two\nlines";
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.icon = long_text + 4097 - 65;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
+    bad = options; bad.icon = bad_utf8;
+    EXPECT_STATUS(hc_habit_create(&id, store, &bad), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_create(&id, store, &options), HC_OK);
     int64_t habit_id = id;
     EXPECT_STATUS(hc_habit_create(&id, store, &options), HC_E_CONFLICT);
@@ -414,6 +436,17 @@ int main(int argc, char **argv) {
     hc_habit_free((hc_habit *)&foreign_object); /* not ours: ignored */
     EXPECT_STATUS(hc_habit_update(store, habit_id, NULL, HC_HABIT_FIELD_NAME), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_update(store, habit_id, &options, 0x80000000u), HC_E_INVALID);
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &options, 0x2000u), HC_E_INVALID); /* the bit after POSITION */
+    bad = options; bad.colour = "#GGGGGG";
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_COLOUR), HC_E_INVALID);
+    bad = options; bad.description = long_text;
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_DESCRIPTION), HC_E_INVALID);
+    bad = options; bad.struct_size = (uint32_t)offsetof(hc_habit_options, description); /* 1.0's size: no display fields */
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_ICON), HC_E_INVALID);
+    bad.struct_size = (uint32_t)offsetof(hc_habit_options, question); /* between sizes: no release had it */
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_NAME), HC_E_INVALID);
+    bad = options; bad.position = INT64_MIN; /* any order is an order */
+    EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_POSITION), HC_OK);
     EXPECT_STATUS(hc_habit_update(store, INT64_MAX, &options, HC_HABIT_FIELD_NAME), HC_E_NOT_FOUND);
     bad = options; bad.name = NULL;
     EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_NAME), HC_E_INVALID);
