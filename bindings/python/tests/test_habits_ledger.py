@@ -78,6 +78,29 @@ def test_habits_create_get_find_update_archive_list(store: Store) -> None:
         store.habit(999)
 
 
+def test_habit_display_fields(store: Store) -> None:
+    sit = store.create_habit("Sit", description="Ten minutes\neyes closed", question="Did you sit?", colour="#00897b",
+                             icon="lotus", position=-2)
+    assert (sit.description, sit.question, sit.colour, sit.icon, sit.position) == (
+        "Ten minutes\neyes closed", "Did you sit?", "#00897b", "lotus", -2)
+    assert store.habit(sit.id) == sit and list(store.habits()) == [sit]
+    plain = store.create_habit("Plain")
+    assert (plain.description, plain.question, plain.colour, plain.icon, plain.position) == (None, None, None, None, 0)
+    changed = store.update_habit(sit, colour="#FF8F00", question=None, position=7)
+    assert (changed.colour, changed.question, changed.position, changed.description) == ("#FF8F00", None, 7,
+                                                                                         "Ten minutes\neyes closed")
+    for bad in ({"colour": "orange"}, {"colour": "#12345"}, {"description": "x" * 4097}, {"question": "two\nlines"},
+                {"icon": "i" * 65}):
+        with pytest.raises(habitcore.InvalidArgumentError) as caught:
+            store.update_habit(sit, **bad)
+        assert next(iter(bad)) in caught.value.message
+        with pytest.raises(habitcore.InvalidArgumentError):
+            store.create_habit("Other", **bad)
+    assert store.habit(sit) == changed and [h.name for h in store.habits()] == ["Sit", "Plain"]
+    with pytest.raises(habitcore.InvalidArgumentError):
+        store.update_habit(sit, position=2**63)
+
+
 def test_ledger_entries_undo_and_day_states(store: Store) -> None:
     walk = store.create_habit("Walk", kind=Kind.COUNTER, target=6000, start=D(2026, 3, 1))
     day = D(2026, 3, 8)

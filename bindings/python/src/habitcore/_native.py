@@ -24,13 +24,17 @@ u8p = ctypes.POINTER(ctypes.c_uint8)
 class HabitOptions(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("kind", i32), ("name", text), ("target", f64), ("direction", i32),
                 ("routine", i32), ("group_name", text), ("unit", text), ("schedule", text), ("start_day", i32),
-                ("proof_required", i32)]
+                ("proof_required", i32),
+                # 1.1: the display fields.
+                ("description", text), ("question", text), ("colour", text), ("icon", text), ("position", i64)]
 
 
 class Habit(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("kind", i32), ("id", i64), ("name", text), ("target", f64),
                 ("direction", i32), ("routine", i32), ("group_name", text), ("unit", text), ("schedule", text),
-                ("start_day", i32), ("proof_required", i32), ("archived_day", i32), ("created_at_ms", i64)]
+                ("start_day", i32), ("proof_required", i32), ("archived_day", i32), ("created_at_ms", i64),
+                # 1.1: the display fields.
+                ("description", text), ("question", text), ("colour", text), ("icon", text), ("position", i64)]
 
 
 class EntryInput(ctypes.Structure):

@@ -167,7 +167,8 @@ def _habit(h: N.Habit) -> Habit:
                  direction=_enum(Direction, h.direction), routine=_enum(Routine, h.routine), group=_dec(h.group_name),
                  unit=_dec(h.unit), schedule=_str(h.schedule), start=_date(h.start_day),
                  proof_required=bool(h.proof_required), archived=_opt_date(h.archived_day),
-                 created_at_ms=h.created_at_ms)
+                 created_at_ms=h.created_at_ms, description=_dec(h.description), question=_dec(h.question),
+                 colour=_dec(h.colour), icon=_dec(h.icon), position=h.position)
 
 
 def _entry(e: N.Entry) -> Entry:
@@ -531,8 +532,10 @@ class Store:
     def create_habit(self, name: str, *, kind: Kind = Kind.CHECKMARK, target: float | None = None,
                      direction: Direction | None = None, routine: Routine | None = None, group: str | None = None,
                      unit: str | None = None, schedule: str | None = None, start: DateLike | None = None,
-                     proof_required: bool = False) -> Habit:
-        """Creates a habit and returns it as stored. Unset arguments keep the library's defaults."""
+                     proof_required: bool = False, description: str | None = None, question: str | None = None,
+                     colour: str | None = None, icon: str | None = None, position: int = 0) -> Habit:
+        """Creates a habit and returns it as stored. Unset arguments keep the library's defaults.
+        colour is "#RRGGBB"; description, question, icon and position are what an app shows."""
         o = _init(N.HabitOptions)
         o.kind, o.name = int(kind), _enc(name, "name")
         if target is not None:
@@ -545,6 +548,8 @@ class Store:
         if start is not None:
             o.start_day = _day(start, "start")
         o.proof_required = 1 if proof_required else 0
+        o.description, o.question = _enc(description, "description"), _enc(question, "question")
+        o.colour, o.icon, o.position = _enc(colour, "colour"), _enc(icon, "icon"), _i64(position, "position")
         out = ctypes.c_int64()
         _check(lib.hc_habit_create(ctypes.byref(out), self._h, ctypes.byref(o)))
         return self.habit(out.value)
@@ -568,8 +573,10 @@ class Store:
     def update_habit(self, habit: HabitRef, *, name: str = _UNSET, target: float = _UNSET,
                      direction: Direction = _UNSET, group: str | None = _UNSET, unit: str | None = _UNSET,
                      routine: Routine = _UNSET, proof_required: bool = _UNSET, schedule: str = _UNSET,
-                     start: DateLike = _UNSET) -> Habit:
-        """Changes the fields given (a schedule from today on) and returns the habit as stored."""
+                     start: DateLike = _UNSET, description: str | None = _UNSET, question: str | None = _UNSET,
+                     colour: str | None = _UNSET, icon: str | None = _UNSET, position: int = _UNSET) -> Habit:
+        """Changes the fields given (a schedule from today on) and returns the habit as stored.
+        None (or "") clears description, question, colour or icon."""
         o = _init(N.HabitOptions)
         fields = HabitField(0)
         if name is not _UNSET:
@@ -598,6 +605,14 @@ class Store:
         if start is not _UNSET:
             fields |= HabitField.START_DAY
             o.start_day = _day(start, "start")
+        for field, value, flag in (("description", description, HabitField.DESCRIPTION), ("question", question, HabitField.QUESTION),
+                                   ("colour", colour, HabitField.COLOUR), ("icon", icon, HabitField.ICON)):
+            if value is not _UNSET:
+                fields |= flag
+                setattr(o, field, _enc(value, field))
+        if position is not _UNSET:
+            fields |= HabitField.POSITION
+            o.position = _i64(position, "position")
         _check(lib.hc_habit_update(self._h, _hid(habit), ctypes.byref(o), int(fields)))
         return self.habit(habit)
 

@@ -76,6 +76,11 @@ class HabitField(enum.IntFlag):
     PROOF = 0x20
     SCHEDULE = 0x40
     START_DAY = 0x80
+    DESCRIPTION = 0x100
+    QUESTION = 0x200
+    COLOUR = 0x400
+    ICON = 0x800
+    POSITION = 0x1000
 
 
 class EntryKind(_OpenEnum):
@@ -292,6 +297,12 @@ class Habit:
     proof_required: bool
     archived: datetime.date | None
     created_at_ms: int
+    # What a frontend shows (1.1): None when not set; position 0 by default.
+    description: str | None = None
+    question: str | None = None
+    colour: str | None = None
+    icon: str | None = None
+    position: int = 0
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,11 @@ pub const HC_HABIT_FIELD_ROUTINE: u32 = 0x10;
 pub const HC_HABIT_FIELD_PROOF: u32 = 0x20;
 pub const HC_HABIT_FIELD_SCHEDULE: u32 = 0x40;
 pub const HC_HABIT_FIELD_START_DAY: u32 = 0x80;
+pub const HC_HABIT_FIELD_DESCRIPTION: u32 = 0x100;
+pub const HC_HABIT_FIELD_QUESTION: u32 = 0x200;
+pub const HC_HABIT_FIELD_COLOUR: u32 = 0x400;
+pub const HC_HABIT_FIELD_ICON: u32 = 0x800;
+pub const HC_HABIT_FIELD_POSITION: u32 = 0x1000;
 pub const HC_LIST_INCLUDE_ARCHIVED: u32 = 0x1;
 pub const HC_ENTRY_DONE: i32 = 1;
 pub const HC_ENTRY_AMOUNT: i32 = 2;
@@ -248,6 +253,11 @@ pub struct hc_habit_options {
     pub schedule: *const c_char,
     pub start_day: i32,
     pub proof_required: i32,
+    pub description: *const c_char,
+    pub question: *const c_char,
+    pub colour: *const c_char,
+    pub icon: *const c_char,
+    pub position: i64,
 }
 
 #[repr(C)]
@@ -267,6 +277,11 @@ pub struct hc_habit {
     pub proof_required: i32,
     pub archived_day: i32,
     pub created_at_ms: i64,
+    pub description: *const c_char,
+    pub question: *const c_char,
+    pub colour: *const c_char,
+    pub icon: *const c_char,
+    pub position: i64,
 }
 
 #[repr(C)]
@@ -903,8 +918,8 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_plugin_verdict", core::mem::size_of::<hc_plugin_verdict>(), vec![("struct_size", core::mem::offset_of!(hc_plugin_verdict, struct_size)), ("outcome", core::mem::offset_of!(hc_plugin_verdict, outcome)), ("confidence", core::mem::offset_of!(hc_plugin_verdict, confidence)), ("reason_code", core::mem::offset_of!(hc_plugin_verdict, reason_code)), ("message", core::mem::offset_of!(hc_plugin_verdict, message)), ("signals", core::mem::offset_of!(hc_plugin_verdict, signals))]),
         ("hc_host_services", core::mem::size_of::<hc_host_services>(), vec![("struct_size", core::mem::offset_of!(hc_host_services, struct_size)), ("abi_version", core::mem::offset_of!(hc_host_services, abi_version)), ("user_data", core::mem::offset_of!(hc_host_services, user_data)), ("log", core::mem::offset_of!(hc_host_services, log)), ("fingerprints_read", core::mem::offset_of!(hc_host_services, fingerprints_read)), ("fingerprint_keep", core::mem::offset_of!(hc_host_services, fingerprint_keep))]),
         ("hc_plugin", core::mem::size_of::<hc_plugin>(), vec![("abi_version", core::mem::offset_of!(hc_plugin, abi_version)), ("reserved", core::mem::offset_of!(hc_plugin, reserved)), ("id", core::mem::offset_of!(hc_plugin, id)), ("version", core::mem::offset_of!(hc_plugin, version)), ("description", core::mem::offset_of!(hc_plugin, description)), ("init", core::mem::offset_of!(hc_plugin, init)), ("verify", core::mem::offset_of!(hc_plugin, verify)), ("destroy", core::mem::offset_of!(hc_plugin, destroy))]),
-        ("hc_habit_options", core::mem::size_of::<hc_habit_options>(), vec![("struct_size", core::mem::offset_of!(hc_habit_options, struct_size)), ("kind", core::mem::offset_of!(hc_habit_options, kind)), ("name", core::mem::offset_of!(hc_habit_options, name)), ("target", core::mem::offset_of!(hc_habit_options, target)), ("direction", core::mem::offset_of!(hc_habit_options, direction)), ("routine", core::mem::offset_of!(hc_habit_options, routine)), ("group_name", core::mem::offset_of!(hc_habit_options, group_name)), ("unit", core::mem::offset_of!(hc_habit_options, unit)), ("schedule", core::mem::offset_of!(hc_habit_options, schedule)), ("start_day", core::mem::offset_of!(hc_habit_options, start_day)), ("proof_required", core::mem::offset_of!(hc_habit_options, proof_required))]),
-        ("hc_habit", core::mem::size_of::<hc_habit>(), vec![("struct_size", core::mem::offset_of!(hc_habit, struct_size)), ("kind", core::mem::offset_of!(hc_habit, kind)), ("id", core::mem::offset_of!(hc_habit, id)), ("name", core::mem::offset_of!(hc_habit, name)), ("target", core::mem::offset_of!(hc_habit, target)), ("direction", core::mem::offset_of!(hc_habit, direction)), ("routine", core::mem::offset_of!(hc_habit, routine)), ("group_name", core::mem::offset_of!(hc_habit, group_name)), ("unit", core::mem::offset_of!(hc_habit, unit)), ("schedule", core::mem::offset_of!(hc_habit, schedule)), ("start_day", core::mem::offset_of!(hc_habit, start_day)), ("proof_required", core::mem::offset_of!(hc_habit, proof_required)), ("archived_day", core::mem::offset_of!(hc_habit, archived_day)), ("created_at_ms", core::mem::offset_of!(hc_habit, created_at_ms))]),
+        ("hc_habit_options", core::mem::size_of::<hc_habit_options>(), vec![("struct_size", core::mem::offset_of!(hc_habit_options, struct_size)), ("kind", core::mem::offset_of!(hc_habit_options, kind)), ("name", core::mem::offset_of!(hc_habit_options, name)), ("target", core::mem::offset_of!(hc_habit_options, target)), ("direction", core::mem::offset_of!(hc_habit_options, direction)), ("routine", core::mem::offset_of!(hc_habit_options, routine)), ("group_name", core::mem::offset_of!(hc_habit_options, group_name)), ("unit", core::mem::offset_of!(hc_habit_options, unit)), ("schedule", core::mem::offset_of!(hc_habit_options, schedule)), ("start_day", core::mem::offset_of!(hc_habit_options, start_day)), ("proof_required", core::mem::offset_of!(hc_habit_options, proof_required)), ("description", core::mem::offset_of!(hc_habit_options, description)), ("question", core::mem::offset_of!(hc_habit_options, question)), ("colour", core::mem::offset_of!(hc_habit_options, colour)), ("icon", core::mem::offset_of!(hc_habit_options, icon)), ("position", core::mem::offset_of!(hc_habit_options, position))]),
+        ("hc_habit", core::mem::size_of::<hc_habit>(), vec![("struct_size", core::mem::offset_of!(hc_habit, struct_size)), ("kind", core::mem::offset_of!(hc_habit, kind)), ("id", core::mem::offset_of!(hc_habit, id)), ("name", core::mem::offset_of!(hc_habit, name)), ("target", core::mem::offset_of!(hc_habit, target)), ("direction", core::mem::offset_of!(hc_habit, direction)), ("routine", core::mem::offset_of!(hc_habit, routine)), ("group_name", core::mem::offset_of!(hc_habit, group_name)), ("unit", core::mem::offset_of!(hc_habit, unit)), ("schedule", core::mem::offset_of!(hc_habit, schedule)), ("start_day", core::mem::offset_of!(hc_habit, start_day)), ("proof_required", core::mem::offset_of!(hc_habit, proof_required)), ("archived_day", core::mem::offset_of!(hc_habit, archived_day)), ("created_at_ms", core::mem::offset_of!(hc_habit, created_at_ms)), ("description", core::mem::offset_of!(hc_habit, description)), ("question", core::mem::offset_of!(hc_habit, question)), ("colour", core::mem::offset_of!(hc_habit, colour)), ("icon", core::mem::offset_of!(hc_habit, icon)), ("position", core::mem::offset_of!(hc_habit, position))]),
         ("hc_entry_input", core::mem::size_of::<hc_entry_input>(), vec![("struct_size", core::mem::offset_of!(hc_entry_input, struct_size)), ("kind", core::mem::offset_of!(hc_entry_input, kind)), ("habit_id", core::mem::offset_of!(hc_entry_input, habit_id)), ("day", core::mem::offset_of!(hc_entry_input, day)), ("source", core::mem::offset_of!(hc_entry_input, source)), ("value", core::mem::offset_of!(hc_entry_input, value)), ("at_ms", core::mem::offset_of!(hc_entry_input, at_ms)), ("note", core::mem::offset_of!(hc_entry_input, note)), ("key", core::mem::offset_of!(hc_entry_input, key))]),
         ("hc_entry", core::mem::size_of::<hc_entry>(), vec![("struct_size", core::mem::offset_of!(hc_entry, struct_size)), ("kind", core::mem::offset_of!(hc_entry, kind)), ("id", core::mem::offset_of!(hc_entry, id)), ("habit_id", core::mem::offset_of!(hc_entry, habit_id)), ("day", core::mem::offset_of!(hc_entry, day)), ("source", core::mem::offset_of!(hc_entry, source)), ("value", core::mem::offset_of!(hc_entry, value)), ("recorded_at_ms", core::mem::offset_of!(hc_entry, recorded_at_ms)), ("undoes", core::mem::offset_of!(hc_entry, undoes)), ("undone_by", core::mem::offset_of!(hc_entry, undone_by)), ("note", core::mem::offset_of!(hc_entry, note))]),
         ("hc_day_state", core::mem::size_of::<hc_day_state>(), vec![("day", core::mem::offset_of!(hc_day_state, day)), ("flags", core::mem::offset_of!(hc_day_state, flags)), ("value", core::mem::offset_of!(hc_day_state, value)), ("entry_count", core::mem::offset_of!(hc_day_state, entry_count)), ("reserved", core::mem::offset_of!(hc_day_state, reserved))]),

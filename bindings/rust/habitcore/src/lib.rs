@@ -302,9 +302,26 @@ pub struct HabitOptions {
     unit: Option<String>,
     schedule: Option<String>,
     start: Option<Day>,
+    display: Display,
+}
+
+/// What a frontend shows of a habit (1.1): a description, the question asked each day,
+/// a "#RRGGBB" colour, an icon (opaque: a name or an emoji) and the app's order.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Display {
+    pub description: Option<String>,
+    pub question: Option<String>,
+    pub colour: Option<String>,
+    pub icon: Option<String>,
+    pub position: i64,
 }
 
 impl HabitOptions {
+    /// The display fields of the new habit.
+    pub fn display(mut self, display: Display) -> Self {
+        self.display = display;
+        self
+    }
     /// A habit named `name`: a daily checkmark unless told otherwise.
     pub fn new(name: &str) -> Self {
         HabitOptions { name: name.into(), ..Default::default() }
@@ -348,10 +365,18 @@ pub struct Habit {
     pub schedule: String,
     pub start: Day,
     pub archived: Option<Day>,
+    pub display: Display,
 }
 
 unsafe fn habit_from(h: &sys::hc_habit) -> Habit {
     Habit {
+        display: Display {
+            description: cstr(h.description),
+            question: cstr(h.question),
+            colour: cstr(h.colour),
+            icon: cstr(h.icon),
+            position: h.position,
+        },
         id: h.id,
         name: cstr(h.name).unwrap_or_default(),
         kind: Kind::from_raw(h.kind),
@@ -746,6 +771,16 @@ impl Store {
         o.name = name.as_ptr();
         o.unit = opt_ptr(&unit);
         o.schedule = opt_ptr(&schedule);
+        let display = &options.display;
+        let description = opt_text(display.description.as_deref(), "description")?;
+        let question = opt_text(display.question.as_deref(), "question")?;
+        let colour = opt_text(display.colour.as_deref(), "colour")?;
+        let icon = opt_text(display.icon.as_deref(), "icon")?;
+        o.description = opt_ptr(&description);
+        o.question = opt_ptr(&question);
+        o.colour = opt_ptr(&colour);
+        o.icon = opt_ptr(&icon);
+        o.position = display.position;
         if let Some(kind) = options.kind {
             o.kind = kind.raw();
         }

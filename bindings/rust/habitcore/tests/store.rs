@@ -1,5 +1,5 @@
 //! The safe crate against the real library: every group it wraps, and bad input.
-use habitcore::{Day, EntryKind, ErrorKind, EventKind, HabitOptions, Judgement, Kind, Outcome, Store};
+use habitcore::{Day, Display, EntryKind, ErrorKind, EventKind, HabitOptions, Judgement, Kind, Outcome, Store};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -24,6 +24,28 @@ impl Drop for Dir {
 
 fn d(text: &str) -> Day {
     Day::parse(text).unwrap()
+}
+
+#[test]
+fn display_fields() {
+    let dir = Dir::new("display");
+    let store = dir.store();
+    let shown = Display {
+        description: Some("Ten minutes\neyes closed".into()),
+        question: Some("Did you sit?".into()),
+        colour: Some("#00897B".into()),
+        icon: Some("lotus".into()),
+        position: -4,
+    };
+    let sit = store.create_habit(&HabitOptions::new("Sit").display(shown.clone())).unwrap();
+    assert_eq!(sit.display, shown);
+    assert_eq!(store.habit(sit.id).unwrap().display, shown);
+    assert_eq!(store.create_habit(&HabitOptions::new("Plain")).unwrap().display, Display::default());
+    let bad = Display { colour: Some("teal".into()), ..Display::default() };
+    let refused = store.create_habit(&HabitOptions::new("Bad").display(bad)).unwrap_err();
+    assert_eq!(refused.kind(), ErrorKind::Invalid);
+    assert!(refused.message().starts_with("colour"), "{refused}");
+    assert_eq!(store.habits(true).unwrap().count(), 2, "nothing written");
 }
 
 #[test]
