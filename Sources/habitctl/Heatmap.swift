@@ -24,10 +24,13 @@ enum Heatmap {
             blocks: ["·", "░", "▒", "▓", "█"],
             terminalColours: ["\u{1B}[38;5;240m", "\u{1B}[38;5;52m", "\u{1B}[38;5;28m", "\u{1B}[38;5;34m", "\u{1B}[38;5;46m"])
 
-        /// One habit's day states; done takes the habit's colour when it has one.
+        /// One habit's day states; done takes the habit's colour when it has one that
+        /// another level does not already use.
         static func states(done: String?) -> Scale {
-            Scale(names: ["nothing logged", "logged, not done", "skipped", "done"],
-                  fills: ["#ebedf0", "#f4c7c3", "#b6c8e8", done ?? "#216e39"],
+            let others = ["#ebedf0", "#f4c7c3", "#b6c8e8"]
+            let colour = done.flatMap { others.contains($0.lowercased()) ? nil : $0 } ?? "#216e39"
+            return Scale(names: ["nothing logged", "logged, not done", "skipped", "done"],
+                  fills: others + [colour],
                   blocks: ["·", "░", "▒", "█"],
                   terminalColours: ["\u{1B}[38;5;240m", "\u{1B}[38;5;52m", "\u{1B}[38;5;67m", "\u{1B}[38;5;46m"])
         }

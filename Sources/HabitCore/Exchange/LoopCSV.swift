@@ -42,8 +42,9 @@ package enum LoopCSV {
                     target = value
                 }
                 let archived = (field("archived?") ?? "false").lowercased() == "true"
-                // Loop numbers its habits from 1 in its order; the cell is kept as that order.
-                let position = try field("position").map { (text) throws(HabitError) in Int64(try integer(text, "Position")) } ?? Int64(offset)
+                // Loop numbers its habits from 1 in its order ("001"): kept as that order; without
+                // a number, the row's place.
+                let position = field("position").flatMap { Int64($0) } ?? Int64(offset)
                 let display = HabitDisplay(description: rawField("description"), question: rawField("question"),
                                            colour: field("color"), position: position)
                 let spec = try HabitSpec(
