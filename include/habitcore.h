@@ -249,7 +249,8 @@ int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* f
  * a name with a comma (unquoted there) and two habits of one name both import;
  * the later of two active habits with one name is named "Name (2)". A habit starts
  * on its first recorded day. Question, Description and Color become the habit's
- * question, description and colour, Position its position (hc_habit_options).
+ * question, description and colour (one that is not #RRGGBB is left out), Position
+ * its position (hc_habit_options).
  * All or nothing, the error naming the file and line. Same codes as hc_store_import. */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
 

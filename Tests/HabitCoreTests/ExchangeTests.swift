@@ -145,6 +145,10 @@ final class LoopCSVTests: XCTestCase {
         XCTAssertEqual(try LoopCSV.plan(habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false\n005,Run,YES_NO,,,1,1,#000,,,,false",
                                         checkmarksCSV: "Date\n", today: 0, nowMs: 0).habits.map(\.spec.name),
                        ["Meditate", "Run", "Old", "run (2)", "Run (3)"])
+        // "#000" is not #RRGGBB: left out, the habit kept; Loop's own colours kept as written.
+        let colours = try? LoopCSV.plan(habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false", checkmarksCSV: "Date\n",
+                                        today: 0, nowMs: 0).habits.map(\.spec.display.colour)
+        XCTAssertEqual(colours, ["#FF8F00", "#E64A19", "#AFB42B", nil])
         XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: "Position,Name,Type\n001,X,BOOLEAN\n", checkmarksCSV: "Date\n",
                                               today: 0, nowMs: 0)) { error in
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Habits.csv line 2:") == true, "\(error)")

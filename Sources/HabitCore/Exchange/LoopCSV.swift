@@ -45,8 +45,11 @@ package enum LoopCSV {
                 // Loop numbers its habits from 1 in its order ("001"): kept as that order; without
                 // a number, the row's place.
                 let position = field("position").flatMap { Int64($0) } ?? Int64(offset)
+                // A colour that is not #RRGGBB (never Loop's own) is left out rather than the whole
+                // history refused: it only decorates.
+                let colour = (try? HabitDisplay.colour(field("color"))) ?? nil
                 let display = HabitDisplay(description: rawField("description"), question: rawField("question"),
-                                           colour: field("color"), position: position)
+                                           colour: colour, position: position)
                 let spec = try HabitSpec(
                     name: name, kind: numeric ? .counter : .checkmark, target: target,
                     direction: atMost ? .atMost : .atLeast, group: nil, unit: numeric ? field("unit") : nil,
