@@ -496,6 +496,11 @@ package final class Engine {
                     let id = try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
                                                    createdAtMs: item.createdAtMs)
                     if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
+                    for settings in item.reminders {
+                        let ruleId = try store.insertReminderRule(habitId: id, createdAtMs: item.createdAtMs)
+                        try store.setReminderVersion(ruleId: ruleId, fromDay: item.spec.startDay, settings: try settings.validated())
+                        cachedReminderRules = nil
+                    }
                     habitIds.append(id)
                 } catch {
                     throw error.prefixed("habit \(index + 1) '\(item.spec.name)'")

@@ -29,12 +29,14 @@ package enum LoopDatabase {
             column("type", in: habitColumns, or: "0") + ", " + column("target_type", in: habitColumns, or: "0") + ", " +
             column("target_value", in: habitColumns, or: "0") + ", " + column("unit", in: habitColumns, or: "NULL") + ", " +
             column("color", in: habitColumns, or: "NULL") + ", " + column("description", in: habitColumns, or: "NULL") + ", " +
-            column("question", in: habitColumns, or: "NULL") + " FROM Habits"
+            column("question", in: habitColumns, or: "NULL") + ", " + column("reminder_hour", in: habitColumns, or: "NULL") + ", " +
+            column("reminder_min", in: habitColumns, or: "NULL") + ", " + column("reminder_days", in: habitColumns, or: "127") + " FROM Habits"
         let habits = try db.statement(habitSQL).all { row in
             LoopBackup.Habit(id: row.int(0), name: row.text(1) ?? "", numerator: row.optionalInt(2) ?? 0, denominator: row.optionalInt(3) ?? 0,
                              archived: (row.optionalInt(4) ?? 0) != 0, position: row.optionalInt(5) ?? 0,
                              numeric: row.int(6) == 1, atMost: row.int(7) == 1, target: row.double(8), unit: row.text(9),
-                             colour: row.optionalInt(10), description: row.text(11), question: row.text(12))
+                             colour: row.optionalInt(10), description: row.text(11), question: row.text(12),
+                             reminderHour: row.optionalInt(13), reminderMinute: row.optionalInt(14), reminderDays: row.optionalInt(15))
         }
         let repetitionSQL = "SELECT id, habit, timestamp, " + column("value", in: repetitionColumns, or: "2") + ", " +
             column("notes", in: repetitionColumns, or: "NULL") + " FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL"

@@ -9,6 +9,9 @@ package struct ImportPlan: Equatable, Sendable {
         package var createdAtMs: Int64
         /// The habit's own streak policy fields.
         package var streakPolicy: StreakPolicy.Override = .none
+        /// Reminder rules to add to the habit (checked settings), each with its first
+        /// version on the habit's start day.
+        package var reminders: [ReminderRule.Settings] = []
     }
 
     package struct EntryItem: Equatable, Sendable {

@@ -12,8 +12,26 @@
 /// (position). A repetition of a habit that is not there, or a second one of the
 /// same habit and day, is left out, as Loop's own migration 22 removes them.
 /// Colour (as #RRGGBB: HabitDisplay.loopColour), description, question and position
-/// become the habit's display fields; reminders are not kept here (no such fields
-/// yet); a note goes with the entry made that day.
+/// become the habit's display fields; a note goes with the entry made that day.
+///
+/// Reminders (reminder_hour, reminder_min from 9; reminder_days from 11, before it
+/// every day) become one reminder rule of the habit (`reminder(hour:minute:days:)`),
+/// written in the import's transaction with its first version on the habit's first
+/// day (a rule's first version governs the days before it too). A NULL hour or
+/// minute is no reminder; so is an empty day mask, on which Loop never reminds. An
+/// hour outside 0...23, a minute outside 0...59 or a day mask outside 0...127 (none
+/// of which Loop writes) refuses the import, naming the Habits row. What differs:
+/// - Loop's mask counts from Saturday (bit 0 Saturday, bit 1 Sunday ... bit 6
+///   Friday); habitcore's from Sunday: `weekdays(loopMask:)` turns one into the other.
+/// - The rule has no message (Loop's notification shows the habit's name and
+///   question, which come as the habit's fields) and defers inside quiet hours, as
+///   hc_reminder_rule_add's default (Loop has no quiet hours).
+/// - Loop reminds on every day of its mask until that day is checked; habitcore's
+///   rule also stays silent on a day the habit is not due (a `times:N/M` quota already
+///   met), skipped or on vacation, as every habitcore reminder does.
+/// - An archived habit keeps its rule as data; it is silent while archived, as in Loop.
+/// - Loop's days start at midnight; with a later day start habitcore reads a time
+///   before it as the night after the habit day (ReminderPlan), Loop as that date.
 package struct LoopBackup: Equatable, Sendable {
     package struct Habit: Equatable, Sendable {
         package var id: Int64
@@ -31,10 +49,18 @@ package struct LoopBackup: Equatable, Sendable {
         package var description: String?
         /// From version 23; before it, the description column held the question.
         package var question: String?
+        /// Loop's reminder columns as stored; reminderDays is 127 (every day) before version 11.
+        package var reminderHour: Int64?
+        package var reminderMinute: Int64?
+        package var reminderDays: Int64?
 
         package init(id: Int64, name: String, numerator: Int64, denominator: Int64, archived: Bool, position: Int64,
                      numeric: Bool, atMost: Bool, target: Double, unit: String?, colour: Int64? = nil,
-                     description: String? = nil, question: String? = nil) {
+                     description: String? = nil, question: String? = nil,
+                     reminderHour: Int64? = nil, reminderMinute: Int64? = nil, reminderDays: Int64? = nil) {
+            self.reminderHour = reminderHour
+            self.reminderMinute = reminderMinute
+            self.reminderDays = reminderDays
             self.colour = colour
             self.description = description
             self.question = question
@@ -89,6 +115,27 @@ package struct LoopBackup: Equatable, Sendable {
                             colour: habit.colour.flatMap(HabitDisplay.loopColour), position: habit.position)
     }
 
+    /// Loop's weekday mask (bit 0 Saturday, bit 1 Sunday ... bit 6 Friday, as its
+    /// WeekdayList packs them) as habitcore's (bit 0 Sunday ... bit 6 Saturday): every
+    /// bit moves one down and Saturday's goes to the top. Nil for a mask outside 0...127.
+    package static func weekdays(loopMask: Int64) -> UInt8? {
+        guard (0...127).contains(loopMask), let mask = UInt8(exactly: loopMask) else { return nil }
+        return mask >> 1 | (mask & 1) << 6
+    }
+
+    /// A habit's Loop reminder as a rule's settings; nil when it has none (a NULL hour
+    /// or minute, or no weekday). Hours, minutes and masks Loop never writes are invalid.
+    package static func reminder(hour: Int64?, minute: Int64?, days: Int64?) throws(HabitError) -> ReminderRule.Settings? {
+        guard let hour, let minute else { return nil }
+        guard (0...23).contains(hour) else { throw .invalid("reminder_hour \(hour) is not an hour 0...23") }
+        guard (0...59).contains(minute) else { throw .invalid("reminder_min \(minute) is not a minute 0...59") }
+        guard let days else { throw .invalid("reminder_days is NULL beside a reminder time") }
+        guard let weekdays = weekdays(loopMask: days) else { throw .invalid("reminder_days \(days) is not a mask of 7 weekdays (0...127)") }
+        guard weekdays != 0 else { return nil }
+        guard let minuteOfDay = Int32(exactly: hour * 60 + minute) else { throw .invalid("reminder time \(hour):\(minute) is out of range") }
+        return try ReminderRule.Settings(minute: minuteOfDay, weekdays: weekdays, message: nil, quiet: .deferToEnd).validated()
+    }
+
     package func plan(today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
         var plan = ImportPlan()
         let ordered = habits.sorted { ($0.position, $0.id) < ($1.position, $1.id) }
@@ -107,8 +154,10 @@ package struct LoopBackup: Equatable, Sendable {
                                          routine: .anytime, proofRequired: false, startDay: today,
                                          schedule: LoopCSV.schedule(numerator: numerator, denominator: denominator),
                                          display: display(habit)).validated()
+                let reminder = try Self.reminder(hour: habit.reminderHour, minute: habit.reminderMinute, days: habit.reminderDays)
                 indexOf[habit.id] = plan.habits.count
-                plan.habits.append(.init(spec: spec, schedules: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs))
+                plan.habits.append(.init(spec: spec, schedules: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs,
+                                         reminders: reminder.map { [$0] } ?? []))
             } catch {
                 throw error.prefixed("Habits row id \(habit.id)")
             }
