@@ -430,6 +430,22 @@ final class LoopBackupTests: StoreTestCase {
         return states.filter { $0.flags & HC_DAY_DONE != 0 }.map { date($0.day) }
     }
 
+    /// The reminder rules in force today of one habit (0: every habit), through the C API,
+    /// as "minute weekdays quiet from_day message".
+    func rules(_ store: OpaquePointer, _ habit: Int64) -> [String] {
+        var list: OpaquePointer?
+        ok(hc_reminder_rule_list_open(&list, store, habit, Int32(HC_DAY_NONE)))
+        defer { hc_reminder_rule_list_free(list) }
+        var count: Int64 = 0
+        ok(hc_reminder_rule_list_count(&count, list))
+        return (0..<max(count, 0)).map { index in
+            var item: UnsafePointer<hc_reminder_rule>?
+            ok(hc_reminder_rule_list_get(&item, list, index))
+            guard let rule = item?.pointee else { return "missing" }
+            return "\(rule.minute) \(rule.weekdays) \(rule.quiet) \(date(rule.from_day)) \(rule.message.map { String(cString: $0) } ?? "-")"
+        }
+    }
+
     /// Rows of a database, read by Python's sqlite3 (not by the code under test).
     func query(_ path: String, _ sql: String) throws -> [String] {
         let result = try runProcess(["python3", "-c", "import sqlite3, sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print('|'.join(map(str, r)))", path, sql])
@@ -454,6 +470,9 @@ final class LoopBackupTests: StoreTestCase {
         let wake = imported[0].id
         let done = doneDays(store, wake, from: "2016-03-14", to: "2016-03-17")
         XCTAssertEqual(done, ["2016-03-14", "2016-03-16"], "as Loop's ImportTest")
+        // Schema 12: every habit's reminder_hour and reminder_min are NULL, so none has a rule.
+        XCTAssertEqual(try query(Self.folder + "/loop.db", "select count(*) from habits where reminder_hour is not null or reminder_min is not null"), ["0"])
+        XCTAssertEqual(rules(store, 0), [])
         // Every repetition of the file is a done day, and nothing else is.
         let ids = try query(Self.folder + "/loop.db", "select id from habits order by position").compactMap { Int64($0) }
         for (index, loopId) in ids.enumerated() {
@@ -471,6 +490,39 @@ final class LoopBackupTests: StoreTestCase {
             // Palette colour 8 (teal) in both; 022's first habit asks its question (in description before 23).
             XCTAssertEqual(displays(other).map(\.display.colour), names.map { _ in "#00897B" }, file)
             if file == "022.db" { XCTAssertEqual(displays(other)[0].display.question, "Did you work out?") }
+            // 022's "Work out" reminds at 18:00 on Loop's days 113 (bits 0, 4, 5, 6: Saturday,
+            // Wednesday, Thursday, Friday), here Wednesday to Saturday (bits 3-6 = 120);
+            // its "Test" and 021's habit have NULL hour and minute: no rule.
+            XCTAssertEqual(try query(Self.folder + "/" + file, "select name, reminder_hour, reminder_min, reminder_days from habits order by position"),
+                           file == "022.db" ? ["Work out|18|0|113", "Test|None|None|0"] : ["Hello world|None|None|0"])
+            // The rule's first version is on the habit's first day.
+            let starts = eachHabit(other) { ($0.id, date($0.start_day)) }
+            XCTAssertEqual(starts.count, names.count, file)
+            for (index, (id, start)) in starts.enumerated() {
+                let expected = file == "022.db" && index == 0 ? ["1080 120 \(HC_QUIET_DEFER) \(start) -"] : []
+                XCTAssertEqual(rules(other, id), expected, "\(file) habit \(index)")
+            }
+            if file == "022.db", let workOut = starts.first?.0 {
+                // And the rule nudges: in the two weeks after today, at 18:00 on Wednesday to Saturday only.
+                var today: Int32 = 0
+                ok(hc_store_today(&today, other))
+                let days = (today + 2)...(today + 15) // 14 habit days, read in a window a day wider each side (any zone)
+                var list: OpaquePointer?
+                ok(hc_reminder_list_open(&list, other, Int64(days.lowerBound - 1) * 86_400_000, Int64(days.upperBound + 2) * 86_400_000, 0))
+                var count: Int64 = 0
+                ok(hc_reminder_list_count(&count, list))
+                var weekdays: [Int32] = [], minutes = Set<Int32>()
+                for index in 0..<max(count, 0) {
+                    var item: UnsafePointer<hc_reminder>?
+                    ok(hc_reminder_list_get(&item, list, index))
+                    guard let nudge = item?.pointee, nudge.habit_id == workOut, days.contains(nudge.day) else { continue }
+                    weekdays.append(((nudge.day % 7) + 11) % 7) // 1970-01-01 (day 0) was a Thursday; 0 = Sunday
+                    minutes.insert(nudge.local_minute)
+                }
+                hc_reminder_list_free(list)
+                XCTAssertEqual(weekdays.sorted(), [3, 3, 4, 4, 5, 5, 6, 6], "Wednesday to Saturday, twice")
+                XCTAssertEqual(minutes, [1080])
+            }
             ok(hc_store_close(other))
         }
     }
@@ -479,8 +531,9 @@ final class LoopBackupTests: StoreTestCase {
     func backup(version: Int) throws -> String {
         let path = dir + "/loop-\(version).db"
         let script = """
-        import sqlite3, sys
+        import os, sqlite3, sys
         v = int(sys.argv[2])
+        if os.path.exists(sys.argv[1]): os.remove(sys.argv[1])
         db = sqlite3.connect(sys.argv[1])
         habit = ["id integer primary key autoincrement", "archived integer", "color integer", "description text",
                  "freq_den integer", "freq_num integer", "highlight integer", "name text", "position integer",
@@ -496,9 +549,12 @@ final class LoopBackupTests: StoreTestCase {
         db.execute("create table Habits (%s)" % ", ".join(habit))
         db.execute("create table Repetitions (%s)" % ", ".join(rep))
         def add_habit(**f): db.execute("insert into Habits (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
-        if v >= 23: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Twenty pages", question="Did you read?")
-        else: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?")
-        add_habit(id=2, name="Old walk", freq_num=1, freq_den=1, archived=1, position=2)
+        # Read reminds at 07:30, from 11 on Loop's days 113 (Saturday, Wednesday, Thursday, Friday;
+        # before 11 there is no reminder_days column: every day); Old walk has an hour but no minute.
+        remind = dict(reminder_hour=7, reminder_min=30, **({"reminder_days": 113} if v >= 11 else {}))
+        if v >= 23: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Twenty pages", question="Did you read?", **remind)
+        else: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?", **remind)
+        add_habit(id=2, name="Old walk", freq_num=1, freq_den=1, archived=1, position=2, reminder_hour=8)
         if v >= 18: add_habit(id=3, name="Coffee", freq_num=1, freq_den=1, archived=0, position=0, type=1, target_type=1, target_value=2.0, unit="cups")
         day = 86400000 * 20454  # 2026-01-01
         def rep_row(**f): db.execute("insert into Repetitions (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
@@ -527,6 +583,11 @@ final class LoopBackupTests: StoreTestCase {
             guard let read = imported.first(where: { $0.name == "Read" }), let walk = imported.first(where: { $0.name == "Old walk" }) else { continue }
             XCTAssertEqual(read.schedule, "times:2/3")
             XCTAssertTrue(walk.archived)
+            // Read's reminder: 07:30 (minute 450) on Wednesday to Saturday (bits 3-6 = 120), or
+            // every day (127) before reminder_days (11); from its first day, 2026-01-01.
+            XCTAssertEqual(rules(store, read.id), ["450 \(version >= 11 ? 120 : 127) \(HC_QUIET_DEFER) 2026-01-01 -"], "version \(version)")
+            XCTAssertEqual(rules(store, walk.id), [], "an hour without a minute is no reminder (version \(version))")
+            XCTAssertEqual(rules(store, 0).count, 1, "only Read has one (version \(version))")
             // Colour 3 of Loop's palette as its CSV writes it; before 23 the description held the question.
             let shown = displays(store)
             XCTAssertEqual(shown.first { $0.name == "Read" }?.display,
@@ -563,6 +624,24 @@ final class LoopBackupTests: StoreTestCase {
         XCTAssertEqual(hc_store_import_loop_db(store, bad), HC_E_INVALID)
         XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix("Habits row id 1:"), String(cString: hc_store_errmsg(store)))
         XCTAssertEqual(habits(store).count, 0, "nothing written")
+        // Reminder values Loop never writes refuse the import, naming the row; nothing is written.
+        for (sql, message) in [("update habits set reminder_hour = 25, reminder_min = 0 where id = 2", "Habits row id 2: reminder_hour 25 is not an hour"),
+                               ("update habits set reminder_min = 75 where id = 1", "Habits row id 1: reminder_min 75 is not a minute"),
+                               ("update habits set reminder_days = 200 where id = 1", "Habits row id 1: reminder_days 200 is not a mask")] {
+            let hostile = try backup(version: 22)
+            XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(sys.argv[2]); db.commit()", hostile, sql]), sql)
+            XCTAssertEqual(hc_store_import_loop_db(store, hostile), HC_E_INVALID, sql)
+            XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix(message), String(cString: hc_store_errmsg(store)))
+            XCTAssertEqual(habits(store).count, 0, "nothing written: \(sql)")
+            XCTAssertEqual(rules(store, 0), [], sql)
+        }
+        // A habit refused by the store after Read and its rule were written: the rule goes too.
+        let later = try backup(version: 22)
+        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(\"insert into habits (id, name, freq_num, freq_den, archived, position) values (4, 'Taken', 1, 1, 0, 5)\"); db.commit()", later]), "Taken")
+        let taken = createHabit(store, "Taken")
+        XCTAssertEqual(hc_store_import_loop_db(store, later), HC_E_CONFLICT)
+        XCTAssertEqual(habits(store).map(\.id), [taken], "nothing written")
+        XCTAssertEqual(rules(store, 0), [], "Read's rule rolled back with the rest")
         // From the shell: import --loop takes the .db as it takes the zip.
         let db = dir + "/shell.db"
         XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", db, "import", "--loop", Self.folder + "/loop.db"]), "import --loop loop.db")
