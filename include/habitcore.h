@@ -303,8 +303,12 @@ int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
  * target 0 becomes 0.001), target type, unit, archived; repetitions with their
  * values (yes/no: 2 a check, 3 a skip; numbers in thousandths, 3 a skip) and, from
  * version 25, notes (kept on the entry of that day); colour (as #RRGGBB), description,
- * question and position as the habit's display fields (see docs/FORMATS.md); reminders
- * are not kept (no such fields yet). Habits in Loop's order; a
+ * question and position as the habit's display fields (see docs/FORMATS.md); a
+ * reminder (hour and minute; weekdays from version 11, before it every day) as a
+ * reminder rule of the habit from its first day: that time, Loop's weekday mask
+ * (bit 0 Saturday ... bit 6 Friday) as HC weekday bits (bit 0 Sunday), no message,
+ * HC_QUIET_DEFER; a NULL hour or minute or no weekday is none; an hour, minute or
+ * mask out of range is HC_E_INVALID naming the row. Habits in Loop's order; a
  * repetition of a missing habit, or a second of the same day, is left out, as
  * Loop's own migration drops them. All or nothing, the error naming the table row.
  * HC_OK, HC_E_INVALID (not a Loop backup, bad rows), HC_E_TOO_NEW (a version above
