@@ -8,23 +8,10 @@ import XCTest
 /// add/edit/show/list (human and --json), and the heatmap SVG a person opens, read back
 /// with Foundation's XMLParser for its structure (title, weekday rows and labels, month
 /// labels at month starts, a legend of every level, cells coloured by their day).
-final class CLIHabitDisplayTests: XCTestCase {
-    var db = ""
-
-    override func setUpWithError() throws {
-        db = try temporaryDirectory() + "/display.db"
-    }
-
-    @discardableResult
-    func habitctl(_ args: String...) throws -> ProcessResult {
-        try runProcess([Paths.habitctl, "--db", db] + args, environment: ["NO_COLOR": "1"])
-    }
-
+final class CLIHabitDisplayTests: HabitctlTestCase {
+    /// The habit a --json habit command printed (new keys only: schema_version stays 1).
     func habitJSON(_ result: ProcessResult) throws -> [String: Any] {
-        XCTAssertSucceeded(result, "habitctl")
-        let document = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], result.stdout)
-        XCTAssertEqual(document["schema_version"] as? Int, 1, "new keys only")
-        return try XCTUnwrap(document["habit"] as? [String: Any])
+        try XCTUnwrap(try json(result)["habit"] as? [String: Any])
     }
 
     func testAddEditShowAndListCarryTheDisplayFields() throws {
@@ -123,7 +110,7 @@ final class CLIHabitDisplayTests: XCTestCase {
         // The habit's grid starts on its start day, Aug 1; the store's 120 days on Sat Jul 4,
         // whose month is labelled over the first column (Aug 1 is four columns on).
         for (path, title, levels, monthNames) in [(habitSVG, name, 4, ["Aug", "Sep", "Oct"]),
-                                                  (storeSVG, "Daily scores: display", 5, ["Jul", "Aug", "Sep", "Oct"])] {
+                                                  (storeSVG, "Daily scores: " + URL(fileURLWithPath: db).deletingPathExtension().lastPathComponent, 5, ["Jul", "Aug", "Sep", "Oct"])] {
             let elements = try SVGReader.read(path)
             // The title, drawn and as the document's title.
             XCTAssertEqual(elements.first { $0.attributes["class"] == "title" }?.text, title, path)
