@@ -8,8 +8,9 @@ package final class Database {
     private var db: OpaquePointer?
     private var cache: [String: OpaquePointer] = [:]
 
-    /// Opens the file; `create` makes it when missing.
-    package init(path: String, readOnly: Bool, create: Bool) throws(HabitError) {
+    /// Opens the file; `create` makes it when missing. A busy lock is waited for
+    /// up to busyTimeoutMs.
+    package init(path: String, readOnly: Bool, create: Bool, busyTimeoutMs: Int32) throws(HabitError) {
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX
@@ -33,8 +34,28 @@ package final class Database {
         }
         db = handle
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, 5000)
+        sqlite3_busy_timeout(handle, busyTimeoutMs)
     }
+
+    /// How long a statement waits for another connection's lock before SQLITE_BUSY.
+    package func setBusyTimeout(_ ms: Int32) {
+        if let db { sqlite3_busy_timeout(db, ms) }
+    }
+
+    /// Keeps the -wal and -shm files when the last connection closes (SQLite's
+    /// persistent WAL), so a reader that may not create them can still open the store.
+    package func persistWAL() throws(HabitError) {
+        guard let db else { throw HabitError(.misuse, "the store is closed") }
+        var on: Int32 = 1
+        let status = sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+        // An in-memory database has no files to keep.
+        guard status == SQLITE_OK || status == SQLITE_NOTFOUND else { throw lastError(status) }
+    }
+
+    /// Rows this connection has inserted, updated or deleted since it opened
+    /// (rolled-back ones included): with PRAGMA data_version, which moves on other
+    /// connections' commits, a stamp that changes with every write to the file.
+    package var totalChanges: Int64 { db.map { sqlite3_total_changes64($0) } ?? 0 }
 
     deinit { close() }
 

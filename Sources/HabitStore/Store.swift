@@ -8,15 +8,30 @@ package final class Store {
         package var readOnly = false
         package var create = true
         package var syncFull = false
-        package init(readOnly: Bool = false, create: Bool = true, syncFull: Bool = false) {
+        /// How long to wait for another connection's lock; nil: the default for the mode.
+        package var busyTimeoutMs: Int32?
+        package init(readOnly: Bool = false, create: Bool = true, syncFull: Bool = false, busyTimeoutMs: Int32? = nil) {
             self.readOnly = readOnly
             self.create = create
             self.syncFull = syncFull
+            self.busyTimeoutMs = busyTimeoutMs
         }
+
+        /// A writer waits for other writers up to 5 s; a reader (a widget, a
+        /// screen-time extension that must answer quickly) only briefly: in WAL mode
+        /// only a recovery or a closing writer's checkpoint makes it wait at all.
+        package static let writerBusyTimeoutMs: Int32 = 5000
+        package static let readerBusyTimeoutMs: Int32 = 100
+        package var effectiveBusyTimeoutMs: Int32 { busyTimeoutMs ?? (readOnly ? Options.readerBusyTimeoutMs : Options.writerBusyTimeoutMs) }
     }
+
+    /// The longest busy wait hc_store_set_busy_timeout accepts: ten minutes.
+    package static let maxBusyTimeoutMs: Int32 = 600_000
 
     let db: Database
     package let readOnly: Bool
+    /// The busy timeout in force, in ms.
+    package private(set) var busyTimeoutMs: Int32
     /// True between begin() and commit()/rollback().
     package private(set) var inExplicitTransaction = false
     /// How many atomically bodies are running.
@@ -28,14 +43,21 @@ package final class Store {
             throw .notFound("no store at '\(path)'")
         }
         if path != ":memory:" { try Self.prepareFile(path, create: options.create && !options.readOnly) }
-        db = try Database(path: path, readOnly: options.readOnly, create: options.create)
+        db = try Database(path: path, readOnly: options.readOnly, create: options.create, busyTimeoutMs: options.effectiveBusyTimeoutMs)
         readOnly = options.readOnly
+        busyTimeoutMs = options.effectiveBusyTimeoutMs
         do throws(HabitError) {
             if !options.readOnly {
                 try db.execute("PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = \(options.syncFull ? "FULL" : "NORMAL")")
+                // The -wal and -shm stay when the writer closes (the -wal emptied: a
+                // journal_size_limit makes the last close truncate it), so readers that
+                // may not create them still open the store.
+                try db.persistWAL()
+                try db.execute("PRAGMA journal_size_limit = 4194304")
+                // Foreign keys guard writes; a reader has nothing for them to check.
+                try db.execute("PRAGMA foreign_keys = ON")
             }
-            try db.execute("PRAGMA foreign_keys = ON")
             try Schema.migrate(db, readOnly: options.readOnly)
         } catch {
             db.close()
@@ -78,6 +100,32 @@ package final class Store {
     /// Changes whenever another connection commits to the file: the signal to drop caches.
     package func dataVersion() throws(HabitError) -> Int64 {
         try db.statement("PRAGMA data_version").one { $0.int(0) } ?? 0
+    }
+
+    /// What the file held when a cache was filled: equal stamps, equal contents.
+    package struct ChangeStamp: Equatable, Sendable {
+        var dataVersion: Int64
+        var ownChanges: Int64
+    }
+
+    /// Changes with every commit of another connection (PRAGMA data_version) and
+    /// every row this connection writes, committed or not (sqlite3_total_changes).
+    package func changeStamp() throws(HabitError) -> ChangeStamp {
+        ChangeStamp(dataVersion: try dataVersion(), ownChanges: db.totalChanges)
+    }
+
+    /// Sets how long this handle waits for another connection's lock (0...maxBusyTimeoutMs).
+    package func setBusyTimeout(_ ms: Int32) throws(HabitError) {
+        guard (0...Store.maxBusyTimeoutMs).contains(ms) else {
+            throw .invalid("busy timeout \(ms) ms is not in 0...\(Store.maxBusyTimeoutMs)")
+        }
+        db.setBusyTimeout(ms)
+        busyTimeoutMs = ms
+    }
+
+    /// The busy timeout SQLite holds for this handle (PRAGMA busy_timeout).
+    package func sqliteBusyTimeout() throws(HabitError) -> Int64 {
+        try db.statement("PRAGMA busy_timeout").one { $0.int(0) } ?? -1
     }
 
     // MARK: Transactions
@@ -127,8 +175,9 @@ package final class Store {
     /// Runs several reads against one consistent snapshot of the file.
     package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
         if inExplicitTransaction { return try body() }
-        try db.execute("BEGIN")
-        defer { try? db.execute("COMMIT") }
+        // Prepared once per handle (sqlite3_exec would parse them on every call).
+        try db.statement("BEGIN").run()
+        defer { try? db.statement("COMMIT").run() }
         return try body()
     }
 
