@@ -27,6 +27,9 @@ package final class Engine {
     var historyCache = HistoryCache()
     /// Every reminder rule as last read (nil: not read yet); dropped with the others.
     var cachedReminderRules: [ReminderRule]?
+    /// The last hc_shield_state's inputs and evaluation, while the change stamp holds.
+    var shieldCache: ShieldCache?
+    var shieldCacheDisabled = false
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 

@@ -562,18 +562,66 @@ package enum ShieldPlan {
     }
 
     static func next(_ evaluator: inout RuleEvaluator, atMs: Int64, horizonDays: Int) -> Transition? {
-        // A day first (the usual answer), then a week, then the rest of the horizon.
+        search(&evaluator, atMs: atMs, horizonDays: horizonDays, dataEndMs: Int64.max).next
+    }
+
+    /// The first transition of one rule after `atMs` within `horizonDays`, searched a
+    /// day first (the usual answer), then a week, then the rest of the horizon.
+    /// complete is false when the search stopped at dataEndMs, where the inputs end,
+    /// before the horizon and without finding one.
+    static func search(_ evaluator: inout RuleEvaluator, atMs: Int64, horizonDays: Int, dataEndMs: Int64) -> (next: Transition?, complete: Bool) {
         var from = atMs + 1, searched = 0
         for days in [1, 7, horizonDays] {
             let step = min(days, horizonDays - searched)
             guard step > 0 else { break }
-            let to = from + Int64(step) * 86_400_000
-            guard (try? checkInstant(to)) != nil else { return nil }
-            if let found = ruleTransitions(&evaluator, fromMs: from, toMs: to, limit: 1).first { return found }
+            var to = from + Int64(step) * 86_400_000
+            guard (try? checkInstant(to)) != nil else { return (nil, true) }
+            let cut = to > dataEndMs
+            if cut { to = dataEndMs }
+            if from < to, let found = ruleTransitions(&evaluator, fromMs: from, toMs: to, limit: 1).first { return (found, true) }
+            if cut { return (nil, false) }
             from = to
             searched += step
         }
-        return nil
+        return (nil, true)
+    }
+
+    /// Every rule's evaluator, kept across asks while the store is unchanged (the
+    /// engine drops it on any write): each window is computed once, and each rule's
+    /// last next change is remembered, which stays the answer for every later
+    /// instant before it, since no transition lies between.
+    package struct Evaluation {
+        var evaluators: [RuleEvaluator]
+        var remembered: [(fromMs: Int64, next: Transition)?]
+        /// The inputs hold what every window and span before this instant needs.
+        package let dataEndMs: Int64
+
+        package init(_ inputs: Inputs, dataEndMs: Int64) {
+            evaluators = inputs.rules.map { RuleEvaluator(rule: $0, inputs: inputs) }
+            remembered = Array(repeating: nil, count: inputs.rules.count)
+            self.dataEndMs = dataEndMs
+        }
+
+        /// Each rule's state at atMs and its next change (as statesWithNext); nil when
+        /// the search for one would need inputs past dataEndMs.
+        package mutating func statesWithNext(atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> [(State, Transition?)]? {
+            try checkInstant(atMs)
+            guard atMs < dataEndMs else { return nil }
+            var result: [(State, Transition?)] = []
+            result.reserveCapacity(evaluators.count)
+            for index in evaluators.indices {
+                let state = evaluators[index].state(at: atMs)
+                if let known = remembered[index], known.fromMs <= atMs + 1, atMs < known.next.atMs {
+                    result.append((state, known.next))
+                    continue
+                }
+                let (next, complete) = search(&evaluators[index], atMs: atMs, horizonDays: horizonDays, dataEndMs: dataEndMs)
+                guard complete else { return nil }
+                remembered[index] = next.map { (atMs + 1, $0) }
+                result.append((state, next))
+            }
+            return result
+        }
     }
 
     /// What could end a state before its next time-driven change.
