@@ -203,7 +203,8 @@ int main(int argc, char **argv) {
         int64_t at = now_ms();
         state_once(store, at); /* the first ask fills what a handle keeps */
         CALLGRIND_START_INSTRUMENTATION;
-        for (int i = atoi(argv[3]); i > 0; i--) state_once(store, at + i * 60000LL);
+        int reps = atoi(argv[3]);
+        for (int i = 0; i < reps; i++) state_once(store, at + i * 60000LL);
         CALLGRIND_STOP_INSTRUMENTATION;
         hc_store_close(store);
         return 0;

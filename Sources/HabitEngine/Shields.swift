@@ -6,8 +6,9 @@ import HabitStore
 struct ShieldCache {
     /// Days of inputs past the instant asked: a week and a day first (a next change
     /// nearly always lies within it: even a once-a-week rule's window), then the
-    /// whole 62-day horizon of the next-change search.
-    static let aheadDays: [Int64] = [8, 62]
+    /// whole 62-day horizon of the next-change search and a week more, so that the
+    /// asks of the following week still find their inputs.
+    static let aheadDays: [Int64] = [8, 70]
 
     var stamp: Store.ChangeStamp
     var revision: Int64
