@@ -222,25 +222,44 @@ package enum ShieldPlan {
 
     // MARK: Windows
 
-    /// One window of a rule, with what lifts it.
-    struct Window {
-        var day: Int32
-        var habitDay: Int32
-        var startMs: Int64
-        var endMs: Int64
+    /// One window of a rule, with what lifts it. A class, built once and then only
+    /// read: a search looks windows up at every candidate instant, and handing out a
+    /// reference costs one retain where a struct's copy costs one per field it holds.
+    final class Window {
+        let day: Int32
+        let habitDay: Int32
+        let startMs: Int64
+        let endMs: Int64
         /// Where the shield ends if nothing lifts it: the cutoff, or the end of the habit day.
-        var spanEndMs: Int64
-        var startMoved: UInt32
-        var endMoved: UInt32
-        var spanEndMoved: UInt32
+        let spanEndMs: Int64
+        let startMoved: UInt32
+        let endMoved: UInt32
+        let spanEndMoved: UInt32
         /// When its habits lift it (rounded up), and whether that is an excused day.
         var liftMs: Int64?
         var liftExcused: Bool
         var outstanding: [Int64]
         /// What the rule's settings for the window's day say (kept alone: copying the
         /// settings' strings and arrays at every lookup cost more than the rest).
-        var cutoffLifts: Bool
-        var sessionLifts: Bool
+        let cutoffLifts: Bool
+        let sessionLifts: Bool
+
+        init(day: Int32, habitDay: Int32, startMs: Int64, endMs: Int64, spanEndMs: Int64, startMoved: UInt32, endMoved: UInt32,
+             spanEndMoved: UInt32, liftMs: Int64?, liftExcused: Bool, outstanding: [Int64], cutoffLifts: Bool, sessionLifts: Bool) {
+            self.day = day
+            self.habitDay = habitDay
+            self.startMs = startMs
+            self.endMs = endMs
+            self.spanEndMs = spanEndMs
+            self.startMoved = startMoved
+            self.endMoved = endMoved
+            self.spanEndMoved = spanEndMoved
+            self.liftMs = liftMs
+            self.liftExcused = liftExcused
+            self.outstanding = outstanding
+            self.cutoffLifts = cutoffLifts
+            self.sessionLifts = sessionLifts
+        }
     }
 
     /// Days the evaluator can reach: years 1...9999 with a margin.
@@ -268,7 +287,7 @@ package enum ShieldPlan {
             let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
             if dayEnd.ms > end.ms { spanEnd = dayEnd }
         }
-        var window = Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
+        let window = Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
                             endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: nil, liftExcused: false, outstanding: [],
                             cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         // What each habit says: done at T, excused from the start, or outstanding.
@@ -604,7 +623,12 @@ package enum ShieldPlan {
     package struct Evaluation {
         var evaluators: [RuleEvaluator]
         /// From fromMs on, the first transition is next; none lies in [fromMs, searchedToMs) if next is nil.
-        var remembered: [(fromMs: Int64, next: Transition?, searchedToMs: Int64)?]
+        struct Known {
+            var fromMs: Int64
+            var next: Transition?
+            var searchedToMs: Int64
+        }
+        var remembered: [Known?]
         /// The inputs hold what every window and span before this instant needs.
         package let dataEndMs: Int64
 
@@ -642,7 +666,7 @@ package enum ShieldPlan {
                 }
                 let (next, searchedTo) = search(&evaluators[index], fromMs: from, toMs: end, dataEndMs: dataEndMs)
                 if next == nil && searchedTo < end { return nil }
-                remembered[index] = (knownFrom, next, searchedTo)
+                remembered[index] = Known(fromMs: knownFrom, next: next, searchedToMs: searchedTo)
                 result.append((state, next))
             }
             return result
