@@ -123,10 +123,8 @@ package final class Store {
         busyTimeoutMs = ms
     }
 
-    /// The busy timeout SQLite holds for this handle (PRAGMA busy_timeout).
-    package func sqliteBusyTimeout() throws(HabitError) -> Int64 {
-        try db.statement("PRAGMA busy_timeout").one { $0.int(0) } ?? -1
-    }
+    /// The busy timeout the connection's busy handler applies (the one SQLite calls).
+    package var connectionBusyTimeoutMs: Int32 { db.busyTimeoutMs }
 
     // MARK: Transactions
 

@@ -367,12 +367,12 @@ final class ShieldStoreTests: ProofTestCase {
         let path = dir + "/store.db"
         let writer = try Engine(path: path, options: StoreOptions())
         let reader = try Engine(path: path, options: StoreOptions(readOnly: true))
-        XCTAssertEqual(try writer.store.sqliteBusyTimeout(), 5000)
-        XCTAssertEqual(try reader.store.sqliteBusyTimeout(), 100)
+        XCTAssertEqual(writer.store.connectionBusyTimeoutMs, 5000)
+        XCTAssertEqual(reader.store.connectionBusyTimeoutMs, 100)
         try reader.store.setBusyTimeout(40)
-        XCTAssertEqual(try reader.store.sqliteBusyTimeout(), 40)
+        XCTAssertEqual(reader.store.connectionBusyTimeoutMs, 40, "what the connection's busy handler applies")
         XCTAssertThrowsError(try reader.store.setBusyTimeout(-1))
-        XCTAssertEqual(try reader.store.sqliteBusyTimeout(), 40, "a refused value changes nothing")
+        XCTAssertEqual(reader.store.connectionBusyTimeoutMs, 40, "a refused value changes nothing")
         writer.close()
         reader.close()
 
