@@ -404,6 +404,14 @@ package final class Store {
         return try statement.one(readEntry)
     }
 
+    /// The ids of the first `limit` entries after `id`, in order.
+    package func entryIds(after id: Int64, limit: Int64) throws(HabitError) -> [Int64] {
+        let statement = try db.statement("SELECT id FROM entries WHERE id > ?1 ORDER BY id LIMIT ?2")
+        statement.bind(1, id)
+        statement.bind(2, limit)
+        return try statement.all { $0.int(0) }
+    }
+
     /// The id of the undo entry that cancelled entryId, if any.
     package func undoOf(entryId: Int64) throws(HabitError) -> Int64? {
         let statement = try db.statement("SELECT id FROM entries WHERE undoes = ?1")
