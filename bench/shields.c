@@ -13,7 +13,9 @@
  *        shields cold STORE                 one cold ask, a whole process (run by the above)
  *        shields base                       only load the library (the memory baseline)
  *        shields warm STORE REPS            one untimed ask, then REPS warm asks (instrumented)
- *        shields coldin STORE REPS          one untimed cold ask, then REPS in-process cold asks (instrumented) */
+ *        shields coldin STORE REPS          one untimed cold ask, then REPS in-process cold asks (instrumented)
+ *        shields writer STORE N             N writer transactions (instrumented)
+ *        shields beside STORE               a reader and a granter on STORE until killed (their process group) */
 #include "bench.h"
 #include <signal.h>
 #include <sys/resource.h>
@@ -209,6 +211,19 @@ int main(int argc, char **argv) {
         hc_store_close(store);
         return 0;
     }
+    if (argc == 4 && strcmp(argv[1], "writer") == 0) { /* N writer transactions, instrumented */
+        double cpu = 0;
+        CALLGRIND_START_INSTRUMENTATION;
+        write_loop(argv[2], atoi(argv[3]), &cpu);
+        CALLGRIND_STOP_INSTRUMENTATION;
+        return 0;
+    }
+    if (argc == 3 && strcmp(argv[1], "beside") == 0) { /* a reader and a granter until killed */
+        pid_t reader = start_reader(argv[2]), granter = start_granter(argv[2]);
+        waitpid(reader, NULL, 0);
+        waitpid(granter, NULL, 0);
+        return 0;
+    }
     if (argc < 2) return 2;
     char path[4096];
     snprintf(path, sizeof path, "%s/shields.habitcore", argv[1]);
@@ -269,16 +284,34 @@ int main(int argc, char **argv) {
 
     /* The writer alone, then beside a read-only reader asking in a loop and a
      * granter of emergency unlocks, alternating so drift in the machine's load
-     * falls on both; the sums are compared. */
+     * falls on both; the sums are compared. Each run starts from the same copy of
+     * the store: a writer's transaction costs more as the ledger grows (its credit
+     * adjustment folds the account's entries), so runs on one growing store would
+     * charge the later ones for the growth. */
     const int writes = 300;
     double alone = 0, beside = 0, alone_cpu = 0, beside_cpu = 0, cpu = 0;
-    write_loop(path, writes, &cpu); /* warm the file and the page cache */
-    for (int r = 0; r < 3; r++) {
-        alone += write_loop(path, writes, &cpu);
+    char pristine[4200], copy[4200];
+    snprintf(pristine, sizeof pristine, "%s/pristine.habitcore", argv[1]);
+    check(hc_store_open(&store, path, 0), "open");
+    remove(pristine);
+    check(hc_store_backup(store, pristine), "backup");
+    hc_store_close(store);
+    for (int r = 0; r < 4; r++) {
+        snprintf(copy, sizeof copy, "%s/writer-%d.habitcore", argv[1], r);
+        hc_store *source = NULL;
+        check(hc_store_open(&source, pristine, HC_OPEN_READONLY), "open pristine");
+        check(hc_store_backup(source, copy), "copy");
+        hc_store_close(source);
+        if (r == 0) { write_loop(copy, writes, &cpu); continue; } /* warms the page cache and the library */
+        alone += write_loop(copy, writes, &cpu);
         alone_cpu += cpu;
-        pid_t reader = start_reader(path), granter = start_granter(path);
+        snprintf(copy, sizeof copy, "%s/writer-%d-beside.habitcore", argv[1], r);
+        check(hc_store_open(&source, pristine, HC_OPEN_READONLY), "open pristine");
+        check(hc_store_backup(source, copy), "copy");
+        hc_store_close(source);
+        pid_t reader = start_reader(copy), granter = start_granter(copy);
         usleep(50000); /* both started and asking */
-        beside += write_loop(path, writes, &cpu);
+        beside += write_loop(copy, writes, &cpu);
         beside_cpu += cpu;
         stop_child(reader);
         stop_child(granter);
