@@ -99,6 +99,29 @@ static int cold(const char *path) {
 
 __attribute__((noinline)) int cold_once(const char *path) { return cold(path); }
 
+/* This process's resident memory in KiB: anonymous (what it allocated: the heap,
+ * SQLite's caches) and file-backed (the library's and SQLite's code pages it ran). */
+static void resident(long *anon, long *file) {
+    *anon = *file = 0;
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, "RssAnon:", 8) == 0) *anon = atol(line + 8);
+        if (strncmp(line, "RssFile:", 8) == 0) *file = atol(line + 8);
+    }
+    if (f) fclose(f);
+}
+
+/* A cold ask in a fresh process, printing what it added to the resident memory. */
+static int cold_memory(const char *path) {
+    long anon0, file0, anon1, file1;
+    resident(&anon0, &file0);
+    cold(path);
+    resident(&anon1, &file1);
+    printf("%ld %ld\n", anon1 - anon0, file1 - file0);
+    return 0;
+}
+
 /* The peak RSS (KiB) of `self ARGS...` run as a child process. */
 static long child_peak(const char *self, const char *mode, const char *path) {
     pid_t pid = fork();
@@ -190,6 +213,7 @@ static void stop_child(pid_t pid) {
 
 int main(int argc, char **argv) {
     if (argc == 3 && strcmp(argv[1], "cold") == 0) return cold(argv[2]);
+    if (argc == 3 && strcmp(argv[1], "coldmem") == 0) return cold_memory(argv[2]);
     if (argc >= 2 && strcmp(argv[1], "base") == 0) return hc_abi_version() == HC_ABI_VERSION ? 0 : 1;
     if (argc == 4 && strcmp(argv[1], "coldin") == 0) {
         cold(argv[2]); /* the library's one-time set-up, not measured */
@@ -271,6 +295,13 @@ int main(int argc, char **argv) {
     printf("  cold  open read-only, ask, close (process) mean %8.2f ms  best %8.2f ms  peak RSS %ld KiB\n", mean * 1e3, best * 1e3, peak);
     printf("        a process running /bin/true          mean %8.2f ms  best %8.2f ms\n", start_mean * 1e3, start_best * 1e3);
     printf("        a process only loading the library   peak RSS %ld KiB: the cold ask adds %ld KiB   (goal < 4 MB)\n", base, peak - base);
+    char command[8400];
+    snprintf(command, sizeof command, "'%s' coldmem '%s'", argv[0], path);
+    FILE *child = popen(command, "r");
+    long anon = 0, file = 0;
+    if (child && fscanf(child, "%ld %ld", &anon, &file) == 2)
+        printf("        of which allocated (RssAnon) %ld KiB, code and files paged in (RssFile) %ld KiB\n", anon, file);
+    if (child) pclose(child);
     /* In-process cold: open, ask, close on a handle of its own each time. */
     mean = 0; best = 1e9;
     for (int r = 0; r < rounds; r++) {
