@@ -55,6 +55,7 @@ package final class Store {
                 // may not create them still open the store.
                 try db.persistWAL()
                 try db.execute("PRAGMA journal_size_limit = 4194304")
+                if path != ":memory:" { Self.matchCompanionModes(path) }
                 // Foreign keys guard writes; a reader has nothing for them to check.
                 try db.execute("PRAGMA foreign_keys = ON")
             }
@@ -84,6 +85,20 @@ package final class Store {
         case EEXIST: return  // another process made it first
         case ENOENT: throw .notFound("cannot create store '\(path)': its folder does not exist")
         default: throw HabitError(.io, "cannot create store '\(path)': \(reason())")
+        }
+    }
+
+    /// Kept -wal and -shm files keep the mode they were made with; SQLite gives new
+    /// ones the store file's mode, and so do we to kept ones, so a store whose mode
+    /// was changed (shared with a group, say) is readable through them as before.
+    private static func matchCompanionModes(_ path: String) {
+        var store = stat()
+        guard stat(path, &store) == 0 else { return }
+        for suffix in ["-wal", "-shm"] {
+            var file = stat()
+            if stat(path + suffix, &file) == 0, file.st_mode & 0o777 != store.st_mode & 0o777 {
+                _ = chmod(path + suffix, store.st_mode & 0o777) // best effort: not ours to change, it stays
+            }
         }
     }
 
