@@ -34,7 +34,8 @@
  *    handle are serialised by the library. An explicit transaction
  *    (hc_store_begin) belongs to the handle, not to a thread: give each thread
  *    its own handle if threads use explicit transactions. Several processes may
- *    open the same file; writers wait for each other (busy timeout 5 s).
+ *    open the same file; writers wait for each other (busy timeout 5 s, a
+ *    read-only handle 100 ms: hc_store_set_busy_timeout).
  *    Functions without a handle may be called from any thread at any time.
  */
 #ifndef HABITCORE_H
@@ -141,6 +142,14 @@ typedef struct hc_store hc_store;
  * HC_E_IO, HC_E_CORRUPT (not a habitcore store), HC_E_TOO_NEW, HC_E_BUSY, HC_E_NOMEM.
  * Any thread. */
 int32_t hc_store_open(hc_store **out, const char *path, uint32_t flags);
+
+/* Since 1.0 (issue 24). How long calls on this handle wait for another
+ * connection's lock before HC_E_BUSY, in milliseconds (0...600000; 0: not at
+ * all). A store opened with HC_OPEN_READONLY waits 100 ms by default (in WAL mode
+ * only a writer's recovery or closing checkpoint makes a reader wait), any other
+ * 5000 ms. HC_OK, HC_E_INVALID (out of range), HC_E_MISUSE. Thread safety as
+ * every call on store. */
+int32_t hc_store_set_busy_timeout(hc_store *store, int32_t ms);
 
 /* Closes the store and releases the handle, rolling back an open explicit
  * transaction. NULL is a no-op returning HC_OK; a foreign or closed handle is
@@ -1529,9 +1538,11 @@ int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_
  *    default-ignorable character) is HC_E_INVALID; ZWJ, ZWNJ, variation selectors
  *    and the tags of an emoji flag are allowed.
  *  - hc_entry_input.key makes an append safe to retry (see hc_entry_input).
- *  - HC_OPEN_READONLY needs no write access: a store without a -wal file (closed
- *    cleanly) that this process may not write, or whose folder it may not write, is
- *    read as immutable and nothing is created beside it. A read-write open of a store
+ *  - HC_OPEN_READONLY needs no write access: a store whose -wal file is missing or
+ *    empty (closed cleanly) that this process may not write, or whose folder it may
+ *    not write, is read as immutable and nothing is created beside it. Since 1.0
+ *    (issue 24) a writer keeps its -wal (emptied on its last close) and -shm files
+ *    (SQLite's persistent WAL), so readers never need to create them. A read-write open of a store
  *    file this process may not write is HC_E_READONLY before anything is created.
  *    -wal and -shm files take the store file's own permissions (SQLite's rule).
  *  - Imports check every record with the rules of the call that writes it (dates

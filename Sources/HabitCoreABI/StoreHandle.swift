@@ -75,6 +75,11 @@ public func hc_store_close(_ store: OpaquePointer?) -> Int32 {
 }
 
 @c @implementation
+public func hc_store_set_busy_timeout(_ store: OpaquePointer?, _ ms: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in try engine.store.setBusyTimeout(ms) }
+}
+
+@c @implementation
 public func hc_store_errmsg(_ store: OpaquePointer?) -> UnsafePointer<CChar>? {
     guard let handle = Registry.object(UnsafeRawPointer(store), .store, as: StoreHandle.self) else {
         return CText.pointer("invalid store handle: NULL, closed, or not from hc_store_open")

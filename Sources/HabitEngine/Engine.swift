@@ -20,6 +20,10 @@ package final class Engine {
     private var cachedClock: DayClock?
     private var cachedHabits: [Int64: Habit] = [:]
     private var seenDataVersion: Int64 = -1
+    /// The highest entry id when seenDataVersion was read (nil: unknown), and the
+    /// entries this handle appended since (its histories hold them already).
+    private var seenLastEntryId: Int64?
+    private var ownEntryIds: Set<Int64> = []
     /// Habits some credit account rewards (nil: not read yet); appends to other
     /// habits skip the credit bookkeeping.
     var rewardedHabits: Set<Int64>?
@@ -27,6 +31,9 @@ package final class Engine {
     var historyCache = HistoryCache()
     /// Every reminder rule as last read (nil: not read yet); dropped with the others.
     var cachedReminderRules: [ReminderRule]?
+    /// The last hc_shield_state's inputs and evaluation, while the change stamp holds.
+    var shieldCache: ShieldCache?
+    var shieldCacheDisabled = false
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 
@@ -47,17 +54,36 @@ package final class Engine {
         guard insideTransaction || !store.inExplicitTransaction else { return }
         let version = try store.dataVersion()
         if version != seenDataVersion {
-            dropCaches()
+            // Entries are append-only (the schema refuses updates and deletes): when
+            // every entry added since the last look is one this handle appended (and
+            // re-folded), no other connection added one and each folded history still
+            // holds (folded(_:) also checks the habit row). A busy writer beside an
+            // extension granting emergency unlocks no longer re-folds years of
+            // history after each of their commits.
+            // (The next look starts after the last id checked here, so an entry
+            // committed meanwhile is checked then: data_version will have moved.)
+            var kept: Int64?
+            if let seen = seenLastEntryId {
+                let added = try store.entryIds(after: seen, limit: 257)
+                if added.count < 257 && added.allSatisfy(ownEntryIds.contains) { kept = added.last ?? seen }
+            }
+            dropCaches(keepingHistories: kept != nil)
             seenDataVersion = version
+            if let kept { seenLastEntryId = kept } else { seenLastEntryId = try store.lastEntryId() }
+            ownEntryIds.removeAll(keepingCapacity: true)
         }
     }
 
-    private func dropCaches() {
+    private func dropCaches(keepingHistories: Bool = false) {
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil
         cachedReminderRules = nil
-        historyCache.removeAll()
+        if !keepingHistories {
+            historyCache.removeAll()
+            seenLastEntryId = nil
+            ownEntryIds.removeAll()
+        }
     }
 
     /// Off, progress calls fold every history from the ledger as it stands (no
@@ -73,7 +99,11 @@ package final class Engine {
 
     /// Re-folds the one day this handle just wrote to, in a habit whose history
     /// is cached. On failure the habit's cache goes: the write itself stands.
-    private func refold(habitId: Int64, day: Int32, spec: HabitSpec) {
+    private func refold(habitId: Int64, day: Int32, spec: HabitSpec, entryId: Int64) {
+        if seenLastEntryId != nil {
+            // Bounded: past it, the next foreign commit drops the histories (safe).
+            if ownEntryIds.count < 4096 { ownEntryIds.insert(entryId) } else { seenLastEntryId = nil; ownEntryIds.removeAll() }
+        }
         guard historyCache.byHabit[habitId] != nil else { return }
         guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
               let state = DayFold.sortedStates(entries, habit: spec).first
@@ -341,7 +371,7 @@ package final class Engine {
         } else {
             id = try insert()
         }
-        refold(habitId: habit.id, day: day, spec: habit.spec)
+        refold(habitId: habit.id, day: day, spec: habit.spec, entryId: id)
         return id
     }
 
@@ -358,7 +388,7 @@ package final class Engine {
             try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id)
             return (id, habit, target.day)
         }
-        refold(habitId: undone.id, day: day, spec: undone.spec)
+        refold(habitId: undone.id, day: day, spec: undone.spec, entryId: id)
         return id
     }
 

@@ -3,9 +3,9 @@ import HabitCore
 /// Each habit's folded days, kept per handle so that a query after an append
 /// re-folds one day instead of re-reading years of the ledger. The ledger stays
 /// the truth: an entry is only a copy of what folding the ledger gives, dropped
-/// whenever another connection commits (PRAGMA data_version moves), when the
-/// habit's rules change, and on rollback; this handle's own appends re-fold the
-/// day they touch.
+/// whenever another connection commits entries (PRAGMA data_version moves and an
+/// entry id appears that this handle did not append), when the habit's rules
+/// change, and on rollback; this handle's own appends re-fold the day they touch.
 struct HistoryCache {
     struct Folded {
         /// The habit as it was when folded: its spec decides the fold, its

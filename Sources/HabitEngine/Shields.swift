@@ -1,6 +1,27 @@
 import HabitCore
 import HabitStore
 
+/// What one hc_shield_state read and computed, kept by the handle for the next ask
+/// while the store's change stamp is the same.
+struct ShieldCache {
+    /// Days of inputs past the instant asked: a week and a day first (a next change
+    /// nearly always lies within it: even a once-a-week rule's window), then the
+    /// whole 62-day horizon of the next-change search and a week more, so that the
+    /// asks of the following week still find their inputs.
+    static let aheadDays: [Int64] = [8, 70]
+
+    var stamp: Store.ChangeStamp
+    var revision: Int64
+    var evaluation: ShieldPlan.Evaluation
+    var rules: [ShieldRule]
+    var clock: DayClock
+    var weekStart: Int
+    /// Habit days of each rule's emergency unlocks, from a month before `fromMs` on.
+    var emergencyDays: [Int64: [Int32]]
+    /// The inputs reach back far enough for instants from this one on.
+    var fromMs: Int64
+}
+
 /// Shields: rules (each effective from a day on), their state at an instant and
 /// the transitions of a range (decided by ShieldPlan from one snapshot of the
 /// store), emergency unlocks under a budget, and the store's shield revision.
@@ -81,32 +102,75 @@ extension Engine {
 
     // MARK: State and transitions
 
-    /// Every rule's state at an instant, with its next time-driven change, from one snapshot.
+    /// Every rule's state at an instant, with its next time-driven change, from one
+    /// snapshot. While the store is unchanged (the change stamp: other connections'
+    /// commits, this handle's writes) a later ask reuses what the last one read and
+    /// computed; any write drops it, so the ledger stays the truth. The read
+    /// transaction covers only the reads, not the evaluation: a busy reader holds
+    /// up a writer's checkpoint as briefly as it can.
     package func shieldStates(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
-        try store.snapshot { () throws(HabitError) in try statesInSnapshot(atMs: atMs) }
+        if cachesShieldStates, var cache = shieldCache, atMs >= cache.fromMs, try store.changeStamp() == cache.stamp {
+            shieldCache = nil // mutated in place below, not copied
+            let answers = try? cache.evaluation.statesWithNext(atMs: atMs)
+            if let answers = answers ?? nil {
+                shieldCache = cache
+                return (cache.revision, try stateViews(answers, cache, atMs: atMs))
+            }
+        }
+        for aheadDays in ShieldCache.aheadDays {
+            var cache = try store.snapshot { () throws(HabitError) in try loadShieldCache(atMs: atMs, aheadDays: aheadDays) }
+            guard let answers = try cache.evaluation.statesWithNext(atMs: atMs) else { continue }
+            if cachesShieldStates { shieldCache = cache }
+            return (cache.revision, try stateViews(answers, cache, atMs: atMs))
+        }
+        throw HabitError(.internal, "the shield inputs did not reach the search horizon")
+    }
+
+    /// Off, every hc_shield_state reads and computes afresh (the reference the
+    /// cached path is tested against).
+    package var cachesShieldStates: Bool {
+        get { !shieldCacheDisabled }
+        set { shieldCacheDisabled = !newValue; shieldCache = nil }
     }
 
     private func statesInSnapshot(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
-        do {
-            let revision = try store.shieldRevision()
-            let inputs = try shieldInputs(fromMs: atMs, toMs: atMs, ahead: 62)
-            let answers = try ShieldPlan.statesWithNext(inputs, atMs: atMs)
-            let clock = try clock()
-            let weekStart = try weekStart()
-            var result: [ShieldStateView] = []
-            for (index, (state, next)) in answers.enumerated() {
-                let rule = inputs.rules[index]
-                let day = state.windowDay != 0 ? state.windowDay : try clock.localDay(utcMs: atMs)
-                let ruleView = view(rule, on: day)
-                var left: Int32?
-                if let settings = ruleView?.settings {
-                    left = try emergencyLeft(rule.id, settings, day: try clock.localDay(utcMs: atMs), weekStart: weekStart)
-                }
-                result.append(ShieldStateView(state: state, rule: ruleView, next: next,
-                                              earlier: ShieldPlan.earlier(state, settings: ruleView?.settings, emergencyLeft: left), emergencyLeft: left))
-            }
-            return (revision, result)
+        for aheadDays in ShieldCache.aheadDays {
+            var cache = try loadShieldCache(atMs: atMs, aheadDays: aheadDays)
+            guard let answers = try cache.evaluation.statesWithNext(atMs: atMs) else { continue }
+            return (cache.revision, try stateViews(answers, cache, atMs: atMs))
         }
+        throw HabitError(.internal, "the shield inputs did not reach the search horizon")
+    }
+
+    /// Reads what states from atMs on need, for `aheadDays` of next-change search.
+    private func loadShieldCache(atMs: Int64, aheadDays: Int64) throws(HabitError) -> ShieldCache {
+        let stamp = try store.changeStamp()
+        let revision = try store.shieldRevision()
+        let inputs = try shieldInputs(fromMs: atMs, toMs: atMs, ahead: aheadDays)
+        let clock = try clock()
+        // Budgets count a week or a calendar month back from the day asked.
+        let firstDay = try clock.localDay(utcMs: atMs) - 32
+        var emergencyDays: [Int64: [Int32]] = [:]
+        for (rule, day) in try store.emergencyDays(fromDay: firstDay) { emergencyDays[rule, default: []].append(day) }
+        return ShieldCache(stamp: stamp, revision: revision, evaluation: ShieldPlan.Evaluation(inputs, dataEndMs: atMs + aheadDays * 86_400_000 + 1),
+                           rules: inputs.rules, clock: clock, weekStart: try weekStart(), emergencyDays: emergencyDays, fromMs: atMs)
+    }
+
+    private func stateViews(_ answers: [(ShieldPlan.State, ShieldPlan.Transition?)], _ cache: ShieldCache, atMs: Int64) throws(HabitError) -> [ShieldStateView] {
+        let today = try cache.clock.localDay(utcMs: atMs)
+        var result: [ShieldStateView] = []
+        result.reserveCapacity(answers.count)
+        for (index, (state, next)) in answers.enumerated() where index < cache.rules.count {
+            let rule = cache.rules[index]
+            let ruleView = view(rule, on: state.windowDay != 0 ? state.windowDay : today)
+            var left: Int32?
+            if let settings = ruleView?.settings {
+                left = EmergencyBudget.remaining(settings, day: today, usedDays: cache.emergencyDays[rule.id] ?? [], weekStart: cache.weekStart)
+            }
+            result.append(ShieldStateView(state: state, rule: ruleView, next: next,
+                                          earlier: ShieldPlan.earlier(state, settings: ruleView?.settings, emergencyLeft: left), emergencyLeft: left))
+        }
+        return result
     }
 
     /// Every change of a rule's shielded state in [fromMs, toMs), from one snapshot.

@@ -7,9 +7,13 @@ import HabitCore
 package final class Database {
     private var db: OpaquePointer?
     private var cache: [String: OpaquePointer] = [:]
+    /// How long a statement waits for another connection's lock, and when this wait began.
+    package private(set) var busyTimeoutMs: Int32 = 0
+    private var busySinceNs: Int64 = 0
 
-    /// Opens the file; `create` makes it when missing.
-    package init(path: String, readOnly: Bool, create: Bool) throws(HabitError) {
+    /// Opens the file; `create` makes it when missing. A busy lock is waited for
+    /// up to busyTimeoutMs.
+    package init(path: String, readOnly: Bool, create: Bool, busyTimeoutMs: Int32) throws(HabitError) {
         var flags = readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE
         if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
         flags |= SQLITE_OPEN_NOMUTEX
@@ -33,8 +37,50 @@ package final class Database {
         }
         db = handle
         sqlite3_extended_result_codes(handle, 1)
-        sqlite3_busy_timeout(handle, 5000)
+        self.busyTimeoutMs = busyTimeoutMs
+        sqlite3_busy_handler(handle, Database.busyHandler, Unmanaged.passUnretained(self).toOpaque())
     }
+
+    /// How long a statement waits for another connection's lock before SQLITE_BUSY.
+    package func setBusyTimeout(_ ms: Int32) {
+        busyTimeoutMs = ms
+    }
+
+    /// SQLite's own busy handler sleeps 1, 2, 5, 10... ms between tries: a writer
+    /// that meets another's commit of a few dozen microseconds (an emergency unlock
+    /// from an extension) lost a millisecond or more each time. This one retries
+    /// after 50 us, backing off to 1 ms, until the timeout.
+    private static let busyHandler: @convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32 = { context, count in
+        guard let context else { return 0 }
+        return Unmanaged<Database>.fromOpaque(context).takeUnretainedValue().waitAfterBusy(count) ? 1 : 0
+    }
+
+    private func waitAfterBusy(_ count: Int32) -> Bool {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        let nowNs = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        if count == 0 { busySinceNs = nowNs }
+        let leftUs = (Int64(busyTimeoutMs) * 1_000_000 - (nowNs - busySinceNs)) / 1000
+        guard leftUs > 0 else { return false }
+        let stepUs: Int64 = count < 20 ? 50 : (count < 60 ? 200 : 1000)
+        usleep(UInt32(min(stepUs, leftUs)))
+        return true
+    }
+
+    /// Keeps the -wal and -shm files when the last connection closes (SQLite's
+    /// persistent WAL), so a reader that may not create them can still open the store.
+    package func persistWAL() throws(HabitError) {
+        guard let db else { throw HabitError(.misuse, "the store is closed") }
+        var on: Int32 = 1
+        let status = sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &on)
+        // An in-memory database has no files to keep.
+        guard status == SQLITE_OK || status == SQLITE_NOTFOUND else { throw lastError(status) }
+    }
+
+    /// Rows this connection has inserted, updated or deleted since it opened
+    /// (rolled-back ones included): with PRAGMA data_version, which moves on other
+    /// connections' commits, a stamp that changes with every write to the file.
+    package var totalChanges: Int64 { db.map { sqlite3_total_changes64($0) } ?? 0 }
 
     deinit { close() }
 

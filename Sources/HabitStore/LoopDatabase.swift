@@ -7,7 +7,7 @@ package enum LoopDatabase {
     package static func read(path: String) throws(HabitError) -> LoopBackup {
         let header = try readHeader(path)
         guard header.starts(with: Array("SQLite format 3".utf8)) else { throw .invalid("'\(path.prefix(200))' is not a SQLite database (Loop's full backup is one)") }
-        let db = try Database(path: path, readOnly: true, create: false)
+        let db = try Database(path: path, readOnly: true, create: false, busyTimeoutMs: Store.Options.writerBusyTimeoutMs)
         defer { db.close() }
         let version = try db.statement("PRAGMA user_version").one { $0.int(0) } ?? 0
         let tables = Set(try db.statement("SELECT lower(name) FROM sqlite_master WHERE type = 'table'").all { $0.text(0) ?? "" })

@@ -3,15 +3,19 @@ import Glibc
 /// Reading a store one may not write. SQLite in WAL mode reads through a -shm file it
 /// creates beside the store; in a read-only folder it cannot, and for a 0444 store it
 /// would leave a 0444 -shm behind that blocks every later open once the mode is restored.
-/// A store closed cleanly has no -wal: everything is in the main file, which can then be
-/// read as immutable (no -shm, no lock files, nothing created). When a -wal exists
-/// another process may be writing, so the ordinary read-only open is used.
+/// A store closed cleanly has an empty -wal (writers keep it: SQLite's persistent WAL,
+/// truncated on the last close) or, from older versions, none: everything is in the
+/// main file, which can then be read as immutable (no -shm, no lock files, nothing
+/// created). When the -wal holds frames a writer is at work, so the ordinary read-only
+/// open is used (SQLite reads a -shm it may not write through its read-only path).
 /// (-wal and -shm that SQLite does create take the store file's own permissions.)
 enum ReadOnlyAccess {
-    /// Whether a read-only open of path should read the file as immutable: it has no
-    /// -wal, and this process may not write the file or its folder.
+    /// Whether a read-only open of path should read the file as immutable: its -wal
+    /// is missing or empty, and this process may not write the file or its folder.
     static func needsImmutableOpen(_ path: String) -> Bool {
-        guard access(path, R_OK) == 0, access(path + "-wal", F_OK) != 0 else { return false }
+        guard access(path, R_OK) == 0 else { return false }
+        var wal = stat()
+        if stat(path + "-wal", &wal) == 0 && wal.st_size > 0 { return false }
         return access(path, W_OK) != 0 || access(folder(of: path), W_OK) != 0
     }
 

@@ -104,6 +104,13 @@ extension Store {
         return try statement.all { Int32(clamping: $0.int(0)) }
     }
 
+    /// (rule, habit day) of every emergency unlock on `fromDay` or later.
+    package func emergencyDays(fromDay: Int32) throws(HabitError) -> [(Int64, Int32)] {
+        let statement = try db.statement("SELECT rule_id, day FROM shield_emergencies WHERE day >= ?1")
+        statement.bind(1, Int64(fromDay))
+        return try statement.all { ($0.int(0), Int32(clamping: $0.int(1))) }
+    }
+
     /// Emergency unlocks that can still run at or after `fromMs` (none lasts over a day).
     package func emergencyUnlocks(fromMs: Int64) throws(HabitError) -> [EmergencyUnlock] {
         let statement = try db.statement("SELECT id, rule_id, at_ms, minutes, reason FROM shield_emergencies WHERE at_ms >= ?1 ORDER BY id")

@@ -8,15 +8,30 @@ package final class Store {
         package var readOnly = false
         package var create = true
         package var syncFull = false
-        package init(readOnly: Bool = false, create: Bool = true, syncFull: Bool = false) {
+        /// How long to wait for another connection's lock; nil: the default for the mode.
+        package var busyTimeoutMs: Int32?
+        package init(readOnly: Bool = false, create: Bool = true, syncFull: Bool = false, busyTimeoutMs: Int32? = nil) {
             self.readOnly = readOnly
             self.create = create
             self.syncFull = syncFull
+            self.busyTimeoutMs = busyTimeoutMs
         }
+
+        /// A writer waits for other writers up to 5 s; a reader (a widget, a
+        /// screen-time extension that must answer quickly) only briefly: in WAL mode
+        /// only a recovery or a closing writer's checkpoint makes it wait at all.
+        package static let writerBusyTimeoutMs: Int32 = 5000
+        package static let readerBusyTimeoutMs: Int32 = 100
+        package var effectiveBusyTimeoutMs: Int32 { busyTimeoutMs ?? (readOnly ? Options.readerBusyTimeoutMs : Options.writerBusyTimeoutMs) }
     }
+
+    /// The longest busy wait hc_store_set_busy_timeout accepts: ten minutes.
+    package static let maxBusyTimeoutMs: Int32 = 600_000
 
     let db: Database
     package let readOnly: Bool
+    /// The busy timeout in force, in ms.
+    package private(set) var busyTimeoutMs: Int32
     /// True between begin() and commit()/rollback().
     package private(set) var inExplicitTransaction = false
     /// How many atomically bodies are running.
@@ -28,14 +43,22 @@ package final class Store {
             throw .notFound("no store at '\(path)'")
         }
         if path != ":memory:" { try Self.prepareFile(path, create: options.create && !options.readOnly) }
-        db = try Database(path: path, readOnly: options.readOnly, create: options.create)
+        db = try Database(path: path, readOnly: options.readOnly, create: options.create, busyTimeoutMs: options.effectiveBusyTimeoutMs)
         readOnly = options.readOnly
+        busyTimeoutMs = options.effectiveBusyTimeoutMs
         do throws(HabitError) {
             if !options.readOnly {
                 try db.execute("PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = \(options.syncFull ? "FULL" : "NORMAL")")
+                // The -wal and -shm stay when the writer closes (the -wal emptied: a
+                // journal_size_limit makes the last close truncate it), so readers that
+                // may not create them still open the store.
+                try db.persistWAL()
+                try db.execute("PRAGMA journal_size_limit = 4194304")
+                if path != ":memory:" { Self.matchCompanionModes(path) }
+                // Foreign keys guard writes; a reader has nothing for them to check.
+                try db.execute("PRAGMA foreign_keys = ON")
             }
-            try db.execute("PRAGMA foreign_keys = ON")
             try Schema.migrate(db, readOnly: options.readOnly)
         } catch {
             db.close()
@@ -65,6 +88,20 @@ package final class Store {
         }
     }
 
+    /// Kept -wal and -shm files keep the mode they were made with; SQLite gives new
+    /// ones the store file's mode, and so do we to kept ones, so a store whose mode
+    /// was changed (shared with a group, say) is readable through them as before.
+    private static func matchCompanionModes(_ path: String) {
+        var store = stat()
+        guard stat(path, &store) == 0 else { return }
+        for suffix in ["-wal", "-shm"] {
+            var file = stat()
+            if stat(path + suffix, &file) == 0, file.st_mode & 0o777 != store.st_mode & 0o777 {
+                _ = chmod(path + suffix, store.st_mode & 0o777) // best effort: not ours to change, it stays
+            }
+        }
+    }
+
     package func close() {
         if inExplicitTransaction { try? db.execute("ROLLBACK") }
         inExplicitTransaction = false
@@ -79,6 +116,30 @@ package final class Store {
     package func dataVersion() throws(HabitError) -> Int64 {
         try db.statement("PRAGMA data_version").one { $0.int(0) } ?? 0
     }
+
+    /// What the file held when a cache was filled: equal stamps, equal contents.
+    package struct ChangeStamp: Equatable, Sendable {
+        var dataVersion: Int64
+        var ownChanges: Int64
+    }
+
+    /// Changes with every commit of another connection (PRAGMA data_version) and
+    /// every row this connection writes, committed or not (sqlite3_total_changes).
+    package func changeStamp() throws(HabitError) -> ChangeStamp {
+        ChangeStamp(dataVersion: try dataVersion(), ownChanges: db.totalChanges)
+    }
+
+    /// Sets how long this handle waits for another connection's lock (0...maxBusyTimeoutMs).
+    package func setBusyTimeout(_ ms: Int32) throws(HabitError) {
+        guard (0...Store.maxBusyTimeoutMs).contains(ms) else {
+            throw .invalid("busy timeout \(ms) ms is not in 0...\(Store.maxBusyTimeoutMs)")
+        }
+        db.setBusyTimeout(ms)
+        busyTimeoutMs = ms
+    }
+
+    /// The busy timeout the connection's busy handler applies (the one SQLite calls).
+    package var connectionBusyTimeoutMs: Int32 { db.busyTimeoutMs }
 
     // MARK: Transactions
 
@@ -127,8 +188,9 @@ package final class Store {
     /// Runs several reads against one consistent snapshot of the file.
     package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
         if inExplicitTransaction { return try body() }
-        try db.execute("BEGIN")
-        defer { try? db.execute("COMMIT") }
+        // Prepared once per handle (sqlite3_exec would parse them on every call).
+        try db.statement("BEGIN").run()
+        defer { try? db.statement("COMMIT").run() }
         return try body()
     }
 
@@ -366,6 +428,14 @@ package final class Store {
         let statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
         statement.bind(1, id)
         return try statement.one(readEntry)
+    }
+
+    /// The ids of the first `limit` entries after `id`, in order.
+    package func entryIds(after id: Int64, limit: Int64) throws(HabitError) -> [Int64] {
+        let statement = try db.statement("SELECT id FROM entries WHERE id > ?1 ORDER BY id LIMIT ?2")
+        statement.bind(1, id)
+        statement.bind(2, limit)
+        return try statement.all { $0.int(0) }
     }
 
     /// The id of the undo entry that cancelled entryId, if any.

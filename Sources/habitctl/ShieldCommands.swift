@@ -117,7 +117,7 @@ enum ShieldCommands {
         var args = try Arguments(raw, valued: ["date"])
         let date = args.option("date")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let day = try store.day(date)
         let listed = try rules(store, day: day)
         context.output.emit(["date": Library.format(day), "rules": listed]) {
@@ -149,7 +149,7 @@ enum ShieldCommands {
         var args = try Arguments(raw, valued: ["at"])
         let at = args.option("at")
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let atMs = try instant(at, store)
         var count: Int64 = 0, revision: Int64 = 0
         try Library.check(hc_shield_state(nil, 0, &count, nil, store.handle, atMs))
@@ -189,7 +189,7 @@ enum ShieldCommands {
             return value
         } ?? 24
         try args.finish(maxPositionals: 0)
-        let store = try context.openStore()
+        let store = try context.openStore(readOnly: true)
         let from = try instant(at, store), to = from + hours * 3_600_000
         var count: Int64 = 0, revision: Int64 = 0
         try Library.check(hc_shield_transitions(nil, 0, &count, nil, store.handle, from, to))

@@ -157,7 +157,8 @@ final class CLITrustTests: XCTestCase {
             XCTAssertEqual(left, [], "\(args) created \(left)")
         }
         XCTAssertSucceeded(try habitctl("init", "--timezone", "Europe/Berlin"), "init")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["trust.db"])
+        // The store, and the -wal and -shm its writer keeps (persistent WAL).
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["trust.db", "trust.db-shm", "trust.db-wal"])
     }
 
     func habitctl(_ args: [String], stdin: String? = nil) throws -> ProcessResult {
@@ -286,6 +287,9 @@ final class CLITrustTests: XCTestCase {
         let path = try makeStore(in: dir, owner: false)
         chmod(path, 0o644)
         chmod(dir, 0o555)
+        // The writer kept its (emptied) -wal and its -shm (persistent WAL), root's, 0600.
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        XCTAssertEqual(files, ["store.db", "store.db-shm", "store.db-wal"])
         for args in readCommands {
             let result = try asNobody(args, path: path)
             XCTAssertEqual(result.status, 0, "\(args): \(result.stderr)")
@@ -293,7 +297,7 @@ final class CLITrustTests: XCTestCase {
         let events = try asNobody(["--json", "events"], path: path)
         XCTAssertTrue(events.stdout.contains("\"events\""), events.stdout)
         XCTAssertEqual(try asNobody(["log", "Read"], path: path).status, 6, "a write is refused, with the store-unavailable code")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["store.db"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), files, "the reader created nothing")
     }
 
     func testA0444StoreCanBeReadAndWrittenOnceItsModeIsRestored() throws {
@@ -303,12 +307,13 @@ final class CLITrustTests: XCTestCase {
         chown(dir, 65534, 65534)
         let path = try makeStore(in: dir, owner: true)
         chmod(path, 0o444)
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
         for args in readCommands {
             let result = try asNobody(args, path: path)
             XCTAssertEqual(result.status, 0, "\(args): \(result.stderr)")
         }
         XCTAssertEqual(try asNobody(["log", "Read"], path: path).status, 6)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["store.db"], "no 0444 -shm left behind")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), files, "no 0444 -shm left behind")
         chmod(path, 0o644)
         XCTAssertEqual(try asNobody(["log", "Read"], path: path).status, 0, "the restored mode is enough to write again")
         XCTAssertEqual(try asNobody(["habit", "list"], path: path).status, 0)

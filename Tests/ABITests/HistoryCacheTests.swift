@@ -54,6 +54,20 @@ final class HistoryCacheTests: XCTestCase {
                 if habitId != check { changes.target = (target, direction) }
                 try cached.updateHabit(id: habitId, changes)
                 steps["rules", default: 0] += 1
+            case 7:
+                // Another handle commits something that is not an entry (a vacation, a
+                // credit adjustment): the caching handle keeps its folded histories.
+                let before = habits.filter { cached.cachedDays(habitId: $0) != nil }
+                let other = try Engine(path: path, options: StoreOptions())
+                if random.chance(0.5) {
+                    _ = try other.addVacation(habitId: habitId, from: day, to: day + Int32(random.below(3)))
+                } else {
+                    _ = try other.adjustCredits(accountId: 1, minutes: 5, reason: "steps")
+                }
+                other.close()
+                _ = try cached.today() // looks at the store again
+                for habit in before { XCTAssertNotNil(cached.cachedDays(habitId: habit), "step \(step): kept after a commit without entries") }
+                steps["other handle", default: 0] += 1
             default:
                 let counter = counters[random.below(counters.count)]
                 let count = 1 + random.below(8)
@@ -73,7 +87,7 @@ final class HistoryCacheTests: XCTestCase {
                 XCTAssertEqual(kept, rebuilt, "step " + String(step) + ": maintained days")
             }
         }
-        XCTAssertEqual(steps.count, 4, "every kind of step ran")
+        XCTAssertEqual(steps.count, 5, "every kind of step ran")
         XCTAssertNotNil(cached.cachedDays(habitId: atLeast), "the caching handle kept the history")
         XCTAssertNil(reference.cachedDays(habitId: atLeast), "the reference handle kept nothing")
     }

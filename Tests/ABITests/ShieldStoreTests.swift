@@ -1,5 +1,7 @@
 import CHabitCore
 import Foundation
+import HabitEngine
+import HabitStore
 import XCTest
 
 /// Shields through the C functions on a real store: completions, accepted and
@@ -8,7 +10,7 @@ import XCTest
 final class ShieldStoreTests: ProofTestCase {
     var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    struct Status {
+    struct Status: Equatable {
         var shielded: Bool
         var reason: Int32
         var sinceMs: Int64
@@ -268,5 +270,125 @@ final class ShieldStoreTests: ProofTestCase {
         let rows = try runProcess(["sqlite3", path, "SELECT count(*) FROM shield_emergencies"])
         XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "5")
         print(outputs.joined())
+    }
+
+    // MARK: What a handle keeps, readers after the writer, busy waits (issue 24's remaining items)
+
+    /// A handle keeps what its last hc_shield_state read and computed while the store
+    /// is unchanged; its answers are those of a handle that has never asked, at every
+    /// instant, and after writes from another handle, another process and itself.
+    func testAKeptAnswerIsTheFreshAnswerAfterWritesFromAnyWhere() throws {
+        ok(hc_store_set_timezone(store, "UTC"))
+        let walk = createHabit(store, "Walk", start: date(today - 10)), read = createHabit(store, "Read", start: date(today - 10))
+        let morning = addRule([walk], start: 6 * 60, end: 9 * 60, budget: (HC_SHIELD_BUDGET_WEEK, 3), fromDay: today - 5)
+        addRule([walk, read], start: 21 * 60, end: 5 * 60, lift: HC_SHIELD_LIFT_ANY, days: "days:fri", fromDay: today - 5)
+        ok(append(store, read, on: date(today - 1), atMs: Int64(today - 1) * 86_400_000 + 7 * 3_600_000).0)
+        let reader = try open(flags: HC_OPEN_READONLY)
+        defer { hc_store_close(reader) }
+        func fresh(_ ms: Int64) throws -> (Int64, [Status]) {
+            let handle = try open(flags: HC_OPEN_READONLY)
+            defer { hc_store_close(handle) }
+            return states(at: ms, store: handle)
+        }
+        func same(_ ms: Int64, _ what: String, line: UInt = #line) throws -> (Int64, [Status]) {
+            let kept = states(at: ms, store: reader), reference = try fresh(ms)
+            XCTAssertEqual(kept.0, reference.0, "revision, \(what)", line: line)
+            XCTAssertEqual(kept.1, reference.1, what, line: line)
+            return kept
+        }
+        let day = Int64(today) * 86_400_000
+        // Every 37 minutes over four days, forwards, then a few backwards.
+        for minute in stride(from: Int64(-2 * 1440), to: 2 * 1440, by: 37) { _ = try same(day + minute * 60_000, "minute \(minute)") }
+        for minute in [Int64(1000), 400, -900] { _ = try same(day + minute * 60_000, "back to minute \(minute)") }
+        let at = day + 7 * 3_600_000
+        let before = try same(at, "before the writes")
+        // Another handle appends: the walk lifts the morning window.
+        let other = try open()
+        ok(append(other, walk, on: date(today), atMs: day + 6 * 3_600_000 + 30 * 60_000).0)
+        hc_store_close(other)
+        let afterEntry = try same(at, "after another handle's entry")
+        XCTAssertEqual(afterEntry.1[0].reason, HC_SHIELD_COMPLETED)
+        XCTAssertNotEqual(afterEntry.1, before.1)
+        // Another process records an emergency unlock: the budget left moves.
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", dir + "/store.db", "shield", "emergency", String(morning), "--minutes", "10"]),
+                           "emergency")
+        let afterUnlock = try same(at, "after another process's unlock")
+        XCTAssertEqual(afterUnlock.1[0].emergencyLeft, 2)
+        // The writer's own handle: it asks, writes, asks again.
+        _ = states(at: at)
+        var id: Int64 = 0
+        ok(hc_vacation_add(&id, store, walk, today, today))
+        XCTAssertEqual(states(at: at).1, try fresh(at).1, "the writer's own write")
+        ok(hc_store_begin(store))
+        ok(hc_store_set_timezone(store, "Asia/Tokyo"))
+        let inside = states(at: at)
+        ok(hc_store_commit(store))
+        XCTAssertEqual(inside.1, try fresh(at).1, "inside the writer's transaction it sees its own write")
+        _ = try same(at, "after a zone change")
+    }
+
+    /// The writer keeps its -wal (emptied) and -shm when it closes (persistent WAL):
+    /// a read-only open afterwards works, and so does one by a user who may write
+    /// neither the folder nor those files, without creating anything.
+    func testAReadOnlyOpenAfterTheWriterClosedWorksWithoutWritingTheFolder() throws {
+        ok(hc_store_set_timezone(store, "UTC"))
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk], start: 6 * 60, end: 9 * 60, fromDay: today - 5)
+        let at = Int64(today - 1) * 86_400_000 + 8 * 3_600_000
+        ok(append(store, walk, on: date(today - 1), atMs: at - 3_600_000).0)
+        let written = states(at: at)
+        hc_store_close(store)
+        store = nil
+        let path = dir + "/store.db"
+        var wal = stat(), shm = stat()
+        XCTAssertEqual(stat(path + "-wal", &wal), 0, "the -wal is kept")
+        XCTAssertEqual(wal.st_size, 0, "and emptied: everything is in the store file")
+        XCTAssertEqual(stat(path + "-shm", &shm), 0, "the -shm is kept")
+        let reader = try open(flags: HC_OPEN_READONLY)
+        XCTAssertEqual(states(at: at, store: reader).1, written.1)
+        XCTAssertEqual(states(at: at, store: reader).1[0].reason, HC_SHIELD_COMPLETED)
+        hc_store_close(reader)
+        guard getuid() == 0 else { return } // the rest needs root to become user 65534
+        chmod(dir, 0o755)
+        for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o644) }
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
+        let result = try runProcess(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", Paths.habitctl, "--db", path, "--json",
+                                     "shield", "state", "--at", date(today - 1) + "T08:00"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\"completed\""), result.stdout)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), files, "the reader created nothing")
+    }
+
+    /// A read-only handle waits for a lock only briefly (100 ms), a writer 5 s, and
+    /// hc_store_set_busy_timeout sets what SQLite uses. Under a held write lock a
+    /// reader answers at once (WAL), and a writer whose wait is short gets HC_E_BUSY
+    /// and records nothing.
+    func testBusyWaitsAreShortForReadersSettableAndRespected() throws {
+        let path = dir + "/store.db"
+        let writer = try Engine(path: path, options: StoreOptions())
+        let reader = try Engine(path: path, options: StoreOptions(readOnly: true))
+        XCTAssertEqual(writer.store.connectionBusyTimeoutMs, 5000)
+        XCTAssertEqual(reader.store.connectionBusyTimeoutMs, 100)
+        try reader.store.setBusyTimeout(40)
+        XCTAssertEqual(reader.store.connectionBusyTimeoutMs, 40, "what the connection's busy handler applies")
+        XCTAssertThrowsError(try reader.store.setBusyTimeout(-1))
+        XCTAssertEqual(reader.store.connectionBusyTimeoutMs, 40, "a refused value changes nothing")
+        writer.close()
+        reader.close()
+
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        let rule = addRule([walk], budget: (HC_SHIELD_BUDGET_WEEK, 3))
+        ok(hc_store_begin(store)) // holds the write lock
+        ok(append(store, walk).0)
+        let readOnly = try open(flags: HC_OPEN_READONLY), granter = try open()
+        defer { hc_store_close(readOnly); hc_store_close(granter) }
+        XCTAssertEqual(states(at: nowMs, store: readOnly).1.count, 1, "a reader does not wait for a writer")
+        ok(hc_store_set_busy_timeout(granter, 50))
+        let started = Date()
+        XCTAssertEqual(hc_shield_emergency_unlock(nil, granter, rule, 5, nil), HC_E_BUSY)
+        XCTAssertLessThan(Date().timeIntervalSince(started), 2.5, "bounded by its 50 ms, far below the default 5 s")
+        ok(hc_store_rollback(store))
+        let rows = try runProcess(["sqlite3", path, "SELECT count(*) FROM shield_emergencies"])
+        XCTAssertEqual(rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0", "the refused unlock recorded nothing")
     }
 }

@@ -306,4 +306,33 @@ final class ShieldTests: XCTestCase {
             }
         }
     }
+
+    /// An Evaluation kept across asks (what an engine handle keeps while the store is
+    /// unchanged) answers at every instant, forwards, backwards and far ahead, what a
+    /// fresh statesWithNext does; with inputs cut short it says so (nil) rather than
+    /// answer from what it lacks.
+    func testAKeptEvaluationAnswersAsAFreshOne() throws {
+        let zones = try ["Europe/Berlin", "America/New_York", "Asia/Tokyo", "UTC", "Australia/Lord_Howe"].map(Self.zone)
+        var random = SeededRandom(state: 2424)
+        let base = Self.day("2026-03-01")
+        for round in 0..<40 {
+            let inputs = Self.randomInputs(&random, zones: zones, base: base)
+            let first = Int64(base + 2) * 86_400_000 + Int64(random.int(0...1440)) * 60_000
+            var kept = ShieldPlan.Evaluation(inputs, dataEndMs: first + 30 * 86_400_000)
+            var at = first
+            for step in 0..<60 {
+                // Mostly forwards by minutes to hours, now and then back, or a week on.
+                let move = random.int(0...9)
+                at += move == 0 ? -Int64(random.int(0...600)) * 60_000 : (move == 1 ? 7 * 86_400_000 : Int64(random.int(1...240)) * 60_000 + Int64(random.int(0...59_999)))
+                at = max(at, first)
+                let fresh = try ShieldPlan.statesWithNext(inputs, atMs: at, horizonDays: 14)
+                guard let answer = try kept.statesWithNext(atMs: at, horizonDays: 14) else {
+                    XCTAssertGreaterThan(at + 1 + 14 * 86_400_000, first + 30 * 86_400_000, "round \(round) step \(step): nil with the inputs at hand")
+                    continue
+                }
+                XCTAssertEqual(answer.map(\.0), fresh.map(\.0), "round \(round) step \(step) states at \(at)")
+                XCTAssertEqual(answer.map(\.1), fresh.map(\.1), "round \(round) step \(step) next changes after \(at)")
+            }
+        }
+    }
 }

@@ -138,6 +138,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_rollback(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_export(&text, s, HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_backup(s, "/tmp/never-written.db"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_set_busy_timeout(s, 100), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_zip(s, (const uint8_t *)"PK", 2), HC_E_MISUSE);
@@ -296,6 +297,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_export(&text, store, 0), HC_E_INVALID);
     EXPECT_STATUS(hc_store_export(&text, store, INT32_MAX), HC_E_INVALID);
     EXPECT_STATUS(hc_store_backup(store, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_busy_timeout(store, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_busy_timeout(store, INT32_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_busy_timeout(store, 600001), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_set_busy_timeout(store, 0), HC_OK);
+    EXPECT_STATUS(hc_store_set_busy_timeout(store, 5000), HC_OK);
     EXPECT_STATUS(hc_store_backup(store, ""), HC_E_INVALID);
     EXPECT_STATUS(hc_store_backup(store, "/no/such/folder/copy.db"), HC_E_NOT_FOUND);
     EXPECT_STATUS(hc_store_backup(store, "/tmp"), HC_E_CONFLICT); /* exists: never overwritten */

@@ -222,22 +222,44 @@ package enum ShieldPlan {
 
     // MARK: Windows
 
-    /// One window of a rule, with what lifts it.
-    struct Window {
-        var day: Int32
-        var habitDay: Int32
-        var startMs: Int64
-        var endMs: Int64
+    /// One window of a rule, with what lifts it. A class, built once and then only
+    /// read: a search looks windows up at every candidate instant, and handing out a
+    /// reference costs one retain where a struct's copy costs one per field it holds.
+    final class Window {
+        let day: Int32
+        let habitDay: Int32
+        let startMs: Int64
+        let endMs: Int64
         /// Where the shield ends if nothing lifts it: the cutoff, or the end of the habit day.
-        var spanEndMs: Int64
-        var startMoved: UInt32
-        var endMoved: UInt32
-        var spanEndMoved: UInt32
+        let spanEndMs: Int64
+        let startMoved: UInt32
+        let endMoved: UInt32
+        let spanEndMoved: UInt32
         /// When its habits lift it (rounded up), and whether that is an excused day.
         var liftMs: Int64?
         var liftExcused: Bool
         var outstanding: [Int64]
-        var settings: ShieldRule.Settings
+        /// What the rule's settings for the window's day say (kept alone: copying the
+        /// settings' strings and arrays at every lookup cost more than the rest).
+        let cutoffLifts: Bool
+        let sessionLifts: Bool
+
+        init(day: Int32, habitDay: Int32, startMs: Int64, endMs: Int64, spanEndMs: Int64, startMoved: UInt32, endMoved: UInt32,
+             spanEndMoved: UInt32, liftMs: Int64?, liftExcused: Bool, outstanding: [Int64], cutoffLifts: Bool, sessionLifts: Bool) {
+            self.day = day
+            self.habitDay = habitDay
+            self.startMs = startMs
+            self.endMs = endMs
+            self.spanEndMs = spanEndMs
+            self.startMoved = startMoved
+            self.endMoved = endMoved
+            self.spanEndMoved = spanEndMoved
+            self.liftMs = liftMs
+            self.liftExcused = liftExcused
+            self.outstanding = outstanding
+            self.cutoffLifts = cutoffLifts
+            self.sessionLifts = sessionLifts
+        }
     }
 
     /// Days the evaluator can reach: years 1...9999 with a margin.
@@ -265,9 +287,9 @@ package enum ShieldPlan {
             let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
             if dayEnd.ms > end.ms { spanEnd = dayEnd }
         }
-        var window = Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
+        let window = Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
                             endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: nil, liftExcused: false, outstanding: [],
-                            settings: settings)
+                            cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         // What each habit says: done at T, excused from the start, or outstanding.
         var lifts: [(ms: Int64, excused: Bool)] = []
         for habitId in settings.habits {
@@ -377,19 +399,28 @@ package enum ShieldPlan {
         }
 
         mutating func state(at ms: Int64) -> State {
-            let around = windows(around: ms)
+            // The windows whose span can hold ms, latest start first (as windows(around:)),
+            // walked without building a list: this runs at every candidate of a search.
+            let day = ShieldPlan.civilDay(inputs.zones, ms: ms)
             var best: State?
-            for w in around where w.startMs <= ms && ms < w.spanEndMs {
-                let state = stateInside(w, at: ms)
-                if state.shielded { return state }
-                if best == nil { best = state }
+            var last: Window?
+            var d = day + 1
+            while d >= day - maxSpanDays {
+                defer { d -= 1 }
+                guard let w = window(d) else { continue }
+                if w.startMs <= ms && ms < w.spanEndMs {
+                    let state = stateInside(w, at: ms)
+                    if state.shielded { return state }
+                    if best == nil { best = state }
+                } else if w.spanEndMs <= ms, last.map({ w.startMs > $0.startMs }) ?? true {
+                    last = w
+                }
             }
             if let best { return best }
             var state = State(ruleId: rule.id, reason: .outsideWindow, windowDay: 0, habitDay: 0, windowStartMs: 0, windowEndMs: 0,
                               sinceMs: 0, untilMs: 0, outstanding: [])
             // The latest window ended before: whether its cutoff passed or it was lifted.
-            if let last = around.filter({ $0.spanEndMs <= ms }).max(by: { $0.startMs < $1.startMs }),
-               ms - last.spanEndMs < 12 * 3_600_000 {
+            if let last, ms - last.spanEndMs < 12 * 3_600_000 {
                 state.windowDay = last.day
                 state.habitDay = last.habitDay
                 state.windowStartMs = last.startMs
@@ -397,13 +428,13 @@ package enum ShieldPlan {
                 if let lift = last.liftMs, lift < last.spanEndMs {
                     state.reason = last.liftExcused ? .excused : .completed
                     state.sinceMs = lift
-                } else if last.settings.cutoffLifts {
+                } else if last.cutoffLifts {
                     state.reason = .cutoffPassed
                     state.outstanding = last.outstanding
                 }
             }
-            if state.reason == .outsideWindow, rule.settings(on: ShieldPlan.civilDay(inputs.zones, ms: ms)) == nil,
-               around.allSatisfy({ $0.spanEndMs <= ms || $0.startMs > ms }) {
+            // (No window holds ms here: one that did would have answered above.)
+            if state.reason == .outsideWindow, !rule.inEffect(on: ShieldPlan.civilDay(inputs.zones, ms: ms)) {
                 state.reason = .notInEffect
             }
             return state
@@ -423,7 +454,7 @@ package enum ShieldPlan {
                 state.untilMs = end
                 return state
             }
-            if w.settings.sessionLifts, let end = Span.end(of: sessions, containing: ms) {
+            if w.sessionLifts, let end = Span.end(of: sessions, containing: ms) {
                 state.reason = .session
                 state.untilMs = end
                 return state
@@ -562,18 +593,84 @@ package enum ShieldPlan {
     }
 
     static func next(_ evaluator: inout RuleEvaluator, atMs: Int64, horizonDays: Int) -> Transition? {
-        // A day first (the usual answer), then a week, then the rest of the horizon.
-        var from = atMs + 1, searched = 0
-        for days in [1, 7, horizonDays] {
-            let step = min(days, horizonDays - searched)
-            guard step > 0 else { break }
-            let to = from + Int64(step) * 86_400_000
-            guard (try? checkInstant(to)) != nil else { return nil }
-            if let found = ruleTransitions(&evaluator, fromMs: from, toMs: to, limit: 1).first { return found }
+        search(&evaluator, fromMs: atMs + 1, toMs: atMs + 1 + Int64(horizonDays) * 86_400_000, dataEndMs: Int64.max).next
+    }
+
+    /// The first transition of one rule in [fromMs, toMs), searched a day first (the
+    /// usual answer), then a week, then the rest. searchedToMs is where the search
+    /// ended without finding one: toMs, or dataEndMs (where the inputs end) if that
+    /// comes first. A range past the years the shields cover is searched up to them.
+    static func search(_ evaluator: inout RuleEvaluator, fromMs: Int64, toMs: Int64, dataEndMs: Int64) -> (next: Transition?, searchedToMs: Int64) {
+        var from = fromMs
+        for bound in [fromMs + 86_400_000, fromMs + 8 * 86_400_000, toMs] {
+            var to = min(bound, toMs)
+            guard from < to else { continue }
+            guard (try? checkInstant(to)) != nil else { return (nil, toMs) }
+            let cut = to > dataEndMs
+            if cut { to = dataEndMs }
+            if from < to, let found = ruleTransitions(&evaluator, fromMs: from, toMs: to, limit: 1).first { return (found, to) }
+            if cut { return (nil, max(from, to)) }
             from = to
-            searched += step
         }
-        return nil
+        return (nil, toMs)
+    }
+
+    /// Every rule's evaluator, kept across asks while the store is unchanged (the
+    /// engine drops it on any write): each window is computed once, and what each
+    /// rule's last search found is remembered: the first transition from an instant
+    /// on stays the answer for every later instant before it, and a stretch found
+    /// without one need not be searched again.
+    package struct Evaluation {
+        var evaluators: [RuleEvaluator]
+        /// From fromMs on, the first transition is next; none lies in [fromMs, searchedToMs) if next is nil.
+        struct Known {
+            var fromMs: Int64
+            var next: Transition?
+            var searchedToMs: Int64
+        }
+        var remembered: [Known?]
+        /// The inputs hold what every window and span before this instant needs.
+        package let dataEndMs: Int64
+
+        package init(_ inputs: Inputs, dataEndMs: Int64) {
+            evaluators = inputs.rules.map { RuleEvaluator(rule: $0, inputs: inputs) }
+            remembered = Array(repeating: nil, count: inputs.rules.count)
+            self.dataEndMs = dataEndMs
+        }
+
+        /// Each rule's state at atMs and its next change (as statesWithNext); nil when
+        /// the search for one would need inputs past dataEndMs.
+        package mutating func statesWithNext(atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> [(State, Transition?)]? {
+            try checkInstant(atMs)
+            guard atMs < dataEndMs else { return nil }
+            let start = atMs + 1, end = start + Int64(horizonDays) * 86_400_000
+            var result: [(State, Transition?)] = []
+            result.reserveCapacity(evaluators.count)
+            for index in evaluators.indices {
+                let state = evaluators[index].state(at: atMs)
+                var from = start, knownFrom = start
+                if let known = remembered[index], known.fromMs <= start {
+                    if let next = known.next {
+                        if atMs < next.atMs {
+                            result.append((state, next))
+                            continue
+                        }
+                    } else if known.searchedToMs >= end {
+                        result.append((state, nil))
+                        continue
+                    } else {
+                        // Nothing before searchedToMs: search on from there.
+                        from = known.searchedToMs
+                        knownFrom = known.fromMs
+                    }
+                }
+                let (next, searchedTo) = search(&evaluators[index], fromMs: from, toMs: end, dataEndMs: dataEndMs)
+                if next == nil && searchedTo < end { return nil }
+                remembered[index] = Known(fromMs: knownFrom, next: next, searchedToMs: searchedTo)
+                result.append((state, next))
+            }
+            return result
+        }
     }
 
     /// What could end a state before its next time-driven change.

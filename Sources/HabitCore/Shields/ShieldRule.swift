@@ -112,6 +112,16 @@ package struct ShieldRule: Equatable, Sendable {
     }
 
     /// The first day the rule is in effect, if ever.
+    /// Whether a version in effect on `day` has settings (settings(on:) without the copy).
+    package func inEffect(on day: Int32) -> Bool {
+        var effective = false
+        for version in versions {
+            guard version.fromDay <= day else { break }
+            effective = version.settings != nil
+        }
+        return effective
+    }
+
     package var firstDay: Int32? { versions.first { $0.settings != nil }?.fromDay }
 
 }
