@@ -147,6 +147,10 @@ package struct Statement {
         value.withUnsafeBytes { _ = sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Statement.transient) }
     }
 
+    package func binding(blob value: [UInt8]) -> Statement { bind(1, blob: value); return self }
+    package func binding(_ value: Int64) -> Statement { bind(1, value); return self }
+    package func reset() { sqlite3_reset(handle) }
+
     /// Steps once: true when a row is ready, false when done.
     package func step() throws(HabitError) -> Bool {
         let status = sqlite3_step(handle)

@@ -358,6 +358,42 @@ enum Schema {
         \(bumpsRevision(["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends", "shield_rules",
                          "shield_rule_versions", "shield_emergencies", "zone_changes"]))
         """,
+        // 13: sync between a person's devices. The store's random replica id and its
+        // hybrid logical clock; the op log (every syncable write, local or received,
+        // keyed by its global id; pending: received but waiting for what it names);
+        // global ids beside local ids (kind 1 habit, 2 entry, 3 vacation); the
+        // last-writer-wins registers (target, stamp); removed vacations (the
+        // observed-remove set's tombstones). backfilled = 0: the rows an older store
+        // already had still need ops, written at the next writable open.
+        """
+        CREATE TABLE sync_replica(
+            id INTEGER PRIMARY KEY CHECK(id = 1),
+            replica BLOB NOT NULL CHECK(length(replica) = 16),
+            hlc INTEGER NOT NULL,
+            backfilled INTEGER NOT NULL
+        ) STRICT;
+        INSERT INTO sync_replica(id, replica, hlc, backfilled) VALUES(1, randomblob(16), 0, 0);
+        CREATE TABLE sync_ops(
+            replica BLOB NOT NULL,
+            seq INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            payload BLOB NOT NULL,
+            pending INTEGER NOT NULL,
+            PRIMARY KEY(replica, seq)
+        ) STRICT, WITHOUT ROWID;
+        CREATE INDEX sync_ops_pending ON sync_ops(pending) WHERE pending = 1;
+        CREATE TABLE sync_ids(
+            replica BLOB NOT NULL,
+            seq INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            local_id INTEGER NOT NULL,
+            PRIMARY KEY(replica, seq),
+            UNIQUE(kind, local_id)
+        ) STRICT;
+        CREATE TABLE sync_lww(target TEXT PRIMARY KEY, hlc INTEGER NOT NULL, replica BLOB NOT NULL) STRICT;
+        CREATE TABLE sync_removed(replica BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(replica, seq)) STRICT;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

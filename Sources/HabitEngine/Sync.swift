@@ -1,0 +1,157 @@
+import HabitCore
+import HabitStore
+
+/// Sync between a person's devices: this store's state, the changes a peer lacks, and
+/// applying a peer's changes by the merge rules (HabitCore's SyncMerge and the store's
+/// materialisation). The transport is the caller's.
+extension Engine {
+    /// What one hc_sync_apply did.
+    package struct SyncSummary: Equatable, Sendable {
+        package var received = 0
+        package var new = 0
+        package var applied = 0
+        package var superseded = 0
+        package var waiting = 0
+        package var habitsChanged = 0
+        package var entriesAdded = 0
+        package var vacationsChanged = 0
+        package var settingsChanged = 0
+        package init() {}
+    }
+
+    package func syncState() throws(HabitError) -> [UInt8] {
+        try store.snapshot { () throws(HabitError) in try store.versionVector().encode() }
+    }
+
+    package func syncReplica() throws(HabitError) -> [UInt8] { try store.replicaId() }
+
+    /// Every op the peer (whose state is peerState; empty: nothing) lacks, as one changeset.
+    package func syncChanges(peerState: [UInt8]) throws(HabitError) -> [UInt8] {
+        let peer = try VersionVector.decode(peerState)
+        let ops = try store.snapshot { () throws(HabitError) in try store.opsAbove(peer) }
+        let bytes = Changeset.encode(raw: ops)
+        guard bytes.count <= Changeset.maxBytes else { throw HabitError(.noMemory, "the changeset would be \(bytes.count) bytes, above the format's limit") }
+        return bytes
+    }
+
+    /// Validates the whole changeset, then applies it in one transaction.
+    package func syncApply(_ bytes: [UInt8]) throws(HabitError) -> SyncSummary {
+        let decoded = try Changeset.decode(bytes)
+        // Settings the engine reads back must be ones it could have written itself.
+        for (number, item) in decoded.enumerated() {
+            guard case .setting(let key, let value) = item.op.op else { continue }
+            do throws(HabitError) {
+                try validateSetting(key, value)
+            } catch {
+                throw error.prefixed("changeset: record \(number + 1): \(item.op.id.text)")
+            }
+        }
+        var summary = SyncSummary()
+        summary.received = decoded.count
+        try store.atomically { () throws(HabitError) in
+            var newest: Int64 = 0
+            for (number, item) in decoded.enumerated() {
+                do throws(HabitError) {
+                    if try store.receive(item.raw) { summary.new += 1 }
+                } catch {
+                    throw error.prefixed("changeset: record \(number + 1)")
+                }
+                newest = max(newest, item.raw.hlc)
+            }
+            try store.receiveClock(newest)
+            try materializePending(&summary)
+        }
+        dropCaches()
+        return summary
+    }
+
+    /// Applies every waiting op whose records are present, oldest stamp first (what an
+    /// op names has an older stamp, so one pass usually does), until none can move.
+    private func materializePending(_ summary: inout SyncSummary) throws(HabitError) {
+        var pending = try store.pendingOps()
+        while !pending.isEmpty {
+            var waiting: [RawOp] = []
+            for raw in pending {
+                let op: SyncOp
+                do throws(HabitError) {
+                    op = try SyncOp.decode(kind: raw.kind, payload: raw.payload)
+                } catch {
+                    throw HabitError.corrupt("sync op \(raw.id.text) in the log: \(error.message)")
+                }
+                switch try store.materialize(StampedOp(id: raw.id, hlc: raw.hlc, op: op)) {
+                case .waiting:
+                    waiting.append(raw)
+                    continue
+                case .applied:
+                    summary.applied += 1
+                    switch op {
+                    case .habitCreate, .habitField, .schedule: summary.habitsChanged += 1
+                    case .entry: summary.entriesAdded += 1
+                    case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
+                    case .setting: summary.settingsChanged += 1
+                    }
+                case .superseded:
+                    summary.superseded += 1
+                }
+                try store.markApplied(raw.id)
+            }
+            if waiting.count == pending.count { break }
+            pending = waiting
+        }
+        summary.waiting = pending.count
+    }
+
+    private func validateSetting(_ key: String, _ value: String) throws(HabitError) {
+        switch key {
+        case "timezone": _ = try ZoneDatabase.load(value)
+        case "day_start_minutes":
+            guard let minutes = Int32(value) else { throw .invalid("day_start_minutes '\(value.prefix(40))' is not a number") }
+            try DayClock.validateDayStart(minutes)
+        case "week_start":
+            guard let weekday = Int(value), (0...6).contains(weekday) else { throw .invalid("week_start '\(value.prefix(40))' is not 0...6") }
+        default: throw .invalid("setting '\(key.prefix(40))' does not sync")
+        }
+    }
+
+    /// The synced part of the store as text that does not depend on local ids: records
+    /// by global id, in global id order. Two replicas that have exchanged everything
+    /// give the same bytes.
+    package func syncCanonical() throws(HabitError) -> String {
+        try store.snapshot { () throws(HabitError) in
+            var lines = ["habitcore-sync-canonical 1"]
+            for key in SyncOp.syncedSettings.sorted() {
+                if let value = try store.setting(key) { lines.append("setting \(key) \(SyncCanonical.quote(value))") }
+            }
+            var habitIds: [Int64: GlobalId] = [:]
+            var habitLines: [(GlobalId, [String])] = []
+            for habit in try store.habits(includeArchived: true) {
+                guard let id = try store.globalId(.habit, habit.id) else { continue }
+                habitIds[habit.id] = id
+                let s = habit.spec
+                var block = ["habit \(id.text) name=\(SyncCanonical.quote(s.name)) kind=\(s.kind.rawValue) target=\(s.target) direction=\(s.direction.rawValue)"
+                    + " group=\(s.group.map(SyncCanonical.quote) ?? "-") unit=\(s.unit.map(SyncCanonical.quote) ?? "-") routine=\(s.routine.rawValue)"
+                    + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"]
+                for span in habit.schedules { block.append("  schedule \(span.fromDay) \(span.schedule.description)") }
+                habitLines.append((id, block))
+            }
+            for (_, block) in habitLines.sorted(by: { $0.0 < $1.0 }) { lines += block }
+            let entries = try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay)
+            let undone = Set(entries.compactMap(\.undoes))
+            var entryLines: [(GlobalId, String)] = []
+            for entry in entries where entry.kind != .undo {
+                guard let id = try store.globalId(.entry, entry.id), let habit = habitIds[entry.habitId] else { continue }
+                entryLines.append((id, "entry \(id.text) habit=\(habit.text) day=\(entry.day) kind=\(entry.kind.name) value=\(entry.value)"
+                    + " at=\(entry.recordedAtMs) source=\(entry.source.name) note=\(entry.note.map(SyncCanonical.quote) ?? "-") undone=\(undone.contains(entry.id) ? 1 : 0)"))
+            }
+            lines += entryLines.sorted { $0.0 < $1.0 }.map(\.1)
+            var vacationLines: [(GlobalId, String)] = []
+            for vacation in try store.vacations() {
+                guard let id = try store.globalId(.vacation, vacation.id) else { continue }
+                let habit = vacation.habitId.flatMap { habitIds[$0]?.text } ?? "*"
+                vacationLines.append((id, "vacation \(id.text) habit=\(habit) \(vacation.first)...\(vacation.last)"))
+            }
+            lines += vacationLines.sorted { $0.0 < $1.0 }.map(\.1)
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+}

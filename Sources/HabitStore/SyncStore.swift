@@ -1,0 +1,388 @@
+import HabitCore
+
+/// The store's half of sync: the replica id and clock, the op log written in the same
+/// transaction as every syncable local write, global ids beside local ids, and the
+/// materialisation of received ops into the ordinary tables. The merge rules
+/// themselves are HabitCore's SyncMerge; this only reads and writes rows.
+extension Store {
+    /// Local record kinds in sync_ids.
+    package enum SyncKind: Int64 { case habit = 1, entry = 2, vacation = 3 }
+
+    package func replicaId() throws(HabitError) -> [UInt8] {
+        if let cachedReplica { return cachedReplica }
+        guard let replica = try db.statement("SELECT replica FROM sync_replica WHERE id = 1").one({ $0.blob(0) }),
+              replica.count == GlobalId.replicaBytes else { throw .corrupt("the store has no replica id") }
+        cachedReplica = replica
+        return replica
+    }
+
+    private func clockState() throws(HabitError) -> Int64 {
+        try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
+    }
+
+    private func setClock(_ hlc: Int64) throws(HabitError) {
+        let statement = try db.statement("UPDATE sync_replica SET hlc = ?1 WHERE id = 1")
+        statement.bind(1, hlc)
+        try statement.run()
+    }
+
+    /// Moves this replica's clock past a received stamp.
+    package func receiveClock(_ remote: Int64) throws(HabitError) {
+        try setClock(HybridClock.receive(last: try clockState(), remote: remote, nowMs: syncNow()))
+    }
+
+    // MARK: Writing local ops
+
+    /// Logs a local write: the next sequence number and clock stamp of this replica.
+    /// Called inside the write's own transaction. Returns the op's global id.
+    @discardableResult
+    func logLocal(_ op: SyncOp, creates kind: SyncKind? = nil, localId: Int64 = 0) throws(HabitError) -> (id: GlobalId, hlc: Int64) {
+        let replica = try replicaId()
+        let last = try db.statement("SELECT max(seq) FROM sync_ops WHERE replica = ?1").binding(blob: replica).one { $0.int(0) } ?? 0
+        let (seq, overflow) = last.addingReportingOverflow(1)
+        guard !overflow else { throw .corrupt("the op log's sequence is exhausted") }
+        let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
+        try setClock(hlc)
+        let id = GlobalId(replica: replica, seq: seq)
+        try insertOp(id: id, hlc: hlc, kind: op.kind.rawValue, payload: op.encodePayload(), pending: false)
+        if let kind { try mapId(id, kind: kind, localId: localId) }
+        return (id, hlc)
+    }
+
+    private func insertOp(id: GlobalId, hlc: Int64, kind: UInt8, payload: [UInt8], pending: Bool) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO sync_ops(replica, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
+        statement.bind(1, blob: id.replica)
+        statement.bind(2, id.seq)
+        statement.bind(3, hlc)
+        statement.bind(4, Int64(kind))
+        statement.bind(5, blob: payload)
+        statement.bind(6, Int64(pending ? 1 : 0))
+        try statement.run()
+    }
+
+    private func mapId(_ id: GlobalId, kind: SyncKind, localId: Int64) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO sync_ids(replica, seq, kind, local_id) VALUES(?1, ?2, ?3, ?4)")
+        statement.bind(1, blob: id.replica)
+        statement.bind(2, id.seq)
+        statement.bind(3, kind.rawValue)
+        statement.bind(4, localId)
+        try statement.run()
+    }
+
+    package func globalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId? {
+        let statement = try db.statement("SELECT replica, seq FROM sync_ids WHERE kind = ?1 AND local_id = ?2")
+        statement.bind(1, kind.rawValue)
+        statement.bind(2, localId)
+        return try statement.one { GlobalId(replica: $0.blob(0), seq: $0.int(1)) }
+    }
+
+    /// The global id of a local record, which every syncable record has once backfilled.
+    func requireGlobalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId {
+        guard let id = try globalId(kind, localId) else { throw .corrupt("\(kind) \(localId) has no global id") }
+        return id
+    }
+
+    package func localId(_ id: GlobalId, _ kind: SyncKind) throws(HabitError) -> Int64? {
+        let statement = try db.statement("SELECT local_id, kind FROM sync_ids WHERE replica = ?1 AND seq = ?2")
+        statement.bind(1, blob: id.replica)
+        statement.bind(2, id.seq)
+        return try statement.one { (s) throws(HabitError) -> Int64? in s.int(1) == kind.rawValue ? s.int(0) : nil } ?? nil
+    }
+
+    /// Records a register's new winner (a local write always wins: its stamp is the newest).
+    func setRegister(_ target: String, hlc: Int64, replica: [UInt8]) throws(HabitError) {
+        let statement = try db.statement("""
+            INSERT INTO sync_lww(target, hlc, replica) VALUES(?1, ?2, ?3)
+            ON CONFLICT(target) DO UPDATE SET hlc = excluded.hlc, replica = excluded.replica
+            """)
+        statement.bind(1, target)
+        statement.bind(2, hlc)
+        statement.bind(3, blob: replica)
+        try statement.run()
+    }
+
+    func register(_ target: String) throws(HabitError) -> (hlc: Int64, replica: [UInt8])? {
+        let statement = try db.statement("SELECT hlc, replica FROM sync_lww WHERE target = ?1")
+        statement.bind(1, target)
+        return try statement.one { ($0.int(0), $0.blob(1)) }
+    }
+
+    static func fieldTarget(_ habit: GlobalId, _ field: HabitField) -> String { "h:\(habit.text):\(field.rawValue)" }
+    static func scheduleTarget(_ habit: GlobalId, _ day: Int32) -> String { "s:\(habit.text):\(day)" }
+    static func settingTarget(_ key: String) -> String { "k:\(key)" }
+
+    /// Logs a local write of a last-writer-wins value and makes it the register's winner.
+    func logRegister(_ op: SyncOp, target: String) throws(HabitError) {
+        let (id, hlc) = try logLocal(op)
+        try setRegister(target, hlc: hlc, replica: id.replica)
+    }
+
+    /// Ops for the rows an older store had before migration 13 (at its first writable
+    /// open), and for rows a restore wrote back: every record without a global id gets
+    /// one of this replica, in local id order.
+    package func logUnsyncedRecords(force: Bool = false) throws(HabitError) {
+        guard !readOnly else { return }
+        let backfilled = try db.statement("SELECT backfilled FROM sync_replica WHERE id = 1").one({ $0.int(0) }) ?? 0
+        guard force || backfilled == 0 else { return }
+        try atomically { () throws(HabitError) in
+            for habit in try habits(includeArchived: true) where try globalId(.habit, habit.id) == nil {
+                var spec = habit.spec
+                spec.schedule = habit.schedules.first?.schedule ?? spec.schedule
+                let (id, _) = try logLocal(.habitCreate(spec: spec, createdAtMs: habit.createdAtMs), creates: .habit, localId: habit.id)
+                for span in habit.schedules { try logRegister(.schedule(habit: id, fromDay: span.fromDay, schedule: span.schedule), target: Self.scheduleTarget(id, span.fromDay)) }
+                if let archived = habit.archivedDay {
+                    try logRegister(.habitField(habit: id, field: .archivedDay, value: .int(Int64(archived))), target: Self.fieldTarget(id, .archivedDay))
+                }
+            }
+            for entry in try entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay) where try globalId(.entry, entry.id) == nil {
+                try logEntry(entry)
+            }
+            for vacation in try vacations() where try globalId(.vacation, vacation.id) == nil {
+                try logLocal(.vacationAdd(habit: try vacation.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) },
+                                          first: vacation.first, last: vacation.last), creates: .vacation, localId: vacation.id)
+            }
+            for key in SyncOp.syncedSettings.sorted() {
+                if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
+            }
+            try db.execute("UPDATE sync_replica SET backfilled = 1 WHERE id = 1")
+        }
+    }
+
+    func logEntry(_ entry: Entry) throws(HabitError) {
+        let undoes = try entry.undoes.map { (target) throws(HabitError) in try requireGlobalId(.entry, target) }
+        try logLocal(.entry(habit: try requireGlobalId(.habit, entry.habitId), day: entry.day, kind: entry.kind, value: entry.value,
+                            recordedAtMs: entry.recordedAtMs, source: entry.source, note: entry.note, undoes: undoes),
+                     creates: .entry, localId: entry.id)
+    }
+
+    // MARK: Reading the log
+
+    /// Per replica: the count and highest sequence number held, and where they differ
+    /// (a gap: ops received out of order) the contiguous prefix.
+    package func versionVector() throws(HabitError) -> VersionVector {
+        var vector = VersionVector()
+        let rows = try db.statement("SELECT replica, count(*), max(seq) FROM sync_ops GROUP BY replica").all { ($0.blob(0), $0.int(1), $0.int(2)) }
+        for (replica, count, highest) in rows {
+            if count == highest { vector.seen[replica] = highest; continue }
+            let seqs = try db.statement("SELECT seq FROM sync_ops WHERE replica = ?1 ORDER BY seq").binding(blob: replica).all { $0.int(0) }
+            vector.seen[replica] = SyncMerge.contiguousPrefix(seqs)
+        }
+        return vector
+    }
+
+    /// Every op above the peer's vector, as stored (payloads are not re-encoded).
+    package func opsAbove(_ peer: VersionVector) throws(HabitError) -> [RawOp] {
+        var result: [RawOp] = []
+        let replicas = try db.statement("SELECT DISTINCT replica FROM sync_ops ORDER BY replica").all { $0.blob(0) }
+        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE replica = ?1 AND seq > ?2 ORDER BY seq")
+        for replica in replicas {
+            statement.reset()
+            statement.bind(1, blob: replica)
+            statement.bind(2, peer.seen[replica] ?? 0)
+            result += try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
+        }
+        return result
+    }
+
+    /// Every op of the log, applied or waiting, in global id order.
+    package func allOps() throws(HabitError) -> [RawOp] { try opsAbove(VersionVector()) }
+
+    // MARK: Receiving
+
+    /// Stores a received op unless already held; true when it was new. An op held with
+    /// different content under the same global id is refused: one replica never writes
+    /// two ops with one number, so the changeset is forged or corrupt.
+    package func receive(_ op: RawOp) throws(HabitError) -> Bool {
+        let statement = try db.statement("INSERT OR IGNORE INTO sync_ops(replica, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, 1)")
+        statement.bind(1, blob: op.id.replica)
+        statement.bind(2, op.id.seq)
+        statement.bind(3, op.hlc)
+        statement.bind(4, Int64(op.kind))
+        statement.bind(5, blob: op.payload)
+        try statement.run()
+        if db.changes > 0 { return true }
+        let held = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE replica = ?1 AND seq = ?2")
+        held.bind(1, blob: op.id.replica)
+        held.bind(2, op.id.seq)
+        let same = try held.one { $0.int(0) == op.hlc && $0.int(1) == Int64(op.kind) && $0.blob(2) == op.payload } ?? false
+        guard same else { throw .invalid("\(op.id.text): this store holds a different op under the same id") }
+        return false
+    }
+
+    /// Received ops not yet applied, oldest stamp first.
+    package func pendingOps() throws(HabitError) -> [RawOp] {
+        try db.statement("SELECT replica, seq, hlc, kind, payload FROM sync_ops WHERE pending = 1 ORDER BY hlc, replica, seq").all {
+            RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
+        }
+    }
+
+    package func markApplied(_ id: GlobalId) throws(HabitError) {
+        let statement = try db.statement("UPDATE sync_ops SET pending = 0 WHERE replica = ?1 AND seq = ?2")
+        statement.bind(1, blob: id.replica)
+        statement.bind(2, id.seq)
+        try statement.run()
+    }
+
+    // MARK: Materialising received ops
+
+    /// What applying one received op did.
+    package enum Applied { case applied, waiting, superseded }
+
+    /// Writes one received op into the ordinary tables by the merge rules (no op is
+    /// logged for it: it is already in the log). .waiting: a record it names has not
+    /// arrived; it stays pending and is retried at the next apply.
+    package func materialize(_ stamped: StampedOp) throws(HabitError) -> Applied {
+        let id = stamped.id
+        switch stamped.op {
+        case .habitCreate(let spec, let createdAtMs):
+            if try localId(id, .habit) != nil { return .superseded }
+            let name = try claimName(spec.name, for: id)
+            var stored = spec
+            stored.name = name
+            let statement = try db.statement("""
+                INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
+                VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10)
+                """)
+            bindSpec(statement, stored)
+            statement.bind(10, createdAtMs)
+            try statement.run()
+            // Its schedules arrive as schedule ops, logged right after the creation.
+            try mapId(id, kind: .habit, localId: db.lastInsertRowId)
+            return .applied
+        case .habitField(let habit, let field, let value):
+            guard let local = try localId(habit, .habit) else { return .waiting }
+            let target = Self.fieldTarget(habit, field)
+            var current = try register(target)
+            if current == nil { current = try createStamp(habit) }
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: current) else { return .superseded }
+            try writeField(local, habit: habit, field, value)
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied
+        case .schedule(let habit, let fromDay, let schedule):
+            guard let local = try localId(habit, .habit) else { return .waiting }
+            let target = Self.scheduleTarget(habit, fromDay)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            try writeSchedule(habitId: local, span: ScheduleSpan(fromDay: fromDay, schedule: schedule))
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied
+        case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
+            if try localId(id, .entry) != nil { return .superseded }
+            guard let habitLocal = try localId(habit, .habit) else { return .waiting }
+            var undoesLocal: Int64?
+            if let undoes {
+                guard let target = try localId(undoes, .entry) else { return .waiting }
+                // Two devices undid one entry offline: it is cancelled once; the second undo changes nothing.
+                if try undoOf(entryId: target) != nil { return .superseded }
+                undoesLocal = target
+            }
+            let local = try writeEntry(habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
+                                       source: source, undoes: undoesLocal, note: note)
+            try mapId(id, kind: .entry, localId: local)
+            return .applied
+        case .vacationAdd(let habit, let first, let last):
+            if try localId(id, .vacation) != nil { return .superseded }
+            if try isRemoved(id) { return .superseded }
+            var habitLocal: Int64?
+            if let habit {
+                guard let local = try localId(habit, .habit) else { return .waiting }
+                habitLocal = local
+            }
+            let local = try writeVacation(habitId: habitLocal, from: first, to: last)
+            try mapId(id, kind: .vacation, localId: local)
+            return .applied
+        case .vacationRemove(let vacation):
+            try tombstone(vacation)
+            if let local = try localId(vacation, .vacation) { _ = try removeVacationRow(id: local) }
+            return .applied
+        case .setting(let key, let value):
+            let target = Self.settingTarget(key)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            try writeSetting(key, value)
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied
+        }
+    }
+
+    /// The stamp of a habit's creation: the value every field has until a later write.
+    private func createStamp(_ habit: GlobalId) throws(HabitError) -> (hlc: Int64, replica: [UInt8])? {
+        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE replica = ?1 AND seq = ?2")
+        statement.bind(1, blob: habit.replica)
+        statement.bind(2, habit.seq)
+        return try statement.one { ($0.int(0), habit.replica) }
+    }
+
+    /// The name a habit with global id `id` gets: its own when no active habit holds it;
+    /// when one does, the smaller global id keeps the plain name and the other shows
+    /// SyncMerge.displacedName, so every replica ends with the same names.
+    private func claimName(_ name: String, for id: GlobalId, except localSelf: Int64? = nil) throws(HabitError) -> String {
+        let key = HabitName.key(name)
+        for holder in try habits(includeArchived: false) where holder.id != localSelf && HabitName.key(holder.spec.name) == key {
+            guard let holderId = try globalId(.habit, holder.id) else { continue }
+            if id < holderId {
+                try renameRow(holder.id, SyncMerge.displacedName(holder.spec.name, id: holderId))
+                return name
+            }
+            return SyncMerge.displacedName(name, id: id)
+        }
+        return name
+    }
+
+    private func renameRow(_ local: Int64, _ name: String) throws(HabitError) {
+        let statement = try db.statement("UPDATE habits SET name = ?1 WHERE id = ?2")
+        statement.bind(1, name)
+        statement.bind(2, local)
+        try statement.run()
+    }
+
+    private func writeField(_ local: Int64, habit: GlobalId, _ field: HabitField, _ value: SyncValue) throws(HabitError) {
+        let column: String
+        switch field {
+        case .name:
+            guard case .text(let name) = value else { return }
+            let archived = try db.statement("SELECT archived_day IS NOT NULL FROM habits WHERE id = ?1").binding(local).one { $0.int(0) != 0 } ?? false
+            try renameRow(local, archived ? name : try claimName(name, for: habit, except: local))
+            return
+        case .archivedDay:
+            if value == .null, let row = try self.habit(id: local) {
+                // Restored: it takes its name back by the same rule as a new name.
+                try renameRow(local, "\u{1}restoring \(local)")
+                let name = row.spec.name
+                try db.statement("UPDATE habits SET archived_day = NULL WHERE id = ?1").binding(local).run()
+                try renameRow(local, try claimName(name, for: habit, except: local))
+                return
+            }
+            column = "archived_day"
+        case .target: column = "target"
+        case .direction: column = "direction"
+        case .group: column = "group_name"
+        case .unit: column = "unit"
+        case .routine: column = "routine"
+        case .proofRequired: column = "proof_required"
+        case .startDay: column = "start_day"
+        }
+        let statement = try db.statement("UPDATE habits SET \(column) = ?1 WHERE id = ?2")
+        switch value {
+        case .null: statement.bind(1, nil as Int64?)
+        case .int(let v): statement.bind(1, v)
+        case .double(let v): statement.bind(1, v)
+        case .text(let v): statement.bind(1, v)
+        }
+        statement.bind(2, local)
+        try statement.run()
+    }
+
+    private func isRemoved(_ id: GlobalId) throws(HabitError) -> Bool {
+        let statement = try db.statement("SELECT 1 FROM sync_removed WHERE replica = ?1 AND seq = ?2")
+        statement.bind(1, blob: id.replica)
+        statement.bind(2, id.seq)
+        return try statement.one { _ in true } ?? false
+    }
+
+    func tombstone(_ id: GlobalId) throws(HabitError) {
+        let statement = try db.statement("INSERT OR IGNORE INTO sync_removed(replica, seq) VALUES(?1, ?2)")
+        statement.bind(1, blob: id.replica)
+        statement.bind(2, id.seq)
+        try statement.run()
+    }
+}
+
