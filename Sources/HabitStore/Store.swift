@@ -347,9 +347,10 @@ package final class Store {
     /// Removes a vacation; false when there was none with that id.
     package func deleteVacation(id: Int64) throws(HabitError) -> Bool {
         try atomically { () throws(HabitError) -> Bool in
+            let global = try globalId(.vacation, id)
             guard try removeVacationRow(id: id) else { return false }
             // Observed-remove: the removal names the add it saw, so a concurrent add of another vacation survives.
-            if let global = try globalId(.vacation, id) {
+            if let global {
                 try tombstone(global)
                 try logLocal(.vacationRemove(vacation: global))
             }
@@ -361,7 +362,10 @@ package final class Store {
         let statement = try db.statement("DELETE FROM vacations WHERE id = ?1")
         statement.bind(1, id)
         try statement.run()
-        return db.changes > 0
+        guard db.changes > 0 else { return false }
+        // Its local id may be taken again; its global id stays removed (sync_removed).
+        try db.statement("DELETE FROM sync_ids WHERE kind = 3 AND local_id = ?1").binding(id).run()
+        return true
     }
 
     package func vacations() throws(HabitError) -> [Vacation] {
