@@ -359,12 +359,13 @@ enum Schema {
                          "shield_rule_versions", "shield_emergencies", "zone_changes"]))
         """,
         // 13: sync between a person's devices. The store's random replica id and its
-        // hybrid logical clock; the op log (every syncable write, local or received,
-        // keyed by its global id; pending: received but waiting for what it names);
-        // global ids beside local ids (kind 1 habit, 2 entry, 3 vacation); the
-        // last-writer-wins registers (target, stamp); removed vacations (the
-        // observed-remove set's tombstones). backfilled = 0: the rows an older store
-        // already had still need ops, written at the next writable open.
+        // hybrid logical clock; the replicas it knows, by a small number; the op log:
+        // every syncable write, local or received, keyed by its global id (replica,
+        // seq), with the local id of the record it made (a habit, an entry, a vacation;
+        // NULL when none or removed) and pending = 1 while it waits for a record it
+        // names; the last-writer-wins registers; removed vacations (the observed-remove
+        // set's tombstones). backfilled = 0: an older store's rows still need ops,
+        // written at the next writable open.
         """
         CREATE TABLE sync_replica(
             id INTEGER PRIMARY KEY CHECK(id = 1),
@@ -373,26 +374,22 @@ enum Schema {
             backfilled INTEGER NOT NULL
         ) STRICT;
         INSERT INTO sync_replica(id, replica, hlc, backfilled) VALUES(1, randomblob(16), 0, 0);
+        CREATE TABLE sync_replicas(num INTEGER PRIMARY KEY, replica BLOB NOT NULL UNIQUE CHECK(length(replica) = 16)) STRICT;
+        INSERT INTO sync_replicas(num, replica) SELECT 1, replica FROM sync_replica;
         CREATE TABLE sync_ops(
-            replica BLOB NOT NULL,
+            rep INTEGER NOT NULL REFERENCES sync_replicas(num),
             seq INTEGER NOT NULL,
             hlc INTEGER NOT NULL,
             kind INTEGER NOT NULL,
             payload BLOB NOT NULL,
             pending INTEGER NOT NULL,
-            PRIMARY KEY(replica, seq)
+            local_id INTEGER,
+            PRIMARY KEY(rep, seq)
         ) STRICT, WITHOUT ROWID;
+        CREATE UNIQUE INDEX sync_ops_local ON sync_ops(kind, local_id) WHERE local_id IS NOT NULL;
         CREATE INDEX sync_ops_pending ON sync_ops(pending) WHERE pending = 1;
-        CREATE TABLE sync_ids(
-            replica BLOB NOT NULL,
-            seq INTEGER NOT NULL,
-            kind INTEGER NOT NULL,
-            local_id INTEGER NOT NULL,
-            PRIMARY KEY(replica, seq),
-            UNIQUE(kind, local_id)
-        ) STRICT;
         CREATE TABLE sync_lww(target TEXT PRIMARY KEY, hlc INTEGER NOT NULL, replica BLOB NOT NULL) STRICT;
-        CREATE TABLE sync_removed(replica BLOB NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(replica, seq)) STRICT;
+        CREATE TABLE sync_removed(rep INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(rep, seq)) STRICT, WITHOUT ROWID;
         """,
     ]
 

@@ -364,7 +364,7 @@ package final class Store {
         try statement.run()
         guard db.changes > 0 else { return false }
         // Its local id may be taken again; its global id stays removed (sync_removed).
-        try db.statement("DELETE FROM sync_ids WHERE kind = 3 AND local_id = ?1").binding(id).run()
+        try db.statement("UPDATE sync_ops SET local_id = NULL WHERE kind = 5 AND local_id = ?1").binding(id).run()
         return true
     }
 

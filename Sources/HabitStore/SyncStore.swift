@@ -5,8 +5,16 @@ import HabitCore
 /// materialisation of received ops into the ordinary tables. The merge rules
 /// themselves are HabitCore's SyncMerge; this only reads and writes rows.
 extension Store {
-    /// Local record kinds in sync_ids.
-    package enum SyncKind: Int64 { case habit = 1, entry = 2, vacation = 3 }
+    /// The records ops make, by the kind of op that makes them (sync_ops.local_id).
+    package enum SyncKind: Int64 {
+        case habit = 1, entry = 4, vacation = 5
+    }
+
+    /// The small number this store knows a replica by, made on first sight.
+    private func replicaNumber(_ replica: [UInt8], create: Bool) throws(HabitError) -> Int64? {
+        if create { try db.statement("INSERT OR IGNORE INTO sync_replicas(replica) VALUES(?1)").binding(blob: replica).run() }
+        return try db.statement("SELECT num FROM sync_replicas WHERE replica = ?1").binding(blob: replica).one { $0.int(0) }
+    }
 
     package func replicaId() throws(HabitError) -> [UInt8] {
         if let cachedReplica { return cachedReplica }
@@ -38,39 +46,36 @@ extension Store {
     @discardableResult
     func logLocal(_ op: SyncOp, creates kind: SyncKind? = nil, localId: Int64 = 0) throws(HabitError) -> (id: GlobalId, hlc: Int64) {
         let replica = try replicaId()
-        let last = try db.statement("SELECT max(seq) FROM sync_ops WHERE replica = ?1").binding(blob: replica).one { $0.int(0) } ?? 0
+        let last = try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = 1").one { $0.int(0) } ?? 0
         let (seq, overflow) = last.addingReportingOverflow(1)
         guard !overflow else { throw .corrupt("the op log's sequence is exhausted") }
         let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
         try setClock(hlc)
         let id = GlobalId(replica: replica, seq: seq)
-        try insertOp(id: id, hlc: hlc, kind: op.kind.rawValue, payload: op.encodePayload(), pending: false)
-        if let kind { try mapId(id, kind: kind, localId: localId) }
+        // This replica is number 1 in its own sync_replicas (migration 13).
+        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(1, ?1, ?2, ?3, ?4, 0, ?5)")
+        statement.bind(1, seq)
+        statement.bind(2, hlc)
+        statement.bind(3, Int64(op.kind.rawValue))
+        statement.bind(4, blob: op.encodePayload())
+        statement.bind(5, kind == nil ? nil : localId)
+        try statement.run()
         return (id, hlc)
     }
 
-    private func insertOp(id: GlobalId, hlc: Int64, kind: UInt8, payload: [UInt8], pending: Bool) throws(HabitError) {
-        let statement = try db.statement("INSERT INTO sync_ops(replica, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, ?6)")
-        statement.bind(1, blob: id.replica)
-        statement.bind(2, id.seq)
-        statement.bind(3, hlc)
-        statement.bind(4, Int64(kind))
-        statement.bind(5, blob: payload)
-        statement.bind(6, Int64(pending ? 1 : 0))
-        try statement.run()
-    }
-
-    private func mapId(_ id: GlobalId, kind: SyncKind, localId: Int64) throws(HabitError) {
-        let statement = try db.statement("INSERT INTO sync_ids(replica, seq, kind, local_id) VALUES(?1, ?2, ?3, ?4)")
-        statement.bind(1, blob: id.replica)
-        statement.bind(2, id.seq)
-        statement.bind(3, kind.rawValue)
-        statement.bind(4, localId)
+    /// Records the local record a received op made.
+    private func mapId(_ id: GlobalId, localId: Int64) throws(HabitError) {
+        let statement = try db.statement("UPDATE sync_ops SET local_id = ?1 WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?2) AND seq = ?3")
+        statement.bind(1, localId)
+        statement.bind(2, blob: id.replica)
+        statement.bind(3, id.seq)
         try statement.run()
     }
 
     package func globalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId? {
-        let statement = try db.statement("SELECT replica, seq FROM sync_ids WHERE kind = ?1 AND local_id = ?2")
+        let statement = try db.statement("""
+            SELECT r.replica, o.seq FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.kind = ?1 AND o.local_id = ?2
+            """)
         statement.bind(1, kind.rawValue)
         statement.bind(2, localId)
         return try statement.one { GlobalId(replica: $0.blob(0), seq: $0.int(1)) }
@@ -83,10 +88,13 @@ extension Store {
     }
 
     package func localId(_ id: GlobalId, _ kind: SyncKind) throws(HabitError) -> Int64? {
-        let statement = try db.statement("SELECT local_id, kind FROM sync_ids WHERE replica = ?1 AND seq = ?2")
+        let statement = try db.statement("""
+            SELECT local_id FROM sync_ops WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2 AND kind = ?3
+            """)
         statement.bind(1, blob: id.replica)
         statement.bind(2, id.seq)
-        return try statement.one { (s) throws(HabitError) -> Int64? in s.int(1) == kind.rawValue ? s.int(0) : nil } ?? nil
+        statement.bind(3, kind.rawValue)
+        return try statement.one { $0.optionalInt(0) } ?? nil
     }
 
     /// Records a register's new winner (a local write always wins: its stamp is the newest).
@@ -161,10 +169,12 @@ extension Store {
     /// (a gap: ops received out of order) the contiguous prefix.
     package func versionVector() throws(HabitError) -> VersionVector {
         var vector = VersionVector()
-        let rows = try db.statement("SELECT replica, count(*), max(seq) FROM sync_ops GROUP BY replica").all { ($0.blob(0), $0.int(1), $0.int(2)) }
-        for (replica, count, highest) in rows {
+        let rows = try db.statement("""
+            SELECT r.num, r.replica, count(*), max(o.seq) FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep GROUP BY r.num
+            """).all { ($0.int(0), $0.blob(1), $0.int(2), $0.int(3)) }
+        for (num, replica, count, highest) in rows {
             if count == highest { vector.seen[replica] = highest; continue }
-            let seqs = try db.statement("SELECT seq FROM sync_ops WHERE replica = ?1 ORDER BY seq").binding(blob: replica).all { $0.int(0) }
+            let seqs = try db.statement("SELECT seq FROM sync_ops WHERE rep = ?1 ORDER BY seq").binding(num).all { $0.int(0) }
             vector.seen[replica] = SyncMerge.contiguousPrefix(seqs)
         }
         return vector
@@ -173,11 +183,11 @@ extension Store {
     /// Every op above the peer's vector, as stored (payloads are not re-encoded).
     package func opsAbove(_ peer: VersionVector) throws(HabitError) -> [RawOp] {
         var result: [RawOp] = []
-        let replicas = try db.statement("SELECT DISTINCT replica FROM sync_ops ORDER BY replica").all { $0.blob(0) }
-        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE replica = ?1 AND seq > ?2 ORDER BY seq")
-        for replica in replicas {
+        let replicas = try db.statement("SELECT num, replica FROM sync_replicas ORDER BY replica").all { ($0.int(0), $0.blob(1)) }
+        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
+        for (num, replica) in replicas {
             statement.reset()
-            statement.bind(1, blob: replica)
+            statement.bind(1, num)
             statement.bind(2, peer.seen[replica] ?? 0)
             result += try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
         }
@@ -193,16 +203,17 @@ extension Store {
     /// different content under the same global id is refused: one replica never writes
     /// two ops with one number, so the changeset is forged or corrupt.
     package func receive(_ op: RawOp) throws(HabitError) -> Bool {
-        let statement = try db.statement("INSERT OR IGNORE INTO sync_ops(replica, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, 1)")
-        statement.bind(1, blob: op.id.replica)
+        guard let num = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+        let statement = try db.statement("INSERT OR IGNORE INTO sync_ops(rep, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, 1)")
+        statement.bind(1, num)
         statement.bind(2, op.id.seq)
         statement.bind(3, op.hlc)
         statement.bind(4, Int64(op.kind))
         statement.bind(5, blob: op.payload)
         try statement.run()
         if db.changes > 0 { return true }
-        let held = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE replica = ?1 AND seq = ?2")
-        held.bind(1, blob: op.id.replica)
+        let held = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        held.bind(1, num)
         held.bind(2, op.id.seq)
         let same = try held.one { $0.int(0) == op.hlc && $0.int(1) == Int64(op.kind) && $0.blob(2) == op.payload } ?? false
         guard same else { throw .invalid("\(op.id.text): this store holds a different op under the same id") }
@@ -211,13 +222,16 @@ extension Store {
 
     /// Received ops not yet applied, oldest stamp first.
     package func pendingOps() throws(HabitError) -> [RawOp] {
-        try db.statement("SELECT replica, seq, hlc, kind, payload FROM sync_ops WHERE pending = 1 ORDER BY hlc, replica, seq").all {
+        try db.statement("""
+            SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
+            WHERE o.pending = 1 ORDER BY o.hlc, r.replica, o.seq
+            """).all {
             RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
         }
     }
 
     package func markApplied(_ id: GlobalId) throws(HabitError) {
-        let statement = try db.statement("UPDATE sync_ops SET pending = 0 WHERE replica = ?1 AND seq = ?2")
+        let statement = try db.statement("UPDATE sync_ops SET pending = 0 WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2")
         statement.bind(1, blob: id.replica)
         statement.bind(2, id.seq)
         try statement.run()
@@ -247,7 +261,7 @@ extension Store {
             statement.bind(10, createdAtMs)
             try statement.run()
             // Its schedules arrive as schedule ops, logged right after the creation.
-            try mapId(id, kind: .habit, localId: db.lastInsertRowId)
+            try mapId(id, localId: db.lastInsertRowId)
             return .applied
         case .habitField(let habit, let field, let value):
             guard let local = try localId(habit, .habit) else { return .waiting }
@@ -277,7 +291,7 @@ extension Store {
             }
             let local = try writeEntry(habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
                                        source: source, undoes: undoesLocal, note: note)
-            try mapId(id, kind: .entry, localId: local)
+            try mapId(id, localId: local)
             return .applied
         case .vacationAdd(let habit, let first, let last):
             if try localId(id, .vacation) != nil { return .superseded }
@@ -288,7 +302,7 @@ extension Store {
                 habitLocal = local
             }
             let local = try writeVacation(habitId: habitLocal, from: first, to: last)
-            try mapId(id, kind: .vacation, localId: local)
+            try mapId(id, localId: local)
             return .applied
         case .vacationRemove(let vacation):
             try tombstone(vacation)
@@ -305,7 +319,7 @@ extension Store {
 
     /// The stamp of a habit's creation: the value every field has until a later write.
     private func createStamp(_ habit: GlobalId) throws(HabitError) -> (hlc: Int64, replica: [UInt8])? {
-        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE replica = ?1 AND seq = ?2")
+        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2")
         statement.bind(1, blob: habit.replica)
         statement.bind(2, habit.seq)
         return try statement.one { ($0.int(0), habit.replica) }
@@ -372,15 +386,16 @@ extension Store {
     }
 
     private func isRemoved(_ id: GlobalId) throws(HabitError) -> Bool {
-        let statement = try db.statement("SELECT 1 FROM sync_removed WHERE replica = ?1 AND seq = ?2")
+        let statement = try db.statement("SELECT 1 FROM sync_removed WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2")
         statement.bind(1, blob: id.replica)
         statement.bind(2, id.seq)
         return try statement.one { _ in true } ?? false
     }
 
     func tombstone(_ id: GlobalId) throws(HabitError) {
-        let statement = try db.statement("INSERT OR IGNORE INTO sync_removed(replica, seq) VALUES(?1, ?2)")
-        statement.bind(1, blob: id.replica)
+        guard let num = try replicaNumber(id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+        let statement = try db.statement("INSERT OR IGNORE INTO sync_removed(rep, seq) VALUES(?1, ?2)")
+        statement.bind(1, num)
         statement.bind(2, id.seq)
         try statement.run()
     }

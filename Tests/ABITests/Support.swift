@@ -157,4 +157,4 @@ let dropShieldsSQL = dropSyncSQL + ["settings", "habits", "entries", "vacations"
     " DROP TABLE zone_changes; DROP TABLE shield_revision; "
 
 /// Takes a store back below migration 13 (sync), for the tests of older stores.
-let dropSyncSQL = "DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_ids; DROP TABLE sync_lww; DROP TABLE sync_removed; "
+let dropSyncSQL = "DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; "
