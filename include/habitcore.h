@@ -1896,6 +1896,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * plugin registrations, proofs and their evidence, caches, event cursors,
  * reminders, shields, entry retry keys, credits (not yet synced).
  *
+ * A copy made by hc_store_backup is a replica of its own (a new id) holding the
+ * same records under the same global ids, so original and copy may both write on
+ * and merge. A store file copied by other means keeps the original's id: open
+ * only one of the two afterwards.
+ *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
  *  - ledger entries are a union of records; an undo whose entry has not arrived

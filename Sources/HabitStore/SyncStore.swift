@@ -39,6 +39,19 @@ extension Store {
         try setClock(HybridClock.receive(last: try clockState(), remote: remote, nowMs: syncNow()))
     }
 
+    /// Gives a copy of a store (a backup) a replica id of its own, keeping the ops it
+    /// holds under the original's id: two files writing under one id would give two
+    /// different ops one global id. This replica is number 1 in sync_replicas.
+    static let renewReplicaSQL = """
+        BEGIN;
+        UPDATE sync_replicas SET num = (SELECT max(num) + 1 FROM sync_replicas) WHERE num = 1;
+        UPDATE sync_ops SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
+        UPDATE sync_removed SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
+        INSERT INTO sync_replicas(num, replica) VALUES(1, randomblob(16));
+        UPDATE sync_replica SET replica = (SELECT replica FROM sync_replicas WHERE num = 1);
+        COMMIT;
+        """
+
     // MARK: Writing local ops
 
     /// Logs a local write: the next sequence number and clock stamp of this replica.

@@ -27,6 +27,8 @@ final class CLIOutputTests: XCTestCase {
             let result = try runProcess([Paths.habitctl, "--db", pristine] + args)
             XCTAssertTrue(result.status == 0 || args.first == "proof", "\(args): \(result.stderr)")
         }
+        // Another device's store, for sync with.
+        XCTAssertEqual(try runProcess([Paths.habitctl, "--db", folder + "/other.db", "habit", "add", "Walk"]).status, 0)
     }
 
     var cases: [Case] {
@@ -73,6 +75,10 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["shield", "list"]), Case(args: ["shield", "state", "--at", "07:30"]), Case(args: ["--json", "shield", "state"]),
             Case(args: ["shield", "next", "--hours", "48"]), Case(args: ["shield", "emergency", "1", "--minutes", "5"]),
             Case(args: ["shield", "snapshot", folder + "/shields.json"]),
+            // Sync (issue 16).
+            Case(args: ["sync", "state"]), Case(args: ["--json", "sync", "state"]), Case(args: ["sync", "changes"]),
+            Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),
+            Case(args: ["sync", "apply", "-"], stdin: ""), Case(args: ["sync", "with", folder + "/other.db"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]

@@ -229,6 +229,29 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(canonical(b), canonical(a))
     }
 
+    func testABackupIsAReplicaOfItsOwn() throws {
+        let a = try open("a.db")
+        defer { hc_store_close(a) }
+        let habit = createHabit(a, "Read")
+        append(a, habit, on: "2026-01-02")
+        ok(hc_store_backup(a, dir + "/copy.db"))
+        let copy = try open("copy.db")
+        defer { hc_store_close(copy) }
+        var mine = [UInt8](repeating: 0, count: 16), theirs = mine
+        var n: Int64 = 0
+        ok(hc_sync_replica(&mine, 16, &n, a))
+        ok(hc_sync_replica(&theirs, 16, &n, copy))
+        XCTAssertNotEqual(mine, theirs)
+        XCTAssertEqual(canonical(a), canonical(copy), "the same records, under the same global ids")
+        // Both write on: nothing collides, and they merge.
+        append(a, habit, on: "2026-01-03")
+        append(copy, habitId(copy, "Read"), on: "2026-01-04")
+        pull(a, from: copy)
+        pull(copy, from: a)
+        XCTAssertEqual(canonical(a), canonical(copy))
+        XCTAssertEqual(canonical(a).components(separatedBy: "\nentry ").count - 1, 3)
+    }
+
     func testAnOlderStoreGetsGlobalIdsForWhatItHad() throws {
         let old = try open("old.db")
         let habit = createHabit(old, "Read")
