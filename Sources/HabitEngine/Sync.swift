@@ -50,9 +50,10 @@ extension Engine {
         summary.received = decoded.count
         try store.atomically { () throws(HabitError) in
             var newest: Int64 = 0
+            var numbers: [[UInt8]: Int64] = [:]
             for (number, item) in decoded.enumerated() {
                 do throws(HabitError) {
-                    if try store.receive(item.raw) { summary.new += 1 }
+                    if try store.receive(item.raw, numbers: &numbers) { summary.new += 1 }
                 } catch {
                     throw error.prefixed("changeset: record \(number + 1)")
                 }

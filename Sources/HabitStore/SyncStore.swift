@@ -215,8 +215,16 @@ extension Store {
     /// Stores a received op unless already held; true when it was new. An op held with
     /// different content under the same global id is refused: one replica never writes
     /// two ops with one number, so the changeset is forged or corrupt.
-    package func receive(_ op: RawOp) throws(HabitError) -> Bool {
-        guard let num = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+    /// numbers: replica numbers found so far in this transaction (a cache the caller keeps).
+    package func receive(_ op: RawOp, numbers: inout [[UInt8]: Int64]) throws(HabitError) -> Bool {
+        let num: Int64
+        if let known = numbers[op.id.replica] {
+            num = known
+        } else {
+            guard let found = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+            numbers[op.id.replica] = found
+            num = found
+        }
         let statement = try db.statement("INSERT OR IGNORE INTO sync_ops(rep, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, 1)")
         statement.bind(1, num)
         statement.bind(2, op.id.seq)

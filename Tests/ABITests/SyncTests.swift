@@ -252,6 +252,63 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(canonical(a).components(separatedBy: "\nentry ").count - 1, 3)
     }
 
+    /// Thousands of mutated changesets, resealed with a valid checksum so they reach the
+    /// record parser, through hc_sync_apply on a real store: each is applied or refused
+    /// with HC_E_INVALID, nothing crashes, and a refused one writes nothing.
+    func testMutatedChangesetsNeverCrashAndRefusalsWriteNothing() throws {
+        let a = try open("a.db"), b = try open("b.db")
+        defer { hc_store_close(a); hc_store_close(b) }
+        let habit = createHabit(a, "Pages", kind: HC_KIND_COUNTER, target: 10)
+        append(a, habit, HC_ENTRY_AMOUNT, value: 3, on: "2026-01-02")
+        let (_, entry) = append(a, habit, on: "2026-01-03")
+        var undo: Int64 = 0
+        ok(hc_entry_undo(&undo, a, entry))
+        var vacation: Int64 = 0
+        ok(hc_vacation_add(&vacation, a, habit, day("2026-01-05"), day("2026-01-06")))
+        ok(hc_vacation_remove(a, vacation))
+        ok(hc_store_set_week_start(a, 0))
+        let good = changes(a, for: [])
+        var random: UInt64 = 0x5EED
+        func next(_ n: Int) -> Int {
+            random = random &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((random >> 33) % UInt64(max(n, 1)))
+        }
+        var outcomes: [Int32: Int] = [:]
+        for _ in 0..<3000 {
+            var body = Array(good.dropLast(4))
+            for _ in 0...next(4) {
+                switch next(4) {
+                case 0: body[next(body.count)] = UInt8(truncatingIfNeeded: next(256))
+                case 1: body[next(body.count)] ^= UInt8(1 << next(8))
+                case 2: body.insert(UInt8(truncatingIfNeeded: next(256)), at: next(body.count))
+                default: if body.count > 8 { body.remove(at: next(body.count)) }
+                }
+            }
+            let crc = crc32(body)
+            for k in 0..<4 { body.append(UInt8(truncatingIfNeeded: crc >> (8 * UInt32(k)))) }
+            let before = state(b)
+            var summary = defaults(hc_sync_summary_init)
+            let status = hc_sync_apply(&summary, b, body, Int64(body.count))
+            outcomes[status, default: 0] += 1
+            XCTAssertTrue(status == HC_OK || status == HC_E_INVALID, "status \(status): \(String(cString: hc_last_error_message()))")
+            if status != HC_OK { XCTAssertEqual(state(b), before, "a refused changeset wrote nothing") }
+        }
+        print("mutated changesets: " + outcomes.sorted { $0.key < $1.key }.map { "status \($0.key): \($0.value)" }.joined(separator: ", "))
+        XCTAssertGreaterThan(outcomes[HC_E_INVALID] ?? 0, 0)
+        // The store still works, and the true changeset still merges.
+        apply(good, to: b)
+        append(b, habitId(b, "Pages"), on: "2026-01-09")
+    }
+
+    func crc32(_ bytes: [UInt8]) -> UInt32 {
+        var crc: UInt32 = 0xFFFF_FFFF
+        for b in bytes {
+            crc ^= UInt32(b)
+            for _ in 0..<8 { crc = crc & 1 != 0 ? 0xEDB8_8320 ^ (crc >> 1) : crc >> 1 }
+        }
+        return crc ^ 0xFFFF_FFFF
+    }
+
     func testAnOlderStoreGetsGlobalIdsForWhatItHad() throws {
         let old = try open("old.db")
         let habit = createHabit(old, "Read")
