@@ -115,5 +115,12 @@ final class SyncFormatTests: XCTestCase {
         var huge = SyncWriter(); huge.uvarint(UInt64.max)
         XCTAssertTrue(message(forged(SyncOp.Kind.setting.rawValue, huge.bytes)).contains("record 1"))
         XCTAssertThrowsError(try Changeset.decode([UInt8](repeating: 0, count: Changeset.maxBytes + 1)))
+        // Found by scripts/fuzz.sh sync: ops naming a replica of an empty replica list trapped.
+        var empty = SyncWriter()
+        empty.raw(Changeset.magic); empty.byte(Changeset.version); empty.byte(0)
+        empty.uvarint(0); empty.uvarint(1)
+        empty.uvarint(0); empty.uvarint(1); empty.uvarint(1); empty.byte(6); empty.uvarint(0)
+        empty.uint32(CRC32.checksum(empty.bytes))
+        XCTAssertTrue(message(empty.bytes).contains("replica index"), message(empty.bytes))
     }
 }

@@ -91,7 +91,8 @@ package struct SyncReader {
     /// A count or length no larger than limit.
     package mutating func count(limit: Int, _ what: String) throws(HabitError) -> Int {
         let value = try uvarint()
-        guard value <= UInt64(limit) else { throw .invalid("\(what) \(value) is above the limit \(limit)") }
+        // A limit below zero (an index into an empty list) admits nothing.
+        guard limit >= 0, value <= UInt64(limit) else { throw .invalid("\(what) \(value) is above the limit \(limit)") }
         return Int(value)
     }
 
