@@ -280,7 +280,13 @@ extension Store {
                 """)
             bindSpec(statement, stored)
             statement.bind(10, createdAtMs)
-            try statement.run()
+            do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+                // The name taken after all (a shortened mark shared by two ids): the full mark is unique.
+                bindSpec(statement, stored)
+                statement.bind(1, SyncMerge.displacedName(spec.name, id: id, full: true))
+                statement.bind(10, createdAtMs)
+                try statement.run()
+            }
             // Its schedules arrive as schedule ops, logged right after the creation.
             try mapId(id, localId: db.lastInsertRowId)
             return .applied
@@ -354,7 +360,7 @@ extension Store {
         for holder in try habits(includeArchived: false) where holder.id != localSelf && HabitName.key(holder.spec.name) == key {
             guard let holderId = try globalId(.habit, holder.id) else { continue }
             if id < holderId {
-                try renameRow(holder.id, SyncMerge.displacedName(holder.spec.name, id: holderId))
+                try renameRow(holder.id, SyncMerge.displacedName(holder.spec.name, id: holderId), id: holderId)
                 return name
             }
             return SyncMerge.displacedName(name, id: id)
@@ -362,11 +368,18 @@ extension Store {
         return name
     }
 
-    private func renameRow(_ local: Int64, _ name: String) throws(HabitError) {
+    /// Names a habit row; when the name is taken after all (a shortened mark shared by
+    /// two ids), the name with its full global id, which no other habit can hold.
+    private func renameRow(_ local: Int64, _ name: String, id: GlobalId?) throws(HabitError) {
         let statement = try db.statement("UPDATE habits SET name = ?1 WHERE id = ?2")
         statement.bind(1, name)
         statement.bind(2, local)
-        try statement.run()
+        do throws(HabitError) { try statement.run() } catch where error.code == .conflict && id != nil {
+            guard let id else { throw error }
+            statement.bind(1, SyncMerge.displacedName(name, id: id, full: true))
+            statement.bind(2, local)
+            try statement.run()
+        }
     }
 
     private func writeField(_ local: Int64, habit: GlobalId, _ field: HabitField, _ value: SyncValue) throws(HabitError) {
@@ -375,15 +388,15 @@ extension Store {
         case .name:
             guard case .text(let name) = value else { return }
             let archived = try db.statement("SELECT archived_day IS NOT NULL FROM habits WHERE id = ?1").binding(local).one { $0.int(0) != 0 } ?? false
-            try renameRow(local, archived ? name : try claimName(name, for: habit, except: local))
+            try renameRow(local, archived ? name : try claimName(name, for: habit, except: local), id: habit)
             return
         case .archivedDay:
             if value == .null, let row = try self.habit(id: local) {
                 // Restored: it takes its name back by the same rule as a new name.
-                try renameRow(local, "\u{1}restoring \(local)")
+                try renameRow(local, "\u{1}restoring \(local)", id: nil)
                 let name = row.spec.name
                 try db.statement("UPDATE habits SET archived_day = NULL WHERE id = ?1").binding(local).run()
-                try renameRow(local, try claimName(name, for: habit, except: local))
+                try renameRow(local, try claimName(name, for: habit, except: local), id: habit)
                 return
             }
             column = "archived_day"

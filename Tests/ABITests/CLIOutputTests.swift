@@ -76,8 +76,9 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["shield", "next", "--hours", "48"]), Case(args: ["shield", "emergency", "1", "--minutes", "5"]),
             Case(args: ["shield", "snapshot", folder + "/shields.json"]),
             // Sync (issue 16).
-            Case(args: ["sync", "state"]), Case(args: ["--json", "sync", "state"]), Case(args: ["sync", "changes"]),
-            Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),
+            // (Binary on stdout reads back as no text here: the state and changes go to files or JSON.)
+            Case(args: ["sync", "state", "--out", "{folder}/state.bin"]), Case(args: ["--json", "sync", "state"]),
+            Case(args: ["--json", "sync", "changes"]), Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),
             Case(args: ["sync", "apply", "-"], stdin: ""), Case(args: ["sync", "with", folder + "/other.db"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),

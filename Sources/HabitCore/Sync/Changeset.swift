@@ -172,8 +172,9 @@ package enum SyncMerge {
     /// The name a merged habit shows when another active habit holds its name
     /// (two devices created "Run" offline): its own, marked with its identity, so
     /// no record is dropped and a person can rename one.
-    package static func displacedName(_ name: String, id: GlobalId) -> String {
-        let mark = " (\(SyncHex.encode(Array(id.replica.prefix(3))))-\(id.seq))"
+    /// full: the whole replica id, for the rare mark two ids share.
+    package static func displacedName(_ name: String, id: GlobalId, full: Bool = false) -> String {
+        let mark = " (\(SyncHex.encode(full ? id.replica : Array(id.replica.prefix(3))))-\(id.seq))"
         return String(decoding: TextRules.utf8Prefix(name, maxBytes: HabitName.maxBytes - mark.utf8.count), as: UTF8.self) + mark
     }
 }
