@@ -32,6 +32,31 @@ final class SyncPropertyTests: XCTestCase {
         }
     }
 
+    /// The hybrid clock keeps causality whatever the wall clocks say: an edit made after
+    /// receiving another wins over it, though its device's clock is an hour behind.
+    func testAnEditMadeAfterSeeingAnotherWinsDespiteASlowClock() throws {
+        let dir = try temporaryDirectory()
+        let fast = try Engine(path: dir + "/fast.db", options: StoreOptions()), slow = try Engine(path: dir + "/slow.db", options: StoreOptions())
+        defer { fast.close(); slow.close() }
+        var fastNow = Self.today + 3_600_000, slowNow = Self.today
+        fast.now = { fastNow }
+        slow.now = { slowNow }
+        let habit = try fast.createHabit(HabitSpec(name: "Read", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
+                                                   routine: .anytime, proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
+        var changes = Engine.HabitChanges()
+        changes.group = .some("fast")
+        try fast.updateHabit(id: habit, changes)
+        _ = try slow.syncApply(try fast.syncChanges(peerState: try slow.syncState()))
+        slowNow += 1_000
+        fastNow += 1_000
+        let there = try slow.habit(named: "Read").id
+        changes.group = .some("slow, later")
+        try slow.updateHabit(id: there, changes)
+        _ = try fast.syncApply(try slow.syncChanges(peerState: try fast.syncState()))
+        XCTAssertEqual(try fast.habit(id: habit).spec.group, "slow, later")
+        XCTAssertEqual(try fast.syncCanonical(), try slow.syncCanonical())
+    }
+
     func runSeed(_ seed: UInt64) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
