@@ -49,25 +49,68 @@ extension Engine {
         var summary = SyncSummary()
         summary.received = decoded.count
         try store.atomically { () throws(HabitError) in
-            var newest: Int64 = 0
-            var numbers: [[UInt8]: Int64] = [:]
-            for (number, item) in decoded.enumerated() {
-                do throws(HabitError) {
-                    if try store.receive(item.raw, numbers: &numbers) { summary.new += 1 }
-                } catch {
-                    throw error.prefixed("changeset: record \(number + 1)")
-                }
-                newest = max(newest, item.raw.hlc)
-            }
+            store.beginSyncApply()
+            defer { store.endSyncApply() }
+            let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
+            try applyNew(decoded, &summary)
             try materializePending(&summary)
+            try store.recordSeen()
         }
         dropCaches()
         return summary
     }
 
-    /// Applies every waiting op whose records are present, oldest stamp first (what an
-    /// op names has an older stamp, so one pass usually does), until none can move.
+    /// Logs and applies the ops not held yet, oldest stamp first (what an op names has
+    /// an older stamp, so it is usually applied first).
+    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], _ summary: inout SyncSummary) throws(HabitError) {
+        var seen = Set<GlobalId>()
+        var fresh: [(op: StampedOp, raw: RawOp)] = []
+        for (number, item) in decoded.enumerated() {
+            if let held = try store.heldOp(item.raw.id) {
+                guard held == item.raw else {
+                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): this store holds a different op under the same id")
+                }
+                continue
+            }
+            if !seen.insert(item.raw.id).inserted {
+                guard fresh.contains(where: { $0.raw == item.raw }) else {
+                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): two different ops under the same id")
+                }
+                continue
+            }
+            fresh.append(item)
+        }
+        fresh.sort { a, b in a.raw.hlc != b.raw.hlc ? a.raw.hlc < b.raw.hlc : a.raw.id < b.raw.id }
+        summary.new = fresh.count
+        for item in fresh {
+            let result = try store.materialize(item.op)
+            count(result, item.op.op, &summary)
+            switch result {
+            case .applied(let local): try store.insertReceived(item.raw, waiting: false, localId: local)
+            case .superseded: try store.insertReceived(item.raw, waiting: false, localId: nil)
+            case .waiting: try store.insertReceived(item.raw, waiting: true, localId: nil)
+            }
+        }
+    }
+
+    private func count(_ result: Store.Applied, _ op: SyncOp, _ summary: inout SyncSummary) {
+        switch result {
+        case .waiting: return
+        case .superseded: summary.superseded += 1
+        case .applied:
+            summary.applied += 1
+            switch op {
+            case .habitCreate, .habitField, .schedule: summary.habitsChanged += 1
+            case .entry: summary.entriesAdded += 1
+            case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
+            case .setting: summary.settingsChanged += 1
+            }
+        }
+    }
+
+    /// Applies every waiting op whose records are now present, oldest stamp first,
+    /// until none can move; the rest wait for a later apply.
     private func materializePending(_ summary: inout SyncSummary) throws(HabitError) {
         var pending = try store.pendingOps()
         while !pending.isEmpty {
@@ -79,22 +122,13 @@ extension Engine {
                 } catch {
                     throw HabitError.corrupt("sync op \(raw.id.text) in the log: \(error.message)")
                 }
-                switch try store.materialize(StampedOp(id: raw.id, hlc: raw.hlc, op: op)) {
-                case .waiting:
-                    waiting.append(raw)
-                    continue
-                case .applied:
-                    summary.applied += 1
-                    switch op {
-                    case .habitCreate, .habitField, .schedule: summary.habitsChanged += 1
-                    case .entry: summary.entriesAdded += 1
-                    case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
-                    case .setting: summary.settingsChanged += 1
-                    }
-                case .superseded:
-                    summary.superseded += 1
+                let result = try store.materialize(StampedOp(id: raw.id, hlc: raw.hlc, op: op))
+                count(result, op, &summary)
+                switch result {
+                case .waiting: waiting.append(raw)
+                case .applied(let local): try store.markApplied(raw.id, localId: local)
+                case .superseded: try store.markApplied(raw.id, localId: nil)
                 }
-                try store.markApplied(raw.id)
             }
             if waiting.count == pending.count { break }
             pending = waiting

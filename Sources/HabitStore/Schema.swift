@@ -359,7 +359,8 @@ enum Schema {
                          "shield_rule_versions", "shield_emergencies", "zone_changes"]))
         """,
         // 13: sync between a person's devices. The store's random replica id and its
-        // hybrid logical clock; the replicas it knows, by a small number; the op log:
+        // hybrid logical clock; the replicas it knows, by a small number, with the
+        // sequence number up to which it holds all of each one's ops; the op log:
         // every syncable write, local or received, keyed by its global id (replica,
         // seq), with the local id of the record it made (a habit, an entry, a vacation;
         // NULL when none or removed) and pending = 1 while it waits for a record it
@@ -374,7 +375,11 @@ enum Schema {
             backfilled INTEGER NOT NULL
         ) STRICT;
         INSERT INTO sync_replica(id, replica, hlc, backfilled) VALUES(1, randomblob(16), 0, 0);
-        CREATE TABLE sync_replicas(num INTEGER PRIMARY KEY, replica BLOB NOT NULL UNIQUE CHECK(length(replica) = 16)) STRICT;
+        CREATE TABLE sync_replicas(
+            num INTEGER PRIMARY KEY,
+            replica BLOB NOT NULL UNIQUE CHECK(length(replica) = 16),
+            seen INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
         INSERT INTO sync_replicas(num, replica) SELECT 1, replica FROM sync_replica;
         CREATE TABLE sync_ops(
             rep INTEGER NOT NULL REFERENCES sync_replicas(num),

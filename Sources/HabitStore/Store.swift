@@ -23,6 +23,8 @@ package final class Store {
     private var atomicDepth = 0
     /// This store's replica id, once read.
     var cachedReplica: [UInt8]?
+    /// Replica numbers and local ids found during one sync apply (inside its transaction).
+    var syncCache = SyncCache()
     /// The wall clock the sync clock follows, in UTC milliseconds (the engine's clock).
     package var syncNow: () -> Int64 = { Int64(time(nil)) * 1000 }
 

@@ -12,9 +12,16 @@ extension Store {
 
     /// The small number this store knows a replica by, made on first sight.
     private func replicaNumber(_ replica: [UInt8], create: Bool) throws(HabitError) -> Int64? {
+        if let known = syncCache.numbers[replica] { return known }
         if create { try db.statement("INSERT OR IGNORE INTO sync_replicas(replica) VALUES(?1)").binding(blob: replica).run() }
-        return try db.statement("SELECT num FROM sync_replicas WHERE replica = ?1").binding(blob: replica).one { $0.int(0) }
+        let num = try db.statement("SELECT num FROM sync_replicas WHERE replica = ?1").binding(blob: replica).one { $0.int(0) }
+        if syncCache.active, let num { syncCache.numbers[replica] = num }
+        return num
     }
+
+    /// Starts and ends the caches of one sync apply (valid inside its transaction only).
+    package func beginSyncApply() { syncCache = SyncCache(active: true) }
+    package func endSyncApply() { syncCache = SyncCache() }
 
     package func replicaId() throws(HabitError) -> [UInt8] {
         if let cachedReplica { return cachedReplica }
@@ -76,15 +83,6 @@ extension Store {
         return (id, hlc)
     }
 
-    /// Records the local record a received op made.
-    private func mapId(_ id: GlobalId, localId: Int64) throws(HabitError) {
-        let statement = try db.statement("UPDATE sync_ops SET local_id = ?1 WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?2) AND seq = ?3")
-        statement.bind(1, localId)
-        statement.bind(2, blob: id.replica)
-        statement.bind(3, id.seq)
-        try statement.run()
-    }
-
     package func globalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId? {
         let statement = try db.statement("""
             SELECT r.replica, o.seq FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.kind = ?1 AND o.local_id = ?2
@@ -101,13 +99,15 @@ extension Store {
     }
 
     package func localId(_ id: GlobalId, _ kind: SyncKind) throws(HabitError) -> Int64? {
-        let statement = try db.statement("""
-            SELECT local_id FROM sync_ops WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2 AND kind = ?3
-            """)
-        statement.bind(1, blob: id.replica)
+        if let known = syncCache.locals[id] { return known.kind == kind ? known.local : nil }
+        guard let num = try replicaNumber(id.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT local_id FROM sync_ops WHERE rep = ?1 AND seq = ?2 AND kind = ?3")
+        statement.bind(1, num)
         statement.bind(2, id.seq)
         statement.bind(3, kind.rawValue)
-        return try statement.one { $0.optionalInt(0) } ?? nil
+        let local = try statement.one { $0.optionalInt(0) } ?? nil
+        if syncCache.active, let local { syncCache.locals[id] = (kind, local) }
+        return local
     }
 
     /// Records a register's new winner (a local write always wins: its stamp is the newest).
@@ -182,15 +182,34 @@ extension Store {
     /// (a gap: ops received out of order) the contiguous prefix.
     package func versionVector() throws(HabitError) -> VersionVector {
         var vector = VersionVector()
-        let rows = try db.statement("""
-            SELECT r.num, r.replica, count(*), max(o.seq) FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep GROUP BY r.num
-            """).all { ($0.int(0), $0.blob(1), $0.int(2), $0.int(3)) }
-        for (num, replica, count, highest) in rows {
-            if count == highest { vector.seen[replica] = highest; continue }
-            let seqs = try db.statement("SELECT seq FROM sync_ops WHERE rep = ?1 ORDER BY seq").binding(num).all { $0.int(0) }
-            vector.seen[replica] = SyncMerge.contiguousPrefix(seqs)
+        for (num, replica, seen) in try db.statement("SELECT num, replica, seen FROM sync_replicas").all({ ($0.int(0), $0.blob(1), $0.int(2)) }) {
+            let prefix = try contiguous(num, from: seen)
+            if prefix > 0 { vector.seen[replica] = prefix }
         }
         return vector
+    }
+
+    /// How far a replica's ops run without a gap from `seen` (recorded at the last apply)
+    /// on: the ops written or received since are few, and only they are read.
+    private func contiguous(_ num: Int64, from seen: Int64) throws(HabitError) -> Int64 {
+        let statement = try db.statement("SELECT seq FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
+        statement.bind(1, num)
+        statement.bind(2, seen)
+        var prefix = seen
+        _ = try statement.all { (row) throws(HabitError) -> Void in if row.int(0) == prefix + 1 { prefix += 1 } }
+        return prefix
+    }
+
+    /// Records how far every replica's ops run without a gap (at the end of an apply).
+    package func recordSeen() throws(HabitError) {
+        for (num, seen) in try db.statement("SELECT num, seen FROM sync_replicas").all({ ($0.int(0), $0.int(1)) }) {
+            let prefix = try contiguous(num, from: seen)
+            guard prefix != seen else { continue }
+            let statement = try db.statement("UPDATE sync_replicas SET seen = ?1 WHERE num = ?2")
+            statement.bind(1, prefix)
+            statement.bind(2, num)
+            try statement.run()
+        }
     }
 
     /// Every op above the peer's vector, as stored (payloads are not re-encoded).
@@ -212,33 +231,27 @@ extension Store {
 
     // MARK: Receiving
 
-    /// Stores a received op unless already held; true when it was new. An op held with
-    /// different content under the same global id is refused: one replica never writes
-    /// two ops with one number, so the changeset is forged or corrupt.
-    /// numbers: replica numbers found so far in this transaction (a cache the caller keeps).
-    package func receive(_ op: RawOp, numbers: inout [[UInt8]: Int64]) throws(HabitError) -> Bool {
-        let num: Int64
-        if let known = numbers[op.id.replica] {
-            num = known
-        } else {
-            guard let found = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
-            numbers[op.id.replica] = found
-            num = found
-        }
-        let statement = try db.statement("INSERT OR IGNORE INTO sync_ops(rep, seq, hlc, kind, payload, pending) VALUES(?1, ?2, ?3, ?4, ?5, 1)")
+    /// The op held under a global id, if any.
+    package func heldOp(_ id: GlobalId) throws(HabitError) -> RawOp? {
+        guard let num = try replicaNumber(id.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, id.seq)
+        return try statement.one { RawOp(id: id, hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2)) }
+    }
+
+    /// Logs a received op: applied (with the local id of the record it made) or waiting.
+    package func insertReceived(_ op: RawOp, waiting: Bool, localId: Int64?) throws(HabitError) {
+        guard let num = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")
         statement.bind(1, num)
         statement.bind(2, op.id.seq)
         statement.bind(3, op.hlc)
         statement.bind(4, Int64(op.kind))
         statement.bind(5, blob: op.payload)
+        statement.bind(6, Int64(waiting ? 1 : 0))
+        statement.bind(7, localId)
         try statement.run()
-        if db.changes > 0 { return true }
-        let held = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
-        held.bind(1, num)
-        held.bind(2, op.id.seq)
-        let same = try held.one { $0.int(0) == op.hlc && $0.int(1) == Int64(op.kind) && $0.blob(2) == op.payload } ?? false
-        guard same else { throw .invalid("\(op.id.text): this store holds a different op under the same id") }
-        return false
     }
 
     /// Received ops not yet applied, oldest stamp first.
@@ -251,26 +264,30 @@ extension Store {
         }
     }
 
-    package func markApplied(_ id: GlobalId) throws(HabitError) {
-        let statement = try db.statement("UPDATE sync_ops SET pending = 0 WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2")
-        statement.bind(1, blob: id.replica)
-        statement.bind(2, id.seq)
+    /// A waiting op that has now been applied, with the local id of the record it made.
+    package func markApplied(_ id: GlobalId, localId: Int64?) throws(HabitError) {
+        guard let num = try replicaNumber(id.replica, create: false) else { throw .corrupt("\(id.text): no replica number") }
+        let statement = try db.statement("UPDATE sync_ops SET pending = 0, local_id = ?1 WHERE rep = ?2 AND seq = ?3")
+        statement.bind(1, localId)
+        statement.bind(2, num)
+        statement.bind(3, id.seq)
         try statement.run()
     }
 
     // MARK: Materialising received ops
 
-    /// What applying one received op did.
-    package enum Applied { case applied, waiting, superseded }
+    /// What applying one received op did: applied (with the local id of the record it
+    /// made, if any), waiting for a record it names, or changing nothing.
+    package enum Applied: Equatable { case applied(Int64?), waiting, superseded }
 
     /// Writes one received op into the ordinary tables by the merge rules (no op is
     /// logged for it: it is already in the log). .waiting: a record it names has not
-    /// arrived; it stays pending and is retried at the next apply.
+    /// arrived; it stays pending and is retried at the next apply. Each op is
+    /// materialised once: when it arrives, or later when what it waited for has.
     package func materialize(_ stamped: StampedOp) throws(HabitError) -> Applied {
         let id = stamped.id
         switch stamped.op {
         case .habitCreate(let spec, let createdAtMs):
-            if try localId(id, .habit) != nil { return .superseded }
             let name = try claimName(spec.name, for: id)
             var stored = spec
             stored.name = name
@@ -288,8 +305,7 @@ extension Store {
                 try statement.run()
             }
             // Its schedules arrive as schedule ops, logged right after the creation.
-            try mapId(id, localId: db.lastInsertRowId)
-            return .applied
+            return .applied(remember(id, .habit, db.lastInsertRowId))
         case .habitField(let habit, let field, let value):
             guard let local = try localId(habit, .habit) else { return .waiting }
             let target = Self.fieldTarget(habit, field)
@@ -298,16 +314,15 @@ extension Store {
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: current) else { return .superseded }
             try writeField(local, habit: habit, field, value)
             try setRegister(target, hlc: stamped.hlc, replica: id.replica)
-            return .applied
+            return .applied(nil)
         case .schedule(let habit, let fromDay, let schedule):
             guard let local = try localId(habit, .habit) else { return .waiting }
             let target = Self.scheduleTarget(habit, fromDay)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
             try writeSchedule(habitId: local, span: ScheduleSpan(fromDay: fromDay, schedule: schedule))
             try setRegister(target, hlc: stamped.hlc, replica: id.replica)
-            return .applied
+            return .applied(nil)
         case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
-            if try localId(id, .entry) != nil { return .superseded }
             guard let habitLocal = try localId(habit, .habit) else { return .waiting }
             var undoesLocal: Int64?
             if let undoes {
@@ -318,10 +333,8 @@ extension Store {
             }
             let local = try writeEntry(habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
                                        source: source, undoes: undoesLocal, note: note)
-            try mapId(id, localId: local)
-            return .applied
+            return .applied(remember(id, .entry, local))
         case .vacationAdd(let habit, let first, let last):
-            if try localId(id, .vacation) != nil { return .superseded }
             if try isRemoved(id) { return .superseded }
             var habitLocal: Int64?
             if let habit {
@@ -329,25 +342,33 @@ extension Store {
                 habitLocal = local
             }
             let local = try writeVacation(habitId: habitLocal, from: first, to: last)
-            try mapId(id, localId: local)
-            return .applied
+            return .applied(remember(id, .vacation, local))
         case .vacationRemove(let vacation):
             try tombstone(vacation)
-            if let local = try localId(vacation, .vacation) { _ = try removeVacationRow(id: local) }
-            return .applied
+            if let local = try localId(vacation, .vacation) {
+                _ = try removeVacationRow(id: local)
+                syncCache.locals[vacation] = nil
+            }
+            return .applied(nil)
         case .setting(let key, let value):
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
             try writeSetting(key, value)
             try setRegister(target, hlc: stamped.hlc, replica: id.replica)
-            return .applied
+            return .applied(nil)
         }
+    }
+
+    private func remember(_ id: GlobalId, _ kind: SyncKind, _ local: Int64) -> Int64 {
+        if syncCache.active { syncCache.locals[id] = (kind, local) }
+        return local
     }
 
     /// The stamp of a habit's creation: the value every field has until a later write.
     private func createStamp(_ habit: GlobalId) throws(HabitError) -> (hlc: Int64, replica: [UInt8])? {
-        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2")
-        statement.bind(1, blob: habit.replica)
+        guard let num = try replicaNumber(habit.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
         statement.bind(2, habit.seq)
         return try statement.one { ($0.int(0), habit.replica) }
     }
@@ -420,8 +441,9 @@ extension Store {
     }
 
     private func isRemoved(_ id: GlobalId) throws(HabitError) -> Bool {
-        let statement = try db.statement("SELECT 1 FROM sync_removed WHERE rep = (SELECT num FROM sync_replicas WHERE replica = ?1) AND seq = ?2")
-        statement.bind(1, blob: id.replica)
+        guard let num = try replicaNumber(id.replica, create: false) else { return false }
+        let statement = try db.statement("SELECT 1 FROM sync_removed WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
         statement.bind(2, id.seq)
         return try statement.one { _ in true } ?? false
     }
@@ -435,3 +457,10 @@ extension Store {
     }
 }
 
+
+/// What one sync apply has looked up, valid inside its transaction only.
+package struct SyncCache {
+    var active = false
+    var numbers: [[UInt8]: Int64] = [:]
+    var locals: [GlobalId: (kind: Store.SyncKind, local: Int64)] = [:]
+}
