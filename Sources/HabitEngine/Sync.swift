@@ -66,8 +66,10 @@ extension Engine {
     private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], _ summary: inout SyncSummary) throws(HabitError) {
         var seen = Set<GlobalId>()
         var fresh: [(op: StampedOp, raw: RawOp)] = []
+        // Above a replica's highest number held, nothing can be held: no lookup.
+        let highest = try store.highestSeqs()
         for (number, item) in decoded.enumerated() {
-            if let held = try store.heldOp(item.raw.id) {
+            if item.raw.id.seq <= highest[item.raw.id.replica] ?? 0, let held = try store.heldOp(item.raw.id) {
                 guard held == item.raw else {
                     throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): this store holds a different op under the same id")
                 }
@@ -81,7 +83,13 @@ extension Engine {
             }
             fresh.append(item)
         }
-        fresh.sort { a, b in a.raw.hlc != b.raw.hlc ? a.raw.hlc < b.raw.hlc : a.raw.id < b.raw.id }
+        // Oldest stamp first; ties by global id (keys made once: comparing byte arrays in the sort is slow).
+        let keys = fresh.map { item -> (Int64, UInt64, UInt64, Int64) in
+            let r = item.raw.id.replica
+            let hi = r.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, lo = r.dropFirst(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return (item.raw.hlc, hi, lo, item.raw.id.seq)
+        }
+        fresh = fresh.indices.sorted { keys[$0] < keys[$1] }.map { fresh[$0] }
         summary.new = fresh.count
         for item in fresh {
             let result = try store.materialize(item.op)

@@ -231,6 +231,19 @@ extension Store {
 
     // MARK: Receiving
 
+    /// Each known replica's highest sequence number held.
+    package func highestSeqs() throws(HabitError) -> [[UInt8]: Int64] {
+        var result: [[UInt8]: Int64] = [:]
+        let replicas = try db.statement("SELECT num, replica FROM sync_replicas").all { ($0.int(0), $0.blob(1)) }
+        let statement = try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = ?1")
+        for (num, replica) in replicas {
+            statement.reset()
+            statement.bind(1, num)
+            result[replica] = try statement.one { $0.int(0) } ?? 0
+        }
+        return result
+    }
+
     /// The op held under a global id, if any.
     package func heldOp(_ id: GlobalId) throws(HabitError) -> RawOp? {
         guard let num = try replicaNumber(id.replica, create: false) else { return nil }
