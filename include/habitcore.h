@@ -1940,7 +1940,8 @@ typedef struct hc_sync_summary {
 int32_t hc_sync_summary_init(hc_sync_summary *out, uint32_t struct_size);
 
 /* The store's replica id: 16 bytes into out (capacity: bytes; *out_count: 16).
- * Caller buffer rules. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT. */
+ * Caller buffer rules. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT.
+ * Thread safety as every call on store. */
 int32_t hc_sync_replica(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store);
 
 /* What this store has seen, as a version vector (per replica, the highest sequence
@@ -1972,7 +1973,8 @@ int32_t hc_sync_apply(hc_sync_summary *out, hc_store *store, const uint8_t *chan
 /* The synced records as text that does not depend on local ids (records by global
  * id, in global id order; format in docs/FORMATS.md), into *out (free with hc_free):
  * two replicas that have exchanged everything give byte-for-byte the same text.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. Thread safety as every
+ * call on store. */
 int32_t hc_sync_canonical(char **out, hc_store *store);
 
 #ifdef __cplusplus
