@@ -1891,10 +1891,12 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * state of one store to the other, its changes back, apply them.
  *
  * What syncs: habits (creation and every field, archiving too), schedules,
- * ledger entries (done, amounts, totals, skips, undos), vacations, and the
- * settings timezone, day_start_minutes and week_start. What stays on the device:
- * plugin registrations, proofs and their evidence, caches, event cursors,
- * reminders, shields, entry retry keys, credits (not yet synced).
+ * ledger entries (done, amounts, totals, skips, undos), vacations, proofs' records
+ * and their verdicts, and the settings timezone, day_start_minutes and
+ * week_start. What stays on the device: the evidence bytes of proofs (a synced
+ * proof has no kept copy), fingerprints, plugin registrations, caches, events and
+ * their cursors (each device announces what happened on it), reminders, shields,
+ * entry retry keys, credits and awards (not yet synced).
  *
  * A copy made by hc_store_backup is a replica of its own (a new id) holding the
  * same records under the same global ids, so original and copy may both write on
@@ -1903,7 +1905,9 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
- *  - ledger entries are a union of records; an undo whose entry has not arrived
+ *  - ledger entries, proofs and verdicts are a union of records; a record whose
+ *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
+ *    whose entry has not arrived
  *    waits for it (counted in ops_waiting) and is applied when it does; an entry
  *    undone on two devices is cancelled once (the second undo changes nothing);
  *  - habit fields and synced settings: the last writer wins per field, by hybrid
@@ -1932,9 +1936,10 @@ typedef struct hc_sync_summary {
     int64_t entries_added;     /* applied ledger entries */
     int64_t vacations_changed; /* applied vacation additions and removals */
     int64_t settings_changed;  /* applied settings */
+    int64_t proofs_changed;    /* applied proofs and verdicts */
 } hc_sync_summary;
 
-#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_SYNC_SUMMARY_INIT (see "Option, input and result structs").
  * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
 int32_t hc_sync_summary_init(hc_sync_summary *out, uint32_t struct_size);

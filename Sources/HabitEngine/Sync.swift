@@ -16,6 +16,7 @@ extension Engine {
         package var entriesAdded = 0
         package var vacationsChanged = 0
         package var settingsChanged = 0
+        package var proofsChanged = 0
         package init() {}
     }
 
@@ -113,6 +114,7 @@ extension Engine {
             case .entry: summary.entriesAdded += 1
             case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
             case .setting: summary.settingsChanged += 1
+            case .proof, .verdict: summary.proofsChanged += 1
             }
         }
     }
@@ -194,6 +196,26 @@ extension Engine {
                 vacationLines.append((id, "vacation \(id.text) habit=\(habit) \(vacation.first)...\(vacation.last)"))
             }
             lines += vacationLines.sorted { $0.0 < $1.0 }.map(\.1)
+            var proofIds: [Int64: GlobalId] = [:]
+            var proofLines: [(GlobalId, String)] = []
+            for proof in try store.syncedProofs() {
+                guard let id = try store.globalId(.proof, proof.id), let habit = habitIds[proof.habitId] else { continue }
+                proofIds[proof.id] = id
+                proofLines.append((id, "proof \(id.text) habit=\(habit.text) day=\(proof.day) sha256=\(proof.sha256) size=\(proof.size)"
+                    + " media=\(SyncCanonical.quote(proof.mediaType)) taken=\(proof.takenAtMs.map(String.init) ?? "-") received=\(proof.receivedAtMs)"
+                    + " metadata=\(proof.metadata.map(SyncCanonical.quote) ?? "-")"))
+            }
+            lines += proofLines.sorted { $0.0 < $1.0 }.map(\.1)
+            var verdictLines: [(GlobalId, String)] = []
+            for (verdict, _) in try store.verdicts(habitId: nil, proofId: nil) {
+                guard let id = try store.globalId(.verdict, verdict.id), let proof = proofIds[verdict.proofId] else { continue }
+                let entry = try verdict.entryId.flatMap { (local) throws(HabitError) in try store.globalId(.entry, local) }
+                verdictLines.append((id, "verdict \(id.text) proof=\(proof.text) stage=\(verdict.stage.rawValue) verifier=\(SyncCanonical.quote(verdict.verifierId))"
+                    + " version=\(SyncCanonical.quote(verdict.verifierVersion)) outcome=\(verdict.outcome.rawValue) confidence=\(verdict.confidence)"
+                    + " reason=\(verdict.reasonCode) message=\(SyncCanonical.quote(verdict.message)) signals=\(verdict.signals.joined(separator: ","))"
+                    + " us=\(verdict.durationUs) at=\(verdict.atMs) reviewer=\(verdict.reviewer.map(SyncCanonical.quote) ?? "-") entry=\(entry?.text ?? "-")"))
+            }
+            lines += verdictLines.sorted { $0.0 < $1.0 }.map(\.1)
             return lines.joined(separator: "\n") + "\n"
         }
     }

@@ -7,7 +7,7 @@ import HabitCore
 extension Store {
     /// The records ops make, by the kind of op that makes them (sync_ops.local_id).
     package enum SyncKind: Int64 {
-        case habit = 1, entry = 4, vacation = 5
+        case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9
     }
 
     /// The small number this store knows a replica by, made on first sight.
@@ -162,10 +162,34 @@ extension Store {
                 try logLocal(.vacationAdd(habit: try vacation.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) },
                                           first: vacation.first, last: vacation.last), creates: .vacation, localId: vacation.id)
             }
+            for proof in try syncedProofs() where try globalId(.proof, proof.id) == nil {
+                try logLocal(.proof(habit: try requireGlobalId(.habit, proof.habitId), day: proof.day, sha256: proof.sha256, size: proof.size,
+                                    mediaType: proof.mediaType, takenAtMs: proof.takenAtMs, receivedAtMs: proof.receivedAtMs, metadata: proof.metadata),
+                             creates: .proof, localId: proof.id)
+            }
+            for (verdict, _) in try verdicts(habitId: nil, proofId: nil) where try globalId(.verdict, verdict.id) == nil {
+                try logVerdict(verdict, id: verdict.id)
+            }
             for key in SyncOp.syncedSettings.sorted() {
                 if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
             }
             try db.execute("UPDATE sync_replica SET backfilled = 1 WHERE id = 1")
+        }
+    }
+
+    func logVerdict(_ verdict: Verdict, id: Int64) throws(HabitError) {
+        let entry = try verdict.entryId.map { (local) throws(HabitError) in try requireGlobalId(.entry, local) }
+        try logLocal(.verdict(proof: try requireGlobalId(.proof, verdict.proofId), verdict: verdict, entry: entry), creates: .verdict, localId: id)
+    }
+
+    /// Every proof's record with its metadata, in id order (what sync carries).
+    package func syncedProofs() throws(HabitError) -> [(id: Int64, habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String,
+                                                        takenAtMs: Int64?, receivedAtMs: Int64, metadata: String?)] {
+        try db.statement("""
+            SELECT id, habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms, metadata FROM proofs ORDER BY id
+            """).all { (s) throws(HabitError) in
+            guard let day = Int32(exactly: s.int(2)), let sha = s.text(3), let media = s.text(5) else { throw .corrupt("proof \(s.int(0)) is damaged") }
+            return (s.int(0), s.int(1), day, sha, s.int(4), media, s.optionalInt(6), s.int(7), s.text(8))
         }
     }
 
@@ -363,6 +387,20 @@ extension Store {
                 syncCache.locals[vacation] = nil
             }
             return .applied(nil)
+        case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
+            guard let habitLocal = try localId(habit, .habit) else { return .waiting }
+            // The evidence bytes stay where they were received: the record comes without its copy.
+            let local = try writeProof(habitId: habitLocal, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
+                                       receivedAtMs: receivedAtMs, metadata: metadata, copy: nil)
+            return .applied(remember(id, .proof, local))
+        case .verdict(let proof, var verdict, let entry):
+            guard let proofLocal = try localId(proof, .proof) else { return .waiting }
+            verdict.proofId = proofLocal
+            if let entry {
+                guard let entryLocal = try localId(entry, .entry) else { return .waiting }
+                verdict.entryId = entryLocal
+            }
+            return .applied(remember(id, .verdict, try writeVerdict(verdict)))
         case .setting(let key, let value):
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }

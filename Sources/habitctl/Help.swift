@@ -160,8 +160,9 @@ enum Help {
         What merges: habits and their fields (the later edit wins per field), schedules
         (per effective day), entries and undos (all kept; an entry undone on two devices
         is cancelled once), vacations (a removal removes the one it saw), the time
-        zone, day start and week start. What stays on each device: credits, proofs,
-        awards and events, reminders, shields, plugins, retry keys.
+        zone, day start and week start, proofs' records and verdicts. What stays on each
+        device: proofs' photos, credits, awards and events, reminders, shields, plugins,
+        retry keys.
         """,
         "reminders": """
         Usage: habitctl reminders add HABIT --at HH:MM [--days mon,wed,fri] [--message TEXT] [--quiet defer|drop]

@@ -229,6 +229,33 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(canonical(b), canonical(a))
     }
 
+    func testProofsAndVerdictsTravelWithoutTheirPhotos() throws {
+        let a = try open("a.db"), b = try open("b.db")
+        defer { hc_store_close(a); hc_store_close(b) }
+        let habit = createHabit(a, "Make the bed", start: "2020-01-01")
+        var input = defaults(hc_proof_input_init)
+        input.habit_id = habit
+        input.flags = HC_PROOF_KEEP_COPY
+        var result = defaults(hc_proof_result_init)
+        (ProofTestCase.fixtures + "/bed.png").withCString { input.path = $0; ok(hc_proof_submit(&result, a, &input)) }
+        XCTAssertGreaterThan(result.proof_id, 0)
+        if result.outcome != HC_OUTCOME_APPROVED {
+            var entry: Int64 = 0
+            ok(hc_proof_review(&entry, a, result.proof_id, HC_OUTCOME_APPROVED, "parent", "seen it"))
+        }
+        let summary = pull(b, from: a)
+        XCTAssertGreaterThanOrEqual(summary.proofs_changed, 2, "the proof and its verdicts")
+        XCTAssertEqual(summary.ops_waiting, 0)
+        let text = canonical(b)
+        XCTAssertEqual(text, canonical(a))
+        XCTAssertTrue(text.contains("\nproof ") && text.contains("\nverdict "), text)
+        XCTAssertTrue(text.contains("source=proof"), "the completion the approval appended travels too")
+        // The photo itself stayed on a.
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/a.db", "SELECT count(*) FROM proofs WHERE copy IS NOT NULL"]), "a")
+        let copies = try runProcess(["sqlite3", dir + "/b.db", "SELECT count(*) FROM proofs WHERE copy IS NOT NULL; SELECT count(*) FROM proofs"])
+        XCTAssertEqual(copies.stdout, "0\n1\n")
+    }
+
     func testABackupIsAReplicaOfItsOwn() throws {
         let a = try open("a.db")
         defer { hc_store_close(a) }

@@ -67,6 +67,16 @@ final class SyncFormatTests: XCTestCase {
             StampedOp(id: GlobalId(replica: a, seq: 3), hlc: 106, op: .vacationAdd(habit: nil, first: 20_010, last: 20_012)),
             StampedOp(id: GlobalId(replica: a, seq: 4), hlc: 107, op: .vacationRemove(vacation: GlobalId(replica: a, seq: 3))),
             StampedOp(id: GlobalId(replica: a, seq: 5), hlc: 108, op: .setting(key: "timezone", value: "Europe/Paris")),
+            StampedOp(id: GlobalId(replica: a, seq: 6), hlc: 109, op: .proof(habit: habit, day: 20_001, sha256: String(repeating: "ab", count: 32),
+                                                                          size: 1234, mediaType: "image/png", takenAtMs: nil, receivedAtMs: 7,
+                                                                          metadata: "{\"w\":3}")),
+            StampedOp(id: GlobalId(replica: a, seq: 7), hlc: 110, op: .verdict(proof: GlobalId(replica: a, seq: 6), verdict: {
+                var v = Verdict(stage: .review, verifierId: "review", verifierVersion: "", outcome: .approved, confidence: 1,
+                                reasonCode: "approved_by_review", message: "seen", signals: ["a", "b"])
+                v.reviewer = "parent"
+                v.atMs = 9
+                return v
+            }(), entry: GlobalId(replica: b, seq: 1))),
         ]
     }
 

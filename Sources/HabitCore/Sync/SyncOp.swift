@@ -79,9 +79,15 @@ package enum SyncOp: Equatable, Sendable {
     case vacationRemove(vacation: GlobalId)
     /// A store setting that follows the person (see SyncOp.syncedSettings).
     case setting(key: String, value: String)
+    /// A photo proof's record (its global id is the op's); the evidence bytes stay on
+    /// the device that received them.
+    case proof(habit: GlobalId, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?, receivedAtMs: Int64,
+               metadata: String?)
+    /// A verdict on a proof (its global id is the op's), naming the entry it appended, if any.
+    case verdict(proof: GlobalId, verdict: Verdict, entry: GlobalId?)
 
     package enum Kind: UInt8, CaseIterable, Sendable {
-        case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7
+        case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
     }
 
     /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
@@ -96,6 +102,8 @@ package enum SyncOp: Equatable, Sendable {
         case .vacationAdd: return .vacationAdd
         case .vacationRemove: return .vacationRemove
         case .setting: return .setting
+        case .proof: return .proof
+        case .verdict: return .verdict
         }
     }
 
@@ -106,6 +114,8 @@ package enum SyncOp: Equatable, Sendable {
         case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
         case .entry(let habit, _, _, _, _, _, _, let undoes): return undoes.map { [habit, $0] } ?? [habit]
         case .vacationAdd(let habit, _, _): return habit.map { [$0] } ?? []
+        case .proof(let habit, _, _, _, _, _, _, _): return [habit]
+        case .verdict(let proof, _, let entry): return entry.map { [proof, $0] } ?? [proof]
         }
     }
 
@@ -157,6 +167,29 @@ package enum SyncOp: Equatable, Sendable {
         case .setting(let key, let value):
             w.text(key)
             w.text(value)
+        case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
+            Self.write(habit, &w)
+            w.varint(Int64(day))
+            w.text(sha256)
+            w.varint(size)
+            w.text(mediaType)
+            if let takenAtMs { w.byte(1); w.varint(takenAtMs) } else { w.byte(0) }
+            w.varint(receivedAtMs)
+            w.optionalText(metadata)
+        case .verdict(let proof, let v, let entry):
+            Self.write(proof, &w)
+            w.byte(UInt8(truncatingIfNeeded: v.stage.rawValue))
+            w.text(v.verifierId)
+            w.text(v.verifierVersion)
+            w.byte(UInt8(truncatingIfNeeded: v.outcome.rawValue))
+            w.double(v.confidence)
+            w.text(v.reasonCode)
+            w.text(v.message)
+            w.text(v.signals.joined(separator: ","))
+            w.varint(v.durationUs)
+            w.varint(v.atMs)
+            w.optionalText(v.reviewer)
+            if let entry { w.byte(1); Self.write(entry, &w) } else { w.byte(0) }
         }
         return w.bytes
     }
@@ -230,6 +263,40 @@ package enum SyncOp: Equatable, Sendable {
             let key = try r.text(limit: 64)
             guard syncedSettings.contains(key) else { throw .invalid("setting '\(key)' does not sync") }
             op = .setting(key: key, value: try r.text(limit: 256))
+        case .proof:
+            let habit = try read(&r)
+            let d = try day(&r)
+            let sha = try r.text(limit: 64)
+            guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+                throw .invalid("proof sha256 is not 64 lowercase hex digits")
+            }
+            let size = try r.varint()
+            guard size >= 0 else { throw .invalid("proof size is negative") }
+            let media = try r.text(limit: 100)
+            let takenFlag = try r.byte()
+            guard takenFlag <= 1 else { throw .invalid("proof taken-at flag is not 0 or 1") }
+            let taken = takenFlag == 1 ? try r.varint() : nil
+            let received = try r.varint()
+            let metadata = try r.optionalText(limit: 16_384)
+            op = .proof(habit: habit, day: d, sha256: sha, size: size, mediaType: media, takenAtMs: taken, receivedAtMs: received, metadata: metadata)
+        case .verdict:
+            let proof = try read(&r)
+            guard let stage = Verdict.Stage(rawValue: Int32(try r.byte())) else { throw .invalid("verdict stage out of range") }
+            let verifierId = try r.text(limit: 200), verifierVersion = try r.text(limit: 200)
+            guard let outcome = Outcome(rawValue: Int32(try r.byte())) else { throw .invalid("verdict outcome out of range") }
+            let confidence = try r.double()
+            guard confidence.isFinite, (0...1).contains(confidence) else { throw .invalid("verdict confidence out of range") }
+            var verdict = Verdict(stage: stage, verifierId: verifierId, verifierVersion: verifierVersion, outcome: outcome,
+                                  confidence: confidence, reasonCode: try r.text(limit: 64), message: try r.text(limit: 2048))
+            let signals = try r.text(limit: 4096)
+            verdict.signals = signals.isEmpty ? [] : signals.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            verdict.durationUs = try r.varint()
+            verdict.atMs = try r.varint()
+            verdict.reviewer = try r.optionalText(limit: 200)
+            let entryFlag = try r.byte()
+            guard entryFlag <= 1 else { throw .invalid("verdict entry flag is not 0 or 1") }
+            // Stored as the writing device stored it (lengths bounded above; no rule re-runs here).
+            op = .verdict(proof: proof, verdict: verdict, entry: entryFlag == 1 ? try read(&r) : nil)
         }
         guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
         return op
