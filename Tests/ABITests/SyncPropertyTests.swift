@@ -23,8 +23,11 @@ final class SyncPropertyTests: XCTestCase {
     }
 
     static let firstDay: Int32 = 20_454  // 2026-01-01
+    static let photo = [UInt8](FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed.png") ?? Data())
     /// Ops that had to wait for a record they name, over all seeds (the test checks some did).
     nonisolated(unsafe) static var waited = 0
+    /// Merged records by kind, over all seeds (from the canonical export).
+    nonisolated(unsafe) static var kinds: [String: Int] = [:]
     static let today: Int64 = (Int64(firstDay) + 75) * 86_400_000  // 2026-03-17, 00:00 UTC
 
     func testReplicasConvergeWhateverTheOrderOfExchanges() throws {
@@ -32,8 +35,13 @@ final class SyncPropertyTests: XCTestCase {
         for seed in 1...seeds {
             try runSeed(UInt64(seed))
         }
-        print("sync property: \(seeds) seeds, \(Self.waited) ops waited for a record they name")
+        print("sync property: \(seeds) seeds, \(Self.waited) ops waited for a record they name; merged records: "
+              + Self.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
+        // Every kind of record was written and merged somewhere in the run.
+        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict"] {
+            XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
+        }
     }
 
     /// The hybrid clock keeps causality whatever the wall clocks say: an edit made after
@@ -87,7 +95,16 @@ final class SyncPropertyTests: XCTestCase {
             counter += 1
             let habits = (try? engine.habits(includeArchived: false)) ?? []
             let all = (try? engine.habits(includeArchived: true)) ?? []
-            switch rng.below(16) {
+            switch rng.below(18) {
+            case 16:
+                // A photo proof (decided by the policy, or left for review), or a review by hand.
+                guard let habit = rng.pick(habits.filter { $0.spec.kind != .measurement }) else { continue }
+                var submission = Engine.ProofSubmission(habitId: habit.id, path: nil, bytes: Self.photo)
+                submission.takenAtMs = clocks[r] - Int64(rng.below(3_600_000))
+                _ = try? engine.submitProof(submission)
+            case 17:
+                guard let (verdict, _) = rng.pick((try? engine.verdicts(habitId: nil, proofId: nil)) ?? []) else { continue }
+                _ = try? engine.reviewProof(id: verdict.proofId, approve: rng.chance(70), reviewer: "r\(r)", reason: "looked")
             case 0, 1:
                 let counterKind = rng.chance(50)
                 let spec = HabitSpec(name: "h\(r)-\(counter)", kind: counterKind ? .counter : .checkmark, target: counterKind ? 3 : 1,
@@ -166,6 +183,11 @@ final class SyncPropertyTests: XCTestCase {
             XCTFail(fail("replica \(index)'s canonical export differs from replica 0's at line \(diff + 1):\n"
                          + "\(diff < left.count ? String(left[diff]) : "(end)")\n\(diff < right.count ? String(right[diff]) : "(end)")"))
             return
+        }
+        for line in canonical[0].split(separator: "\n") {
+            let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
+            Self.kinds[word, default: 0] += 1
+            if line.hasSuffix("undone=1") { Self.kinds["undone", default: 0] += 1 }
         }
         let states = try engines.map { try $0.syncState() }
         XCTAssertEqual(Set(states).count, 1, fail("states differ after a full exchange"))
