@@ -67,7 +67,7 @@ package enum SyncValue: Equatable, Sendable {
 /// vacation) it names by global id.
 package enum SyncOp: Equatable, Sendable {
     /// A new habit; its global id is the op's. Fields change later by habitField.
-    case habitCreate(spec: HabitSpec, createdAtMs: Int64)
+    indirect case habitCreate(spec: HabitSpec, createdAtMs: Int64)
     case habitField(habit: GlobalId, field: HabitField, value: SyncValue)
     /// The schedule in force from a day on (the last writer wins per habit and day).
     case schedule(habit: GlobalId, fromDay: Int32, schedule: Schedule)
@@ -81,10 +81,11 @@ package enum SyncOp: Equatable, Sendable {
     case setting(key: String, value: String)
     /// A photo proof's record (its global id is the op's); the evidence bytes stay on
     /// the device that received them.
-    case proof(habit: GlobalId, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?, receivedAtMs: Int64,
+    /// (indirect, as verdict: the large cases stay out of every op's inline size.)
+    indirect case proof(habit: GlobalId, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?, receivedAtMs: Int64,
                metadata: String?)
     /// A verdict on a proof (its global id is the op's), naming the entry it appended, if any.
-    case verdict(proof: GlobalId, verdict: Verdict, entry: GlobalId?)
+    indirect case verdict(proof: GlobalId, verdict: Verdict, entry: GlobalId?)
 
     package enum Kind: UInt8, CaseIterable, Sendable {
         case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
