@@ -13,6 +13,7 @@ cc -O2 -I "$root/include" "$root/bench/streaks.c" -o "$work/streaks" -L "$lib" -
 cc -O2 -I "$root/include" "$root/bench/awards.c" -o "$work/awards" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
 cc -O2 -I "$root/include" "$root/bench/reminders.c" -o "$work/reminders" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
 cc -O2 -I "$root/include" "$root/bench/shields.c" -o "$work/shields" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
+cc -O2 -I "$root/include" "$root/bench/sync.c" -o "$work/sync" -L "$lib" -lhabitcore -Wl,-rpath,"$lib"
 # Issue 20's goal table first: instructions (callgrind, deterministic) beside times.
 HABITCTL="$lib/habitctl" bash "$root/bench/goals.sh" "$lib" "$work"
 echo
@@ -25,6 +26,8 @@ echo
 "$work/reminders" "$work"
 echo
 "$work/shields" "$work"
+echo
+"$work/sync" "$work"
 echo
 # proofcheck, built the way it ships (by build-release.sh, beside the library).
 photo="${PROOFCHECK_PHOTO:-/usr/share/forensics-samples/original-files/pic2/IMG_20191224_234846.jpg}"

@@ -1923,6 +1923,111 @@ int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rul
  * HC_E_BUSY, HC_E_CORRUPT. One store handle per thread. */
 int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_ms);
 
+/* ------------------------------------------------------------------------ */
+/* Sync between a person's devices (since 1.1)                               */
+/* ------------------------------------------------------------------------ */
+/*
+ * Each store is a replica with a random 16-byte id made at its creation (or at
+ * the first writable open of an older store, which then gives its existing
+ * records this id). Every syncable write is logged as an op, in the same
+ * transaction as the write, with a global id (replica id, that replica's
+ * sequence number) and a hybrid logical clock stamp. Records refer to each other
+ * by global id (an entry to its habit, an undo to the entry it cancels), never by
+ * local integer id, which stay per store. The transport is the caller's: pass the
+ * state of one store to the other, its changes back, apply them.
+ *
+ * What syncs: habits (creation and every field, archiving too), schedules,
+ * ledger entries (done, amounts, totals, skips, undos), vacations, proofs' records
+ * and their verdicts, and the settings timezone, day_start_minutes and
+ * week_start. What stays on the device: the evidence bytes of proofs (a synced
+ * proof has no kept copy), fingerprints, plugin registrations, caches, events and
+ * their cursors (each device announces what happened on it), reminders, shields,
+ * entry retry keys, credits and awards (not yet synced).
+ *
+ * A copy made by hc_store_backup is a replica of its own (a new id) holding the
+ * same records under the same global ids, so original and copy may both write on
+ * and merge. A store file copied by other means keeps the original's id: open
+ * only one of the two afterwards.
+ *
+ * Merge rules (the same on every replica, so every order of exchanges ends in the
+ * same records; hc_sync_canonical shows them):
+ *  - ledger entries, proofs and verdicts are a union of records; a record whose
+ *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
+ *    whose entry has not arrived
+ *    waits for it (counted in ops_waiting) and is applied when it does; an entry
+ *    undone on two devices is cancelled once (the second undo changes nothing);
+ *  - habit fields and synced settings: the last writer wins per field, by hybrid
+ *    logical clock stamp, ties broken by the higher replica id; archiving and
+ *    restoring are the archived-day field;
+ *  - two active habits with one name (created offline on two devices): the one
+ *    with the smaller global id keeps the name, the other shows it followed by
+ *    " (<replica prefix>-<seq>)"; no habit is dropped;
+ *  - schedules: by effective date, one per habit and day, last writer wins per
+ *    day (history keeps the schedule it had);
+ *  - vacations: an observed-remove set: a removal cancels the vacation it saw,
+ *    a vacation added elsewhere meanwhile stays;
+ *  - streaks, scores and the rest are computed from the merged records, exactly
+ *    as on a store that had received every record directly.
+ */
+
+/* What hc_sync_apply did. The caller sets struct_size (HC_SYNC_SUMMARY_INIT). */
+typedef struct hc_sync_summary {
+    uint32_t struct_size;
+    int64_t ops_received;      /* ops in the changeset */
+    int64_t ops_new;           /* of those, not held before (the rest were duplicates) */
+    int64_t ops_applied;       /* ops that changed records (new ones, or earlier ones that waited) */
+    int64_t ops_superseded;    /* ops kept in the log that changed nothing: an older value, a second undo */
+    int64_t ops_waiting;       /* ops still waiting for a record they name */
+    int64_t habits_changed;    /* applied habit creations, field changes and schedules */
+    int64_t entries_added;     /* applied ledger entries */
+    int64_t vacations_changed; /* applied vacation additions and removals */
+    int64_t settings_changed;  /* applied settings */
+    int64_t proofs_changed;    /* applied proofs and verdicts */
+} hc_sync_summary;
+
+#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+/* Fills *out with the defaults of HC_SYNC_SUMMARY_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+int32_t hc_sync_summary_init(hc_sync_summary *out, uint32_t struct_size);
+
+/* The store's replica id: 16 bytes into out (capacity: bytes; *out_count: 16).
+ * Caller buffer rules. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT.
+ * Thread safety as every call on store. */
+int32_t hc_sync_replica(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store);
+
+/* What this store has seen, as a version vector (per replica, the highest sequence
+ * number up to which it holds every op), in bytes (format in docs/FORMATS.md,
+ * "Sync"): caller buffer rules, in bytes. Give it to a peer's hc_sync_changes.
+ * Read from one snapshot. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_BUSY.
+ * Thread safety as every call on store. */
+int32_t hc_sync_state(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store);
+
+/* Every op this store holds that a peer in peer_state (bytes from the peer's
+ * hc_sync_state; NULL with size 0: a peer that has nothing) lacks, as one changeset
+ * (a self-describing, versioned, checksummed byte buffer, format in
+ * docs/FORMATS.md), allocated into *out (free with hc_free) with its size in
+ * *out_size. An empty changeset is valid and applies as nothing. Read from one
+ * snapshot. HC_OK, HC_E_INVALID (bad peer state), HC_E_MISUSE, HC_E_IO, HC_E_BUSY,
+ * HC_E_NOMEM. Thread safety as every call on store. */
+int32_t hc_sync_changes(uint8_t **out, int64_t *out_size, hc_store *store, const uint8_t *peer_state, int64_t peer_state_size);
+
+/* Applies a changeset from hc_sync_changes (any replica's, in any order, any
+ * number of times) by the merge rules above. The whole buffer is validated first:
+ * a truncated, damaged, oversized (above 256 MiB) or hostile one is HC_E_INVALID
+ * with the message naming the record at fault, and nothing is written. Then, in
+ * one transaction, unseen ops are logged and applied; ops already held change
+ * nothing. *out (may be NULL; struct_size set) gets the summary. HC_OK,
+ * HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT.
+ * Thread safety as every call on store. */
+int32_t hc_sync_apply(hc_sync_summary *out, hc_store *store, const uint8_t *changes, int64_t size);
+
+/* The synced records as text that does not depend on local ids (records by global
+ * id, in global id order; format in docs/FORMATS.md), into *out (free with hc_free):
+ * two replicas that have exchanged everything give byte-for-byte the same text.
+ * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. Thread safety as every
+ * call on store. */
+int32_t hc_sync_canonical(char **out, hc_store *store);
+
 #ifdef __cplusplus
 }
 #endif

@@ -44,6 +44,7 @@ package final class Engine {
 
     package init(path: String, options: Store.Options) throws(HabitError) {
         store = try Store(path: path, options: options)
+        store.syncNow = { [unowned self] in self.now() }
         // Best effort: a busy store leaves them for the next open.
         if !options.readOnly { try? recoverInterruptedProofs() }
     }
@@ -74,7 +75,7 @@ package final class Engine {
         }
     }
 
-    private func dropCaches(keepingHistories: Bool = false) {
+    func dropCaches(keepingHistories: Bool = false) {
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil
@@ -555,6 +556,8 @@ package final class Engine {
                     throw HabitError.conflict("a whole restore needs a new store: this one's habit or entry ids differ from the document's")
                 }
                 for table in plan.tables { try store.insertRows(table.name, table.rows) }
+                // Restored vacations and settings sync from here on, as this replica's records.
+                try store.logUnsyncedRecords(force: true)
                 dropCaches()
             }
         }

@@ -93,7 +93,8 @@ package final class Database {
 
     /// Copies the whole database into a new file at path (0600) with SQLite's online
     /// backup API: a consistent copy even while other connections write.
-    package func backup(to path: String) throws(HabitError) {
+    /// `then`: SQL run on the copy once it is complete (before it is closed).
+    package func backup(to path: String, then: String? = nil) throws(HabitError) {
         guard let db else { throw HabitError(.misuse, "the store is closed") }
         let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -112,6 +113,7 @@ package final class Database {
             } while status == SQLITE_OK || status == SQLITE_BUSY || status == SQLITE_LOCKED
             sqlite3_backup_finish(backup)
             if status == SQLITE_DONE { status = sqlite3_errcode(target) }
+            if status == SQLITE_OK || status == SQLITE_DONE, let then { status = sqlite3_exec(target, then, nil, nil, nil) }
         } else if status == SQLITE_OK {
             status = target.map { sqlite3_errcode($0) } ?? SQLITE_CANTOPEN
         }
@@ -192,6 +194,10 @@ package struct Statement {
         guard let value else { sqlite3_bind_null(handle, index); return }
         value.withUnsafeBytes { _ = sqlite3_bind_blob64(handle, index, $0.baseAddress, sqlite3_uint64($0.count), Statement.transient) }
     }
+
+    package func binding(blob value: [UInt8]) -> Statement { bind(1, blob: value); return self }
+    package func binding(_ value: Int64) -> Statement { bind(1, value); return self }
+    package func reset() { sqlite3_reset(handle) }
 
     /// Steps once: true when a row is ready, false when done.
     package func step() throws(HabitError) -> Bool {

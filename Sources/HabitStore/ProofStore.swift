@@ -7,6 +7,17 @@ extension Store {
 
     package func insertProof(habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
                              receivedAtMs: Int64, metadata: String?, copy: [UInt8]?) throws(HabitError) -> Int64 {
+        try atomically { () throws(HabitError) -> Int64 in
+            let id = try writeProof(habitId: habitId, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
+                                    receivedAtMs: receivedAtMs, metadata: metadata, copy: copy)
+            try logLocal(.proof(habit: try requireGlobalId(.habit, habitId), day: day, sha256: sha256, size: size, mediaType: mediaType,
+                                takenAtMs: takenAtMs, receivedAtMs: receivedAtMs, metadata: metadata), creates: .proof, localId: id)
+            return id
+        }
+    }
+
+    func writeProof(habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
+                    receivedAtMs: Int64, metadata: String?, copy: [UInt8]?) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO proofs(habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms, metadata, copy)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
@@ -83,6 +94,14 @@ extension Store {
     // MARK: Verdicts
 
     package func insertVerdict(_ verdict: Verdict) throws(HabitError) -> Int64 {
+        try atomically { () throws(HabitError) -> Int64 in
+            let id = try writeVerdict(verdict)
+            try logVerdict(verdict, id: id)
+            return id
+        }
+    }
+
+    func writeVerdict(_ verdict: Verdict) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO proof_verdicts(proof_id, stage, verifier_id, verifier_version, outcome, confidence, reason_code, message,
                                        signals, duration_us, at_ms, reviewer, entry_id)

@@ -367,6 +367,44 @@ enum Schema {
         ALTER TABLE habits ADD COLUMN icon TEXT;
         ALTER TABLE habits ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
         """,
+        // 14: sync between a person's devices. The store's random replica id and its
+        // hybrid logical clock; the replicas it knows, by a small number, with the
+        // sequence number up to which it holds all of each one's ops; the op log:
+        // every syncable write, local or received, keyed by its global id (replica,
+        // seq), with the local id of the record it made (a habit, an entry, a vacation;
+        // NULL when none or removed) and pending = 1 while it waits for a record it
+        // names; the last-writer-wins registers; removed vacations (the observed-remove
+        // set's tombstones). backfilled = 0: an older store's rows still need ops,
+        // written at the next writable open.
+        """
+        CREATE TABLE sync_replica(
+            id INTEGER PRIMARY KEY CHECK(id = 1),
+            replica BLOB NOT NULL CHECK(length(replica) = 16),
+            hlc INTEGER NOT NULL,
+            backfilled INTEGER NOT NULL
+        ) STRICT;
+        INSERT INTO sync_replica(id, replica, hlc, backfilled) VALUES(1, randomblob(16), 0, 0);
+        CREATE TABLE sync_replicas(
+            num INTEGER PRIMARY KEY,
+            replica BLOB NOT NULL UNIQUE CHECK(length(replica) = 16),
+            seen INTEGER NOT NULL DEFAULT 0
+        ) STRICT;
+        INSERT INTO sync_replicas(num, replica) SELECT 1, replica FROM sync_replica;
+        CREATE TABLE sync_ops(
+            rep INTEGER NOT NULL REFERENCES sync_replicas(num),
+            seq INTEGER NOT NULL,
+            hlc INTEGER NOT NULL,
+            kind INTEGER NOT NULL,
+            payload BLOB NOT NULL,
+            pending INTEGER NOT NULL,
+            local_id INTEGER,
+            PRIMARY KEY(rep, seq)
+        ) STRICT, WITHOUT ROWID;
+        CREATE UNIQUE INDEX sync_ops_local ON sync_ops(kind, local_id) WHERE local_id IS NOT NULL;
+        CREATE INDEX sync_ops_pending ON sync_ops(pending) WHERE pending = 1;
+        CREATE TABLE sync_lww(target TEXT PRIMARY KEY, hlc INTEGER NOT NULL, replica BLOB NOT NULL) STRICT;
+        CREATE TABLE sync_removed(rep INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(rep, seq)) STRICT, WITHOUT ROWID;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

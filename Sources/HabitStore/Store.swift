@@ -36,6 +36,12 @@ package final class Store {
     package private(set) var inExplicitTransaction = false
     /// How many atomically bodies are running.
     private var atomicDepth = 0
+    /// This store's replica id, once read.
+    var cachedReplica: [UInt8]?
+    /// Replica numbers and local ids found during one sync apply (inside its transaction).
+    var syncCache = SyncCache()
+    /// The wall clock the sync clock follows, in UTC milliseconds (the engine's clock).
+    package var syncNow: () -> Int64 = { Int64(time(nil)) * 1000 }
 
     package init(path: String, options: Options) throws(HabitError) {
         guard !path.isEmpty else { throw .invalid("the store path is empty") }
@@ -60,6 +66,7 @@ package final class Store {
                 try db.execute("PRAGMA foreign_keys = ON")
             }
             try Schema.migrate(db, readOnly: options.readOnly)
+            try logUnsyncedRecords()
         } catch {
             db.close()
             throw error
@@ -208,6 +215,14 @@ package final class Store {
 
     package func setSetting(_ key: String, _ value: String) throws(HabitError) {
         try requireWritable()
+        guard SyncOp.syncedSettings.contains(key) else { return try writeSetting(key, value) }
+        try atomically { () throws(HabitError) in
+            try writeSetting(key, value)
+            try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key))
+        }
+    }
+
+    func writeSetting(_ key: String, _ value: String) throws(HabitError) {
         let statement = try db.statement("INSERT INTO settings(key, value) VALUES(?1, ?2) ON CONFLICT(key) DO UPDATE SET value = excluded.value")
         statement.bind(1, key)
         statement.bind(2, value)
@@ -228,10 +243,16 @@ package final class Store {
         bindSpec(statement, spec)
         statement.bind(10, archivedDay.map(Int64.init))
         statement.bind(11, createdAtMs)
-        try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
-        let id = db.lastInsertRowId
-        for span in schedules { try setSchedule(habitId: id, span: span) }
-        return id
+        return try atomically { () throws(HabitError) -> Int64 in
+            try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
+            let id = db.lastInsertRowId
+            let (global, _) = try logLocal(.habitCreate(spec: spec, createdAtMs: createdAtMs), creates: .habit, localId: id)
+            for span in schedules { try setSchedule(habitId: id, span: span) }
+            if let archivedDay {
+                try logRegister(.habitField(habit: global, field: .archivedDay, value: .int(Int64(archivedDay))), target: Self.fieldTarget(global, .archivedDay))
+            }
+            return id
+        }
     }
 
     package func updateHabit(id: Int64, spec: HabitSpec) throws(HabitError) {
@@ -240,20 +261,50 @@ package final class Store {
             routine = ?7, proof_required = ?8, start_day = ?9, description = ?12, question = ?13, colour = ?14, icon = ?15,
             position = ?16 WHERE id = ?10
             """)
-        bindSpec(statement, spec)
-        statement.bind(10, id)
-        try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
+        try atomically { () throws(HabitError) in
+            guard let current = try habit(id: id) else { throw .notFound("no habit with id \(id)") }
+            bindSpec(statement, spec)
+            statement.bind(10, id)
+            try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
+            let global = try requireGlobalId(.habit, id)
+            let old = current.spec
+            var changed: [(HabitField, SyncValue)] = []
+            if old.name != spec.name { changed.append((.name, .text(spec.name))) }
+            if old.target != spec.target { changed.append((.target, .double(spec.target))) }
+            if old.direction != spec.direction { changed.append((.direction, .int(Int64(spec.direction.rawValue)))) }
+            if old.group != spec.group { changed.append((.group, spec.group.map(SyncValue.text) ?? .null)) }
+            if old.unit != spec.unit { changed.append((.unit, spec.unit.map(SyncValue.text) ?? .null)) }
+            if old.routine != spec.routine { changed.append((.routine, .int(Int64(spec.routine.rawValue)))) }
+            if old.proofRequired != spec.proofRequired { changed.append((.proofRequired, .int(spec.proofRequired ? 1 : 0))) }
+            if old.startDay != spec.startDay { changed.append((.startDay, .int(Int64(spec.startDay)))) }
+            for (field, value) in changed {
+                try logRegister(.habitField(habit: global, field: field, value: value), target: Self.fieldTarget(global, field))
+            }
+        }
     }
 
     package func setArchived(id: Int64, day: Int32?, name: String) throws(HabitError) {
         let statement = try db.statement("UPDATE habits SET archived_day = ?1 WHERE id = ?2")
         statement.bind(1, day.map(Int64.init))
         statement.bind(2, id)
-        try mapNameConflict(name) { () throws(HabitError) in try statement.run() }
+        try atomically { () throws(HabitError) in
+            try mapNameConflict(name) { () throws(HabitError) in try statement.run() }
+            let global = try requireGlobalId(.habit, id)
+            try logRegister(.habitField(habit: global, field: .archivedDay, value: day.map { .int(Int64($0)) } ?? .null),
+                            target: Self.fieldTarget(global, .archivedDay))
+        }
     }
 
     /// Records the schedule in force from span.fromDay on (replacing one set for the same day).
     package func setSchedule(habitId: Int64, span: ScheduleSpan) throws(HabitError) {
+        try atomically { () throws(HabitError) in
+            try writeSchedule(habitId: habitId, span: span)
+            let global = try requireGlobalId(.habit, habitId)
+            try logRegister(.schedule(habit: global, fromDay: span.fromDay, schedule: span.schedule), target: Self.scheduleTarget(global, span.fromDay))
+        }
+    }
+
+    func writeSchedule(habitId: Int64, span: ScheduleSpan) throws(HabitError) {
         let statement = try db.statement("""
             INSERT INTO habit_schedules(habit_id, from_day, schedule) VALUES(?1, ?2, ?3)
             ON CONFLICT(habit_id, from_day) DO UPDATE SET schedule = excluded.schedule
@@ -300,7 +351,7 @@ package final class Store {
         }
     }
 
-    private func bindSpec(_ statement: Statement, _ spec: HabitSpec) {
+    func bindSpec(_ statement: Statement, _ spec: HabitSpec) {
         statement.bind(1, spec.name)
         statement.bind(2, Int64(spec.kind.rawValue))
         statement.bind(3, spec.target)
@@ -351,6 +402,15 @@ package final class Store {
     // MARK: Vacations
 
     package func insertVacation(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> Int64 {
+        try atomically { () throws(HabitError) -> Int64 in
+            let id = try writeVacation(habitId: habitId, from: from, to: to)
+            try logLocal(.vacationAdd(habit: try habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) }, first: from, last: to),
+                         creates: .vacation, localId: id)
+            return id
+        }
+    }
+
+    func writeVacation(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> Int64 {
         let statement = try db.statement("INSERT INTO vacations(habit_id, from_day, to_day) VALUES(?1, ?2, ?3)")
         statement.bind(1, habitId)
         statement.bind(2, Int64(from))
@@ -361,10 +421,26 @@ package final class Store {
 
     /// Removes a vacation; false when there was none with that id.
     package func deleteVacation(id: Int64) throws(HabitError) -> Bool {
+        try atomically { () throws(HabitError) -> Bool in
+            let global = try globalId(.vacation, id)
+            guard try removeVacationRow(id: id) else { return false }
+            // Observed-remove: the removal names the add it saw, so a concurrent add of another vacation survives.
+            if let global {
+                try tombstone(global)
+                try logLocal(.vacationRemove(vacation: global))
+            }
+            return true
+        }
+    }
+
+    func removeVacationRow(id: Int64) throws(HabitError) -> Bool {
         let statement = try db.statement("DELETE FROM vacations WHERE id = ?1")
         statement.bind(1, id)
         try statement.run()
-        return db.changes > 0
+        guard db.changes > 0 else { return false }
+        // Its local id may be taken again; its global id stays removed (sync_removed).
+        try db.statement("UPDATE sync_ops SET local_id = NULL WHERE kind = 5 AND local_id = ?1").binding(id).run()
+        return true
     }
 
     package func vacations() throws(HabitError) -> [Vacation] {
@@ -380,6 +456,15 @@ package final class Store {
 
     package func insertEntry(habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
                              source: EntrySource, undoes: Int64?, note: String?) throws(HabitError) -> Int64 {
+        try atomically { () throws(HabitError) -> Int64 in
+            let id = try writeEntry(habitId: habitId, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, undoes: undoes, note: note)
+            try logEntry(Entry(id: id, habitId: habitId, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, undoes: undoes, note: note))
+            return id
+        }
+    }
+
+    func writeEntry(habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
+                    source: EntrySource, undoes: Int64?, note: String?) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO entries(habit_id, day, kind, value, recorded_at_ms, source, undoes, note)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)

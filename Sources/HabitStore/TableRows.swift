@@ -70,6 +70,6 @@ extension Store {
     /// A consistent copy of the whole store in a new file (see Database.backup).
     package func backup(to path: String) throws(HabitError) {
         guard !path.isEmpty else { throw .invalid("the backup path is empty") }
-        try db.backup(to: path)
+        try db.backup(to: path, then: Self.renewReplicaSQL)
     }
 }

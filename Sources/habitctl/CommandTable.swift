@@ -29,6 +29,7 @@ enum CommandTable {
         ("plugin", ProofCommands.plugin),
         ("reminders", ReminderCommands.run),
         ("shield", ShieldCommands.run),
+        ("sync", SyncCommands.run),
         ("completions", Completions.run),
         ("manual", Manual.run),
         ("demo", Demo.run),

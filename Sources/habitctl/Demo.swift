@@ -82,11 +82,41 @@ enum Demo {
         let lines = text.map { String(cString: $0).split(separator: "\n").count } ?? 0
         hc_free(text)
         say("export: \(lines) JSON Lines, the whole history (habitctl --db \(path) export --format jsonl)")
+        let agreed = try twoDevices(store, folder: folder, bed: bed, water: water, today: today, say: say)
         if context.output.json {
             print(Output.encode(["schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
                                  "export_lines": lines, "awards_unlocked": unlocked.count, "events_delivered": first.count,
-                                 "events_redelivered": second.count, "proof_verdicts": verdicts]))
+                                 "events_redelivered": second.count, "proof_verdicts": verdicts, "devices_agree": agreed]))
         }
+    }
+
+    /// A second device: a copy by sync, both log offline, then one exchange each way.
+    private static func twoDevices(_ phone: StoreRef, folder: String, bed: Int64, water: Int64, today: Int32,
+                                   say: (String) -> Void) throws(CLIError) -> Bool {
+        let tablet = try StoreRef(path: folder + "/tablet.db")
+        _ = try SyncCommands.applyBytes(tablet.handle, try SyncCommands.changesBytes(phone.handle, peer: []))
+        var found: UnsafeMutablePointer<hc_habit>?
+        try Library.check(hc_habit_find(&found, tablet.handle, "Make the bed"))
+        let bedThere = found?.pointee.id ?? 0
+        hc_habit_free(found)
+        // Offline: the tablet makes the bed, the phone logs two glasses.
+        try append(tablet, bedThere, HC_ENTRY_DONE, 0, today)
+        for _ in 0..<2 { try append(phone, water, HC_ENTRY_AMOUNT, 1, today) }
+        let toPhone = try SyncCommands.applyBytes(phone.handle, try SyncCommands.changesBytes(tablet.handle, peer: try SyncCommands.stateBytes(phone.handle)))
+        let toTablet = try SyncCommands.applyBytes(tablet.handle, try SyncCommands.changesBytes(phone.handle, peer: try SyncCommands.stateBytes(tablet.handle)))
+        func canonical(_ store: StoreRef) throws(CLIError) -> String {
+            var text: UnsafeMutablePointer<CChar>?
+            try Library.check(hc_sync_canonical(&text, store.handle))
+            defer { hc_free(text) }
+            return text.map { String(cString: $0) } ?? ""
+        }
+        let same = try canonical(phone) == canonical(tablet)
+        var bedDone = 0.0
+        try Library.check(hc_habit_day_total(&bedDone, phone.handle, bed, today))
+        say("sync: a tablet copied the phone's store, then offline the tablet made the bed and the phone logged 2 glasses; " +
+            "one exchange each way (\(toPhone.entries_added) entry to the phone, \(toTablet.entries_added) to the tablet): " +
+            "the bed is \(bedDone >= 1 ? "made" : "not made") on the phone, and both hold the same records: \(same ? "yes" : "NO")")
+        return same
     }
 
     private static func temporaryFolder() throws(CLIError) -> String {

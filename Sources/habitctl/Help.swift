@@ -26,6 +26,7 @@ enum Help {
       events               what to notify about: --after CURSOR, --ack, --limit N
       reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
       shield add|list|state|next|emergency|snapshot  when apps are blocked
+      sync state|changes|apply|with  merge the history of a person's devices
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
@@ -139,6 +140,29 @@ enum Help {
         past it). T is a local date-time (2026-06-05T07:30), a time today (07:30),
         or an instant (2026-06-05T05:30Z). snapshot writes the state, the next day's
         changes and the revision to PATH atomically, for an extension.
+        """,
+        "sync": """
+        Usage: habitctl sync state [--out FILE]
+               habitctl sync changes [--since STATE_FILE] [--out FILE]
+               habitctl sync apply FILE|-
+               habitctl sync with OTHER_DB
+
+        Devices that each keep a store merge their histories: every device may log,
+        edit and undo offline, and after they exchange changes in any order, any
+        number of times, they hold the same records. state writes what this store has
+        seen; on another device, changes --since that file writes what it lacks
+        (without --since: everything); apply merges such a changeset here (validated
+        whole first: a damaged one is exit 5 and changes nothing). with merges two
+        store files both ways (say one in a synced folder). States and changesets are
+        binary: they go to --out FILE, or to stdout when it is not a terminal; --json
+        prints them in hex with a summary instead.
+
+        What merges: habits and their fields (the later edit wins per field), schedules
+        (per effective day), entries and undos (all kept; an entry undone on two devices
+        is cancelled once), vacations (a removal removes the one it saw), the time
+        zone, day start and week start, proofs' records and verdicts. What stays on each
+        device: proofs' photos, credits, awards and events, reminders, shields, plugins,
+        retry keys.
         """,
         "reminders": """
         Usage: habitctl reminders add HABIT --at HH:MM [--days mon,wed,fri] [--message TEXT] [--quiet defer|drop]

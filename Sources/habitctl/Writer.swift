@@ -54,6 +54,12 @@ enum Writer {
         if let error = writeAll(text, to: STDOUT_FILENO) { outputFailure = error }
     }
 
+    /// Writes bytes (a sync state or changeset) to stdout, as standardOutput does text.
+    static func standardOutput(bytes: [UInt8]) {
+        guard outputFailure == nil else { return }
+        if let error = writeAll(bytes, to: STDOUT_FILENO) { outputFailure = error }
+    }
+
     /// Writes text to stderr, best effort.
     static func standardError(_ text: String) {
         _ = writeAll(text, to: STDERR_FILENO)
@@ -62,7 +68,11 @@ enum Writer {
     /// Writes every byte of text to fd, retrying on EINTR and short writes; returns the
     /// reason on failure.
     static func writeAll(_ text: String, to fd: Int32) -> String? {
-        var bytes = Array(text.utf8)
+        writeAll(Array(text.utf8), to: fd)
+    }
+
+    static func writeAll(_ data: [UInt8], to fd: Int32) -> String? {
+        var bytes = data
         if bytes.isEmpty { return nil }
         return bytes.withUnsafeMutableBytes { buffer -> String? in
             guard let base = buffer.baseAddress else { return nil }

@@ -27,6 +27,8 @@ final class CLIOutputTests: XCTestCase {
             let result = try runProcess([Paths.habitctl, "--db", pristine] + args)
             XCTAssertTrue(result.status == 0 || args.first == "proof", "\(args): \(result.stderr)")
         }
+        // Another device's store, for sync with.
+        XCTAssertEqual(try runProcess([Paths.habitctl, "--db", folder + "/other.db", "habit", "add", "Walk"]).status, 0)
     }
 
     var cases: [Case] {
@@ -77,6 +79,11 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["habit", "add", "Sit", "--question", "Sat?", "--colour", "#00897B", "--icon", "lotus", "--position", "2"]),
             Case(args: ["habit", "edit", "Read", "--description", "Twenty pages", "--color", ""]),
             Case(args: ["heatmap", "Read", "--svg", "{folder}/read.svg"]),
+            // Sync (issue 16).
+            // (Binary on stdout reads back as no text here: the state and changes go to files or JSON.)
+            Case(args: ["sync", "state", "--out", "{folder}/state.bin"]), Case(args: ["--json", "sync", "state"]),
+            Case(args: ["--json", "sync", "changes"]), Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),
+            Case(args: ["sync", "apply", "-"], stdin: ""), Case(args: ["sync", "with", folder + "/other.db"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]

@@ -183,7 +183,7 @@ final class HabitDisplayTests: StoreTestCase {
         var store = try open()
         let id = createHabit(store, "Old habit")
         ok(hc_store_close(store))
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + "PRAGMA user_version = 12;"]), "back to 12")
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropSyncSQL + dropHabitDisplaySQL + "PRAGMA user_version = 12;"]), "back to 12")
         store = try open()
         defer { hc_store_close(store) }
         var version: Int32 = 0

@@ -102,6 +102,9 @@ final class HeaderContractTests: XCTestCase {
             hc_shield_rule m = HC_SHIELD_RULE_INIT, f;
             memset(&f, 0x5a, sizeof f);
             if (hc_shield_rule_init(&f, sizeof f) != HC_OK || memcmp(&m, &f, sizeof m) != 0) return 7;
+            hc_sync_summary sm = HC_SYNC_SUMMARY_INIT, sf;
+            memset(&sf, 0x5a, sizeof sf);
+            if (hc_sync_summary_init(&sf, sizeof sf) != HC_OK || memcmp(&sm, &sf, sizeof sm) != 0 || sm.struct_size != sizeof sm) return 8;
             puts("ok");
             return 0;
         }

@@ -78,7 +78,8 @@ final class StorePrivacyTests: StoreTestCase {
     }
 
     /// A file system that fills up during an import's appends: HC_E_IO (exit 6), nothing
-    /// written, the store intact, and the same import succeeds once there is room.
+    /// written, the store intact, and the same import succeeds once there is room (3 MB:
+    /// the 2,000 entries, their sync op log, and the write-ahead log of one transaction).
     func testAFullDiskDuringAnAppendIsAnIOErrorAndTheStoreStaysIntact() throws {
         XCTAssertEqual(mkdir(dir + "/mnt", 0o755), 0)
         // As `export --format jsonl` writes it.
@@ -97,7 +98,7 @@ final class StorePrivacyTests: StoreTestCase {
         XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", dir + "/roomy.db", "import", dir + "/big.jsonl", "--format", "jsonl"]), "import with room")
 
         let result = try inMountNamespace("""
-            mount -t tmpfs -o size=1m tmpfs "$MNT"
+            mount -t tmpfs -o size=3m tmpfs "$MNT"
             "$CTL" --db "$MNT/store.db" init >/dev/null
             "$CTL" --db "$MNT/store.db" habit add Water >/dev/null
             "$CTL" --db "$MNT/store.db" log Water >/dev/null

@@ -115,7 +115,7 @@ struct SplitMix {
 
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
-let latestSchemaVersion: Int32 = 13
+let latestSchemaVersion: Int32 = 14
 
 /// The Swift toolchain's root (/opt/swift for /opt/swift/usr/bin/swift): what a
 /// consumer of the self-contained library must not need.
@@ -156,7 +156,10 @@ let dropHabitDisplaySQL = ["description", "question", "colour", "icon", "positio
 
 /// SQL that takes schema 12's shields away again (its tables, and the triggers it
 /// put on older tables), for tests that turn a store back into an older schema.
-let dropShieldsSQL = ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends"].flatMap { table in
+let dropShieldsSQL = dropSyncSQL + ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends"].flatMap { table in
     ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
 }.joined(separator: " ") + " DROP TABLE shield_emergencies; DROP TABLE shield_rule_versions; DROP TABLE shield_rules;" +
     " DROP TABLE zone_changes; DROP TABLE shield_revision; "
+
+/// Takes a store back below migration 14 (sync), for the tests of older stores.
+let dropSyncSQL = "DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; "

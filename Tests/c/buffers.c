@@ -156,6 +156,10 @@ int main(int argc, char **argv) {
     WALK("hc_credit_rule_list", hc_credit_rule, CREDIT_RULES);
     WALK("hc_shield_state", hc_shield_status, SHIELD_STATE);
     WALK("hc_shield_transitions", hc_shield_transition, SHIELD_TRANSITIONS);
+#define SYNC_REPLICA(out, capacity, count) hc_sync_replica(out, capacity, count, store)
+#define SYNC_STATE(out, capacity, count) hc_sync_state(out, capacity, count, store)
+    WALK("hc_sync_replica", uint8_t, SYNC_REPLICA);
+    WALK("hc_sync_state", uint8_t, SYNC_STATE);
 
     SAME_DEFAULTS(hc_habit_options, hc_habit_options_init, HC_HABIT_OPTIONS_INIT);
     SAME_DEFAULTS(hc_entry_input, hc_entry_input_init, HC_ENTRY_INPUT_INIT);
@@ -172,6 +176,7 @@ int main(int argc, char **argv) {
     SAME_DEFAULTS(hc_proof_policy, hc_proof_policy_init, HC_PROOF_POLICY_INIT);
     SAME_DEFAULTS(hc_reminder_rule, hc_reminder_rule_init, HC_REMINDER_RULE_INIT);
     SAME_DEFAULTS(hc_shield_rule, hc_shield_rule_init, HC_SHIELD_RULE_INIT);
+    SAME_DEFAULTS(hc_sync_summary, hc_sync_summary_init, HC_SYNC_SUMMARY_INIT);
 
     /* A caller built against 0.2.0 passes the struct's first size: accepted. */
     hc_entry_input older;

@@ -261,6 +261,14 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_shield_revision(&revision, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_shield_emergency_unlock(&id, s, 1, 10, NULL), HC_E_MISUSE);
         EXPECT_STATUS(hc_shield_snapshot_write(s, "/tmp/never-written.json", 0), HC_E_MISUSE);
+        uint8_t sync_bytes[64];
+        uint8_t *sync_changes = NULL;
+        hc_sync_summary sync_summary = HC_SYNC_SUMMARY_INIT;
+        EXPECT_STATUS(hc_sync_replica(sync_bytes, 64, &count, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_sync_state(sync_bytes, 64, &count, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_sync_changes(&sync_changes, &count, s, NULL, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_sync_apply(&sync_summary, s, sync_bytes, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_sync_canonical(&text, s), HC_E_MISUSE);
     }
 
     /* A real store, and every call with bad arguments. */
@@ -1344,6 +1352,54 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_shield_emergency_unlock(&unlock, store, rule_id, 10, NULL), HC_E_CONFLICT);
     }
 
+    /* Sync: bad buffers, bad states and hostile changesets; nothing written. */
+    {
+        uint8_t state[4096], replica[16], garbage[64];
+        int64_t state_size = 0, size = 0;
+        uint8_t *changes = NULL;
+        char *before = NULL, *after = NULL;
+        hc_sync_summary summary = HC_SYNC_SUMMARY_INIT;
+        EXPECT_STATUS(hc_sync_summary_init(NULL, sizeof summary), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_summary_init(&summary, 4), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_summary_init(&summary, sizeof summary), HC_OK);
+        memset(garbage, 0x41, sizeof garbage);
+        EXPECT_STATUS(hc_sync_replica(replica, 16, &size, store), HC_OK);
+        EXPECT(size == 16);
+        EXPECT_STATUS(hc_sync_replica(replica, 16, NULL, store), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_state(NULL, 5, &size, store), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_state(state, -1, &size, store), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_state(state, sizeof state, &state_size, store), HC_OK);
+        EXPECT_STATUS(hc_sync_changes(NULL, &size, store, NULL, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes(&changes, NULL, store, NULL, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes(&changes, &size, store, NULL, 5), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes(&changes, &size, store, state, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes(&changes, &size, store, garbage, sizeof garbage), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes(&changes, &size, store, state, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes(&changes, &size, store, NULL, 0), HC_OK);
+        EXPECT(changes != NULL && size > 16);
+        EXPECT_STATUS(hc_sync_canonical(NULL, store), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_canonical(&before, store), HC_OK);
+        EXPECT_STATUS(hc_sync_apply(&summary, store, NULL, 10), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_apply(&summary, store, changes, -1), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_apply(&summary, store, changes, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_apply(&summary, store, garbage, sizeof garbage), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_apply(&summary, store, changes, size - 1), HC_E_INVALID);
+        changes[size / 2] ^= 0x10;
+        EXPECT_STATUS(hc_sync_apply(&summary, store, changes, size), HC_E_INVALID);
+        changes[size / 2] ^= 0x10;
+        summary.struct_size = 3;
+        EXPECT_STATUS(hc_sync_apply(&summary, store, changes, size), HC_E_INVALID);
+        summary.struct_size = sizeof summary;
+        EXPECT_STATUS(hc_sync_apply(&summary, store, changes, size), HC_OK); /* its own ops: nothing new */
+        EXPECT(summary.ops_received > 0 && summary.ops_new == 0 && summary.ops_applied == 0);
+        EXPECT_STATUS(hc_sync_apply(NULL, store, changes, size), HC_OK);
+        EXPECT_STATUS(hc_sync_canonical(&after, store), HC_OK);
+        EXPECT(before && after && strcmp(before, after) == 0);
+        hc_free(before);
+        hc_free(after);
+        hc_free(changes);
+    }
+
     /* Read-only stores refuse writes with their own code. */
     EXPECT_STATUS(hc_store_close(store), HC_OK);
     EXPECT_STATUS(hc_store_open(&store, path, HC_OPEN_READONLY), HC_OK);
@@ -1361,6 +1417,11 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 10, HC_EVENTS_ACK), HC_E_READONLY);
     EXPECT_STATUS(hc_event_list_read(&event_list, store, 0, 10, 0), HC_OK);
     hc_event_list_free(event_list);
+    {
+        uint8_t empty_changeset[] = {'H', 'C', 'S', 'Y', 1, 0, 0, 0, 0x53, 0xd9, 0x1c, 0xed};
+        hc_sync_summary summary = HC_SYNC_SUMMARY_INIT;
+        EXPECT_STATUS(hc_sync_apply(&summary, store, empty_changeset, sizeof empty_changeset), HC_E_READONLY);
+    }
     {
         hc_reminder_rule rule = HC_REMINDER_RULE_INIT;
         hc_reminder_list *reminders = NULL;

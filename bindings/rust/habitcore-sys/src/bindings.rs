@@ -677,6 +677,22 @@ pub struct hc_shield_transition {
     pub zone: [c_char; 72],
 }
 
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_sync_summary {
+    pub struct_size: u32,
+    pub ops_received: i64,
+    pub ops_new: i64,
+    pub ops_applied: i64,
+    pub ops_superseded: i64,
+    pub ops_waiting: i64,
+    pub habits_changed: i64,
+    pub entries_added: i64,
+    pub vacations_changed: i64,
+    pub settings_changed: i64,
+    pub proofs_changed: i64,
+}
+
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_store {
@@ -908,6 +924,12 @@ extern "C" {
     pub fn hc_shield_revision(out_revision: *mut i64, store: *mut hc_store) -> i32;
     pub fn hc_shield_emergency_unlock(out_id: *mut i64, store: *mut hc_store, rule_id: i64, minutes: i32, reason: *const c_char) -> i32;
     pub fn hc_shield_snapshot_write(store: *mut hc_store, path: *const c_char, at_ms: i64) -> i32;
+    pub fn hc_sync_summary_init(out: *mut hc_sync_summary, struct_size: u32) -> i32;
+    pub fn hc_sync_replica(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store) -> i32;
+    pub fn hc_sync_state(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store) -> i32;
+    pub fn hc_sync_changes(out: *mut *mut u8, out_size: *mut i64, store: *mut hc_store, peer_state: *const u8, peer_state_size: i64) -> i32;
+    pub fn hc_sync_apply(out: *mut hc_sync_summary, store: *mut hc_store, changes: *const u8, size: i64) -> i32;
+    pub fn hc_sync_canonical(out: *mut *mut c_char, store: *mut hc_store) -> i32;
 }
 
 /// Every struct's C name, size and field offsets as Rust lays it out (tests/layout.rs compares a C compiler's).
@@ -949,5 +971,6 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_shield_rule", core::mem::size_of::<hc_shield_rule>(), vec![("struct_size", core::mem::offset_of!(hc_shield_rule, struct_size)), ("start_minute", core::mem::offset_of!(hc_shield_rule, start_minute)), ("end_minute", core::mem::offset_of!(hc_shield_rule, end_minute)), ("lift", core::mem::offset_of!(hc_shield_rule, lift)), ("session_lifts", core::mem::offset_of!(hc_shield_rule, session_lifts)), ("cutoff_lifts", core::mem::offset_of!(hc_shield_rule, cutoff_lifts)), ("excused_lifts", core::mem::offset_of!(hc_shield_rule, excused_lifts)), ("fail_closed", core::mem::offset_of!(hc_shield_rule, fail_closed)), ("budget_period", core::mem::offset_of!(hc_shield_rule, budget_period)), ("budget_count", core::mem::offset_of!(hc_shield_rule, budget_count)), ("from_day", core::mem::offset_of!(hc_shield_rule, from_day)), ("reserved", core::mem::offset_of!(hc_shield_rule, reserved)), ("id", core::mem::offset_of!(hc_shield_rule, id)), ("habit_count", core::mem::offset_of!(hc_shield_rule, habit_count)), ("habit_ids", core::mem::offset_of!(hc_shield_rule, habit_ids)), ("name", core::mem::offset_of!(hc_shield_rule, name)), ("key", core::mem::offset_of!(hc_shield_rule, key)), ("days", core::mem::offset_of!(hc_shield_rule, days))]),
         ("hc_shield_status", core::mem::size_of::<hc_shield_status>(), vec![("struct_size", core::mem::offset_of!(hc_shield_status, struct_size)), ("shielded", core::mem::offset_of!(hc_shield_status, shielded)), ("rule_id", core::mem::offset_of!(hc_shield_status, rule_id)), ("reason", core::mem::offset_of!(hc_shield_status, reason)), ("fail_closed", core::mem::offset_of!(hc_shield_status, fail_closed)), ("window_day", core::mem::offset_of!(hc_shield_status, window_day)), ("habit_day", core::mem::offset_of!(hc_shield_status, habit_day)), ("window_start_ms", core::mem::offset_of!(hc_shield_status, window_start_ms)), ("window_end_ms", core::mem::offset_of!(hc_shield_status, window_end_ms)), ("since_ms", core::mem::offset_of!(hc_shield_status, since_ms)), ("until_ms", core::mem::offset_of!(hc_shield_status, until_ms)), ("next_change_ms", core::mem::offset_of!(hc_shield_status, next_change_ms)), ("next_cause", core::mem::offset_of!(hc_shield_status, next_cause)), ("earlier", core::mem::offset_of!(hc_shield_status, earlier)), ("emergency_left", core::mem::offset_of!(hc_shield_status, emergency_left)), ("outstanding_count", core::mem::offset_of!(hc_shield_status, outstanding_count)), ("outstanding", core::mem::offset_of!(hc_shield_status, outstanding))]),
         ("hc_shield_transition", core::mem::size_of::<hc_shield_transition>(), vec![("struct_size", core::mem::offset_of!(hc_shield_transition, struct_size)), ("shielded", core::mem::offset_of!(hc_shield_transition, shielded)), ("rule_id", core::mem::offset_of!(hc_shield_transition, rule_id)), ("at_ms", core::mem::offset_of!(hc_shield_transition, at_ms)), ("local_day", core::mem::offset_of!(hc_shield_transition, local_day)), ("local_minute", core::mem::offset_of!(hc_shield_transition, local_minute)), ("offset_seconds", core::mem::offset_of!(hc_shield_transition, offset_seconds)), ("moved", core::mem::offset_of!(hc_shield_transition, moved)), ("from_reason", core::mem::offset_of!(hc_shield_transition, from_reason)), ("to_reason", core::mem::offset_of!(hc_shield_transition, to_reason)), ("cause", core::mem::offset_of!(hc_shield_transition, cause)), ("reserved", core::mem::offset_of!(hc_shield_transition, reserved)), ("zone", core::mem::offset_of!(hc_shield_transition, zone))]),
+        ("hc_sync_summary", core::mem::size_of::<hc_sync_summary>(), vec![("struct_size", core::mem::offset_of!(hc_sync_summary, struct_size)), ("ops_received", core::mem::offset_of!(hc_sync_summary, ops_received)), ("ops_new", core::mem::offset_of!(hc_sync_summary, ops_new)), ("ops_applied", core::mem::offset_of!(hc_sync_summary, ops_applied)), ("ops_superseded", core::mem::offset_of!(hc_sync_summary, ops_superseded)), ("ops_waiting", core::mem::offset_of!(hc_sync_summary, ops_waiting)), ("habits_changed", core::mem::offset_of!(hc_sync_summary, habits_changed)), ("entries_added", core::mem::offset_of!(hc_sync_summary, entries_added)), ("vacations_changed", core::mem::offset_of!(hc_sync_summary, vacations_changed)), ("settings_changed", core::mem::offset_of!(hc_sync_summary, settings_changed)), ("proofs_changed", core::mem::offset_of!(hc_sync_summary, proofs_changed))]),
     ]
 }

@@ -1,0 +1,355 @@
+/// A record's identity across replicas: the replica that wrote it and that replica's
+/// sequence number for the write (1, 2, ...). Local integer ids differ per store;
+/// these do not.
+package struct GlobalId: Hashable, Comparable, Sendable {
+    package static let replicaBytes = 16
+    package var replica: [UInt8]
+    package var seq: Int64
+
+    package init(replica: [UInt8], seq: Int64) {
+        self.replica = replica
+        self.seq = seq
+    }
+
+    package static func < (a: GlobalId, b: GlobalId) -> Bool {
+        a.replica != b.replica ? a.replica.lexicographicallyPrecedes(b.replica) : a.seq < b.seq
+    }
+
+    /// "0123abcd…-42": the replica in hex, then the sequence number.
+    package var text: String { "\(SyncHex.encode(replica))-\(seq)" }
+}
+
+package enum SyncHex {
+    package static func encode(_ bytes: [UInt8]) -> String {
+        let digits = Array("0123456789abcdef")
+        var text = ""
+        for b in bytes { text.append(digits[Int(b >> 4)]); text.append(digits[Int(b & 15)]) }
+        return text
+    }
+
+    package static func decode(_ text: String) -> [UInt8]? {
+        let chars = Array(text.utf8)
+        guard chars.count % 2 == 0 else { return nil }
+        func nibble(_ c: UInt8) -> UInt8? {
+            switch c {
+            case 48...57: return c - 48
+            case 97...102: return c - 87
+            case 65...70: return c - 55
+            default: return nil
+            }
+        }
+        var out: [UInt8] = []
+        var i = 0
+        while i < chars.count {
+            guard let hi = nibble(chars[i]), let lo = nibble(chars[i + 1]) else { return nil }
+            out.append(hi << 4 | lo)
+            i += 2
+        }
+        return out
+    }
+}
+
+/// The habit fields that merge one by one, last writer wins (the kind is fixed at creation).
+package enum HabitField: UInt8, CaseIterable, Sendable {
+    case name = 1, target = 2, direction = 3, group = 4, unit = 5, routine = 6, proofRequired = 7, startDay = 8, archivedDay = 9
+}
+
+/// A field value as the sync format carries it.
+package enum SyncValue: Equatable, Sendable {
+    case null
+    case int(Int64)
+    case double(Double)
+    case text(String)
+}
+
+/// One replicated write. Each is stamped with its writer's global id and a hybrid
+/// logical clock in the log; what an op names (a habit, an undone entry, a removed
+/// vacation) it names by global id.
+package enum SyncOp: Equatable, Sendable {
+    /// A new habit; its global id is the op's. Fields change later by habitField.
+    indirect case habitCreate(spec: HabitSpec, createdAtMs: Int64)
+    case habitField(habit: GlobalId, field: HabitField, value: SyncValue)
+    /// The schedule in force from a day on (the last writer wins per habit and day).
+    case schedule(habit: GlobalId, fromDay: Int32, schedule: Schedule)
+    /// A ledger entry; its global id is the op's. An undo names the entry it cancels.
+    case entry(habit: GlobalId, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64, source: EntrySource,
+               note: String?, undoes: GlobalId?)
+    /// A vacation (habit nil: every habit); its global id is the op's.
+    case vacationAdd(habit: GlobalId?, first: Int32, last: Int32)
+    case vacationRemove(vacation: GlobalId)
+    /// A store setting that follows the person (see SyncOp.syncedSettings).
+    case setting(key: String, value: String)
+    /// A photo proof's record (its global id is the op's); the evidence bytes stay on
+    /// the device that received them.
+    /// (indirect, as verdict: the large cases stay out of every op's inline size.)
+    indirect case proof(habit: GlobalId, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?, receivedAtMs: Int64,
+               metadata: String?)
+    /// A verdict on a proof (its global id is the op's), naming the entry it appended, if any.
+    indirect case verdict(proof: GlobalId, verdict: Verdict, entry: GlobalId?)
+
+    package enum Kind: UInt8, CaseIterable, Sendable {
+        case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
+    }
+
+    /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
+    package static let syncedSettings: Set<String> = ["timezone", "day_start_minutes", "week_start"]
+
+    package var kind: Kind {
+        switch self {
+        case .habitCreate: return .habitCreate
+        case .habitField: return .habitField
+        case .schedule: return .schedule
+        case .entry: return .entry
+        case .vacationAdd: return .vacationAdd
+        case .vacationRemove: return .vacationRemove
+        case .setting: return .setting
+        case .proof: return .proof
+        case .verdict: return .verdict
+        }
+    }
+
+    /// The records this op needs applied before it can be: until they arrive it waits.
+    package var dependencies: [GlobalId] {
+        switch self {
+        case .habitCreate, .vacationRemove, .setting: return []
+        case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
+        case .entry(let habit, _, _, _, _, _, _, let undoes): return undoes.map { [habit, $0] } ?? [habit]
+        case .vacationAdd(let habit, _, _): return habit.map { [$0] } ?? []
+        case .proof(let habit, _, _, _, _, _, _, _): return [habit]
+        case .verdict(let proof, _, let entry): return entry.map { [proof, $0] } ?? [proof]
+        }
+    }
+
+    // MARK: Payload coding
+
+    package func encodePayload() -> [UInt8] {
+        var w = SyncWriter()
+        switch self {
+        case .habitCreate(let spec, let createdAtMs):
+            w.text(spec.name)
+            w.varint(Int64(spec.kind.rawValue))
+            w.double(spec.target)
+            w.varint(Int64(spec.direction.rawValue))
+            w.optionalText(spec.group)
+            w.optionalText(spec.unit)
+            w.varint(Int64(spec.routine.rawValue))
+            w.byte(spec.proofRequired ? 1 : 0)
+            w.varint(Int64(spec.startDay))
+            w.text(spec.schedule.description)
+            w.varint(createdAtMs)
+        case .habitField(let habit, let field, let value):
+            Self.write(habit, &w)
+            w.byte(field.rawValue)
+            switch value {
+            case .null: w.byte(0)
+            case .int(let v): w.byte(1); w.varint(v)
+            case .double(let v): w.byte(2); w.double(v)
+            case .text(let v): w.byte(3); w.text(v)
+            }
+        case .schedule(let habit, let fromDay, let schedule):
+            Self.write(habit, &w)
+            w.varint(Int64(fromDay))
+            w.text(schedule.description)
+        case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
+            Self.write(habit, &w)
+            w.varint(Int64(day))
+            // Kind and source share a byte; the value is written only when it carries one.
+            w.byte(UInt8(truncatingIfNeeded: kind.rawValue) | UInt8(truncatingIfNeeded: source.rawValue) << 4)
+            if kind == .amount || kind == .total { w.double(value) }
+            w.varint(recordedAtMs)
+            w.optionalText(note)
+            if kind == .undo, let undoes { Self.write(undoes, &w) }
+        case .vacationAdd(let habit, let first, let last):
+            if let habit { w.byte(1); Self.write(habit, &w) } else { w.byte(0) }
+            w.varint(Int64(first))
+            w.varint(Int64(last))
+        case .vacationRemove(let vacation):
+            Self.write(vacation, &w)
+        case .setting(let key, let value):
+            w.text(key)
+            w.text(value)
+        case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
+            Self.write(habit, &w)
+            w.varint(Int64(day))
+            w.text(sha256)
+            w.varint(size)
+            w.text(mediaType)
+            if let takenAtMs { w.byte(1); w.varint(takenAtMs) } else { w.byte(0) }
+            w.varint(receivedAtMs)
+            w.optionalText(metadata)
+        case .verdict(let proof, let v, let entry):
+            Self.write(proof, &w)
+            w.byte(UInt8(truncatingIfNeeded: v.stage.rawValue))
+            w.text(v.verifierId)
+            w.text(v.verifierVersion)
+            w.byte(UInt8(truncatingIfNeeded: v.outcome.rawValue))
+            w.double(v.confidence)
+            w.text(v.reasonCode)
+            w.text(v.message)
+            w.text(v.signals.joined(separator: ","))
+            w.varint(v.durationUs)
+            w.varint(v.atMs)
+            w.optionalText(v.reviewer)
+            if let entry { w.byte(1); Self.write(entry, &w) } else { w.byte(0) }
+        }
+        return w.bytes
+    }
+
+    /// Decodes and validates a payload: every field in range, every text valid, nothing left over.
+    package static func decode(kind rawKind: UInt8, payload: [UInt8]) throws(HabitError) -> SyncOp {
+        guard let kind = Kind(rawValue: rawKind) else { throw .invalid("unknown op kind \(rawKind)") }
+        var r = SyncReader(payload)
+        let op: SyncOp
+        switch kind {
+        case .habitCreate:
+            let name = try r.text()
+            guard let habitKind = HabitKind(rawValue: try int32(&r, "kind")) else { throw .invalid("habit kind out of range") }
+            let target = try r.double()
+            guard let direction = Direction(rawValue: try int32(&r, "direction")) else { throw .invalid("direction out of range") }
+            let group = try r.optionalText()
+            let unit = try r.optionalText()
+            guard let routine = RoutineTime(rawValue: try int32(&r, "routine")) else { throw .invalid("routine out of range") }
+            let proof = try r.byte()
+            guard proof <= 1 else { throw .invalid("proof_required is not 0 or 1") }
+            let startDay = try day(&r)
+            let schedule = try Schedule(parsing: try r.text())
+            let createdAtMs = try r.varint()
+            let spec = HabitSpec(name: name, kind: habitKind, target: target, direction: direction, group: group, unit: unit,
+                                 routine: routine, proofRequired: proof == 1, startDay: startDay, schedule: schedule)
+            // What a local create would accept, in its stored form.
+            op = .habitCreate(spec: try spec.validated(), createdAtMs: createdAtMs)
+        case .habitField:
+            let habit = try read(&r)
+            guard let field = HabitField(rawValue: try r.byte()) else { throw .invalid("unknown habit field") }
+            let value: SyncValue
+            switch try r.byte() {
+            case 0: value = .null
+            case 1: value = .int(try r.varint())
+            case 2: value = .double(try r.double())
+            case 3: value = .text(try r.text())
+            case let tag: throw .invalid("unknown value tag \(tag)")
+            }
+            try validate(field, value)
+            op = .habitField(habit: habit, field: field, value: value)
+        case .schedule:
+            let habit = try read(&r)
+            op = .schedule(habit: habit, fromDay: try day(&r), schedule: try Schedule(parsing: try r.text()))
+        case .entry:
+            let habit = try read(&r)
+            let d = try day(&r)
+            let packed = try r.byte()
+            guard let entryKind = EntryKind(rawValue: Int32(packed & 15)), let source = EntrySource(rawValue: Int32(packed >> 4)) else {
+                throw .invalid("entry kind or source out of range")
+            }
+            var value = 0.0
+            if entryKind == .amount || entryKind == .total {
+                value = try r.double()
+                guard value.isFinite, value >= 0, value <= HabitSpec.maxTarget else { throw .invalid("entry value out of range") }
+            }
+            let recordedAtMs = try r.varint()
+            let note = try r.optionalText()
+            if let note { try TextRules.validate(note, field: "note", maxBytes: EntryRules.maxNoteBytes, allowEmpty: true) }
+            let undoes = entryKind == .undo ? try read(&r) : nil
+            op = .entry(habit: habit, day: d, kind: entryKind, value: value, recordedAtMs: recordedAtMs, source: source, note: note, undoes: undoes)
+        case .vacationAdd:
+            let flag = try r.byte()
+            guard flag <= 1 else { throw .invalid("vacation habit flag is not 0 or 1") }
+            let habit = flag == 1 ? try read(&r) : nil
+            let first = try day(&r), last = try day(&r)
+            guard first <= last else { throw .invalid("the vacation ends before it starts") }
+            op = .vacationAdd(habit: habit, first: first, last: last)
+        case .vacationRemove:
+            op = .vacationRemove(vacation: try read(&r))
+        case .setting:
+            let key = try r.text(limit: 64)
+            guard syncedSettings.contains(key) else { throw .invalid("setting '\(key)' does not sync") }
+            op = .setting(key: key, value: try r.text(limit: 256))
+        case .proof:
+            let habit = try read(&r)
+            let d = try day(&r)
+            let sha = try r.text(limit: 64)
+            guard sha.utf8.count == 64, sha.utf8.allSatisfy({ (48...57).contains($0) || (97...102).contains($0) }) else {
+                throw .invalid("proof sha256 is not 64 lowercase hex digits")
+            }
+            let size = try r.varint()
+            guard size >= 0 else { throw .invalid("proof size is negative") }
+            let media = try r.text(limit: 100)
+            let takenFlag = try r.byte()
+            guard takenFlag <= 1 else { throw .invalid("proof taken-at flag is not 0 or 1") }
+            let taken = takenFlag == 1 ? try r.varint() : nil
+            let received = try r.varint()
+            let metadata = try r.optionalText(limit: 16_384)
+            op = .proof(habit: habit, day: d, sha256: sha, size: size, mediaType: media, takenAtMs: taken, receivedAtMs: received, metadata: metadata)
+        case .verdict:
+            let proof = try read(&r)
+            guard let stage = Verdict.Stage(rawValue: Int32(try r.byte())) else { throw .invalid("verdict stage out of range") }
+            let verifierId = try r.text(limit: 200), verifierVersion = try r.text(limit: 200)
+            guard let outcome = Outcome(rawValue: Int32(try r.byte())) else { throw .invalid("verdict outcome out of range") }
+            let confidence = try r.double()
+            guard confidence.isFinite, (0...1).contains(confidence) else { throw .invalid("verdict confidence out of range") }
+            var verdict = Verdict(stage: stage, verifierId: verifierId, verifierVersion: verifierVersion, outcome: outcome,
+                                  confidence: confidence, reasonCode: try r.text(limit: 64), message: try r.text(limit: 2048))
+            let signals = try r.text(limit: 4096)
+            verdict.signals = signals.isEmpty ? [] : signals.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            verdict.durationUs = try r.varint()
+            verdict.atMs = try r.varint()
+            verdict.reviewer = try r.optionalText(limit: 200)
+            let entryFlag = try r.byte()
+            guard entryFlag <= 1 else { throw .invalid("verdict entry flag is not 0 or 1") }
+            // Stored as the writing device stored it (lengths bounded above; no rule re-runs here).
+            op = .verdict(proof: proof, verdict: verdict, entry: entryFlag == 1 ? try read(&r) : nil)
+        }
+        guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
+        return op
+    }
+
+    private static func write(_ id: GlobalId, _ w: inout SyncWriter) {
+        w.raw(id.replica)
+        w.uvarint(UInt64(bitPattern: id.seq))
+    }
+
+    package static func read(_ r: inout SyncReader) throws(HabitError) -> GlobalId {
+        let replica = try r.raw(GlobalId.replicaBytes)
+        let seq = try r.uvarint()
+        guard seq >= 1, seq <= UInt64(Int64.max) else { throw .invalid("sequence number \(seq) out of range") }
+        return GlobalId(replica: replica, seq: Int64(seq))
+    }
+
+    private static func int32(_ r: inout SyncReader, _ what: String) throws(HabitError) -> Int32 {
+        guard let value = Int32(exactly: try r.varint()) else { throw .invalid("\(what) out of range") }
+        return value
+    }
+
+    private static func day(_ r: inout SyncReader) throws(HabitError) -> Int32 {
+        let value = try int32(&r, "day")
+        guard CivilDate.isValid(value) else { throw .invalid("day \(value) is not a valid date") }
+        return value
+    }
+
+    /// A field value as a local edit could have written it.
+    static func validate(_ field: HabitField, _ value: SyncValue) throws(HabitError) {
+        func int(_ range: ClosedRange<Int64>) throws(HabitError) {
+            guard case .int(let v) = value, range.contains(v) else { throw .invalid("habit field \(field) out of range") }
+        }
+        switch field {
+        case .name:
+            guard case .text(let name) = value, try HabitName.normalized(name) == name else { throw .invalid("habit name is not valid") }
+        case .target:
+            guard case .double(let v) = value, v.isFinite, v >= 0, v <= HabitSpec.maxTarget else { throw .invalid("habit target out of range") }
+        case .direction: try int(Int64(Direction.allCases.map(\.rawValue).min() ?? 0)...Int64(Direction.allCases.map(\.rawValue).max() ?? 0))
+        case .group, .unit:
+            switch value {
+            case .null: break
+            case .text(let text): try TextRules.validate(text, field: field == .group ? "group" : "unit", maxBytes: field == .group ? 200 : 32)
+            default: throw .invalid("habit \(field) must be text or null")
+            }
+        case .routine: try int(Int64(RoutineTime.allCases.map(\.rawValue).min() ?? 0)...Int64(RoutineTime.allCases.map(\.rawValue).max() ?? 0))
+        case .proofRequired: try int(0...1)
+        case .startDay:
+            guard case .int(let v) = value, let day = Int32(exactly: v), CivilDate.isValid(day) else { throw .invalid("start day out of range") }
+        case .archivedDay:
+            if value == .null { return }
+            guard case .int(let v) = value, let day = Int32(exactly: v), CivilDate.isValid(day) else { throw .invalid("archived day out of range") }
+        }
+    }
+}

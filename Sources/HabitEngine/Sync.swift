@@ -1,0 +1,222 @@
+import HabitCore
+import HabitStore
+
+/// Sync between a person's devices: this store's state, the changes a peer lacks, and
+/// applying a peer's changes by the merge rules (HabitCore's SyncMerge and the store's
+/// materialisation). The transport is the caller's.
+extension Engine {
+    /// What one hc_sync_apply did.
+    package struct SyncSummary: Equatable, Sendable {
+        package var received = 0
+        package var new = 0
+        package var applied = 0
+        package var superseded = 0
+        package var waiting = 0
+        package var habitsChanged = 0
+        package var entriesAdded = 0
+        package var vacationsChanged = 0
+        package var settingsChanged = 0
+        package var proofsChanged = 0
+        package init() {}
+    }
+
+    package func syncState() throws(HabitError) -> [UInt8] {
+        try store.snapshot { () throws(HabitError) in try store.versionVector().encode() }
+    }
+
+    package func syncReplica() throws(HabitError) -> [UInt8] { try store.replicaId() }
+
+    /// Every op the peer (whose state is peerState; empty: nothing) lacks, as one changeset.
+    package func syncChanges(peerState: [UInt8]) throws(HabitError) -> [UInt8] {
+        let peer = try VersionVector.decode(peerState)
+        let ops = try store.snapshot { () throws(HabitError) in try store.opsAbove(peer) }
+        let bytes = Changeset.encode(raw: ops)
+        guard bytes.count <= Changeset.maxBytes else { throw HabitError(.noMemory, "the changeset would be \(bytes.count) bytes, above the format's limit") }
+        return bytes
+    }
+
+    /// Validates the whole changeset, then applies it in one transaction.
+    package func syncApply(_ bytes: [UInt8]) throws(HabitError) -> SyncSummary {
+        let decoded = try Changeset.decode(bytes)
+        // Settings the engine reads back must be ones it could have written itself.
+        for (number, item) in decoded.enumerated() {
+            guard case .setting(let key, let value) = item.op.op else { continue }
+            do throws(HabitError) {
+                try validateSetting(key, value)
+            } catch {
+                throw error.prefixed("changeset: record \(number + 1): \(item.op.id.text)")
+            }
+        }
+        var summary = SyncSummary()
+        summary.received = decoded.count
+        try store.atomically { () throws(HabitError) in
+            store.beginSyncApply()
+            defer { store.endSyncApply() }
+            let newest = decoded.map(\.raw.hlc).max() ?? 0
+            try store.receiveClock(newest)
+            try applyNew(decoded, &summary)
+            try materializePending(&summary)
+            try store.recordSeen()
+        }
+        dropCaches()
+        return summary
+    }
+
+    /// Logs and applies the ops not held yet, oldest stamp first (what an op names has
+    /// an older stamp, so it is usually applied first).
+    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], _ summary: inout SyncSummary) throws(HabitError) {
+        var seen = Set<GlobalId>()
+        var fresh: [(op: StampedOp, raw: RawOp)] = []
+        // Above a replica's highest number held, nothing can be held: no lookup.
+        let highest = try store.highestSeqs()
+        for (number, item) in decoded.enumerated() {
+            if item.raw.id.seq <= highest[item.raw.id.replica] ?? 0, let held = try store.heldOp(item.raw.id) {
+                guard held == item.raw else {
+                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): this store holds a different op under the same id")
+                }
+                continue
+            }
+            if !seen.insert(item.raw.id).inserted {
+                guard fresh.contains(where: { $0.raw == item.raw }) else {
+                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): two different ops under the same id")
+                }
+                continue
+            }
+            fresh.append(item)
+        }
+        // Oldest stamp first; ties by global id (keys made once: comparing byte arrays in the sort is slow).
+        let keys = fresh.map { item -> (Int64, UInt64, UInt64, Int64) in
+            let r = item.raw.id.replica
+            let hi = r.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }, lo = r.dropFirst(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+            return (item.raw.hlc, hi, lo, item.raw.id.seq)
+        }
+        fresh = fresh.indices.sorted { keys[$0] < keys[$1] }.map { fresh[$0] }
+        summary.new = fresh.count
+        for item in fresh {
+            let result = try store.materialize(item.op)
+            count(result, item.op.op, &summary)
+            switch result {
+            case .applied(let local): try store.insertReceived(item.raw, waiting: false, localId: local)
+            case .superseded: try store.insertReceived(item.raw, waiting: false, localId: nil)
+            case .waiting: try store.insertReceived(item.raw, waiting: true, localId: nil)
+            }
+        }
+    }
+
+    private func count(_ result: Store.Applied, _ op: SyncOp, _ summary: inout SyncSummary) {
+        switch result {
+        case .waiting: return
+        case .superseded: summary.superseded += 1
+        case .applied:
+            summary.applied += 1
+            switch op {
+            case .habitCreate, .habitField, .schedule: summary.habitsChanged += 1
+            case .entry: summary.entriesAdded += 1
+            case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
+            case .setting: summary.settingsChanged += 1
+            case .proof, .verdict: summary.proofsChanged += 1
+            }
+        }
+    }
+
+    /// Applies every waiting op whose records are now present, oldest stamp first,
+    /// until none can move; the rest wait for a later apply.
+    private func materializePending(_ summary: inout SyncSummary) throws(HabitError) {
+        var pending = try store.pendingOps()
+        while !pending.isEmpty {
+            var waiting: [RawOp] = []
+            for raw in pending {
+                let op: SyncOp
+                do throws(HabitError) {
+                    op = try SyncOp.decode(kind: raw.kind, payload: raw.payload)
+                } catch {
+                    throw HabitError.corrupt("sync op \(raw.id.text) in the log: \(error.message)")
+                }
+                let result = try store.materialize(StampedOp(id: raw.id, hlc: raw.hlc, op: op))
+                count(result, op, &summary)
+                switch result {
+                case .waiting: waiting.append(raw)
+                case .applied(let local): try store.markApplied(raw.id, localId: local)
+                case .superseded: try store.markApplied(raw.id, localId: nil)
+                }
+            }
+            if waiting.count == pending.count { break }
+            pending = waiting
+        }
+        summary.waiting = pending.count
+    }
+
+    private func validateSetting(_ key: String, _ value: String) throws(HabitError) {
+        switch key {
+        case "timezone": _ = try ZoneDatabase.load(value)
+        case "day_start_minutes":
+            guard let minutes = Int32(value) else { throw .invalid("day_start_minutes '\(value.prefix(40))' is not a number") }
+            try DayClock.validateDayStart(minutes)
+        case "week_start":
+            guard let weekday = Int(value), (0...6).contains(weekday) else { throw .invalid("week_start '\(value.prefix(40))' is not 0...6") }
+        default: throw .invalid("setting '\(key.prefix(40))' does not sync")
+        }
+    }
+
+    /// The synced part of the store as text that does not depend on local ids: records
+    /// by global id, in global id order. Two replicas that have exchanged everything
+    /// give the same bytes.
+    package func syncCanonical() throws(HabitError) -> String {
+        try store.snapshot { () throws(HabitError) in
+            var lines = ["habitcore-sync-canonical 1"]
+            for key in SyncOp.syncedSettings.sorted() {
+                if let value = try store.setting(key) { lines.append("setting \(key) \(SyncCanonical.quote(value))") }
+            }
+            var habitIds: [Int64: GlobalId] = [:]
+            var habitLines: [(GlobalId, [String])] = []
+            for habit in try store.habits(includeArchived: true) {
+                guard let id = try store.globalId(.habit, habit.id) else { continue }
+                habitIds[habit.id] = id
+                let s = habit.spec
+                var block = ["habit \(id.text) name=\(SyncCanonical.quote(s.name)) kind=\(s.kind.rawValue) target=\(s.target) direction=\(s.direction.rawValue)"
+                    + " group=\(s.group.map(SyncCanonical.quote) ?? "-") unit=\(s.unit.map(SyncCanonical.quote) ?? "-") routine=\(s.routine.rawValue)"
+                    + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"]
+                for span in habit.schedules { block.append("  schedule \(span.fromDay) \(span.schedule.description)") }
+                habitLines.append((id, block))
+            }
+            for (_, block) in habitLines.sorted(by: { $0.0 < $1.0 }) { lines += block }
+            let entries = try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay)
+            let undone = Set(entries.compactMap(\.undoes))
+            var entryLines: [(GlobalId, String)] = []
+            for entry in entries where entry.kind != .undo {
+                guard let id = try store.globalId(.entry, entry.id), let habit = habitIds[entry.habitId] else { continue }
+                entryLines.append((id, "entry \(id.text) habit=\(habit.text) day=\(entry.day) kind=\(entry.kind.name) value=\(entry.value)"
+                    + " at=\(entry.recordedAtMs) source=\(entry.source.name) note=\(entry.note.map(SyncCanonical.quote) ?? "-") undone=\(undone.contains(entry.id) ? 1 : 0)"))
+            }
+            lines += entryLines.sorted { $0.0 < $1.0 }.map(\.1)
+            var vacationLines: [(GlobalId, String)] = []
+            for vacation in try store.vacations() {
+                guard let id = try store.globalId(.vacation, vacation.id) else { continue }
+                let habit = vacation.habitId.flatMap { habitIds[$0]?.text } ?? "*"
+                vacationLines.append((id, "vacation \(id.text) habit=\(habit) \(vacation.first)...\(vacation.last)"))
+            }
+            lines += vacationLines.sorted { $0.0 < $1.0 }.map(\.1)
+            var proofIds: [Int64: GlobalId] = [:]
+            var proofLines: [(GlobalId, String)] = []
+            for proof in try store.syncedProofs() {
+                guard let id = try store.globalId(.proof, proof.id), let habit = habitIds[proof.habitId] else { continue }
+                proofIds[proof.id] = id
+                proofLines.append((id, "proof \(id.text) habit=\(habit.text) day=\(proof.day) sha256=\(proof.sha256) size=\(proof.size)"
+                    + " media=\(SyncCanonical.quote(proof.mediaType)) taken=\(proof.takenAtMs.map(String.init) ?? "-") received=\(proof.receivedAtMs)"
+                    + " metadata=\(proof.metadata.map(SyncCanonical.quote) ?? "-")"))
+            }
+            lines += proofLines.sorted { $0.0 < $1.0 }.map(\.1)
+            var verdictLines: [(GlobalId, String)] = []
+            for (verdict, _) in try store.verdicts(habitId: nil, proofId: nil) {
+                guard let id = try store.globalId(.verdict, verdict.id), let proof = proofIds[verdict.proofId] else { continue }
+                let entry = try verdict.entryId.flatMap { (local) throws(HabitError) in try store.globalId(.entry, local) }
+                verdictLines.append((id, "verdict \(id.text) proof=\(proof.text) stage=\(verdict.stage.rawValue) verifier=\(SyncCanonical.quote(verdict.verifierId))"
+                    + " version=\(SyncCanonical.quote(verdict.verifierVersion)) outcome=\(verdict.outcome.rawValue) confidence=\(verdict.confidence)"
+                    + " reason=\(verdict.reasonCode) message=\(SyncCanonical.quote(verdict.message)) signals=\(verdict.signals.joined(separator: ","))"
+                    + " us=\(verdict.durationUs) at=\(verdict.atMs) reviewer=\(verdict.reviewer.map(SyncCanonical.quote) ?? "-") entry=\(entry?.text ?? "-")"))
+            }
+            lines += verdictLines.sorted { $0.0 < $1.0 }.map(\.1)
+            return lines.joined(separator: "\n") + "\n"
+        }
+    }
+}

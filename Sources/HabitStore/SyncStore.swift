@@ -1,0 +1,517 @@
+import HabitCore
+
+/// The store's half of sync: the replica id and clock, the op log written in the same
+/// transaction as every syncable local write, global ids beside local ids, and the
+/// materialisation of received ops into the ordinary tables. The merge rules
+/// themselves are HabitCore's SyncMerge; this only reads and writes rows.
+extension Store {
+    /// The records ops make, by the kind of op that makes them (sync_ops.local_id).
+    package enum SyncKind: Int64 {
+        case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9
+    }
+
+    /// The small number this store knows a replica by, made on first sight.
+    private func replicaNumber(_ replica: [UInt8], create: Bool) throws(HabitError) -> Int64? {
+        if let known = syncCache.numbers[replica] { return known }
+        if create { try db.statement("INSERT OR IGNORE INTO sync_replicas(replica) VALUES(?1)").binding(blob: replica).run() }
+        let num = try db.statement("SELECT num FROM sync_replicas WHERE replica = ?1").binding(blob: replica).one { $0.int(0) }
+        if syncCache.active, let num { syncCache.numbers[replica] = num }
+        return num
+    }
+
+    /// Starts and ends the caches of one sync apply (valid inside its transaction only).
+    package func beginSyncApply() { syncCache = SyncCache(active: true) }
+    package func endSyncApply() { syncCache = SyncCache() }
+
+    package func replicaId() throws(HabitError) -> [UInt8] {
+        if let cachedReplica { return cachedReplica }
+        guard let replica = try db.statement("SELECT replica FROM sync_replica WHERE id = 1").one({ $0.blob(0) }),
+              replica.count == GlobalId.replicaBytes else { throw .corrupt("the store has no replica id") }
+        cachedReplica = replica
+        return replica
+    }
+
+    private func clockState() throws(HabitError) -> Int64 {
+        try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
+    }
+
+    private func setClock(_ hlc: Int64) throws(HabitError) {
+        let statement = try db.statement("UPDATE sync_replica SET hlc = ?1 WHERE id = 1")
+        statement.bind(1, hlc)
+        try statement.run()
+    }
+
+    /// Moves this replica's clock past a received stamp.
+    package func receiveClock(_ remote: Int64) throws(HabitError) {
+        try setClock(HybridClock.receive(last: try clockState(), remote: remote, nowMs: syncNow()))
+    }
+
+    /// Gives a copy of a store (a backup) a replica id of its own, keeping the ops it
+    /// holds under the original's id: two files writing under one id would give two
+    /// different ops one global id. This replica is number 1 in sync_replicas.
+    static let renewReplicaSQL = """
+        BEGIN;
+        UPDATE sync_replicas SET num = (SELECT max(num) + 1 FROM sync_replicas) WHERE num = 1;
+        UPDATE sync_ops SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
+        UPDATE sync_removed SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
+        INSERT INTO sync_replicas(num, replica) VALUES(1, randomblob(16));
+        UPDATE sync_replica SET replica = (SELECT replica FROM sync_replicas WHERE num = 1);
+        COMMIT;
+        """
+
+    // MARK: Writing local ops
+
+    /// Logs a local write: the next sequence number and clock stamp of this replica.
+    /// Called inside the write's own transaction. Returns the op's global id.
+    @discardableResult
+    func logLocal(_ op: SyncOp, creates kind: SyncKind? = nil, localId: Int64 = 0) throws(HabitError) -> (id: GlobalId, hlc: Int64) {
+        let replica = try replicaId()
+        let last = try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = 1").one { $0.int(0) } ?? 0
+        let (seq, overflow) = last.addingReportingOverflow(1)
+        guard !overflow else { throw .corrupt("the op log's sequence is exhausted") }
+        let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
+        try setClock(hlc)
+        let id = GlobalId(replica: replica, seq: seq)
+        // This replica is number 1 in its own sync_replicas (migration 13).
+        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(1, ?1, ?2, ?3, ?4, 0, ?5)")
+        statement.bind(1, seq)
+        statement.bind(2, hlc)
+        statement.bind(3, Int64(op.kind.rawValue))
+        statement.bind(4, blob: op.encodePayload())
+        statement.bind(5, kind == nil ? nil : localId)
+        try statement.run()
+        return (id, hlc)
+    }
+
+    package func globalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId? {
+        let statement = try db.statement("""
+            SELECT r.replica, o.seq FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.kind = ?1 AND o.local_id = ?2
+            """)
+        statement.bind(1, kind.rawValue)
+        statement.bind(2, localId)
+        return try statement.one { GlobalId(replica: $0.blob(0), seq: $0.int(1)) }
+    }
+
+    /// The global id of a local record, which every syncable record has once backfilled.
+    func requireGlobalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId {
+        guard let id = try globalId(kind, localId) else { throw .corrupt("\(kind) \(localId) has no global id") }
+        return id
+    }
+
+    package func localId(_ id: GlobalId, _ kind: SyncKind) throws(HabitError) -> Int64? {
+        if let known = syncCache.locals[id] { return known.kind == kind ? known.local : nil }
+        guard let num = try replicaNumber(id.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT local_id FROM sync_ops WHERE rep = ?1 AND seq = ?2 AND kind = ?3")
+        statement.bind(1, num)
+        statement.bind(2, id.seq)
+        statement.bind(3, kind.rawValue)
+        let local = try statement.one { $0.optionalInt(0) } ?? nil
+        if syncCache.active, let local { syncCache.locals[id] = (kind, local) }
+        return local
+    }
+
+    /// Records a register's new winner (a local write always wins: its stamp is the newest).
+    func setRegister(_ target: String, hlc: Int64, replica: [UInt8]) throws(HabitError) {
+        let statement = try db.statement("""
+            INSERT INTO sync_lww(target, hlc, replica) VALUES(?1, ?2, ?3)
+            ON CONFLICT(target) DO UPDATE SET hlc = excluded.hlc, replica = excluded.replica
+            """)
+        statement.bind(1, target)
+        statement.bind(2, hlc)
+        statement.bind(3, blob: replica)
+        try statement.run()
+    }
+
+    func register(_ target: String) throws(HabitError) -> (hlc: Int64, replica: [UInt8])? {
+        let statement = try db.statement("SELECT hlc, replica FROM sync_lww WHERE target = ?1")
+        statement.bind(1, target)
+        return try statement.one { ($0.int(0), $0.blob(1)) }
+    }
+
+    static func fieldTarget(_ habit: GlobalId, _ field: HabitField) -> String { "h:\(habit.text):\(field.rawValue)" }
+    static func scheduleTarget(_ habit: GlobalId, _ day: Int32) -> String { "s:\(habit.text):\(day)" }
+    static func settingTarget(_ key: String) -> String { "k:\(key)" }
+
+    /// Logs a local write of a last-writer-wins value and makes it the register's winner.
+    func logRegister(_ op: SyncOp, target: String) throws(HabitError) {
+        let (id, hlc) = try logLocal(op)
+        try setRegister(target, hlc: hlc, replica: id.replica)
+    }
+
+    /// Ops for the rows an older store had before migration 13 (at its first writable
+    /// open), and for rows a restore wrote back: every record without a global id gets
+    /// one of this replica, in local id order.
+    package func logUnsyncedRecords(force: Bool = false) throws(HabitError) {
+        guard !readOnly else { return }
+        let backfilled = try db.statement("SELECT backfilled FROM sync_replica WHERE id = 1").one({ $0.int(0) }) ?? 0
+        guard force || backfilled == 0 else { return }
+        try atomically { () throws(HabitError) in
+            for habit in try habits(includeArchived: true) where try globalId(.habit, habit.id) == nil {
+                var spec = habit.spec
+                spec.schedule = habit.schedules.first?.schedule ?? spec.schedule
+                let (id, _) = try logLocal(.habitCreate(spec: spec, createdAtMs: habit.createdAtMs), creates: .habit, localId: habit.id)
+                for span in habit.schedules { try logRegister(.schedule(habit: id, fromDay: span.fromDay, schedule: span.schedule), target: Self.scheduleTarget(id, span.fromDay)) }
+                if let archived = habit.archivedDay {
+                    try logRegister(.habitField(habit: id, field: .archivedDay, value: .int(Int64(archived))), target: Self.fieldTarget(id, .archivedDay))
+                }
+            }
+            for entry in try entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay) where try globalId(.entry, entry.id) == nil {
+                try logEntry(entry)
+            }
+            for vacation in try vacations() where try globalId(.vacation, vacation.id) == nil {
+                try logLocal(.vacationAdd(habit: try vacation.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) },
+                                          first: vacation.first, last: vacation.last), creates: .vacation, localId: vacation.id)
+            }
+            for proof in try syncedProofs() where try globalId(.proof, proof.id) == nil {
+                try logLocal(.proof(habit: try requireGlobalId(.habit, proof.habitId), day: proof.day, sha256: proof.sha256, size: proof.size,
+                                    mediaType: proof.mediaType, takenAtMs: proof.takenAtMs, receivedAtMs: proof.receivedAtMs, metadata: proof.metadata),
+                             creates: .proof, localId: proof.id)
+            }
+            for (verdict, _) in try verdicts(habitId: nil, proofId: nil) where try globalId(.verdict, verdict.id) == nil {
+                try logVerdict(verdict, id: verdict.id)
+            }
+            for key in SyncOp.syncedSettings.sorted() {
+                if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
+            }
+            try db.execute("UPDATE sync_replica SET backfilled = 1 WHERE id = 1")
+        }
+    }
+
+    func logVerdict(_ verdict: Verdict, id: Int64) throws(HabitError) {
+        let entry = try verdict.entryId.map { (local) throws(HabitError) in try requireGlobalId(.entry, local) }
+        try logLocal(.verdict(proof: try requireGlobalId(.proof, verdict.proofId), verdict: verdict, entry: entry), creates: .verdict, localId: id)
+    }
+
+    /// Every proof's record with its metadata, in id order (what sync carries).
+    package func syncedProofs() throws(HabitError) -> [(id: Int64, habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String,
+                                                        takenAtMs: Int64?, receivedAtMs: Int64, metadata: String?)] {
+        try db.statement("""
+            SELECT id, habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms, metadata FROM proofs ORDER BY id
+            """).all { (s) throws(HabitError) in
+            guard let day = Int32(exactly: s.int(2)), let sha = s.text(3), let media = s.text(5) else { throw .corrupt("proof \(s.int(0)) is damaged") }
+            return (s.int(0), s.int(1), day, sha, s.int(4), media, s.optionalInt(6), s.int(7), s.text(8))
+        }
+    }
+
+    func logEntry(_ entry: Entry) throws(HabitError) {
+        let undoes = try entry.undoes.map { (target) throws(HabitError) in try requireGlobalId(.entry, target) }
+        try logLocal(.entry(habit: try requireGlobalId(.habit, entry.habitId), day: entry.day, kind: entry.kind, value: entry.value,
+                            recordedAtMs: entry.recordedAtMs, source: entry.source, note: entry.note, undoes: undoes),
+                     creates: .entry, localId: entry.id)
+    }
+
+    // MARK: Reading the log
+
+    /// Per replica: the count and highest sequence number held, and where they differ
+    /// (a gap: ops received out of order) the contiguous prefix.
+    package func versionVector() throws(HabitError) -> VersionVector {
+        var vector = VersionVector()
+        for (num, replica, seen) in try db.statement("SELECT num, replica, seen FROM sync_replicas").all({ ($0.int(0), $0.blob(1), $0.int(2)) }) {
+            let prefix = try contiguous(num, from: seen)
+            if prefix > 0 { vector.seen[replica] = prefix }
+        }
+        return vector
+    }
+
+    /// How far a replica's ops run without a gap from `seen` (recorded at the last apply)
+    /// on: the ops written or received since are few, and only they are read.
+    private func contiguous(_ num: Int64, from seen: Int64) throws(HabitError) -> Int64 {
+        let statement = try db.statement("SELECT seq FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
+        statement.bind(1, num)
+        statement.bind(2, seen)
+        var prefix = seen
+        _ = try statement.all { (row) throws(HabitError) -> Void in if row.int(0) == prefix + 1 { prefix += 1 } }
+        return prefix
+    }
+
+    /// Records how far every replica's ops run without a gap (at the end of an apply).
+    package func recordSeen() throws(HabitError) {
+        for (num, seen) in try db.statement("SELECT num, seen FROM sync_replicas").all({ ($0.int(0), $0.int(1)) }) {
+            let prefix = try contiguous(num, from: seen)
+            guard prefix != seen else { continue }
+            let statement = try db.statement("UPDATE sync_replicas SET seen = ?1 WHERE num = ?2")
+            statement.bind(1, prefix)
+            statement.bind(2, num)
+            try statement.run()
+        }
+    }
+
+    /// Every op above the peer's vector, as stored (payloads are not re-encoded).
+    package func opsAbove(_ peer: VersionVector) throws(HabitError) -> [RawOp] {
+        var result: [RawOp] = []
+        let replicas = try db.statement("SELECT num, replica FROM sync_replicas ORDER BY replica").all { ($0.int(0), $0.blob(1)) }
+        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
+        for (num, replica) in replicas {
+            statement.reset()
+            statement.bind(1, num)
+            statement.bind(2, peer.seen[replica] ?? 0)
+            result += try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
+        }
+        return result
+    }
+
+    /// Every op of the log, applied or waiting, in global id order.
+    package func allOps() throws(HabitError) -> [RawOp] { try opsAbove(VersionVector()) }
+
+    // MARK: Receiving
+
+    /// Each known replica's highest sequence number held.
+    package func highestSeqs() throws(HabitError) -> [[UInt8]: Int64] {
+        var result: [[UInt8]: Int64] = [:]
+        let replicas = try db.statement("SELECT num, replica FROM sync_replicas").all { ($0.int(0), $0.blob(1)) }
+        let statement = try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = ?1")
+        for (num, replica) in replicas {
+            statement.reset()
+            statement.bind(1, num)
+            result[replica] = try statement.one { $0.int(0) } ?? 0
+        }
+        return result
+    }
+
+    /// The op held under a global id, if any.
+    package func heldOp(_ id: GlobalId) throws(HabitError) -> RawOp? {
+        guard let num = try replicaNumber(id.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, id.seq)
+        return try statement.one { RawOp(id: id, hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2)) }
+    }
+
+    /// Logs a received op: applied (with the local id of the record it made) or waiting.
+    package func insertReceived(_ op: RawOp, waiting: Bool, localId: Int64?) throws(HabitError) {
+        guard let num = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        statement.bind(1, num)
+        statement.bind(2, op.id.seq)
+        statement.bind(3, op.hlc)
+        statement.bind(4, Int64(op.kind))
+        statement.bind(5, blob: op.payload)
+        statement.bind(6, Int64(waiting ? 1 : 0))
+        statement.bind(7, localId)
+        try statement.run()
+    }
+
+    /// Received ops not yet applied, oldest stamp first.
+    package func pendingOps() throws(HabitError) -> [RawOp] {
+        try db.statement("""
+            SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
+            WHERE o.pending = 1 ORDER BY o.hlc, r.replica, o.seq
+            """).all {
+            RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
+        }
+    }
+
+    /// A waiting op that has now been applied, with the local id of the record it made.
+    package func markApplied(_ id: GlobalId, localId: Int64?) throws(HabitError) {
+        guard let num = try replicaNumber(id.replica, create: false) else { throw .corrupt("\(id.text): no replica number") }
+        let statement = try db.statement("UPDATE sync_ops SET pending = 0, local_id = ?1 WHERE rep = ?2 AND seq = ?3")
+        statement.bind(1, localId)
+        statement.bind(2, num)
+        statement.bind(3, id.seq)
+        try statement.run()
+    }
+
+    // MARK: Materialising received ops
+
+    /// What applying one received op did: applied (with the local id of the record it
+    /// made, if any), waiting for a record it names, or changing nothing.
+    package enum Applied: Equatable { case applied(Int64?), waiting, superseded }
+
+    /// Writes one received op into the ordinary tables by the merge rules (no op is
+    /// logged for it: it is already in the log). .waiting: a record it names has not
+    /// arrived; it stays pending and is retried at the next apply. Each op is
+    /// materialised once: when it arrives, or later when what it waited for has.
+    package func materialize(_ stamped: StampedOp) throws(HabitError) -> Applied {
+        let id = stamped.id
+        switch stamped.op {
+        case .habitCreate(let spec, let createdAtMs):
+            let name = try claimName(spec.name, for: id)
+            var stored = spec
+            stored.name = name
+            let statement = try db.statement("""
+                INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
+                VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10)
+                """)
+            bindSpec(statement, stored)
+            statement.bind(10, createdAtMs)
+            do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+                // The name taken after all (a shortened mark shared by two ids): the full mark is unique.
+                bindSpec(statement, stored)
+                statement.bind(1, SyncMerge.displacedName(spec.name, id: id, full: true))
+                statement.bind(10, createdAtMs)
+                try statement.run()
+            }
+            // Its schedules arrive as schedule ops, logged right after the creation.
+            return .applied(remember(id, .habit, db.lastInsertRowId))
+        case .habitField(let habit, let field, let value):
+            guard let local = try localId(habit, .habit) else { return .waiting }
+            let target = Self.fieldTarget(habit, field)
+            var current = try register(target)
+            if current == nil { current = try createStamp(habit) }
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: current) else { return .superseded }
+            try writeField(local, habit: habit, field, value)
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied(nil)
+        case .schedule(let habit, let fromDay, let schedule):
+            guard let local = try localId(habit, .habit) else { return .waiting }
+            let target = Self.scheduleTarget(habit, fromDay)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            try writeSchedule(habitId: local, span: ScheduleSpan(fromDay: fromDay, schedule: schedule))
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied(nil)
+        case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
+            guard let habitLocal = try localId(habit, .habit) else { return .waiting }
+            var undoesLocal: Int64?
+            if let undoes {
+                guard let target = try localId(undoes, .entry) else { return .waiting }
+                // Two devices undid one entry offline: it is cancelled once; the second undo changes nothing.
+                if try undoOf(entryId: target) != nil { return .superseded }
+                undoesLocal = target
+            }
+            let local = try writeEntry(habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
+                                       source: source, undoes: undoesLocal, note: note)
+            return .applied(remember(id, .entry, local))
+        case .vacationAdd(let habit, let first, let last):
+            if try isRemoved(id) { return .superseded }
+            var habitLocal: Int64?
+            if let habit {
+                guard let local = try localId(habit, .habit) else { return .waiting }
+                habitLocal = local
+            }
+            let local = try writeVacation(habitId: habitLocal, from: first, to: last)
+            return .applied(remember(id, .vacation, local))
+        case .vacationRemove(let vacation):
+            try tombstone(vacation)
+            if let local = try localId(vacation, .vacation) {
+                _ = try removeVacationRow(id: local)
+                syncCache.locals[vacation] = nil
+            }
+            return .applied(nil)
+        case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
+            guard let habitLocal = try localId(habit, .habit) else { return .waiting }
+            // The evidence bytes stay where they were received: the record comes without its copy.
+            let local = try writeProof(habitId: habitLocal, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
+                                       receivedAtMs: receivedAtMs, metadata: metadata, copy: nil)
+            return .applied(remember(id, .proof, local))
+        case .verdict(let proof, var verdict, let entry):
+            guard let proofLocal = try localId(proof, .proof) else { return .waiting }
+            verdict.proofId = proofLocal
+            if let entry {
+                guard let entryLocal = try localId(entry, .entry) else { return .waiting }
+                verdict.entryId = entryLocal
+            }
+            return .applied(remember(id, .verdict, try writeVerdict(verdict)))
+        case .setting(let key, let value):
+            let target = Self.settingTarget(key)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            try writeSetting(key, value)
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied(nil)
+        }
+    }
+
+    private func remember(_ id: GlobalId, _ kind: SyncKind, _ local: Int64) -> Int64 {
+        if syncCache.active { syncCache.locals[id] = (kind, local) }
+        return local
+    }
+
+    /// The stamp of a habit's creation: the value every field has until a later write.
+    private func createStamp(_ habit: GlobalId) throws(HabitError) -> (hlc: Int64, replica: [UInt8])? {
+        guard let num = try replicaNumber(habit.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, habit.seq)
+        return try statement.one { ($0.int(0), habit.replica) }
+    }
+
+    /// The name a habit with global id `id` gets: its own when no active habit holds it;
+    /// when one does, the smaller global id keeps the plain name and the other shows
+    /// SyncMerge.displacedName, so every replica ends with the same names.
+    private func claimName(_ name: String, for id: GlobalId, except localSelf: Int64? = nil) throws(HabitError) -> String {
+        let key = HabitName.key(name)
+        for holder in try habits(includeArchived: false) where holder.id != localSelf && HabitName.key(holder.spec.name) == key {
+            guard let holderId = try globalId(.habit, holder.id) else { continue }
+            if id < holderId {
+                try renameRow(holder.id, SyncMerge.displacedName(holder.spec.name, id: holderId), id: holderId)
+                return name
+            }
+            return SyncMerge.displacedName(name, id: id)
+        }
+        return name
+    }
+
+    /// Names a habit row; when the name is taken after all (a shortened mark shared by
+    /// two ids), the name with its full global id, which no other habit can hold.
+    private func renameRow(_ local: Int64, _ name: String, id: GlobalId?) throws(HabitError) {
+        let statement = try db.statement("UPDATE habits SET name = ?1 WHERE id = ?2")
+        statement.bind(1, name)
+        statement.bind(2, local)
+        do throws(HabitError) { try statement.run() } catch where error.code == .conflict && id != nil {
+            guard let id else { throw error }
+            statement.bind(1, SyncMerge.displacedName(name, id: id, full: true))
+            statement.bind(2, local)
+            try statement.run()
+        }
+    }
+
+    private func writeField(_ local: Int64, habit: GlobalId, _ field: HabitField, _ value: SyncValue) throws(HabitError) {
+        let column: String
+        switch field {
+        case .name:
+            guard case .text(let name) = value else { return }
+            let archived = try db.statement("SELECT archived_day IS NOT NULL FROM habits WHERE id = ?1").binding(local).one { $0.int(0) != 0 } ?? false
+            try renameRow(local, archived ? name : try claimName(name, for: habit, except: local), id: habit)
+            return
+        case .archivedDay:
+            if value == .null, let row = try self.habit(id: local) {
+                // Restored: it takes its name back by the same rule as a new name.
+                try renameRow(local, "\u{1}restoring \(local)", id: nil)
+                let name = row.spec.name
+                try db.statement("UPDATE habits SET archived_day = NULL WHERE id = ?1").binding(local).run()
+                try renameRow(local, try claimName(name, for: habit, except: local), id: habit)
+                return
+            }
+            column = "archived_day"
+        case .target: column = "target"
+        case .direction: column = "direction"
+        case .group: column = "group_name"
+        case .unit: column = "unit"
+        case .routine: column = "routine"
+        case .proofRequired: column = "proof_required"
+        case .startDay: column = "start_day"
+        }
+        let statement = try db.statement("UPDATE habits SET \(column) = ?1 WHERE id = ?2")
+        switch value {
+        case .null: statement.bind(1, nil as Int64?)
+        case .int(let v): statement.bind(1, v)
+        case .double(let v): statement.bind(1, v)
+        case .text(let v): statement.bind(1, v)
+        }
+        statement.bind(2, local)
+        try statement.run()
+    }
+
+    private func isRemoved(_ id: GlobalId) throws(HabitError) -> Bool {
+        guard let num = try replicaNumber(id.replica, create: false) else { return false }
+        let statement = try db.statement("SELECT 1 FROM sync_removed WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, id.seq)
+        return try statement.one { _ in true } ?? false
+    }
+
+    func tombstone(_ id: GlobalId) throws(HabitError) {
+        guard let num = try replicaNumber(id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
+        let statement = try db.statement("INSERT OR IGNORE INTO sync_removed(rep, seq) VALUES(?1, ?2)")
+        statement.bind(1, num)
+        statement.bind(2, id.seq)
+        try statement.run()
+    }
+}
+
+
+/// What one sync apply has looked up, valid inside its transaction only.
+package struct SyncCache {
+    var active = false
+    var numbers: [[UInt8]: Int64] = [:]
+    var locals: [GlobalId: (kind: Store.SyncKind, local: Int64)] = [:]
+}

@@ -1,0 +1,181 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import CHabitCore
+import Foundation
+
+/// sync: this store's state, the changes another device lacks, applying a device's
+/// changes, and a two-way sync with another store file (one in a synced folder).
+/// States and changesets are binary (docs/FORMATS.md, "Sync"); they go to a file
+/// (--out) or to stdout when it is not a terminal.
+enum SyncCommands {
+    static func run(_ raw: [String], _ context: Context) throws(CLIError) {
+        let sub = raw.first ?? "state"
+        let rest = Array(raw.dropFirst())
+        switch sub {
+        case "state": try state(rest, context)
+        case "changes": try changes(rest, context)
+        case "apply": try apply(rest, context)
+        case "with": try with(rest, context)
+        default: throw .usage("unknown sync subcommand '\(sub)'; see habitctl sync --help")
+        }
+    }
+
+    static func stateBytes(_ store: OpaquePointer) throws(CLIError) -> [UInt8] {
+        var count: Int64 = 0
+        try Library.check(hc_sync_state(nil, 0, &count, store))
+        var bytes = [UInt8](repeating: 0, count: Int(count))
+        try Library.check(hc_sync_state(&bytes, count, &count, store))
+        return bytes
+    }
+
+    static func replica(_ store: OpaquePointer) throws(CLIError) -> String {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var count: Int64 = 0
+        try Library.check(hc_sync_replica(&bytes, 16, &count, store))
+        return hex(bytes)
+    }
+
+    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+
+    static func changesBytes(_ store: OpaquePointer, peer: [UInt8]) throws(CLIError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: Int64 = 0
+        try Library.check(hc_sync_changes(&out, &size, store, peer, Int64(peer.count)))
+        defer { hc_free(out) }
+        guard let out else { return [] }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    static func applyBytes(_ store: OpaquePointer, _ bytes: [UInt8]) throws(CLIError) -> hc_sync_summary {
+        var summary = Library.defaults(hc_sync_summary_init)
+        try Library.check(hc_sync_apply(&summary, store, bytes, Int64(bytes.count)))
+        return summary
+    }
+
+    /// The replicas a state names with how far each is known: "HCSV", version,
+    /// count, then (16-byte replica, varint seq) pairs, then a CRC-32.
+    static func known(_ state: [UInt8]) -> [[String: Any]] {
+        guard state.count >= 10 else { return [] }
+        var i = 5
+        func varint() -> UInt64? {
+            var value: UInt64 = 0, shift: UInt64 = 0
+            while i < state.count - 4, shift < 64 {
+                let b = state[i]; i += 1
+                value |= UInt64(b & 0x7F) << shift
+                if b < 0x80 { return value }
+                shift += 7
+            }
+            return nil
+        }
+        guard let count = varint() else { return [] }
+        var result: [[String: Any]] = []
+        for _ in 0..<min(count, 65_536) {
+            guard i + 16 <= state.count - 4 else { break }
+            let replica = hex(Array(state[i..<i + 16]))
+            i += 16
+            guard let seq = varint() else { break }
+            result.append(["replica": replica, "seq": seq])
+        }
+        return result
+    }
+
+    static func readBytes(_ path: String) throws(CLIError) -> [UInt8] {
+        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
+        guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
+        return [UInt8](data)
+    }
+
+    /// Bytes to --out FILE, or stdout unless it is a terminal (binary is not for reading there).
+    static func deliver(_ bytes: [UInt8], out: String?, context: Context) throws(CLIError) -> String? {
+        if let out {
+            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw CLIError(exitCode: 6, message: "cannot write \(out)") }
+            return out
+        }
+        guard !context.output.json else { return nil }
+        guard isatty(STDOUT_FILENO) == 0 else { throw .usage("the output is binary: redirect it to a file, or give --out FILE") }
+        Writer.standardOutput(bytes: bytes)
+        return nil
+    }
+
+    static func summaryObject(_ s: hc_sync_summary) -> [String: Any] {
+        ["received": s.ops_received, "new": s.ops_new, "applied": s.ops_applied, "superseded": s.ops_superseded, "waiting": s.ops_waiting,
+         "habits_changed": s.habits_changed, "entries_added": s.entries_added, "vacations_changed": s.vacations_changed,
+         "settings_changed": s.settings_changed, "proofs_changed": s.proofs_changed]
+    }
+
+    static func summaryLine(_ s: hc_sync_summary) -> String {
+        if s.ops_received == 0 { return "nothing new" }
+        if s.ops_new == 0 && s.ops_applied == 0 && s.ops_waiting == 0 { return "nothing new (\(s.ops_received) changes already here)" }
+        var parts: [String] = []
+        if s.entries_added > 0 { parts.append("\(s.entries_added) entr\(s.entries_added == 1 ? "y" : "ies")") }
+        if s.habits_changed > 0 { parts.append("\(s.habits_changed) habit change\(s.habits_changed == 1 ? "" : "s")") }
+        if s.vacations_changed > 0 { parts.append("\(s.vacations_changed) vacation change\(s.vacations_changed == 1 ? "" : "s")") }
+        if s.settings_changed > 0 { parts.append("\(s.settings_changed) setting\(s.settings_changed == 1 ? "" : "s")") }
+        if s.proofs_changed > 0 { parts.append("\(s.proofs_changed) proof record\(s.proofs_changed == 1 ? "" : "s")") }
+        var text = "\(s.ops_new) new of \(s.ops_received) changes: " + (parts.isEmpty ? "no record changed" : parts.joined(separator: ", "))
+        if s.ops_superseded > 0 { text += "; \(s.ops_superseded) overtaken by later changes" }
+        if s.ops_waiting > 0 { text += "; \(s.ops_waiting) waiting for records not received yet" }
+        return text
+    }
+
+    /// state [--out FILE]
+    static func state(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["out"])
+        let out = args.option("out")
+        try args.finish(maxPositionals: 0)
+        let store = try context.openStore(readOnly: true)
+        let bytes = try stateBytes(store.handle)
+        let id = try replica(store.handle)
+        let written = try deliver(bytes, out: out, context: context)
+        let known = known(bytes)
+        if context.output.json || written != nil {
+            context.output.emit(["replica": id, "state": hex(bytes), "known": known, "path": written ?? NSNull()]) {
+                "replica \(id); knows \(known.count) replica\(known.count == 1 ? "" : "s"); wrote \(bytes.count) bytes to \(written ?? "")"
+            }
+        }
+    }
+
+    /// changes [--since STATE_FILE] [--out FILE]
+    static func changes(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["since", "out"])
+        let since = args.option("since"), out = args.option("out")
+        try args.finish(maxPositionals: 0)
+        let peer = try since.map(readBytes) ?? []
+        let store = try context.openStore(readOnly: true)
+        let bytes = try changesBytes(store.handle, peer: peer)
+        let written = try deliver(bytes, out: out, context: context)
+        if context.output.json || written != nil {
+            context.output.emit(["bytes": bytes.count, "path": written ?? NSNull(), "changeset": context.output.json && written == nil ? hex(bytes) : NSNull()]) {
+                "wrote a changeset of \(bytes.count) bytes to \(written ?? "")"
+            }
+        }
+    }
+
+    /// apply FILE|-
+    static func apply(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: [])
+        let path = try args.require(0, "FILE or -")
+        try args.finish(maxPositionals: 1)
+        let bytes = try readBytes(path)
+        let store = try context.openStore()
+        let summary = try applyBytes(store.handle, bytes)
+        context.output.emit(["applied": summaryObject(summary)]) { summaryLine(summary) }
+    }
+
+    /// with OTHER_DB: what the other store lacks goes there, what this one lacks comes here.
+    static func with(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: [])
+        let path = try args.require(0, "OTHER_DB")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore()
+        let other = try StoreRef(path: path, flags: HC_OPEN_NOCREATE)
+        let here = try applyBytes(store.handle, try changesBytes(other.handle, peer: try stateBytes(store.handle)))
+        let there = try applyBytes(other.handle, try changesBytes(store.handle, peer: try stateBytes(other.handle)))
+        context.output.emit(["received": summaryObject(here), "sent": summaryObject(there), "other": path]) {
+            "from \(path): \(summaryLine(here))\nto \(path): \(summaryLine(there))"
+        }
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+
+/// habitctl sync as a person runs it: two store files, a state file, a changeset file
+/// or a pipe, and the two-way sync of two files; exit codes for what is refused.
+final class SyncCLITests: HabitctlTestCase {
+    func testTwoStoresMergeThroughFilesAPipeAndWith() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        let other = folder + "/tablet.db"
+        func tablet(_ args: String...) throws -> ProcessResult {
+            try runProcess([Paths.habitctl, "--db", other] + args, environment: ["NO_COLOR": "1"])
+        }
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")
+        XCTAssertSucceeded(try habitctl("log", "Read", "--date", "2026-01-02"), "log")
+        XCTAssertSucceeded(try tablet("init"), "init tablet")
+        // The tablet's state to a file; the phone's changes since it to a file; applied there.
+        let state = try json(try tablet("--json", "sync", "state", "--out", folder + "/tablet.state"))
+        XCTAssertEqual((state["known"] as? [Any])?.count, 0, "a new store has seen no writes")
+        XCTAssertEqual((state["replica"] as? String)?.count, 32)
+        XCTAssertSucceeded(try habitctl("sync", "changes", "--since", folder + "/tablet.state", "--out", folder + "/phone.changes"), "changes")
+        let applied = try json(try tablet("--json", "sync", "apply", folder + "/phone.changes"))
+        let summary = try XCTUnwrap(applied["applied"] as? [String: Any])
+        XCTAssertEqual(summary["entries_added"] as? Int, 1)
+        XCTAssertEqual(summary["waiting"] as? Int, 0)
+        XCTAssertEqual((try json(try tablet("--json", "sync", "state"))["known"] as? [Any])?.count, 1, "now it has seen the phone's")
+        // Again, from stdin: nothing new, said so.
+        let again = try runProcess(["/bin/sh", "-c", "\"$0\" --db \"$1\" sync apply - < \"$2\"", Paths.habitctl, other, folder + "/phone.changes"])
+        XCTAssertSucceeded(again, "apply again")
+        XCTAssertTrue(again.stdout.contains("nothing new"), again.stdout)
+        // Both log offline; one `sync with` merges both ways.
+        XCTAssertSucceeded(try tablet("log", "Read", "--date", "2026-01-03"), "tablet log")
+        XCTAssertSucceeded(try habitctl("log", "Read", "--date", "2026-01-04"), "phone log")
+        let with = try json(try habitctl("--json", "sync", "with", other))
+        XCTAssertEqual((with["received"] as? [String: Any])?["entries_added"] as? Int, 1)
+        XCTAssertEqual((with["sent"] as? [String: Any])?["entries_added"] as? Int, 1)
+        for date in ["2026-01-02", "2026-01-03", "2026-01-04"] {
+            let days = try json(try tablet("--json", "days", "Read", "--from", date, "--to", date))
+            XCTAssertTrue("\(days)".contains("done"), "\(date) on the tablet: \(days)")
+        }
+        let phoneState = try json(try habitctl("--json", "sync", "state"))
+        let tabletState = try json(try tablet("--json", "sync", "state"))
+        XCTAssertEqual(phoneState["state"] as? String, tabletState["state"] as? String, "the same history seen")
+    }
+
+    func testRefusalsAndTheirExitCodes() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")
+        XCTAssertSucceeded(try habitctl("sync", "changes", "--out", folder + "/all.changes"), "changes")
+        var bytes = try XCTUnwrap(FileManager.default.contents(atPath: folder + "/all.changes"))
+        bytes[bytes.count / 2] ^= 0x20
+        FileManager.default.createFile(atPath: folder + "/damaged.changes", contents: bytes)
+        let damaged = try habitctl("sync", "apply", folder + "/damaged.changes")
+        XCTAssertEqual(damaged.status, 5, damaged.stderr)
+        XCTAssertTrue(damaged.stderr.contains("changeset"), damaged.stderr)
+        XCTAssertEqual(try habitctl("sync", "apply", folder + "/missing").status, 3)
+        XCTAssertEqual(try habitctl("sync", "with", folder + "/missing.db").status, 3)
+        XCTAssertEqual(try habitctl("sync", "changes", "--since", folder + "/all.changes").status, 5, "a changeset is not a state")
+        XCTAssertEqual(try habitctl("sync", "frobnicate").status, 2)
+        XCTAssertEqual(try habitctl("sync", "apply").status, 2)
+        XCTAssertTrue(try habitctl("sync", "--help").stdout.contains("habitctl sync with OTHER_DB"))
+    }
+}

@@ -1,0 +1,216 @@
+import Foundation
+import HabitCore
+import HabitEngine
+import XCTest
+
+/// The acceptance property of sync: replicas that write offline at random and exchange
+/// changesets in random order (duplicates, stale ones, one direction only) end, after a
+/// full exchange, with byte-for-byte the same canonical export and the same streaks,
+/// scores and vacations. Real store files; the seed is printed on failure.
+final class SyncPropertyTests: XCTestCase {
+    struct Random {
+        var state: UInt64
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
+        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
+        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
+        mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[below(items.count)] }
+    }
+
+    static let firstDay: Int32 = 20_454  // 2026-01-01
+    static let photo = [UInt8](FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed.png") ?? Data())
+    /// Ops that had to wait for a record they name, over all seeds (the test checks some did).
+    nonisolated(unsafe) static var waited = 0
+    /// Merged records by kind, over all seeds (from the canonical export).
+    nonisolated(unsafe) static var kinds: [String: Int] = [:]
+    static let today: Int64 = (Int64(firstDay) + 75) * 86_400_000  // 2026-03-17, 00:00 UTC
+
+    func testReplicasConvergeWhateverTheOrderOfExchanges() throws {
+        let seeds = 200
+        for seed in 1...seeds {
+            try runSeed(UInt64(seed))
+        }
+        print("sync property: \(seeds) seeds, \(Self.waited) ops waited for a record they name; merged records: "
+              + Self.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
+        // Every kind of record was written and merged somewhere in the run.
+        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict"] {
+            XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
+        }
+    }
+
+    /// The hybrid clock keeps causality whatever the wall clocks say: an edit made after
+    /// receiving another wins over it, though its device's clock is an hour behind.
+    func testAnEditMadeAfterSeeingAnotherWinsDespiteASlowClock() throws {
+        let dir = try temporaryDirectory()
+        let fast = try Engine(path: dir + "/fast.db", options: StoreOptions()), slow = try Engine(path: dir + "/slow.db", options: StoreOptions())
+        defer { fast.close(); slow.close() }
+        var fastNow = Self.today + 3_600_000, slowNow = Self.today
+        fast.now = { fastNow }
+        slow.now = { slowNow }
+        let habit = try fast.createHabit(HabitSpec(name: "Read", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
+                                                   routine: .anytime, proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
+        var changes = Engine.HabitChanges()
+        changes.group = .some("fast")
+        try fast.updateHabit(id: habit, changes)
+        _ = try slow.syncApply(try fast.syncChanges(peerState: try slow.syncState()))
+        slowNow += 1_000
+        fastNow += 1_000
+        let there = try slow.habit(named: "Read").id
+        changes.group = .some("slow, later")
+        try slow.updateHabit(id: there, changes)
+        _ = try fast.syncApply(try slow.syncChanges(peerState: try fast.syncState()))
+        XCTAssertEqual(try fast.habit(id: habit).spec.group, "slow, later")
+        XCTAssertEqual(try fast.syncCanonical(), try slow.syncCanonical())
+    }
+
+    func runSeed(_ seed: UInt64) throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var rng = Random(state: seed)
+        let replicas = 3
+        var clocks: [Int64] = (0..<replicas).map { Self.today + Int64($0) * 37_000 - 40_000 }  // skewed wall clocks
+        let engines = try (0..<replicas).map { index -> Engine in
+            let engine = try Engine(path: "\(dir)/r\(index).db", options: StoreOptions())
+            return engine
+        }
+        defer { for engine in engines { engine.close() } }
+        for (index, engine) in engines.enumerated() {
+            engine.now = { clocks[index] }
+        }
+        var counter = 0
+        var stash: [[UInt8]] = []
+        var oldStates: [[[UInt8]]] = Array(repeating: [], count: replicas)
+        func fail(_ what: String) -> String { "seed \(seed): \(what)" }
+
+        for _ in 0..<(30 + rng.below(30)) {
+            let r = rng.below(replicas)
+            let engine = engines[r]
+            clocks[r] += Int64(rng.below(5_000))  // clocks move, unevenly
+            counter += 1
+            let habits = (try? engine.habits(includeArchived: false)) ?? []
+            let all = (try? engine.habits(includeArchived: true)) ?? []
+            switch rng.below(18) {
+            case 16:
+                // A photo proof (decided by the policy, or left for review), or a review by hand.
+                guard let habit = rng.pick(habits.filter { $0.spec.kind != .measurement }) else { continue }
+                var submission = Engine.ProofSubmission(habitId: habit.id, path: nil, bytes: Self.photo)
+                submission.takenAtMs = clocks[r] - Int64(rng.below(3_600_000))
+                _ = try? engine.submitProof(submission)
+            case 17:
+                guard let (verdict, _) = rng.pick((try? engine.verdicts(habitId: nil, proofId: nil)) ?? []) else { continue }
+                _ = try? engine.reviewProof(id: verdict.proofId, approve: rng.chance(70), reviewer: "r\(r)", reason: "looked")
+            case 0, 1:
+                let counterKind = rng.chance(50)
+                let spec = HabitSpec(name: "h\(r)-\(counter)", kind: counterKind ? .counter : .checkmark, target: counterKind ? 3 : 1,
+                                     direction: .atLeast, group: rng.chance(30) ? "g" : nil, unit: nil, routine: .anytime, proofRequired: false,
+                                     startDay: Self.firstDay + Int32(rng.below(10)), schedule: rng.chance(70) ? .daily : .timesPerWeek(3))
+                _ = try engine.createHabit(spec, startDay: spec.startDay)
+            case 2, 3, 4:
+                guard let habit = rng.pick(habits) else { continue }
+                let kind: EntryKind = habit.spec.kind == .counter ? (rng.chance(70) ? .amount : .skip) : (rng.chance(80) ? .done : .skip)
+                _ = try? engine.append(Engine.NewEntry(habitId: habit.id, kind: kind, day: Self.firstDay + Int32(rng.below(70)),
+                                                       value: kind == .amount ? Double(1 + rng.below(3)) : 0, atMs: clocks[r],
+                                                       source: .manual, note: rng.chance(20) ? "n\(counter)" : nil))
+            case 5, 6:
+                // Undo any standing entry this replica can see: its own or one received.
+                guard let habit = rng.pick(habits),
+                      let entries = try? engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay),
+                      let target = rng.pick(entries.filter { $0.entry.kind != .undo && $0.undoneBy == nil }) else { continue }
+                _ = try? engine.undo(entryId: target.entry.id)
+            case 7:
+                guard let habit = rng.pick(habits) else { continue }
+                var changes = Engine.HabitChanges()
+                switch rng.below(4) {
+                case 0: changes.name = "h\(r)-\(counter)-renamed"
+                case 1 where habit.spec.kind == .counter: changes.target = (Double(2 + rng.below(4)), .atLeast)
+                case 2: changes.group = rng.chance(50) ? .some("g\(rng.below(3))") : .some(nil)
+                default: changes.routine = rng.chance(50) ? .morning : .evening
+                }
+                try? engine.updateHabit(id: habit.id, changes)
+            case 8:
+                guard let habit = rng.pick(habits) else { continue }
+                var changes = Engine.HabitChanges()
+                changes.schedule = rng.chance(50) ? .weekdays(UInt8(1 + rng.below(126))) : .everyNDays(2 + rng.below(3))
+                try? engine.updateHabit(id: habit.id, changes)
+            case 9:
+                guard let habit = rng.pick(all) else { continue }
+                try? engine.archiveHabit(id: habit.id, archived: !habit.isArchived)
+            case 10:
+                let first = Self.firstDay + Int32(rng.below(70))
+                _ = try? engine.addVacation(habitId: rng.chance(50) ? rng.pick(habits)?.id : nil, from: first, to: first + Int32(rng.below(5)))
+            case 11:
+                guard let vacation = rng.pick((try? engine.vacations()) ?? []) else { continue }
+                try? engine.removeVacation(id: vacation.id)
+            case 12:
+                if rng.chance(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
+            default:
+                // An exchange: one direction, sometimes twice, sometimes kept to replay later.
+                let from = rng.below(replicas), to = rng.below(replicas)
+                // Mostly what `to` lacks; sometimes computed for another replica's state or an old
+                // one, so ops arrive out of order, with gaps, and undos before their entries.
+                var peer = try engines[to].syncState()
+                if rng.chance(25) { peer = try engines[rng.below(replicas)].syncState() }
+                if rng.chance(30), let old = rng.pick(oldStates[from]) { peer = old }  // only what `from` did lately
+                for index in engines.indices { oldStates[index].append(try engines[index].syncState()) }
+                let changes = try engines[from].syncChanges(peerState: peer)
+                let summary = try engines[to].syncApply(changes)
+                Self.waited += summary.waiting
+                if rng.chance(20) { _ = try engines[to].syncApply(changes) }
+                if rng.chance(30) { stash.append(changes) }
+                if rng.chance(20), let old = rng.pick(stash) { _ = try engines[rng.below(replicas)].syncApply(old) }
+            }
+        }
+        // Full exchange: every pair, both ways, until nothing moves.
+        for _ in 0..<3 {
+            for a in 0..<replicas {
+                for b in 0..<replicas where a != b {
+                    let summary = try engines[b].syncApply(try engines[a].syncChanges(peerState: try engines[b].syncState()))
+                    XCTAssertEqual(summary.superseded + summary.applied + summary.waiting >= summary.new, true)
+                }
+            }
+        }
+        for index in engines.indices { clocks[index] = Self.today }
+        let canonical = try engines.map { try $0.syncCanonical() }
+        for index in 1..<replicas where canonical[index] != canonical[0] {
+            let left = canonical[0].split(separator: "\n"), right = canonical[index].split(separator: "\n")
+            let diff = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
+            XCTFail(fail("replica \(index)'s canonical export differs from replica 0's at line \(diff + 1):\n"
+                         + "\(diff < left.count ? String(left[diff]) : "(end)")\n\(diff < right.count ? String(right[diff]) : "(end)")"))
+            return
+        }
+        for line in canonical[0].split(separator: "\n") {
+            let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
+            Self.kinds[word, default: 0] += 1
+            if line.hasSuffix("undone=1") { Self.kinds["undone", default: 0] += 1 }
+        }
+        let states = try engines.map { try $0.syncState() }
+        XCTAssertEqual(Set(states).count, 1, fail("states differ after a full exchange"))
+        // Applying everything again changes nothing.
+        let again = try engines[1].syncApply(try engines[0].syncChanges(peerState: []))
+        XCTAssertEqual(again.new, 0, fail("a repeated changeset brought new ops"))
+        XCTAssertEqual(again.applied, 0, fail("a repeated changeset applied ops"))
+        XCTAssertEqual(try engines[1].syncCanonical(), canonical[1], fail("a repeated changeset changed the records"))
+        // What is computed from the records is the same everywhere.
+        let asOf = Self.firstDay + 74
+        for habit in try engines[0].habits(includeArchived: true) {
+            guard let id = try engines[0].store.globalId(.habit, habit.id) else { XCTFail(fail("habit without global id")); continue }
+            var results: [String] = []
+            for engine in engines {
+                guard let local = try engine.store.localId(id, .habit) else { XCTFail(fail("habit \(id.text) missing")); continue }
+                let streaks = try engine.streaks(habitId: local, asOf: asOf, best: 3).summary
+                let strength = try engine.strength(habitId: local, from: Self.firstDay, to: asOf)
+                let completion = try engine.completion(habitId: local, from: Self.firstDay, to: asOf)
+                results.append("\(streaks) \(strength) \(completion)")
+            }
+            XCTAssertEqual(Set(results).count, 1, fail("habit \(id.text): streaks or scores differ: \(results)"))
+        }
+        let global = try engines.map { "\(try $0.globalStreaks(asOf: asOf))" }
+        XCTAssertEqual(Set(global).count, 1, fail("store streaks differ"))
+    }
+}
