@@ -175,7 +175,9 @@ extension Engine {
                 let s = habit.spec
                 var block = ["habit \(id.text) name=\(SyncCanonical.quote(s.name)) kind=\(s.kind.rawValue) target=\(s.target) direction=\(s.direction.rawValue)"
                     + " group=\(s.group.map(SyncCanonical.quote) ?? "-") unit=\(s.unit.map(SyncCanonical.quote) ?? "-") routine=\(s.routine.rawValue)"
-                    + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"]
+                    + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"
+                    + " description=\(s.display.description.map(SyncCanonical.quote) ?? "-") question=\(s.display.question.map(SyncCanonical.quote) ?? "-")"
+                    + " colour=\(s.display.colour ?? "-") icon=\(s.display.icon.map(SyncCanonical.quote) ?? "-") position=\(s.display.position)"]
                 for span in habit.schedules { block.append("  schedule \(span.fromDay) \(span.schedule.description)") }
                 habitLines.append((id, block))
             }

@@ -247,6 +247,7 @@ package final class Store {
             try mapNameConflict(spec.name) { () throws(HabitError) in try statement.run() }
             let id = db.lastInsertRowId
             let (global, _) = try logLocal(.habitCreate(spec: spec, createdAtMs: createdAtMs), creates: .habit, localId: id)
+            try logDisplay(of: global, from: .none, to: spec.display)
             for span in schedules { try setSchedule(habitId: id, span: span) }
             if let archivedDay {
                 try logRegister(.habitField(habit: global, field: .archivedDay, value: .int(Int64(archivedDay))), target: Self.fieldTarget(global, .archivedDay))
@@ -280,6 +281,7 @@ package final class Store {
             for (field, value) in changed {
                 try logRegister(.habitField(habit: global, field: field, value: value), target: Self.fieldTarget(global, field))
             }
+            try logDisplay(of: global, from: old.display, to: spec.display)
         }
     }
 

@@ -133,6 +133,14 @@ extension Store {
     static func settingTarget(_ key: String) -> String { "k:\(key)" }
 
     /// Logs a local write of a last-writer-wins value and makes it the register's winner.
+    /// Logs the display fields that changed from old to new (a habit's create logs
+    /// them from none: habitCreate carries the rest of the spec).
+    func logDisplay(of habit: GlobalId, from old: HabitDisplay, to new: HabitDisplay) throws(HabitError) {
+        for (field, value) in HabitField.displayChanges(from: old, to: new) {
+            try logRegister(.habitField(habit: habit, field: field, value: value), target: Self.fieldTarget(habit, field))
+        }
+    }
+
     func logRegister(_ op: SyncOp, target: String) throws(HabitError) {
         let (id, hlc) = try logLocal(op)
         try setRegister(target, hlc: hlc, replica: id.replica)
@@ -154,6 +162,7 @@ extension Store {
                 if let archived = habit.archivedDay {
                     try logRegister(.habitField(habit: id, field: .archivedDay, value: .int(Int64(archived))), target: Self.fieldTarget(id, .archivedDay))
                 }
+                try logDisplay(of: id, from: .none, to: habit.spec.display)
             }
             for entry in try entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay) where try globalId(.entry, entry.id) == nil {
                 try logEntry(entry)
@@ -479,6 +488,11 @@ extension Store {
         case .routine: column = "routine"
         case .proofRequired: column = "proof_required"
         case .startDay: column = "start_day"
+        case .description: column = "description"
+        case .question: column = "question"
+        case .colour: column = "colour"
+        case .icon: column = "icon"
+        case .position: column = "position"
         }
         let statement = try db.statement("UPDATE habits SET \(column) = ?1 WHERE id = ?2")
         switch value {

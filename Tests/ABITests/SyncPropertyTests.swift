@@ -126,10 +126,14 @@ final class SyncPropertyTests: XCTestCase {
             case 7:
                 guard let habit = rng.pick(habits) else { continue }
                 var changes = Engine.HabitChanges()
-                switch rng.below(4) {
+                switch rng.below(6) {
                 case 0: changes.name = "h\(r)-\(counter)-renamed"
                 case 1 where habit.spec.kind == .counter: changes.target = (Double(2 + rng.below(4)), .atLeast)
                 case 2: changes.group = rng.chance(50) ? .some("g\(rng.below(3))") : .some(nil)
+                case 3: changes.colour = rng.chance(70) ? .some(rng.pick(["#8E24AA", "#00897B", "#d32f2f"]) ?? nil) : .some(nil)
+                case 4:
+                    changes.position = Int64(rng.below(5)) - 2
+                    if rng.chance(50) { changes.question = .some(rng.chance(70) ? "q\(counter)?" : nil) }
                 default: changes.routine = rng.chance(50) ? .morning : .evening
                 }
                 try? engine.updateHabit(id: habit.id, changes)

@@ -160,6 +160,58 @@ final class SyncTests: StoreTestCase {
         XCTAssertFalse(canonical(a).contains("archived=-"))
     }
 
+    /// The display fields as store reads them back through the C header.
+    func display(_ store: OpaquePointer, _ name: String) -> [String] {
+        var habit: UnsafeMutablePointer<hc_habit>?
+        ok(hc_habit_find(&habit, store, name))
+        defer { hc_habit_free(habit) }
+        guard let h = habit?.pointee else { return [] }
+        func text(_ p: UnsafePointer<CChar>?) -> String { p.map { String(cString: $0) } ?? "-" }
+        return [text(h.description), text(h.question), text(h.colour), text(h.icon), String(h.position)]
+    }
+
+    func testDisplayFieldsTravelAndMergeLastWriterWinsPerField() throws {
+        let a = try open("a.db"), b = try open("b.db")
+        defer { hc_store_close(a); hc_store_close(b) }
+        var options = defaults(hc_habit_options_init)
+        options.direction = HC_DIRECTION_AT_LEAST
+        options.target = 1
+        options.start_day = day("2026-01-01")
+        var habit: Int64 = 0
+        "Sit".withCString { name in "Ten minutes".withCString { description in "#8E24AA".withCString { colour in
+            options.name = name
+            options.description = description
+            options.colour = colour
+            ok(hc_habit_create(&habit, a, &options))
+        } } }
+        pull(b, from: a)
+        XCTAssertEqual(display(b, "Sit"), ["Ten minutes", "-", "#8E24AA", "-", "0"], "a new habit's display fields travel with it")
+        let there = habitId(b, "Sit")
+        // A recolours it; later B recolours it and asks a question; later still A moves it.
+        options = defaults(hc_habit_options_init)
+        "#00897B".withCString { options.colour = $0; ok(hc_habit_update(a, habit, &options, HC_HABIT_FIELD_COLOUR)) }
+        usleep(5_000)
+        "#D32F2F".withCString { colour in "Sat?".withCString { question in
+            options.colour = colour
+            options.question = question
+            ok(hc_habit_update(b, there, &options, HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_QUESTION))
+        } }
+        usleep(5_000)
+        options = defaults(hc_habit_options_init)
+        options.position = 3
+        ok(hc_habit_update(a, habit, &options, HC_HABIT_FIELD_POSITION))
+        pull(a, from: b)
+        pull(b, from: a)
+        XCTAssertEqual(display(a, "Sit"), ["Ten minutes", "Sat?", "#D32F2F", "-", "3"])
+        XCTAssertEqual(display(b, "Sit"), display(a, "Sit"))
+        XCTAssertEqual(canonical(a), canonical(b))
+        // Cleared on one device: cleared on both.
+        "".withCString { options.description = $0; ok(hc_habit_update(b, there, &options, HC_HABIT_FIELD_DESCRIPTION)) }
+        pull(a, from: b)
+        XCTAssertEqual(display(a, "Sit")[0], "-")
+        XCTAssertEqual(canonical(a), canonical(b))
+    }
+
     func testTwoHabitsCreatedWithOneNameKeepBoth() throws {
         let a = try open("a.db"), b = try open("b.db")
         defer { hc_store_close(a); hc_store_close(b) }

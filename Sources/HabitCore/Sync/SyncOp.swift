@@ -52,6 +52,55 @@ package enum SyncHex {
 /// The habit fields that merge one by one, last writer wins (the kind is fixed at creation).
 package enum HabitField: UInt8, CaseIterable, Sendable {
     case name = 1, target = 2, direction = 3, group = 4, unit = 5, routine = 6, proofRequired = 7, startDay = 8, archivedDay = 9
+    // What a frontend shows (HabitDisplay): each merges on its own, as the fields above.
+    case description = 10, question = 11, colour = 12, icon = 13, position = 14
+
+    package static let display: [HabitField] = [.description, .question, .colour, .icon, .position]
+
+    /// The display fields that differ between old and new, as the ops that carry them.
+    package static func displayChanges(from old: HabitDisplay, to new: HabitDisplay) -> [(HabitField, SyncValue)] {
+        display.compactMap { field in
+            let value = field.value(in: new)
+            return value == field.value(in: old) ? nil : (field, value)
+        }
+    }
+
+    /// This display field's value in display (.null for any other field).
+    package func value(in display: HabitDisplay) -> SyncValue {
+        func text(_ text: String?) -> SyncValue { text.map(SyncValue.text) ?? .null }
+        switch self {
+        case .description: return text(display.description)
+        case .question: return text(display.question)
+        case .colour: return text(display.colour)
+        case .icon: return text(display.icon)
+        case .position: return .int(display.position)
+        default: return .null
+        }
+    }
+
+    /// display with this display field set to value; nil when the value is not one the
+    /// field can hold (a number for a text, a text for the position).
+    package func setting(_ value: SyncValue, in display: HabitDisplay) -> HabitDisplay? {
+        var display = display
+        let text: String?
+        switch value {
+        case .null: text = nil
+        case .text(let t): text = t
+        case .int(let v):
+            guard self == .position else { return nil }
+            display.position = v
+            return display
+        case .double: return nil
+        }
+        switch self {
+        case .description: display.description = text
+        case .question: display.question = text
+        case .colour: display.colour = text
+        case .icon: display.icon = text
+        default: return nil
+        }
+        return display
+    }
 }
 
 /// A field value as the sync format carries it.
@@ -350,6 +399,11 @@ package enum SyncOp: Equatable, Sendable {
         case .archivedDay:
             if value == .null { return }
             guard case .int(let v) = value, let day = Int32(exactly: v), CivilDate.isValid(day) else { throw .invalid("archived day out of range") }
+        case .description, .question, .colour, .icon, .position:
+            // HabitDisplay's own rules, and its stored form (no text is null, never "").
+            guard let display = field.setting(value, in: .none), try display.validated() == display else {
+                throw .invalid("habit \(field) is not a valid value")
+            }
         }
     }
 }
