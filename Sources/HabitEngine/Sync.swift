@@ -115,6 +115,8 @@ extension Engine {
             case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
             case .setting: summary.settingsChanged += 1
             case .proof, .verdict: summary.proofsChanged += 1
+            // Counted in ops_applied only (the summary struct has no shield counter).
+            case .shieldRule, .shieldVersion, .emergencyUnlock: break
             }
         }
     }
@@ -144,6 +146,43 @@ extension Engine {
             pending = waiting
         }
         summary.waiting = pending.count
+    }
+
+    /// Shield rules (each with its versions) and emergency unlocks, by global id.
+    private func shieldCanonicalLines(_ habitIds: [Int64: GlobalId]) throws(HabitError) -> [String] {
+        let q = SyncCanonical.quote
+        var ruleIds: [Int64: GlobalId] = [:]
+        var created: [Int64: Int64] = [:]
+        for (rule, createdAtMs) in try store.shieldRuleCreations() {
+            guard let id = try store.globalId(.shieldRule, rule) else { continue }
+            ruleIds[rule] = id
+            created[rule] = createdAtMs
+        }
+        var blocks: [(GlobalId, [String])] = []
+        for rule in try store.shieldRules() {
+            guard let id = ruleIds[rule.id] else { continue }
+            var block = ["shield \(id.text) created=\(created[rule.id] ?? 0)"]
+            for (day, settings) in rule.versions {
+                guard let s = settings else { block.append("  version \(day) removed"); continue }
+                let habits = s.habits.map { habitIds[$0]?.text ?? "?" }.joined(separator: ",")
+                block.append("  version \(day) name=\(q(s.name)) key=\(q(s.key)) days=\(s.days.description)"
+                    + " start=\(s.startMinute.map(String.init) ?? "-") end=\(s.endMinute.map(String.init) ?? "-") habits=\(habits) lift=\(s.lift.name)"
+                    + " session=\(s.sessionLifts ? 1 : 0) cutoff=\(s.cutoffLifts ? 1 : 0) excused=\(s.excusedLifts ? 1 : 0) fail_closed=\(s.failClosed ? 1 : 0)"
+                    + " budget=\(s.budgetCount)/\(s.budgetPeriod.name)")
+            }
+            blocks.append((id, block))
+        }
+        // A rule with no version yet (its versions still waiting) shows its creation only.
+        for (rule, id) in ruleIds where !blocks.contains(where: { $0.0 == id }) { blocks.append((id, ["shield \(id.text) created=\(created[rule] ?? 0)"])) }
+        var lines = blocks.sorted { $0.0 < $1.0 }.flatMap(\.1)
+        var unlockLines: [(GlobalId, String)] = []
+        for (unlock, day) in try store.allEmergencyUnlocks() {
+            guard let id = try store.globalId(.emergency, unlock.id), let rule = ruleIds[unlock.ruleId] else { continue }
+            unlockLines.append((id, "emergency \(id.text) rule=\(rule.text) at=\(unlock.atMs) day=\(day) minutes=\(unlock.minutes)"
+                + " reason=\(unlock.reason.map(q) ?? "-")"))
+        }
+        lines += unlockLines.sorted { $0.0 < $1.0 }.map(\.1)
+        return lines
     }
 
     private func validateSetting(_ key: String, _ value: String) throws(HabitError) {
@@ -218,6 +257,7 @@ extension Engine {
                     + " us=\(verdict.durationUs) at=\(verdict.atMs) reviewer=\(verdict.reviewer.map(SyncCanonical.quote) ?? "-") entry=\(entry?.text ?? "-")"))
             }
             lines += verdictLines.sorted { $0.0 < $1.0 }.map(\.1)
+            lines += try shieldCanonicalLines(habitIds)
             return lines.joined(separator: "\n") + "\n"
         }
     }

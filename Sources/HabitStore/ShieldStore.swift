@@ -3,7 +3,16 @@ import HabitCore
 /// Shield rows: rules and their versions, emergency unlocks (append-only), the
 /// store's zone changes (append-only) and the shield revision the triggers keep.
 extension Store {
+    /// Adds a rule (and logs it for sync, in the same transaction).
     package func insertShieldRule(createdAtMs: Int64) throws(HabitError) -> Int64 {
+        try atomically { () throws(HabitError) -> Int64 in
+            let id = try writeShieldRule(createdAtMs: createdAtMs)
+            try logLocal(.shieldRule(createdAtMs: createdAtMs), creates: .shieldRule, localId: id)
+            return id
+        }
+    }
+
+    func writeShieldRule(createdAtMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("INSERT INTO shield_rules(created_at_ms) VALUES(?1)")
         statement.bind(1, createdAtMs)
         try statement.run()
@@ -17,7 +26,25 @@ extension Store {
     }
 
     /// Records what a rule says from a day on (replacing a version of the same day); nil removes it.
+    /// Logged for sync as the last writer of the rule's version on that day.
     package func setShieldVersion(ruleId: Int64, fromDay: Int32, settings: ShieldRule.Settings?) throws(HabitError) {
+        try atomically { () throws(HabitError) in
+            try writeShieldVersion(ruleId: ruleId, fromDay: fromDay, settings: settings)
+            try logShieldVersion(ruleId: ruleId, fromDay: fromDay, settings: settings)
+        }
+    }
+
+    /// Logs a rule's version, naming the rule and its habits by global id.
+    func logShieldVersion(ruleId: Int64, fromDay: Int32, settings: ShieldRule.Settings?) throws(HabitError) {
+        let rule = try requireGlobalId(.shieldRule, ruleId)
+        var habits: [GlobalId] = []
+        for habit in settings?.habits ?? [] { habits.append(try requireGlobalId(.habit, habit)) }
+        var carried = settings
+        carried?.habits = []
+        try logRegister(.shieldVersion(rule: rule, fromDay: fromDay, settings: carried, habits: habits), target: Self.shieldVersionTarget(rule, fromDay))
+    }
+
+    func writeShieldVersion(ruleId: Int64, fromDay: Int32, settings: ShieldRule.Settings?) throws(HabitError) {
         let statement = try db.statement("""
             INSERT OR REPLACE INTO shield_rule_versions(rule_id, from_day, name, key, days, start_minute, end_minute, habits, lift,
                 session_lifts, cutoff_lifts, excused_lifts, fail_closed, budget_period, budget_count)
@@ -84,7 +111,17 @@ extension Store {
 
     // MARK: Emergency unlocks
 
+    /// Records an emergency unlock (and logs it for sync, in the same transaction).
     package func insertEmergencyUnlock(ruleId: Int64, atMs: Int64, day: Int32, minutes: Int32, reason: String?) throws(HabitError) -> Int64 {
+        try atomically { () throws(HabitError) -> Int64 in
+            let id = try writeEmergencyUnlock(ruleId: ruleId, atMs: atMs, day: day, minutes: minutes, reason: reason)
+            try logLocal(.emergencyUnlock(rule: try requireGlobalId(.shieldRule, ruleId), atMs: atMs, day: day, minutes: minutes, reason: reason),
+                         creates: .emergency, localId: id)
+            return id
+        }
+    }
+
+    func writeEmergencyUnlock(ruleId: Int64, atMs: Int64, day: Int32, minutes: Int32, reason: String?) throws(HabitError) -> Int64 {
         let statement = try db.statement("INSERT INTO shield_emergencies(rule_id, at_ms, day, minutes, reason) VALUES(?1, ?2, ?3, ?4, ?5)")
         statement.bind(1, ruleId)
         statement.bind(2, atMs)
@@ -118,6 +155,19 @@ extension Store {
         return try statement.all {
             EmergencyUnlock(id: $0.int(0), ruleId: $0.int(1), atMs: $0.int(2), minutes: Int32(clamping: $0.int(3)), reason: $0.text(4))
         }
+    }
+
+    /// Every emergency unlock with its habit day, by id (what sync carries).
+    package func allEmergencyUnlocks() throws(HabitError) -> [(unlock: EmergencyUnlock, day: Int32)] {
+        try db.statement("SELECT id, rule_id, at_ms, minutes, reason, day FROM shield_emergencies ORDER BY id").all { (s) throws(HabitError) in
+            guard let minutes = Int32(exactly: s.int(3)), let day = Int32(exactly: s.int(5)) else { throw .corrupt("emergency unlock \(s.int(0)) is damaged") }
+            return (EmergencyUnlock(id: s.int(0), ruleId: s.int(1), atMs: s.int(2), minutes: minutes, reason: s.text(4)), day)
+        }
+    }
+
+    /// Every rule's creation instant, by id.
+    package func shieldRuleCreations() throws(HabitError) -> [(id: Int64, createdAtMs: Int64)] {
+        try db.statement("SELECT id, created_at_ms FROM shield_rules ORDER BY id").all { ($0.int(0), $0.int(1)) }
     }
 
     // MARK: Zone changes and the revision

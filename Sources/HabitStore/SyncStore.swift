@@ -7,7 +7,7 @@ import HabitCore
 extension Store {
     /// The records ops make, by the kind of op that makes them (sync_ops.local_id).
     package enum SyncKind: Int64 {
-        case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9
+        case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9, shieldRule = 16, emergency = 18
     }
 
     /// The small number this store knows a replica by, made on first sight.
@@ -131,6 +131,7 @@ extension Store {
     static func fieldTarget(_ habit: GlobalId, _ field: HabitField) -> String { "h:\(habit.text):\(field.rawValue)" }
     static func scheduleTarget(_ habit: GlobalId, _ day: Int32) -> String { "s:\(habit.text):\(day)" }
     static func settingTarget(_ key: String) -> String { "k:\(key)" }
+    static func shieldVersionTarget(_ rule: GlobalId, _ day: Int32) -> String { "r:\(rule.text):\(day)" }
 
     /// Logs a local write of a last-writer-wins value and makes it the register's winner.
     /// Logs the display fields that changed from old to new (a habit's create logs
@@ -178,6 +179,16 @@ extension Store {
             }
             for (verdict, _) in try verdicts(habitId: nil, proofId: nil) where try globalId(.verdict, verdict.id) == nil {
                 try logVerdict(verdict, id: verdict.id)
+            }
+            for (rule, createdAtMs) in try shieldRuleCreations() where try globalId(.shieldRule, rule) == nil {
+                try logLocal(.shieldRule(createdAtMs: createdAtMs), creates: .shieldRule, localId: rule)
+                for version in try shieldRules().first(where: { $0.id == rule })?.versions ?? [] {
+                    try logShieldVersion(ruleId: rule, fromDay: version.fromDay, settings: version.settings)
+                }
+            }
+            for (unlock, day) in try allEmergencyUnlocks() where try globalId(.emergency, unlock.id) == nil {
+                try logLocal(.emergencyUnlock(rule: try requireGlobalId(.shieldRule, unlock.ruleId), atMs: unlock.atMs, day: day,
+                                              minutes: unlock.minutes, reason: unlock.reason), creates: .emergency, localId: unlock.id)
             }
             for key in SyncOp.syncedSettings.sorted() {
                 if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
@@ -410,6 +421,25 @@ extension Store {
                 verdict.entryId = entryLocal
             }
             return .applied(remember(id, .verdict, try writeVerdict(verdict)))
+        case .shieldRule(let createdAtMs):
+            return .applied(remember(id, .shieldRule, try writeShieldRule(createdAtMs: createdAtMs)))
+        case .shieldVersion(let rule, let fromDay, var settings, let habits):
+            guard let ruleLocal = try localId(rule, .shieldRule) else { return .waiting }
+            var habitLocals: [Int64] = []
+            for habit in habits {
+                guard let local = try localId(habit, .habit) else { return .waiting }
+                habitLocals.append(local)
+            }
+            let target = Self.shieldVersionTarget(rule, fromDay)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            settings?.habits = habitLocals
+            try writeShieldVersion(ruleId: ruleLocal, fromDay: fromDay, settings: settings)
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied(nil)
+        case .emergencyUnlock(let rule, let atMs, let day, let minutes, let reason):
+            guard let ruleLocal = try localId(rule, .shieldRule) else { return .waiting }
+            // A union of records: every unlock is kept, even past the budget (checked only where it was granted).
+            return .applied(remember(id, .emergency, try writeEmergencyUnlock(ruleId: ruleLocal, atMs: atMs, day: day, minutes: minutes, reason: reason)))
         case .setting(let key, let value):
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }

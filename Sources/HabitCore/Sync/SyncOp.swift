@@ -135,9 +135,20 @@ package enum SyncOp: Equatable, Sendable {
                metadata: String?)
     /// A verdict on a proof (its global id is the op's), naming the entry it appended, if any.
     indirect case verdict(proof: GlobalId, verdict: Verdict, entry: GlobalId?)
+    /// A new shield rule; its global id is the op's. What it says comes by shieldVersion.
+    case shieldRule(createdAtMs: Int64)
+    /// What a shield rule says from a day on (nil: removed from that day on); the last
+    /// writer wins per rule and day. The habits it names travel by global id (the
+    /// settings' own habits list is empty here).
+    indirect case shieldVersion(rule: GlobalId, fromDay: Int32, settings: ShieldRule.Settings?, habits: [GlobalId])
+    /// An emergency unlock of a rule (its global id is the op's), with the habit day its
+    /// writer counted it on: a union of records, never dropped.
+    indirect case emergencyUnlock(rule: GlobalId, atMs: Int64, day: Int32, minutes: Int32, reason: String?)
 
     package enum Kind: UInt8, CaseIterable, Sendable {
         case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
+        // 10...15: credits and awards.
+        case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
     }
 
     /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
@@ -154,18 +165,23 @@ package enum SyncOp: Equatable, Sendable {
         case .setting: return .setting
         case .proof: return .proof
         case .verdict: return .verdict
+        case .shieldRule: return .shieldRule
+        case .shieldVersion: return .shieldVersion
+        case .emergencyUnlock: return .emergencyUnlock
         }
     }
 
     /// The records this op needs applied before it can be: until they arrive it waits.
     package var dependencies: [GlobalId] {
         switch self {
-        case .habitCreate, .vacationRemove, .setting: return []
+        case .habitCreate, .vacationRemove, .setting, .shieldRule: return []
         case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
         case .entry(let habit, _, _, _, _, _, _, let undoes): return undoes.map { [habit, $0] } ?? [habit]
         case .vacationAdd(let habit, _, _): return habit.map { [$0] } ?? []
         case .proof(let habit, _, _, _, _, _, _, _): return [habit]
         case .verdict(let proof, _, let entry): return entry.map { [proof, $0] } ?? [proof]
+        case .shieldVersion(let rule, _, _, let habits): return [rule] + habits
+        case .emergencyUnlock(let rule, _, _, _, _): return [rule]
         }
     }
 
@@ -240,6 +256,30 @@ package enum SyncOp: Equatable, Sendable {
             w.varint(v.atMs)
             w.optionalText(v.reviewer)
             if let entry { w.byte(1); Self.write(entry, &w) } else { w.byte(0) }
+        case .shieldRule(let createdAtMs):
+            w.varint(createdAtMs)
+        case .shieldVersion(let rule, let fromDay, let settings, let habits):
+            Self.write(rule, &w)
+            w.varint(Int64(fromDay))
+            guard let s = settings else { w.byte(0); break }
+            w.byte(1)
+            w.text(s.name)
+            w.text(s.key)
+            w.text(s.days.description)
+            if let start = s.startMinute { w.byte(1); w.varint(Int64(start)) } else { w.byte(0) }
+            if let end = s.endMinute { w.byte(1); w.varint(Int64(end)) } else { w.byte(0) }
+            w.uvarint(UInt64(habits.count))
+            for habit in habits { Self.write(habit, &w) }
+            w.byte(UInt8(truncatingIfNeeded: s.lift.rawValue))
+            w.byte((s.sessionLifts ? 1 : 0) | (s.cutoffLifts ? 2 : 0) | (s.excusedLifts ? 4 : 0) | (s.failClosed ? 8 : 0))
+            w.byte(UInt8(truncatingIfNeeded: s.budgetPeriod.rawValue))
+            w.varint(Int64(s.budgetCount))
+        case .emergencyUnlock(let rule, let atMs, let day, let minutes, let reason):
+            Self.write(rule, &w)
+            w.varint(atMs)
+            w.varint(Int64(day))
+            w.varint(Int64(minutes))
+            w.optionalText(reason)
         }
         return w.bytes
     }
@@ -347,6 +387,50 @@ package enum SyncOp: Equatable, Sendable {
             guard entryFlag <= 1 else { throw .invalid("verdict entry flag is not 0 or 1") }
             // Stored as the writing device stored it (lengths bounded above; no rule re-runs here).
             op = .verdict(proof: proof, verdict: verdict, entry: entryFlag == 1 ? try read(&r) : nil)
+        case .shieldRule:
+            op = .shieldRule(createdAtMs: try r.varint())
+        case .shieldVersion:
+            let rule = try read(&r)
+            let fromDay = try day(&r)
+            let flag = try r.byte()
+            guard flag <= 1 else { throw .invalid("shield version flag is not 0 or 1") }
+            if flag == 0 {
+                op = .shieldVersion(rule: rule, fromDay: fromDay, settings: nil, habits: [])
+                break
+            }
+            let name = try r.text(limit: 200), key = try r.text(limit: 500)
+            let days = try Schedule(parsing: try r.text(limit: 4096))
+            func minute() throws(HabitError) -> Int32? {
+                let present = try r.byte()
+                guard present <= 1 else { throw .invalid("shield minute flag is not 0 or 1") }
+                return present == 1 ? try int32(&r, "shield minute") : nil
+            }
+            let start = try minute(), end = try minute()
+            let count = try r.count(limit: 64, "shield habit count")
+            var habits: [GlobalId] = []
+            for _ in 0..<count { habits.append(try read(&r)) }
+            guard Set(habits).count == habits.count else { throw .invalid("a shield rule lists a habit twice") }
+            guard let lift = ShieldRule.Lift(rawValue: Int32(try r.byte())) else { throw .invalid("shield lift out of range") }
+            let flags = try r.byte()
+            guard flags < 16 else { throw .invalid("shield flags out of range") }
+            guard let period = ShieldRule.BudgetPeriod(rawValue: Int32(try r.byte())) else { throw .invalid("shield budget period out of range") }
+            let budget = try int32(&r, "shield budget")
+            var settings = ShieldRule.Settings(name: name, key: key, days: days, startMinute: start, endMinute: end,
+                                               habits: (0..<Int64(count)).map { $0 + 1 }, lift: lift, sessionLifts: flags & 1 != 0,
+                                               cutoffLifts: flags & 2 != 0, excusedLifts: flags & 4 != 0, failClosed: flags & 8 != 0,
+                                               budgetPeriod: period, budgetCount: budget)
+            // What a local add or change would accept (the habits stand in by position).
+            settings = try settings.validated()
+            settings.habits = []
+            op = .shieldVersion(rule: rule, fromDay: fromDay, settings: settings, habits: habits)
+        case .emergencyUnlock:
+            let rule = try read(&r)
+            let atMs = try r.varint()
+            let d = try day(&r)
+            let minutes = try int32(&r, "emergency minutes")
+            let reason = try r.optionalText(limit: 500)
+            try EmergencyUnlock.validate(minutes: minutes, reason: reason)
+            op = .emergencyUnlock(rule: rule, atMs: atMs, day: d, minutes: minutes, reason: reason)
         }
         guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
         return op
