@@ -1907,7 +1907,9 @@ int32_t hc_shield_revision(int64_t *out_revision, hc_store *store);
  * transaction that checks the rule's budget, so unlocks from several processes
  * (the app, its shield extension) never exceed it; the wait for another writer
  * is the store's busy timeout. *out_id (may be NULL) gets its id. HC_OK;
- * HC_E_INSUFFICIENT past the budget (nothing recorded); HC_E_INVALID,
+ * HC_E_INSUFFICIENT past the budget (nothing recorded); unlocks granted offline
+ * on two synced devices are all kept by the merge and counted on both, so a budget
+ * can end exceeded (emergency_left 0; see the sync merge rules); HC_E_INVALID,
  * HC_E_NOT_FOUND, HC_E_CONFLICT (rule not in effect today), HC_E_READONLY,
  * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. One store handle per thread. */
 int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rule_id, int32_t minutes, const char *reason);
@@ -1941,8 +1943,9 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * and their verdicts, and the settings timezone, day_start_minutes and
  * week_start. What stays on the device: the evidence bytes of proofs (a synced
  * proof has no kept copy), fingerprints, plugin registrations, caches, events and
- * their cursors (each device announces what happened on it), reminders, shields,
- * entry retry keys, credits and awards (not yet synced).
+ * their cursors (each device announces what happened on it), reminders, shields'
+ * zone-change history, entry retry keys, credits and awards (not yet synced).
+ * Shield rules (with every version) and emergency unlocks sync.
  *
  * A copy made by hc_store_backup is a replica of its own (a new id) holding the
  * same records under the same global ids, so original and copy may both write on
@@ -1966,6 +1969,15 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    day (history keeps the schedule it had);
  *  - vacations: an observed-remove set: a removal cancels the vacation it saw,
  *    a vacation added elsewhere meanwhile stays;
+ *  - shield rules: a rule is one record everywhere (its global id is its creation);
+ *    what it says merges as schedules do: one version per rule and effective day,
+ *    the last writer wins per day (by stamp, then replica id), a removal from a day
+ *    on included; a version naming a habit that has not arrived waits for it;
+ *  - emergency unlocks: a union of records, none ever dropped; each device's budget
+ *    counts every device's unlocks once merged, so two devices that each granted
+ *    the last allowed unlock offline keep both: the budget is then exceeded and
+ *    emergency_left is 0 on both (see hc_shield_emergency_unlock);
+ *  - a merge that changes shield rules or unlocks moves the shield revision;
  *  - streaks, scores and the rest are computed from the merged records, exactly
  *    as on a store that had received every record directly.
  */
