@@ -28,6 +28,8 @@ final class SyncPropertyTests: XCTestCase {
     nonisolated(unsafe) static var waited = 0
     /// Merged records by kind, over all seeds (from the canonical export).
     nonisolated(unsafe) static var kinds: [String: Int] = [:]
+    /// Instants at which every replica's shield states were compared, over all seeds.
+    nonisolated(unsafe) static var shieldsCompared = 0
     static let today: Int64 = (Int64(firstDay) + 75) * 86_400_000  // 2026-03-17, 00:00 UTC
 
     func testReplicasConvergeWhateverTheOrderOfExchanges() throws {
@@ -38,8 +40,9 @@ final class SyncPropertyTests: XCTestCase {
         print("sync property: \(seeds) seeds, \(Self.waited) ops waited for a record they name; merged records: "
               + Self.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
+        XCTAssertGreaterThan(Self.shieldsCompared, 100, "shield states were hardly compared")
         // Every kind of record was written and merged somewhere in the run.
-        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict"] {
+        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency"] {
             XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
         }
     }
@@ -84,6 +87,9 @@ final class SyncPropertyTests: XCTestCase {
             engine.now = { clocks[index] }
         }
         var counter = 0
+        // The store's zone-change history (which shields follow) stays on the device that
+        // changed the zone: shields are compared only where no zone changed (see the report).
+        var zoneChanged = false
         var stash: [[UInt8]] = []
         var oldStates: [[[UInt8]]] = Array(repeating: [], count: replicas)
         func fail(_ what: String) -> String { "seed \(seed): \(what)" }
@@ -95,7 +101,7 @@ final class SyncPropertyTests: XCTestCase {
             counter += 1
             let habits = (try? engine.habits(includeArchived: false)) ?? []
             let all = (try? engine.habits(includeArchived: true)) ?? []
-            switch rng.below(18) {
+            switch rng.below(21) {
             case 16:
                 // A photo proof (decided by the policy, or left for review), or a review by hand.
                 guard let habit = rng.pick(habits.filter { $0.spec.kind != .measurement }) else { continue }
@@ -151,8 +157,29 @@ final class SyncPropertyTests: XCTestCase {
             case 11:
                 guard let vacation = rng.pick((try? engine.vacations()) ?? []) else { continue }
                 try? engine.removeVacation(id: vacation.id)
+            case 18, 19:
+                // A shield rule added, or one changed or removed from a day on (today or later).
+                guard let first = rng.pick(habits)?.id else { continue }
+                let second = rng.chance(40) ? rng.pick(habits)?.id : nil
+                let chosen = second.map { $0 == first ? [first] : [first, $0] } ?? [first]
+                let start: Int32? = rng.chance(50) ? nil : Int32(6 * 60 + rng.below(4) * 30)
+                let settings = ShieldRule.Settings(
+                    name: "s\(r)-\(counter)", key: rng.pick(["social", "games"]) ?? "social", days: rng.chance(60) ? .daily : .weekdays(UInt8(1 + rng.below(126))),
+                    startMinute: start, endMinute: rng.chance(50) ? nil : Int32(12 * 60 + rng.below(4) * 60), habits: chosen,
+                    lift: rng.chance(50) ? .all : .any, sessionLifts: rng.chance(50), cutoffLifts: rng.chance(70), excusedLifts: rng.chance(50),
+                    failClosed: rng.chance(50), budgetPeriod: rng.chance(70) ? .week : .month, budgetCount: Int32(rng.below(3)))
+                let today = Self.firstDay + 75
+                if rng.chance(50) || ((try? engine.shieldRules(on: today))?.isEmpty ?? true) {
+                    _ = try? engine.addShieldRule(settings, fromDay: Self.firstDay + 70 + Int32(rng.below(8)))
+                } else if let rule = rng.pick((try? engine.shieldRules(on: today)) ?? []) {
+                    try? engine.changeShieldRule(id: rule.id, rng.chance(15) ? nil : settings, fromDay: today + Int32(rng.below(3)))
+                }
+            case 20:
+                // An emergency unlock, while the budget (as this replica knows it) allows.
+                guard let rule = rng.pick((try? engine.shieldRules(on: nil)) ?? []) else { continue }
+                _ = try? engine.emergencyUnlock(ruleId: rule.id, minutes: Int32(5 + rng.below(30)), reason: rng.chance(50) ? "r\(counter)" : nil)
             case 12:
-                if rng.chance(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
+                if rng.chance(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { zoneChanged = true; try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
             default:
                 // An exchange: one direction, sometimes twice, sometimes kept to replay later.
                 let from = rng.below(replicas), to = rng.below(replicas)
@@ -216,5 +243,26 @@ final class SyncPropertyTests: XCTestCase {
         }
         let global = try engines.map { "\(try $0.globalStreaks(asOf: asOf))" }
         XCTAssertEqual(Set(global).count, 1, fail("store streaks differ"))
+        // Every shield answers the same everywhere (rules and habits by global id).
+        for hours: Int64 in zoneChanged ? [] : [1, 9, 13, 30, 50] {
+            Self.shieldsCompared += 1
+            let at = Self.today + hours * 3_600_000 + 17_000
+            var answers: [[String]] = []
+            for engine in engines {
+                var lines: [String] = []
+                for view in try engine.shieldStates(atMs: at).states {
+                    let rule = try engine.store.globalId(.shieldRule, view.state.ruleId)?.text ?? "?"
+                    let outstanding = try view.state.outstanding.map { (h) throws(HabitError) in try engine.store.globalId(.habit, h)?.text ?? "?" }
+                    lines.append("\(rule) \(view.state.reason) \(view.state.windowDay) \(view.state.sinceMs) \(view.state.untilMs) \(outstanding)"
+                                 + " next=\(view.next.map { "\($0.atMs) \($0.to) \($0.cause)" } ?? "-") left=\(view.emergencyLeft.map(String.init) ?? "-")"
+                                 + " name=\(view.rule?.settings.name ?? "-")")
+                }
+                answers.append(lines.sorted())
+            }
+            XCTAssertEqual(answers[0].count, try engines[0].store.shieldRules().count, fail("a state per rule"))
+            for index in 1..<replicas where answers[index] != answers[0] {
+                XCTFail(fail("shield states at +\(hours)h differ: \(answers[0]) vs \(answers[index])"))
+            }
+        }
     }
 }
