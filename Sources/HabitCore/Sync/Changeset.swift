@@ -179,27 +179,10 @@ package enum SyncMerge {
     }
 }
 
-/// The canonical text's quoting: JSON string rules, so any text stays on one line.
+/// The canonical text's quoting: a JSON string (the one writer of those), so any text
+/// stays on one line.
 package enum SyncCanonical {
-    package static func quote(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    package static func quote(_ text: String) -> String { JSON.string(text).text }
 }
 
 /// An op as the log stores it: its payload bytes as they travel.
