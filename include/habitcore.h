@@ -1966,6 +1966,25 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    day (history keeps the schedule it had);
  *  - vacations: an observed-remove set: a removal cancels the vacation it saw,
  *    a vacation added elsewhere meanwhile stays;
+ *  - credits: the facts travel, the rest is derived. A spend, a manual
+ *    adjustment and a refund are a union of records; step reports too, and a
+ *    day's highest total wins per account (as locally: two devices reporting
+ *    5,000 and 7,000 steps for one day earn 7,000's minutes, once). Earnings and
+ *    expiries are never sent: after an apply that brought facts of an account,
+ *    its step earnings are topped up and its written expiries corrected to the
+ *    fold's, so every replica holds the ledger of a store that received every
+ *    fact directly (the fold never reads written expiries);
+ *  - spends made offline on two devices are both kept, never dropped: together
+ *    they may take the balance below zero; it then shows the debt (a negative
+ *    hc_credit_balance, never expired) that later earnings repay; a spend is
+ *    still refused locally while the balance is short (HC_E_INSUFFICIENT);
+ *  - credit accounts: one name (compared without case) is one account on every
+ *    replica, created by whichever record names it first;
+ *  - unlock sessions stay on the device that bought them (they unlock its apps):
+ *    their spend and any refund travel as plain spends and refunds;
+ *  - not synced yet: credit rules (steps per minute, habit rewards, expiry policy
+ *    stay per device, so replicas agree on credits while their rules agree),
+ *    habit-reward earnings, award unlocks and announcements;
  *  - streaks, scores and the rest are computed from the merged records, exactly
  *    as on a store that had received every record directly.
  */
