@@ -105,11 +105,14 @@ package enum CreditDerivation {
     package static func stepTopUps(totals: [Int32: Int64], entries: [CreditEntry], rules: CreditRules) throws(HabitError) -> [(day: Int32, minutes: Int64, steps: Int64)] {
         var held: [Int32: Int64] = [:]
         for entry in entries where entry.cause == .steps { held[entry.day] = try CreditFold.add(held[entry.day] ?? 0, entry.minutes) }
-        return totals.keys.sorted().compactMap { day in
-            guard let steps = totals[day] else { return nil }
-            let due = rules.minutes(forSteps: steps, on: day) - (held[day] ?? 0)
-            return due > 0 ? (day, due, steps) : nil
+        var result: [(day: Int32, minutes: Int64, steps: Int64)] = []
+        for day in totals.keys.sorted() {
+            guard let steps = totals[day] else { continue }
+            let (due, overflow) = rules.minutes(forSteps: steps, on: day).subtractingReportingOverflow(held[day] ?? 0)
+            guard !overflow else { throw .corrupt("the credit ledger's sums overflow") }
+            if due > 0 { result.append((day, due, steps)) }
         }
+        return result
     }
 
     /// Expiry corrections: the fold (which never reads written expiries) gives
