@@ -1940,12 +1940,14 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * What syncs: habits (creation and every field, archiving too), schedules,
  * ledger entries (done, amounts, totals, skips, undos), vacations, proofs' records
- * and their verdicts, and the settings timezone, day_start_minutes and
- * week_start. What stays on the device: the evidence bytes of proofs (a synced
- * proof has no kept copy), fingerprints, plugin registrations, caches, events and
- * their cursors (each device announces what happened on it), reminders, shields'
- * zone-change history, entry retry keys, credits and awards (not yet synced).
- * Shield rules (with every version) and emergency unlocks sync.
+ * and their verdicts, the settings timezone, day_start_minutes and week_start,
+ * credit accounts, spends, adjustments, refunds and step reports, shield rules
+ * (with every version) and emergency unlocks. What stays on the device: the
+ * evidence bytes of proofs (a synced proof has no kept copy), fingerprints,
+ * plugin registrations, caches, events and their cursors (each device announces
+ * what happened on it), reminders, unlock sessions, shields' zone-change history,
+ * entry retry keys; and, not yet synced: credit rules, habit-reward earnings and
+ * awards.
  *
  * A copy made by hc_store_backup is a replica of its own (a new id) holding the
  * same records under the same global ids, so original and copy may both write on
@@ -1978,6 +1980,25 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    the last allowed unlock offline keep both: the budget is then exceeded and
  *    emergency_left is 0 on both (see hc_shield_emergency_unlock);
  *  - a merge that changes shield rules or unlocks moves the shield revision;
+ *  - credits: the facts travel, the rest is derived. A spend, a manual
+ *    adjustment and a refund are a union of records; step reports too, and a
+ *    day's highest total wins per account (as locally: two devices reporting
+ *    5,000 and 7,000 steps for one day earn 7,000's minutes, once). Earnings and
+ *    expiries are never sent: after an apply that brought facts of an account,
+ *    its step earnings are topped up and its written expiries corrected to the
+ *    fold's, so every replica holds the ledger of a store that received every
+ *    fact directly (the fold never reads written expiries);
+ *  - spends made offline on two devices are both kept, never dropped: together
+ *    they may take the balance below zero; it then shows the debt (a negative
+ *    hc_credit_balance, never expired) that later earnings repay; a spend is
+ *    still refused locally while the balance is short (HC_E_INSUFFICIENT);
+ *  - credit accounts: one name (compared without case) is one account on every
+ *    replica, created by whichever record names it first;
+ *  - unlock sessions stay on the device that bought them (they unlock its apps):
+ *    their spend and any refund travel as plain spends and refunds;
+ *  - not synced yet: credit rules (steps per minute, habit rewards, expiry policy
+ *    stay per device, so replicas agree on credits while their rules agree),
+ *    habit-reward earnings, award unlocks and announcements;
  *  - streaks, scores and the rest are computed from the merged records, exactly
  *    as on a store that had received every record directly.
  */
@@ -1995,9 +2016,10 @@ typedef struct hc_sync_summary {
     int64_t vacations_changed; /* applied vacation additions and removals */
     int64_t settings_changed;  /* applied settings */
     int64_t proofs_changed;    /* applied proofs and verdicts */
+    int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds and step reports */
 } hc_sync_summary;
 
-#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_SYNC_SUMMARY_INIT (see "Option, input and result structs").
  * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
 int32_t hc_sync_summary_init(hc_sync_summary *out, uint32_t struct_size);

@@ -64,7 +64,7 @@ public func hc_sync_apply(_ out: UnsafeMutablePointer<hc_sync_summary>?, _ store
             ops_applied: Int64(summary.applied), ops_superseded: Int64(summary.superseded), ops_waiting: Int64(summary.waiting),
             habits_changed: Int64(summary.habitsChanged), entries_added: Int64(summary.entriesAdded),
             vacations_changed: Int64(summary.vacationsChanged), settings_changed: Int64(summary.settingsChanged),
-            proofs_changed: Int64(summary.proofsChanged))
+            proofs_changed: Int64(summary.proofsChanged), credits_changed: Int64(summary.creditsChanged))
     }
 }
 

@@ -240,7 +240,7 @@ extension Engine {
         }
     }
 
-    private func rules(_ accountId: Int64) throws(HabitError) -> CreditRules {
+    func rules(_ accountId: Int64) throws(HabitError) -> CreditRules {
         CreditRules(try store.creditRules(accountId: accountId))
     }
 
@@ -257,6 +257,26 @@ extension Engine {
                                                         steps: nil))
         }
         return (rules, days.last?.available ?? 0)
+    }
+
+    /// After facts of an account arrived from another device (inside the apply's
+    /// transaction): writes the step earnings its step reports now owe and corrects
+    /// its written expiries to what the fold of its entries gives (CreditDerivation),
+    /// so its ledger is the one a store that had every fact directly would hold.
+    func deriveCredits(accountId: Int64) throws(HabitError) {
+        let today = try today()
+        let at = now()
+        let rules = try rules(accountId)
+        let totals = try store.stepTotals(accountId: accountId, from: CivilDate.minDay, to: CivilDate.maxDay)
+        for (day, minutes, steps) in try CreditDerivation.stepTopUps(totals: totals, entries: try store.creditEntries(accountId: accountId), rules: rules) {
+            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .earn, minutes: minutes, day: day, atMs: at,
+                                                        reason: "\(steps) steps", cause: .steps, causeId: nil, habitId: nil, steps: steps))
+        }
+        for (day, minutes) in try CreditDerivation.expiryCorrections(try store.creditEntries(accountId: accountId), rules: rules, today: today) {
+            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .expire, minutes: minutes, day: day, atMs: at,
+                                                        reason: minutes < 0 ? "unspent at the end of the day" : "expiry recounted after sync",
+                                                        cause: .expiry, causeId: nil, habitId: nil, steps: nil))
+        }
     }
 
     /// Whether any account rewards the habit (the set is cached with the habits).

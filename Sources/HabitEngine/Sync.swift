@@ -17,6 +17,8 @@ extension Engine {
         package var vacationsChanged = 0
         package var settingsChanged = 0
         package var proofsChanged = 0
+        /// Applied credit accounts, spends, adjustments, refunds and step reports.
+        package var creditsChanged = 0
         package init() {}
     }
 
@@ -56,6 +58,7 @@ extension Engine {
             try store.receiveClock(newest)
             try applyNew(decoded, &summary)
             try materializePending(&summary)
+            for accountId in store.syncTouchedCreditAccounts.sorted() { try deriveCredits(accountId: accountId) }
             try store.recordSeen()
         }
         dropCaches()
@@ -117,6 +120,7 @@ extension Engine {
             case .proof, .verdict: summary.proofsChanged += 1
             // Counted in ops_applied only (the summary struct has no shield counter).
             case .shieldRule, .shieldVersion, .emergencyUnlock: break
+            case .creditAccount, .credit, .steps: summary.creditsChanged += 1
             }
         }
     }
@@ -183,6 +187,34 @@ extension Engine {
         }
         lines += unlockLines.sorted { $0.0 < $1.0 }.map(\.1)
         return lines
+    }
+
+    /// The credit part of the canonical text: per account (by name), its highest step
+    /// total per day and its folded days (through today, expiries computed by the
+    /// fold, so written expiry entries do not show), then every fact by global id.
+    /// Earnings and expiries are derived, so only their sums show.
+    private func canonicalCredits() throws(HabitError) -> [String] {
+        let today = try today()
+        var lines: [String] = []
+        var factLines: [(GlobalId, String)] = []
+        for account in try store.creditAccounts().sorted(by: { ($0.name.lowercased(), $0.name) < ($1.name.lowercased(), $1.name) }) {
+            let name = SyncCanonical.quote(account.name)
+            lines.append("credit-account \(name)")
+            for (day, steps) in try store.stepTotals(accountId: account.id, from: CivilDate.minDay, to: CivilDate.maxDay).sorted(by: { $0.key < $1.key }) {
+                lines.append("  steps day=\(day) steps=\(steps)")
+            }
+            let entries = try store.creditEntries(accountId: account.id)
+            for d in try CreditFold.days(entries, rules: try rules(account.id), through: today, today: today) {
+                lines.append("  credit-day \(d.day) in=\(d.carriedIn) earned=\(d.earned) spent=\(d.spent) adjusted=\(d.adjusted) refunded=\(d.refunded)"
+                    + " expired=\(d.expired) available=\(d.available)")
+            }
+            for entry in entries where entry.isFact {
+                guard let id = try store.globalId(.credit, entry.id) else { continue }
+                factLines.append((id, "credit \(id.text) account=\(name) kind=\(entry.kind.name) minutes=\(entry.minutes) day=\(entry.day) at=\(entry.atMs)"
+                    + " reason=\(entry.reason.map(SyncCanonical.quote) ?? "-")"))
+            }
+        }
+        return lines + factLines.sorted { $0.0 < $1.0 }.map(\.1)
     }
 
     private func validateSetting(_ key: String, _ value: String) throws(HabitError) {
@@ -258,6 +290,7 @@ extension Engine {
             }
             lines += verdictLines.sorted { $0.0 < $1.0 }.map(\.1)
             lines += try shieldCanonicalLines(habitIds)
+            lines += try canonicalCredits()
             return lines.joined(separator: "\n") + "\n"
         }
     }

@@ -20,6 +20,12 @@ extension Store {
     // MARK: Accounts
 
     package func insertCreditAccount(name: String, createdAtMs: Int64) throws(HabitError) -> Int64 {
+        let id = try writeCreditAccount(name: name, createdAtMs: createdAtMs)
+        try logLocal(.creditAccount(name: name, createdAtMs: createdAtMs), creates: .creditAccount, localId: id)
+        return id
+    }
+
+    func writeCreditAccount(name: String, createdAtMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("INSERT INTO credit_accounts(name, created_at_ms) VALUES(?1, ?2)")
         statement.bind(1, name)
         statement.bind(2, createdAtMs)
@@ -96,7 +102,18 @@ extension Store {
 
     private static let creditColumns = "id, account_id, kind, minutes, day, at_ms, reason, cause, cause_id, habit_id, steps"
 
+    /// Appends an entry; a fact (CreditEntry.isFact) is logged for sync too.
     package func insertCreditEntry(_ entry: CreditEntry) throws(HabitError) -> Int64 {
+        let id = try writeCreditEntry(entry)
+        if entry.isFact {
+            guard let account = try creditAccount(id: entry.accountId) else { throw .notFound("no credit account with id \(entry.accountId)") }
+            try logLocal(.credit(account: account.name, kind: entry.kind, minutes: entry.minutes, day: entry.day, atMs: entry.atMs, reason: entry.reason),
+                         creates: .credit, localId: id)
+        }
+        return id
+    }
+
+    func writeCreditEntry(_ entry: CreditEntry) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO credit_entries(account_id, kind, minutes, day, at_ms, reason, cause, cause_id, habit_id, steps)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
@@ -157,13 +174,36 @@ extension Store {
 
     // MARK: Step reports
 
+    /// Appends a step report and logs it for sync.
     package func insertStepReport(accountId: Int64, day: Int32, steps: Int64, atMs: Int64) throws(HabitError) {
+        let id = try writeStepReport(accountId: accountId, day: day, steps: steps, atMs: atMs)
+        guard let account = try creditAccount(id: accountId) else { throw .notFound("no credit account with id \(accountId)") }
+        try logLocal(.steps(account: account.name, day: day, steps: steps, atMs: atMs), creates: .steps, localId: id)
+    }
+
+    func writeStepReport(accountId: Int64, day: Int32, steps: Int64, atMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("INSERT INTO credit_steps(account_id, day, steps, at_ms) VALUES(?1, ?2, ?3, ?4)")
         statement.bind(1, accountId)
         statement.bind(2, Int64(day))
         statement.bind(3, steps)
         statement.bind(4, atMs)
         try statement.run()
+        return db.lastInsertRowId
+    }
+
+    /// An account's step reports, in id order.
+    package func stepReports(accountId: Int64) throws(HabitError) -> [(id: Int64, day: Int32, steps: Int64, atMs: Int64)] {
+        let statement = try db.statement("SELECT id, day, steps, at_ms FROM credit_steps WHERE account_id = ?1 ORDER BY id")
+        statement.bind(1, accountId)
+        return try statement.all { (s) throws(HabitError) in
+            guard let day = Int32(exactly: s.int(1)) else { throw .corrupt("step report \(s.int(0)) is out of range") }
+            return (s.int(0), day, s.int(2), s.int(3))
+        }
+    }
+
+    /// Every credit account, in id order.
+    package func creditAccounts() throws(HabitError) -> [CreditAccount] {
+        try db.statement("SELECT id, name FROM credit_accounts ORDER BY id").all(readAccount)
     }
 
     /// The highest step total reported for each day in [from, to].

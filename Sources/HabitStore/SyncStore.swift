@@ -7,7 +7,9 @@ import HabitCore
 extension Store {
     /// The records ops make, by the kind of op that makes them (sync_ops.local_id).
     package enum SyncKind: Int64 {
-        case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9, shieldRule = 16, emergency = 18
+        case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9
+        case creditAccount = 10, credit = 11, steps = 12
+        case shieldRule = 16, emergency = 18
     }
 
     /// The small number this store knows a replica by, made on first sight.
@@ -189,6 +191,22 @@ extension Store {
             for (unlock, day) in try allEmergencyUnlocks() where try globalId(.emergency, unlock.id) == nil {
                 try logLocal(.emergencyUnlock(rule: try requireGlobalId(.shieldRule, unlock.ruleId), atMs: unlock.atMs, day: day,
                                               minutes: unlock.minutes, reason: unlock.reason), creates: .emergency, localId: unlock.id)
+            }
+            // Credit accounts (but the default every store has), facts and step reports.
+            for account in try creditAccounts() where account.id != 1 {
+                guard try globalId(.creditAccount, account.id) == nil else { continue }
+                try logLocal(.creditAccount(name: account.name, createdAtMs: 0), creates: .creditAccount, localId: account.id)
+            }
+            for account in try creditAccounts() {
+                for entry in try creditEntries(accountId: account.id) where entry.isFact {
+                    guard try globalId(.credit, entry.id) == nil else { continue }
+                    try logLocal(.credit(account: account.name, kind: entry.kind, minutes: entry.minutes, day: entry.day, atMs: entry.atMs,
+                                         reason: entry.reason), creates: .credit, localId: entry.id)
+                }
+                for report in try stepReports(accountId: account.id) {
+                    guard try globalId(.steps, report.id) == nil else { continue }
+                    try logLocal(.steps(account: account.name, day: report.day, steps: report.steps, atMs: report.atMs), creates: .steps, localId: report.id)
+                }
             }
             for key in SyncOp.syncedSettings.sorted() {
                 if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
@@ -440,6 +458,23 @@ extension Store {
             guard let ruleLocal = try localId(rule, .shieldRule) else { return .waiting }
             // A union of records: every unlock is kept, even past the budget (checked only where it was granted).
             return .applied(remember(id, .emergency, try writeEmergencyUnlock(ruleId: ruleLocal, atMs: atMs, day: day, minutes: minutes, reason: reason)))
+        case .creditAccount(let name, let createdAtMs):
+            // Accounts are a set of names: one created on two devices is one account.
+            if try creditAccount(named: name) != nil { return .superseded }
+            let local = try writeCreditAccount(name: name, createdAtMs: createdAtMs)
+            syncCache.creditAccounts.insert(local)
+            return .applied(local)
+        case .credit(let account, let kind, let minutes, let day, let atMs, let reason):
+            // A union of records: both of two spends made offline are kept, even when
+            // together they overdraw (the balance then shows the debt). A session's
+            // spend or refund arrives as a plain one: sessions unlock the device that bought them.
+            let accountId = try creditAccountForSync(account, createdAtMs: atMs)
+            let local = try writeCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: atMs, reason: reason,
+                                                         cause: .manual, causeId: nil, habitId: nil, steps: nil))
+            return .applied(remember(id, .credit, local))
+        case .steps(let account, let day, let steps, let atMs):
+            let accountId = try creditAccountForSync(account, createdAtMs: atMs)
+            return .applied(try writeStepReport(accountId: accountId, day: day, steps: steps, atMs: atMs))
         case .setting(let key, let value):
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
@@ -448,6 +483,18 @@ extension Store {
             return .applied(nil)
         }
     }
+
+    /// The account a received credit op names (created when its own op has not
+    /// arrived), recorded as touched: the engine re-derives its earnings and expiries.
+    private func creditAccountForSync(_ name: String, createdAtMs: Int64) throws(HabitError) -> Int64 {
+        let local: Int64
+        if let known = try creditAccount(named: name) { local = known.id } else { local = try writeCreditAccount(name: name, createdAtMs: createdAtMs) }
+        syncCache.creditAccounts.insert(local)
+        return local
+    }
+
+    /// The credit accounts the current apply touched.
+    package var syncTouchedCreditAccounts: Set<Int64> { syncCache.creditAccounts }
 
     private func remember(_ id: GlobalId, _ kind: SyncKind, _ local: Int64) -> Int64 {
         if syncCache.active { syncCache.locals[id] = (kind, local) }
@@ -558,4 +605,6 @@ package struct SyncCache {
     var active = false
     var numbers: [[UInt8]: Int64] = [:]
     var locals: [GlobalId: (kind: Store.SyncKind, local: Int64)] = [:]
+    /// Credit accounts whose facts this apply changed.
+    var creditAccounts: Set<Int64> = []
 }

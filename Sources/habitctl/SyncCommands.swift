@@ -103,7 +103,7 @@ enum SyncCommands {
     static func summaryObject(_ s: hc_sync_summary) -> [String: Any] {
         ["received": s.ops_received, "new": s.ops_new, "applied": s.ops_applied, "superseded": s.ops_superseded, "waiting": s.ops_waiting,
          "habits_changed": s.habits_changed, "entries_added": s.entries_added, "vacations_changed": s.vacations_changed,
-         "settings_changed": s.settings_changed, "proofs_changed": s.proofs_changed]
+         "settings_changed": s.settings_changed, "proofs_changed": s.proofs_changed, "credits_changed": s.credits_changed]
     }
 
     static func summaryLine(_ s: hc_sync_summary) -> String {
@@ -115,6 +115,7 @@ enum SyncCommands {
         if s.vacations_changed > 0 { parts.append("\(s.vacations_changed) vacation change\(s.vacations_changed == 1 ? "" : "s")") }
         if s.settings_changed > 0 { parts.append("\(s.settings_changed) setting\(s.settings_changed == 1 ? "" : "s")") }
         if s.proofs_changed > 0 { parts.append("\(s.proofs_changed) proof record\(s.proofs_changed == 1 ? "" : "s")") }
+        if s.credits_changed > 0 { parts.append("\(s.credits_changed) credit record\(s.credits_changed == 1 ? "" : "s")") }
         var text = "\(s.ops_new) new of \(s.ops_received) changes: " + (parts.isEmpty ? "no record changed" : parts.joined(separator: ", "))
         if s.ops_superseded > 0 { text += "; \(s.ops_superseded) overtaken by later changes" }
         if s.ops_waiting > 0 { text += "; \(s.ops_waiting) waiting for records not received yet" }

@@ -42,7 +42,7 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
         XCTAssertGreaterThan(Self.shieldsCompared, 100, "shield states were hardly compared")
         // Every kind of record was written and merged somewhere in the run.
-        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency"] {
+        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps", "credit-day", "credit"] {
             XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
         }
     }
@@ -101,7 +101,24 @@ final class SyncPropertyTests: XCTestCase {
             counter += 1
             let habits = (try? engine.habits(includeArchived: false)) ?? []
             let all = (try? engine.habits(includeArchived: true)) ?? []
-            switch rng.below(21) {
+            switch rng.below(25) {
+            case 21:
+                // A step report from one of several sources: a day's cumulative total, today or a day before.
+                let account = rng.chance(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)
+                let day = try engine.today() - Int32(rng.below(3))
+                _ = try? engine.syncSteps(accountId: account, day: day, steps: Int64(rng.below(12_000)))
+            case 22:
+                // A spend of what this device sees (offline spends elsewhere may overdraw), sometimes an unlock.
+                let available = (try? engine.creditBalance(accountId: Engine.defaultAccountId)) ?? 0
+                guard available > 0 else { continue }
+                _ = try? engine.spend(accountId: Engine.defaultAccountId, minutes: Int64(1 + rng.below(Int(available))), reason: rng.chance(50) ? "s\(counter)" : nil,
+                                      unlock: rng.chance(30))
+            case 23:
+                _ = try? engine.adjustCredits(accountId: Engine.defaultAccountId, minutes: Int64(rng.below(41)) - 20, reason: "a\(counter)")
+            case 24:
+                // An account made on any device (the same name on two is one account), then a report to it.
+                let id = (try? engine.creditAccount(named: "kids").id) ?? (try? engine.createCreditAccount(name: "kids"))
+                if let id { _ = try? engine.syncSteps(accountId: id, day: nil, steps: Int64(rng.below(6_000))) }
             case 16:
                 // A photo proof (decided by the policy, or left for review), or a review by hand.
                 guard let habit = rng.pick(habits.filter { $0.spec.kind != .measurement }) else { continue }
@@ -219,6 +236,21 @@ final class SyncPropertyTests: XCTestCase {
             let word = line.trimmingCharacters(in: .whitespaces).split(separator: " ").first.map(String.init) ?? ""
             Self.kinds[word, default: 0] += 1
             if line.hasSuffix("undone=1") { Self.kinds["undone", default: 0] += 1 }
+            if line.hasPrefix("  credit-day"), line.contains("available=-") { Self.kinds["debt", default: 0] += 1 }
+        }
+        // Balances and days are the same everywhere, and the same as on a store that
+        // received every record directly, in one changeset.
+        let direct = try Engine(path: "\(dir)/direct.db", options: StoreOptions())
+        defer { direct.close() }
+        direct.now = { Self.today }
+        _ = try direct.syncApply(try engines[2].syncChanges(peerState: []))
+        XCTAssertEqual(try direct.syncCanonical(), canonical[0], fail("a store that received every record directly differs"))
+        for name in ["default", "kids"] {
+            let balances = try (engines + [direct]).map { engine -> String in
+                guard let account = try? engine.creditAccount(named: name) else { return "none" }
+                return "\(try engine.creditBalance(accountId: account.id)) \(try engine.creditDay(accountId: account.id, day: nil))"
+            }
+            XCTAssertEqual(Set(balances).count, 1, fail("account \(name): balances differ: \(balances)"))
         }
         let states = try engines.map { try $0.syncState() }
         XCTAssertEqual(Set(states).count, 1, fail("states differ after a full exchange"))

@@ -212,6 +212,96 @@ final class SyncTests: StoreTestCase {
         hc_free(zone)
     }
 
+    func balance(_ store: OpaquePointer, _ account: Int64 = 0) -> Int64 {
+        var available: Int64 = 0
+        ok(hc_credit_balance(&available, store, account))
+        return available
+    }
+
+    @discardableResult
+    func steps(_ store: OpaquePointer, _ count: Int64, day: Int32 = Int32.min) -> hc_step_sync {
+        var out = defaults(hc_step_sync_init)
+        ok(hc_credit_sync_steps(&out, store, 0, day, count))
+        return out
+    }
+
+    func creditDay(_ store: OpaquePointer, _ day: Int32 = Int32.min) -> hc_credit_day {
+        var out = defaults(hc_credit_day_init)
+        ok(hc_credit_day_summary(&out, store, 0, day))
+        return out
+    }
+
+    func exchange(_ a: OpaquePointer, _ b: OpaquePointer) {
+        pull(b, from: a)
+        pull(a, from: b)
+    }
+
+    /// Spends made offline on two devices are both kept, though together they
+    /// overdraw: the balance shows the debt, and later earnings pay it back.
+    func testOfflineSpendsOnTwoDevicesAreBothKeptAndShowTheDebt() throws {
+        let phone = try open("phone.db"), tablet = try open("tablet.db")
+        defer { hc_store_close(phone); hc_store_close(tablet) }
+        steps(phone, 5_000)
+        let first = pull(tablet, from: phone)
+        XCTAssertEqual(first.credits_changed, 1, "one step report")
+        XCTAssertEqual(balance(tablet), 50, "the step report travels; the tablet derives its earning")
+        // Offline, each spends what it sees.
+        ok(hc_credit_spend(nil, phone, 0, 40, "games", 0))
+        ok(hc_credit_spend(nil, tablet, 0, 30, "video", HC_SPEND_UNLOCK))
+        XCTAssertEqual(balance(phone), 10)
+        XCTAssertEqual(balance(tablet), 20)
+        exchange(phone, tablet)
+        XCTAssertEqual(balance(phone), -20, "both spends kept: a debt of 20")
+        XCTAssertEqual(balance(tablet), -20)
+        XCTAssertEqual(creditDay(phone).spent, 70)
+        XCTAssertEqual(canonical(phone), canonical(tablet))
+        XCTAssertEqual(canonical(phone).components(separatedBy: "kind=spend").count - 1, 2, canonical(phone))
+        XCTAssertEqual(hc_credit_spend(nil, phone, 0, 1, nil, 0), HC_E_INSUFFICIENT, "nothing to spend while in debt")
+        // A later, higher report earns 40 more on one device: both see the debt paid back.
+        steps(tablet, 9_000)
+        exchange(phone, tablet)
+        XCTAssertEqual(balance(phone), 20)
+        XCTAssertEqual(balance(tablet), 20)
+        XCTAssertEqual(creditDay(phone).earned, 90)
+        XCTAssertEqual(canonical(phone), canonical(tablet))
+        // The same again changes nothing.
+        let again = apply(changes(tablet, for: []), to: phone)
+        XCTAssertEqual(again.ops_applied, 0)
+        XCTAssertEqual(balance(phone), 20)
+        // A store that received every record directly holds the same.
+        let fresh = try open("fresh.db")
+        defer { hc_store_close(fresh) }
+        apply(changes(phone, for: []), to: fresh)
+        XCTAssertEqual(balance(fresh), 20)
+        XCTAssertEqual(canonical(fresh), canonical(phone))
+    }
+
+    /// Step reports from two devices for one day: the highest total earns, once.
+    func testStepReportsOfOneDayFromTwoDevicesEarnTheHighestOnce() throws {
+        let watch = try open("watch.db"), phone = try open("phone.db")
+        defer { hc_store_close(watch); hc_store_close(phone) }
+        steps(watch, 5_000)
+        steps(phone, 7_000)
+        let yesterday = creditDay(watch).day - 1
+        steps(watch, 3_000, day: yesterday)
+        steps(phone, 2_000, day: yesterday)
+        exchange(watch, phone)
+        for store in [watch, phone] {
+            XCTAssertEqual(creditDay(store).steps, 7_000)
+            XCTAssertEqual(creditDay(store).earned, 70, "not 50 + 70")
+            XCTAssertEqual(balance(store), 70)
+            let past = creditDay(store, yesterday)
+            XCTAssertEqual([past.steps, past.earned, past.expired, past.available], [3_000, 30, 30, 0], "yesterday's minutes expired")
+        }
+        XCTAssertEqual(canonical(watch), canonical(phone))
+        // A lower report later changes nothing anywhere.
+        let lower = steps(watch, 6_000)
+        XCTAssertEqual(lower.earned_now, 0)
+        exchange(watch, phone)
+        XCTAssertEqual(balance(phone), 70)
+        XCTAssertEqual(canonical(watch), canonical(phone))
+    }
+
     func testDamagedChangesetsAreRefusedAndWriteNothing() throws {
         let a = try open("a.db"), b = try open("b.db")
         defer { hc_store_close(a); hc_store_close(b) }

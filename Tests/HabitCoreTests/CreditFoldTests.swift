@@ -70,4 +70,48 @@ final class CreditFoldTests: XCTestCase {
             XCTAssertEqual((error as? HabitError)?.code, .corrupt)
         }
     }
+
+    /// After a merge: a day's step earnings are topped up to what its highest total
+    /// earns, and the written expiries corrected to the fold of every other entry.
+    func testDerivationsAfterAMergeGiveTheLedgerOfAStoreThatHadEveryFact() throws {
+        var steps = entry(.earn, 50, on: 100)
+        steps.cause = .steps
+        XCTAssertEqual(try CreditDerivation.stepTopUps(totals: [100: 7_000, 99: 4_999], entries: [steps], rules: CreditRules([])).map { [Int64($0.day), $0.minutes, $0.steps] },
+                       [[99, 49, 4_999], [100, 20, 7_000]], "a lower total than the one held earns nothing; a higher one tops up once")
+        XCTAssertTrue(try CreditDerivation.stepTopUps(totals: [100: 5_000], entries: [steps], rules: CreditRules([])).isEmpty)
+        // This device wrote day 100's expiry, then a spend of day 100 made on another device arrived.
+        let here = [entry(.earn, 50, on: 100), entry(.expire, -50, on: 100)]
+        XCTAssertTrue(try CreditDerivation.expiryCorrections(here, rules: CreditRules([]), today: 101).isEmpty, "nothing to correct")
+        let merged = here + [entry(.spend, -30, on: 100)]
+        let corrections = try CreditDerivation.expiryCorrections(merged, rules: CreditRules([]), today: 101)
+        XCTAssertEqual(corrections.map { [Int64($0.day), $0.minutes] }, [[100, 30]], "30 of the 50 were spent, not expired")
+        let corrected = merged + corrections.map { entry(.expire, $0.minutes, on: $0.day) }
+        let direct = [entry(.earn, 50, on: 100), entry(.spend, -30, on: 100)]
+        XCTAssertEqual(try CreditFold.days(corrected, rules: CreditRules([]), through: 101, today: 101),
+                       try CreditFold.days(direct, rules: CreditRules([]), through: 101, today: 101))
+        XCTAssertTrue(try CreditDerivation.expiryCorrections(corrected, rules: CreditRules([]), today: 101).isEmpty, "corrected once")
+        XCTAssertEqual(try CreditFold.available(merged, rules: CreditRules([]), on: 101, today: 101), 0,
+                       "a written expiry made wrong by a late spend never changes the balance, corrected or not")
+        XCTAssertEqual(try CreditFold.available(here + [entry(.expire, -9, on: 101)], rules: CreditRules([]), on: 101, today: 101), 0,
+                       "nor does one written for a day that came back (today is not over)")
+        XCTAssertEqual(try CreditFold.available([entry(.earn, 9, on: 101), entry(.expire, -9, on: 101)], rules: CreditRules([]), on: 101, today: 101), 9)
+        // Two spends made offline overdraw: nothing expires, the debt shows.
+        let overdrawn = here + [entry(.spend, -40, on: 100), entry(.spend, -30, on: 100)]
+        let fix = try CreditDerivation.expiryCorrections(overdrawn, rules: CreditRules([]), today: 101)
+        XCTAssertEqual(fix.map { [Int64($0.day), $0.minutes] }, [[100, 50]])
+        XCTAssertEqual(try CreditFold.available(overdrawn + fix.map { entry(.expire, $0.minutes, on: $0.day) }, rules: CreditRules([]), on: 101, today: 101), -20)
+    }
+
+    func testOnlyFactsTravel() throws {
+        XCTAssertTrue(entry(.spend, -5, on: 1).isFact)
+        var earned = entry(.earn, 5, on: 1)
+        earned.cause = .steps
+        XCTAssertFalse(earned.isFact)
+        XCTAssertNoThrow(try CreditEntry.validateFact(kind: .spend, minutes: -5))
+        XCTAssertThrowsError(try CreditEntry.validateFact(kind: .spend, minutes: 5))
+        XCTAssertThrowsError(try CreditEntry.validateFact(kind: .adjust, minutes: 0))
+        XCTAssertThrowsError(try CreditEntry.validateFact(kind: .refund, minutes: -1))
+        XCTAssertThrowsError(try CreditEntry.validateFact(kind: .earn, minutes: 5))
+        XCTAssertThrowsError(try CreditEntry.validateFact(kind: .expire, minutes: -5))
+    }
 }

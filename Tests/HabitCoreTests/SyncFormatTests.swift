@@ -77,6 +77,10 @@ final class SyncFormatTests: XCTestCase {
                 v.atMs = 9
                 return v
             }(), entry: GlobalId(replica: b, seq: 1))),
+            StampedOp(id: GlobalId(replica: b, seq: 5), hlc: 111, op: .creditAccount(name: "Kids", createdAtMs: 12)),
+            StampedOp(id: GlobalId(replica: b, seq: 6), hlc: 112, op: .credit(account: "Kids", kind: .spend, minutes: -15, day: 20_001, atMs: 13,
+                                                                           reason: "games")),
+            StampedOp(id: GlobalId(replica: b, seq: 7), hlc: 113, op: .steps(account: "default", day: 20_001, steps: 5_450, atMs: 14)),
         ]
     }
 
@@ -125,6 +129,29 @@ final class SyncFormatTests: XCTestCase {
         var huge = SyncWriter(); huge.uvarint(UInt64.max)
         XCTAssertTrue(message(forged(SyncOp.Kind.setting.rawValue, huge.bytes)).contains("record 1"))
         XCTAssertThrowsError(try Changeset.decode([UInt8](repeating: 0, count: Changeset.maxBytes + 1)))
+        // Credit ops: what a local write could not have made is refused.
+        func credit(_ account: String, _ kind: UInt8, _ minutes: Int64, _ day: Int64 = 20_000) -> [UInt8] {
+            var w = SyncWriter(); w.text(account); w.byte(kind); w.varint(minutes); w.varint(day); w.varint(1); w.optionalText(nil)
+            return forged(SyncOp.Kind.credit.rawValue, w.bytes)
+        }
+        XCTAssertEqual(message(credit("default", 2, -5)), "accepted")
+        XCTAssertTrue(message(credit("default", 2, 5)).contains("spend"), message(credit("default", 2, 5)))
+        XCTAssertTrue(message(credit("default", 1, 5)).contains("derived"), "an earning is derived, never sent")
+        XCTAssertTrue(message(credit("default", 4, -5)).contains("derived"))
+        XCTAssertTrue(message(credit("default", 9, 5)).contains("credit kind"))
+        XCTAssertTrue(message(credit("default", 3, 0)).contains("minutes"))
+        XCTAssertTrue(message(credit("default", 5, CreditLimits.maxMinutes + 1)).contains("minutes"))
+        XCTAssertTrue(message(credit("", 2, -5)).contains("account name"), message(credit("", 2, -5)))
+        XCTAssertTrue(message(credit("default", 2, -5, Int64(Int32.max))).contains("day"))
+        func steps(_ count: Int64) -> [UInt8] {
+            var w = SyncWriter(); w.text("default"); w.varint(20_000); w.varint(count); w.varint(1)
+            return forged(SyncOp.Kind.steps.rawValue, w.bytes)
+        }
+        XCTAssertEqual(message(steps(5_000)), "accepted")
+        XCTAssertTrue(message(steps(-1)).contains("steps"))
+        XCTAssertTrue(message(steps(CreditLimits.maxStepsPerDay + 1)).contains("steps"))
+        var account = SyncWriter(); account.text("bad\u{0}name"); account.varint(1)
+        XCTAssertTrue(message(forged(SyncOp.Kind.creditAccount.rawValue, account.bytes)).contains("record 1"))
         // Found by scripts/fuzz.sh sync: ops naming a replica of an empty replica list trapped.
         var empty = SyncWriter()
         empty.raw(Changeset.magic); empty.byte(Changeset.version); empty.byte(0)

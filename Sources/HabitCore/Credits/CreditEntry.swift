@@ -105,3 +105,23 @@ package enum CreditLimits {
         if let reason { try TextRules.validate(reason, field: "reason", maxBytes: 500, allowEmpty: true) }
     }
 }
+
+extension CreditEntry {
+    /// A fact is what a person did (a spend, an adjustment by hand, a refund of a
+    /// session ended early): it travels to the other devices as a record. Earnings
+    /// (from steps and habits), their reversals and expiries are derived from facts
+    /// and are never sent: each replica writes them itself (CreditFold.derivations).
+    package var isFact: Bool { cause == .manual || cause == .session }
+
+    /// Checks a received fact: a spend takes 1...max minutes, a refund gives 1...max
+    /// back, an adjustment moves either way (not 0); earnings and expiries are not facts.
+    package static func validateFact(kind: CreditKind, minutes: Int64) throws(HabitError) {
+        switch kind {
+        case .spend:
+            guard minutes < 0, minutes >= -CreditLimits.maxMinutes else { throw .invalid("spend of \(minutes) minutes is outside -\(CreditLimits.maxMinutes)...-1") }
+        case .refund: try CreditLimits.minutes(minutes)
+        case .adjust: try CreditLimits.minutes(minutes, allowNegative: true)
+        case .earn, .expire: throw .invalid("credit kind \(kind.name) is derived, not sent")
+        }
+    }
+}

@@ -8,7 +8,11 @@
 ///   spent) is a debt: it never expires and is paid back by later earnings.
 /// - Expiry is part of the fold whether or not its `expire` entry has been
 ///   written yet; the engine writes those entries on the account's next write,
-///   so that the ledger sums to the balance.
+///   so that the ledger sums to the balance. The fold computes expiry from every
+///   other entry and never reads the written ones: they record what it expired.
+///   So a written expiry that turned out wrong (a spend of that day arriving from
+///   another device later, a day that came back when the time zone moved west)
+///   never changes a balance; sync corrects the record (CreditDerivation).
 /// - Today is not over: nothing of today expires.
 package struct CreditDay: Equatable, Sendable {
     package var day: Int32
@@ -37,7 +41,7 @@ package enum CreditFold {
     package static func days(_ entries: [CreditEntry], rules: CreditRules, through: Int32, today: Int32,
                              steps: [Int32: Int64] = [:]) throws(HabitError) -> [CreditDay] {
         var byDay: [Int32: [CreditEntry]] = [:]
-        for entry in entries where entry.day <= through { byDay[entry.day, default: []].append(entry) }
+        for entry in entries where entry.day <= through && entry.kind != .expire { byDay[entry.day, default: []].append(entry) }
         var eventDays = Set(byDay.keys)
         for day in rules.expiryChangeDays where day <= through { eventDays.insert(day) }
         eventDays.insert(through)
@@ -53,7 +57,7 @@ package enum CreditFold {
                 case .earn: summary.earned = try add(summary.earned, entry.minutes)
                 case .spend: summary.spent = try add(summary.spent, -entry.minutes)
                 case .adjust: summary.adjusted = try add(summary.adjusted, entry.minutes)
-                case .expire: summary.expired = try add(summary.expired, -entry.minutes)
+                case .expire: break  // not folded (above)
                 case .refund: summary.refunded = try add(summary.refunded, entry.minutes)
                 }
             }
@@ -87,5 +91,48 @@ package enum CreditFold {
         let (sum, overflow) = a.addingReportingOverflow(b)
         guard !overflow else { throw .corrupt("the credit ledger's sums overflow") }
         return sum
+    }
+}
+
+/// What a replica writes after facts arrived from another device, so that its
+/// ledger is the one a store that had received every fact directly would hold.
+/// Pure: the same facts and rules give the same corrections everywhere.
+package enum CreditDerivation {
+    /// Step earnings owed: per reported day, the minutes the day's highest total
+    /// earns under the day's rules, less what the day's step entries already hold
+    /// (reports only ever raise a day's total, so this is never negative in a store
+    /// whose rules did not change; a negative difference is left alone, as locally).
+    package static func stepTopUps(totals: [Int32: Int64], entries: [CreditEntry], rules: CreditRules) throws(HabitError) -> [(day: Int32, minutes: Int64, steps: Int64)] {
+        var held: [Int32: Int64] = [:]
+        for entry in entries where entry.cause == .steps { held[entry.day] = try CreditFold.add(held[entry.day] ?? 0, entry.minutes) }
+        var result: [(day: Int32, minutes: Int64, steps: Int64)] = []
+        for day in totals.keys.sorted() {
+            guard let steps = totals[day] else { continue }
+            let (due, overflow) = rules.minutes(forSteps: steps, on: day).subtractingReportingOverflow(held[day] ?? 0)
+            guard !overflow else { throw .corrupt("the credit ledger's sums overflow") }
+            if due > 0 { result.append((day, due, steps)) }
+        }
+        return result
+    }
+
+    /// Expiry corrections: the fold (which never reads written expiries) gives
+    /// each day's true expiry; the written `expire` entries of a day must sum to it.
+    /// Returns, per day that differs, the minutes of the `expire` entry to add
+    /// (negative: more expires; positive: an expiry written before a spend of that
+    /// day arrived is given back). After them the ledger sums to the balance again
+    /// and the fold over all entries equals the fold over the facts and earnings.
+    package static func expiryCorrections(_ entries: [CreditEntry], rules: CreditRules, today: Int32) throws(HabitError) -> [(day: Int32, minutes: Int64)] {
+        let days = try CreditFold.days(entries, rules: rules, through: today, today: today)
+        var due: [Int32: Int64] = [:]
+        for summary in days where summary.expired != 0 { due[summary.day] = summary.expired }
+        var written: [Int32: Int64] = [:]
+        for entry in entries where entry.kind == .expire { written[entry.day] = try CreditFold.add(written[entry.day] ?? 0, -entry.minutes) }
+        var result: [(day: Int32, minutes: Int64)] = []
+        for day in Set(due.keys).union(written.keys).sorted() {
+            let (difference, overflow) = (due[day] ?? 0).subtractingReportingOverflow(written[day] ?? 0)
+            guard !overflow else { throw .corrupt("the credit ledger's sums overflow") }
+            if difference != 0 { result.append((day, -difference)) }
+        }
+        return result
     }
 }

@@ -145,9 +145,20 @@ package enum SyncOp: Equatable, Sendable {
     /// writer counted it on: a union of records, never dropped.
     indirect case emergencyUnlock(rule: GlobalId, atMs: Int64, day: Int32, minutes: Int32, reason: String?)
 
+    /// A credit account, named (its identity across replicas is its name, compared
+    /// without case; the account "default" every store has is never logged).
+    case creditAccount(name: String, createdAtMs: Int64)
+    /// A credit fact (CreditEntry.isFact): a spend, a manual adjustment or a refund,
+    /// kept as a record (its global id is the op's). Earnings and expiries are not
+    /// sent: every replica derives them from the facts (CreditFold.derivations).
+    indirect case credit(account: String, kind: CreditKind, minutes: Int64, day: Int32, atMs: Int64, reason: String?)
+    /// A step report: a day's cumulative total (its global id is the op's).
+    case steps(account: String, day: Int32, steps: Int64, atMs: Int64)
+
     package enum Kind: UInt8, CaseIterable, Sendable {
         case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
-        // 10...15: credits and awards.
+        case creditAccount = 10, credit = 11, steps = 12
+        // 13...15: awards.
         case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
     }
 
@@ -168,13 +179,16 @@ package enum SyncOp: Equatable, Sendable {
         case .shieldRule: return .shieldRule
         case .shieldVersion: return .shieldVersion
         case .emergencyUnlock: return .emergencyUnlock
+        case .creditAccount: return .creditAccount
+        case .credit: return .credit
+        case .steps: return .steps
         }
     }
 
     /// The records this op needs applied before it can be: until they arrive it waits.
     package var dependencies: [GlobalId] {
         switch self {
-        case .habitCreate, .vacationRemove, .setting, .shieldRule: return []
+        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps: return []
         case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
         case .entry(let habit, _, _, _, _, _, _, let undoes): return undoes.map { [habit, $0] } ?? [habit]
         case .vacationAdd(let habit, _, _): return habit.map { [$0] } ?? []
@@ -280,6 +294,21 @@ package enum SyncOp: Equatable, Sendable {
             w.varint(Int64(day))
             w.varint(Int64(minutes))
             w.optionalText(reason)
+        case .creditAccount(let name, let createdAtMs):
+            w.text(name)
+            w.varint(createdAtMs)
+        case .credit(let account, let kind, let minutes, let day, let atMs, let reason):
+            w.text(account)
+            w.byte(UInt8(truncatingIfNeeded: kind.rawValue))
+            w.varint(minutes)
+            w.varint(Int64(day))
+            w.varint(atMs)
+            w.optionalText(reason)
+        case .steps(let account, let day, let steps, let atMs):
+            w.text(account)
+            w.varint(Int64(day))
+            w.varint(steps)
+            w.varint(atMs)
         }
         return w.bytes
     }
@@ -431,6 +460,25 @@ package enum SyncOp: Equatable, Sendable {
             let reason = try r.optionalText(limit: 500)
             try EmergencyUnlock.validate(minutes: minutes, reason: reason)
             op = .emergencyUnlock(rule: rule, atMs: atMs, day: d, minutes: minutes, reason: reason)
+        case .creditAccount:
+            let name = try accountName(&r)
+            op = .creditAccount(name: name, createdAtMs: try r.varint())
+        case .credit:
+            let account = try accountName(&r)
+            guard let creditKind = CreditKind(rawValue: Int32(try r.byte())) else { throw .invalid("credit kind out of range") }
+            let minutes = try r.varint()
+            try CreditEntry.validateFact(kind: creditKind, minutes: minutes)
+            let d = try day(&r)
+            let atMs = try r.varint()
+            let reason = try r.optionalText(limit: 500)
+            try CreditLimits.reason(reason)
+            op = .credit(account: account, kind: creditKind, minutes: minutes, day: d, atMs: atMs, reason: reason)
+        case .steps:
+            let account = try accountName(&r)
+            let d = try day(&r)
+            let steps = try r.varint()
+            try CreditLimits.steps(steps)
+            op = .steps(account: account, day: d, steps: steps, atMs: try r.varint())
         }
         guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
         return op
@@ -446,6 +494,12 @@ package enum SyncOp: Equatable, Sendable {
         let seq = try r.uvarint()
         guard seq >= 1, seq <= UInt64(Int64.max) else { throw .invalid("sequence number \(seq) out of range") }
         return GlobalId(replica: replica, seq: Int64(seq))
+    }
+
+    private static func accountName(_ r: inout SyncReader) throws(HabitError) -> String {
+        let name = try r.text(limit: 200)
+        try TextRules.validate(name, field: "account name", maxBytes: 200)
+        return name
     }
 
     private static func int32(_ r: inout SyncReader, _ what: String) throws(HabitError) -> Int32 {
