@@ -109,7 +109,8 @@ struct SplitMix {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(n)) }
+    /// 0 ..< n (0 when n < 1).
+    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
     mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
 }
 

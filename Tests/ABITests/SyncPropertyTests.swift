@@ -8,20 +8,6 @@ import XCTest
 /// full exchange, with byte-for-byte the same canonical export and the same streaks,
 /// scores and vacations. Real store files; the seed is printed on failure.
 final class SyncPropertyTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-        mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-        mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[below(items.count)] }
-    }
-
     static let firstDay: Int32 = 20_454  // 2026-01-01
     static let photo = [UInt8](FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed.png") ?? Data())
     /// Ops that had to wait for a record they name, over all seeds (the test checks some did).
@@ -75,7 +61,7 @@ final class SyncPropertyTests: XCTestCase {
     func runSeed(_ seed: UInt64) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var rng = Random(state: seed)
+        var rng = SplitMix(seed: seed)
         let replicas = 3
         var clocks: [Int64] = (0..<replicas).map { Self.today + Int64($0) * 37_000 - 40_000 }  // skewed wall clocks
         let engines = try (0..<replicas).map { index -> Engine in
@@ -104,15 +90,15 @@ final class SyncPropertyTests: XCTestCase {
             switch rng.below(25) {
             case 21:
                 // A step report from one of several sources: a day's cumulative total, today or a day before.
-                let account = rng.chance(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)
+                let account = rng.percent(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)
                 let day = try engine.today() - Int32(rng.below(3))
                 _ = try? engine.syncSteps(accountId: account, day: day, steps: Int64(rng.below(12_000)))
             case 22:
                 // A spend of what this device sees (offline spends elsewhere may overdraw), sometimes an unlock.
                 let available = (try? engine.creditBalance(accountId: Engine.defaultAccountId)) ?? 0
                 guard available > 0 else { continue }
-                _ = try? engine.spend(accountId: Engine.defaultAccountId, minutes: Int64(1 + rng.below(Int(available))), reason: rng.chance(50) ? "s\(counter)" : nil,
-                                      unlock: rng.chance(30))
+                _ = try? engine.spend(accountId: Engine.defaultAccountId, minutes: Int64(1 + rng.below(Int(available))), reason: rng.percent(50) ? "s\(counter)" : nil,
+                                      unlock: rng.percent(30))
             case 23:
                 _ = try? engine.adjustCredits(accountId: Engine.defaultAccountId, minutes: Int64(rng.below(41)) - 20, reason: "a\(counter)")
             case 24:
@@ -127,19 +113,19 @@ final class SyncPropertyTests: XCTestCase {
                 _ = try? engine.submitProof(submission)
             case 17:
                 guard let (verdict, _) = rng.pick((try? engine.verdicts(habitId: nil, proofId: nil)) ?? []) else { continue }
-                _ = try? engine.reviewProof(id: verdict.proofId, approve: rng.chance(70), reviewer: "r\(r)", reason: "looked")
+                _ = try? engine.reviewProof(id: verdict.proofId, approve: rng.percent(70), reviewer: "r\(r)", reason: "looked")
             case 0, 1:
-                let counterKind = rng.chance(50)
+                let counterKind = rng.percent(50)
                 let spec = HabitSpec(name: "h\(r)-\(counter)", kind: counterKind ? .counter : .checkmark, target: counterKind ? 3 : 1,
-                                     direction: .atLeast, group: rng.chance(30) ? "g" : nil, unit: nil, routine: .anytime, proofRequired: false,
-                                     startDay: Self.firstDay + Int32(rng.below(10)), schedule: rng.chance(70) ? .daily : .timesPerWeek(3))
+                                     direction: .atLeast, group: rng.percent(30) ? "g" : nil, unit: nil, routine: .anytime, proofRequired: false,
+                                     startDay: Self.firstDay + Int32(rng.below(10)), schedule: rng.percent(70) ? .daily : .timesPerWeek(3))
                 _ = try engine.createHabit(spec, startDay: spec.startDay)
             case 2, 3, 4:
                 guard let habit = rng.pick(habits) else { continue }
-                let kind: EntryKind = habit.spec.kind == .counter ? (rng.chance(70) ? .amount : .skip) : (rng.chance(80) ? .done : .skip)
+                let kind: EntryKind = habit.spec.kind == .counter ? (rng.percent(70) ? .amount : .skip) : (rng.percent(80) ? .done : .skip)
                 _ = try? engine.append(Engine.NewEntry(habitId: habit.id, kind: kind, day: Self.firstDay + Int32(rng.below(70)),
                                                        value: kind == .amount ? Double(1 + rng.below(3)) : 0, atMs: clocks[r],
-                                                       source: .manual, note: rng.chance(20) ? "n\(counter)" : nil))
+                                                       source: .manual, note: rng.percent(20) ? "n\(counter)" : nil))
             case 5, 6:
                 // Undo any standing entry this replica can see: its own or one received.
                 guard let habit = rng.pick(habits),
@@ -152,66 +138,66 @@ final class SyncPropertyTests: XCTestCase {
                 switch rng.below(6) {
                 case 0: changes.name = "h\(r)-\(counter)-renamed"
                 case 1 where habit.spec.kind == .counter: changes.target = (Double(2 + rng.below(4)), .atLeast)
-                case 2: changes.group = rng.chance(50) ? .some("g\(rng.below(3))") : .some(nil)
-                case 3: changes.colour = rng.chance(70) ? .some(rng.pick(["#8E24AA", "#00897B", "#d32f2f"]) ?? nil) : .some(nil)
+                case 2: changes.group = rng.percent(50) ? .some("g\(rng.below(3))") : .some(nil)
+                case 3: changes.colour = rng.percent(70) ? .some(rng.pick(["#8E24AA", "#00897B", "#d32f2f"]) ?? nil) : .some(nil)
                 case 4:
                     changes.position = Int64(rng.below(5)) - 2
-                    if rng.chance(50) { changes.question = .some(rng.chance(70) ? "q\(counter)?" : nil) }
-                default: changes.routine = rng.chance(50) ? .morning : .evening
+                    if rng.percent(50) { changes.question = .some(rng.percent(70) ? "q\(counter)?" : nil) }
+                default: changes.routine = rng.percent(50) ? .morning : .evening
                 }
                 try? engine.updateHabit(id: habit.id, changes)
             case 8:
                 guard let habit = rng.pick(habits) else { continue }
                 var changes = Engine.HabitChanges()
-                changes.schedule = rng.chance(50) ? .weekdays(UInt8(1 + rng.below(126))) : .everyNDays(2 + rng.below(3))
+                changes.schedule = rng.percent(50) ? .weekdays(UInt8(1 + rng.below(126))) : .everyNDays(2 + rng.below(3))
                 try? engine.updateHabit(id: habit.id, changes)
             case 9:
                 guard let habit = rng.pick(all) else { continue }
                 try? engine.archiveHabit(id: habit.id, archived: !habit.isArchived)
             case 10:
                 let first = Self.firstDay + Int32(rng.below(70))
-                _ = try? engine.addVacation(habitId: rng.chance(50) ? rng.pick(habits)?.id : nil, from: first, to: first + Int32(rng.below(5)))
+                _ = try? engine.addVacation(habitId: rng.percent(50) ? rng.pick(habits)?.id : nil, from: first, to: first + Int32(rng.below(5)))
             case 11:
                 guard let vacation = rng.pick((try? engine.vacations()) ?? []) else { continue }
                 try? engine.removeVacation(id: vacation.id)
             case 18, 19:
                 // A shield rule added, or one changed or removed from a day on (today or later).
                 guard let first = rng.pick(habits)?.id else { continue }
-                let second = rng.chance(40) ? rng.pick(habits)?.id : nil
+                let second = rng.percent(40) ? rng.pick(habits)?.id : nil
                 let chosen = second.map { $0 == first ? [first] : [first, $0] } ?? [first]
-                let start: Int32? = rng.chance(50) ? nil : Int32(6 * 60 + rng.below(4) * 30)
+                let start: Int32? = rng.percent(50) ? nil : Int32(6 * 60 + rng.below(4) * 30)
                 let settings = ShieldRule.Settings(
-                    name: "s\(r)-\(counter)", key: rng.pick(["social", "games"]) ?? "social", days: rng.chance(60) ? .daily : .weekdays(UInt8(1 + rng.below(126))),
-                    startMinute: start, endMinute: rng.chance(50) ? nil : Int32(12 * 60 + rng.below(4) * 60), habits: chosen,
-                    lift: rng.chance(50) ? .all : .any, sessionLifts: rng.chance(50), cutoffLifts: rng.chance(70), excusedLifts: rng.chance(50),
-                    failClosed: rng.chance(50), budgetPeriod: rng.chance(70) ? .week : .month, budgetCount: Int32(rng.below(3)))
+                    name: "s\(r)-\(counter)", key: rng.pick(["social", "games"]) ?? "social", days: rng.percent(60) ? .daily : .weekdays(UInt8(1 + rng.below(126))),
+                    startMinute: start, endMinute: rng.percent(50) ? nil : Int32(12 * 60 + rng.below(4) * 60), habits: chosen,
+                    lift: rng.percent(50) ? .all : .any, sessionLifts: rng.percent(50), cutoffLifts: rng.percent(70), excusedLifts: rng.percent(50),
+                    failClosed: rng.percent(50), budgetPeriod: rng.percent(70) ? .week : .month, budgetCount: Int32(rng.below(3)))
                 let today = Self.firstDay + 75
-                if rng.chance(50) || ((try? engine.shieldRules(on: today))?.isEmpty ?? true) {
+                if rng.percent(50) || ((try? engine.shieldRules(on: today))?.isEmpty ?? true) {
                     _ = try? engine.addShieldRule(settings, fromDay: Self.firstDay + 70 + Int32(rng.below(8)))
                 } else if let rule = rng.pick((try? engine.shieldRules(on: today)) ?? []) {
-                    try? engine.changeShieldRule(id: rule.id, rng.chance(15) ? nil : settings, fromDay: today + Int32(rng.below(3)))
+                    try? engine.changeShieldRule(id: rule.id, rng.percent(15) ? nil : settings, fromDay: today + Int32(rng.below(3)))
                 }
             case 20:
                 // An emergency unlock, while the budget (as this replica knows it) allows.
                 guard let rule = rng.pick((try? engine.shieldRules(on: nil)) ?? []) else { continue }
-                _ = try? engine.emergencyUnlock(ruleId: rule.id, minutes: Int32(5 + rng.below(30)), reason: rng.chance(50) ? "r\(counter)" : nil)
+                _ = try? engine.emergencyUnlock(ruleId: rule.id, minutes: Int32(5 + rng.below(30)), reason: rng.percent(50) ? "r\(counter)" : nil)
             case 12:
-                if rng.chance(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { zoneChanged = true; try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
+                if rng.percent(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { zoneChanged = true; try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
             default:
                 // An exchange: one direction, sometimes twice, sometimes kept to replay later.
                 let from = rng.below(replicas), to = rng.below(replicas)
                 // Mostly what `to` lacks; sometimes computed for another replica's state or an old
                 // one, so ops arrive out of order, with gaps, and undos before their entries.
                 var peer = try engines[to].syncState()
-                if rng.chance(25) { peer = try engines[rng.below(replicas)].syncState() }
-                if rng.chance(30), let old = rng.pick(oldStates[from]) { peer = old }  // only what `from` did lately
+                if rng.percent(25) { peer = try engines[rng.below(replicas)].syncState() }
+                if rng.percent(30), let old = rng.pick(oldStates[from]) { peer = old }  // only what `from` did lately
                 for index in engines.indices { oldStates[index].append(try engines[index].syncState()) }
                 let changes = try engines[from].syncChanges(peerState: peer)
                 let summary = try engines[to].syncApply(changes)
                 Self.waited += summary.waiting
-                if rng.chance(20) { _ = try engines[to].syncApply(changes) }
-                if rng.chance(30) { stash.append(changes) }
-                if rng.chance(20), let old = rng.pick(stash) { _ = try engines[rng.below(replicas)].syncApply(old) }
+                if rng.percent(20) { _ = try engines[to].syncApply(changes) }
+                if rng.percent(30) { stash.append(changes) }
+                if rng.percent(20), let old = rng.pick(stash) { _ = try engines[rng.below(replicas)].syncApply(old) }
             }
         }
         // Full exchange: every pair, both ways, until nothing moves.
@@ -297,4 +283,10 @@ final class SyncPropertyTests: XCTestCase {
             }
         }
     }
+}
+
+private extension SplitMix {
+    /// True percent times in a hundred.
+    mutating func percent(_ percent: Int) -> Bool { below(100) < percent }
+    mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[below(items.count)] }
 }
