@@ -232,6 +232,12 @@ final class RulesStoreTests: OpenStoreTestCase {
     }
 
     func testRefundsOfTheUnusedWholeMinutesRoundedUp() {
+        // The sessions end up to 12 minutes from now, and a refund counts for the day its
+        // session ends on: a zone whose local time is about noon keeps them on today
+        // (run at 23:55 in UTC, the last refund fell on tomorrow, out of today's balance).
+        let utcHour = Int(Date().timeIntervalSince1970 / 3600) % 24
+        let offset = 12 - utcHour
+        ok(hc_store_set_timezone(store, String(format: "%@%02d:00", offset < 0 ? "-" : "+", abs(offset))))
         sync(10_000)
         let rows: [(afterMs: Int64, refund: Int64)] = [(30_000, 10), (61_000, 9), (599_000, 1), (600_000, 0)]
         for row in rows {
