@@ -972,6 +972,9 @@ int32_t hc_credit_account_find(int64_t *out_id, hc_store *store, const char *nam
 /* Records a rule of kind HC_RULE_* with value, effective from from_day
  * (HC_DAY_NONE: today; earlier than today is HC_E_INVALID); habit_id only for
  * HC_RULE_HABIT_MINUTES (else 0). The rule's id goes to *out_id (may be NULL).
+ * Days already lived keep their credits; the days the rule covers that already
+ * hold steps or completions (today's) are recounted to it at once, as every
+ * device that receives the rule recounts them (see the sync merge rules).
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (account or habit), HC_E_READONLY,
  * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_credit_rule_set(int64_t *out_id, hc_store *store, int64_t account_id, int32_t kind, int64_t habit_id,
