@@ -1396,6 +1396,12 @@ int32_t hc_proof_submit(hc_proof_result *out, hc_store *store, const hc_proof_in
 int32_t hc_proof_review(int64_t *out_entry_id, hc_store *store, int64_t proof_id, int32_t outcome, const char *reviewer,
                         const char *reason);
 
+/* Since 1.1. The evidence bytes a proof keeps (submitted with HC_PROOF_KEEP_COPY, or
+ * received by sync with HC_SYNC_EVIDENCE) into out: caller buffer rules, in bytes.
+ * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such proof, or no evidence kept),
+ * HC_E_MISUSE, HC_E_IO. Thread safety as every call on store. */
+int32_t hc_proof_evidence(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t proof_id);
+
 /* A verdict as recorded. Strings are borrowed from the list; NULL when absent. */
 typedef struct hc_verdict {
     uint32_t struct_size; /* the library's sizeof(hc_verdict) */
@@ -1947,7 +1953,7 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * credit accounts, spends, adjustments, refunds and step reports, credit rules,
  * shield rules (with every version) and emergency unlocks, award unlocks, and the
  * store's zone-change history. What stays on the device: the evidence bytes of
- * proofs (a synced proof has no kept copy), fingerprints, plugin registrations,
+ * proofs unless asked for (HC_SYNC_EVIDENCE), fingerprints, plugin registrations,
  * caches, events and their cursors (each device announces on its own), reminders,
  * unlock sessions, entry retry keys, the award catalogue and referral redemptions.
  *
@@ -2061,6 +2067,20 @@ int32_t hc_sync_state(uint8_t *out, int64_t capacity, int64_t *out_count, hc_sto
  * snapshot. HC_OK, HC_E_INVALID (bad peer state), HC_E_MISUSE, HC_E_IO, HC_E_BUSY,
  * HC_E_NOMEM. Thread safety as every call on store. */
 int32_t hc_sync_changes(uint8_t **out, int64_t *out_size, hc_store *store, const uint8_t *peer_state, int64_t peer_state_size);
+
+/* Flags of hc_sync_changes_v2. */
+#define HC_SYNC_EVIDENCE 0x1u /* proofs travel with their kept evidence bytes */
+
+/* As hc_sync_changes, with flags: 0, or HC_SYNC_EVIDENCE: every proof the changeset
+ * carries whose evidence this store keeps (HC_PROOF_KEEP_COPY, or received so)
+ * carries the bytes too, and the receiver keeps them for that proof when they hash
+ * to its sha256 (see hc_proof_evidence); without it, evidence stays on the device.
+ * Evidence goes with the proofs the changeset carries: for proofs a peer already
+ * holds without it, ask with an empty peer_state. Photos make changesets large: one past 256 MiB is HC_E_NOMEM (ask without
+ * evidence, or more often). Unknown flags are HC_E_INVALID. Otherwise as
+ * hc_sync_changes. */
+int32_t hc_sync_changes_v2(uint8_t **out, int64_t *out_size, hc_store *store, const uint8_t *peer_state, int64_t peer_state_size,
+                           uint32_t flags);
 
 /* Applies a changeset from hc_sync_changes (any replica's, in any order, any
  * number of times) by the merge rules above. The whole buffer is validated first:

@@ -104,6 +104,16 @@ public func hc_proof_review(_ out_entry_id: UnsafeMutablePointer<Int64>?, _ stor
 }
 
 @c @implementation
+public func hc_proof_evidence(_ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+                              _ store: OpaquePointer?, _ proof_id: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let count = try Convert.out(out_count, "out_count")
+        let buffer = try Convert.array(out, capacity, "out")
+        Convert.copy(try engine.proofEvidence(proofId: proof_id), into: buffer, count: count) { $0 }
+    }
+}
+
+@c @implementation
 public func hc_verdict_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64,
                                  _ proof_id: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in

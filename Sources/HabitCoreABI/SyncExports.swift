@@ -39,10 +39,18 @@ public func hc_sync_state(_ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int64
 @c @implementation
 public func hc_sync_changes(_ out: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int64>?,
                             _ store: OpaquePointer?, _ peer_state: UnsafePointer<UInt8>?, _ peer_state_size: Int64) -> Int32 {
+    hc_sync_changes_v2(out, out_size, store, peer_state, peer_state_size, 0)
+}
+
+@c @implementation
+public func hc_sync_changes_v2(_ out: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int64>?,
+                               _ store: OpaquePointer?, _ peer_state: UnsafePointer<UInt8>?, _ peer_state_size: Int64, _ flags: UInt32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         let size = try Convert.out(out_size, "out_size")
-        let changes = try engine.syncChanges(peerState: try bytes(peer_state, peer_state_size, "peer_state"))
+        guard flags & ~UInt32(HC_SYNC_EVIDENCE) == 0 else { throw .invalid("unknown flags 0x\(String(flags, radix: 16))") }
+        let changes = try engine.syncChanges(peerState: try bytes(peer_state, peer_state_size, "peer_state"),
+                                             evidence: flags & UInt32(HC_SYNC_EVIDENCE) != 0)
         guard let buffer = malloc(max(changes.count, 1))?.assumingMemoryBound(to: UInt8.self) else { throw HabitError(.noMemory, "out of memory") }
         changes.withUnsafeBufferPointer { source in
             if let base = source.baseAddress { buffer.update(from: base, count: source.count) }

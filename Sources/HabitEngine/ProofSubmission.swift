@@ -9,7 +9,16 @@ import HabitStore
 /// transaction (a plugin may take seconds), then their verdicts, the decision and the
 /// completion are written together.
 extension Engine {
-    package static let maxEvidenceBytes = 64 << 20
+    package static let maxEvidenceBytes = Evidence.maxBytes
+
+    /// A proof's kept evidence bytes (its copy, or one received by sync).
+    package func proofEvidence(proofId: Int64) throws(HabitError) -> [UInt8] {
+        try store.snapshot { () throws(HabitError) in
+            guard try store.proof(id: proofId) != nil else { throw .notFound("no proof with id \(proofId)") }
+            guard let bytes = try store.proofCopy(id: proofId) else { throw .notFound("proof \(proofId) has no kept evidence") }
+            return bytes
+        }
+    }
     package static let defaultPluginTimeoutMs: Int64 = 10_000
     private static let builtInVerifier = "habitcore"
 

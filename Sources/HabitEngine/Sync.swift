@@ -28,18 +28,40 @@ extension Engine {
 
     package func syncReplica() throws(HabitError) -> [UInt8] { try store.replicaId() }
 
-    /// Every op the peer (whose state is peerState; empty: nothing) lacks, as one changeset.
-    package func syncChanges(peerState: [UInt8]) throws(HabitError) -> [UInt8] {
+    /// Every op the peer (whose state is peerState; empty: nothing) lacks, as one
+    /// changeset; with evidence, each proof's kept evidence beside its op.
+    package func syncChanges(peerState: [UInt8], evidence: Bool = false) throws(HabitError) -> [UInt8] {
         let peer = try VersionVector.decode(peerState)
-        let ops = try store.snapshot { () throws(HabitError) in try store.opsAbove(peer) }
+        let ops = try store.snapshot { () throws(HabitError) in
+            var ops = try store.opsAbove(peer)
+            if evidence { ops += try evidenceRecords(for: ops) }
+            return ops
+        }
         let bytes = Changeset.encode(raw: ops)
         guard bytes.count <= Changeset.maxBytes else { throw HabitError(.noMemory, "the changeset would be \(bytes.count) bytes, above the format's limit") }
         return bytes
     }
 
+    /// Evidence records for the proofs among ops whose evidence this store keeps.
+    private func evidenceRecords(for ops: [RawOp]) throws(HabitError) -> [RawOp] {
+        var records: [RawOp] = []
+        for op in ops where op.kind == SyncOp.Kind.proof.rawValue {
+            guard let local = try store.localId(op.id, .proof), let bytes = try store.proofCopy(id: local),
+                  let proof = try store.proof(id: local) else { continue }
+            let record = SyncOp.evidence(sha256: proof.sha256, bytes: bytes)
+            records.append(RawOp(id: op.id, hlc: 0, kind: record.kind.rawValue, payload: record.encodePayload()))
+        }
+        return records
+    }
+
     /// Validates the whole changeset, then applies it in one transaction.
     package func syncApply(_ bytes: [UInt8]) throws(HabitError) -> SyncSummary {
-        let decoded = try Changeset.decode(bytes)
+        // Evidence records are kept beside their proofs, never logged as ops.
+        var decoded: [(op: StampedOp, raw: RawOp)] = []
+        var evidence: [(proof: GlobalId, sha256: String, bytes: [UInt8])] = []
+        for item in try Changeset.decode(bytes) {
+            if case .evidence(let sha, let evidenceBytes) = item.op.op { evidence.append((item.op.id, sha, evidenceBytes)) } else { decoded.append(item) }
+        }
         // Settings the engine reads back must be ones it could have written itself.
         for (number, item) in decoded.enumerated() {
             do throws(HabitError) {
@@ -53,7 +75,7 @@ extension Engine {
             }
         }
         var summary = SyncSummary()
-        summary.received = decoded.count
+        summary.received = decoded.count + evidence.count
         try store.atomically { () throws(HabitError) in
             store.beginSyncApply()
             defer { store.endSyncApply() }
@@ -61,6 +83,7 @@ extension Engine {
             try store.receiveClock(newest)
             try applyNew(decoded, &summary)
             try materializePending(&summary)
+            try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
             for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
             try announceMergedAwards()
@@ -111,6 +134,17 @@ extension Engine {
         }
     }
 
+    /// Evidence for proofs held without a copy, when it hashes to the proof's sha256
+    /// (decoding checked it hashes to the sha256 it came with).
+    private func keepEvidence(_ evidence: [(proof: GlobalId, sha256: String, bytes: [UInt8])], _ summary: inout SyncSummary) throws(HabitError) {
+        for item in evidence {
+            guard let local = try store.localId(item.proof, .proof), let proof = try store.proof(id: local), proof.sha256 == item.sha256,
+                  try store.proofCopy(id: local) == nil else { continue }
+            try store.insertProofCopy(id: local, bytes: item.bytes)
+            summary.proofsChanged += 1
+        }
+    }
+
     /// Completion credits of the habit days the apply added entries to, and of the days
     /// a merged reward covers: settled as a local append or rule would settle them.
     private func settleMergedHabitCredits() throws(HabitError) {
@@ -156,7 +190,7 @@ extension Engine {
             case .setting, .zoneChange: summary.settingsChanged += 1
             case .proof, .verdict: summary.proofsChanged += 1
             // Counted in ops_applied only (the summary struct has no shield counter).
-            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock: break
+            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence: break
             case .creditAccount, .credit, .steps, .creditRule: summary.creditsChanged += 1
             }
         }

@@ -35,6 +35,23 @@ extension Store {
         return db.lastInsertRowId
     }
 
+    /// The evidence bytes kept for a proof: its own copy, or one received by sync.
+    package func proofCopy(id: Int64) throws(HabitError) -> [UInt8]? {
+        let statement = try db.statement("""
+            SELECT coalesce(p.copy, c.bytes) FROM proofs p LEFT JOIN proof_copies c ON c.proof_id = p.id WHERE p.id = ?1
+            """)
+        statement.bind(1, id)
+        return try statement.one { $0.isNull(0) ? nil : $0.blob(0) } ?? nil
+    }
+
+    /// Keeps evidence received by sync for a proof that has none.
+    package func insertProofCopy(id: Int64, bytes: [UInt8]) throws(HabitError) {
+        let statement = try db.statement("INSERT OR IGNORE INTO proof_copies(proof_id, bytes) VALUES(?1, ?2)")
+        statement.bind(1, id)
+        statement.bind(2, blob: bytes)
+        try statement.run()
+    }
+
     package func proof(id: Int64) throws(HabitError) -> ProofRecord? {
         let statement = try db.statement("""
             SELECT id, habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms FROM proofs WHERE id = ?1

@@ -407,7 +407,8 @@ enum Schema {
         """,
         // 15: award unlocks, credit rules and zone changes sync. A replica keeps every
         // device's unlock of an award (the earliest crossing day stands), so rule_id is
-        // no longer unique. backfilled = 0: the unlocks, rules and zone changes recorded
+        // no longer unique. proof_copies: evidence received by sync for a proof that
+        // arrived without its copy (proofs are append-only). backfilled = 0: the unlocks, rules and zone changes recorded
         // before get ops at the next writable open.
         """
         CREATE TABLE award_unlocks_15(
@@ -432,6 +433,8 @@ enum Schema {
         ALTER TABLE award_unlocks_15 RENAME TO award_unlocks;
         CREATE INDEX award_unlocks_rule ON award_unlocks(rule_id);
         \(appendOnly("award_unlocks", "unlocks"))
+        CREATE TABLE proof_copies(proof_id INTEGER PRIMARY KEY REFERENCES proofs(id), bytes BLOB NOT NULL) STRICT;
+        \(appendOnly("proof_copies", "evidence copies"))
         UPDATE sync_replica SET backfilled = 0;
         """,
     ]

@@ -554,6 +554,9 @@ extension Store {
             return .applied(remember(id, .awardUnlock, local))
         case .zoneChange(let atMs, let from, let to):
             return .applied(remember(id, .zoneChange, try writeZoneChange(atMs: atMs, from: from, to: to)))
+        case .evidence:
+            // Never an op of the log: the engine keeps evidence beside its proof.
+            return .superseded
         case .setting(let key, let value):
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }

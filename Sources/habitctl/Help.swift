@@ -68,6 +68,8 @@ enum Help {
                    failed); a failed call itself keeps the general codes 1-8 and prints
                    to stderr (a JSON object under --json)
           list [HABIT]                 every verdict: verifiers, decisions, reviews
+          evidence ID [--out FILE]     the photo a proof keeps (--keep-copy, or synced with
+                                       sync --evidence), to FILE or to stdout when it is not a terminal
           review ID --approve|--reject --reason TEXT [--reviewer NAME]
           policy [HABIT] --verifiers ID,ID [--mode all|any] [--approve 0.8] [--review 0.5]
                  [--window HH:MM-HH:MM] [--many-per-day]     (no HABIT: the store's policy)
@@ -143,9 +145,9 @@ enum Help {
         """,
         "sync": """
         Usage: habitctl sync state [--out FILE]
-               habitctl sync changes [--since STATE_FILE] [--out FILE]
+               habitctl sync changes [--since STATE_FILE] [--evidence] [--out FILE]
                habitctl sync apply FILE|-
-               habitctl sync with OTHER_DB
+               habitctl sync with OTHER_DB [--evidence]
 
         Devices that each keep a store merge their histories: every device may log,
         edit and undo offline, and after they exchange changes in any order, any
@@ -160,9 +162,11 @@ enum Help {
         What merges: habits and their fields (the later edit wins per field), schedules
         (per effective day), entries and undos (all kept; an entry undone on two devices
         is cancelled once), vacations (a removal removes the one it saw), the time
-        zone, day start and week start, proofs' records and verdicts. What stays on each
-        device: proofs' photos, credits, awards and events, reminders, shields, plugins,
-        retry keys.
+        zone, day start and week start, proofs' records and verdicts, credit accounts,
+        spends, step reports and rules (earnings are recounted on each device), award
+        unlocks (the earliest crossing stands), shield rules and emergency unlocks.
+        Proofs' photos travel with --evidence. What stays on each device: events,
+        reminders, unlock sessions, plugins, retry keys.
         """,
         "reminders": """
         Usage: habitctl reminders add HABIT --at HH:MM [--days mon,wed,fri] [--message TEXT] [--quiet defer|drop]

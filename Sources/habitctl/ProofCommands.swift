@@ -11,14 +11,34 @@ enum ProofCommands {
     }
 
     static func proof(_ raw: [String], _ context: Context) throws(CLIError) {
-        guard let sub = raw.first else { throw .usage("proof needs a subcommand: submit, list, review, policy") }
+        guard let sub = raw.first else { throw .usage("proof needs a subcommand: submit, list, review, policy, evidence") }
         let rest = Array(raw.dropFirst())
         switch sub {
         case "submit": try submit(rest, context)
         case "list": try list(rest, context)
         case "review": try review(rest, context)
         case "policy": try policy(rest, context)
+        case "evidence": try evidence(rest, context)
         default: throw .usage("unknown proof subcommand '\(sub)'")
+        }
+    }
+
+    /// evidence ID [--out FILE]: the bytes a proof keeps (kept with --keep-copy, or synced
+    /// with --evidence), to a file or to stdout when it is not a terminal.
+    static func evidence(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: ["out"])
+        let text = try args.require(0, "ID")
+        let out = args.option("out")
+        try args.finish(maxPositionals: 1)
+        guard let id = Int64(text) else { throw .usage("proof id '\(text)' is not a number") }
+        let store = try context.openStore(readOnly: true)
+        var count: Int64 = 0
+        try Library.check(hc_proof_evidence(nil, 0, &count, store.handle, id))
+        var bytes = [UInt8](repeating: 0, count: Int(count))
+        try Library.check(hc_proof_evidence(&bytes, count, &count, store.handle, id))
+        let written = try SyncCommands.deliver(Array(bytes.prefix(Int(count))), out: out, context: context)
+        if context.output.json || written != nil {
+            context.output.emit(["proof": id, "bytes": bytes.count, "path": written ?? NSNull()]) { "wrote \(bytes.count) bytes to \(written ?? "")" }
         }
     }
 

@@ -40,10 +40,10 @@ enum SyncCommands {
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    static func changesBytes(_ store: OpaquePointer, peer: [UInt8]) throws(CLIError) -> [UInt8] {
+    static func changesBytes(_ store: OpaquePointer, peer: [UInt8], evidence: Bool = false) throws(CLIError) -> [UInt8] {
         var out: UnsafeMutablePointer<UInt8>?
         var size: Int64 = 0
-        try Library.check(hc_sync_changes(&out, &size, store, peer, Int64(peer.count)))
+        try Library.check(hc_sync_changes_v2(&out, &size, store, peer, Int64(peer.count), evidence ? HC_SYNC_EVIDENCE : 0))
         defer { hc_free(out) }
         guard let out else { return [] }
         return Array(UnsafeBufferPointer(start: out, count: Int(size)))
@@ -139,14 +139,14 @@ enum SyncCommands {
         }
     }
 
-    /// changes [--since STATE_FILE] [--out FILE]
+    /// changes [--since STATE_FILE] [--evidence] [--out FILE]
     static func changes(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["since", "out"])
-        let since = args.option("since"), out = args.option("out")
+        let since = args.option("since"), out = args.option("out"), evidence = args.flag("evidence")
         try args.finish(maxPositionals: 0)
         let peer = try since.map(readBytes) ?? []
         let store = try context.openStore(readOnly: true)
-        let bytes = try changesBytes(store.handle, peer: peer)
+        let bytes = try changesBytes(store.handle, peer: peer, evidence: evidence)
         let written = try deliver(bytes, out: out, context: context)
         if context.output.json || written != nil {
             context.output.emit(["bytes": bytes.count, "path": written ?? NSNull(), "changeset": context.output.json && written == nil ? hex(bytes) : NSNull()]) {
@@ -166,15 +166,15 @@ enum SyncCommands {
         context.output.emit(["applied": summaryObject(summary)]) { summaryLine(summary) }
     }
 
-    /// with OTHER_DB: what the other store lacks goes there, what this one lacks comes here.
+    /// with OTHER_DB [--evidence]: what the other store lacks goes there, what this one lacks comes here.
     static func with(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: [])
-        let path = try args.require(0, "OTHER_DB")
+        let path = try args.require(0, "OTHER_DB"), evidence = args.flag("evidence")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let other = try StoreRef(path: path, flags: HC_OPEN_NOCREATE)
-        let here = try applyBytes(store.handle, try changesBytes(other.handle, peer: try stateBytes(store.handle)))
-        let there = try applyBytes(other.handle, try changesBytes(store.handle, peer: try stateBytes(other.handle)))
+        let here = try applyBytes(store.handle, try changesBytes(other.handle, peer: try stateBytes(store.handle), evidence: evidence))
+        let there = try applyBytes(other.handle, try changesBytes(store.handle, peer: try stateBytes(other.handle), evidence: evidence))
         context.output.emit(["received": summaryObject(here), "sent": summaryObject(there), "other": path]) {
             "from \(path): \(summaryLine(here))\nto \(path): \(summaryLine(there))"
         }

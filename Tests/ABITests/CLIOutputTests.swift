@@ -23,7 +23,7 @@ final class CLIOutputTests: XCTestCase {
                      ["reminders", "add", "Water", "--at", "09:00"],
                      ["shield", "add", "Morning", "--habits", "Read", "--start", "00:00", "--cutoff", "09:00", "--budget", "3/week"],
                      ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"],
-                     ["proof", "submit", "Read", fixtures + "/bed.png"]] {
+                     ["proof", "submit", "Read", fixtures + "/bed.png", "--keep-copy"]] {
             let result = try runProcess([Paths.habitctl, "--db", pristine] + args)
             XCTAssertTrue(result.status == 0 || args.first == "proof", "\(args): \(result.stderr)")
         }
@@ -84,6 +84,8 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["sync", "state", "--out", "{folder}/state.bin"]), Case(args: ["--json", "sync", "state"]),
             Case(args: ["--json", "sync", "changes"]), Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),
             Case(args: ["sync", "apply", "-"], stdin: ""), Case(args: ["sync", "with", folder + "/other.db"]),
+            Case(args: ["sync", "with", folder + "/other.db", "--evidence"]), Case(args: ["--json", "sync", "changes", "--evidence"]),
+            Case(args: ["proof", "evidence", "1", "--out", "{folder}/photo.bin"]), Case(args: ["--json", "proof", "evidence", "1"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]

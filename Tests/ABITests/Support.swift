@@ -162,5 +162,6 @@ let dropShieldsSQL = dropSyncSQL + ["settings", "habits", "entries", "vacations"
 }.joined(separator: " ") + " DROP TABLE shield_emergencies; DROP TABLE shield_rule_versions; DROP TABLE shield_rules;" +
     " DROP TABLE zone_changes; DROP TABLE shield_revision; "
 
-/// Takes a store back below migration 14 (sync), for the tests of older stores.
-let dropSyncSQL = "DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; "
+/// Takes a store back below migration 14 (sync), for the tests of older stores (what
+/// migration 15 adds too: its award_unlocks is the older one's with rule_id not unique).
+let dropSyncSQL = "DROP TABLE proof_copies; DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; "

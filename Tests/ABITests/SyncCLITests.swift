@@ -42,6 +42,31 @@ final class SyncCLITests: HabitctlTestCase {
         XCTAssertEqual(phoneState["state"] as? String, tabletState["state"] as? String, "the same history seen")
     }
 
+    /// A proof's photo follows it only with --evidence, and reads back with proof evidence.
+    func testAPhotoFollowsItsProofWithEvidence() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        let other = folder + "/tablet.db", photo = Paths.root + "/Tests/fixtures/bed.png"
+        XCTAssertSucceeded(try habitctl("habit", "add", "Bed", "--start", "2020-01-01"), "add")
+        _ = try habitctl("proof", "submit", "Bed", photo, "--keep-copy")
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", other, "init"]), "init tablet")
+        XCTAssertSucceeded(try habitctl("sync", "with", other), "sync without evidence")
+        XCTAssertEqual(try runProcess([Paths.habitctl, "--db", other, "proof", "evidence", "1", "--out", folder + "/none.bin"]).status, 3,
+                       "no photo without --evidence")
+        // Evidence travels with the proofs a changeset carries: the tablet holds this proof
+        // already, so its photo comes with everything (no --since), once.
+        XCTAssertSucceeded(try habitctl("sync", "changes", "--evidence", "--out", folder + "/all.bin"), "changes with evidence")
+        let applied = try json(try runProcess([Paths.habitctl, "--db", other, "--json", "sync", "apply", folder + "/all.bin"]))
+        XCTAssertEqual((applied["applied"] as? [String: Any])?["proofs_changed"] as? Int, 1, "\(applied)")
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", other, "proof", "evidence", "1", "--out", folder + "/photo.bin"]), "evidence")
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/photo.bin"), FileManager.default.contents(atPath: photo))
+        // A proof the tablet lacks brings its photo with sync with --evidence.
+        _ = try habitctl("proof", "submit", "Bed", Paths.root + "/Tests/fixtures/bed-morning.jpg", "--keep-copy")
+        XCTAssertSucceeded(try habitctl("sync", "with", other, "--evidence"), "sync with evidence")
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", other, "proof", "evidence", "2", "--out", folder + "/morning.bin"]), "evidence 2")
+        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/morning.bin"),
+                       FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed-morning.jpg"))
+    }
+
     func testRefusalsAndTheirExitCodes() throws {
         let folder = (db as NSString).deletingLastPathComponent
         XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")

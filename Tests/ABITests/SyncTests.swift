@@ -355,6 +355,69 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(copies.stdout, "0\n1\n")
     }
 
+    /// Evidence travels only when asked for (HC_SYNC_EVIDENCE), is kept for its proof
+    /// only when it hashes to the proof's sha256, and reads back with hc_proof_evidence.
+    func testEvidenceTravelsWhenAskedForAndOnlyWhenItMatches() throws {
+        let a = try open("a.db"), b = try open("b.db"), c = try open("c.db")
+        defer { hc_store_close(a); hc_store_close(b); hc_store_close(c) }
+        let habit = createHabit(a, "Make the bed", start: "2020-01-01")
+        var input = defaults(hc_proof_input_init)
+        input.habit_id = habit
+        input.flags = HC_PROOF_KEEP_COPY
+        var result = defaults(hc_proof_result_init)
+        (ProofTestCase.fixtures + "/bed.png").withCString { input.path = $0; ok(hc_proof_submit(&result, a, &input)) }
+        let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ProofTestCase.fixtures + "/bed.png")))
+        func evidence(_ store: OpaquePointer, _ proof: Int64) -> (Int32, [UInt8]) {
+            var count: Int64 = 0
+            let status = hc_proof_evidence(nil, 0, &count, store, proof)
+            guard status == HC_OK else { return (status, []) }
+            var bytes = [UInt8](repeating: 0, count: Int(count))
+            ok(hc_proof_evidence(&bytes, count, &count, store, proof))
+            return (HC_OK, bytes)
+        }
+        XCTAssertEqual(evidence(a, result.proof_id).1, photo, "the kept copy reads back")
+        func changesWithEvidence(_ from: OpaquePointer, for peer: [UInt8]) -> [UInt8] {
+            var out: UnsafeMutablePointer<UInt8>?
+            var size: Int64 = 0
+            ok(hc_sync_changes_v2(&out, &size, from, peer, Int64(peer.count), HC_SYNC_EVIDENCE))
+            defer { hc_free(out) }
+            return out.map { Array(UnsafeBufferPointer(start: $0, count: Int(size))) } ?? []
+        }
+        // Without the flag the photo stays; with it, it arrives and reads back the same.
+        let plain = changes(a, for: state(c))
+        let full = changesWithEvidence(a, for: state(c))
+        XCTAssertGreaterThan(full.count, plain.count + photo.count - 1)
+        apply(plain, to: c)
+        let proofOnC = try XCTUnwrap(try runProcess(["sqlite3", dir + "/c.db", "SELECT id FROM proofs"]).stdout.split(separator: "\n").first.flatMap { Int64($0) })
+        XCTAssertEqual(evidence(c, proofOnC).0, HC_E_NOT_FOUND, "no evidence kept")
+        let summary = apply(full, to: c)
+        XCTAssertEqual(summary.ops_new, 0, "evidence is not an op of the log")
+        XCTAssertEqual(summary.proofs_changed, 1, "the photo kept for the proof already held")
+        XCTAssertEqual(evidence(c, proofOnC).1, photo)
+        XCTAssertEqual(canonical(c), canonical(a))
+        // Relayed on: c keeps it now, so c's changeset with evidence carries it to b.
+        apply(changesWithEvidence(c, for: state(b)), to: b)
+        let proofOnB = try XCTUnwrap(try runProcess(["sqlite3", dir + "/b.db", "SELECT id FROM proofs"]).stdout.split(separator: "\n").first.flatMap { Int64($0) })
+        XCTAssertEqual(evidence(b, proofOnB).1, photo)
+        // Bytes that do not hash to the sha256 they claim are refused whole, writing nothing.
+        var damaged = full
+        let at = try XCTUnwrap(damaged.indices.first { damaged[$0...].starts(with: photo.prefix(64)) }) + 40
+        damaged[at] ^= 0x01
+        let d = try open("d.db")
+        defer { hc_store_close(d) }
+        let before = canonical(d)
+        var body = Array(damaged.dropLast(4))
+        let crc = crc32(body)
+        for k in 0..<4 { body.append(UInt8(truncatingIfNeeded: crc >> (8 * UInt32(k)))) }
+        apply(body, to: d, expect: HC_E_INVALID)
+        XCTAssertTrue(String(cString: hc_last_error_message()).contains("sha256"), String(cString: hc_last_error_message()))
+        XCTAssertEqual(canonical(d), before)
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: Int64 = 0
+        XCTAssertEqual(hc_sync_changes_v2(&out, &size, a, nil, 0, 0x80), HC_E_INVALID, "unknown flags")
+        XCTAssertEqual(evidence(a, 999).0, HC_E_NOT_FOUND)
+    }
+
     func testABackupIsAReplicaOfItsOwn() throws {
         let a = try open("a.db")
         defer { hc_store_close(a) }

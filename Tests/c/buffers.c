@@ -160,6 +160,21 @@ int main(int argc, char **argv) {
 #define SYNC_STATE(out, capacity, count) hc_sync_state(out, capacity, count, store)
     WALK("hc_sync_replica", uint8_t, SYNC_REPLICA);
     WALK("hc_sync_state", uint8_t, SYNC_STATE);
+    /* A proof whose evidence (40 bytes, kept) reads back through the buffer rule. */
+    hc_proof_input proof;
+    EXPECT(hc_proof_input_init(&proof, sizeof proof) == HC_OK);
+    static const uint8_t note[40] = "a forty-byte note standing in for photo";
+    proof.habit_id = habit;
+    proof.bytes = note;
+    proof.size = sizeof note;
+    proof.media_type = "text/plain";
+    proof.flags = HC_PROOF_KEEP_COPY;
+    hc_proof_result proof_result;
+    EXPECT(hc_proof_result_init(&proof_result, sizeof proof_result) == HC_OK);
+    EXPECT(hc_proof_submit(&proof_result, store, &proof) == HC_OK);
+    int64_t proof_id = proof_result.proof_id;
+#define EVIDENCE(out, capacity, count) hc_proof_evidence(out, capacity, count, store, proof_id)
+    WALK("hc_proof_evidence", uint8_t, EVIDENCE);
 
     SAME_DEFAULTS(hc_habit_options, hc_habit_options_init, HC_HABIT_OPTIONS_INIT);
     SAME_DEFAULTS(hc_entry_input, hc_entry_input_init, HC_ENTRY_INPUT_INIT);

@@ -267,6 +267,8 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_sync_replica(sync_bytes, 64, &count, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_sync_state(sync_bytes, 64, &count, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_sync_changes(&sync_changes, &count, s, NULL, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_sync_changes_v2(&sync_changes, &count, s, NULL, 0, HC_SYNC_EVIDENCE), HC_E_MISUSE);
+        EXPECT_STATUS(hc_proof_evidence(sync_bytes, 64, &count, s, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_sync_apply(&sync_summary, s, sync_bytes, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_sync_canonical(&text, s), HC_E_MISUSE);
     }
@@ -1375,6 +1377,16 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_sync_changes(&changes, &size, store, state, -1), HC_E_INVALID);
         EXPECT_STATUS(hc_sync_changes(&changes, &size, store, garbage, sizeof garbage), HC_E_INVALID);
         EXPECT_STATUS(hc_sync_changes(&changes, &size, store, state, INT64_MAX), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes_v2(NULL, &size, store, NULL, 0, 0), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes_v2(&changes, &size, store, garbage, sizeof garbage, HC_SYNC_EVIDENCE), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes_v2(&changes, &size, store, NULL, 0, 0xFFFFFFFFu), HC_E_INVALID);
+        EXPECT_STATUS(hc_sync_changes_v2(&changes, &size, store, NULL, 0, HC_SYNC_EVIDENCE), HC_OK);
+        hc_free(changes);
+        changes = NULL;
+        EXPECT_STATUS(hc_proof_evidence(NULL, 5, &size, store, 1), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_evidence(replica, -1, &size, store, 1), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_evidence(replica, 16, NULL, store, 1), HC_E_INVALID);
+        EXPECT_STATUS(hc_proof_evidence(replica, 16, &size, store, INT64_MIN), HC_E_NOT_FOUND);
         EXPECT_STATUS(hc_sync_changes(&changes, &size, store, NULL, 0), HC_OK);
         EXPECT(changes != NULL && size > 16);
         EXPECT_STATUS(hc_sync_canonical(NULL, store), HC_E_INVALID);

@@ -1,5 +1,8 @@
 /// A proof's evidence as verifiers see it.
 package struct Evidence: Sendable {
+    /// The largest evidence a proof takes (and a changeset carries).
+    package static let maxBytes = 64 << 20
+
     package var bytes: [UInt8]
     /// A file holding the bytes (the caller's, or one the engine wrote).
     package var path: String

@@ -22,6 +22,8 @@ package enum Changeset {
     package static let maxOps = 10_000_000
     package static let maxReplicas = 65_536
     package static let maxPayload = 65_536
+    /// An evidence record's: the bytes of one proof, its sha256 and their length.
+    package static let maxEvidencePayload = Evidence.maxBytes + 80
 
     package static func encode(_ ops: [StampedOp]) -> [UInt8] {
         encode(raw: ops.map { RawOp(id: $0.id, hlc: $0.hlc, kind: $0.op.kind.rawValue, payload: $0.op.encodePayload()) })
@@ -85,7 +87,7 @@ package enum Changeset {
                     let hlc = try r.uvarint()
                     guard hlc <= UInt64(HybridClock.max) else { throw .invalid("clock stamp out of range") }
                     let kind = try r.byte()
-                    let length = try r.count(limit: maxPayload, "payload length")
+                    let length = try r.count(limit: kind == SyncOp.Kind.evidence.rawValue ? maxEvidencePayload : maxPayload, "payload length")
                     let payload = try r.raw(length)
                     let id = GlobalId(replica: replicas[replicaIndex], seq: Int64(seq))
                     do throws(HabitError) {

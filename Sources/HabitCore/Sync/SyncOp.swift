@@ -168,12 +168,17 @@ package enum SyncOp: Equatable, Sendable {
     /// A change of the store's time zone at an instant (shields read this history): a
     /// union of records, ordered by instant everywhere.
     case zoneChange(atMs: Int64, from: String, to: String)
+    /// Not an op of the log: a proof's evidence bytes, sent beside the proof's op when
+    /// a changeset is asked for with them (its id is the proof's, its stamp 0). The
+    /// receiver keeps them as the proof's copy when they hash to the proof's sha256.
+    indirect case evidence(sha256: String, bytes: [UInt8])
 
     package enum Kind: UInt8, CaseIterable, Sendable {
         case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
         case creditAccount = 10, credit = 11, steps = 12
         case awardUnlock = 13, creditRule = 14, zoneChange = 15
         case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
+        case evidence = 20
     }
 
     /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
@@ -199,13 +204,14 @@ package enum SyncOp: Equatable, Sendable {
         case .creditRule: return .creditRule
         case .awardUnlock: return .awardUnlock
         case .zoneChange: return .zoneChange
+        case .evidence: return .evidence
         }
     }
 
     /// The records this op needs applied before it can be: until they arrive it waits.
     package var dependencies: [GlobalId] {
         switch self {
-        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange: return []
+        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence: return []
         case .creditRule(_, _, let habit, _, _, _): return habit.map { [$0] } ?? []
         case .awardUnlock(_, let scopeHabit, _, _, _, let causeRecord, let causeHabit): return [scopeHabit, causeRecord, causeHabit].compactMap { $0 }
         case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
@@ -354,6 +360,10 @@ package enum SyncOp: Equatable, Sendable {
             w.varint(atMs)
             w.text(from)
             w.text(to)
+        case .evidence(let sha256, let bytes):
+            w.text(sha256)
+            w.uvarint(UInt64(bytes.count))
+            w.raw(bytes)
         }
         return w.bytes
     }
@@ -560,6 +570,12 @@ package enum SyncOp: Equatable, Sendable {
             let atMs = try r.varint()
             // Names only here; the engine loads both zones before it applies anything.
             op = .zoneChange(atMs: atMs, from: try r.text(limit: 100), to: try r.text(limit: 100))
+        case .evidence:
+            let sha = try r.text(limit: 64)
+            let count = try r.count(limit: Evidence.maxBytes, "evidence size")
+            let bytes = try r.raw(count)
+            guard !bytes.isEmpty, SHA256.hex(bytes) == sha else { throw .invalid("evidence does not hash to its sha256") }
+            op = .evidence(sha256: sha, bytes: bytes)
         }
         guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
         return op

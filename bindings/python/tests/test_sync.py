@@ -42,3 +42,20 @@ def test_a_damaged_changeset_is_refused_and_writes_nothing(tmp_path: Path) -> No
         assert b.sync_canonical() == before
         assert b.sync_apply(a.sync_changes(b.sync_state())).habits_changed >= 1
         assert b.find_habit("Walk").name == "Walk"
+
+
+def test_a_photo_follows_its_proof_only_when_asked(tmp_path: Path) -> None:
+    from conftest import png
+
+    photo = png(64, 48)
+    with Store(tmp_path / "phone.db") as phone, Store(tmp_path / "tablet.db") as tablet:
+        bed = phone.create_habit("Make the bed")
+        proof = phone.submit_proof(bed, photo, keep_copy=True)
+        assert phone.proof_evidence(proof.proof_id) == photo
+        tablet.sync_apply(phone.sync_changes(tablet.sync_state()))
+        with pytest.raises(habitcore.NotFoundError):
+            tablet.proof_evidence(1)
+        # Everything again, with evidence: the proof the tablet holds gets its photo, once.
+        assert tablet.sync_apply(phone.sync_changes(evidence=True)).proofs_changed == 1
+        assert tablet.proof_evidence(1) == photo
+        assert tablet.sync_apply(phone.sync_changes(evidence=True)).proofs_changed == 0

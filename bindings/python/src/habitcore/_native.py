@@ -13,6 +13,8 @@ from typing import Any
 
 ABI_VERSION = 2
 """The HC_ABI_VERSION this binding was written for (habitcore 1.0)."""
+SYNC_EVIDENCE = 0x1
+"""hc_sync_changes_v2's HC_SYNC_EVIDENCE."""
 
 DAY_NONE = -2147483648
 
@@ -328,6 +330,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_proof_result_init": (i32, [_p(ProofResult), u32]),
     "hc_proof_submit": (i32, [_p(ProofResult), ptr, _p(ProofInput)]),
     "hc_proof_review": (i32, [I64P, ptr, i64, i32, text, text]),
+    "hc_proof_evidence": (i32, [u8p, i64, I64P, ptr, i64]),
     "hc_verdict_list_open": (i32, [PTRP, ptr, i64, i64]),
     "hc_verdict_list_count": (i32, [I64P, ptr]),
     "hc_verdict_list_get": (i32, [_pp(Verdict), ptr, i64]),
@@ -361,6 +364,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_sync_summary_init": (i32, [_p(SyncSummary), u32]),
     "hc_sync_state": (i32, [u8p, i64, I64P, ptr]),
     "hc_sync_changes": (i32, [_p(u8p), I64P, ptr, ctypes.c_char_p, i64]),
+    "hc_sync_changes_v2": (i32, [_p(u8p), I64P, ptr, ctypes.c_char_p, i64, u32]),
     "hc_sync_apply": (i32, [_p(SyncSummary), ptr, ctypes.c_char_p, i64]),
     "hc_sync_canonical": (i32, [PTRP, ptr]),
 }

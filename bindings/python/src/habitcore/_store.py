@@ -529,11 +529,13 @@ class Store:
         """What this store has seen (a version vector): give it to a peer's sync_changes."""
         return bytes(_buffer(ctypes.c_uint8, lambda out, capacity, count: lib.hc_sync_state(out, capacity, count, self._h)))
 
-    def sync_changes(self, peer_state: bytes = b"") -> bytes:
-        """Every record a peer whose sync_state is peer_state lacks, as one changeset (b"": a peer with nothing)."""
+    def sync_changes(self, peer_state: bytes = b"", *, evidence: bool = False) -> bytes:
+        """Every record a peer whose sync_state is peer_state lacks, as one changeset (b"": a peer with nothing);
+        with evidence, the proofs it carries bring their kept photos."""
         out = ctypes.POINTER(ctypes.c_uint8)()
         size = ctypes.c_int64()
-        _check(lib.hc_sync_changes(ctypes.byref(out), ctypes.byref(size), self._h, bytes(peer_state), len(peer_state)))
+        flags = N.SYNC_EVIDENCE if evidence else 0
+        _check(lib.hc_sync_changes_v2(ctypes.byref(out), ctypes.byref(size), self._h, bytes(peer_state), len(peer_state), flags))
         try:
             return ctypes.string_at(out, size.value) if out else b""
         finally:
@@ -1007,6 +1009,12 @@ class Store:
         p.verifiers = _enc(",".join(verifiers), "verifiers")
         hid = 0 if habit is None else _hid(habit)
         _check(lib.hc_proof_policy_set(self._h, hid, ctypes.byref(p)))
+
+    def proof_evidence(self, proof_id: int) -> bytes:
+        """The photo a proof keeps (submitted with keep_copy, or synced with evidence);
+        NotFoundError when it keeps none."""
+        return bytes(_buffer(ctypes.c_uint8, lambda out, capacity, count: lib.hc_proof_evidence(
+            out, capacity, count, self._h, _i64(proof_id, "proof_id"))))
 
     def submit_proof(self, habit: HabitRef, data: bytes | None = None, *, path: str | os.PathLike[str] | None = None,
                      media_type: str | None = None, taken_at_ms: int = 0, metadata_json: str | None = None,

@@ -178,6 +178,7 @@ pub const HC_SHIELD_EARLIER_SESSION_END: u32 = 0x8;
 pub const HC_SHIELD_MOVED_GAP: u32 = 0x1;
 pub const HC_SHIELD_MOVED_REPEATED: u32 = 0x2;
 pub const HC_SHIELD_MOVED_ZONE_CHANGE: u32 = 0x4;
+pub const HC_SYNC_EVIDENCE: u32 = 0x1;
 pub const HC_DAY_NONE: i32 = -2147483647 - 1;
 
 #[repr(C)]
@@ -884,6 +885,7 @@ extern "C" {
     pub fn hc_proof_result_init(out: *mut hc_proof_result, struct_size: u32) -> i32;
     pub fn hc_proof_submit(out: *mut hc_proof_result, store: *mut hc_store, input: *const hc_proof_input) -> i32;
     pub fn hc_proof_review(out_entry_id: *mut i64, store: *mut hc_store, proof_id: i64, outcome: i32, reviewer: *const c_char, reason: *const c_char) -> i32;
+    pub fn hc_proof_evidence(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store, proof_id: i64) -> i32;
     pub fn hc_verdict_list_open(out: *mut *mut hc_verdict_list, store: *mut hc_store, habit_id: i64, proof_id: i64) -> i32;
     pub fn hc_verdict_list_count(out_count: *mut i64, list: *const hc_verdict_list) -> i32;
     pub fn hc_verdict_list_get(out: *mut *const hc_verdict, list: *const hc_verdict_list, index: i64) -> i32;
@@ -929,6 +931,7 @@ extern "C" {
     pub fn hc_sync_replica(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store) -> i32;
     pub fn hc_sync_state(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store) -> i32;
     pub fn hc_sync_changes(out: *mut *mut u8, out_size: *mut i64, store: *mut hc_store, peer_state: *const u8, peer_state_size: i64) -> i32;
+    pub fn hc_sync_changes_v2(out: *mut *mut u8, out_size: *mut i64, store: *mut hc_store, peer_state: *const u8, peer_state_size: i64, flags: u32) -> i32;
     pub fn hc_sync_apply(out: *mut hc_sync_summary, store: *mut hc_store, changes: *const u8, size: i64) -> i32;
     pub fn hc_sync_canonical(out: *mut *mut c_char, store: *mut hc_store) -> i32;
 }
