@@ -79,7 +79,7 @@ extension Store {
 
     /// Every award's unlock that stands, in the order they were recorded. A replica
     /// holds every device's unlock of an award (sync keeps them all); the one that
-    /// stands is SyncMerge.standingUnlock's: the earliest crossing day.
+    /// stands is the one SyncMerge.standsOver picks: the earliest crossing day.
     package func awardUnlocks() throws(HabitError) -> [AwardUnlock] {
         let rows = try allAwardUnlocks()
         var standing: [String: (unlock: AwardUnlock, id: GlobalId?)] = [:]

@@ -331,12 +331,7 @@ final class SyncTests: StoreTestCase {
     func testProofsAndVerdictsTravelWithoutTheirPhotos() throws {
         let a = try open("a.db"), b = try open("b.db")
         defer { hc_store_close(a); hc_store_close(b) }
-        let habit = createHabit(a, "Make the bed", start: "2020-01-01")
-        var input = defaults(hc_proof_input_init)
-        input.habit_id = habit
-        input.flags = HC_PROOF_KEEP_COPY
-        var result = defaults(hc_proof_result_init)
-        (ProofTestCase.fixtures + "/bed.png").withCString { input.path = $0; ok(hc_proof_submit(&result, a, &input)) }
+        let result = submitKeptPhoto(a)
         XCTAssertGreaterThan(result.proof_id, 0)
         if result.outcome != HC_OUTCOME_APPROVED {
             var entry: Int64 = 0
@@ -360,12 +355,7 @@ final class SyncTests: StoreTestCase {
     func testEvidenceTravelsWhenAskedForAndOnlyWhenItMatches() throws {
         let a = try open("a.db"), b = try open("b.db"), c = try open("c.db")
         defer { hc_store_close(a); hc_store_close(b); hc_store_close(c) }
-        let habit = createHabit(a, "Make the bed", start: "2020-01-01")
-        var input = defaults(hc_proof_input_init)
-        input.habit_id = habit
-        input.flags = HC_PROOF_KEEP_COPY
-        var result = defaults(hc_proof_result_init)
-        (ProofTestCase.fixtures + "/bed.png").withCString { input.path = $0; ok(hc_proof_submit(&result, a, &input)) }
+        let result = submitKeptPhoto(a)
         let photo = [UInt8](try Data(contentsOf: URL(fileURLWithPath: ProofTestCase.fixtures + "/bed.png")))
         func evidence(_ store: OpaquePointer, _ proof: Int64) -> (Int32, [UInt8]) {
             var count: Int64 = 0
@@ -416,6 +406,17 @@ final class SyncTests: StoreTestCase {
         var size: Int64 = 0
         XCTAssertEqual(hc_sync_changes_v2(&out, &size, a, nil, 0, 0x80), HC_E_INVALID, "unknown flags")
         XCTAssertEqual(evidence(a, 999).0, HC_E_NOT_FOUND)
+    }
+
+    /// A habit "Make the bed" and a proof of it (bed.png) whose photo the store keeps.
+    func submitKeptPhoto(_ store: OpaquePointer) -> hc_proof_result {
+        let habit = createHabit(store, "Make the bed", start: "2020-01-01")
+        var input = defaults(hc_proof_input_init)
+        input.habit_id = habit
+        input.flags = HC_PROOF_KEEP_COPY
+        var result = defaults(hc_proof_result_init)
+        (ProofTestCase.fixtures + "/bed.png").withCString { input.path = $0; ok(hc_proof_submit(&result, store, &input)) }
+        return result
     }
 
     func testABackupIsAReplicaOfItsOwn() throws {
