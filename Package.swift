@@ -3,15 +3,21 @@
 // No package dependencies: SQLite comes from the system, everything else is ours.
 import PackageDescription
 
-// Only the hc_* symbols leave the library; the Swift runtime and SQLite stay local.
-let versionScript = Context.packageDirectory + "/Sources/HabitCoreABI/exports.map"
+// Only the hc_* symbols leave the shipped library; the Swift runtime and SQLite stay local.
+let versionScript = Context.packageDirectory + "/Sources/HabitCoreLibrary/exports.map"
 // The proofcheck plugin exports hc_plugin_entry and nothing else.
 let pluginVersionScript = Context.packageDirectory + "/Sources/Proofcheck/exports.map"
 
 let package = Package(
     name: "habitcore",
     products: [
-        .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreABI"]),
+        // Swift apps depend on this one (by URL and version): the Swift API over the header,
+        // built from source with the app, no unsafe flags and no proofcheck in its closure.
+        .library(name: "HabitKit", targets: ["HabitKit"]),
+        // The shipped libhabitcore.so (scripts/build-release.sh, scripts/install.sh): the C
+        // contract for C, Python and Rust. Its link settings are unsafe flags, so no app
+        // depends on this product.
+        .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreLibrary"]),
         .executable(name: "habitctl", targets: ["habitctl"]),
         // Runs one shared-object plugin in a process of its own; installed beside libhabitcore.so.
         .executable(name: "habitcore-plugin-runner", targets: ["habitcore-plugin-runner"]),
@@ -41,10 +47,21 @@ let package = Package(
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitCoreABI",
-            dependencies: ["CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"],
-            exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "-soname=libhabitcore.so.1"])]
+            dependencies: ["CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"]
         ),
+        // The shipped library's link, and nothing else: GNU-linker flags (Linux only), in a
+        // target that only the habitcore product holds.
+        .target(
+            name: "HabitCoreLibrary",
+            dependencies: ["HabitCoreABI"],
+            exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags(
+                ["-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "-soname=libhabitcore.so.1"],
+                .when(platforms: [.linux])
+            )]
+        ),
+        // The Swift API over the C header: what Swift apps use.
+        .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitCoreABI"]),
         // The command line reaches the engine only through the C header, and runs the
         // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
         .executableTarget(
@@ -76,7 +93,7 @@ let package = Package(
             name: "Proofcheck",
             dependencies: ["ProofcheckCore", "HabitCore", "ProofcheckEntry", "CHabitCore", "JPEGGray", "CPNG"],
             exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"], .when(platforms: [.linux]))]
         ),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
         .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine"]),
