@@ -166,6 +166,23 @@ public func hc_verifier_register(_ store: OpaquePointer?, _ id: UnsafePointer<CC
 }
 
 @c @implementation
+public func hc_verifier_register_v2(_ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
+                                    _ callback: hc_verify_callback?, _ user_data: UnsafeMutableRawPointer?,
+                                    _ release: hc_release_callback?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let id = try Convert.string(id, "id")
+        let version = try Convert.optionalString(version, "version") ?? ""
+        let verifier = callback.map { CallbackVerifier(id: id, version: version, callback: $0, userData: user_data, release: release) }
+        do throws(HabitError) {
+            try engine.registerVerifier(verifier, id: id)
+        } catch {
+            verifier?.disarm()
+            throw error
+        }
+    }
+}
+
+@c @implementation
 public func hc_plugin_add(_ out_id: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?, _ kind: Int32,
                           _ path: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ timeout_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
