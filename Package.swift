@@ -29,25 +29,28 @@ let package = Package(
         .systemLibrary(name: "CHabitCore", path: "include"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // Pure domain: dates, time zones, habits, the ledger fold, JSON. No I/O.
-        .target(name: "HabitCore"),
+        // The platform's C library (Glibc, Musl, Darwin) and what the platform can do:
+        // decided in this one target, imported by every other.
+        .target(name: "HabitPlatform"),
+        .target(name: "HabitCore", dependencies: ["HabitPlatform"]),
         // Reading whole files (evidence, time zones): the one place that does.
-        .target(name: "HabitFiles"),
+        .target(name: "HabitFiles", dependencies: ["HabitPlatform"]),
         // SQLite persistence: schema, migrations, rows in, domain values out.
-        .target(name: "HabitStore", dependencies: ["HabitCore", "HabitFiles", "CSQLite"]),
+        .target(name: "HabitStore", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "CSQLite"]),
         // The plugin host: verifiers as C callbacks, shared objects and executables.
-        .target(name: "HabitPlugins", dependencies: ["HabitCore", "HabitFiles", "CHabitCore"]),
+        .target(name: "HabitPlugins", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "CHabitCore"]),
         // Archives people bring (Loop Habit Tracker's zip): entries out, zlib inflates.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "HabitArchive", dependencies: ["HabitCore", "CZlib"]),
         // Use cases composing the store, the plugin host and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
+        .target(name: "HabitEngine", dependencies: ["HabitPlatform", "HabitCore", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
         // language that reads the macros themselves.
         .target(name: "HabitCoreDefaults", cSettings: [.headerSearchPath("../../include")]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitCoreABI",
-            dependencies: ["CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"]
+            dependencies: ["HabitPlatform", "CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"]
         ),
         // The shipped library's link, and nothing else: GNU-linker flags (Linux only), in a
         // target that only the habitcore product holds.
@@ -66,7 +69,7 @@ let package = Package(
         // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
         .executableTarget(
             name: "habitctl",
-            dependencies: ["CHabitCore"],
+            dependencies: ["CHabitCore", "HabitPlatform"],
             linkerSettings: [.linkedLibrary("habitcore")],
             plugins: ["ShippedLibrary"]
         ),
@@ -77,10 +80,10 @@ let package = Package(
             path: "Sources/ShippedLibrary"
         ),
         // The isolated plugin host's helper: loads a .so and answers as an executable plugin.
-        .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitCore", "HabitPlugins"]),
+        .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitPlatform", "HabitCore", "HabitPlugins"]),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
         // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
-        .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
+        .target(name: "ProofcheckCore", dependencies: ["HabitPlatform", "HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
         // JPEG luma through libjpeg's own API (jpeglib.h, Debian's libjpeg62-turbo-dev):
         // C, for the setjmp error manager that keeps libjpeg from exiting or unwinding Swift.
         .target(name: "JPEGGray", linkerSettings: [.linkedLibrary("jpeg")]),
