@@ -64,7 +64,7 @@ let package = Package(
             )]
         ),
         // The Swift API over the C header: what Swift apps use.
-        .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitCoreABI"]),
+        .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitCoreABI", "HabitPlatform"]),
         // The command line reaches the engine only through the C header, and runs the
         // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
         .executableTarget(
@@ -99,6 +99,6 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"], .when(platforms: [.linux]))]
         ),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
-        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine"]),
+        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit"]),
     ]
 )
