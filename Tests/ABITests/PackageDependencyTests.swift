@@ -68,8 +68,13 @@ final class PackageDependencyTests: XCTestCase {
         }
         XCTAssertFalse(objects("HabitKit").isEmpty, "HabitKit was not compiled")
 
-        let run = try runProcess([app + "/.build/debug/habit-flows"])
+        // Zeno's flow and MorningProof's, in HabitKit, on a fresh store.
+        let run = try runProcess([app + "/.build/debug/habit-flows", app + "/flows.db"])
         XCTAssertSucceeded(run, "habit-flows")
-        XCTAssertTrue(run.stdout.contains("habitcore \(version), ABI"), run.stdout)
+        XCTAssertEqual(run.stdout, """
+            Zeno: 6000 steps earned 60 minutes; spent 15 to unlock; balance 45
+            MorningProof: proof approved (bed_made); streak 3 days
+
+            """)
     }
 }
