@@ -98,6 +98,8 @@ let package = Package(
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"], .when(platforms: [.linux]))]
         ),
+        // HabitKit against direct C calls (bench/habitkit.sh builds it in release).
+        .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
         .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit"]),
     ]
