@@ -82,7 +82,10 @@ let package = Package(
         // The isolated plugin host's helper: loads a .so and answers as an executable plugin.
         .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitPlatform", "HabitCore", "HabitPlugins"]),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
-        // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
+        // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo
+        // (the proofcheck tests take 59 s instead of 16; @_optimize(speed) does not help
+        // at -Onone). An unsafe flag, but only proofcheck's product holds this target:
+        // HabitKit's closure does not (PackageDependencyTests).
         .target(name: "ProofcheckCore", dependencies: ["HabitPlatform", "HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
         // JPEG luma through libjpeg's own API (jpeglib.h, Debian's libjpeg62-turbo-dev):
         // C, for the setjmp error manager that keeps libjpeg from exiting or unwinding Swift.
