@@ -972,6 +972,9 @@ int32_t hc_credit_account_find(int64_t *out_id, hc_store *store, const char *nam
 /* Records a rule of kind HC_RULE_* with value, effective from from_day
  * (HC_DAY_NONE: today; earlier than today is HC_E_INVALID); habit_id only for
  * HC_RULE_HABIT_MINUTES (else 0). The rule's id goes to *out_id (may be NULL).
+ * Days already lived keep their credits; the days the rule covers that already
+ * hold steps or completions (today's) are recounted to it at once, as every
+ * device that receives the rule recounts them (see the sync merge rules).
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (account or habit), HC_E_READONLY,
  * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_credit_rule_set(int64_t *out_id, hc_store *store, int64_t account_id, int32_t kind, int64_t habit_id,
@@ -1030,9 +1033,9 @@ typedef struct hc_credit_day {
     int32_t day;
     int64_t steps;      /* the highest total reported */
     int64_t carried_in; /* the balance the day started with */
-    int64_t earned;
+    int64_t earned;    /* by steps and completions, net of their corrections (an undo, a recount) */
     int64_t spent;     /* as a positive number */
-    int64_t adjusted;  /* + or - */
+    int64_t adjusted;  /* by hand (hc_credit_adjust), + or - */
     int64_t expired;   /* as a positive number, written or not yet */
     int64_t available; /* at the end of the day; for today, now */
     /* Added after 0.2.0 (a caller passing the 0.2.0 struct_size gets the fields above only): */
@@ -1957,13 +1960,12 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * What syncs: habits (creation and every field, archiving too), schedules,
  * ledger entries (done, amounts, totals, skips, undos), vacations, proofs' records
  * and their verdicts, the settings timezone, day_start_minutes and week_start,
- * credit accounts, spends, adjustments, refunds and step reports, shield rules
- * (with every version) and emergency unlocks. What stays on the device: the
- * evidence bytes of proofs (a synced proof has no kept copy), fingerprints,
- * plugin registrations, caches, events and their cursors (each device announces
- * what happened on it), reminders, unlock sessions, shields' zone-change history,
- * entry retry keys; and, not yet synced: credit rules, habit-reward earnings and
- * awards.
+ * credit accounts, spends, adjustments, refunds and step reports, credit rules,
+ * shield rules (with every version) and emergency unlocks, award unlocks, and the
+ * store's zone-change history. What stays on the device: the evidence bytes of
+ * proofs (a synced proof has no kept copy), fingerprints, plugin registrations,
+ * caches, events and their cursors (each device announces on its own), reminders,
+ * unlock sessions, entry retry keys, the award catalogue and referral redemptions.
  *
  * A copy made by hc_store_backup is a replica of its own (a new id) holding the
  * same records under the same global ids, so original and copy may both write on
@@ -2012,9 +2014,24 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    replica, created by whichever record names it first;
  *  - unlock sessions stay on the device that bought them (they unlock its apps):
  *    their spend and any refund travel as plain spends and refunds;
- *  - not synced yet: credit rules (steps per minute, habit rewards, expiry policy
- *    stay per device, so replicas agree on credits while their rules agree),
- *    habit-reward earnings, award unlocks and announcements;
+ *  - credit rules (steps per minute, habit rewards, the expiry policy): by
+ *    effective date, the last writer wins per account, kind, habit and day; after
+ *    a merge (and after a local rule change) the days a rule covers are recounted:
+ *    step earnings and completion rewards are brought to what the final rules
+ *    give (an `adjust` entry when a day earned more than it is now owed), and
+ *    hc_credit_day.earned counts those corrections, so replicas that reached one
+ *    ledger by different paths show the same day;
+ *  - completion rewards follow the merged ledger: a completion that arrives earns
+ *    its reward on the device that receives it, an undo that arrives takes it back;
+ *  - award unlocks: every device's unlock is kept as a record; per award, the one
+ *    with the earliest crossing day stands (ties: the smaller global id), and that
+ *    is what hc_award_list_open_unlocked and evaluation see, so an award is unlocked once
+ *    in the merged history. Each device announces an award at most once
+ *    (HC_EVENT_AWARD_UNLOCKED, keyed by the award): a merged unlock is announced on
+ *    a device that had not announced it, never again on one that had;
+ *  - zone changes: a union of records, read in order of their instants (shields
+ *    end a window in progress by the history every device holds); the zone itself
+ *    is the timezone setting (last writer wins);
  *  - streaks, scores and the rest are computed from the merged records, exactly
  *    as on a store that had received every record directly.
  */
@@ -2030,9 +2047,9 @@ typedef struct hc_sync_summary {
     int64_t habits_changed;    /* applied habit creations, field changes and schedules */
     int64_t entries_added;     /* applied ledger entries */
     int64_t vacations_changed; /* applied vacation additions and removals */
-    int64_t settings_changed;  /* applied settings */
+    int64_t settings_changed;  /* applied settings and zone changes */
     int64_t proofs_changed;    /* applied proofs and verdicts */
-    int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds and step reports */
+    int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds, step reports and rules */
 } hc_sync_summary;
 
 #define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }

@@ -81,13 +81,20 @@ extension Engine {
             var unlock = AwardUnlock(id: 0, rule: standing.rule, day: crossing.day, atMs: atMs, causeKind: cause.kind, causeId: cause.id,
                                      causeHabitId: cause.habitId)
             unlock.id = try store.insertAwardUnlock(unlock)
-            _ = try store.insertEvent(HabitEvent(id: 0, kind: .awardUnlocked, day: crossing.day, atMs: atMs, habitId: cause.habitId,
-                                                 entryId: cause.kind == .habitEntry ? cause.id : nil, awardId: standing.rule.id,
-                                                 value: Double(standing.rule.threshold), acknowledged: false),
-                                      key: "award:\(standing.rule.id)")
+            try announce(unlock)
             result.append(unlock)
         }
         return result
+    }
+
+    /// Records the event of an award unlocked here or merged from another device, once
+    /// per award on this device (the event's key is the award's): an award this device
+    /// already announced is never announced again.
+    func announce(_ unlock: AwardUnlock) throws(HabitError) {
+        _ = try store.insertEvent(HabitEvent(id: 0, kind: .awardUnlocked, day: unlock.day, atMs: unlock.atMs, habitId: unlock.causeHabitId,
+                                             entryId: unlock.causeKind == .habitEntry ? unlock.causeId : nil, awardId: unlock.rule.id,
+                                             value: Double(unlock.rule.threshold), acknowledged: false),
+                                  key: "award:\(unlock.rule.id)")
     }
 
     /// What the rules need to be judged, read once: histories only when a rule

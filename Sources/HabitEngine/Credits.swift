@@ -57,8 +57,13 @@ extension Engine {
         let id = try writingCredits(accountId) { (write) throws(HabitError) in
             let from = fromDay ?? write.today
             guard from >= write.today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
-            return try store.insertCreditRule(accountId: write.account.id, kind: kind, habitId: habitId, value: value, fromDay: from,
-                                              recordedAtMs: write.at)
+            let id = try store.insertCreditRule(accountId: write.account.id, kind: kind, habitId: habitId, value: value, fromDay: from,
+                                                recordedAtMs: write.at)
+            // Completions already logged for the days it covers (today's) earn by it, as
+            // they will on every device that receives both.
+            rewardedHabits = nil
+            if kind == .habitMinutes, let habitId { try settleHabitCredits(habitId: habitId, from: from) } else { try deriveCredits(accountId: write.account.id) }
+            return id
         }
         rewardedHabits = nil
         return id
@@ -259,8 +264,9 @@ extension Engine {
         return (rules, days.last?.available ?? 0)
     }
 
-    /// After facts of an account arrived from another device (inside the apply's
-    /// transaction): writes the step earnings its step reports now owe and corrects
+    /// After facts or rules of an account arrived from another device, or its rules
+    /// changed here (inside the write's transaction): writes the step earnings its
+    /// step reports now owe (a recount when the rate changed) and corrects
     /// its written expiries to what the fold of its entries gives (CreditDerivation),
     /// so its ledger is the one a store that had every fact directly would hold.
     func deriveCredits(accountId: Int64) throws(HabitError) {
@@ -268,9 +274,10 @@ extension Engine {
         let at = now()
         let rules = try rules(accountId)
         let totals = try store.stepTotals(accountId: accountId, from: CivilDate.minDay, to: CivilDate.maxDay)
-        for (day, minutes, steps) in try CreditDerivation.stepTopUps(totals: totals, entries: try store.creditEntries(accountId: accountId), rules: rules) {
-            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .earn, minutes: minutes, day: day, atMs: at,
-                                                        reason: "\(steps) steps", cause: .steps, causeId: nil, habitId: nil, steps: steps))
+        for (day, minutes, steps) in try CreditDerivation.stepCorrections(totals: totals, entries: try store.creditEntries(accountId: accountId), rules: rules) {
+            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: minutes > 0 ? .earn : .adjust, minutes: minutes, day: day,
+                                                        atMs: at, reason: minutes > 0 ? "\(steps) steps" : "step rate recounted for \(steps) steps",
+                                                        cause: .steps, causeId: nil, habitId: nil, steps: steps))
         }
         for (day, minutes) in try CreditDerivation.expiryCorrections(try store.creditEntries(accountId: accountId), rules: rules, today: today) {
             _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .expire, minutes: minutes, day: day, atMs: at,
@@ -286,31 +293,35 @@ extension Engine {
     }
 
     /// Completion credits follow the completion ledger. Called inside the write
-    /// that appended `causeEntryId` to a habit's day: a day that became done earns
-    /// each rewarding account its minutes once; a day that stopped being done
-    /// (an undo) gives them back with an `adjust` entry, even when they were
-    /// already spent: the balance then shows the debt.
-    func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64) throws(HabitError) {
+    /// that changed a habit's day (an append, a merge, a changed reward): the day's
+    /// completion credits are brought to what the day is owed now (CreditDerivation.
+    /// habitReward: its reward when done, else nothing). A day that became done earns
+    /// each rewarding account its minutes; one that stopped being done (an undo)
+    /// gives them back with an `adjust` entry, even when they were already spent (the
+    /// balance then shows the debt); a reward changed for the day is recounted. So
+    /// every replica that holds the same entries and rules holds the same credits.
+    func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64?) throws(HabitError) {
         guard try earnsCredits(habit.id) else { return }
-        let done = DayFold.states(try store.entries(habitId: habit.id, from: day, to: day), from: day, to: day, habit: habit.spec)
-            .first?.done ?? false
+        let entries = try store.entries(habitId: habit.id, from: day, to: day)
+        let done = DayFold.states(entries, from: day, to: day, habit: habit.spec).first?.done ?? false
+        let cause = causeEntryId ?? entries.last?.id
         let at = now()
         let today = try today()
         for accountId in try store.accountsRewarding(habitId: habit.id, day: day) {
             let held = try store.habitCredit(accountId: accountId, habitId: habit.id, day: day)
-            let reward = try rules(accountId).habitMinutes(habitId: habit.id, on: day)
-            let change: (CreditKind, Int64, String)?
-            if done && held == 0 && reward > 0 {
-                change = (.earn, reward, "completed '\(habit.spec.name)'")
-            } else if !done && held > 0 {
-                change = (.adjust, -held, "completion of '\(habit.spec.name)' undone")
-            } else {
-                change = nil
-            }
-            guard let (kind, minutes, reason) = change else { continue }
+            let owed = try rules(accountId).habitMinutes(habitId: habit.id, on: day)
+            guard let (kind, minutes) = CreditDerivation.habitReward(owed: owed, done: done, held: held) else { continue }
+            let name = habit.spec.name
+            let reason = kind == .earn ? "completed '\(name)'" : done ? "reward for '\(name)' recounted" : "completion of '\(name)' undone"
             _ = try writeExpiries(accountId: accountId, today: today, at: at)
             _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
-                                                        reason: reason, cause: .habitEntry, causeId: causeEntryId, habitId: habit.id, steps: nil))
+                                                        reason: reason, cause: .habitEntry, causeId: cause, habitId: habit.id, steps: nil))
         }
+    }
+
+    /// After a reward of a habit changed from a day on: its days from then are re-settled.
+    func settleHabitCredits(habitId: Int64, from day: Int32) throws(HabitError) {
+        guard let habit = try store.habit(id: habitId) else { return }
+        for entryDay in try store.entryDays(habitId: habitId, from: day) { try settleHabitCredits(habit: habit, day: entryDay, causeEntryId: nil) }
     }
 }

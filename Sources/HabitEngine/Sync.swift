@@ -42,9 +42,12 @@ extension Engine {
         let decoded = try Changeset.decode(bytes)
         // Settings the engine reads back must be ones it could have written itself.
         for (number, item) in decoded.enumerated() {
-            guard case .setting(let key, let value) = item.op.op else { continue }
             do throws(HabitError) {
-                try validateSetting(key, value)
+                switch item.op.op {
+                case .setting(let key, let value): try validateSetting(key, value)
+                case .zoneChange(_, let from, let to): try validateSetting("timezone", from); try validateSetting("timezone", to)
+                default: continue
+                }
             } catch {
                 throw error.prefixed("changeset: record \(number + 1): \(item.op.id.text)")
             }
@@ -58,7 +61,9 @@ extension Engine {
             try store.receiveClock(newest)
             try applyNew(decoded, &summary)
             try materializePending(&summary)
-            for accountId in store.syncTouchedCreditAccounts.sorted() { try deriveCredits(accountId: accountId) }
+            try settleMergedHabitCredits()
+            for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
+            try announceMergedAwards()
             try store.recordSeen()
         }
         dropCaches()
@@ -106,6 +111,38 @@ extension Engine {
         }
     }
 
+    /// Completion credits of the habit days the apply added entries to, and of the days
+    /// a merged reward covers: settled as a local append or rule would settle them.
+    private func settleMergedHabitCredits() throws(HabitError) {
+        rewardedHabits = nil
+        for (habitId, fromDay) in store.syncChangedRewards { try settleHabitCredits(habitId: habitId, from: fromDay) }
+        for (habitId, days) in store.syncTouchedHabitDays.sorted(by: { $0.key < $1.key }) {
+            guard try earnsCredits(habitId), let habit = try store.habit(id: habitId) else { continue }
+            for day in days.sorted() { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil) }
+        }
+    }
+
+    /// The accounts whose earnings or expiries the apply may have changed: those whose
+    /// facts arrived, and those that reward a habit (a settlement may have written).
+    private func touchedCreditAccounts() throws(HabitError) -> [Int64] {
+        var accounts = store.syncTouchedCreditAccounts
+        if !store.syncTouchedHabitDays.isEmpty || !store.syncChangedRewards.isEmpty {
+            for account in try store.creditAccounts() where !(try store.creditRules(accountId: account.id).filter { $0.kind == .habitMinutes }.isEmpty) {
+                accounts.insert(account.id)
+            }
+        }
+        return accounts.sorted()
+    }
+
+    /// An award unlocked on another device is announced here too, once: the event's key
+    /// is the award's, so one this device already announced (its own unlock, or an
+    /// earlier merge) is not announced again.
+    private func announceMergedAwards() throws(HabitError) {
+        let merged = store.syncUnlockedAwards
+        guard !merged.isEmpty else { return }
+        for unlock in try store.awardUnlocks() where merged.contains(unlock.rule.id) { try announce(unlock) }
+    }
+
     private func count(_ result: Store.Applied, _ op: SyncOp, _ summary: inout SyncSummary) {
         switch result {
         case .waiting: return
@@ -116,11 +153,11 @@ extension Engine {
             case .habitCreate, .habitField, .schedule: summary.habitsChanged += 1
             case .entry: summary.entriesAdded += 1
             case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
-            case .setting: summary.settingsChanged += 1
+            case .setting, .zoneChange: summary.settingsChanged += 1
             case .proof, .verdict: summary.proofsChanged += 1
             // Counted in ops_applied only (the summary struct has no shield counter).
-            case .shieldRule, .shieldVersion, .emergencyUnlock: break
-            case .creditAccount, .credit, .steps: summary.creditsChanged += 1
+            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock: break
+            case .creditAccount, .credit, .steps, .creditRule: summary.creditsChanged += 1
             }
         }
     }
@@ -193,7 +230,7 @@ extension Engine {
     /// total per day and its folded days (through today, expiries computed by the
     /// fold, so written expiry entries do not show), then every fact by global id.
     /// Earnings and expiries are derived, so only their sums show.
-    private func canonicalCredits() throws(HabitError) -> [String] {
+    private func canonicalCredits(_ habitIds: [Int64: GlobalId]) throws(HabitError) -> [String] {
         let today = try today()
         var lines: [String] = []
         var factLines: [(GlobalId, String)] = []
@@ -203,6 +240,14 @@ extension Engine {
             for (day, steps) in try store.stepTotals(accountId: account.id, from: CivilDate.minDay, to: CivilDate.maxDay).sorted(by: { $0.key < $1.key }) {
                 lines.append("  steps day=\(day) steps=\(steps)")
             }
+            // The rules in force: per kind, habit and day, the one written last (a replica
+            // may also hold rules a merged one superseded).
+            var ruleLines: [String: String] = [:]
+            for rule in try store.creditRules(accountId: account.id) {
+                let habit = rule.habitId.map { habitIds[$0]?.text ?? "?" } ?? "-"
+                ruleLines["\(rule.kind.rawValue) \(habit) \(rule.fromDay)"] = "  credit-rule \(rule.kind.name) habit=\(habit) from=\(rule.fromDay) value=\(rule.value)"
+            }
+            lines += ruleLines.sorted { $0.key < $1.key }.map(\.value)
             let entries = try store.creditEntries(accountId: account.id)
             for d in try CreditFold.days(entries, rules: try rules(account.id), through: today, today: today) {
                 lines.append("  credit-day \(d.day) in=\(d.carriedIn) earned=\(d.earned) spent=\(d.spent) adjusted=\(d.adjusted) refunded=\(d.refunded)"
@@ -215,6 +260,33 @@ extension Engine {
             }
         }
         return lines + factLines.sorted { $0.0 < $1.0 }.map(\.1)
+    }
+
+    /// Every award unlock record by global id, then the one that stands per award.
+    private func canonicalAwards(_ habitIds: [Int64: GlobalId]) throws(HabitError) -> [String] {
+        var records: [(GlobalId, String)] = []
+        for (unlock, id) in try store.allAwardUnlocks() {
+            guard let id else { continue }
+            let rule = unlock.rule
+            var scope = rule.scope.name
+            if case .habit(let habit) = rule.scope { scope += ":" + (habitIds[habit]?.text ?? "?") }
+            let cause: String
+            switch unlock.causeKind {
+            case .habitEntry: cause = try unlock.causeId.flatMap { (e) throws(HabitError) in try store.globalId(.entry, e) }?.text ?? "-"
+            case .creditEntry: cause = try unlock.causeId.flatMap { (e) throws(HabitError) in try store.globalId(.credit, e) }?.text ?? "-"
+            case .habitCreated: cause = unlock.causeId.flatMap { habitIds[$0]?.text } ?? "-"
+            case .none, .referral: cause = "-"
+            }
+            records.append((id, "award \(id.text) rule=\(SyncCanonical.quote(rule.id)) title=\(SyncCanonical.quote(rule.title)) tier=\(rule.tier)"
+                + " metric=\(rule.metric.name) scope=\(scope) threshold=\(rule.threshold) day=\(unlock.day) at=\(unlock.atMs)"
+                + " cause=\(unlock.causeKind.rawValue):\(cause) habit=\(unlock.causeHabitId.flatMap { habitIds[$0]?.text } ?? "-")"))
+        }
+        var lines = records.sorted { $0.0 < $1.0 }.map(\.1)
+        let ids = Dictionary(try store.allAwardUnlocks().compactMap { row in row.id.map { (row.unlock.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        for unlock in try store.awardUnlocks().sorted(by: { $0.rule.id < $1.rule.id }) {
+            lines.append("award-standing \(SyncCanonical.quote(unlock.rule.id)) \(ids[unlock.id]?.text ?? "-")")
+        }
+        return lines
     }
 
     private func validateSetting(_ key: String, _ value: String) throws(HabitError) {
@@ -290,7 +362,12 @@ extension Engine {
             }
             lines += verdictLines.sorted { $0.0 < $1.0 }.map(\.1)
             lines += try shieldCanonicalLines(habitIds)
-            lines += try canonicalCredits()
+            lines += try canonicalCredits(habitIds)
+            lines += try canonicalAwards(habitIds)
+            for change in try store.zoneChangeRows() {
+                guard let id = try store.globalId(.zoneChange, change.id) else { continue }
+                lines.append("zone-change \(id.text) at=\(change.atMs) from=\(SyncCanonical.quote(change.from)) to=\(SyncCanonical.quote(change.to))")
+            }
             return lines.joined(separator: "\n") + "\n"
         }
     }

@@ -54,7 +54,14 @@ extension Store {
 
     // MARK: Unlocks
 
+    /// Records an unlock made here and logs it for sync.
     package func insertAwardUnlock(_ unlock: AwardUnlock) throws(HabitError) -> Int64 {
+        let id = try writeAwardUnlock(unlock)
+        try logAwardUnlock(unlock, id: id)
+        return id
+    }
+
+    func writeAwardUnlock(_ unlock: AwardUnlock) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO award_unlocks(rule_id, title, description, icon, tier, metric, scope, habit_id, threshold,
                                       day, at_ms, cause_kind, cause_id, cause_habit_id)
@@ -70,27 +77,50 @@ extension Store {
         return db.lastInsertRowId
     }
 
-    /// Every unlock, in the order they were recorded.
+    /// Every award's unlock that stands, in the order they were recorded. A replica
+    /// holds every device's unlock of an award (sync keeps them all); the one that
+    /// stands is SyncMerge.standingUnlock's: the earliest crossing day.
     package func awardUnlocks() throws(HabitError) -> [AwardUnlock] {
-        try db.statement("""
-            SELECT rule_id, title, description, icon, tier, metric, scope, habit_id, threshold,
-                   id, day, at_ms, cause_kind, cause_id, cause_habit_id FROM award_unlocks ORDER BY id
-            """).all { (s) throws(HabitError) -> AwardUnlock in
+        let rows = try allAwardUnlocks()
+        var standing: [String: (unlock: AwardUnlock, id: GlobalId?)] = [:]
+        for row in rows {
+            if let held = standing[row.unlock.rule.id],
+               !SyncMerge.standsOver(day: row.unlock.day, id: row.id, over: (held.unlock.day, held.id)) { continue }
+            standing[row.unlock.rule.id] = row
+        }
+        return standing.values.map(\.unlock).sorted { $0.id < $1.id }
+    }
+
+    /// Every unlock row with its global id (nil before an older store's backfill), in id order.
+    package func allAwardUnlocks() throws(HabitError) -> [(unlock: AwardUnlock, id: GlobalId?)] {
+        let statement = try db.statement("""
+            SELECT u.rule_id, u.title, u.description, u.icon, u.tier, u.metric, u.scope, u.habit_id, u.threshold,
+                   u.id, u.day, u.at_ms, u.cause_kind, u.cause_id, u.cause_habit_id, r.replica, o.seq
+            FROM award_unlocks u LEFT JOIN sync_ops o ON o.kind = ?1 AND o.local_id = u.id LEFT JOIN sync_replicas r ON r.num = o.rep
+            ORDER BY u.id
+            """)
+        statement.bind(1, SyncKind.awardUnlock.rawValue)
+        return try statement.all { (s) throws(HabitError) -> (unlock: AwardUnlock, id: GlobalId?) in
             guard let day = Int32(exactly: s.int(10)), let cause = AwardUnlock.CauseKind(rawValue: Int32(clamping: s.int(12))) else {
                 throw .corrupt("award unlock \(s.int(9)) holds a value out of range")
             }
-            return AwardUnlock(id: s.int(9), rule: try Store.readRule(s, from: 0), day: day, atMs: s.int(11), causeKind: cause,
-                               causeId: s.optionalInt(13), causeHabitId: s.optionalInt(14))
+            let unlock = AwardUnlock(id: s.int(9), rule: try Store.readRule(s, from: 0), day: day, atMs: s.int(11), causeKind: cause,
+                                     causeId: s.optionalInt(13), causeHabitId: s.optionalInt(14))
+            return (unlock, s.optionalInt(16) == nil ? nil : GlobalId(replica: s.blob(15), seq: s.int(16)))
         }
     }
 
     // MARK: What awards count
 
-    /// Every credit earn entry of every account, as (day, id, minutes).
+    /// Every credit earning of every account (CreditEntry.isEarning), as (day, id, minutes).
     package func creditEarnings() throws(HabitError) -> [AwardFacts.Counted] {
-        let statement = try db.statement("SELECT day, id, minutes FROM credit_entries WHERE kind = ?1 ORDER BY day, id")
-        statement.bind(1, Int64(CreditKind.earn.rawValue))
-        return try statement.all(Store.readCounted)
+        var result: [AwardFacts.Counted] = []
+        for account in try creditAccounts() {
+            for entry in try creditEntries(accountId: account.id) where entry.isEarning {
+                result.append(AwardFacts.Counted(day: entry.day, id: entry.id, amount: entry.minutes))
+            }
+        }
+        return result
     }
 
     package func referralRedemptions() throws(HabitError) -> [AwardFacts.Counted] {

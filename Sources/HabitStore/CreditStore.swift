@@ -54,8 +54,16 @@ extension Store {
 
     // MARK: Rules
 
+    /// Records a rule and logs it for sync (the last writer wins per account, kind, habit and day).
     package func insertCreditRule(accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32,
                                   recordedAtMs: Int64) throws(HabitError) -> Int64 {
+        let id = try writeCreditRule(accountId: accountId, kind: kind, habitId: habitId, value: value, fromDay: fromDay, recordedAtMs: recordedAtMs)
+        try logCreditRule(CreditRule(id: id, accountId: accountId, kind: kind, habitId: habitId, value: value, fromDay: fromDay), recordedAtMs: recordedAtMs)
+        return id
+    }
+
+    func writeCreditRule(accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32,
+                         recordedAtMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO credit_rules(account_id, kind, habit_id, value, from_day, recorded_at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             """)
@@ -67,6 +75,26 @@ extension Store {
         statement.bind(6, recordedAtMs)
         try statement.run()
         return db.lastInsertRowId
+    }
+
+    /// Every rule of an account with when it was recorded, in id order.
+    package func creditRulesRecorded(accountId: Int64) throws(HabitError) -> [(rule: CreditRule, recordedAtMs: Int64)] {
+        let statement = try db.statement("SELECT id, recorded_at_ms FROM credit_rules WHERE account_id = ?1 ORDER BY id")
+        statement.bind(1, accountId)
+        var recorded: [Int64: Int64] = [:]
+        _ = try statement.all { (s) throws(HabitError) -> Void in recorded[s.int(0)] = s.int(1) }
+        return try creditRules(accountId: accountId).map { ($0, recorded[$0.id] ?? 0) }
+    }
+
+    /// The days of a habit's entries from a day on (what a changed reward re-settles).
+    package func entryDays(habitId: Int64, from: Int32) throws(HabitError) -> [Int32] {
+        let statement = try db.statement("SELECT DISTINCT day FROM entries WHERE habit_id = ?1 AND day >= ?2 ORDER BY day")
+        statement.bind(1, habitId)
+        statement.bind(2, Int64(from))
+        return try statement.all { (s) throws(HabitError) -> Int32 in
+            guard let day = Int32(exactly: s.int(0)) else { throw .corrupt("a stored day is out of range") }
+            return day
+        }
     }
 
     package func creditRules(accountId: Int64) throws(HabitError) -> [CreditRule] {

@@ -405,6 +405,35 @@ enum Schema {
         CREATE TABLE sync_lww(target TEXT PRIMARY KEY, hlc INTEGER NOT NULL, replica BLOB NOT NULL) STRICT;
         CREATE TABLE sync_removed(rep INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(rep, seq)) STRICT, WITHOUT ROWID;
         """,
+        // 15: award unlocks, credit rules and zone changes sync. A replica keeps every
+        // device's unlock of an award (the earliest crossing day stands), so rule_id is
+        // no longer unique. backfilled = 0: the unlocks, rules and zone changes recorded
+        // before get ops at the next writable open.
+        """
+        CREATE TABLE award_unlocks_15(
+            id INTEGER PRIMARY KEY,
+            rule_id TEXT NOT NULL,
+            title TEXT NOT NULL,
+            description TEXT NOT NULL,
+            icon TEXT NOT NULL,
+            tier INTEGER NOT NULL,
+            metric INTEGER NOT NULL,
+            scope INTEGER NOT NULL,
+            habit_id INTEGER,
+            threshold INTEGER NOT NULL,
+            day INTEGER NOT NULL,
+            at_ms INTEGER NOT NULL,
+            cause_kind INTEGER NOT NULL,
+            cause_id INTEGER,
+            cause_habit_id INTEGER
+        ) STRICT;
+        INSERT INTO award_unlocks_15 SELECT * FROM award_unlocks;
+        DROP TABLE award_unlocks;
+        ALTER TABLE award_unlocks_15 RENAME TO award_unlocks;
+        CREATE INDEX award_unlocks_rule ON award_unlocks(rule_id);
+        \(appendOnly("award_unlocks", "unlocks"))
+        UPDATE sync_replica SET backfilled = 0;
+        """,
     ]
 
     /// Triggers that make the database itself refuse changes to a table's rows.

@@ -172,16 +172,31 @@ extension Store {
 
     // MARK: Zone changes and the revision
 
+    /// Records a change of zone made here and logs it for sync.
     package func insertZoneChange(atMs: Int64, from: String, to: String) throws(HabitError) {
+        let id = try writeZoneChange(atMs: atMs, from: from, to: to)
+        try logLocal(.zoneChange(atMs: atMs, from: from, to: to), creates: .zoneChange, localId: id)
+    }
+
+    func writeZoneChange(atMs: Int64, from: String, to: String) throws(HabitError) -> Int64 {
         let statement = try db.statement("INSERT INTO zone_changes(at_ms, from_zone, to_zone) VALUES(?1, ?2, ?3)")
         statement.bind(1, atMs)
         statement.bind(2, from)
         statement.bind(3, to)
         try statement.run()
+        return db.lastInsertRowId
     }
 
+    /// The zone's history by instant (changes merged from other devices fall in place;
+    /// equal instants in one fixed order, so every replica reads the same history).
     package func zoneChanges() throws(HabitError) -> [(atMs: Int64, from: String, to: String)] {
-        try db.statement("SELECT at_ms, from_zone, to_zone FROM zone_changes ORDER BY id").all { ($0.int(0), $0.text(1) ?? "UTC", $0.text(2) ?? "UTC") }
+        try zoneChangeRows().map { ($0.atMs, $0.from, $0.to) }
+    }
+
+    package func zoneChangeRows() throws(HabitError) -> [(id: Int64, atMs: Int64, from: String, to: String)] {
+        try db.statement("SELECT id, at_ms, from_zone, to_zone FROM zone_changes ORDER BY at_ms, from_zone, to_zone, id").all {
+            ($0.int(0), $0.int(1), $0.text(2) ?? "UTC", $0.text(3) ?? "UTC")
+        }
     }
 
     package func shieldRevision() throws(HabitError) -> Int64 {

@@ -8,7 +8,7 @@ extension Store {
     /// The records ops make, by the kind of op that makes them (sync_ops.local_id).
     package enum SyncKind: Int64 {
         case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9
-        case creditAccount = 10, credit = 11, steps = 12
+        case creditAccount = 10, credit = 11, steps = 12, awardUnlock = 13, creditRule = 14, zoneChange = 15
         case shieldRule = 16, emergency = 18
     }
 
@@ -208,6 +208,15 @@ extension Store {
                     try logLocal(.steps(account: account.name, day: report.day, steps: report.steps, atMs: report.atMs), creates: .steps, localId: report.id)
                 }
             }
+            for account in try creditAccounts() {
+                for (rule, recordedAtMs) in try creditRulesRecorded(accountId: account.id) where try globalId(.creditRule, rule.id) == nil {
+                    try logCreditRule(rule, recordedAtMs: recordedAtMs)
+                }
+            }
+            for (unlock, id) in try allAwardUnlocks() where id == nil { try logAwardUnlock(unlock, id: unlock.id) }
+            for change in try zoneChangeRows() where try globalId(.zoneChange, change.id) == nil {
+                try logLocal(.zoneChange(atMs: change.atMs, from: change.from, to: change.to), creates: .zoneChange, localId: change.id)
+            }
             for key in SyncOp.syncedSettings.sorted() {
                 if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
             }
@@ -218,6 +227,39 @@ extension Store {
     func logVerdict(_ verdict: Verdict, id: Int64) throws(HabitError) {
         let entry = try verdict.entryId.map { (local) throws(HabitError) in try requireGlobalId(.entry, local) }
         try logLocal(.verdict(proof: try requireGlobalId(.proof, verdict.proofId), verdict: verdict, entry: entry), creates: .verdict, localId: id)
+    }
+
+    /// Logs a credit rule recorded here and makes it its register's winner.
+    func logCreditRule(_ rule: CreditRule, recordedAtMs: Int64) throws(HabitError) {
+        guard let account = try creditAccount(id: rule.accountId) else { throw .notFound("no credit account with id \(rule.accountId)") }
+        let habit = try rule.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) }
+        let (id, hlc) = try logLocal(.creditRule(account: account.name, kind: rule.kind, habit: habit, value: rule.value, fromDay: rule.fromDay,
+                                                 recordedAtMs: recordedAtMs), creates: .creditRule, localId: rule.id)
+        try setRegister(SyncMerge.creditRuleTarget(account: account.name, kind: rule.kind.rawValue, habit: habit, fromDay: rule.fromDay),
+                        hlc: hlc, replica: id.replica)
+    }
+
+    /// Logs an award unlocked here: the rule's habit and the cause by global id (a
+    /// cause that does not travel, an earning or a referral, goes without its record).
+    func logAwardUnlock(_ unlock: AwardUnlock, id local: Int64) throws(HabitError) {
+        var rule = unlock.rule
+        var scopeHabit: GlobalId?
+        if case .habit(let habitId) = rule.scope {
+            scopeHabit = try requireGlobalId(.habit, habitId)
+            rule.scope = .habit(1)
+        }
+        var causeRecord: GlobalId?
+        if let causeId = unlock.causeId {
+            switch unlock.causeKind {
+            case .habitEntry: causeRecord = try globalId(.entry, causeId)
+            case .creditEntry: causeRecord = try globalId(.credit, causeId)
+            case .habitCreated: causeRecord = try globalId(.habit, causeId)
+            case .none, .referral: causeRecord = nil
+            }
+        }
+        let causeHabit = try unlock.causeHabitId.flatMap { (h) throws(HabitError) in try globalId(.habit, h) }
+        try logLocal(.awardUnlock(rule: rule, scopeHabit: scopeHabit, day: unlock.day, atMs: unlock.atMs, cause: unlock.causeKind,
+                                  causeRecord: causeRecord, causeHabit: causeHabit), creates: .awardUnlock, localId: local)
     }
 
     /// Every proof's record with its metadata, in id order (what sync carries).
@@ -408,6 +450,7 @@ extension Store {
             }
             let local = try writeEntry(habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
                                        source: source, undoes: undoesLocal, note: note)
+            if syncCache.active { syncCache.entryDays[habitLocal, default: []].insert(day) }
             return .applied(remember(id, .entry, local))
         case .vacationAdd(let habit, let first, let last):
             if try isRemoved(id) { return .superseded }
@@ -475,6 +518,42 @@ extension Store {
         case .steps(let account, let day, let steps, let atMs):
             let accountId = try creditAccountForSync(account, createdAtMs: atMs)
             return .applied(try writeStepReport(accountId: accountId, day: day, steps: steps, atMs: atMs))
+        case .creditRule(let account, let kind, let habit, let value, let fromDay, let recordedAtMs):
+            var habitLocal: Int64?
+            if let habit {
+                guard let local = try localId(habit, .habit) else { return .waiting }
+                habitLocal = local
+            }
+            let target = SyncMerge.creditRuleTarget(account: account, kind: kind.rawValue, habit: habit, fromDay: fromDay)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            // Written last, it is the rule the day reads (a later rule for the same day wins).
+            let accountId = try creditAccountForSync(account, createdAtMs: recordedAtMs)
+            let local = try writeCreditRule(accountId: accountId, kind: kind, habitId: habitLocal, value: value, fromDay: fromDay, recordedAtMs: recordedAtMs)
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            if let habitLocal { syncCache.rewardChanges.append((habitLocal, fromDay)) }
+            return .applied(remember(id, .creditRule, local))
+        case .awardUnlock(var rule, let scopeHabit, let day, let atMs, let cause, let causeRecord, let causeHabit):
+            // Every device's unlock is kept; which one stands is read (awardUnlocks).
+            if let scopeHabit {
+                guard let local = try localId(scopeHabit, .habit) else { return .waiting }
+                rule.scope = .habit(local)
+            }
+            var causeId: Int64?
+            if let causeRecord {
+                guard let local = try localId(causeRecord, cause == .creditEntry ? .credit : cause == .habitCreated ? .habit : .entry) else { return .waiting }
+                causeId = local
+            }
+            var causeHabitId: Int64?
+            if let causeHabit {
+                guard let local = try localId(causeHabit, .habit) else { return .waiting }
+                causeHabitId = local
+            }
+            let local = try writeAwardUnlock(AwardUnlock(id: 0, rule: rule, day: day, atMs: atMs, causeKind: cause, causeId: causeId,
+                                                         causeHabitId: causeHabitId))
+            syncCache.awards.insert(rule.id)
+            return .applied(remember(id, .awardUnlock, local))
+        case .zoneChange(let atMs, let from, let to):
+            return .applied(remember(id, .zoneChange, try writeZoneChange(atMs: atMs, from: from, to: to)))
         case .setting(let key, let value):
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
@@ -495,6 +574,12 @@ extension Store {
 
     /// The credit accounts the current apply touched.
     package var syncTouchedCreditAccounts: Set<Int64> { syncCache.creditAccounts }
+    /// The habit days the current apply added entries to, and the habit rewards it
+    /// changed (habit, from day): what completion credits are re-settled for.
+    package var syncTouchedHabitDays: [Int64: Set<Int32>] { syncCache.entryDays }
+    package var syncChangedRewards: [(habitId: Int64, fromDay: Int32)] { syncCache.rewardChanges }
+    /// The awards (rule ids) the current apply brought unlocks of.
+    package var syncUnlockedAwards: Set<String> { syncCache.awards }
 
     private func remember(_ id: GlobalId, _ kind: SyncKind, _ local: Int64) -> Int64 {
         if syncCache.active { syncCache.locals[id] = (kind, local) }
@@ -607,4 +692,7 @@ package struct SyncCache {
     var locals: [GlobalId: (kind: Store.SyncKind, local: Int64)] = [:]
     /// Credit accounts whose facts this apply changed.
     var creditAccounts: Set<Int64> = []
+    var entryDays: [Int64: Set<Int32>] = [:]
+    var rewardChanges: [(Int64, Int32)] = []
+    var awards: Set<String> = []
 }

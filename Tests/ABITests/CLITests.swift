@@ -229,7 +229,9 @@ final class CLITests: XCTestCase {
         let rules = try json(try habitctl("--json", "credits", "rules"))
         XCTAssertEqual((rules["rules"] as? [[String: Any]])?.first?["value"] as? Int, 50)
         let history = try json(try habitctl("--json", "credits", "history"))
-        XCTAssertEqual((history["entries"] as? [[String: Any]])?.map { $0["kind"] as? String }, ["earn", "spend"])
+        // Today's 5,400 steps are recounted at the new rate: 108 minutes, 54 more.
+        XCTAssertEqual((history["entries"] as? [[String: Any]])?.map { $0["kind"] as? String }, ["earn", "spend", "earn"])
+        XCTAssertEqual((history["entries"] as? [[String: Any]])?.last?["minutes"] as? Int, 54)
         XCTAssertEqual(try habitctl("credits", "sync-steps", "--steps", "-5").status, 5)
         XCTAssertEqual(try habitctl("credits", "spend", "ten").status, 5)
         XCTAssertEqual(try habitctl("credits", "fly").status, 2)

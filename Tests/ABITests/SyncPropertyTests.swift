@@ -28,7 +28,8 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
         XCTAssertGreaterThan(Self.shieldsCompared, 100, "shield states were hardly compared")
         // Every kind of record was written and merged somewhere in the run.
-        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps", "credit-day", "credit"] {
+        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps",
+                     "credit-day", "credit", "credit-rule", "award", "award-standing", "zone-change", "rewarded"] {
             XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
         }
     }
@@ -73,9 +74,6 @@ final class SyncPropertyTests: XCTestCase {
             engine.now = { clocks[index] }
         }
         var counter = 0
-        // The store's zone-change history (which shields follow) stays on the device that
-        // changed the zone: shields are compared only where no zone changed (see the report).
-        var zoneChanged = false
         var stash: [[UInt8]] = []
         var oldStates: [[[UInt8]]] = Array(repeating: [], count: replicas)
         func fail(_ what: String) -> String { "seed \(seed): \(what)" }
@@ -87,7 +85,22 @@ final class SyncPropertyTests: XCTestCase {
             counter += 1
             let habits = (try? engine.habits(includeArchived: false)) ?? []
             let all = (try? engine.habits(includeArchived: true)) ?? []
-            switch rng.below(25) {
+            switch rng.below(28) {
+            case 25:
+                // A reward for a habit's completions (from today or tomorrow), or a step rate or expiry policy.
+                let account = rng.percent(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)
+                let today = try engine.today()
+                switch rng.below(4) {
+                case 0: _ = try? engine.setCreditRule(accountId: account, kind: .stepsPerMinute, habitId: nil, value: Int64(50 + rng.below(100)), fromDay: today)
+                case 1: _ = try? engine.setCreditRule(accountId: account, kind: .expiry, habitId: nil, value: Int64(1 + rng.below(2)), fromDay: today)
+                default:
+                    guard let habit = rng.pick(habits) else { continue }
+                    _ = try? engine.setCreditRule(accountId: account, kind: .habitMinutes, habitId: habit.id, value: Int64(rng.below(12)),
+                                                  fromDay: today + Int32(rng.below(2)))
+                }
+            case 26:
+                // Awards judged on this device, as of today: some unlock here, the same ones elsewhere on other days.
+                _ = try? engine.evaluateAwards(asOf: nil)
             case 21:
                 // A step report from one of several sources: a day's cumulative total, today or a day before.
                 let account = rng.percent(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)
@@ -123,7 +136,9 @@ final class SyncPropertyTests: XCTestCase {
             case 2, 3, 4:
                 guard let habit = rng.pick(habits) else { continue }
                 let kind: EntryKind = habit.spec.kind == .counter ? (rng.percent(70) ? .amount : .skip) : (rng.percent(80) ? .done : .skip)
-                _ = try? engine.append(Engine.NewEntry(habitId: habit.id, kind: kind, day: Self.firstDay + Int32(rng.below(70)),
+                // Mostly days gone by; sometimes today or tomorrow, which rewards can cover.
+                let day = rng.percent(75) ? Self.firstDay + Int32(rng.below(70)) : try engine.today() + Int32(rng.below(2))
+                _ = try? engine.append(Engine.NewEntry(habitId: habit.id, kind: kind, day: day,
                                                        value: kind == .amount ? Double(1 + rng.below(3)) : 0, atMs: clocks[r],
                                                        source: .manual, note: rng.percent(20) ? "n\(counter)" : nil))
             case 5, 6:
@@ -182,7 +197,7 @@ final class SyncPropertyTests: XCTestCase {
                 guard let rule = rng.pick((try? engine.shieldRules(on: nil)) ?? []) else { continue }
                 _ = try? engine.emergencyUnlock(ruleId: rule.id, minutes: Int32(5 + rng.below(30)), reason: rng.percent(50) ? "r\(counter)" : nil)
             case 12:
-                if rng.percent(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { zoneChanged = true; try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
+                if rng.percent(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
             default:
                 // An exchange: one direction, sometimes twice, sometimes kept to replay later.
                 let from = rng.below(replicas), to = rng.below(replicas)
@@ -223,6 +238,7 @@ final class SyncPropertyTests: XCTestCase {
             Self.kinds[word, default: 0] += 1
             if line.hasSuffix("undone=1") { Self.kinds["undone", default: 0] += 1 }
             if line.hasPrefix("  credit-day"), line.contains("available=-") { Self.kinds["debt", default: 0] += 1 }
+            if line.hasPrefix("  credit-rule habit_minutes"), !line.hasSuffix("value=0") { Self.kinds["rewarded", default: 0] += 1 }
         }
         // Balances and days are the same everywhere, and the same as on a store that
         // received every record directly, in one changeset.
@@ -261,8 +277,22 @@ final class SyncPropertyTests: XCTestCase {
         }
         let global = try engines.map { "\(try $0.globalStreaks(asOf: asOf))" }
         XCTAssertEqual(Set(global).count, 1, fail("store streaks differ"))
+        // The same awards stand everywhere (the earliest crossing), and each device
+        // announced each award at most once.
+        let awards = try (engines + [direct]).map { engine -> [String] in
+            try engine.awardUnlocks().map { unlock in
+                let id = try engine.store.allAwardUnlocks().first { $0.unlock.id == unlock.id }?.id?.text ?? "?"
+                return "\(unlock.rule.id) \(unlock.day) \(id)"
+            }.sorted()
+        }
+        XCTAssertEqual(Set(awards).count, 1, fail("standing awards differ: \(awards)"))
+        for (index, engine) in engines.enumerated() {
+            let announced = try engine.events(after: 0, limit: 10_000, acknowledge: false).filter { $0.kind == .awardUnlocked }.compactMap(\.awardId)
+            XCTAssertEqual(announced.count, Set(announced).count, fail("replica \(index) announced an award twice"))
+            XCTAssertEqual(Set(announced), Set(try engine.awardUnlocks().map(\.rule.id)), fail("replica \(index) did not announce every award once"))
+        }
         // Every shield answers the same everywhere (rules and habits by global id).
-        for hours: Int64 in zoneChanged ? [] : [1, 9, 13, 30, 50] {
+        for hours: Int64 in [1, 9, 13, 30, 50] {
             Self.shieldsCompared += 1
             let at = Self.today + hours * 3_600_000 + 17_000
             var answers: [[String]] = []

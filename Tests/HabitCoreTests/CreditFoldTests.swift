@@ -76,9 +76,13 @@ final class CreditFoldTests: XCTestCase {
     func testDerivationsAfterAMergeGiveTheLedgerOfAStoreThatHadEveryFact() throws {
         var steps = entry(.earn, 50, on: 100)
         steps.cause = .steps
-        XCTAssertEqual(try CreditDerivation.stepTopUps(totals: [100: 7_000, 99: 4_999], entries: [steps], rules: CreditRules([])).map { [Int64($0.day), $0.minutes, $0.steps] },
+        XCTAssertEqual(try CreditDerivation.stepCorrections(totals: [100: 7_000, 99: 4_999], entries: [steps], rules: CreditRules([])).map { [Int64($0.day), $0.minutes, $0.steps] },
                        [[99, 49, 4_999], [100, 20, 7_000]], "a lower total than the one held earns nothing; a higher one tops up once")
-        XCTAssertTrue(try CreditDerivation.stepTopUps(totals: [100: 5_000], entries: [steps], rules: CreditRules([])).isEmpty)
+        XCTAssertTrue(try CreditDerivation.stepCorrections(totals: [100: 5_000], entries: [steps], rules: CreditRules([])).isEmpty)
+        // A rate raised for the day after it earned (merged from another device): the day is recounted down.
+        let raised = CreditRules([CreditRule(id: 1, accountId: 1, kind: .stepsPerMinute, habitId: nil, value: 200, fromDay: 100)])
+        XCTAssertEqual(try CreditDerivation.stepCorrections(totals: [100: 5_000], entries: [steps], rules: raised).map { [Int64($0.day), $0.minutes] },
+                       [[100, -25]])
         // This device wrote day 100's expiry, then a spend of day 100 made on another device arrived.
         let here = [entry(.earn, 50, on: 100), entry(.expire, -50, on: 100)]
         XCTAssertTrue(try CreditDerivation.expiryCorrections(here, rules: CreditRules([]), today: 101).isEmpty, "nothing to correct")
@@ -113,5 +117,30 @@ final class CreditFoldTests: XCTestCase {
         XCTAssertThrowsError(try CreditEntry.validateFact(kind: .refund, minutes: -1))
         XCTAssertThrowsError(try CreditEntry.validateFact(kind: .earn, minutes: 5))
         XCTAssertThrowsError(try CreditEntry.validateFact(kind: .expire, minutes: -5))
+    }
+
+    /// A habit day's completion credits: owed its reward when done, nothing when not;
+    /// what it holds is brought to that, whichever path the ledger took.
+    func testAHabitDaysRewardIsBroughtToWhatItIsOwed() {
+        XCTAssertEqual(CreditDerivation.habitReward(owed: 5, done: true, held: 0).map { "\($0.kind) \($0.minutes)" }, "earn 5")
+        XCTAssertNil(CreditDerivation.habitReward(owed: 5, done: true, held: 5))
+        XCTAssertEqual(CreditDerivation.habitReward(owed: 5, done: false, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust -5", "an undo takes it back")
+        XCTAssertEqual(CreditDerivation.habitReward(owed: 10, done: true, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust 5", "a changed reward is recounted")
+        XCTAssertEqual(CreditDerivation.habitReward(owed: 0, done: true, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust -5")
+        XCTAssertNil(CreditDerivation.habitReward(owed: 0, done: true, held: 0))
+        XCTAssertNil(CreditDerivation.habitReward(owed: 5, done: false, held: 0))
+        XCTAssertNil(CreditDerivation.habitReward(owed: 5, done: true, held: .min), "an overflowing difference writes nothing")
+    }
+
+    /// Corrections of derived earnings count as earned, as the earnings do; adjustments by hand do not.
+    func testCorrectionsOfEarningsCountAsEarned() throws {
+        var undone = entry(.adjust, -5, on: 100)
+        undone.cause = .habitEntry
+        let byHand = entry(.adjust, 3, on: 100)
+        var earned = entry(.earn, 5, on: 100)
+        earned.cause = .habitEntry
+        let day = try CreditFold.days([earned, undone, byHand], rules: CreditRules([]), through: 100, today: 100).last
+        XCTAssertEqual(day?.earned, 0)
+        XCTAssertEqual(day?.adjusted, 3)
     }
 }

@@ -113,6 +113,11 @@ extension CreditEntry {
     /// and are never sent: each replica writes them itself (CreditFold.derivations).
     package var isFact: Bool { cause == .manual || cause == .session }
 
+    /// Part of what a day earned: an earning, or a correction of a derived one (a
+    /// completion undone, a habit reward or step rate recounted), so that two replicas
+    /// that reached one ledger by different paths show the same earnings.
+    package var isEarning: Bool { kind == .earn || (kind == .adjust && (cause == .habitEntry || cause == .steps)) }
+
     /// Checks a received fact: a spend takes 1...max minutes, a refund gives 1...max
     /// back, an adjustment moves either way (not 0); earnings and expiries are not facts.
     package static func validateFact(kind: CreditKind, minutes: Int64) throws(HabitError) {

@@ -56,6 +56,7 @@ package enum CreditFold {
                 switch entry.kind {
                 case .earn: summary.earned = try add(summary.earned, entry.minutes)
                 case .spend: summary.spent = try add(summary.spent, -entry.minutes)
+                case .adjust where entry.isEarning: summary.earned = try add(summary.earned, entry.minutes)
                 case .adjust: summary.adjusted = try add(summary.adjusted, entry.minutes)
                 case .expire: break  // not folded (above)
                 case .refund: summary.refunded = try add(summary.refunded, entry.minutes)
@@ -94,15 +95,28 @@ package enum CreditFold {
     }
 }
 
+extension CreditDerivation {
+    /// What a habit's day owes its completion credits now, against what it holds
+    /// (every `habitEntry` entry of the day, earnings and corrections): nil when they
+    /// agree; else an earn of the reward (nothing held yet), or an adjustment by the
+    /// difference (an undo takes the reward back; a changed reward is recounted).
+    package static func habitReward(owed reward: Int64, done: Bool, held: Int64) -> (kind: CreditKind, minutes: Int64)? {
+        let owed = done ? max(reward, 0) : 0
+        let (difference, overflow) = owed.subtractingReportingOverflow(held)
+        guard !overflow, difference != 0 else { return nil }
+        return held == 0 && difference > 0 ? (.earn, difference) : (.adjust, difference)
+    }
+}
+
 /// What a replica writes after facts arrived from another device, so that its
 /// ledger is the one a store that had received every fact directly would hold.
 /// Pure: the same facts and rules give the same corrections everywhere.
 package enum CreditDerivation {
     /// Step earnings owed: per reported day, the minutes the day's highest total
-    /// earns under the day's rules, less what the day's step entries already hold
-    /// (reports only ever raise a day's total, so this is never negative in a store
-    /// whose rules did not change; a negative difference is left alone, as locally).
-    package static func stepTopUps(totals: [Int32: Int64], entries: [CreditEntry], rules: CreditRules) throws(HabitError) -> [(day: Int32, minutes: Int64, steps: Int64)] {
+    /// earns under the day's rules, less what the day's step entries already hold.
+    /// Positive: an earning to write; negative: a step rate raised for the day after
+    /// it earned (a correction, so every replica holds what the final rules give).
+    package static func stepCorrections(totals: [Int32: Int64], entries: [CreditEntry], rules: CreditRules) throws(HabitError) -> [(day: Int32, minutes: Int64, steps: Int64)] {
         var held: [Int32: Int64] = [:]
         for entry in entries where entry.cause == .steps { held[entry.day] = try CreditFold.add(held[entry.day] ?? 0, entry.minutes) }
         var result: [(day: Int32, minutes: Int64, steps: Int64)] = []
@@ -110,7 +124,7 @@ package enum CreditDerivation {
             guard let steps = totals[day] else { continue }
             let (due, overflow) = rules.minutes(forSteps: steps, on: day).subtractingReportingOverflow(held[day] ?? 0)
             guard !overflow else { throw .corrupt("the credit ledger's sums overflow") }
-            if due > 0 { result.append((day, due, steps)) }
+            if due != 0 { result.append((day, due, steps)) }
         }
         return result
     }

@@ -160,6 +160,23 @@ package enum SyncMerge {
         return current.replica.lexicographicallyPrecedes(replica)
     }
 
+    /// Of two unlocks of one award (recorded on two devices), whether the first stands
+    /// over the second: the earlier crossing day, then the smaller global id (an
+    /// unlock without one, from before an older store's backfill, loses ties).
+    package static func standsOver(day: Int32, id: GlobalId?, over held: (day: Int32, id: GlobalId?)) -> Bool {
+        if day != held.day { return day < held.day }
+        guard let id else { return false }
+        guard let heldId = held.id else { return true }
+        return id < heldId
+    }
+
+    /// The register a credit rule writes: one per account (its name without ASCII
+    /// case, as accounts are matched), kind, habit and effective day.
+    package static func creditRuleTarget(account: String, kind: Int32, habit: GlobalId?, fromDay: Int32) -> String {
+        let folded = String(decoding: account.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+        return "c:\(kind):\(habit?.text ?? "-"):\(fromDay):\(folded)"
+    }
+
     /// A version vector's entry: the highest n such that 1...n are all present.
     package static func contiguousPrefix(_ sortedSeqs: [Int64]) -> Int64 {
         var expected: Int64 = 1

@@ -154,11 +154,25 @@ package enum SyncOp: Equatable, Sendable {
     indirect case credit(account: String, kind: CreditKind, minutes: Int64, day: Int32, atMs: Int64, reason: String?)
     /// A step report: a day's cumulative total (its global id is the op's).
     case steps(account: String, day: Int32, steps: Int64, atMs: Int64)
+    /// A credit rule from a day on (its global id is the op's): the last writer wins per
+    /// account, kind, habit and day, as a later rule for the same day wins locally.
+    case creditRule(account: String, kind: CreditRule.Kind, habit: GlobalId?, value: Int64, fromDay: Int32, recordedAtMs: Int64)
+
+    /// An award unlocked on its writer (its global id is the op's): the rule as it was
+    /// judged (a habit scope names its habit by scopeHabit; the rule's own id there is
+    /// a placeholder), the crossing day, and what crossed it by global id when that
+    /// record travels (an entry, a credit fact, a habit's creation). Every replica keeps
+    /// every unlock; the earliest crossing day wins per award (SyncMerge.awardWinner).
+    indirect case awardUnlock(rule: AwardRule, scopeHabit: GlobalId?, day: Int32, atMs: Int64, cause: AwardUnlock.CauseKind,
+                              causeRecord: GlobalId?, causeHabit: GlobalId?)
+    /// A change of the store's time zone at an instant (shields read this history): a
+    /// union of records, ordered by instant everywhere.
+    case zoneChange(atMs: Int64, from: String, to: String)
 
     package enum Kind: UInt8, CaseIterable, Sendable {
         case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
         case creditAccount = 10, credit = 11, steps = 12
-        // 13...15: awards.
+        case awardUnlock = 13, creditRule = 14, zoneChange = 15
         case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
     }
 
@@ -182,13 +196,18 @@ package enum SyncOp: Equatable, Sendable {
         case .creditAccount: return .creditAccount
         case .credit: return .credit
         case .steps: return .steps
+        case .creditRule: return .creditRule
+        case .awardUnlock: return .awardUnlock
+        case .zoneChange: return .zoneChange
         }
     }
 
     /// The records this op needs applied before it can be: until they arrive it waits.
     package var dependencies: [GlobalId] {
         switch self {
-        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps: return []
+        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange: return []
+        case .creditRule(_, _, let habit, _, _, _): return habit.map { [$0] } ?? []
+        case .awardUnlock(_, let scopeHabit, _, _, _, let causeRecord, let causeHabit): return [scopeHabit, causeRecord, causeHabit].compactMap { $0 }
         case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
         case .entry(let habit, _, _, _, _, _, _, let undoes): return undoes.map { [habit, $0] } ?? [habit]
         case .vacationAdd(let habit, _, _): return habit.map { [$0] } ?? []
@@ -309,6 +328,32 @@ package enum SyncOp: Equatable, Sendable {
             w.varint(Int64(day))
             w.varint(steps)
             w.varint(atMs)
+        case .creditRule(let account, let kind, let habit, let value, let fromDay, let recordedAtMs):
+            w.text(account)
+            w.byte(UInt8(truncatingIfNeeded: kind.rawValue))
+            Self.write(optional: habit, &w)
+            w.varint(value)
+            w.varint(Int64(fromDay))
+            w.varint(recordedAtMs)
+        case .awardUnlock(let rule, let scopeHabit, let day, let atMs, let cause, let causeRecord, let causeHabit):
+            w.text(rule.id)
+            w.text(rule.title)
+            w.text(rule.description)
+            w.text(rule.icon)
+            w.varint(Int64(rule.tier))
+            w.varint(Int64(rule.metric.rawValue))
+            w.byte(UInt8(truncatingIfNeeded: rule.scope.code))
+            Self.write(optional: scopeHabit, &w)
+            w.varint(rule.threshold)
+            w.varint(Int64(day))
+            w.varint(atMs)
+            w.byte(UInt8(truncatingIfNeeded: cause.rawValue))
+            Self.write(optional: causeRecord, &w)
+            Self.write(optional: causeHabit, &w)
+        case .zoneChange(let atMs, let from, let to):
+            w.varint(atMs)
+            w.text(from)
+            w.text(to)
         }
         return w.bytes
     }
@@ -479,6 +524,42 @@ package enum SyncOp: Equatable, Sendable {
             let steps = try r.varint()
             try CreditLimits.steps(steps)
             op = .steps(account: account, day: d, steps: steps, atMs: try r.varint())
+        case .creditRule:
+            let account = try accountName(&r)
+            guard let ruleKind = CreditRule.Kind(rawValue: Int32(try r.byte())) else { throw .invalid("credit rule kind out of range") }
+            let habit = try readOptional(&r, "credit rule habit")
+            guard ruleKind == .habitMinutes || habit == nil else { throw .invalid("only a habit reward names a habit") }
+            let value = try r.varint()
+            // What a local rule would accept (the habit stands in by a placeholder id).
+            try CreditRule.validate(kind: ruleKind, value: value, habitId: habit == nil ? nil : 1)
+            op = .creditRule(account: account, kind: ruleKind, habit: habit, value: value, fromDay: try day(&r), recordedAtMs: try r.varint())
+        case .awardUnlock:
+            let id = try r.text(limit: 64), title = try r.text(limit: 200), description = try r.text(limit: 1000), icon = try r.text(limit: 100)
+            let tier = try int32(&r, "award tier")
+            guard let metric = AwardMetric(rawValue: try int32(&r, "award metric")) else { throw .invalid("award metric out of range") }
+            let scopeCode = try r.byte()
+            let scopeHabit = try readOptional(&r, "award habit")
+            let scope: AwardScope
+            switch (scopeCode, scopeHabit) {
+            case (1, .some): scope = .habit(1)  // a placeholder: the habit travels as scopeHabit
+            case (2, nil): scope = .anyHabit
+            case (3, nil): scope = .allHabits
+            default: throw .invalid("award scope and habit disagree")
+            }
+            let rule = AwardRule(id: id, title: title, description: description, icon: icon, tier: tier, metric: metric, scope: scope,
+                                 threshold: try r.varint())
+            try rule.validate()
+            let d = try day(&r)
+            let atMs = try r.varint()
+            guard let cause = AwardUnlock.CauseKind(rawValue: Int32(try r.byte())) else { throw .invalid("award cause out of range") }
+            let causeRecord = try readOptional(&r, "award cause")
+            guard causeRecord == nil || [.habitEntry, .creditEntry, .habitCreated].contains(cause) else { throw .invalid("award cause names no record") }
+            op = .awardUnlock(rule: rule, scopeHabit: scopeHabit, day: d, atMs: atMs, cause: cause, causeRecord: causeRecord,
+                              causeHabit: try readOptional(&r, "award cause habit"))
+        case .zoneChange:
+            let atMs = try r.varint()
+            // Names only here; the engine loads both zones before it applies anything.
+            op = .zoneChange(atMs: atMs, from: try r.text(limit: 100), to: try r.text(limit: 100))
         }
         guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
         return op
@@ -487,6 +568,16 @@ package enum SyncOp: Equatable, Sendable {
     private static func write(_ id: GlobalId, _ w: inout SyncWriter) {
         w.raw(id.replica)
         w.uvarint(UInt64(bitPattern: id.seq))
+    }
+
+    private static func write(optional id: GlobalId?, _ w: inout SyncWriter) {
+        if let id { w.byte(1); write(id, &w) } else { w.byte(0) }
+    }
+
+    private static func readOptional(_ r: inout SyncReader, _ what: String) throws(HabitError) -> GlobalId? {
+        let flag = try r.byte()
+        guard flag <= 1 else { throw .invalid("\(what) flag is not 0 or 1") }
+        return flag == 1 ? try read(&r) : nil
     }
 
     package static func read(_ r: inout SyncReader) throws(HabitError) -> GlobalId {

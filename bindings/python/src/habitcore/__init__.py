@@ -31,8 +31,8 @@ from ._types import (
     CreditRule, DayFlag, DayScore, DayState, Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind,
     Evidence, Expiry, Format, Habit, HabitField, HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays,
     OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode, ProofResult, Quiet, Reminder, ReminderKind, ReminderRule,
-    Routine, RuleKind, Scope, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync, UnlockState,
-    Vacation, Verdict,
+    Routine, RuleKind, Scope, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync, SyncSummary,
+    UnlockState, Vacation, Verdict,
 )
 
 __version__ = "1.0.0"
@@ -46,6 +46,6 @@ __all__ = [
     "MisuseError", "NotFoundError", "OffDays", "OpenDay", "OpenFlag", "Outcome", "OutOfMemoryError", "PluginKind",
     "PolicyMode", "ProofResult", "Quiet", "ReadOnlyError", "Reminder", "ReminderKind", "ReminderRule", "Routine",
     "RuleKind", "Scope", "Source", "Stage", "Status", "StepSync", "Store", "StoreIOError", "Streak", "StreakPolicy",
-    "StreakResult", "StreakUnit", "TooNewError", "UnlockState", "Vacation", "Verdict", "Verifier", "format_date",
+    "StreakResult", "StreakUnit", "SyncSummary", "TooNewError", "UnlockState", "Vacation", "Verdict", "Verifier", "format_date",
     "library_path", "library_version", "parse_date", "status_string", "streak_compute", "strength_compute",
 ]

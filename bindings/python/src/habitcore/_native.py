@@ -174,6 +174,12 @@ class Reminder(ctypes.Structure):
                 ("message", text)]
 
 
+class SyncSummary(ctypes.Structure):
+    _fields_ = [("struct_size", u32), ("ops_received", i64), ("ops_new", i64), ("ops_applied", i64), ("ops_superseded", i64),
+                ("ops_waiting", i64), ("habits_changed", i64), ("entries_added", i64), ("vacations_changed", i64),
+                ("settings_changed", i64), ("proofs_changed", i64), ("credits_changed", i64)]
+
+
 # The header's structs by C name, for the layout test.
 STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_habit_options": HabitOptions, "hc_habit": Habit, "hc_entry_input": EntryInput, "hc_entry": Entry,
@@ -184,7 +190,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_unlock_state": UnlockState, "hc_credit_entry": CreditEntry, "hc_award": Award, "hc_event": Event,
     "hc_plugin_evidence": PluginEvidence, "hc_plugin_verdict": PluginVerdict, "hc_proof_input": ProofInput,
     "hc_proof_result": ProofResult, "hc_verdict": Verdict, "hc_proof_policy": ProofPolicy,
-    "hc_reminder_rule": ReminderRule, "hc_reminder": Reminder,
+    "hc_reminder_rule": ReminderRule, "hc_reminder": Reminder, "hc_sync_summary": SyncSummary,
 }
 
 # int32_t (*hc_verify_callback)(const hc_plugin_evidence *, hc_plugin_verdict *, void *user_data)
@@ -351,6 +357,12 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_reminder_list_free": (None, [ptr]),
     "hc_reminder_fired": (i32, [I32P, ptr, i64, i32, i64]),
     "hc_reminder_snooze": (i32, [ptr, i64, i32, i64, i64]),
+    # sync between a person's devices
+    "hc_sync_summary_init": (i32, [_p(SyncSummary), u32]),
+    "hc_sync_state": (i32, [u8p, i64, I64P, ptr]),
+    "hc_sync_changes": (i32, [_p(u8p), I64P, ptr, ctypes.c_char_p, i64]),
+    "hc_sync_apply": (i32, [_p(SyncSummary), ptr, ctypes.c_char_p, i64]),
+    "hc_sync_canonical": (i32, [PTRP, ptr]),
 }
 
 

@@ -15,7 +15,7 @@ from ._types import (
     Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, Habit, HabitField, HabitRules,
     Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
     ProofResult, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, Source, Stage, Streak,
-    StreakPolicy, StreakResult, StreakUnit, StepSync, UnlockState, Vacation, Verdict, _enum,
+    StreakPolicy, StreakResult, StreakUnit, StepSync, SyncSummary, UnlockState, Vacation, Verdict, _enum,
 )
 
 lib = N.lib
@@ -127,6 +127,7 @@ _INITS: dict[type, str] = {
     N.CreditDay: "hc_credit_day_init", N.UnlockState: "hc_unlock_state_init",
     N.ProofInput: "hc_proof_input_init", N.ProofResult: "hc_proof_result_init",
     N.ProofPolicy: "hc_proof_policy_init", N.ReminderRule: "hc_reminder_rule_init",
+    N.SyncSummary: "hc_sync_summary_init",
 }
 
 S = TypeVar("S", bound=ctypes.Structure)
@@ -521,6 +522,39 @@ class Store:
     def import_text(self, text: str, format: Format = Format.DETECT) -> None:
         """Imports an export (any store's), all or nothing."""
         _check(lib.hc_store_import(self._h, _enc(text, "text"), int(format)))
+
+    # ---- sync between a person's devices (the merge rules are the header's, above hc_sync_summary)
+
+    def sync_state(self) -> bytes:
+        """What this store has seen (a version vector): give it to a peer's sync_changes."""
+        return bytes(_buffer(ctypes.c_uint8, lambda out, capacity, count: lib.hc_sync_state(out, capacity, count, self._h)))
+
+    def sync_changes(self, peer_state: bytes = b"") -> bytes:
+        """Every record a peer whose sync_state is peer_state lacks, as one changeset (b"": a peer with nothing)."""
+        out = ctypes.POINTER(ctypes.c_uint8)()
+        size = ctypes.c_int64()
+        _check(lib.hc_sync_changes(ctypes.byref(out), ctypes.byref(size), self._h, bytes(peer_state), len(peer_state)))
+        try:
+            return ctypes.string_at(out, size.value) if out else b""
+        finally:
+            lib.hc_free(out)
+
+    def sync_apply(self, changes: bytes) -> SyncSummary:
+        """Applies a peer's changeset (in any order, any number of times); a damaged one
+        raises InvalidArgumentError and writes nothing."""
+        summary = _init(N.SyncSummary)
+        _check(lib.hc_sync_apply(ctypes.byref(summary), self._h, bytes(changes), len(changes)))
+        return SyncSummary(*(getattr(summary, name) for name, _ in N.SyncSummary._fields_[1:]))
+
+    def sync_with(self, other: Store) -> tuple[SyncSummary, SyncSummary]:
+        """Both ways with another store: what it lacks of this one, then what this one lacks of it."""
+        there = other.sync_apply(self.sync_changes(other.sync_state()))
+        here = self.sync_apply(other.sync_changes(self.sync_state()))
+        return there, here
+
+    def sync_canonical(self) -> str:
+        """The synced records as text without local ids: equal on replicas that exchanged everything."""
+        return _owned_text(lambda out: lib.hc_sync_canonical(out, self._h))
 
     def import_loop_csv(self, habits_csv: str, checkmarks_csv: str) -> None:
         """Imports Loop Habit Tracker's Habits.csv and Checkmarks.csv, all or nothing."""

@@ -474,6 +474,23 @@ class CreditDay:
 
 
 @dataclass(frozen=True)
+class SyncSummary:
+    """What applying a changeset did (hc_sync_summary); the merge rules are the header's."""
+
+    ops_received: int
+    ops_new: int
+    ops_applied: int
+    ops_superseded: int
+    ops_waiting: int
+    habits_changed: int
+    entries_added: int
+    vacations_changed: int
+    settings_changed: int
+    proofs_changed: int
+    credits_changed: int
+
+
+@dataclass(frozen=True)
 class UnlockState:
     """Whether apps are unlocked (hc_unlock_state)."""
 

@@ -474,6 +474,22 @@ pub struct StepSync {
     pub day_earned: i64,
 }
 
+/// What applying a changeset did (`hc_sync_summary`); the merge rules are the header's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SyncSummary {
+    pub ops_received: i64,
+    pub ops_new: i64,
+    pub ops_applied: i64,
+    pub ops_superseded: i64,
+    pub ops_waiting: i64,
+    pub habits_changed: i64,
+    pub entries_added: i64,
+    pub vacations_changed: i64,
+    pub settings_changed: i64,
+    pub proofs_changed: i64,
+    pub credits_changed: i64,
+}
+
 /// An award.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Award {
@@ -934,6 +950,59 @@ impl Store {
     pub fn import(&self, text: &str) -> Result<()> {
         let text = c_text(text, "text")?;
         check(unsafe { sys::hc_store_import(self.raw, text.as_ptr(), sys::HC_FORMAT_DETECT) })
+    }
+
+    // ---- sync between a person's devices (the transport is the caller's)
+
+    /// What this store has seen (a version vector): give it to a peer's `sync_changes`.
+    pub fn sync_state(&self) -> Result<Vec<u8>> {
+        buffer(|out, capacity, total| unsafe { sys::hc_sync_state(out, capacity, total, self.raw) })
+    }
+
+    /// Every record a peer whose state is `peer_state` lacks, as one changeset (empty: a peer with nothing).
+    pub fn sync_changes(&self, peer_state: &[u8]) -> Result<Vec<u8>> {
+        let mut out: *mut u8 = ptr::null_mut();
+        let mut size = 0i64;
+        check(unsafe { sys::hc_sync_changes(&mut out, &mut size, self.raw, peer_state.as_ptr(), peer_state.len() as i64) })?;
+        let bytes = if out.is_null() { Vec::new() } else { unsafe { std::slice::from_raw_parts(out, size.max(0) as usize) }.to_vec() };
+        unsafe { sys::hc_free(out as *mut c_void) };
+        Ok(bytes)
+    }
+
+    /// Applies a peer's changeset (in any order, any number of times); a damaged one is
+    /// `ErrorKind::Invalid` and writes nothing.
+    pub fn sync_apply(&self, changes: &[u8]) -> Result<SyncSummary> {
+        let mut out = defaults!(hc_sync_summary_init, sys::hc_sync_summary);
+        check(unsafe { sys::hc_sync_apply(&mut out, self.raw, changes.as_ptr(), changes.len() as i64) })?;
+        Ok(SyncSummary {
+            ops_received: out.ops_received,
+            ops_new: out.ops_new,
+            ops_applied: out.ops_applied,
+            ops_superseded: out.ops_superseded,
+            ops_waiting: out.ops_waiting,
+            habits_changed: out.habits_changed,
+            entries_added: out.entries_added,
+            vacations_changed: out.vacations_changed,
+            settings_changed: out.settings_changed,
+            proofs_changed: out.proofs_changed,
+            credits_changed: out.credits_changed,
+        })
+    }
+
+    /// Both ways with another store: what `other` lacks of this one, then what this one lacks of it.
+    pub fn sync_with(&self, other: &Store) -> Result<(SyncSummary, SyncSummary)> {
+        let there = other.sync_apply(&self.sync_changes(&other.sync_state()?)?)?;
+        let here = self.sync_apply(&other.sync_changes(&self.sync_state()?)?)?;
+        Ok((there, here))
+    }
+
+    /// The synced records as text without local ids: equal on replicas that exchanged everything.
+    pub fn sync_canonical(&self) -> Result<String> {
+        let mut out: *mut c_char = ptr::null_mut();
+        check(unsafe { sys::hc_sync_canonical(&mut out, self.raw) })?;
+        let text = unsafe { cstr(out) }.unwrap_or_default();
+        unsafe { sys::hc_free(out as *mut c_void) };
+        Ok(text)
     }
 
     // ---- credits

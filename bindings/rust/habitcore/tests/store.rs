@@ -269,3 +269,32 @@ fn non_utf8_paths_and_missing_files() {
     assert_eq!(missing.kind(), ErrorKind::NotFound);
     assert!(!missing.message().is_empty());
 }
+
+#[test]
+fn sync_between_two_stores() {
+    let dir = Dir::new("sync");
+    let phone = Store::open(dir.0.join("phone.db")).unwrap();
+    let laptop = Store::open(dir.0.join("laptop.db")).unwrap();
+    let read = phone.create_habit(&HabitOptions::new("Read").start(d("2026-01-01"))).unwrap();
+    let (there, _) = phone.sync_with(&laptop).unwrap();
+    assert!(there.habits_changed >= 1);
+    let read_there = laptop.find_habit("Read").unwrap();
+    // Offline, each logs a day; one exchange each way and they agree.
+    phone.append(read.id, EntryKind::Done, 0.0, Some(d("2026-01-02"))).unwrap();
+    laptop.append(read_there.id, EntryKind::Done, 0.0, Some(d("2026-01-03"))).unwrap();
+    assert_ne!(phone.sync_canonical().unwrap(), laptop.sync_canonical().unwrap());
+    let (to_laptop, to_phone) = phone.sync_with(&laptop).unwrap();
+    assert_eq!((to_laptop.entries_added, to_phone.entries_added), (1, 1));
+    assert_eq!(phone.sync_canonical().unwrap(), laptop.sync_canonical().unwrap());
+    assert_eq!(phone.sync_state().unwrap(), laptop.sync_state().unwrap());
+    // Everything again changes nothing; a damaged changeset is refused and writes nothing.
+    let all = phone.sync_changes(&[]).unwrap();
+    let again = laptop.sync_apply(&all).unwrap();
+    assert!(again.ops_received > 0 && again.ops_new == 0 && again.ops_applied == 0);
+    let mut damaged = all.clone();
+    let middle = damaged.len() / 2;
+    damaged[middle] ^= 0x40;
+    let before = laptop.sync_canonical().unwrap();
+    assert_eq!(laptop.sync_apply(&damaged).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(laptop.sync_canonical().unwrap(), before);
+}
