@@ -1466,7 +1466,8 @@ typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plu
 
 /* Registers callback as verifier id (1-64 of a-z 0-9 - _ .) on this store handle,
  * replacing one of the same id; callback NULL removes it. It lives as long as the
- * handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+ * handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. To learn when user_data is no longer
+ * used, register with hc_verifier_register_v2. */
 int32_t hc_verifier_register(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                              void *user_data);
 
