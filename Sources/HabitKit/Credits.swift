@@ -35,6 +35,43 @@ public struct CreditDay: Sendable, Hashable {
     public var available: Int64
 }
 
+/// Whether spent minutes keep apps unlocked at an instant (hc_unlock_state).
+public struct UnlockState: Sendable, Hashable {
+    /// A session runs at the asked time.
+    public var active: Bool
+    /// The running session, if any.
+    public var sessionID: Int64?
+    /// When the running session started (UTC ms), or 0.
+    public var startMs: Int64
+    /// When the last queued session ends (UTC ms), or 0.
+    public var untilMs: Int64
+}
+
+extension Store {
+    /// The unlock state of an account at an instant (UTC ms; 0: now)
+    /// (hc_credit_unlock_state).
+    public func unlockState(account: Int64 = Store.defaultAccount, atMs: Int64 = 0) throws(HabitError) -> UnlockState {
+        try withHandle { store throws(HabitError) in
+            var out = hc_unlock_state()
+            try check(hc_unlock_state_init(&out, UInt32(MemoryLayout<hc_unlock_state>.size)))
+            try check(hc_credit_unlock_state(&out, store, account, atMs))
+            return UnlockState(active: out.active != 0, sessionID: out.session_id == 0 ? nil : out.session_id,
+                               startMs: out.start_ms, untilMs: out.until_ms)
+        }
+    }
+
+    /// Ends an unlock session early at an instant (UTC ms; 0: now); gives the unused
+    /// minutes refunded (hc_credit_session_end). Throws .conflict when it was over already.
+    @discardableResult
+    public func endSession(_ sessionID: Int64, atMs: Int64 = 0) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var refund: Int64 = 0
+            try check(hc_credit_session_end(&refund, store, sessionID, atMs))
+            return refund
+        }
+    }
+}
+
 extension Store {
     /// The account HC_ACCOUNT_DEFAULT, which every store has.
     public static let defaultAccount: Int64 = Int64(HC_ACCOUNT_DEFAULT)

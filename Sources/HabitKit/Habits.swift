@@ -388,6 +388,16 @@ extension Store {
         }
     }
 
+    /// A habit's value on a day: the fold of the day's standing entries
+    /// (hc_habit_day_total).
+    public func dayTotal(habitID: Int64, day: Day) throws(HabitError) -> Double {
+        try withHandle { store throws(HabitError) in
+            var total = 0.0
+            try check(hc_habit_day_total(&total, store, habitID, day.rawValue))
+            return total
+        }
+    }
+
     /// A habit's current and longest streak as of a day (nil: today) (hc_habit_streaks).
     public func streaks(habitID: Int64, asOf day: Day? = nil) throws(HabitError) -> Streaks {
         try withHandle { store throws(HabitError) in

@@ -98,6 +98,21 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Sets when the day begins, in minutes after local midnight (0...1439): with 180,
+    /// something done at 01:30 counts for the day before (hc_store_set_day_start).
+    public func setDayStart(minutes: Int32) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_set_day_start(store, minutes)) }
+    }
+
+    /// When the day begins, in minutes after local midnight (hc_store_day_start).
+    public func dayStart() throws(HabitError) -> Int32 {
+        try withHandle { store throws(HabitError) in
+            var minutes: Int32 = 0
+            try check(hc_store_day_start(&minutes, store))
+            return minutes
+        }
+    }
+
     /// How long calls wait for another connection's lock before .busy, in
     /// milliseconds, 0...600000 (hc_store_set_busy_timeout).
     public func setBusyTimeout(milliseconds: Int32) throws(HabitError) {

@@ -62,6 +62,8 @@ final class HabitKitTests: XCTestCase {
             ids.append(try store.append(EntryInput(habitID: walk, day: today.adding(back))))
         }
         XCTAssertEqual(try store.streaks(habitID: walk).current.length, 4)
+        XCTAssertEqual(try store.dayTotal(habitID: walk, day: today), 1)
+        expect(.invalid) { _ = try store.dayTotal(habitID: walk, day: Day(rawValue: Int32.min)) }
         let undo = try store.undo(entryID: ids[1])
         let entries = try store.entries(habitID: walk, from: try XCTUnwrap(today.adding(-3)), through: today)
         XCTAssertEqual(entries.count, 5)
@@ -98,18 +100,33 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(try store.timeZone(), "UTC")
         try store.setTimeZone("Europe/Berlin")
         XCTAssertEqual(try store.timeZone(), "Europe/Berlin")
+        XCTAssertEqual(try store.dayStart(), 0)
+        try store.setDayStart(minutes: 180)
+        XCTAssertEqual(try store.dayStart(), 180)
+        expect(.invalid) { try store.setDayStart(minutes: 1440) }
         try store.setBusyTimeout(milliseconds: 1_000)
         expect(.invalid) { try store.setBusyTimeout(milliseconds: -1) }
         let sync = try store.syncSteps(6_000)
         XCTAssertEqual(sync.earnedNow, 60)
         XCTAssertEqual(try store.syncSteps(5_000).earnedNow, 0) // only a higher total earns
+        XCTAssertFalse(try store.unlockState().active)
         let spend = try store.spend(15, reason: "unlock", unlock: true)
         XCTAssertGreaterThan(spend, 0)
+        let unlocked = try store.unlockState()
+        XCTAssertTrue(unlocked.active)
+        XCTAssertEqual(unlocked.untilMs - unlocked.startMs, 15 * 60_000)
+        let session = try XCTUnwrap(unlocked.sessionID)
+        let refund = try store.endSession(session, atMs: unlocked.startMs + 5 * 60_000)
+        XCTAssertEqual(refund, 10)
+        expect(.conflict) { try store.endSession(session) }
+        XCTAssertFalse(try store.unlockState(atMs: unlocked.startMs + 6 * 60_000).active)
+        try store.spend(10, reason: "the refund, spent again")
         try store.adjust(-5, reason: nil)
         XCTAssertEqual(try store.balance(), 40)
         let day = try store.creditDay()
         XCTAssertEqual(day.earned, 60)
-        XCTAssertEqual(day.spent, 15)
+        XCTAssertEqual(day.spent, 25)
+        XCTAssertEqual(day.refunded, 10)
         XCTAssertEqual(day.adjusted, -5)
         XCTAssertEqual(day.available, 40)
         let savings = try store.createAccount(named: "savings")
