@@ -48,7 +48,7 @@ public struct ProofPolicy: Sendable {
 public struct ProofInput: Sendable {
     /// The habit it proves.
     public var habitID: Int64
-    /// The evidence in memory (used when path is nil).
+    /// The evidence in memory (read only when path is nil).
     public var bytes: [UInt8]
     /// A file holding the evidence.
     public var path: String?
@@ -265,8 +265,11 @@ extension Store {
         try check(hc_proof_result_init(&result, UInt32(MemoryLayout<hc_proof_result>.size)))
         try withExtendedLifetime(strings) { () throws(HabitError) in
             try input.bytes.withUnsafeBufferPointer { bytes throws(HabitError) in
-                c.bytes = bytes.baseAddress
-                c.size = Int64(bytes.count)
+                // A file, or the bytes: never both (the library reads bytes only without a path).
+                if input.path == nil {
+                    c.bytes = bytes.baseAddress
+                    c.size = Int64(bytes.count)
+                }
                 try withHandle { store throws(HabitError) in try check(hc_proof_submit(&result, store, &c)) }
             }
         }

@@ -213,6 +213,37 @@ final class HabitKitTests: XCTestCase {
         expect(.invalid) { try store.registerVerifier(id: "Not An Id") { _ in VerifierVerdict(outcome: .approved, confidence: 1, reasonCode: "x") } }
     }
 
+    /// A verdict between the thresholds waits for a person; a proof from a file; the schema.
+    func testReviewsProofFilesAndTheSchema() throws {
+        let (store, path) = try freshStore()
+        XCTAssertGreaterThan(try store.schemaVersion(), 0)
+        let synced = try HabitKit.Store(path: path + ".sync", options: .syncFull)
+        XCTAssertEqual(try synced.schemaVersion(), try store.schemaVersion())
+        try synced.close()
+        let walk = try store.createHabit(HabitOptions(name: "Walk"))
+        try store.registerVerifier(id: "unsure") { _ in VerifierVerdict(outcome: .approved, confidence: 0.6, reasonCode: "maybe") }
+        var policy = ProofPolicy(verifiers: ["unsure"])
+        XCTAssertEqual(policy.approveThreshold, 0.8) // the library's defaults
+        XCTAssertEqual(policy.reviewThreshold, 0.5)
+        policy.onePerDay = true
+        try store.setProofPolicy(policy)
+        let file = path + ".png"
+        try Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7]).write(to: URL(fileURLWithPath: file))
+        let waiting = try store.submitProof(ProofInput(habitID: walk, path: file))
+        XCTAssertEqual(waiting.outcome, .needsReview, waiting.message)
+        XCTAssertNil(waiting.entryID)
+        let entry = try store.review(proofID: waiting.proofID, approve: true, reviewer: "parent", reason: "saw it")
+        XCTAssertNotNil(entry)
+        XCTAssertEqual(try store.streaks(habitID: walk).current.length, 1)
+        expect(.conflict) { try store.review(proofID: waiting.proofID, approve: false, reviewer: "parent", reason: "no") }
+        let review = try XCTUnwrap(store.verdicts(habitID: walk).last)
+        XCTAssertEqual(review.stage, 3) // HC_STAGE_REVIEW
+        XCTAssertEqual(review.reviewer, "parent")
+        XCTAssertEqual(review.entryID, entry)
+        expect(.notFound) { _ = try store.submitProof(ProofInput(habitID: walk, path: path + ".absent")) }
+        expect(.invalid) { try store.setProofPolicy(ProofPolicy(verifiers: ["Not An Id"])) }
+    }
+
     /// Each closure is released exactly once (replaced, removed, store closed or
     /// dropped), never on a refused registration, and never called after.
     func testVerifierClosuresAreReleasedExactlyOnceAndNeverCalledAfter() throws {
