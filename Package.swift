@@ -3,15 +3,21 @@
 // No package dependencies: SQLite comes from the system, everything else is ours.
 import PackageDescription
 
-// Only the hc_* symbols leave the library; the Swift runtime and SQLite stay local.
-let versionScript = Context.packageDirectory + "/Sources/HabitCoreABI/exports.map"
+// Only the hc_* symbols leave the shipped library; the Swift runtime and SQLite stay local.
+let versionScript = Context.packageDirectory + "/Sources/HabitCoreLibrary/exports.map"
 // The proofcheck plugin exports hc_plugin_entry and nothing else.
 let pluginVersionScript = Context.packageDirectory + "/Sources/Proofcheck/exports.map"
 
 let package = Package(
     name: "habitcore",
     products: [
-        .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreABI"]),
+        // Swift apps depend on this one (by URL and version): the Swift API over the header,
+        // built from source with the app, no unsafe flags and no proofcheck in its closure.
+        .library(name: "HabitKit", targets: ["HabitKit"]),
+        // The shipped libhabitcore.so (scripts/build-release.sh, scripts/install.sh): the C
+        // contract for C, Python and Rust. Its link settings are unsafe flags, so no app
+        // depends on this product.
+        .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreLibrary"]),
         .executable(name: "habitctl", targets: ["habitctl"]),
         // Runs one shared-object plugin in a process of its own; installed beside libhabitcore.so.
         .executable(name: "habitcore-plugin-runner", targets: ["habitcore-plugin-runner"]),
@@ -23,33 +29,47 @@ let package = Package(
         .systemLibrary(name: "CHabitCore", path: "include"),
         .systemLibrary(name: "CSQLite", path: "Sources/CSQLite"),
         // Pure domain: dates, time zones, habits, the ledger fold, JSON. No I/O.
-        .target(name: "HabitCore"),
+        // The platform's C library (Glibc, Musl, Darwin) and what the platform can do:
+        // decided in this one target, imported by every other.
+        .target(name: "HabitPlatform"),
+        .target(name: "HabitCore", dependencies: ["HabitPlatform"]),
         // Reading whole files (evidence, time zones): the one place that does.
-        .target(name: "HabitFiles"),
+        .target(name: "HabitFiles", dependencies: ["HabitPlatform"]),
         // SQLite persistence: schema, migrations, rows in, domain values out.
-        .target(name: "HabitStore", dependencies: ["HabitCore", "HabitFiles", "CSQLite"]),
+        .target(name: "HabitStore", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "CSQLite"]),
         // The plugin host: verifiers as C callbacks, shared objects and executables.
-        .target(name: "HabitPlugins", dependencies: ["HabitCore", "HabitFiles", "CHabitCore"]),
+        .target(name: "HabitPlugins", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "CHabitCore"]),
         // Archives people bring (Loop Habit Tracker's zip): entries out, zlib inflates.
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "HabitArchive", dependencies: ["HabitCore", "CZlib"]),
         // Use cases composing the store, the plugin host and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitCore", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
+        .target(name: "HabitEngine", dependencies: ["HabitPlatform", "HabitCore", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
         // language that reads the macros themselves.
         .target(name: "HabitCoreDefaults", cSettings: [.headerSearchPath("../../include")]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitCoreABI",
-            dependencies: ["CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"],
-            exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "-soname=libhabitcore.so.1"])]
+            dependencies: ["HabitPlatform", "CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"]
         ),
+        // The shipped library's link, and nothing else: GNU-linker flags (Linux only), in a
+        // target that only the habitcore product holds.
+        .target(
+            name: "HabitCoreLibrary",
+            dependencies: ["HabitCoreABI"],
+            exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags(
+                ["-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "-soname=libhabitcore.so.1"],
+                .when(platforms: [.linux])
+            )]
+        ),
+        // The Swift API over the C header: what Swift apps use.
+        .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitCoreABI", "HabitPlatform"]),
         // The command line reaches the engine only through the C header, and runs the
         // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
         .executableTarget(
             name: "habitctl",
-            dependencies: ["CHabitCore"],
+            dependencies: ["CHabitCore", "HabitPlatform"],
             linkerSettings: [.linkedLibrary("habitcore")],
             plugins: ["ShippedLibrary"]
         ),
@@ -60,10 +80,13 @@ let package = Package(
             path: "Sources/ShippedLibrary"
         ),
         // The isolated plugin host's helper: loads a .so and answers as an executable plugin.
-        .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitCore", "HabitPlugins"]),
+        .executableTarget(name: "habitcore-plugin-runner", dependencies: ["HabitPlatform", "HabitCore", "HabitPlugins"]),
         // proofcheck: PDQ, EXIF and the signals, pure (no I/O, no pointers).
-        // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo.
-        .target(name: "ProofcheckCore", dependencies: ["HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
+        // Optimised in debug builds too: unoptimised, PDQ's loops take a second a photo
+        // (the proofcheck tests take 59 s instead of 16; @_optimize(speed) does not help
+        // at -Onone). An unsafe flag, but only proofcheck's product holds this target:
+        // HabitKit's closure does not (PackageDependencyTests).
+        .target(name: "ProofcheckCore", dependencies: ["HabitPlatform", "HabitCore"], swiftSettings: [.unsafeFlags(["-O"])]),
         // JPEG luma through libjpeg's own API (jpeglib.h, Debian's libjpeg62-turbo-dev):
         // C, for the setjmp error manager that keeps libjpeg from exiting or unwinding Swift.
         .target(name: "JPEGGray", linkerSettings: [.linkedLibrary("jpeg")]),
@@ -76,9 +99,11 @@ let package = Package(
             name: "Proofcheck",
             dependencies: ["ProofcheckCore", "HabitCore", "ProofcheckEntry", "CHabitCore", "JPEGGray", "CPNG"],
             exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"])]
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"], .when(platforms: [.linux]))]
         ),
+        // HabitKit against direct C calls (bench/habitkit.sh builds it in release).
+        .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
-        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine"]),
+        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit"]),
     ]
 )

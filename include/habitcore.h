@@ -1472,9 +1472,26 @@ typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plu
 
 /* Registers callback as verifier id (1-64 of a-z 0-9 - _ .) on this store handle,
  * replacing one of the same id; callback NULL removes it. It lives as long as the
- * handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+ * handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. To learn when user_data is no longer
+ * used, register with hc_verifier_register_v2. */
 int32_t hc_verifier_register(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                              void *user_data);
+
+/* Releases a verifier's user_data: called once, when habitcore will never call back
+ * with it again. */
+typedef void (*hc_release_callback)(void *user_data);
+
+/* hc_verifier_register, plus release (may be NULL): habitcore calls release(user_data)
+ * exactly once, when the verifier is replaced, removed (callback NULL for its id) or
+ * its store handle closed, and never calls callback with that user_data after it. A
+ * verification running on another thread finishes first: release then runs on that
+ * thread, else on the one that replaced, removed or closed. So a binding can hand a
+ * closure's box as user_data and free it in release, with no registry of its own.
+ * When the call fails, or callback is NULL (a removal, which releases the verifier
+ * it replaces), release is not called for this user_data: it stays the caller's.
+ * release must not call habitcore with the same store handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. (since 1.1) */
+int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
+                                void *user_data, hc_release_callback release);
 
 /* Plugin kinds. A shared object (HC_PLUGIN_SHARED_OBJECT) runs isolated, in a process
  * of its own: habitcore-plugin-runner, installed in the same directory as

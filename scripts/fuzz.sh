@@ -15,7 +15,8 @@ out=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -package-name habitcore -O)
 mkdir -p "$out/mods"
 
-# The modules once, instrumented: HabitCore, then ProofcheckCore on it.
+# The modules once, instrumented: HabitPlatform (the C library), HabitCore on it, then
+# ProofcheckCore on both.
 module() {
     local name="$1" sources="$2" library="$out/lib$1.a"
     if [[ ! -f "$library" || -n "$(find "$sources" -name '*.swift' -newer "$library" | head -1)" ]]; then
@@ -29,9 +30,10 @@ module() {
 run() {
     local name="$1"
     [[ -f "Tests/fuzz/$name.swift" ]] || { echo "no fuzz target '$name' (targets: ${targets[*]})" >&2; exit 2; }
+    module HabitPlatform Sources/HabitPlatform
     module HabitCore Sources/HabitCore
-    local libraries=(-lHabitCore)
-    if [[ "$name" == proofcheck ]]; then module ProofcheckCore Sources/ProofcheckCore; libraries=(-lProofcheckCore -lHabitCore); fi
+    local libraries=(-lHabitCore -lHabitPlatform)
+    if [[ "$name" == proofcheck ]]; then module ProofcheckCore Sources/ProofcheckCore; libraries=(-lProofcheckCore -lHabitCore -lHabitPlatform); fi
     swiftc "${flags[@]}" -I "$out/mods" -L "$out" "Tests/fuzz/$name.swift" "${libraries[@]}" -o "$out/$name" 2>/dev/null
     mkdir -p "$out/corpus-$name"
     echo "fuzzing $name for $seconds s" >&2

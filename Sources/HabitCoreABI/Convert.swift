@@ -1,5 +1,5 @@
 import CHabitCore
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// C to Swift and back: every pointer checked, every string validated.

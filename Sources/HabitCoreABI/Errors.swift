@@ -1,5 +1,5 @@
 import CHabitCore
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// The thread-local message behind hc_last_error_message().

@@ -1,5 +1,5 @@
 import CHabitCore
-import Glibc
+import HabitPlatform
 import HabitCore
 import HabitEngine
 import HabitPlugins
@@ -172,6 +172,23 @@ public func hc_verifier_register(_ store: OpaquePointer?, _ id: UnsafePointer<CC
         let id = try Convert.string(id, "id")
         let version = try Convert.optionalString(version, "version") ?? ""
         try engine.registerVerifier(callback.map { CallbackVerifier(id: id, version: version, callback: $0, userData: user_data) }, id: id)
+    }
+}
+
+@c @implementation
+public func hc_verifier_register_v2(_ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
+                                    _ callback: hc_verify_callback?, _ user_data: UnsafeMutableRawPointer?,
+                                    _ release: hc_release_callback?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let id = try Convert.string(id, "id")
+        let version = try Convert.optionalString(version, "version") ?? ""
+        let verifier = callback.map { CallbackVerifier(id: id, version: version, callback: $0, userData: user_data, release: release) }
+        do throws(HabitError) {
+            try engine.registerVerifier(verifier, id: id)
+        } catch {
+            verifier?.disarm()
+            throw error
+        }
     }
 }
 

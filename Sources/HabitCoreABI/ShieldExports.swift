@@ -1,5 +1,5 @@
 import CHabitCore
-import Glibc
+import HabitPlatform
 import HabitCore
 import HabitEngine
 

@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitArchive
 import HabitCore
 import HabitPlugins
@@ -49,7 +49,12 @@ package final class Engine {
         if !options.readOnly { try? recoverInterruptedProofs() }
     }
 
-    package func close() { store.close() }
+    /// Closes the file and drops the handle's callback verifiers now (their release
+    /// functions run here), not whenever the last reference to the handle goes.
+    package func close() {
+        store.close()
+        callbackVerifiers.removeAll()
+    }
 
     func revalidateCaches(insideTransaction: Bool = false) throws(HabitError) {
         guard insideTransaction || !store.inExplicitTransaction else { return }

@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 
 /// Reads a whole file: the one reader of outside files (evidence, time zones, the
 /// process's own /proc maps). Reads until the end rather than trusting st_size (/proc
@@ -23,7 +23,7 @@ package enum WholeFile {
         bytes.reserveCapacity(Int(info.st_size))
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             if count < 0 { return .failure(.unreadable(errno)) }
             if count == 0 { return .success(bytes) }

@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// Runs a program that reads its input on stdin and answers on stdout, with a time
@@ -17,6 +17,18 @@ package enum ChildProcess {
     /// is written as the program reads it; a program that never reads cannot block us.
     package static func run(path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
                             environment extra: [String] = []) -> Result<[UInt8], Failure> {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        // posix_spawn and fork are unavailable there: say so as the verdict's reason.
+        return .failure(Failure(reason: "unsupported_platform",
+                                message: "\(platformName) starts no child processes: only callback verifiers run there"))
+        #else
+        return spawn(path: path, arguments: arguments, input: input, timeoutMs: timeoutMs, environment: extra)
+        #endif
+    }
+
+    #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+    private static func spawn(path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
+                              environment extra: [String] = []) -> Result<[UInt8], Failure> {
         // stdin is a socket so a closed end gives EPIPE, not SIGPIPE (send with MSG_NOSIGNAL).
         var stdinPair: [Int32] = [-1, -1]
         var stdoutPipe: [Int32] = [-1, -1]
@@ -68,6 +80,7 @@ package enum ChildProcess {
         close(stdinPair[0]); close(stdoutPipe[0]); close(stderrPipe[0])
         return outcome
     }
+    #endif
 
     /// A pipe whose ends are not inherited by programs run later (posix_spawn dup2s the child's copy).
     private static func pipeCloseOnExec(_ fds: inout [Int32]) -> Bool {

@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// A plugin that is a program: it gets one JSON request on stdin and answers one

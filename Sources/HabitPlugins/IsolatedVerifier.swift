@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// A shared-object plugin run in its own process: habitcore-plugin-runner loads the

@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitCore
 import HabitFiles
 

@@ -1,5 +1,5 @@
 import CHabitCore
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// A plugin in a shared object exporting `hc_plugin_entry` (habitcore_plugin.h).
@@ -29,6 +29,9 @@ package final class SharedObjectVerifier: Verifier {
 
     /// The plugin at path, loaded and checked (or the one already loaded from that file).
     package static func load(path: String) throws(HabitError) -> SharedObjectVerifier {
+        guard platformLoadsSharedObjectFiles else {
+            throw .invalid("plugin '\(path)': \(platformName) loads no shared object from a file: register a callback verifier")
+        }
         let resolved = try PluginFile.resolve(path)
         return try cacheLock.locked { () -> Result<SharedObjectVerifier, HabitError> in
             if let known = loaded[resolved] { return .success(known) }

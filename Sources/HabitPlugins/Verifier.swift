@@ -1,5 +1,5 @@
 import CHabitCore
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// Something that judges a proof's evidence: a callback, a shared object or an

@@ -1,5 +1,6 @@
 import CHabitCore
 import HabitCore
+import HabitPlatform
 
 /// One verifier's view of the store while it judges one proof: the fingerprints it
 /// kept with earlier proofs, and the ones it keeps with this proof (the engine

@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// Writing a small file so that readers see the old contents or the new, never a mix.
@@ -11,7 +11,7 @@ package enum AtomicFile {
         let ok: Bool = bytes.withUnsafeBytes { raw in
             guard let base = raw.baseAddress else { return true }
             while written < raw.count {
-                let n = Glibc.write(fd, base + written, raw.count - written)
+                let n = posixWrite(fd, base + written, raw.count - written)
                 if n < 0 { if errno == EINTR { continue }; return false }
                 written += n
             }

@@ -1,5 +1,5 @@
 import CSQLite
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// One SQLite connection with a cache of prepared statements. Not thread-safe:
@@ -103,7 +103,7 @@ package final class Database {
                 : errno == ENOENT ? HabitError.notFound("cannot create '\(path)': its folder does not exist")
                 : HabitError(.io, "cannot create '\(path)': \(reason)")
         }
-        Glibc.close(fd)
+        posixClose(fd)
         var target: OpaquePointer?
         var status = sqlite3_open_v2(path, &target, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         if status == SQLITE_OK, let target, let backup = sqlite3_backup_init(target, "main", db, "main") {

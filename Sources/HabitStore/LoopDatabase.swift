@@ -1,4 +1,4 @@
-import Glibc // fopen: the first bytes, before SQLite opens a file that may not be a database
+import HabitPlatform // fopen: the first bytes, before SQLite opens a file that may not be a database
 import HabitCore
 
 /// Reads Loop Habit Tracker's backup database (read-only) into LoopBackup rows, by

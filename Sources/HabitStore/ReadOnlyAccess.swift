@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 
 /// Reading a store one may not write. SQLite in WAL mode reads through a -shm file it
 /// creates beside the store; in a read-only folder it cannot, and for a 0444 store it

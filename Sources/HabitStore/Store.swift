@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 import HabitCore
 
 /// The durable store: a SQLite file holding settings, habits and the ledger.
@@ -87,7 +87,7 @@ package final class Store {
         }
         guard create, errno == ENOENT else { return }
         let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
-        if fd >= 0 { Glibc.close(fd); return }
+        if fd >= 0 { posixClose(fd); return }
         switch errno {
         case EEXIST: return  // another process made it first
         case ENOENT: throw .notFound("cannot create store '\(path)': its folder does not exist")

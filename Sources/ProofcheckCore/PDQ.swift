@@ -1,4 +1,4 @@
-import Glibc
+import HabitPlatform
 
 /// PDQ, Meta's 256-bit perceptual image hash, from its published algorithm
 /// (facebook/ThreatExchange, pdq/README and hashing.pdf): luma; two passes of a

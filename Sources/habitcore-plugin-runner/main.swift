@@ -4,7 +4,7 @@
 //   habitcore-plugin-runner describe PLUGIN.so   -> {"id":..., "version":...} or {"error":...}
 //   habitcore-plugin-runner verify < request      -> one verdict line (with "keep")
 // A plugin that crashes takes this process with it; the host names the signal.
-import Glibc
+import HabitPlatform
 import HabitCore
 import HabitPlugins
 

@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HabitPlatform
 
 /// The command line as the kernel gave it. CommandLine.arguments replaces bytes that are
 /// not UTF-8 with U+FFFD, so a path such as `--db $'caf\xe9.db'` would name a different

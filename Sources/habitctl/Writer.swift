@@ -1,10 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import HabitPlatform
 
 /// Every byte habitctl writes goes through here: unbuffered write(2) calls whose results
 /// are checked. Foundation's FileHandle.write traps on a full disk or a closed descriptor,

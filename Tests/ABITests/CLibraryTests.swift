@@ -18,6 +18,16 @@ final class CLibraryTests: XCTestCase {
         XCTAssertEqual(missing.sorted(), [], "functions hostile.c does not call")
     }
 
+    /// hc_verifier_register_v2 releases each user_data exactly once (replaced, removed,
+    /// store closed), never on a failed registration, and never calls it after.
+    func testVerifierUserDataIsReleasedExactlyOnce() throws {
+        let dir = try temporaryDirectory()
+        try compileC([sources + "/release.c"], output: dir + "/release")
+        let result = try runProcess([dir + "/release", dir + "/release.db"])
+        XCTAssertSucceeded(result, "release")
+        XCTAssertEqual(result.stdout, "ok released 1 1 1 calls 1 1 1\n")
+    }
+
     /// The header's one rule for caller buffers, on every call that takes one, and
     /// each hc_<struct>_init against its macro (Tests/c/buffers.c).
     func testEveryCallerBufferFollowsTheOneRule() throws {

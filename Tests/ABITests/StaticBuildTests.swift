@@ -14,6 +14,12 @@ final class StaticBuildTests: XCTestCase {
         let dynamic = try runProcess(["readelf", "-d", library])
         XCTAssertTrue(dynamic.stdout.contains("Library soname: [libhabitcore.so.1]"), dynamic.stdout)
         XCTAssertFalse(dynamic.stdout.contains("libswift"), "no Swift runtime library is needed:\n\(dynamic.stdout)")
+        // The shipped library exports exactly the header, under the baseline's versions:
+        // its link settings (HabitCoreLibrary) are the ones the debug checks run on.
+        try HeaderContractTests.assertExportsEqualTheHeader(library)
+        let abi = try runProcess(["python3", ABIGuardTests.script, "check", ABIGuardTests.baseline, Paths.include, library])
+        XCTAssertEqual(abi.status, 0, abi.stdout + abi.stderr)
+        XCTAssertTrue(abi.stdout.contains("no breaks; 0 addition(s)"), abi.stdout)
 
         // The toolchain root: /opt/swift for /opt/swift/usr/bin/swift.
         let swift = try runProcess(["sh", "-c", "readlink -f \"$(command -v swift)\""]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)

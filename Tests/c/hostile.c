@@ -229,6 +229,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_verdict_list_open(&verdicts, s, 0, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_proof_policy_set(s, 0, &policy), HC_E_MISUSE);
         EXPECT_STATUS(hc_verifier_register(s, "v", "1", NULL, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_verifier_register_v2(s, "v", "1", NULL, NULL, NULL), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_add(&text, s, HC_PLUGIN_EXECUTABLE, "/bin/true", NULL, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_remove(s, "v"), HC_E_MISUSE);
         EXPECT_STATUS(hc_plugin_list_json(&text, s), HC_E_MISUSE);
@@ -1050,6 +1051,10 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_verifier_register(store, "Bad Id", "1", NULL, NULL), HC_E_INVALID);
         EXPECT_STATUS(hc_verifier_register(store, "gone", bad_utf8, NULL, NULL), HC_E_INVALID);
         EXPECT_STATUS(hc_verifier_register(store, "gone", NULL, NULL, NULL), HC_OK); /* removing none */
+        EXPECT_STATUS(hc_verifier_register_v2(store, NULL, "1", NULL, NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register_v2(store, "Bad Id", "1", NULL, NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register_v2(store, "gone", bad_utf8, NULL, NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_verifier_register_v2(store, "gone", NULL, NULL, (void *)bad_utf8, NULL), HC_OK); /* removing none */
 
         EXPECT_STATUS(hc_plugin_add(&text, store, 9, "/bin/true", NULL, 0), HC_E_INVALID);
         EXPECT_STATUS(hc_plugin_add(&text, store, HC_PLUGIN_EXECUTABLE, NULL, NULL, 0), HC_E_INVALID);

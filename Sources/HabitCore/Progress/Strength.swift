@@ -1,4 +1,4 @@
-import Glibc // pow: maths only, no I/O
+import HabitPlatform // pow: maths only, no I/O
 
 /// Habit strength: Loop Habit Tracker's score, in our own words (read from its
 /// uhabits-core ScoreList and Score; stated in the header too).

@@ -79,6 +79,25 @@ def test_verifier_test_run_and_unregister(store: Store, tmp_path: Path) -> None:
     assert caught.value.message
 
 
+def test_the_library_releases_each_verifier_callback_once(tmp_path: Path) -> None:
+    # The ctypes callbacks are held until the library gives them back
+    # (hc_verifier_register_v2's release): on replace, removal and close.
+    held = habitcore._store._HELD
+    before = len(held)
+    with Store(tmp_path / "release.db") as store:
+        with pytest.raises(habitcore.InvalidArgumentError):
+            store.register_verifier("Not An Id!", "1", png_size)
+        assert len(held) == before  # refused: not held
+        store.register_verifier("a", "1", png_size)
+        store.register_verifier("b", "1", png_size)
+        assert len(held) == before + 2
+        store.register_verifier("a", "2", png_size)  # replaced: the first "a" is released
+        assert len(held) == before + 2
+        store.unregister_verifier("b")
+        assert len(held) == before + 1
+    assert len(held) == before  # closed: the second "a" is released
+
+
 def test_reminders(store: Store) -> None:
     read = store.create_habit("Read")
     rule = store.add_reminder(read, 9 * 60, message="read a chapter")

@@ -197,6 +197,8 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
 
 # int32_t (*hc_verify_callback)(const hc_plugin_evidence *, hc_plugin_verdict *, void *user_data)
 VERIFY_CALLBACK = ctypes.CFUNCTYPE(i32, ctypes.POINTER(PluginEvidence), ctypes.POINTER(PluginVerdict), ptr)
+# void (*hc_release_callback)(void *user_data)
+RELEASE_CALLBACK = ctypes.CFUNCTYPE(None, ptr)
 
 
 def _p(struct: Any) -> Any:
@@ -338,6 +340,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_proof_policy_init": (i32, [_p(ProofPolicy), u32]),
     "hc_proof_policy_set": (i32, [ptr, i64, _p(ProofPolicy)]),
     "hc_verifier_register": (i32, [ptr, text, text, VERIFY_CALLBACK, ptr]),
+    "hc_verifier_register_v2": (i32, [ptr, text, text, VERIFY_CALLBACK, ptr, RELEASE_CALLBACK]),
     "hc_plugin_add": (i32, [PTRP, ptr, i32, text, text, i64]),
     "hc_plugin_remove": (i32, [ptr, text]),
     "hc_plugin_list_json": (i32, [PTRP, ptr]),

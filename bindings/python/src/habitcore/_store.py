@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import datetime
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar, Union
@@ -382,6 +383,26 @@ Verifier = Callable[[Evidence], Judgement]
 # ---- the store ---------------------------------------------------------------------------------------------
 
 
+
+# Verifier callbacks the library holds, by token (their user_data); the library gives
+# each back once through _RELEASE_VERIFIER, so a store needs no registry of its own.
+_HELD: dict[int, Any] = {}
+_TOKENS = itertools.count(1)  # next() is atomic: threads registering at once get distinct tokens
+
+
+def _hold(function: Any) -> int:
+    token = next(_TOKENS)
+    _HELD[token] = function
+    return token
+
+
+def _release_verifier(user_data: Any) -> None:
+    if user_data is not None:
+        _HELD.pop(int(user_data), None)
+
+
+_RELEASE_VERIFIER = N.RELEASE_CALLBACK(_release_verifier)
+
 class Store:
     """An open habitcore store (a SQLite file): ``hc_store``.
 
@@ -412,7 +433,6 @@ class Store:
         encoded = _enc(os.fsencode(path), "path")
         handle = ctypes.c_void_p()
         self._handle: ctypes.c_void_p | None = None
-        self._verifiers: dict[str, Any] = {}
         _check(lib.hc_store_open(ctypes.byref(handle), encoded, int(flags)))
         self._handle = handle
 
@@ -426,9 +446,7 @@ class Store:
         """Closes the store, rolling back an open transaction. Closing twice does nothing."""
         if self._handle is not None:
             handle, self._handle = self._handle, None
-            status = lib.hc_store_close(handle)
-            self._verifiers.clear()  # the library dropped the callbacks with the handle
-            _check(status)
+            _check(lib.hc_store_close(handle))  # releases the verifiers (_release_verifier)
 
     def __enter__(self) -> Store:
         return self
@@ -979,16 +997,20 @@ class Store:
                 except BaseException:
                     return 1
 
+        # ctypes callbacks must outlive their registration: held under a token (the
+        # user_data) until the library releases it, once, when replaced, removed or closed.
         function = N.VERIFY_CALLBACK(callback)
-        _check(lib.hc_verifier_register(self._h, _enc(verifier_id, "verifier_id"), _enc(version, "version"),
-                                        function, None))
-        # ctypes callbacks must outlive their registration: kept until replaced, removed or closed.
-        self._verifiers[verifier_id] = function
+        token = _hold(function)
+        status = lib.hc_verifier_register_v2(self._h, _enc(verifier_id, "verifier_id"), _enc(version, "version"),
+                                             function, token, _RELEASE_VERIFIER)
+        if status != 0:
+            _HELD.pop(token, None)  # a refused registration leaves it ours
+        _check(status)
 
     def unregister_verifier(self, verifier_id: str) -> None:
         """Removes a Python verifier from this handle."""
-        _check(lib.hc_verifier_register(self._h, _enc(verifier_id, "verifier_id"), b"0", N.VERIFY_CALLBACK(), None))
-        self._verifiers.pop(verifier_id, None)
+        _check(lib.hc_verifier_register_v2(self._h, _enc(verifier_id, "verifier_id"), b"0", N.VERIFY_CALLBACK(), None,
+                                           N.RELEASE_CALLBACK()))
 
     def set_proof_policy(self, verifiers: Iterable[str] = (), *, habit: HabitRef | None = None,
                          mode: PolicyMode | None = None, approve_threshold: float | None = None,

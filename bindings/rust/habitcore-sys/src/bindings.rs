@@ -746,6 +746,8 @@ pub struct hc_verdict_list {
 
 pub type hc_verify_callback = Option<unsafe extern "C" fn(*const hc_plugin_evidence, *mut hc_plugin_verdict, *mut c_void) -> i32>;
 
+pub type hc_release_callback = Option<unsafe extern "C" fn(*mut c_void)>;
+
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_reminder_rule_list {
@@ -893,6 +895,7 @@ extern "C" {
     pub fn hc_proof_policy_init(out: *mut hc_proof_policy, struct_size: u32) -> i32;
     pub fn hc_proof_policy_set(store: *mut hc_store, habit_id: i64, policy: *const hc_proof_policy) -> i32;
     pub fn hc_verifier_register(store: *mut hc_store, id: *const c_char, version: *const c_char, callback: hc_verify_callback, user_data: *mut c_void) -> i32;
+    pub fn hc_verifier_register_v2(store: *mut hc_store, id: *const c_char, version: *const c_char, callback: hc_verify_callback, user_data: *mut c_void, release: hc_release_callback) -> i32;
     pub fn hc_plugin_add(out_id: *mut *mut c_char, store: *mut hc_store, kind: i32, path: *const c_char, id: *const c_char, timeout_ms: i64) -> i32;
     pub fn hc_plugin_remove(store: *mut hc_store, id: *const c_char) -> i32;
     pub fn hc_plugin_list_json(out_json: *mut *mut c_char, store: *mut hc_store) -> i32;

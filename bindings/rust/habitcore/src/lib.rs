@@ -30,7 +30,6 @@
 //! `hc_abi_version()` when a store is opened.
 
 use habitcore_sys as sys;
-use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr, CString};
 use std::fmt;
 use std::marker::PhantomData;
@@ -38,7 +37,6 @@ use std::mem::MaybeUninit;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::Path;
 use std::ptr;
-use std::sync::Mutex;
 
 /// The HC_ABI_VERSION this crate was written for.
 pub const ABI_VERSION: i32 = 2;
@@ -712,12 +710,11 @@ type VerifierFn = dyn Fn(&Evidence) -> Judgement + Send + Sync + 'static;
 /// ```
 pub struct Store {
     raw: *mut sys::hc_store,
-    // Boxes handed to the library as user_data: they live as long as the handle.
-    verifiers: Mutex<HashMap<String, Box<Box<VerifierFn>>>>,
 }
 
 // SAFETY: the header: "a store handle may be shared by several threads; calls on one
-// handle are serialised by the library". The verifier map is behind a Mutex.
+// handle are serialised by the library". Verifier closures belong to the library
+// (hc_verifier_register_v2), which frees them through `release_verifier`.
 unsafe impl Send for Store {}
 unsafe impl Sync for Store {}
 
@@ -741,7 +738,7 @@ impl Store {
         let path = c_bytes(path.as_ref().as_os_str().as_bytes(), "path")?;
         let mut raw = ptr::null_mut();
         check(unsafe { sys::hc_store_open(&mut raw, path.as_ptr(), flags) })?;
-        Ok(Store { raw, verifiers: Mutex::new(HashMap::new()) })
+        Ok(Store { raw })
     }
 
     /// Closes now, reporting a failure that `Drop` would swallow.
@@ -1088,21 +1085,24 @@ impl Store {
         let c_id = c_text(id, "verifier id")?;
         let c_version = c_text(version, "version")?;
         let boxed: Box<Box<VerifierFn>> = Box::new(Box::new(verify));
-        let user_data = &*boxed as *const Box<VerifierFn> as *mut c_void;
-        let mut verifiers = self.verifiers.lock().unwrap_or_else(|e| e.into_inner());
-        check(unsafe { sys::hc_verifier_register(self.raw, c_id.as_ptr(), c_version.as_ptr(), Some(trampoline), user_data) })?;
-        // The old closure (if any) is dropped only now that the library no longer holds it.
-        verifiers.insert(id.to_owned(), boxed);
-        Ok(())
+        let user_data = Box::into_raw(boxed) as *mut c_void;
+        // The library owns the box from here: it drops it through release_verifier once it
+        // is replaced, removed or the store closes (the replaced closure's own release).
+        let status = unsafe {
+            sys::hc_verifier_register_v2(self.raw, c_id.as_ptr(), c_version.as_ptr(), Some(trampoline), user_data,
+                                         Some(release_verifier))
+        };
+        if status != sys::HC_OK {
+            // A refused registration leaves user_data ours.
+            drop(unsafe { Box::from_raw(user_data as *mut Box<VerifierFn>) });
+        }
+        check(status)
     }
 
     /// Removes verifier `id` from this handle.
     pub fn unregister_verifier(&self, id: &str) -> Result<()> {
         let c_id = c_text(id, "verifier id")?;
-        let mut verifiers = self.verifiers.lock().unwrap_or_else(|e| e.into_inner());
-        check(unsafe { sys::hc_verifier_register(self.raw, c_id.as_ptr(), c"0".as_ptr(), None, ptr::null_mut()) })?;
-        verifiers.remove(id);
-        Ok(())
+        check(unsafe { sys::hc_verifier_register_v2(self.raw, c_id.as_ptr(), c"0".as_ptr(), None, ptr::null_mut(), None) })
     }
 
     /// Sets the proof policy of a habit (0: the store's) to these verifiers, other fields the library's defaults.
@@ -1183,6 +1183,15 @@ impl Drop for Store {
         if !self.raw.is_null() {
             unsafe { sys::hc_store_close(self.raw) };
         }
+    }
+}
+
+/// The release function of every registration: the library calls it once, when it will
+/// never call the closure again.
+unsafe extern "C" fn release_verifier(user_data: *mut c_void) {
+    if !user_data.is_null() {
+        // A panic in a closure's Drop must not unwind through C.
+        let _ = catch_unwind(AssertUnwindSafe(|| drop(Box::from_raw(user_data as *mut Box<VerifierFn>))));
     }
 }
 

@@ -196,6 +196,41 @@ fn closures_verify_proofs_and_panics_become_error_verdicts() {
     assert_eq!(unregistered.outcome, Outcome::Error, "{unregistered:?}");
 }
 
+/// Counts its own drop: a closure capturing one is dropped when the library releases it.
+struct Dropped(&'static str, Arc<std::sync::Mutex<Vec<&'static str>>>);
+impl Drop for Dropped {
+    fn drop(&mut self) {
+        self.1.lock().unwrap().push(self.0);
+    }
+}
+
+#[test]
+fn verifier_closures_are_dropped_exactly_once_when_the_library_lets_go() {
+    let dir = Dir::new("release");
+    let store = dir.store();
+    let drops = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let judge = |name: &'static str| {
+        let dropped = Dropped(name, drops.clone());
+        move |_: &habitcore::Evidence| Judgement {
+            outcome: Outcome::Rejected,
+            confidence: 1.0,
+            // The whole value, not only its field (closures capture disjoint fields).
+            reason_code: { let held = &dropped; held.0.into() },
+            message: String::new(),
+        }
+    };
+    assert_eq!(store.register_verifier("Bad Id", "1", judge("refused")).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(*drops.lock().unwrap(), ["refused"]);
+    store.register_verifier("v", "1", judge("first")).unwrap();
+    store.register_verifier("v", "2", judge("second")).unwrap();
+    assert_eq!(*drops.lock().unwrap(), ["refused", "first"]);
+    store.unregister_verifier("v").unwrap();
+    assert_eq!(*drops.lock().unwrap(), ["refused", "first", "second"]);
+    store.register_verifier("v", "3", judge("third")).unwrap();
+    drop(store);
+    assert_eq!(*drops.lock().unwrap(), ["refused", "first", "second", "third"]);
+}
+
 #[test]
 fn reminders() {
     let dir = Dir::new("reminders");

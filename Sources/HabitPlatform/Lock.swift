@@ -1,5 +1,3 @@
-import Glibc
-
 /// A plain pthread mutex. The library's own state is guarded by these; values
 /// behind them are not Sendable, which is why they are not Synchronization.Mutex.
 package final class Lock: @unchecked Sendable {

@@ -1,0 +1,179 @@
+import CHabitCore
+
+/// What a step report did (hc_step_sync).
+public struct StepSync: Sendable, Hashable {
+    /// The day reported.
+    public var day: Day
+    /// The day's highest total so far, this report included.
+    public var steps: Int64
+    /// Minutes this report earned.
+    public var earnedNow: Int64
+    /// Minutes the day's steps earned in all.
+    public var dayEarned: Int64
+}
+
+/// A day of a credit account (hc_credit_day), in minutes.
+public struct CreditDay: Sendable, Hashable {
+    /// The day.
+    public var day: Day
+    /// The highest step total reported.
+    public var steps: Int64
+    /// The balance the day started with.
+    public var carriedIn: Int64
+    /// Earned that day.
+    public var earned: Int64
+    /// Spent that day (a positive number).
+    public var spent: Int64
+    /// Corrections by hand (+ or -).
+    public var adjusted: Int64
+    /// Expired that day (a positive number).
+    public var expired: Int64
+    /// Given back by sessions ended early (0 from a library that predates the field: it
+    /// writes no further than the size HabitKit passes, and the init left it 0).
+    public var refunded: Int64
+    /// At the end of the day; for today, now.
+    public var available: Int64
+}
+
+/// Whether spent minutes keep apps unlocked at an instant (hc_unlock_state).
+public struct UnlockState: Sendable, Hashable {
+    /// A session runs at the asked time.
+    public var active: Bool
+    /// The running session, if any.
+    public var sessionID: Int64?
+    /// When the running session started (UTC ms), or 0.
+    public var startMs: Int64
+    /// When the last queued session ends (UTC ms), or 0.
+    public var untilMs: Int64
+}
+
+extension Store {
+    /// The unlock state of an account at an instant (UTC ms; 0: now)
+    /// (hc_credit_unlock_state).
+    public func unlockState(account: Int64 = Store.defaultAccount, atMs: Int64 = 0) throws(HabitError) -> UnlockState {
+        try withHandle { store throws(HabitError) in
+            var out = hc_unlock_state()
+            try check(hc_unlock_state_init(&out, UInt32(MemoryLayout<hc_unlock_state>.size)))
+            try check(hc_credit_unlock_state(&out, store, account, atMs))
+            return UnlockState(active: out.active != 0, sessionID: out.session_id == 0 ? nil : out.session_id,
+                               startMs: out.start_ms, untilMs: out.until_ms)
+        }
+    }
+
+    /// Ends an unlock session early at an instant (UTC ms; 0: now); gives the unused
+    /// minutes refunded (hc_credit_session_end). Throws .conflict when it was over already.
+    @discardableResult
+    public func endSession(_ sessionID: Int64, atMs: Int64 = 0) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var refund: Int64 = 0
+            try check(hc_credit_session_end(&refund, store, sessionID, atMs))
+            return refund
+        }
+    }
+}
+
+extension Store {
+    /// The account HC_ACCOUNT_DEFAULT, which every store has.
+    public static let defaultAccount: Int64 = Int64(HC_ACCOUNT_DEFAULT)
+
+    /// Creates a named credit account and gives its id (hc_credit_account_create).
+    /// Throws .invalid, .conflict (name taken).
+    public func createAccount(named name: String) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            try check(hc_credit_account_create(&id, store, name))
+            return id
+        }
+    }
+
+    /// Steps that earn one minute, from a day on (nil: today; never earlier), so a
+    /// change never re-rates a day already lived (hc_credit_rule_set, HC_RULE_STEPS_PER_MINUTE).
+    public func setStepsPerMinute(_ steps: Int64, account: Int64 = Store.defaultAccount, from day: Day? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try check(hc_credit_rule_set(nil, store, account, HC_RULE_STEPS_PER_MINUTE, 0, steps, day?.rawValue ?? noDay))
+        }
+    }
+
+    /// Minutes one completed day of a habit earns, from a day on (nil: today)
+    /// (hc_credit_rule_set, HC_RULE_HABIT_MINUTES).
+    public func setMinutesPerCompletion(_ minutes: Int64, habitID: Int64, account: Int64 = Store.defaultAccount,
+                                        from day: Day? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try check(hc_credit_rule_set(nil, store, account, HC_RULE_HABIT_MINUTES, habitID, minutes, day?.rawValue ?? noDay))
+        }
+    }
+
+    /// The account with this name (hc_credit_account_find). Throws .notFound.
+    public func account(named name: String) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            try check(hc_credit_account_find(&id, store, name))
+            return id
+        }
+    }
+
+    /// Reports a day's cumulative step total (nil: today); only a higher total earns
+    /// (hc_credit_sync_steps).
+    @discardableResult
+    public func syncSteps(_ steps: Int64, account: Int64 = Store.defaultAccount, day: Day? = nil) throws(HabitError) -> StepSync {
+        try withHandle { store throws(HabitError) in
+            var out = hc_step_sync()
+            try check(hc_step_sync_init(&out, UInt32(MemoryLayout<hc_step_sync>.size)))
+            try check(hc_credit_sync_steps(&out, store, account, day?.rawValue ?? noDay, steps))
+            return StepSync(day: Day(rawValue: out.day), steps: out.steps, earnedNow: out.earned_now, dayEarned: out.day_earned)
+        }
+    }
+
+    /// Spends minutes now, checking the balance in the same transaction; with unlock,
+    /// opens an unlock session of that many minutes. Gives the spend entry's id
+    /// (hc_credit_spend). Throws .insufficient (nothing written), .invalid, .notFound.
+    @discardableResult
+    public func spend(_ minutes: Int64, account: Int64 = Store.defaultAccount, reason: String? = nil,
+                      unlock: Bool = false) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            let flags: UInt32 = unlock ? HC_SPEND_UNLOCK : 0
+            if let reason {
+                try check(hc_credit_spend(&id, store, account, minutes, reason, flags))
+            } else {
+                try check(hc_credit_spend(&id, store, account, minutes, nil, flags))
+            }
+            return id
+        }
+    }
+
+    /// A correction by hand: minutes > 0 adds, < 0 removes (hc_credit_adjust).
+    @discardableResult
+    public func adjust(_ minutes: Int64, account: Int64 = Store.defaultAccount, reason: String? = nil) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            if let reason {
+                try check(hc_credit_adjust(&id, store, account, minutes, reason))
+            } else {
+                try check(hc_credit_adjust(&id, store, account, minutes, nil))
+            }
+            return id
+        }
+    }
+
+    /// The minutes that can be spent now; negative is a debt (hc_credit_balance).
+    public func balance(account: Int64 = Store.defaultAccount) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var available: Int64 = 0
+            try check(hc_credit_balance(&available, store, account))
+            return available
+        }
+    }
+
+    /// A day of the account (nil: today) (hc_credit_day_summary).
+    public func creditDay(account: Int64 = Store.defaultAccount, day: Day? = nil) throws(HabitError) -> CreditDay {
+        try withHandle { store throws(HabitError) in
+            var out = hc_credit_day()
+            try check(hc_credit_day_init(&out, UInt32(MemoryLayout<hc_credit_day>.size)))
+            try check(hc_credit_day_summary(&out, store, account, day?.rawValue ?? noDay))
+            return CreditDay(day: Day(rawValue: out.day), steps: out.steps, carriedIn: out.carried_in, earned: out.earned,
+                             spent: out.spent, adjusted: out.adjusted, expired: out.expired,
+                             refunded: out.refunded, available: out.available)
+        }
+    }
+}

@@ -1,0 +1,411 @@
+import CHabitCore
+
+/// What a habit counts (HC_KIND_*). Open: kinds are only ever appended.
+public struct HabitKind: RawRepresentable, Hashable, Sendable {
+    /// The HC_KIND_* value.
+    public let rawValue: Int32
+    /// The kind with this HC_KIND_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Done or not.
+    public static let checkmark = HabitKind(rawValue: HC_KIND_CHECKMARK)
+    /// A count per day against a target.
+    public static let counter = HabitKind(rawValue: HC_KIND_COUNTER)
+    /// Seconds per day against a target.
+    public static let duration = HabitKind(rawValue: HC_KIND_DURATION)
+    /// A value recorded now and then, no daily target.
+    public static let measurement = HabitKind(rawValue: HC_KIND_MEASUREMENT)
+}
+
+/// A new habit, as hc_habit_options describes it; the defaults are the library's
+/// (hc_habit_options_init), schedules are the header's text ("daily", "days:mon,wed").
+public struct HabitOptions: Sendable {
+    /// 1..200 bytes, unique among active habits (ASCII case ignored).
+    public var name: String
+    /// What it counts.
+    public var kind: HabitKind
+    /// The daily target (checkmarks: 1).
+    public var target: Double
+    /// HC_DIRECTION_*: at least (1) or at most (2) the target.
+    public var direction: Int32
+    /// HC_ROUTINE_*: anytime, morning, day or evening.
+    public var routine: Int32
+    /// An optional group name.
+    public var group: String?
+    /// An optional unit label.
+    public var unit: String?
+    /// The schedule text; nil means "daily".
+    public var schedule: String?
+    /// The first day it counts; nil means today.
+    public var startDay: Day?
+    /// Whether a day needs an approved proof.
+    public var proofRequired: Bool
+    /// Display fields a frontend shows; the engine decides nothing by them.
+    public var description: String?
+    /// The question asked each day.
+    public var question: String?
+    /// "#RRGGBB".
+    public var colour: String?
+    /// The app's icon name or an emoji.
+    public var icon: String?
+    /// The app's order of habits, smaller first.
+    public var position: Int64
+
+    /// A habit named name with the library's defaults for everything else.
+    public init(name: String, kind: HabitKind = .checkmark) {
+        var defaults = hc_habit_options()
+        // Cannot fail for our own size; the zeroed struct is the fallback.
+        _ = hc_habit_options_init(&defaults, UInt32(MemoryLayout<hc_habit_options>.size))
+        self.name = name
+        self.kind = kind
+        target = defaults.target
+        direction = defaults.direction
+        routine = defaults.routine
+        schedule = nil
+        startDay = defaults.start_day == noDay ? nil : Day(rawValue: defaults.start_day)
+        proofRequired = defaults.proof_required != 0
+        position = defaults.position
+    }
+}
+
+/// A habit as stored, copied out of the library.
+public struct Habit: Sendable, Hashable {
+    /// Stable, never reused.
+    public var id: Int64
+    /// Its name.
+    public var name: String
+    /// What it counts.
+    public var kind: HabitKind
+    /// The daily target.
+    public var target: Double
+    /// HC_DIRECTION_*.
+    public var direction: Int32
+    /// HC_ROUTINE_*.
+    public var routine: Int32
+    /// Its group, if any.
+    public var group: String?
+    /// Its unit, if any.
+    public var unit: String?
+    /// The schedule in force today, as canonical text.
+    public var schedule: String
+    /// The first day it counts.
+    public var startDay: Day
+    /// Whether a day needs an approved proof.
+    public var proofRequired: Bool
+    /// The day it was archived from; nil while active.
+    public var archivedDay: Day?
+    /// When it was created (UTC ms).
+    public var createdAtMs: Int64
+    /// Display fields (nil from a library older than 1.1).
+    public var description: String?
+    /// The question asked each day.
+    public var question: String?
+    /// "#RRGGBB".
+    public var colour: String?
+    /// The app's icon name or an emoji.
+    public var icon: String?
+    /// The app's order of habits.
+    public var position: Int64
+
+    init(_ h: hc_habit) {
+        id = h.id
+        name = copied(h.name) ?? ""
+        kind = HabitKind(rawValue: h.kind)
+        target = h.target
+        direction = h.direction
+        routine = h.routine
+        group = copied(h.group_name)
+        unit = copied(h.unit)
+        schedule = copied(h.schedule) ?? "daily"
+        startDay = Day(rawValue: h.start_day)
+        proofRequired = h.proof_required != 0
+        archivedDay = h.archived_day == noDay ? nil : Day(rawValue: h.archived_day)
+        createdAtMs = h.created_at_ms
+        // The 1.1 fields exist only when the library's struct reaches them.
+        let end = (MemoryLayout<hc_habit>.offset(of: \hc_habit.position) ?? Int.max) + MemoryLayout<Int64>.size
+        let has11 = Int(h.struct_size) >= end
+        description = has11 ? copied(h.description) : nil
+        question = has11 ? copied(h.question) : nil
+        colour = has11 ? copied(h.colour) : nil
+        icon = has11 ? copied(h.icon) : nil
+        position = has11 ? h.position : 0
+    }
+}
+
+/// What an entry records (HC_ENTRY_*). Open: kinds are only ever appended.
+public struct EntryKind: RawRepresentable, Hashable, Sendable {
+    /// The HC_ENTRY_* value.
+    public let rawValue: Int32
+    /// The kind with this HC_ENTRY_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// The habit was done that day.
+    public static let done = EntryKind(rawValue: HC_ENTRY_DONE)
+    /// value adds to the day (counter, duration), or a reading (measurement).
+    public static let amount = EntryKind(rawValue: HC_ENTRY_AMOUNT)
+    /// value is a source's cumulative figure for the day: the highest counts.
+    public static let total = EntryKind(rawValue: HC_ENTRY_TOTAL)
+    /// The day is excused.
+    public static let skip = EntryKind(rawValue: HC_ENTRY_SKIP)
+    /// Cancels another entry (appended by undo).
+    public static let undo = EntryKind(rawValue: HC_ENTRY_UNDO)
+}
+
+/// An entry to append (hc_entry_input).
+public struct EntryInput: Sendable {
+    /// The habit it belongs to.
+    public var habitID: Int64
+    /// What it records.
+    public var kind: EntryKind
+    /// Its day; nil: the day of atMs (or of now).
+    public var day: Day?
+    /// HC_SOURCE_*: manual (1), import, health, proof.
+    public var source: Int32
+    /// The amount or total.
+    public var value: Double
+    /// When it happened (UTC ms); 0 means now.
+    public var atMs: Int64
+    /// An optional note, up to 4096 bytes.
+    public var note: String?
+    /// An optional retry key: appending again with it appends nothing and gives the first id.
+    public var key: String?
+
+    /// An entry of this kind for the habit, with the library's defaults for the rest.
+    public init(habitID: Int64, kind: EntryKind = .done, value: Double = 0, day: Day? = nil) {
+        var defaults = hc_entry_input()
+        _ = hc_entry_input_init(&defaults, UInt32(MemoryLayout<hc_entry_input>.size))
+        self.habitID = habitID
+        self.kind = kind
+        self.day = day
+        source = defaults.source
+        self.value = value
+        atMs = defaults.at_ms
+    }
+}
+
+/// An entry as stored, copied out of the library.
+public struct Entry: Sendable, Hashable {
+    /// Increasing in append order.
+    public var id: Int64
+    /// The habit it belongs to.
+    public var habitID: Int64
+    /// What it records.
+    public var kind: EntryKind
+    /// The day it counts for.
+    public var day: Day
+    /// HC_SOURCE_*.
+    public var source: Int32
+    /// The amount or total.
+    public var value: Double
+    /// When it happened (UTC ms).
+    public var recordedAtMs: Int64
+    /// For undo entries: the id they cancel.
+    public var undoes: Int64?
+    /// The undo entry that cancelled this one, if any.
+    public var undoneBy: Int64?
+    /// Its note, if any.
+    public var note: String?
+
+    init(_ e: hc_entry) {
+        id = e.id
+        habitID = e.habit_id
+        kind = EntryKind(rawValue: e.kind)
+        day = Day(rawValue: e.day)
+        source = e.source
+        value = e.value
+        recordedAtMs = e.recorded_at_ms
+        undoes = e.undoes == 0 ? nil : e.undoes
+        undoneBy = e.undone_by == 0 ? nil : e.undone_by
+        note = copied(e.note)
+    }
+}
+
+/// A run of kept occurrences (hc_streak); length 0 means none.
+public struct Streak: Sendable, Hashable {
+    /// First day of its first occurrence.
+    public var firstDay: Day
+    /// Last day of its last kept occurrence.
+    public var lastDay: Day
+    /// Kept occurrences.
+    public var length: Int32
+    /// Excused days it spans.
+    public var excusedDays: Int32
+
+    init(_ s: hc_streak) {
+        firstDay = Day(rawValue: s.first_day)
+        lastDay = Day(rawValue: s.last_day)
+        length = s.length
+        excusedDays = s.excused_days
+    }
+}
+
+/// A habit's streaks as of a day (hc_streak_result).
+public struct Streaks: Sendable, Hashable {
+    /// HC_STREAK_UNIT_* of the schedule in force: days (1), weeks, months, periods.
+    public var unit: Int32
+    /// Still going; length 0 if the last judged occurrence was missed.
+    public var current: Streak
+    /// The longest.
+    public var longest: Streak
+}
+
+extension Store {
+    /// Creates a habit and gives its id (hc_habit_create). Throws .invalid naming the
+    /// field, .conflict (name taken), .readOnly, .io, .busy.
+    public func createHabit(_ options: HabitOptions) throws(HabitError) -> Int64 {
+        let strings = CStrings()
+        var c = hc_habit_options()
+        try check(hc_habit_options_init(&c, UInt32(MemoryLayout<hc_habit_options>.size)))
+        c.name = try strings(options.name, "name")
+        c.kind = options.kind.rawValue
+        c.target = options.target
+        c.direction = options.direction
+        c.routine = options.routine
+        c.group_name = try strings(options.group, "group")
+        c.unit = try strings(options.unit, "unit")
+        c.schedule = try strings(options.schedule, "schedule")
+        c.start_day = options.startDay?.rawValue ?? noDay
+        c.proof_required = options.proofRequired ? 1 : 0
+        c.description = try strings(options.description, "description")
+        c.question = try strings(options.question, "question")
+        c.colour = try strings(options.colour, "colour")
+        c.icon = try strings(options.icon, "icon")
+        c.position = options.position
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+            try withHandle { store throws(HabitError) in
+                var id: Int64 = 0
+                try check(hc_habit_create(&id, store, &c))
+                return id
+            }
+        }
+    }
+
+    /// The habit with this id, active or archived (hc_habit_get). Throws .notFound.
+    public func habit(id: Int64) throws(HabitError) -> Habit {
+        try withHandle { store throws(HabitError) in
+            var found: UnsafeMutablePointer<hc_habit>?
+            try check(hc_habit_get(&found, store, id))
+            defer { hc_habit_free(found) }
+            guard let found else { throw HabitError(code: .internal, message: "hc_habit_get gave HC_OK and no habit") }
+            return Habit(found.pointee)
+        }
+    }
+
+    /// The active habit with this name, ASCII case ignored (hc_habit_find). Throws .notFound.
+    public func habit(named name: String) throws(HabitError) -> Habit {
+        try withHandle { store throws(HabitError) in
+            var found: UnsafeMutablePointer<hc_habit>?
+            try check(hc_habit_find(&found, store, name))
+            defer { hc_habit_free(found) }
+            guard let found else { throw HabitError(code: .internal, message: "hc_habit_find gave HC_OK and no habit") }
+            return Habit(found.pointee)
+        }
+    }
+
+    /// The habits ordered by id, copied out of one snapshot (hc_habit_list_open).
+    public func habits(includingArchived: Bool = false) throws(HabitError) -> [Habit] {
+        try withHandle { store throws(HabitError) in
+            var list: OpaquePointer?
+            try check(hc_habit_list_open(&list, store, includingArchived ? HC_LIST_INCLUDE_ARCHIVED : 0))
+            defer { hc_habit_list_free(list) }
+            var count: Int64 = 0
+            try check(hc_habit_list_count(&count, list))
+            var habits: [Habit] = []
+            for index in 0..<max(count, 0) {
+                var item: UnsafePointer<hc_habit>?
+                try check(hc_habit_list_get(&item, list, index))
+                if let item { habits.append(Habit(item.pointee)) }
+            }
+            return habits
+        }
+    }
+
+    /// Archives a habit from today, or restores it (hc_habit_archive).
+    public func setArchived(_ archived: Bool, habitID: Int64) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_habit_archive(store, habitID, archived ? 1 : 0)) }
+    }
+
+    /// Appends an entry and gives its id (hc_entry_append); committed when this returns.
+    /// Throws .invalid naming the field, .notFound (habit), .conflict (archived habit).
+    @discardableResult
+    public func append(_ entry: EntryInput) throws(HabitError) -> Int64 {
+        let strings = CStrings()
+        var c = hc_entry_input()
+        try check(hc_entry_input_init(&c, UInt32(MemoryLayout<hc_entry_input>.size)))
+        c.kind = entry.kind.rawValue
+        c.habit_id = entry.habitID
+        c.day = entry.day?.rawValue ?? noDay
+        c.source = entry.source
+        c.value = entry.value
+        c.at_ms = entry.atMs
+        c.note = try strings(entry.note, "note")
+        c.key = try strings(entry.key, "key")
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+            try withHandle { store throws(HabitError) in
+                var id: Int64 = 0
+                try check(hc_entry_append(&id, store, &c))
+                return id
+            }
+        }
+    }
+
+    /// Cancels an entry by appending an undo entry; gives the undo's id (hc_entry_undo).
+    /// Throws .notFound, .conflict (already undone, or itself an undo).
+    @discardableResult
+    public func undo(entryID: Int64) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            try check(hc_entry_undo(&id, store, entryID))
+            return id
+        }
+    }
+
+    /// Cancels the most recent standing entry of the habit on a day (nil: today); gives
+    /// the undo's id (hc_entry_undo_last). Throws .notFound when there is none.
+    @discardableResult
+    public func undoLast(habitID: Int64, day: Day? = nil) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            try check(hc_entry_undo_last(&id, store, habitID, day?.rawValue ?? noDay))
+            return id
+        }
+    }
+
+    /// Entries of a habit (nil: all) between two days inclusive, in append order,
+    /// undo entries included (hc_entry_list_open).
+    public func entries(habitID: Int64?, from: Day, through: Day) throws(HabitError) -> [Entry] {
+        try withHandle { store throws(HabitError) in
+            var list: OpaquePointer?
+            try check(hc_entry_list_open(&list, store, habitID ?? 0, from.rawValue, through.rawValue))
+            defer { hc_entry_list_free(list) }
+            var count: Int64 = 0
+            try check(hc_entry_list_count(&count, list))
+            var entries: [Entry] = []
+            for index in 0..<max(count, 0) {
+                var item: UnsafePointer<hc_entry>?
+                try check(hc_entry_list_get(&item, list, index))
+                if let item { entries.append(Entry(item.pointee)) }
+            }
+            return entries
+        }
+    }
+
+    /// A habit's value on a day: the fold of the day's standing entries
+    /// (hc_habit_day_total).
+    public func dayTotal(habitID: Int64, day: Day) throws(HabitError) -> Double {
+        try withHandle { store throws(HabitError) in
+            var total = 0.0
+            try check(hc_habit_day_total(&total, store, habitID, day.rawValue))
+            return total
+        }
+    }
+
+    /// A habit's current and longest streak as of a day (nil: today) (hc_habit_streaks).
+    public func streaks(habitID: Int64, asOf day: Day? = nil) throws(HabitError) -> Streaks {
+        try withHandle { store throws(HabitError) in
+            var result = hc_streak_result()
+            try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
+            var runs: Int64 = 0
+            try check(hc_habit_streaks(&result, nil, 0, &runs, store, habitID, day?.rawValue ?? noDay))
+            return Streaks(unit: result.unit, current: Streak(result.current), longest: Streak(result.longest))
+        }
+    }
+}
