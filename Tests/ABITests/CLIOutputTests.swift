@@ -84,6 +84,9 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["sync", "state", "--out", "{folder}/state.bin"]), Case(args: ["--json", "sync", "state"]),
             Case(args: ["--json", "sync", "changes"]), Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),
             Case(args: ["sync", "apply", "-"], stdin: ""), Case(args: ["sync", "with", folder + "/other.db"]),
+            // No server here: the hub's own tests (HubTests) sync for real; these fail to connect, exit 6.
+            Case(args: ["hub", "status", "--hub", "host=/nonexistent-hub dbname=x connect_timeout=1"]),
+            Case(args: ["--json", "hub", "sync", "--hub", "host=/nonexistent-hub dbname=x connect_timeout=1"]),
             // Failures, whose only output is on stderr.
             Case(args: ["log", "Nobody"]), Case(args: ["frobnicate"]), Case(args: ["init", "--timezone", "Mars/Olympus"], freshStore: true),
         ]

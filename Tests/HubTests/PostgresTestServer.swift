@@ -73,7 +73,7 @@ struct ProcessResult {
 }
 
 /// Runs a program to completion; output through files, so it cannot deadlock.
-func runProcess(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
+func runProcess(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -88,8 +88,13 @@ func runProcess(_ arguments: [String], environment: [String: String] = [:]) thro
     FileManager.default.createFile(atPath: errURL.path, contents: nil)
     process.standardOutput = try FileHandle(forWritingTo: outURL)
     process.standardError = try FileHandle(forWritingTo: errURL)
-    process.standardInput = FileHandle.nullDevice
+    let input = Pipe()
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
     try process.run()
+    if let stdin {
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+    }
     process.waitUntilExit()
     return ProcessResult(status: process.terminationStatus, stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
                          stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
