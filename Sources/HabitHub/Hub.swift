@@ -82,6 +82,7 @@ package final class Hub {
         }
     }
 
+    @discardableResult
     private func run<T>(_ body: () throws(PostgresError) -> T) throws(HabitError) -> T {
         do throws(PostgresError) {
             try db.ensureConnected()
