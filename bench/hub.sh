@@ -45,7 +45,8 @@ int main(int argc, char **argv) {
 C
 cc -I "$root/include" "$work/init.c" -o "$work/init" -L "$lib" -lhabitcore_hub -lhabitcore -Wl,-rpath,"$lib"
 "$work/init" "host=$work dbname=postgres user=postgres password=$pw"
-psql -X -q -h "$work" -U postgres -d postgres -c "DO \$\$ BEGIN FOR i IN 0..$((users - 1)) LOOP
+# Five more users than the load run's, for the callgrind round below.
+psql -X -q -h "$work" -U postgres -d postgres -c "DO \$\$ BEGIN FOR i IN 0..$((users + 4)) LOOP
     EXECUTE format('CREATE ROLE %I LOGIN CONNECTION LIMIT 16 PASSWORD %L IN ROLE habitcore_device', 'u' || i, '$pw'); END LOOP; END \$\$"
 
 run() { # $1: label, $2: port
@@ -80,6 +81,31 @@ for kind in ("sync", "connect"):
 PY
 }
 run direct 5432
+
+# The client's side in instructions (libhabitcore, libhabitcore_hub, libpq; the server's
+# work is not counted), under callgrind: users [USERS, USERS+5), fresh stores each run
+# (the second run's devices also pull the first run's records).
+if command -v valgrind >/dev/null; then
+    # valgrind cannot read the release libraries' debug info: stripped copies (as bench/shields.sh).
+    mkdir -p "$work/callgrind" "$work/strip"
+    for name in libhabitcore libhabitcore_hub; do
+        strip --strip-debug -o "$work/strip/$name.so" "$lib/$name.so"
+        ln -s "$name.so" "$work/strip/$name.so.1"
+    done
+    cc -O2 -I "$root/include" "$root/bench/hub.c" -o "$work/hub-cg" -L "$work/strip" -lhabitcore -lhabitcore_hub -lm -Wl,-rpath,"$work/strip"
+    # One run per call measured (--toggle-collect counts that call, inclusive), five
+    # fresh users each: 30 rounds of connect, sync, leave.
+    for call in hc_hub_open hc_hub_sync; do
+        rm -rf "$work/callgrind" && mkdir -p "$work/callgrind"
+        valgrind --tool=callgrind --toggle-collect="$call" --callgrind-out-file="$work/cg-$call.out" \
+            "$work/hub-cg" "$work/callgrind" "$work" "$users" "$((users + 5))" "$pw" 5432 >/dev/null 2>"$work/callgrind.err" \
+            || { echo "callgrind run failed:"; tail -5 "$work/callgrind.err"; }
+        total=$(awk '/^totals:/ {print $2; exit}' "$work/cg-$call.out" 2>/dev/null)
+        echo "callgrind (client side, libpq and both libraries; not the server): $call $(( ${total:-0} / 30 )) instructions per round"
+    done
+else
+    echo "valgrind: not installed, the instruction count is skipped"
+fi
 
 if ! command -v pgbouncer >/dev/null; then
     echo "pgbouncer: not installed, the PgBouncer run is skipped (apt-get install pgbouncer to measure it)"
