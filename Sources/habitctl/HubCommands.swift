@@ -43,11 +43,8 @@ enum HubCommands {
             let store = try context.openStore()
             let hub = try library.open(hubURL)
             defer { _ = library.close(hub) }
-            var summary = hc_hub_sync_summary()
-            summary.struct_size = UInt32(MemoryLayout<hc_hub_sync_summary>.size)
-            var options = hc_hub_sync_options()
-            options.struct_size = UInt32(MemoryLayout<hc_hub_sync_options>.size)
-            options.flags = UInt32(HC_HUB_PUSH | HC_HUB_PULL)
+            var summary = Library.defaults(library.syncSummaryInit)
+            var options = Library.defaults(library.syncOptionsInit)
             let status = withOptionalCString(actAs) { name in
                 options.act_as = name
                 return library.sync(&summary, hub, store.handle, &options)
@@ -61,8 +58,7 @@ enum HubCommands {
             let library = try HubLibrary.load()
             let hub = try library.open(hubURL)
             defer { _ = library.close(hub) }
-            var status = hc_hub_status()
-            status.struct_size = UInt32(MemoryLayout<hc_hub_status>.size)
+            var status = Library.defaults(library.statusInit)
             try library.check(withOptionalCString(actAs) { library.statusGet(&status, hub, $0) }, hub)
             context.output.emit([
                 "schema_version": Int(status.schema_version), "records": Int(status.records), "replicas": Int(status.replicas),
@@ -95,6 +91,10 @@ struct HubLibrary {
     typealias Sync = @convention(c) (UnsafeMutablePointer<hc_hub_sync_summary>?, OpaquePointer?, OpaquePointer?,
                                      UnsafePointer<hc_hub_sync_options>?) -> Int32
     typealias StatusGet = @convention(c) (UnsafeMutablePointer<hc_hub_status>?, OpaquePointer?, UnsafePointer<CChar>?) -> Int32
+    /// hc_hub_<struct>_init: the header's defaults, from the library that states them.
+    typealias OptionsInit = @convention(c) (UnsafeMutablePointer<hc_hub_sync_options>?, UInt32) -> Int32
+    typealias SummaryInit = @convention(c) (UnsafeMutablePointer<hc_hub_sync_summary>?, UInt32) -> Int32
+    typealias StatusInit = @convention(c) (UnsafeMutablePointer<hc_hub_status>?, UInt32) -> Int32
 
     let openCall: Open
     let close: Close
@@ -104,6 +104,9 @@ struct HubLibrary {
     let userAdd: UserAdd
     let sync: Sync
     let statusGet: StatusGet
+    let syncOptionsInit: OptionsInit
+    let syncSummaryInit: SummaryInit
+    let statusInit: StatusInit
 
     /// Where libhabitcore.so is found (habitctl's RUNPATH: $ORIGIN, $ORIGIN/../lib):
     /// the hub library ships beside it.
@@ -126,7 +129,10 @@ struct HubLibrary {
             openCall: try symbol("hc_hub_open", Open.self), close: try symbol("hc_hub_close", Close.self),
             errmsg: try symbol("hc_hub_errmsg", Message.self), lastMessage: try symbol("hc_hub_last_error_message", LastMessage.self),
             initialise: try symbol("hc_hub_init", Initialise.self), userAdd: try symbol("hc_hub_user_add", UserAdd.self),
-            sync: try symbol("hc_hub_sync", Sync.self), statusGet: try symbol("hc_hub_status_get", StatusGet.self))
+            sync: try symbol("hc_hub_sync", Sync.self), statusGet: try symbol("hc_hub_status_get", StatusGet.self),
+            syncOptionsInit: try symbol("hc_hub_sync_options_init", OptionsInit.self),
+            syncSummaryInit: try symbol("hc_hub_sync_summary_init", SummaryInit.self),
+            statusInit: try symbol("hc_hub_status_init", StatusInit.self))
     }
 
     func open(_ conninfo: String) throws(CLIError) -> OpaquePointer {
