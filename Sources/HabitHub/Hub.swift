@@ -127,6 +127,10 @@ package final class Hub {
         guard verifier.utf8.allSatisfy({ $0 > 32 && $0 < 127 && $0 != UInt8(ascii: "'") && $0 != UInt8(ascii: "\\") }) else {
             throw HabitError(.internal, "unexpected SCRAM verifier from libpq")
         }
+        // INHERIT (the default), member of one group role and nothing else: the group's
+        // grants are all the role holds. NOINHERIT would leave the grants usable only
+        // after SET ROLE habitcore_device, where current_user is no longer the user and
+        // the policies (session_user and current_user both the row's user) show nothing.
         let group = service ? "habitcore_service" : "habitcore_device"
         // A device's connection limit keeps one user from taking the server's connections.
         let limit = service ? "" : " CONNECTION LIMIT 16"
