@@ -7,6 +7,8 @@ import PackageDescription
 let versionScript = Context.packageDirectory + "/Sources/HabitCoreLibrary/exports.map"
 // The proofcheck plugin exports hc_plugin_entry and nothing else.
 let pluginVersionScript = Context.packageDirectory + "/Sources/Proofcheck/exports.map"
+// The hub library exports hc_hub_* and nothing else.
+let hubVersionScript = Context.packageDirectory + "/Sources/HabitHubABI/exports.map"
 
 let package = Package(
     name: "habitcore",
@@ -23,6 +25,9 @@ let package = Package(
         .executable(name: "habitcore-plugin-runner", targets: ["habitcore-plugin-runner"]),
         // The reference verifier plugin, loaded through include/habitcore_plugin.h like any other.
         .library(name: "habitcore_proofcheck", type: .dynamic, targets: ["Proofcheck"]),
+        // The PostgreSQL sync hub's client (include/habitcore_hub.h): a library of its own,
+        // so libpq is loaded only by apps that use a hub.
+        .library(name: "habitcore_hub", type: .dynamic, targets: ["HabitHubABI"]),
     ],
     targets: [
         // The public C contract: include/habitcore.h, imported by Swift as CHabitCore.
@@ -103,6 +108,31 @@ let package = Package(
         ),
         // HabitKit against direct C calls (bench/habitkit.sh builds it in release).
         .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
+        // Debian's libpq (libpq-dev): /usr/include/postgresql/libpq-fe.h.
+        .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
+        // The hub: a libpq wrapper, the hub schema's migrations, push and pull over the
+        // store's sync calls. It reaches stores only through include/habitcore.h, linking
+        // libhabitcore.so.1 (so a store handle from the app's library is the one it uses).
+        .target(
+            name: "HabitHub",
+            dependencies: ["HabitCore", "CLibPQ", "CHabitCore", "HabitPlatform"],
+            linkerSettings: [.linkedLibrary("habitcore")],
+            plugins: ["ShippedLibrary"]
+        ),
+        // The hub header's macros as functions (hc_hub_<struct>_init).
+        .target(name: "HabitHubDefaults", cSettings: [.headerSearchPath("../../include")]),
+        // The hc_hub_* exports: validate, convert, call the hub, convert back.
+        .target(
+            name: "HabitHubABI",
+            dependencies: ["CHabitCore", "HabitHub", "HabitHubDefaults", "HabitCore", "HabitPlatform"],
+            exclude: ["exports.map"],
+            linkerSettings: [.unsafeFlags([
+                "-Xlinker", "--version-script=\(hubVersionScript)", "-Xlinker", "-soname=libhabitcore_hub.so.1",
+                "-Xlinker", "-rpath=$ORIGIN",
+            ], .when(platforms: [.linux]))]
+        ),
+        // The hub against a real PostgreSQL 15 started by the tests (initdb, pg_ctl).
+        .testTarget(name: "HubTests", dependencies: ["CHabitCore", "HabitHubABI", "HabitHub"]),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
         .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit"]),
     ]

@@ -27,7 +27,9 @@ import subprocess
 import sys
 import tempfile
 
-HEADERS = ("habitcore.h", "habitcore_plugin.h")
+# The header/library pair under guard: libhabitcore.so's headers by default; the hub
+# library's with ABI_GUARD_HEADERS=habitcore_hub.h (Tests/abi/habitcore_hub.abi).
+HEADERS = tuple(h for h in os.environ.get("ABI_GUARD_HEADERS", "habitcore.h,habitcore_plugin.h").split(",") if h)
 # A release's own numbers: they change with every release and are no contract (the
 # major version and HC_ABI_VERSION are).
 RELEASE = tuple(f"constant HC_VERSION_{part}" for part in ("MINOR", "PATCH", "NUMBER", "STRING"))
@@ -85,7 +87,7 @@ def parse(include_dir):
 
 def measure(include_dir, constants, structs):
     """The compiler's values of the constants and layouts of the structs."""
-    lines = ['#include <stddef.h>', '#include <stdio.h>', '#include "habitcore.h"', "int main(void) {"]
+    lines = ['#include <stddef.h>', '#include <stdio.h>'] + [f'#include "{header}"' for header in HEADERS] + ["int main(void) {"]
     for name in constants:
         lines.append(f'    printf(_Generic(({name}), char *: "constant {name} = \\"%s\\"\\n", const char *: "constant {name} = \\"%s\\"\\n", '
                      f'double: "constant {name} = %.17g\\n", default: "constant {name} = %lld\\n"), '

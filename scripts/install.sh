@@ -3,6 +3,8 @@
 #     scripts/install.sh [--prefix DIR]        (default /usr/local; DESTDIR is honoured)
 # Builds the self-contained release (scripts/build-release.sh), then installs
 #   lib/libhabitcore.so.VERSION with its .so.MAJOR (the SONAME) and .so links,
+#   lib/libhabitcore_hub.so.VERSION with its links and include/habitcore_hub.h (the
+#   PostgreSQL sync hub's client; habitctl hub loads it from here),
 #   lib/habitcore/plugins/libhabitcore_proofcheck.so (habitctl plugin add --so proofcheck),
 #   lib/habitcore/habitcore-plugin-runner (the library runs shared-object plugins in it),
 #   include/habitcore.h and habitcore_plugin.h, lib/pkgconfig/habitcore.pc,
@@ -16,7 +18,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --prefix) [ $# -ge 2 ] || { echo "install.sh: --prefix needs a folder" >&2; exit 2; }; prefix="$2"; shift 2 ;;
         --prefix=*) prefix="${1#--prefix=}"; shift ;;
-        -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) echo "install.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -48,6 +50,10 @@ link() { # TARGET PATH: a symbolic link
 put 755 "$built/libhabitcore.so" "lib/libhabitcore.so.$version"
 link "libhabitcore.so.$version" "lib/libhabitcore.so.$major"
 link "libhabitcore.so.$major" "lib/libhabitcore.so"
+put 755 "$built/libhabitcore_hub.so" "lib/libhabitcore_hub.so.$version"
+link "libhabitcore_hub.so.$version" "lib/libhabitcore_hub.so.$major"
+link "libhabitcore_hub.so.$major" "lib/libhabitcore_hub.so"
+put 644 "$root/include/habitcore_hub.h" "include/habitcore_hub.h"
 put 755 "$built/libhabitcore_proofcheck.so" "lib/habitcore/plugins/libhabitcore_proofcheck.so"
 put 755 "$built/habitcore-plugin-runner" "lib/habitcore/habitcore-plugin-runner"
 put 644 "$root/include/habitcore.h" "include/habitcore.h"

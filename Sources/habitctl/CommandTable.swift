@@ -30,6 +30,7 @@ enum CommandTable {
         ("reminders", ReminderCommands.run),
         ("shield", ShieldCommands.run),
         ("sync", SyncCommands.run),
+        ("hub", HubCommands.run),
         ("completions", Completions.run),
         ("manual", Manual.run),
         ("demo", Demo.run),

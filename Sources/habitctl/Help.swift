@@ -27,6 +27,7 @@ enum Help {
       reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
       shield add|list|state|next|emergency|snapshot  when apps are blocked
       sync state|changes|apply|with  merge the history of a person's devices
+      hub init|user add|sync|status  sync through a PostgreSQL hub (--hub URL)
       proof submit|list|review|policy   photo proofs, their verdicts, review by hand
       plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
       export               the whole store as JSON or JSON Lines
@@ -142,6 +143,21 @@ enum Help {
         past it). T is a local date-time (2026-06-05T07:30), a time today (07:30),
         or an instant (2026-06-05T05:30Z). snapshot writes the state, the next day's
         changes and the revision to PATH atomically, for an extension.
+        """,
+        "hub": """
+        Usage: habitctl hub init --hub URL
+               habitctl hub user add NAME [--service] --hub URL   (password on stdin)
+               habitctl hub sync [--act-as USER] --hub URL
+               habitctl hub status [--act-as USER] --hub URL
+
+        A hub is a PostgreSQL database that a person's devices sync through. URL is a
+        libpq connection string or URI (or HABITCORE_HUB): who connects is who syncs,
+        each user as a PostgreSQL role of their own. init (admin) creates or migrates
+        the hub's schema; user add (admin) creates a user's role (--service: a trusted
+        server's role, which acts for one user at a time with --act-as); sync sends the
+        hub what it lacks and merges what this store lacks, and is safe to run again
+        after any failure; status counts what the hub holds for the user. habitctl
+        loads libhabitcore_hub.so.1 from beside libhabitcore.so (exit 6 without it).
         """,
         "sync": """
         Usage: habitctl sync state [--out FILE]

@@ -21,6 +21,32 @@ final class ABIGuardTests: XCTestCase {
                       "\(result.stdout)run: python3 scripts/abi-guard.py update Tests/abi/habitcore.abi include .build/debug/libhabitcore.so")
     }
 
+    /// The hub library (include/habitcore_hub.h, libhabitcore_hub.so) has a baseline of
+    /// its own, checked by the same script with ABI_GUARD_HEADERS naming its header.
+    func hubGuardCheck(include: String) throws -> ProcessResult {
+        try runProcess(["python3", Self.script, "check", Paths.root + "/Tests/abi/habitcore_hub.abi", include, Paths.buildDir + "/libhabitcore_hub.so"],
+                       environment: ["ABI_GUARD_HEADERS": "habitcore_hub.h"])
+    }
+
+    func testTheHubHeaderAndLibraryKeepTheirBaseline() throws {
+        let result = try hubGuardCheck(include: Paths.include)
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("no breaks; 0 addition(s)"),
+                      "\(result.stdout)run: ABI_GUARD_HEADERS=habitcore_hub.h python3 scripts/abi-guard.py update Tests/abi/habitcore_hub.abi include .build/debug/libhabitcore_hub.so")
+        // A break in the hub header fails its guard, naming it.
+        let dir = try temporaryDirectory()
+        for name in ["habitcore.h", "habitcore_plugin.h", "habitcore_hub.h"] {
+            try FileManager.default.copyItem(atPath: Paths.include + "/" + name, toPath: dir + "/" + name)
+        }
+        let header = try String(contentsOfFile: dir + "/habitcore_hub.h", encoding: .utf8)
+        let edited = header.replacingOccurrences(of: "    int64_t records_pushed;", with: "    int32_t records_pushed;")
+        XCTAssertNotEqual(edited, header)
+        try edited.write(toFile: dir + "/habitcore_hub.h", atomically: true, encoding: .utf8)
+        let broken = try hubGuardCheck(include: dir)
+        XCTAssertNotEqual(broken.status, 0)
+        XCTAssertTrue(broken.stdout.contains("hc_hub_sync_summary.records_pushed"), broken.stdout)
+    }
+
     /// A scratch copy of include/ with one edit applied to habitcore.h.
     private func scratchInclude(_ edit: (String) -> String) throws -> String {
         let dir = try temporaryDirectory()

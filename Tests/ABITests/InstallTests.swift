@@ -25,7 +25,12 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(try files.destinationOfSymbolicLink(atPath: prefix + "/lib/libhabitcore.so"), "libhabitcore.so.1")
         let soname = try runProcess(["readelf", "-d", prefix + "/lib/libhabitcore.so.\(version)"])
         XCTAssertTrue(soname.stdout.contains("Library soname: [libhabitcore.so.1]"), soname.stdout)
-        for path in ["include/habitcore.h", "include/habitcore_plugin.h", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
+        XCTAssertEqual(try files.destinationOfSymbolicLink(atPath: prefix + "/lib/libhabitcore_hub.so.1"), "libhabitcore_hub.so.\(version)")
+        // The installed habitctl finds the hub library in ../lib: it gets as far as connecting.
+        let hub = try runProcess([prefix + "/bin/habitctl", "hub", "status", "--hub", "host=/nonexistent-hub dbname=x connect_timeout=1"])
+        XCTAssertEqual(hub.status, 6)
+        XCTAssertTrue(hub.stderr.contains("could not connect to the hub"), hub.stderr)
+        for path in ["include/habitcore.h", "include/habitcore_plugin.h", "include/habitcore_hub.h", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
                      "lib/habitcore/habitcore-plugin-runner",
                      "share/man/man1/habitctl.1", "share/bash-completion/completions/habitctl",
                      "share/zsh/site-functions/_habitctl", "share/fish/vendor_completions.d/habitctl.fish"] {
@@ -78,7 +83,7 @@ final class InstallTests: XCTestCase {
         // The uninstall list names every file installed; removing them leaves no file behind.
         let list = try String(contentsOfFile: prefix + "/share/habitcore/uninstall.txt", encoding: .utf8)
             .split(separator: "\n").map(String.init)
-        XCTAssertEqual(list.count, 14)
+        XCTAssertEqual(list.count, 18)
         XCTAssertSucceeded(try runProcess(["sh", "-c", "xargs rm -f < '\(prefix)/share/habitcore/uninstall.txt'"]), "uninstall")
         let left = try runProcess(["find", prefix, "!", "-type", "d"])
         XCTAssertEqual(left.stdout, "", "files left after uninstalling")

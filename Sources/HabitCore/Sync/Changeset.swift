@@ -52,6 +52,12 @@ package enum Changeset {
         return w.bytes
     }
 
+    /// A changeset's records as they travel, each validated as decode does, without
+    /// applying anything: what a hub stores, one row a record.
+    package static func decodeRaw(_ bytes: [UInt8]) throws(HabitError) -> [RawOp] {
+        try decode(bytes).map(\.raw)
+    }
+
     /// Every op of a changeset, validated; HC_E_INVALID naming the record (or the
     /// header) at fault.
     package static func decode(_ bytes: [UInt8]) throws(HabitError) -> [(op: StampedOp, raw: RawOp)] {

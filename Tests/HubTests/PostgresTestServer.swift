@@ -1,0 +1,235 @@
+import CHabitCore
+import Foundation
+import HabitHub
+import XCTest
+
+/// A real PostgreSQL 15 for the hub's tests: initdb and pg_ctl from Debian's
+/// postgresql-15, run as the postgres user (we are root), listening only on a unix
+/// socket in a temporary folder, SCRAM passwords for everyone. Stopped by stop().
+final class PostgresTestServer {
+    static let bin = "/usr/lib/postgresql/15/bin"
+    let folder: String
+    let adminPassword = "admin-" + UUID().uuidString
+
+    init() throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.bin + "/initdb") else {
+            throw XCTSkip("PostgreSQL 15 server binaries are not in \(Self.bin)")
+        }
+        // Short: a unix socket's path has a limit of 107 bytes.
+        var template = Array("/tmp/hcpg-XXXXXX".utf8CString)
+        guard let made = mkdtemp(&template) else { throw NSError(domain: "mkdtemp failed", code: 1) }
+        folder = String(cString: made)
+        try adminPassword.write(toFile: folder + "/pwfile", atomically: true, encoding: .utf8)
+        try run(["chown", "-R", "postgres:postgres", folder])
+        try run(["chmod", "700", folder])
+        try asPostgres([Self.bin + "/initdb", "-D", folder + "/data", "-U", "postgres", "--pwfile=" + folder + "/pwfile",
+                        "-A", "scram-sha-256", "-E", "UTF8", "--locale=C", "-N"])
+        try asPostgres([Self.bin + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/server.log", "-w", "-o",
+                        "-k \(folder) -c listen_addresses= -c fsync=off -c max_connections=60", "start"])
+    }
+
+    func stop() {
+        try? asPostgres([Self.bin + "/pg_ctl", "-D", folder + "/data", "-m", "immediate", "-w", "stop"])
+        try? FileManager.default.removeItem(atPath: folder)
+    }
+
+    func conninfo(_ user: String, _ password: String) -> String {
+        "host=\(folder) dbname=postgres user=\(user) password=\(password) connect_timeout=10"
+    }
+
+    var adminConninfo: String { conninfo("postgres", adminPassword) }
+
+    /// psql, the real client, as user: one result per statement, unaligned, no headers.
+    func psql(_ user: String, _ password: String, _ sql: String) throws -> ProcessResult {
+        try runProcess(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-h", folder, "-U", user, "-d", "postgres", "-c", sql],
+                       environment: ["PGPASSWORD": password])
+    }
+
+    /// Through system(3), not Foundation's Process: the server pg_ctl starts would
+    /// inherit the pipe Process watches for its child's exit and keep it open.
+    private func asPostgres(_ arguments: [String]) throws {
+        let quoted = arguments.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        let status = system("runuser -u postgres -- \(quoted) >>'\(folder)/tools.log' 2>&1 </dev/null")
+        guard status == 0 else {
+            let log = (try? String(contentsOfFile: folder + "/tools.log", encoding: .utf8)) ?? ""
+            throw NSError(domain: "\(arguments.joined(separator: " ")) failed (\(status)): \(log)", code: Int(status))
+        }
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String]) throws -> ProcessResult {
+        let result = try runProcess(arguments)
+        guard result.status == 0 else {
+            throw NSError(domain: "\(arguments.joined(separator: " ")) failed: \(result.stdout)\(result.stderr)", code: Int(result.status))
+        }
+        return result
+    }
+}
+
+struct ProcessResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs a program to completion; output through files, so it cannot deadlock.
+func runProcess(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    var env = ProcessInfo.processInfo.environment
+    for (key, value) in environment { env[key] = value }
+    process.environment = env
+    let dir = NSTemporaryDirectory() + "hc-hub-run-" + UUID().uuidString
+    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: dir) }
+    let outURL = URL(fileURLWithPath: dir + "/stdout"), errURL = URL(fileURLWithPath: dir + "/stderr")
+    FileManager.default.createFile(atPath: outURL.path, contents: nil)
+    FileManager.default.createFile(atPath: errURL.path, contents: nil)
+    process.standardOutput = try FileHandle(forWritingTo: outURL)
+    process.standardError = try FileHandle(forWritingTo: errURL)
+    let input = Pipe()
+    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
+    try process.run()
+    if let stdin {
+        input.fileHandleForWriting.write(Data(stdin.utf8))
+        try input.fileHandleForWriting.close()
+    }
+    process.waitUntilExit()
+    return ProcessResult(status: process.terminationStatus, stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
+                         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
+}
+
+/// A server with the hub schema, alice and bob (devices) and app (a service role),
+/// shared by a test class: started in its class setUp, stopped in its class tearDown.
+class HubTestCase: XCTestCase {
+    nonisolated(unsafe) static var server: PostgresTestServer?
+    static let passwords = ["alice": "alice-pw", "bob": "bob-pw", "app": "app-pw"]
+    var dir = ""
+
+    override class func setUp() {
+        super.setUp()
+        do {
+            let server = try PostgresTestServer()
+            Self.server = server
+            var admin: OpaquePointer?
+            guard hc_hub_open(&admin, server.adminConninfo) == HC_OK else { return }
+            defer { _ = hc_hub_close(admin) }
+            var version: Int32 = 0
+            guard hc_hub_init(&version, admin) == HC_OK else { return }
+            _ = hc_hub_user_add(admin, "alice", passwords["alice"], HC_HUB_USER_DEVICE)
+            _ = hc_hub_user_add(admin, "bob", passwords["bob"], HC_HUB_USER_DEVICE)
+            _ = hc_hub_user_add(admin, "app", passwords["app"], HC_HUB_USER_SERVICE)
+        } catch {
+            Self.server = nil
+        }
+    }
+
+    override class func tearDown() {
+        server?.stop()
+        server = nil
+        super.tearDown()
+    }
+
+    override func setUpWithError() throws {
+        guard Self.server != nil else { throw XCTSkip("no PostgreSQL test server (PostgreSQL 15 missing or failed to start)") }
+        dir = NSTemporaryDirectory() + "hc-hub-test-" + UUID().uuidString
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+    }
+
+    override func tearDown() {
+        try? FileManager.default.removeItem(atPath: dir)
+        super.tearDown()
+    }
+
+    var server: PostgresTestServer {
+        get throws {
+            guard let server = Self.server else { throw XCTSkip("no PostgreSQL test server") }
+            return server
+        }
+    }
+
+    func ok(_ status: Int32, _ what: String = "", file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(status, HC_OK, "\(what): \(String(cString: hc_hub_last_error_message())) / \(String(cString: hc_last_error_message()))", file: file, line: line)
+    }
+
+    func hub(_ user: String) throws -> OpaquePointer {
+        var hub: OpaquePointer?
+        let status = hc_hub_open(&hub, try server.conninfo(user, Self.passwords[user] ?? ""))
+        guard status == HC_OK, let hub else { throw NSError(domain: String(cString: hc_hub_last_error_message()), code: Int(status)) }
+        return hub
+    }
+
+    func admin() throws -> PostgresConnection {
+        do { return try PostgresConnection(try server.adminConninfo) } catch let error as PostgresError { throw NSError(domain: error.message, code: 1) }
+    }
+
+    func openStore(_ name: String) throws -> OpaquePointer {
+        var store: OpaquePointer?
+        let status = hc_store_open(&store, dir + "/" + name, 0)
+        guard status == HC_OK, let store else { throw NSError(domain: String(cString: hc_last_error_message()), code: Int(status)) }
+        return store
+    }
+
+    func canonical(_ store: OpaquePointer) -> String {
+        var text: UnsafeMutablePointer<CChar>?
+        ok(hc_sync_canonical(&text, store), "canonical")
+        defer { hc_free(text) }
+        return text.map { String(cString: $0) } ?? ""
+    }
+
+    func createHabit(_ store: OpaquePointer, _ name: String) -> Int64 {
+        var options = hc_habit_options()
+        ok(hc_habit_options_init(&options, UInt32(MemoryLayout<hc_habit_options>.size)))
+        options.kind = HC_KIND_CHECKMARK
+        options.target = 1
+        options.direction = HC_DIRECTION_AT_LEAST
+        var day: Int32 = 0
+        ok(hc_date_parse(&day, "2026-01-01"))
+        options.start_day = day
+        var id: Int64 = 0
+        name.withCString { options.name = $0; ok(hc_habit_create(&id, store, &options), "create \(name)") }
+        return id
+    }
+
+    func markDone(_ store: OpaquePointer, _ habit: Int64, _ date: String) {
+        var input = hc_entry_input()
+        ok(hc_entry_input_init(&input, UInt32(MemoryLayout<hc_entry_input>.size)))
+        var day: Int32 = 0
+        ok(hc_date_parse(&day, date))
+        input.habit_id = habit
+        input.kind = HC_ENTRY_DONE
+        input.day = day
+        input.source = HC_SOURCE_MANUAL
+        var id: Int64 = 0
+        ok(hc_entry_append(&id, store, &input), "entry")
+    }
+
+    func status(_ hub: OpaquePointer, actAs: String? = nil) -> hc_hub_status {
+        var status = hc_hub_status()
+        ok(hc_hub_status_init(&status, UInt32(MemoryLayout<hc_hub_status>.size)))
+        let code = actAs.map { name in name.withCString { hc_hub_status_get(&status, hub, $0) } } ?? hc_hub_status_get(&status, hub, nil)
+        var retried = code
+        for _ in 0..<3 where retried == HC_E_IO {
+            retried = actAs.map { name in name.withCString { hc_hub_status_get(&status, hub, $0) } } ?? hc_hub_status_get(&status, hub, nil)
+        }
+        ok(retried, "status")
+        return status
+    }
+
+    /// Syncs, retrying after failures (a killed connection): the call is safe to repeat.
+    @discardableResult
+    func sync(_ hub: OpaquePointer, _ store: OpaquePointer, flags: UInt32 = UInt32(HC_HUB_PUSH | HC_HUB_PULL)) -> hc_hub_sync_summary {
+        var summary = hc_hub_sync_summary()
+        var options = hc_hub_sync_options()
+        ok(hc_hub_sync_summary_init(&summary, UInt32(MemoryLayout<hc_hub_sync_summary>.size)))
+        ok(hc_hub_sync_options_init(&options, UInt32(MemoryLayout<hc_hub_sync_options>.size)))
+        options.flags = flags
+        // A connection killed earlier (another test step terminated this user's
+        // backends) fails one call; the next reconnects. Retrying is the contract.
+        var status = hc_hub_sync(&summary, hub, store, &options)
+        for _ in 0..<3 where status == HC_E_IO { status = hc_hub_sync(&summary, hub, store, &options) }
+        ok(status, "sync")
+        return summary
+    }
+}

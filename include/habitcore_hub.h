@@ -1,0 +1,142 @@
+/* habitcore_hub.h: syncing habitcore stores through a PostgreSQL hub.
+ *
+ * A second library, libhabitcore_hub.so (SONAME libhabitcore_hub.so.1), beside
+ * libhabitcore.so: it links libpq, so apps that never use a hub never load libpq.
+ * It follows include/habitcore.h's conventions (docs: /work/shared/ABI.md): int32_t
+ * status codes (HC_OK, HC_E_*), option and result structs that start with
+ * struct_size, a message per handle (hc_hub_errmsg) and per thread
+ * (hc_last_error_message() is libhabitcore's; this library keeps its own:
+ * hc_hub_last_error_message()).
+ *
+ * The hub is a PostgreSQL schema (habitcore) that hc_hub_init creates and migrates.
+ * Who may see what is enforced by PostgreSQL: a device connects as its user's own
+ * role (hc_hub_user_add) and row-level security keys every row to that role; a
+ * trusted server connects as a member of habitcore_service and acts for one user per
+ * transaction (the act_as options). See README, "Sync hub". */
+#ifndef HABITCORE_HUB_H
+#define HABITCORE_HUB_H
+
+#include "habitcore.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A connection to a hub. Opaque; open with hc_hub_open, close with hc_hub_close.
+ * One handle is used by one thread at a time (calls on it are serialised by a
+ * lock); several handles may be used from several threads. */
+typedef struct hc_hub hc_hub;
+
+/* Connects with a libpq connection string or URI (conninfo: "host=/run/pg
+ * user=alice password=...", "postgresql://alice@hub.example/habits?sslmode=verify-full");
+ * TLS, certificates and SCRAM are libpq's. *out (set to NULL on failure) is closed
+ * with hc_hub_close. A failed connection is reconnected by the next call on the
+ * handle. HC_OK, HC_E_INVALID (NULL argument), HC_E_IO (could not connect: see
+ * hc_hub_last_error_message), HC_E_NOMEM. Any thread. */
+int32_t hc_hub_open(hc_hub **out, const char *conninfo);
+
+/* Closes the connection and frees the handle; NULL is accepted. HC_OK, HC_E_MISUSE
+ * (not a handle from hc_hub_open, or already closed). */
+int32_t hc_hub_close(hc_hub *hub);
+
+/* The last error message on hub (library-owned, valid until the next call on it);
+ * "" for a NULL or foreign handle. */
+const char *hc_hub_errmsg(hc_hub *hub);
+
+/* This thread's last error message from this library (library-owned, valid until
+ * the thread's next call into it). Never NULL. */
+const char *hc_hub_last_error_message(void);
+
+/* Admin (a superuser or the schema's owner): creates or migrates the hub schema to
+ * this library's version, in one transaction; creating the group roles
+ * habitcore_device and habitcore_service if they are missing. Running it again does
+ * nothing. *out_version (may be NULL) gets the schema version. HC_OK, HC_E_MISUSE,
+ * HC_E_IO (connection or permission), HC_E_TOO_NEW (a newer library migrated it). */
+int32_t hc_hub_init(int32_t *out_version, hc_hub *hub);
+
+#define HC_HUB_USER_DEVICE 0  /* a person's role: sees and writes only its own rows */
+#define HC_HUB_USER_SERVICE 1 /* a trusted server's role: acts for one user per transaction */
+
+/* Admin: creates a login role named name (1..63 bytes of [a-z0-9_], not starting with
+ * habitcore_ or pg_, the user's name in the hub) with password (stored as a SCRAM
+ * verifier), member of habitcore_device (kind HC_HUB_USER_DEVICE) or
+ * habitcore_service (HC_HUB_USER_SERVICE) and of nothing else. HC_OK, HC_E_INVALID
+ * (name, password or kind), HC_E_CONFLICT (the role exists), HC_E_MISUSE, HC_E_IO. */
+int32_t hc_hub_user_add(hc_hub *hub, const char *name, const char *password, int32_t kind);
+
+#define HC_HUB_PUSH 0x1u /* send the hub what it lacks */
+#define HC_HUB_PULL 0x2u /* apply what the store lacks */
+
+/* How hc_hub_sync runs. The caller sets struct_size (HC_HUB_SYNC_OPTIONS_INIT). */
+typedef struct hc_hub_sync_options {
+    uint32_t struct_size;
+    uint32_t flags;      /* HC_HUB_PUSH | HC_HUB_PULL (the default), or one of them */
+    const char *act_as;  /* NULL for a device's own role; a service role names the user */
+} hc_hub_sync_options;
+
+#define HC_HUB_SYNC_OPTIONS_INIT { (uint32_t)sizeof(hc_hub_sync_options), HC_HUB_PUSH | HC_HUB_PULL, NULL }
+
+int32_t hc_hub_sync_options_init(hc_hub_sync_options *out, uint32_t struct_size);
+
+/* What hc_hub_sync did. The caller sets struct_size (HC_HUB_SYNC_SUMMARY_INIT). */
+typedef struct hc_hub_sync_summary {
+    uint32_t struct_size;
+    int64_t records_pushed;  /* records sent that the hub did not hold */
+    int64_t records_pulled;  /* records received from the hub */
+    int64_t ops_new;         /* of those, ops the store had not seen (hc_sync_summary) */
+} hc_hub_sync_summary;
+
+#define HC_HUB_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_hub_sync_summary), 0, 0, 0 }
+
+int32_t hc_hub_sync_summary_init(hc_hub_sync_summary *out, uint32_t struct_size);
+
+/* Syncs store with the user's records at the hub: pushes, in one transaction, every
+ * record the hub lacks (records are keyed by user and global id, so a record sent
+ * twice is kept once), then pulls every record beyond the store's state and applies
+ * them with hc_sync_apply (idempotent). Safe to retry at any point: a sync killed or
+ * disconnected anywhere loses nothing and duplicates nothing; call it again. store
+ * is a handle from libhabitcore's hc_store_open. options may be NULL (push and pull
+ * as the connected role). *out (may be NULL; struct_size set) gets the summary.
+ * HC_OK, HC_E_INVALID (options, act_as), HC_E_MISUSE (handles), HC_E_IO (connection,
+ * refused by the hub's rules), HC_E_CORRUPT (a record the hub holds is damaged),
+ * and the store's codes from hc_sync_state/changes/apply. One call per hub handle
+ * at a time; the store's own rules for store. */
+int32_t hc_hub_sync(hc_hub_sync_summary *out, hc_hub *hub, hc_store *store, const hc_hub_sync_options *options);
+
+/* What the hub holds for the connected user (or act_as, for a service role). */
+typedef struct hc_hub_status {
+    uint32_t struct_size;
+    int32_t schema_version;      /* the hub schema's version; 0: not initialised */
+    int64_t records;             /* sync records held for the user */
+    int64_t replicas;            /* devices (replicas) that pushed for the user */
+    int64_t referral_codes;      /* codes the user registered */
+    int64_t referrals_made;      /* other users who redeemed the user's codes */
+    int64_t referral_redeemed;   /* 1 when the user redeemed someone's code */
+} hc_hub_status;
+
+#define HC_HUB_STATUS_INIT { (uint32_t)sizeof(hc_hub_status), 0, 0, 0, 0, 0, 0 }
+
+int32_t hc_hub_status_init(hc_hub_status *out, uint32_t struct_size);
+
+/* Fills *out (struct_size set) for the connected user, or for act_as (NULL: the
+ * connected role) when connected as a service role. HC_OK, HC_E_INVALID, HC_E_MISUSE,
+ * HC_E_IO. One call per hub handle at a time. */
+int32_t hc_hub_status_get(hc_hub_status *out, hc_hub *hub, const char *act_as);
+
+/* Registers code (4..64 bytes of [A-Za-z0-9_-]) as the connected user's referral
+ * code. HC_OK, HC_E_INVALID, HC_E_CONFLICT (another user holds the code; the same
+ * user registering it again is HC_OK), HC_E_MISUSE, HC_E_IO. */
+int32_t hc_hub_referral_register(hc_hub *hub, const char *code);
+
+/* Redeems code for the connected user: records the redemption once, for both users
+ * (the referrer sees it in hc_hub_status_get at its next call). HC_OK (also when
+ * this user already redeemed this code), HC_E_NOT_FOUND (no such code),
+ * HC_E_CONFLICT (the user's own code, or the user already redeemed another code),
+ * HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+int32_t hc_hub_referral_redeem(hc_hub *hub, const char *code);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HABITCORE_HUB_H */
