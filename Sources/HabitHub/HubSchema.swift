@@ -199,7 +199,7 @@ package enum HubSchema {
             migrated = try db.transaction { () throws(PostgresError) -> Int32? in
                 try db.query("SELECT pg_advisory_xact_lock(7261001)")
                 let installed = try installedVersion(db)
-                guard installed <= version else { return nil }
+                guard installed >= 0, installed <= version else { return nil }
                 try db.query(roles)
                 for step in Int(installed)..<Int(version) {
                     for statement in migrations[step] { try db.query(statement) }
@@ -211,7 +211,7 @@ package enum HubSchema {
             throw error.habitError
         }
         guard let migrated else {
-            throw HabitError(.tooNew, "the hub schema is newer than this library's (\(version)); upgrade libhabitcore_hub")
+            throw HabitError(.tooNew, "the hub schema is newer than this library's (\(version)), or its version row is damaged; upgrade libhabitcore_hub")
         }
         return migrated
     }
