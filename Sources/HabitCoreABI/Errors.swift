@@ -4,29 +4,10 @@ import HabitCore
 
 /// The thread-local message behind hc_last_error_message().
 enum ThreadError {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        // The destructor frees a thread's message when the thread ends.
-        pthread_key_create(&key) { free($0) }
-        return key
-    }()
-
-    static func set(_ message: String) {
-        let old = pthread_getspecific(key)
-        pthread_setspecific(key, strdup(message))
-        free(old)
-    }
-
-    static func clear() {
-        guard let old = pthread_getspecific(key) else { return }
-        pthread_setspecific(key, nil)
-        free(old)
-    }
-
-    static var message: UnsafePointer<CChar> {
-        guard let pointer = pthread_getspecific(key) else { return CText.empty }
-        return UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
-    }
+    private static let messages = ThreadLocalMessage()
+    static func set(_ message: String) { messages.set(message) }
+    static func clear() { messages.clear() }
+    static var message: UnsafePointer<CChar> { messages.message ?? CText.empty }
 }
 
 /// Records a failure for this thread and returns its status code.

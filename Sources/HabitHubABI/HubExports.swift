@@ -27,28 +27,10 @@ final class HubLock: @unchecked Sendable {
 
 /// The thread-local message behind hc_hub_last_error_message().
 enum HubThreadError {
-    private static let key: pthread_key_t = {
-        var key = pthread_key_t()
-        pthread_key_create(&key) { free($0) }
-        return key
-    }()
-
-    static func set(_ message: String) {
-        let old = pthread_getspecific(key)
-        pthread_setspecific(key, strdup(message))
-        free(old)
-    }
-
-    static func clear() {
-        guard let old = pthread_getspecific(key) else { return }
-        pthread_setspecific(key, nil)
-        free(old)
-    }
-
-    static var message: UnsafePointer<CChar> {
-        guard let pointer = pthread_getspecific(key) else { return emptyText }
-        return UnsafePointer(pointer.assumingMemoryBound(to: CChar.self))
-    }
+    private static let messages = ThreadLocalMessage()
+    static func set(_ message: String) { messages.set(message) }
+    static func clear() { messages.clear() }
+    static var message: UnsafePointer<CChar> { messages.message ?? emptyText }
 }
 
 /// Swift string literals are stored NUL-terminated: "" as a C string.

@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitCore
 import XCTest
 
 /// Awards, referrals and events through the C functions, on a real SQLite file.

@@ -1,4 +1,5 @@
 import Foundation
+import HabitCore
 import XCTest
 
 /// The built library, driven by C programs: hostile input, crashes, contention.

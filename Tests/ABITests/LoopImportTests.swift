@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitCore
 import XCTest
 
 /// Loop Habit Tracker's own CSV export (uhabits-core/assets/test/csv_export, in

@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitCore
 import XCTest
 
 /// proofcheck (libhabitcore_proofcheck.so), loaded as a plugin through the C functions

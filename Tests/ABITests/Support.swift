@@ -98,22 +98,6 @@ func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> 
     return text.withCString { body($0) }
 }
 
-/// A small deterministic generator, so a failure can be replayed.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    /// 0 ..< n (0 when n < 1).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    mutating func chance(_ p: Double) -> Bool { Double(next() >> 11) / Double(1 << 53) < p }
-}
-
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
 let latestSchemaVersion: Int32 = 15

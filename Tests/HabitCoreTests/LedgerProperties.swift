@@ -7,7 +7,7 @@ struct LedgerProperties {
                                    routine: .anytime, proofRequired: false, startDay: 0, schedule: .daily)
 
     static func randomHistory(seed: UInt64, count: Int) -> [Entry] {
-        var random = SeededRandom(state: seed)
+        var random = SplitMix(seed: seed)
         var entries: [Entry] = []
         for id in 1...Int64(count) {
             let kind: EntryKind = [.amount, .amount, .total, .done, .skip].randomElement(using: &random) ?? .amount
@@ -22,7 +22,7 @@ struct LedgerProperties {
     @Test(arguments: 1...40)
     func undoingAnEntryRestoresTheStateBeforeIt(seed: Int) throws {
         let history = Self.randomHistory(seed: UInt64(seed), count: 30)
-        var random = SeededRandom(state: UInt64(seed) &* 7)
+        var random = SplitMix(seed: UInt64(seed) &* 7)
         let target = try #require(history.randomElement(using: &random))
         let without = history.filter { $0.id != target.id }
         let undo = Entry(id: 1000, habitId: 1, day: target.day, kind: .undo, value: 0, recordedAtMs: 0, source: .manual,

@@ -7,7 +7,7 @@ struct StreakProperties {
                                         .timesPerWeek(3), .timesPerMonth(8)]
 
     static func randomHistory(seed: UInt64, schedule: Schedule, kind: HabitKind = .checkmark) -> HabitHistory {
-        var random = SeededRandom(state: seed)
+        var random = SplitMix(seed: seed)
         let spec = HabitSpec(name: "p", kind: kind, target: kind == .checkmark ? 1 : 4, direction: .atLeast, group: nil, unit: nil,
                              routine: .anytime, proofRequired: false, startDay: 20_000, schedule: schedule)
         var states: [DayState] = []
@@ -30,7 +30,7 @@ struct StreakProperties {
     func addingACompletionNeverShortensAStreak(scheduleIndex: Int, seed: Int) {
         var history = Self.randomHistory(seed: UInt64(seed * 17 + scheduleIndex), schedule: Self.schedules[scheduleIndex])
         let before = Streaks.summary(Judge.occurrences(history, asOf: 20_119, weekStart: 1), best: 1)
-        var random = SeededRandom(state: UInt64(seed))
+        var random = SplitMix(seed: UInt64(seed))
         let day = 20_000 + Int32.random(in: 0..<120, using: &random)
         history.record(DayState(day: day, value: 1, done: true, skipped: false, entryCount: 1))
         let after = Streaks.summary(Judge.occurrences(history, asOf: 20_119, weekStart: 1), best: 1)

@@ -264,7 +264,7 @@ final class StrengthTests: XCTestCase {
     }
 
     func testGeneratedHistoriesMatchLoopForEveryFrequencyAndType() {
-        var random = SeededRandom(state: 18)
+        var random = SplitMix(seed: 18)
         let length = 2000
         var worst = 0.0, compared = 0
         for d in 1...31 {
@@ -309,7 +309,7 @@ final class StrengthTests: XCTestCase {
     }
 
     func testOurSchedulesUseTheFrequencyTheyAmountTo() {
-        var random = SeededRandom(state: 7)
+        var random = SplitMix(seed: 7)
         let length = 1500
         let cases: [(Schedule, Int, Int)] = [(.weekdays(0b0101010), 3, 7), (.everyNDays(3), 1, 3), (.monthDays([1, 15]), 2, 30),
                                              (.timesPerWeek(3), 3, 7), (.timesPerMonth(5), 5, 30), (.daily, 1, 1)]

@@ -6,7 +6,7 @@ final class SyncFormatTests: XCTestCase {
     let b = [UInt8](repeating: 0xBB, count: 16)
 
     func testClockTicksAboveLastAndFollowsTheWallClock() {
-        var rng = SeededRandom(state: 7)
+        var rng = SplitMix(seed: 7)
         var last: Int64 = 0
         for _ in 0..<10_000 {
             let wall = Int64(rng.int(1_700_000_000_000...1_700_000_000_100))

@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitCore
 import HabitHub
 import XCTest
 
@@ -8,18 +9,6 @@ import XCTest
 /// of a pull: every alice device ends with the same canonical export, the hub holds
 /// each record once, and bob never sees a row of alice's.
 final class HubSyncTests: HubTestCase {
-    /// SplitMix64: the same sequence on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-    }
 
     /// Kills every backend of user from the admin connection.
     func kill(_ admin: PostgresConnection, _ user: String) throws {
@@ -87,7 +76,7 @@ final class HubSyncTests: HubTestCase {
             for h in aliceHubs + [bobHub] { _ = hc_hub_close(h) }
             for s in alice + [bobStore] { _ = hc_store_close(s) }
         }
-        var random = Random(state: 2027)
+        var random = SplitMix(seed: 2027)
         var habits: [[Int64]] = [[], [], []]
         var names = 0
         for round in 0..<60 {
