@@ -6,25 +6,6 @@ import HabitHub
 // The hc_hub_* exports (include/habitcore_hub.h): validate, convert, call the hub,
 // convert back. Nothing here decides anything.
 
-/// A pthread mutex for this library's own state.
-final class HubLock: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-    func locked<T>(_ body: () -> T) -> T {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
-    }
-}
-
 /// The thread-local message behind hc_hub_last_error_message().
 enum HubThreadError {
     private static let messages = ThreadLocalMessage()
@@ -46,7 +27,7 @@ private func fail(_ error: HabitError) -> Int32 {
 
 /// What an hc_hub pointer stands for.
 final class HubHandle: @unchecked Sendable {
-    let lock = HubLock()
+    let lock = Lock()
     let hub: Hub
     var message: UnsafeMutablePointer<CChar>?
     var closed = false
@@ -56,7 +37,7 @@ final class HubHandle: @unchecked Sendable {
 
 /// Every live handle, so a NULL, closed or foreign pointer is refused, not followed.
 enum HubRegistry {
-    private static let lock = HubLock()
+    private static let lock = Lock()
     nonisolated(unsafe) private static var live: [UInt: HubHandle] = [:]
 
     static func add(_ handle: HubHandle) -> OpaquePointer {
