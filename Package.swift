@@ -131,9 +131,9 @@ let package = Package(
                 "-Xlinker", "-rpath=$ORIGIN",
             ], .when(platforms: [.linux]))]
         ),
-        // The hub against a real PostgreSQL 15 started by the tests (initdb, pg_ctl).
-        .testTarget(name: "HubTests", dependencies: ["CHabitCore", "HabitHubABI", "HabitHub"]),
         .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
-        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit"]),
+        // The libraries from C, the CLI, the bindings; the hub against a real PostgreSQL 15
+        // the tests start (initdb, pg_ctl).
+        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit", "HabitHubABI", "HabitHub"]),
     ]
 )

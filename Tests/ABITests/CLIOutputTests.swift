@@ -86,7 +86,7 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["sync", "apply", "-"], stdin: ""), Case(args: ["sync", "with", folder + "/other.db"]),
             Case(args: ["sync", "with", folder + "/other.db", "--evidence"]), Case(args: ["--json", "sync", "changes", "--evidence"]),
             Case(args: ["proof", "evidence", "1", "--out", "{folder}/photo.bin"]), Case(args: ["--json", "proof", "evidence", "1"]),
-            // No server here: the hub's own tests (HubTests) sync for real; these fail to connect, exit 6.
+            // No server here: the hub's own tests (Hub*Tests) sync for real; these fail to connect, exit 6.
             Case(args: ["hub", "status", "--hub", "host=/nonexistent-hub dbname=x connect_timeout=1"]),
             Case(args: ["--json", "hub", "sync", "--hub", "host=/nonexistent-hub dbname=x connect_timeout=1"]),
             // Failures, whose only output is on stderr.

@@ -17,7 +17,7 @@ final class HubExampleTests: HubTestCase {
         XCTAssertEqual(compiled.status, 0, compiled.stderr)
 
         for (user, days) in [("alice", 3), ("bob", 1)] {
-            let store = try openStore("\(user)-phone.db")
+            let store = try open("\(user)-phone.db")
             let device = try hub(user)
             let habit = createHabit(store, "\(user)-walk")
             for day in 0..<days { markDone(store, habit, "2026-04-0\(8 - days + day)") }

@@ -66,46 +66,11 @@ final class PostgresTestServer {
     }
 }
 
-struct ProcessResult {
-    var status: Int32
-    var stdout: String
-    var stderr: String
-}
-
-/// Runs a program to completion; output through files, so it cannot deadlock.
-func runProcess(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil) throws -> ProcessResult {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = arguments
-    var env = ProcessInfo.processInfo.environment
-    for (key, value) in environment { env[key] = value }
-    process.environment = env
-    let dir = NSTemporaryDirectory() + "hc-hub-run-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(atPath: dir) }
-    let outURL = URL(fileURLWithPath: dir + "/stdout"), errURL = URL(fileURLWithPath: dir + "/stderr")
-    FileManager.default.createFile(atPath: outURL.path, contents: nil)
-    FileManager.default.createFile(atPath: errURL.path, contents: nil)
-    process.standardOutput = try FileHandle(forWritingTo: outURL)
-    process.standardError = try FileHandle(forWritingTo: errURL)
-    let input = Pipe()
-    process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-    try process.run()
-    if let stdin {
-        input.fileHandleForWriting.write(Data(stdin.utf8))
-        try input.fileHandleForWriting.close()
-    }
-    process.waitUntilExit()
-    return ProcessResult(status: process.terminationStatus, stdout: (try? String(contentsOf: outURL, encoding: .utf8)) ?? "",
-                         stderr: (try? String(contentsOf: errURL, encoding: .utf8)) ?? "")
-}
-
 /// A server with the hub schema, alice and bob (devices) and app (a service role),
 /// shared by a test class: started in its class setUp, stopped in its class tearDown.
-class HubTestCase: XCTestCase {
+class HubTestCase: StoreTestCase {
     nonisolated(unsafe) static var server: PostgresTestServer?
     static let passwords = ["alice": "alice-pw", "bob": "bob-pw", "app": "app-pw"]
-    var dir = ""
 
     override class func setUp() {
         super.setUp()
@@ -133,8 +98,7 @@ class HubTestCase: XCTestCase {
 
     override func setUpWithError() throws {
         guard Self.server != nil else { throw XCTSkip("no PostgreSQL test server (PostgreSQL 15 missing or failed to start)") }
-        dir = NSTemporaryDirectory() + "hc-hub-test-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try super.setUpWithError()
     }
 
     override func tearDown() {
@@ -164,45 +128,8 @@ class HubTestCase: XCTestCase {
         do { return try PostgresConnection(try server.adminConninfo) } catch let error as PostgresError { throw NSError(domain: error.message, code: 1) }
     }
 
-    func openStore(_ name: String) throws -> OpaquePointer {
-        var store: OpaquePointer?
-        let status = hc_store_open(&store, dir + "/" + name, 0)
-        guard status == HC_OK, let store else { throw NSError(domain: String(cString: hc_last_error_message()), code: Int(status)) }
-        return store
-    }
-
-    func canonical(_ store: OpaquePointer) -> String {
-        var text: UnsafeMutablePointer<CChar>?
-        ok(hc_sync_canonical(&text, store), "canonical")
-        defer { hc_free(text) }
-        return text.map { String(cString: $0) } ?? ""
-    }
-
-    func createHabit(_ store: OpaquePointer, _ name: String) -> Int64 {
-        var options = hc_habit_options()
-        ok(hc_habit_options_init(&options, UInt32(MemoryLayout<hc_habit_options>.size)))
-        options.kind = HC_KIND_CHECKMARK
-        options.target = 1
-        options.direction = HC_DIRECTION_AT_LEAST
-        var day: Int32 = 0
-        ok(hc_date_parse(&day, "2026-01-01"))
-        options.start_day = day
-        var id: Int64 = 0
-        name.withCString { options.name = $0; ok(hc_habit_create(&id, store, &options), "create \(name)") }
-        return id
-    }
-
     func markDone(_ store: OpaquePointer, _ habit: Int64, _ date: String) {
-        var input = hc_entry_input()
-        ok(hc_entry_input_init(&input, UInt32(MemoryLayout<hc_entry_input>.size)))
-        var day: Int32 = 0
-        ok(hc_date_parse(&day, date))
-        input.habit_id = habit
-        input.kind = HC_ENTRY_DONE
-        input.day = day
-        input.source = HC_SOURCE_MANUAL
-        var id: Int64 = 0
-        ok(hc_entry_append(&id, store, &input), "entry")
+        ok(append(store, habit, on: date).0, "entry")
     }
 
     func status(_ hub: OpaquePointer, actAs: String? = nil) -> hc_hub_status {

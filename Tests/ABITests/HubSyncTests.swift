@@ -68,8 +68,8 @@ final class HubSyncTests: HubTestCase {
 
     func testDevicesConvergeThroughKillsAndUsersStayApart() throws {
         let admin = try admin()
-        let alice = try (1...3).map { try openStore("alice\($0).db") }
-        let bobStore = try openStore("bob.db")
+        let alice = try (1...3).map { try open("alice\($0).db") }
+        let bobStore = try open("bob.db")
         let aliceHubs = try (0..<3).map { _ in try hub("alice") }
         let bobHub = try hub("bob")
         defer {
@@ -152,10 +152,10 @@ final class HubSyncTests: HubTestCase {
     /// A service role acts for one user per transaction: a store materialised
     /// through it is alice's, and without act_as it sees nothing.
     func testServiceRoleActsForOneUserPerSync() throws {
-        let device = try openStore("alice-device.db")
+        let device = try open("alice-device.db")
         let aliceHub = try hub("alice")
         let service = try hub("app")
-        let copy = try openStore("server-copy.db")
+        let copy = try open("server-copy.db")
         defer {
             _ = hc_hub_close(aliceHub); _ = hc_hub_close(service)
             _ = hc_store_close(device); _ = hc_store_close(copy)
@@ -172,7 +172,7 @@ final class HubSyncTests: HubTestCase {
         XCTAssertEqual(status(service, actAs: "alice").records, status(aliceHub).records)
         // A device naming another user reaches nothing: its pull gets no rows.
         let bobHub = try hub("bob")
-        let bobCopy = try openStore("bob-copy.db")
+        let bobCopy = try open("bob-copy.db")
         defer { _ = hc_hub_close(bobHub); _ = hc_store_close(bobCopy) }
         "alice".withCString { options.act_as = $0; ok(hc_hub_sync(nil, bobHub, bobCopy, &options), "bob acting as alice") }
         XCTAssertFalse(canonical(bobCopy).contains("service-visible"))
@@ -216,7 +216,7 @@ final class HubSyncTests: HubTestCase {
         XCTAssertEqual(hc_hub_sync(nil, alice, garbage, nil), HC_E_MISUSE, "a foreign store pointer")
         var options = hc_hub_sync_options()
         options.struct_size = 3
-        let store = try openStore("s.db")
+        let store = try open("s.db")
         defer { _ = hc_store_close(store) }
         XCTAssertEqual(hc_hub_sync(nil, alice, store, &options), HC_E_INVALID)
         ok(hc_hub_sync_options_init(&options, UInt32(MemoryLayout<hc_hub_sync_options>.size)))

@@ -9,8 +9,8 @@ import XCTest
 final class HubAttackTests: HubTestCase {
     /// Alice holds records, a referral code and a redemption; bob holds records.
     func seed() throws {
-        let aliceStore = try openStore("alice.db")
-        let bobStore = try openStore("bob.db")
+        let aliceStore = try open("alice.db")
+        let bobStore = try open("bob.db")
         let aliceHub = try hub("alice")
         let bobHub = try hub("bob")
         defer {
