@@ -298,8 +298,9 @@ extension Engine {
 
     /// Every award unlock record by global id, then the one that stands per award.
     private func canonicalAwards(_ habitIds: [Int64: GlobalId]) throws(HabitError) -> [String] {
+        let rows = try store.allAwardUnlocks()
         var records: [(GlobalId, String)] = []
-        for (unlock, id) in try store.allAwardUnlocks() {
+        for (unlock, id) in rows {
             guard let id else { continue }
             let rule = unlock.rule
             var scope = rule.scope.name
@@ -316,8 +317,8 @@ extension Engine {
                 + " cause=\(unlock.causeKind.rawValue):\(cause) habit=\(unlock.causeHabitId.flatMap { habitIds[$0]?.text } ?? "-")"))
         }
         var lines = records.sorted { $0.0 < $1.0 }.map(\.1)
-        let ids = Dictionary(try store.allAwardUnlocks().compactMap { row in row.id.map { (row.unlock.id, $0) } }, uniquingKeysWith: { a, _ in a })
-        for unlock in try store.awardUnlocks().sorted(by: { $0.rule.id < $1.rule.id }) {
+        let ids = Dictionary(rows.compactMap { row in row.id.map { (row.unlock.id, $0) } }, uniquingKeysWith: { a, _ in a })
+        for unlock in Store.standing(rows).sorted(by: { $0.rule.id < $1.rule.id }) {
             lines.append("award-standing \(SyncCanonical.quote(unlock.rule.id)) \(ids[unlock.id]?.text ?? "-")")
         }
         return lines

@@ -81,7 +81,11 @@ extension Store {
     /// holds every device's unlock of an award (sync keeps them all); the one that
     /// stands is the one SyncMerge.standsOver picks: the earliest crossing day.
     package func awardUnlocks() throws(HabitError) -> [AwardUnlock] {
-        let rows = try allAwardUnlocks()
+        Self.standing(try allAwardUnlocks())
+    }
+
+    /// Of unlock rows (allAwardUnlocks), the one that stands per award, in id order.
+    package static func standing(_ rows: [(unlock: AwardUnlock, id: GlobalId?)]) -> [AwardUnlock] {
         var standing: [String: (unlock: AwardUnlock, id: GlobalId?)] = [:]
         for row in rows {
             if let held = standing[row.unlock.rule.id],
