@@ -15,7 +15,9 @@ let package = Package(
     products: [
         // Swift apps depend on this one (by URL and version): the Swift API over the header,
         // built from source with the app, no unsafe flags and no proofcheck in its closure.
-        .library(name: "HabitKit", targets: ["HabitKit"]),
+        // The engine (HabitCoreABI) comes with the product, not with the HabitKit target:
+        // habitctl uses the target and reaches the engine through libhabitcore.so instead.
+        .library(name: "HabitKit", targets: ["HabitKit", "HabitCoreABI"]),
         // The shipped libhabitcore.so (scripts/build-release.sh, scripts/install.sh): the C
         // contract for C, Python and Rust. Its link settings are unsafe flags, so no app
         // depends on this product.
@@ -69,12 +71,12 @@ let package = Package(
             )]
         ),
         // The Swift API over the C header: what Swift apps use.
-        .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitCoreABI", "HabitPlatform"]),
+        .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitPlatform"]),
         // The command line reaches the engine only through the C header, and runs the
         // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
         .executableTarget(
             name: "habitctl",
-            dependencies: ["CHabitCore", "HabitPlatform"],
+            dependencies: ["CHabitCore", "HabitPlatform", "HabitKit"],
             linkerSettings: [.linkedLibrary("habitcore")],
             plugins: ["ShippedLibrary"]
         ),
@@ -107,7 +109,7 @@ let package = Package(
             linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"], .when(platforms: [.linux]))]
         ),
         // HabitKit against direct C calls (bench/habitkit.sh builds it in release).
-        .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
+        .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "HabitCoreABI", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
         // Debian's libpq (libpq-dev): /usr/include/postgresql/libpq-fe.h.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // The hub: a libpq wrapper, the hub schema's migrations, push and pull over the

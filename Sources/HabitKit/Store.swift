@@ -64,12 +64,40 @@ public final class Store: @unchecked Sendable {
         }
     }
 
+    /// Runs body with the store's raw `hc_store *`, for a header function HabitKit does
+    /// not bind: the handle is valid only inside body (the Store stays alive until it
+    /// returns) and must not be closed there. Throws .misuse once the store is closed.
+    public func withUnsafeHandle<T>(_ body: (OpaquePointer) throws(HabitError) -> T) throws(HabitError) -> T {
+        try withHandle(body)
+    }
+
     /// Today's day in the store's home zone, after its day start (hc_store_today).
     public func today() throws(HabitError) -> Day {
         try withHandle { store throws(HabitError) in
             var day: Int32 = 0
             try check(hc_store_today(&day, store))
             return Day(rawValue: day)
+        }
+    }
+
+    /// The local day an instant (ms since 1970 UTC) falls on in the home zone, after
+    /// the day start (hc_store_local_day).
+    public func localDay(atMs utcMs: Int64) throws(HabitError) -> Day {
+        try withHandle { store throws(HabitError) in
+            var day: Int32 = 0
+            try check(hc_store_local_day(&day, store, utcMs))
+            return Day(rawValue: day)
+        }
+    }
+
+    /// The UTC instant (ms) of a local wall time, `minute` minutes after midnight
+    /// (0...1439) of `day` in the home zone: the inverse of localDay (hc_store_utc_ms,
+    /// whose header comment says how skipped and repeated times read).
+    public func utcMs(day: Day, minute: Int32) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var ms: Int64 = 0
+            try check(hc_store_utc_ms(&ms, store, day.rawValue, minute))
+            return ms
         }
     }
 

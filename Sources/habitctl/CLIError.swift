@@ -1,4 +1,5 @@
 import CHabitCore
+import HabitKit
 
 /// A failure of the command line, with the exit code it ends with.
 /// Exit codes (documented in `habitctl --help` and the README):
@@ -40,5 +41,12 @@ struct CLIError: Error {
         default: code = 1
         }
         return CLIError(exitCode: code, message: message)
+    }
+}
+
+extension CLIError {
+    /// A HabitKit error, with the exit code of its status.
+    init(_ error: HabitError) {
+        self = .fromStatus(error.code.rawValue, error.message)
     }
 }

@@ -1,4 +1,5 @@
 import CHabitCore
+import HabitKit
 
 /// Thin Swift conveniences over the C API. Every call goes through include/habitcore.h.
 enum Library {
@@ -55,18 +56,24 @@ enum Library {
     }
 }
 
-/// An open store; closed when the command ends.
+/// Runs HabitKit calls, turning a HabitError into the CLIError with its exit code.
+func kit<T>(_ body: () throws(HabitError) -> T) throws(CLIError) -> T {
+    do { return try body() } catch { throw CLIError(error) }
+}
+
+/// An open store, through HabitKit; closed when the command ends.
 final class StoreRef {
+    /// The store, for HabitKit's calls.
+    let kit: HabitKit.Store
+    /// The raw handle, for the commands not yet moved onto HabitKit (issue 23): valid
+    /// while this StoreRef lives, which holds kit open.
     let handle: OpaquePointer
 
     init(path: String, flags: UInt32 = 0) throws(CLIError) {
-        var store: OpaquePointer?
-        try Library.check(hc_store_open(&store, path, flags))
-        guard let store else { throw CLIError(exitCode: 1, message: "hc_store_open returned no handle") }
-        handle = store
+        let store = try habitctl.kit { () throws(HabitError) in try HabitKit.Store(path: path, options: .init(rawValue: flags)) }
+        kit = store
+        handle = try habitctl.kit { () throws(HabitError) in try store.withUnsafeHandle { $0 } }
     }
-
-    deinit { hc_store_close(handle) }
 
     func today() throws(CLIError) -> Int32 {
         var day: Int32 = 0

@@ -41,6 +41,28 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(HabitError.Code(rawValue: 999).rawValue, 999)
     }
 
+    func testLocalTimeAndTheRawHandle() throws {
+        let (store, _) = try freshStore()
+        try store.setTimeZone("Europe/Berlin")
+        let day = try Day("2026-03-29") // the spring-forward day: 02:00 to 03:00 is skipped
+        let halfPastTwo = try store.utcMs(day: day, minute: 150)
+        XCTAssertEqual(try store.utcMs(day: day, minute: 180), halfPastTwo, "a skipped time reads as the first minute after the gap")
+        XCTAssertEqual(try store.localDay(atMs: halfPastTwo), day)
+        XCTAssertEqual(try store.localDay(atMs: halfPastTwo - 4 * 3_600_000), day.adding(-1))
+        expect(.invalid) { _ = try store.utcMs(day: day, minute: 1440) }
+        // The escape hatch reaches the same store as the Swift calls.
+        let zone = try store.withUnsafeHandle { handle throws(HabitError) -> String in
+            var name: UnsafeMutablePointer<CChar>?
+            guard hc_store_timezone(&name, handle) == HC_OK, let name else { throw HabitError(code: .internal, message: "no zone") }
+            defer { hc_free(name) }
+            return String(cString: name)
+        }
+        XCTAssertEqual(zone, "Europe/Berlin")
+        try store.close()
+        expect(.misuse) { _ = try store.localDay(atMs: 0) }
+        expect(.misuse) { try store.withUnsafeHandle { _ in XCTFail("called on a closed store") } }
+    }
+
     func testHabitsEntriesAndStreaks() throws {
         let (store, _) = try freshStore()
         let today = try store.today()
