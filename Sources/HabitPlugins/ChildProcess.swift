@@ -29,11 +29,11 @@ package enum ChildProcess {
     #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
     private static func spawn(path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
                               environment extra: [String] = []) -> Result<[UInt8], Failure> {
-        // stdin is a socket so a closed end gives EPIPE, not SIGPIPE (send with MSG_NOSIGNAL).
+        // stdin is a socket so a closed end gives EPIPE, not SIGPIPE (HabitPlatform says how).
         var stdinPair: [Int32] = [-1, -1]
         var stdoutPipe: [Int32] = [-1, -1]
         var stderrPipe: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &stdinPair) == 0 else {
+        guard streamSocketPairCloseOnExec(&stdinPair) else {
             return .failure(Failure(reason: "spawn_failed", message: "socketpair: \(String(cString: strerror(errno)))"))
         }
         guard pipeCloseOnExec(&stdoutPipe) else {
@@ -44,12 +44,12 @@ package enum ChildProcess {
             for fd in stdinPair + stdoutPipe { close(fd) }
             return .failure(Failure(reason: "spawn_failed", message: "pipe: \(String(cString: strerror(errno)))"))
         }
-        var actions = posix_spawn_file_actions_t()
+        var actions = newSpawnFileActions()
         posix_spawn_file_actions_init(&actions)
         posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
         posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
         posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        var attributes = posix_spawnattr_t()
+        var attributes = newSpawnAttributes()
         posix_spawnattr_init(&attributes)
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
         posix_spawnattr_setpgroup(&attributes, 0)
@@ -59,14 +59,14 @@ package enum ChildProcess {
             // Ours first: getenv takes the first of a name.
             for entry in extra { environment.append(strdup(entry)) }
             var index = 0
-            while let entry = environ[index] { environment.append(strdup(entry)); index += 1 }
+            while let inherited = processEnvironment, let entry = inherited[index] { environment.append(strdup(entry)); index += 1 }
             environment.append(nil)
         }
         defer { for entry in environment { free(entry) } }
         var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
         defer { for entry in argv { free(entry) } }
         let status = environment.isEmpty
-            ? posix_spawn(&pid, path, &actions, &attributes, &argv, environ)
+            ? posix_spawn(&pid, path, &actions, &attributes, &argv, processEnvironment)
             : posix_spawn(&pid, path, &actions, &attributes, &argv, &environment)
         posix_spawn_file_actions_destroy(&actions)
         posix_spawnattr_destroy(&attributes)
@@ -114,7 +114,7 @@ package enum ChildProcess {
             if ready < 0 && errno != EINTR { failure = Failure(reason: "io_error", message: String(cString: strerror(errno))); break }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == stdin {
-                    let count = input.withUnsafeBytes { send(stdin, $0.baseAddress.map { $0 + sent }, $0.count - sent, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT)) }
+                    let count = input.withUnsafeBytes { send(stdin, $0.baseAddress.map { $0 + sent }, $0.count - sent, sendWithoutSignal | Int32(MSG_DONTWAIT)) }
                     if count > 0 { sent += count }
                     // Done, or the program closed its stdin: it gets no more.
                     if sent >= input.count || (count < 0 && errno != EAGAIN && errno != EINTR) {

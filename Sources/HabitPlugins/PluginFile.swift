@@ -19,9 +19,13 @@ package enum PluginFile {
     }
 
     /// The folder of the file this code was loaded from (libhabitcore.so.1; or a test
-    /// binary that links the engine): the mapping in /proc/self/maps holding
-    /// #dsohandle (Glibc's module offers no dladdr without _GNU_SOURCE).
+    /// binary that links the engine): what the platform says of #dsohandle, else the
+    /// mapping in /proc/self/maps that holds it.
     package static var libraryFolder: String? {
+        if let path = loadedImagePath(containing: #dsohandle) {
+            guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return nil }
+            return String(path[..<slash])
+        }
         let address = UInt(bitPattern: #dsohandle)
         guard case .success(let maps) = WholeFile.read("/proc/self/maps", maxBytes: 16 << 20) else { return nil }
         for line in maps.split(separator: UInt8(ascii: "\n")) {
