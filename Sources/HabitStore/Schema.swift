@@ -437,7 +437,34 @@ enum Schema {
         \(appendOnly("proof_copies", "evidence copies"))
         UPDATE sync_replica SET backfilled = 0;
         """,
+        // 16: the shield revision's triggers leave the file for each writer's connection
+        // (Schema.installWriterTriggers): every reader parses the file's whole schema at
+        // its first statement, and these 30 were a fifth of a cold shield ask's work.
+        Schema.shieldRevisionTables.flatMap { table in
+            ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
+        }.joined(separator: "\n"),
     ]
+
+    /// The tables whose rows decide a shield's state. Append-only ones (their own
+    /// triggers refuse UPDATE and DELETE) need only the INSERT trigger.
+    private static let shieldRevisionTables = ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends",
+                                               "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes"]
+    private static let appendOnlyShieldTables: Set<String> = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes"]
+
+    /// Installs, on a writer's connection, the TEMP triggers that bump the shield
+    /// revision on every row written to a table that decides a shield: every write of
+    /// every habitcore process goes through such a connection, and readers, which never
+    /// write, do not parse them.
+    static func installWriterTriggers(_ db: Database) throws(HabitError) {
+        try db.execute(shieldRevisionTables.flatMap { table in
+            (appendOnlyShieldTables.contains(table) ? ["INSERT"] : ["INSERT", "UPDATE", "DELETE"]).map { verb in
+                """
+                CREATE TEMP TRIGGER \(table)_shield_\(verb.lowercased()) AFTER \(verb) ON main.\(table)
+                BEGIN UPDATE shield_revision SET value = value + 1; END;
+                """
+            }
+        }.joined(separator: "\n"))
+    }
 
     /// Triggers that make the database itself refuse changes to a table's rows.
     private static func appendOnly(_ table: String, _ rows: String) -> String {

@@ -66,6 +66,7 @@ package final class Store {
                 try db.execute("PRAGMA foreign_keys = ON")
             }
             try Schema.migrate(db, readOnly: options.readOnly)
+            if !options.readOnly { try Schema.installWriterTriggers(db) }
             try logUnsyncedRecords()
         } catch {
             db.close()

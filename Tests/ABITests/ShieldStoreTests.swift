@@ -113,6 +113,35 @@ final class ShieldStoreTests: ProofTestCase {
         XCTAssertNotEqual(update?.status, 0)
     }
 
+    /// The revision's triggers live on writers' connections, not in the file (a reader
+    /// would parse them at its first statement): every writer still moves it, a
+    /// reader sees it move, and writes that cannot change a shield do not.
+    func testEveryWriterMovesTheRevisionAndTheFileHoldsNoRevisionTrigger() throws {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk])
+        let schema = try runProcess(["sqlite3", dir + "/store.db", "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%\\_shield\\_%' ESCAPE '\\'"])
+        XCTAssertEqual(schema.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0", schema.stderr)
+        let second = try open(), reader = try open(flags: UInt32(HC_OPEN_READONLY))
+        defer { hc_store_close(second); hc_store_close(reader) }
+        var revisions = [revision(reader)]
+        ok(append(second, walk).0)                                  // an entry, from the second writer
+        revisions.append(revision(reader))
+        ok(hc_vacation_add(nil, store, 0, today + 3, today + 4))   // a vacation, from the first
+        revisions.append(revision(reader))
+        var vacations = [hc_vacation](repeating: hc_vacation(), count: 4)
+        var count: Int64 = 0
+        ok(hc_vacation_list(&vacations, 4, &count, second))
+        ok(hc_vacation_remove(second, vacations[0].id))            // a row deleted
+        revisions.append(revision(reader))
+        ok(hc_store_set_week_start(second, 1))                      // a setting updated
+        revisions.append(revision(reader))
+        XCTAssertEqual(revisions, revisions.sorted(), "the revision went back")
+        XCTAssertEqual(Set(revisions).count, revisions.count, "a write that can change a shield left the revision: \(revisions)")
+        // Credits alone cannot change a shield: the revision stays.
+        ok(hc_credit_adjust(nil, second, 1, 30, "gift"))
+        XCTAssertEqual(revision(reader), revisions.last)
+    }
+
     func testAZoneChangeIsRecordedAndEndsTheWindowOnTheNewWallClock() {
         ok(hc_store_set_timezone(store, "Europe/Berlin"))
         let walk = createHabit(store, "Walk", start: date(today - 10))
