@@ -445,19 +445,21 @@ enum Schema {
         }.joined(separator: "\n"),
     ]
 
-    /// The tables whose rows decide a shield's state. Append-only ones (their own
-    /// triggers refuse UPDATE and DELETE) need only the INSERT trigger.
+    /// The tables whose rows decide a shield's state.
     private static let shieldRevisionTables = ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends",
                                                "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes"]
-    private static let appendOnlyShieldTables: Set<String> = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes"]
+    /// Those of them that are append-only (their own triggers refuse UPDATE and DELETE):
+    /// each insert raises the table's largest rowid, so the revision counts them by
+    /// reading those (Store.shieldRevision) and no trigger fires on them.
+    static let appendOnlyShieldTables = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes"]
 
     /// Installs, on a writer's connection, the TEMP triggers that bump the shield
-    /// revision on every row written to a table that decides a shield: every write of
-    /// every habitcore process goes through such a connection, and readers, which never
-    /// write, do not parse them.
+    /// revision's counter on every row written to a table that decides a shield and is
+    /// not append-only: every write of every habitcore process goes through such a
+    /// connection, and readers, which never write, do not parse them.
     static func installWriterTriggers(_ db: Database) throws(HabitError) {
-        try db.execute(shieldRevisionTables.flatMap { table in
-            (appendOnlyShieldTables.contains(table) ? ["INSERT"] : ["INSERT", "UPDATE", "DELETE"]).map { verb in
+        try db.execute(shieldRevisionTables.filter { !appendOnlyShieldTables.contains($0) }.flatMap { table in
+            ["INSERT", "UPDATE", "DELETE"].map { verb in
                 """
                 CREATE TEMP TRIGGER \(table)_shield_\(verb.lowercased()) AFTER \(verb) ON main.\(table)
                 BEGIN UPDATE shield_revision SET value = value + 1; END;
@@ -474,7 +476,8 @@ enum Schema {
         """
     }
 
-    /// Triggers that bump the shield revision on every row written to these tables.
+    /// Triggers that bump the shield revision on every row written to these tables:
+    /// migration 12's, in the file (migration 16 drops them; see installWriterTriggers).
     private static func bumpsRevision(_ tables: [String]) -> String {
         tables.map { table in
             ["INSERT", "UPDATE", "DELETE"].map { verb in

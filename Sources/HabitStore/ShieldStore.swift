@@ -199,8 +199,20 @@ extension Store {
         }
     }
 
+    /// The counter the writers' triggers bump plus the largest rowid of each append-only
+    /// table that decides a shield: it grows with every such write, and no trigger fires
+    /// on the ledger's appends (Schema.appendOnlyShieldTables).
     package func shieldRevision() throws(HabitError) -> Int64 {
-        try db.statement("SELECT value FROM shield_revision WHERE id = 1").one { $0.int(0) } ?? 0
+        try db.statement(Self.shieldRevisionQuery).one { $0.int(0) } ?? 0
+    }
+
+    private static let shieldRevisionQuery = "SELECT (SELECT value FROM shield_revision WHERE id = 1)"
+        + Schema.appendOnlyShieldTables.map { " + (SELECT coalesce(max(rowid), 0) FROM \($0))" }.joined()
+
+    /// Moves the revision by hand, for rows written with their own ids (a restore),
+    /// which need not raise a table's largest rowid.
+    package func bumpShieldRevision() throws(HabitError) {
+        try db.execute("UPDATE shield_revision SET value = value + 1")
     }
 
     /// Every account's session purchases, by account then id.

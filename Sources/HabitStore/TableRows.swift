@@ -65,6 +65,7 @@ extension Store {
             }
             do throws(HabitError) { try statement.run() } catch { throw error.prefixed("\(table)[\(index)]") }
         }
+        if !rows.isEmpty, Schema.appendOnlyShieldTables.contains(table) { try bumpShieldRevision() }
     }
 
     /// A consistent copy of the whole store in a new file (see Database.backup).

@@ -135,11 +135,15 @@ final class ShieldStoreTests: ProofTestCase {
         revisions.append(revision(reader))
         ok(hc_store_set_week_start(second, 1))                      // a setting updated
         revisions.append(revision(reader))
-        XCTAssertEqual(revisions, revisions.sorted(), "the revision went back")
-        XCTAssertEqual(Set(revisions).count, revisions.count, "a write that can change a shield left the revision: \(revisions)")
         // Credits alone cannot change a shield: the revision stays.
         ok(hc_credit_adjust(nil, second, 1, 30, "gift"))
         XCTAssertEqual(revision(reader), revisions.last)
+        ok(hc_credit_spend(nil, store, 1, 10, "break", HC_SPEND_UNLOCK))  // an unlock session
+        revisions.append(revision(reader))
+        ok(hc_store_set_timezone(second, "Asia/Tokyo"))              // a zone change
+        revisions.append(revision(reader))
+        XCTAssertEqual(revisions, revisions.sorted(), "the revision went back")
+        XCTAssertEqual(Set(revisions).count, revisions.count, "a write that can change a shield left the revision: \(revisions)")
     }
 
     func testAZoneChangeIsRecordedAndEndsTheWindowOnTheNewWallClock() {
