@@ -21,7 +21,8 @@ package enum WholeFile {
         guard info.st_size <= maxBytes else { return .failure(.tooLarge) }
         var bytes: [UInt8] = []
         bytes.reserveCapacity(Int(info.st_size))
-        var chunk = [UInt8](repeating: 0, count: 65_536)
+        // A read past st_size finds the end (or what a /proc file really holds).
+        var chunk = [UInt8](repeating: 0, count: max(4096, min(65_536, Int(info.st_size) + 1)))
         while true {
             let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }

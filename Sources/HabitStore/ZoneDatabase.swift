@@ -13,8 +13,34 @@ package enum ZoneDatabase {
         case .fixed(let seconds, let canonical): return .fixed(name: canonical, offsetSeconds: seconds)
         case .tzdb(let name):
             let directory = getenv("TZDIR").map { String(cString: $0) } ?? "/usr/share/zoneinfo"
-            let bytes = try readFile(directory + "/" + name, zone: name)
-            return try ZoneRules.parseTZif(name: name, bytes: bytes)
+            let path = directory + "/" + name
+            let identity = FileIdentity(path: path)
+            if let identity, let rules = parsed.rules(path: path, identity: identity) { return rules }
+            let rules = try ZoneRules.parseTZif(name: name, bytes: try readFile(path, zone: name))
+            if let identity { parsed.keep(rules, path: path, identity: identity) }
+            return rules
+        }
+    }
+
+    /// Zones this process has read, each with the identity of its file: a store opened
+    /// again (a widget's or an extension's cold ask) does not read and parse its zone
+    /// again, and a replaced file (a tzdata update) is read anew.
+    private static let parsed = ParsedZones()
+
+    private final class ParsedZones: @unchecked Sendable {
+        private static let limit = 64
+        private let lock = Lock()
+        private var zones: [String: (identity: FileIdentity, rules: ZoneRules)] = [:]
+
+        func rules(path: String, identity: FileIdentity) -> ZoneRules? {
+            lock.locked { zones[path].flatMap { $0.identity == identity ? $0.rules : nil } }
+        }
+
+        func keep(_ rules: ZoneRules, path: String, identity: FileIdentity) {
+            lock.locked {
+                if zones.count >= Self.limit { zones.removeAll() }
+                zones[path] = (identity, rules)
+            }
         }
     }
 
