@@ -41,10 +41,7 @@ final class HabitKitCoverageTests: XCTestCase {
         "hc_reminder_rule_list_count", "hc_reminder_rule_list_get", "hc_reminder_rule_list_free",
         "hc_store_set_quiet_hours", "hc_store_quiet_hours", "hc_reminder_list_open", "hc_reminder_list_count",
         "hc_reminder_list_get", "hc_reminder_list_free", "hc_reminder_fired", "hc_reminder_snooze",
-        "hc_shield_rule_init", "hc_shield_rule_add", "hc_shield_rule_update", "hc_shield_rule_remove",
-        "hc_shield_rule_list_open", "hc_shield_rule_list_count", "hc_shield_rule_list_get",
-        "hc_shield_rule_list_free", "hc_shield_state", "hc_shield_transitions", "hc_shield_revision",
-        "hc_shield_emergency_unlock", "hc_shield_snapshot_write", "hc_sync_summary_init", "hc_sync_replica",
+        "hc_sync_summary_init", "hc_sync_replica",
         "hc_sync_state", "hc_sync_changes", "hc_sync_apply", "hc_sync_canonical", "hc_sync_changes_v2",
     ]
 

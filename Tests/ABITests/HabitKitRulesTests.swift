@@ -1,0 +1,131 @@
+import CHabitCore
+import Foundation
+import HabitKit
+import XCTest
+
+/// HabitKit's shields, sync, reminders, awards, referrals and events, on real store
+/// files through the built library; each error case checks the C code it maps to.
+final class HabitKitRulesTests: XCTestCase {
+    private func freshStore(_ name: String = "rules.db") throws -> (HabitKit.Store, String) {
+        let dir = try temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/" + name
+        return (try HabitKit.Store(path: path), path)
+    }
+
+    /// Runs body, which must throw a HabitError with this code and a message.
+    private func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
+                        _ body: () throws -> Void) {
+        do {
+            try body()
+            XCTFail("no error; expected \(code)", file: file, line: line)
+        } catch let error as HabitError {
+            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
+            XCTAssertFalse(error.message.isEmpty, "\(code) came without a message", file: file, line: line)
+        } catch {
+            XCTFail("\(error) is not a HabitError", file: file, line: line)
+        }
+    }
+
+    /// A daily habit that started ten days ago.
+    private func habit(_ store: HabitKit.Store, _ name: String) throws -> Int64 {
+        var options = HabitOptions(name: name)
+        options.startDay = try store.today().adding(-10)
+        return try store.createHabit(options)
+    }
+
+    private func ms(_ day: Day, _ minute: Int64) -> Int64 { Int64(day.rawValue) * 86_400_000 + minute * 60_000 }
+
+    // MARK: Shields
+
+    func testShieldRulesStateTransitionsAndTheirErrors() throws {
+        let (store, _) = try freshStore()
+        let walk = try habit(store, "Walk"), read = try habit(store, "Read")
+        let today = try store.today()
+        guard let yesterday = today.adding(-1), let longAgo = today.adding(-5) else { return XCTFail("no days") }
+        var rule = ShieldRule(name: "morning", key: "social-apps", habitIDs: [walk, read])
+        XCTAssertEqual(rule.lift, .all, "the library's default")
+        XCTAssertNil(rule.startMinute, "the default window opens at the day start")
+        XCTAssertTrue(rule.failClosed)
+        rule.startMinute = 6 * 60
+        rule.endMinute = 9 * 60
+        rule.days = "daily"
+        let id = try store.addShieldRule(rule, from: longAgo)
+        let listed = try store.shieldRules()
+        XCTAssertEqual(listed.map(\.id), [id])
+        XCTAssertEqual(listed.first?.rule, rule)
+        XCTAssertEqual(listed.first?.fromDay, longAgo)
+
+        let open = try store.shieldState(atMs: ms(yesterday, 7 * 60))
+        XCTAssertEqual(open.revision, try store.shieldRevision())
+        XCTAssertEqual(open.rules.map(\.reason), [.windowOpen])
+        XCTAssertEqual(open.rules.first?.shielded, true)
+        XCTAssertEqual(open.rules.first?.outstanding, [walk, read])
+        XCTAssertEqual(open.rules.first?.nextChangeMs, ms(yesterday, 9 * 60))
+        XCTAssertEqual(open.rules.first?.nextCause, .cutoff)
+        XCTAssertEqual(open.rules.first?.habitDay, yesterday)
+        XCTAssertNil(open.rules.first?.emergencyLeft, "unlimited")
+        XCTAssertTrue(open.rules.first?.earlier.contains(.completion) ?? false)
+        XCTAssertEqual(try store.shieldState(atMs: ms(yesterday, 10 * 60)).rules.map(\.reason), [.cutoffPassed])
+
+        let day = try store.shieldTransitions(fromMs: ms(yesterday, 0), toMs: ms(today, 0))
+        XCTAssertEqual(day.transitions.map(\.atMs), [ms(yesterday, 6 * 60), ms(yesterday, 9 * 60)])
+        XCTAssertEqual(day.transitions.map(\.cause), [.windowStart, .cutoff])
+        XCTAssertEqual(day.transitions.map(\.shielded), [true, false])
+        XCTAssertEqual(day.transitions.first?.zone, "UTC")
+        XCTAssertEqual(day.transitions.first?.localDay, yesterday)
+        XCTAssertEqual(day.transitions.first?.localMinute, 6 * 60)
+        XCTAssertEqual(day.transitions.first?.moved, [])
+        XCTAssertEqual(day.transitions.first?.toReason, .windowOpen)
+
+        // Any one habit lifts it from today on; days before keep the version they had.
+        let before = try store.shieldRevision()
+        rule.lift = .any
+        try store.updateShieldRule(id: id, rule)
+        XCTAssertGreaterThan(try store.shieldRevision(), before)
+        XCTAssertEqual(try store.shieldRules().first?.rule.lift, .any)
+        XCTAssertEqual(try store.shieldRules(on: yesterday).first?.rule.lift, .all)
+        try store.removeShieldRule(id: id)
+        XCTAssertEqual(try store.shieldRules().count, 0)
+        XCTAssertEqual(try store.shieldRules(on: yesterday).count, 1)
+
+        expect(.invalid) { try store.addShieldRule(ShieldRule(name: "none", key: "apps", habitIDs: [])) }
+        expect(.notFound) { try store.addShieldRule(ShieldRule(name: "ghost", key: "apps", habitIDs: [999])) }
+        expect(.notFound) { try store.updateShieldRule(id: 999, rule) }
+        expect(.notFound) { try store.removeShieldRule(id: 999) }
+        expect(.invalid) { _ = try store.shieldTransitions(fromMs: ms(today, 0), toMs: ms(yesterday, 0)) }
+        expect(.invalid) { try store.addShieldRule(ShieldRule(name: "nul\u{0}byte", key: "apps", habitIDs: [walk])) }
+    }
+
+    func testEmergencyUnlocksSnapshotsAndTheBudget() throws {
+        let (store, path) = try freshStore()
+        let walk = try habit(store, "Walk")
+        var rule = ShieldRule(name: "all day", key: "apps", habitIDs: [walk])
+        rule.startMinute = 0
+        rule.budgetPeriod = .week
+        rule.budgetCount = 1
+        let id = try store.addShieldRule(rule, from: try store.today().adding(-5))
+        XCTAssertEqual(try store.shieldRules().first?.rule.budgetPeriod, .week)
+        let now = Int64(Date().timeIntervalSince1970 * 1000)
+        XCTAssertEqual(try store.shieldState(atMs: now).rules.first?.emergencyLeft, 1)
+        let unlock = try store.emergencyUnlock(ruleID: id, minutes: 15, reason: "late train")
+        XCTAssertGreaterThan(unlock, 0)
+        let lifted = try store.shieldState(atMs: now + 60_000).rules.first
+        XCTAssertEqual(lifted?.reason, .emergency)
+        XCTAssertEqual(lifted?.emergencyLeft, 0)
+        XCTAssertNotNil(lifted?.untilMs)
+        expect(.insufficient) { try store.emergencyUnlock(ruleID: id, minutes: 5) }
+        expect(.notFound) { try store.emergencyUnlock(ruleID: 999, minutes: 5) }
+        expect(.invalid) { try store.emergencyUnlock(ruleID: id, minutes: 0) }
+
+        let snapshot = path + ".shields.json"
+        try store.writeShieldSnapshot(to: snapshot)
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: snapshot))) as? [String: Any]
+        XCTAssertEqual(document?["format"] as? String, "habitcore-shields")
+        XCTAssertEqual((document?["revision"] as? NSNumber)?.int64Value, try store.shieldRevision())
+        expect(.invalid) { try store.writeShieldSnapshot(to: "") }
+        expect(.io) { try store.writeShieldSnapshot(to: path + ".missing/folder/shields.json") }
+        try store.close()
+        expect(.misuse) { _ = try store.shieldRevision() }
+    }
+}
