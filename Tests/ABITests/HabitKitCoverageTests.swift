@@ -41,8 +41,6 @@ final class HabitKitCoverageTests: XCTestCase {
         "hc_reminder_rule_list_count", "hc_reminder_rule_list_get", "hc_reminder_rule_list_free",
         "hc_store_set_quiet_hours", "hc_store_quiet_hours", "hc_reminder_list_open", "hc_reminder_list_count",
         "hc_reminder_list_get", "hc_reminder_list_free", "hc_reminder_fired", "hc_reminder_snooze",
-        "hc_sync_summary_init", "hc_sync_replica",
-        "hc_sync_state", "hc_sync_changes", "hc_sync_apply", "hc_sync_canonical", "hc_sync_changes_v2",
     ]
 
     private func habitKitText() throws -> String {

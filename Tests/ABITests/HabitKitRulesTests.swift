@@ -128,4 +128,54 @@ final class HabitKitRulesTests: XCTestCase {
         try store.close()
         expect(.misuse) { _ = try store.shieldRevision() }
     }
+
+    // MARK: Sync
+
+    func testTwoReplicasExchangeChangesAndAgree() throws {
+        let (phone, _) = try freshStore("phone.db")
+        let (tablet, tabletPath) = try freshStore("tablet.db")
+        let phoneID = try phone.syncReplica(), tabletID = try tablet.syncReplica()
+        XCTAssertEqual(phoneID.count, 16)
+        XCTAssertNotEqual(phoneID, tabletID)
+        let walk = try habit(phone, "Walk")
+        try phone.append(EntryInput(habitID: walk))
+
+        let toTablet = try tablet.applySync(try phone.syncChanges(since: try tablet.syncState()))
+        XCTAssertEqual(toTablet.entriesAdded, 1)
+        XCTAssertGreaterThanOrEqual(toTablet.habitsChanged, 1)
+        XCTAssertEqual(toTablet.opsNew, toTablet.opsReceived)
+        XCTAssertEqual(toTablet.opsWaiting, 0)
+        try tablet.append(EntryInput(habitID: try tablet.habit(named: "Walk").id, kind: .skip, day: try tablet.today().adding(-1)))
+        let toPhone = try phone.applySync(try tablet.syncChanges(since: try phone.syncState()))
+        XCTAssertEqual(toPhone.entriesAdded, 1)
+        XCTAssertEqual(try phone.syncCanonical(), try tablet.syncCanonical())
+        XCTAssertTrue(try phone.syncCanonical().contains("Walk"))
+        // Everything again changes nothing: every op is a duplicate.
+        let again = try tablet.applySync(try phone.syncChanges())
+        XCTAssertGreaterThan(again.opsReceived, 0)
+        XCTAssertEqual(again.opsNew, 0)
+        XCTAssertEqual(again.entriesAdded, 0)
+
+        expect(.invalid) { try tablet.applySync(Array("not a changeset".utf8)) }
+        expect(.invalid) { _ = try phone.syncChanges(since: [0xFF, 0x00, 0x13]) }
+        expect(.invalid) { _ = try phone.syncChanges(options: SyncChangesOptions(rawValue: 0x80)) }
+        let reader = try HabitKit.Store(path: tabletPath, options: .readOnly)
+        expect(.readOnly) { try reader.applySync(try phone.syncChanges()) }
+    }
+
+    func testEvidenceTravelsOnlyWhenAsked() throws {
+        let (store, _) = try freshStore()
+        var options = HabitOptions(name: "Run")
+        options.proofRequired = true
+        let run = try store.createHabit(options)
+        var proof = ProofInput(habitID: run, bytes: Array(repeating: 0x5A, count: 40_000))
+        proof.mediaType = "application/octet-stream"
+        proof.keepCopy = true
+        _ = try store.submitProof(proof)
+        let without = try store.syncChanges(), with = try store.syncChanges(options: .evidence)
+        XCTAssertGreaterThan(with.count, without.count + 30_000, "the kept evidence travels with .evidence")
+        let (peer, _) = try freshStore("peer.db")
+        XCTAssertGreaterThanOrEqual(try peer.applySync(with).proofsChanged, 1)
+        XCTAssertEqual(try peer.applySync(without).proofsChanged, 0, "the proof arrived with the first changeset")
+    }
 }
