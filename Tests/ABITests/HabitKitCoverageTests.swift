@@ -36,11 +36,7 @@ final class HabitKitCoverageTests: XCTestCase {
         "hc_award_catalog_load", "hc_award_catalog_reset", "hc_award_catalog_json", "hc_award_evaluate",
         "hc_award_list_open_unlocked", "hc_award_list_open_progress", "hc_award_list_count", "hc_award_list_get",
         "hc_award_list_free", "hc_referral_code", "hc_referral_redeem", "hc_event_list_read", "hc_event_list_count",
-        "hc_event_list_get", "hc_event_list_free", "hc_reminder_rule_init", "hc_reminder_rule_add",
-        "hc_reminder_rule_update", "hc_reminder_rule_remove", "hc_reminder_rule_list_open",
-        "hc_reminder_rule_list_count", "hc_reminder_rule_list_get", "hc_reminder_rule_list_free",
-        "hc_store_set_quiet_hours", "hc_store_quiet_hours", "hc_reminder_list_open", "hc_reminder_list_count",
-        "hc_reminder_list_get", "hc_reminder_list_free", "hc_reminder_fired", "hc_reminder_snooze",
+        "hc_event_list_get", "hc_event_list_free",
     ]
 
     private func habitKitText() throws -> String {

@@ -178,4 +178,73 @@ final class HabitKitRulesTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(try peer.applySync(with).proofsChanged, 1)
         XCTAssertEqual(try peer.applySync(without).proofsChanged, 0, "the proof arrived with the first changeset")
     }
+
+    // MARK: Reminders
+
+    func testReminderRulesQuietHoursDeliveriesAndSnoozes() throws {
+        let (store, path) = try freshStore()
+        let walk = try habit(store, "Walk")
+        let today = try store.today()
+        guard let yesterday = today.adding(-1), let twoDaysAgo = today.adding(-2) else { return XCTFail("no days") }
+        var rule = ReminderRule(habitID: walk, minute: 7 * 60)
+        XCTAssertEqual(rule.quiet, .defer, "the library's default")
+        XCTAssertEqual(rule.weekdays, [])
+        rule.message = "shoes on"
+        let id = try store.addReminderRule(rule)
+        XCTAssertEqual(try store.reminderRules().map(\.id), [id])
+        XCTAssertEqual(try store.reminderRules(habitID: walk).first?.rule, rule)
+        XCTAssertEqual(try store.reminderRules(habitID: walk).first?.fromDay, today)
+
+        XCTAssertNil(try store.quietHours())
+        try store.setQuietHours(QuietHours(start: 6 * 60, end: 8 * 60))
+        XCTAssertEqual(try store.quietHours(on: yesterday), QuietHours(start: 6 * 60, end: 8 * 60), "the first version governs the days before")
+        let moved = try store.reminders(fromMs: ms(yesterday, 0), toMs: ms(today, 0))
+        XCTAssertEqual(moved.map(\.atMs), [ms(yesterday, 8 * 60)])
+        XCTAssertEqual(moved.first?.originalMs, ms(yesterday, 7 * 60))
+        XCTAssertEqual(moved.first?.deferred, true)
+        XCTAssertEqual(moved.first?.kind, .scheduled)
+        XCTAssertEqual(moved.first?.day, yesterday)
+        XCTAssertEqual(moved.first?.localMinute, 8 * 60)
+        XCTAssertEqual(moved.first?.message, "shoes on")
+        XCTAssertEqual(moved.first?.ruleID, id)
+
+        XCTAssertTrue(try store.reminderFired(ruleID: id, day: yesterday, atMs: ms(yesterday, 8 * 60)))
+        XCTAssertFalse(try store.reminderFired(ruleID: id, day: yesterday, atMs: ms(yesterday, 8 * 60)), "delivered once")
+        XCTAssertEqual(try store.reminders(fromMs: ms(yesterday, 0), toMs: ms(today, 0), options: .pending), [])
+        try store.snoozeReminder(ruleID: id, day: twoDaysAgo, atMs: ms(twoDaysAgo, 8 * 60), untilMs: ms(twoDaysAgo, 8 * 60 + 30))
+        let snoozed = try store.reminders(fromMs: ms(twoDaysAgo, 0), toMs: ms(yesterday, 0), options: .pending)
+        XCTAssertEqual(snoozed.map(\.kind), [.snoozed])
+        XCTAssertEqual(snoozed.first?.originalMs, ms(twoDaysAgo, 8 * 60))
+        let claimed = try store.reminders(fromMs: ms(twoDaysAgo, 0), toMs: ms(yesterday, 0), options: .claim)
+        XCTAssertEqual(claimed.map(\.atMs), [ms(twoDaysAgo, 8 * 60 + 30)])
+        XCTAssertEqual(try store.reminders(fromMs: ms(twoDaysAgo, 0), toMs: ms(yesterday, 0), options: .claim), [], "claimed once")
+
+        // A done day silences its reminder; a change takes effect from its day on.
+        try store.append(EntryInput(habitID: walk, day: yesterday))
+        XCTAssertEqual(try store.reminders(fromMs: ms(yesterday, 0), toMs: ms(today, 0)), [])
+        var weekends = rule
+        weekends.weekdays = [.saturday, .sunday]
+        weekends.quiet = .drop
+        weekends.message = nil
+        try store.updateReminderRule(id: id, weekends, from: today.adding(1))
+        XCTAssertEqual(try store.reminderRules().first?.rule, rule)
+        XCTAssertEqual(try store.reminderRules(on: today.adding(1)).first?.rule, weekends)
+        try store.setQuietHours(nil)
+        XCTAssertNil(try store.quietHours())
+        try store.removeReminderRule(id: id)
+        XCTAssertEqual(try store.reminderRules(), [])
+
+        expect(.notFound) { try store.addReminderRule(ReminderRule(habitID: 999, minute: 60)) }
+        expect(.invalid) { try store.addReminderRule(ReminderRule(habitID: walk, minute: 1440)) }
+        expect(.notFound) { try store.updateReminderRule(id: 999, rule) }
+        expect(.invalid) { try store.updateReminderRule(id: id, rule, from: yesterday) }
+        expect(.notFound) { try store.removeReminderRule(id: 999) }
+        expect(.notFound) { _ = try store.reminderRules(habitID: 999) }
+        expect(.invalid) { try store.setQuietHours(QuietHours(start: 60, end: 60)) }
+        expect(.notFound) { try store.reminderFired(ruleID: 999, day: yesterday, atMs: ms(yesterday, 60)) }
+        expect(.notFound) { try store.snoozeReminder(ruleID: 999, day: yesterday, atMs: ms(yesterday, 60), untilMs: ms(yesterday, 90)) }
+        expect(.invalid) { _ = try store.reminders(fromMs: ms(today, 0), toMs: ms(yesterday, 0)) }
+        let reader = try HabitKit.Store(path: path, options: .readOnly)
+        expect(.readOnly) { _ = try reader.reminders(fromMs: ms(yesterday, 0), toMs: ms(today, 0), options: .claim) }
+    }
 }
