@@ -247,4 +247,97 @@ final class HabitKitRulesTests: XCTestCase {
         let reader = try HabitKit.Store(path: path, options: .readOnly)
         expect(.readOnly) { _ = try reader.reminders(fromMs: ms(yesterday, 0), toMs: ms(today, 0), options: .claim) }
     }
+
+    // MARK: Awards, referrals and events
+
+    func testAwardsCatalogueProgressAndUnlocks() throws {
+        let (store, _) = try freshStore()
+        XCTAssertTrue(try store.awardCatalogJSON().contains("\"habitcore-awards\""))
+        let builtIn = try store.awardProgress()
+        XCTAssertGreaterThan(builtIn.count, 10)
+        XCTAssertTrue(builtIn.allSatisfy { $0.unlockedDay == nil && $0.unlockedAtMs == 0 })
+
+        let walk = try habit(store, "Walk")
+        let done = try store.append(EntryInput(habitID: walk))
+        try store.loadAwardCatalog(json: """
+            {"format":"habitcore-awards","version":1,"rules":[
+              {"id":"first-habit","title":"A start","icon":"seed","tier":1,"metric":"habits_created","threshold":1},
+              {"id":"walk-1","title":"First walk","description":"Walk once.","metric":"total_completions",
+               "scope":"habit","habit":"Walk","threshold":1},
+              {"id":"walk-50","title":"Fifty walks","metric":"total_completions","scope":"habit","habit":"Walk","threshold":50}]}
+            """)
+        let progress = try store.awardProgress()
+        XCTAssertEqual(progress.map(\.id), ["first-habit", "walk-1", "walk-50"])
+        XCTAssertEqual(progress.map(\.value), [1, 1, 1])
+        XCTAssertEqual(progress.last?.metric, .totalCompletions)
+        XCTAssertEqual(progress.last?.scope, .habit)
+        XCTAssertEqual(progress.last?.habitID, walk)
+        XCTAssertEqual(progress.first?.scope, .all)
+        XCTAssertNil(progress.first?.habitID)
+        XCTAssertEqual(try store.unlockedAwards(), [], "progress records nothing")
+
+        let fresh = try store.evaluateAwards()
+        XCTAssertEqual(fresh.map(\.id), ["first-habit", "walk-1"])
+        XCTAssertEqual(fresh.first?.cause, .habitCreated)
+        XCTAssertEqual(fresh.first?.causeID, walk)
+        XCTAssertEqual(fresh.last?.cause, .habitEntry)
+        XCTAssertEqual(fresh.last?.causeID, done)
+        XCTAssertEqual(fresh.last?.causeHabitID, walk)
+        XCTAssertEqual(fresh.last?.unlockedDay, try store.today())
+        XCTAssertEqual(fresh.last?.title, "First walk")
+        XCTAssertEqual(fresh.last?.description, "Walk once.")
+        XCTAssertEqual(fresh.first?.icon, "seed")
+        XCTAssertGreaterThan(fresh.first?.unlockedAtMs ?? 0, 0)
+        XCTAssertEqual(try store.evaluateAwards(asOf: try store.today()), [], "each award unlocks once")
+        XCTAssertEqual(try store.unlockedAwards().map(\.id), ["first-habit", "walk-1"])
+
+        try store.resetAwardCatalog()
+        XCTAssertEqual(try store.awardProgress().count, builtIn.count)
+        XCTAssertEqual(try store.unlockedAwards().count, 2, "unlocks stay when the catalogue changes")
+        expect(.invalid) { try store.loadAwardCatalog(json: "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\"}]}") }
+        expect(.notFound) {
+            try store.loadAwardCatalog(json: """
+                {"format":"habitcore-awards","version":1,"rules":[
+                  {"id":"ghost","title":"Ghost","metric":"total_completions","scope":"habit","habit":"Nobody","threshold":1}]}
+                """)
+        }
+        expect(.invalid) { _ = try store.awardProgress(asOf: Day(rawValue: .max)) }
+    }
+
+    func testReferralsAndEventsReadOnceWithAcknowledgement() throws {
+        let (store, path) = try freshStore()
+        let (other, _) = try freshStore("other.db")
+        let reader = try HabitKit.Store(path: path, options: .readOnly)
+        expect(.readOnly) { _ = try reader.referralCode() }
+        let code = try store.referralCode()
+        XCTAssertEqual(code.count, 8)
+        XCTAssertEqual(try store.referralCode(), code, "made once, then fixed")
+        XCTAssertEqual(try reader.referralCode(), code)
+        XCTAssertGreaterThan(try other.redeemReferral(code: code.lowercased()), 0)
+        expect(.conflict) { try other.redeemReferral(code: code) }
+        expect(.conflict) { try store.redeemReferral(code: code) }
+        expect(.invalid) { try store.redeemReferral(code: "not a code!") }
+
+        let walk = try habit(store, "Walk")
+        let entry = try store.append(EntryInput(habitID: walk))
+        let events = try store.events()
+        let reached = events.first { $0.kind == .targetReached }
+        XCTAssertEqual(reached?.habitID, walk)
+        XCTAssertEqual(reached?.entryID, entry)
+        XCTAssertEqual(reached?.value, 1)
+        XCTAssertEqual(reached?.day, try store.today())
+        XCTAssertNil(reached?.awardID)
+        let award = events.first { $0.kind == .awardUnlocked }
+        XCTAssertNotNil(award?.awardID)
+        XCTAssertEqual(events.map(\.id), events.map(\.id).sorted())
+        XCTAssertTrue(events.allSatisfy { !$0.acknowledged })
+        guard let first = events.first else { return XCTFail("no events") }
+        XCTAssertEqual(try store.events(after: first.id, limit: 1).map(\.id), events.dropFirst().prefix(1).map(\.id))
+
+        expect(.readOnly) { _ = try reader.events(acknowledge: true) }
+        XCTAssertEqual(try store.events(acknowledge: true).map(\.id), events.map(\.id))
+        XCTAssertEqual(try store.events(acknowledge: true), [], "each event goes to one reader")
+        XCTAssertTrue(try store.events().allSatisfy(\.acknowledged))
+        expect(.invalid) { _ = try store.events(limit: 0) }
+    }
 }
