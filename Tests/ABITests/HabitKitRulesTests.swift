@@ -403,6 +403,11 @@ final class HabitKitHubTests: HubTestCase {
         expect(.conflict) { try carol.redeemReferral(code: "KIT-CAROL") }
         expect(.invalid) { try carol.registerReferral(code: "x") }
         XCTAssertEqual(try carol.status().referralCodes, 1)
+        try admin.addUser(name: "kit_erin", password: "erin-pw")
+        let erin = try Hub(conninfo: server.conninfo("kit_erin", "erin-pw"), library: library)
+        try erin.redeemReferral(code: "KIT-CAROL")
+        XCTAssertTrue(try erin.status().referralRedeemed)
+        XCTAssertEqual(try carol.status().referralsMade, 1)
         try carol.close()
         expect(.misuse) { _ = try carol.status() }
     }
