@@ -122,7 +122,8 @@ enum ReminderCommands {
         var args = try Arguments(raw, valued: ["from", "to"])
         let now = nowMs()
         let from = try args.option("from").map { (text) throws(CLIError) in try instant(text, now: now) } ?? now
-        let to = try args.option("to").map { (text) throws(CLIError) in try instant(text, now: now) } ?? from + 86_400_000
+        let to: Int64
+        if let text = args.option("to") { to = try instant(text, now: now) } else { to = try later(from, by: 86_400_000, "--from") }
         let claim = args.flag("claim"), pending = args.flag("pending")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore()
@@ -172,7 +173,7 @@ enum ReminderCommands {
                 guard let value = Int64(text), (1...1440).contains(value) else { throw .invalid("--minutes takes 1 to 1440") }
                 return value
             } ?? 10
-            until = max(at, now) + minutes * 60_000
+            until = try later(max(at, now), by: minutes * 60_000, "AT")
         }
         try args.finish(maxPositionals: 3)
         let store = try context.openStore()
@@ -254,6 +255,14 @@ enum ReminderCommands {
     }
 
     static func clock(_ minutes: Int32) -> String { Commands.clock(minutes) }
+
+    /// base + delta; past the range of instants, an invalid-input error naming what
+    /// was given (a user's number never traps).
+    static func later(_ base: Int64, by delta: Int64, _ what: String) throws(CLIError) -> Int64 {
+        let (sum, overflow) = base.addingReportingOverflow(delta)
+        guard !overflow else { throw .invalid("\(what) is too late: instants end at \(Int64.max) ms") }
+        return sum
+    }
 
     static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
