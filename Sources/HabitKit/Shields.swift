@@ -207,7 +207,9 @@ public struct StoredShieldRule: Sendable, Hashable {
     init(_ r: hc_shield_rule) {
         id = r.id
         fromDay = Day(rawValue: r.from_day)
-        let habits = r.habit_ids.map { Array(UnsafeBufferPointer(start: $0, count: Int(clamping: max(r.habit_count, 0)))) } ?? []
+        // A rule names at most HC_SHIELD_MAX_HABITS habits: never read past that.
+        let count = Int(min(max(r.habit_count, 0), Int64(HC_SHIELD_MAX_HABITS)))
+        let habits = r.habit_ids.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
         rule = ShieldRule(r, name: copied(r.name) ?? "", key: copied(r.key) ?? "", habitIDs: habits)
     }
 }
