@@ -1,5 +1,5 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
 /// awards, referral, events: unlocked awards and progress, referral codes, and
 /// the events an app turns into notifications.
@@ -24,8 +24,8 @@ enum AwardCommands {
         // A store one may not write lists what is unlocked without evaluating first.
         let writable = context.canWrite()
         let store = try context.openStore(readOnly: !writable)
-        let fresh = writable ? Set(try awardList { hc_award_evaluate(&$0, store.handle, Library.dayNone) }.map(\.id)) : []
-        let unlocked = try awardList { hc_award_list_open_unlocked(&$0, store.handle) }
+        let fresh = writable ? Set(try awardList { () throws(HabitError) in try store.kit.evaluateAwards() }.map(\.id)) : []
+        let unlocked = try awardList { () throws(HabitError) in try store.kit.unlockedAwards() }
         context.output.emit(["unlocked": unlocked.map { $0.json(new: fresh.contains($0.id)) }]) {
             guard !unlocked.isEmpty else { return "no awards unlocked yet (see: habitctl awards progress)" }
             return unlocked.map { ($0.unlockedLine) + (fresh.contains($0.id) ? "  (new)" : "") }.joined(separator: "\n")
@@ -37,7 +37,7 @@ enum AwardCommands {
         let store = try context.openStore()
         let day = try store.day(args.option("date"))
         try args.finish(maxPositionals: 0)
-        let fresh = try awardList { hc_award_evaluate(&$0, store.handle, day) }
+        let fresh = try awardList { () throws(HabitError) in try store.kit.evaluateAwards(asOf: Day(rawValue: day)) }
         context.output.emit(["as_of": Library.format(day), "unlocked": fresh.map { $0.json(new: true) }]) {
             fresh.isEmpty ? "nothing new unlocked as of \(Library.format(day))" : fresh.map(\.unlockedLine).joined(separator: "\n")
         }
@@ -48,7 +48,7 @@ enum AwardCommands {
         let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
         try args.finish(maxPositionals: 0)
-        let awards = try awardList { hc_award_list_open_progress(&$0, store.handle, day) }
+        let awards = try awardList { () throws(HabitError) in try store.kit.awardProgress(asOf: Day(rawValue: day)) }
         context.output.emit(["as_of": Library.format(day), "awards": awards.map { $0.json(new: false) }]) {
             awards.map { award in
                 let state = award.unlockedDay.map { "unlocked \(Library.format($0))" } ?? "\(min(award.value, award.threshold))/\(award.threshold)"
@@ -63,11 +63,7 @@ enum AwardCommands {
         let rawDocument = args.flag("raw")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
-        var pointer: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_award_catalog_json(&pointer, store.handle))
-        guard let pointer else { throw CLIError(exitCode: 1, message: "no catalogue returned") }
-        let text = String(cString: pointer)
-        hc_free(pointer)
+        let text = try kit { () throws(HabitError) in try store.kit.awardCatalogJSON() }
         if rawDocument { print(text, terminator: ""); return }
         let document = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any] ?? [:]
         let rules = document["rules"] as? [[String: Any]] ?? []
@@ -85,13 +81,12 @@ enum AwardCommands {
         try args.finish(maxPositionals: builtIn ? 0 : 1)
         let store = try context.openStore()
         if builtIn {
-            try Library.check(hc_award_catalog_reset(store.handle))
+            try kit { () throws(HabitError) in try store.kit.resetAwardCatalog() }
         } else {
             let text = try Commands.readInput(try args.require(0, "FILE or - (or --builtin)"))
-            try Library.check(hc_award_catalog_load(store.handle, text))
+            try kit { () throws(HabitError) in try store.kit.loadAwardCatalog(json: text) }
         }
-        let today = try store.today()
-        let count = try awardList { hc_award_list_open_progress(&$0, store.handle, today) }.count
+        let count = try awardList { () throws(HabitError) in try store.kit.awardProgress() }.count
         context.output.emit(["loaded": true, "rules": count]) { "catalogue loaded: \(count) awards" }
     }
 
@@ -105,17 +100,12 @@ enum AwardCommands {
         switch sub {
         case "code":
             try args.finish(maxPositionals: 0)
-            var pointer: UnsafeMutablePointer<CChar>?
-            try Library.check(hc_referral_code(&pointer, store.handle))
-            guard let pointer else { throw CLIError(exitCode: 1, message: "no code returned") }
-            let code = String(cString: pointer)
-            hc_free(pointer)
+            let code = try kit { () throws(HabitError) in try store.kit.referralCode() }
             context.output.emit(["code": code]) { code }
         case "redeem":
             let code = try args.require(0, "CODE")
             try args.finish(maxPositionals: 1)
-            var id: Int64 = 0
-            try Library.check(hc_referral_redeem(&id, store.handle, code))
+            let id = try kit { () throws(HabitError) in try store.kit.redeemReferral(code: code) }
             context.output.emit(["redemption_id": id]) { "redeemed" }
         default: throw .usage("unknown referral subcommand '\(sub)'")
         }
@@ -130,36 +120,32 @@ enum AwardCommands {
         let acknowledge = args.flag("ack")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
-        var list: OpaquePointer?
-        try Library.check(hc_event_list_read(&list, store.handle, after, limit, acknowledge ? HC_EVENTS_ACK : 0))
-        defer { hc_event_list_free(list) }
-        let read = try Library.elements(of: list, hc_event_list_count, hc_event_list_get) { ($0, Library.string($0.award_id)) }
-        let events = read.map(\.0), awardIds = read.map(\.1)
+        let events = try kit { () throws(HabitError) in try store.kit.events(after: after, limit: limit, acknowledge: acknowledge) }
         let cursor = events.last?.id ?? after
-        let rows: [[String: Any]] = zip(events, awardIds).map { event, awardId in
-            ["id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day), "at": Output.time(event.at_ms),
-             "habit_id": event.habit_id == 0 ? NSNull() : event.habit_id, "entry_id": event.entry_id == 0 ? NSNull() : event.entry_id,
-             "award_id": awardId ?? NSNull(), "value": event.value, "acknowledged": event.acknowledged != 0]
+        let rows: [[String: Any]] = events.map { event in
+            ["id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day.rawValue), "at": Output.time(event.atMs),
+             "habit_id": event.habitID ?? NSNull(), "entry_id": event.entryID ?? NSNull(),
+             "award_id": event.awardID ?? NSNull(), "value": event.value, "acknowledged": event.acknowledged]
         }
         context.output.emit(["events": rows, "cursor": cursor]) {
-            let lines = zip(events, awardIds).map { event, awardId in
-                var text = "#\(event.id) \(Library.format(event.day)) \(eventKind(event.kind))"
-                if let awardId { text += " \(awardId)" }
-                if event.habit_id != 0 { text += " habit \(event.habit_id)" }
-                if event.kind != HC_EVENT_AWARD_UNLOCKED { text += " \(Output.number(event.value))" }
+            let lines = events.map { event in
+                var text = "#\(event.id) \(Library.format(event.day.rawValue)) \(eventKind(event.kind))"
+                if let awardId = event.awardID { text += " \(awardId)" }
+                if let habit = event.habitID { text += " habit \(habit)" }
+                if event.kind != .awardUnlocked { text += " \(Output.number(event.value))" }
                 return text
             }
             return (lines + ["cursor \(cursor)"]).joined(separator: "\n")
         }
     }
 
-    private static func eventKind(_ kind: Int32) -> String {
+    private static func eventKind(_ kind: EventKind) -> String {
         switch kind {
-        case HC_EVENT_AWARD_UNLOCKED: return "award_unlocked"
-        case HC_EVENT_STREAK_MILESTONE: return "streak_milestone"
-        case HC_EVENT_TARGET_REACHED: return "target_reached"
-        case HC_EVENT_PROOF_VERDICT: return "proof_verdict"
-        default: return "kind \(kind)"
+        case .awardUnlocked: return "award_unlocked"
+        case .streakMilestone: return "streak_milestone"
+        case .targetReached: return "target_reached"
+        case .proofVerdict: return "proof_verdict"
+        default: return "kind \(kind.rawValue)"
         }
     }
 
@@ -168,16 +154,13 @@ enum AwardCommands {
         return value
     }
 
-    /// The awards of a list an hc_awards_* call opens, copied out.
-    private static func awardList(_ open: (inout OpaquePointer?) -> Int32) throws(CLIError) -> [AwardInfo] {
-        var list: OpaquePointer?
-        try Library.check(open(&list))
-        defer { hc_award_list_free(list) }
-        return try Library.elements(of: list, hc_award_list_count, hc_award_list_get, AwardInfo.init)
+    /// The awards a HabitKit call gives, as this command shows them.
+    private static func awardList(_ read: () throws(HabitError) -> [Award]) throws(CLIError) -> [AwardInfo] {
+        try kit(read).map(AwardInfo.init)
     }
 }
 
-/// A Swift copy of an hc_award.
+/// An award as the awards commands show it.
 struct AwardInfo {
     var id: String
     var title: String
@@ -195,22 +178,22 @@ struct AwardInfo {
     var causeId: Int64
     var causeHabitId: Int64
 
-    init(_ a: hc_award) {
-        id = Library.string(a.id) ?? ""
-        title = Library.string(a.title) ?? ""
-        description = Library.string(a.description) ?? ""
-        icon = Library.string(a.icon) ?? ""
+    init(_ a: Award) {
+        id = a.id
+        title = a.title
+        description = a.description
+        icon = a.icon
         tier = a.tier
-        metric = a.metric
-        scope = a.scope
-        habitId = a.habit_id
+        metric = a.metric.rawValue
+        scope = a.scope.rawValue
+        habitId = a.habitID ?? 0
         threshold = a.threshold
         value = a.value
-        unlockedDay = a.unlocked != 0 ? a.unlocked_day : nil
-        unlockedAtMs = a.unlocked_at_ms
-        causeKind = a.cause_kind
-        causeId = a.cause_id
-        causeHabitId = a.cause_habit_id
+        unlockedDay = a.unlockedDay?.rawValue
+        unlockedAtMs = a.unlockedAtMs
+        causeKind = a.cause.rawValue
+        causeId = a.causeID ?? 0
+        causeHabitId = a.causeHabitID ?? 0
     }
 
     static let causes = ["none", "habit_entry", "credit_entry", "habit_created", "referral"]

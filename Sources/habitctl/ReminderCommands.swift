@@ -1,5 +1,5 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
 /// reminders: rules per habit, quiet hours, the instants to nudge at, and
 /// delivering, snoozing and recording them.
@@ -31,10 +31,10 @@ enum ReminderCommands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        rule.habit_id = habit.id
-        var id: Int64 = 0
-        try Library.check(withOptionalCString(message) { rule.message = $0; return hc_reminder_rule_add(&id, store.handle, &rule) })
-        let added = try rules(store, habitId: habit.id, day: Library.dayNone).first { $0.id == id }
+        rule.habitID = habit.id
+        rule.message = message
+        let id = try kit { () throws(HabitError) in try store.kit.addReminderRule(rule) }
+        let added = try rules(store, habitId: habit.id, day: nil).first { $0.id == id }
         context.output.emit(["rule": added?.json(habit.name) ?? ["id": id]]) { "added " + (added?.line(habit.name) ?? "rule #\(id)") }
     }
 
@@ -47,14 +47,14 @@ enum ReminderCommands {
         let from = args.option("from")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
-        let fromDay = try from.map(Library.parseDate) ?? Library.dayNone
-        guard let current = try rules(store, habitId: 0, day: fromDay).first(where: { $0.id == id }) else {
+        let fromDay = try from.map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
+        guard let current = try rules(store, habitId: nil, day: fromDay).first(where: { $0.id == id }) else {
             throw CLIError(exitCode: 3, message: "no reminder rule #\(id) in force")
         }
         var rule = try ruleOptions(at: at ?? clock(current.minute), days: days ?? current.daysText,
-                                   quiet: quiet ?? (current.quiet == HC_QUIET_DROP ? "drop" : "defer"))
-        let text = clearMessage ? nil : (message ?? current.message)
-        try Library.check(withOptionalCString(text) { rule.message = $0; return hc_reminder_rule_update(store.handle, id, &rule, fromDay) })
+                                   quiet: quiet ?? (current.quiet == .drop ? "drop" : "defer"))
+        rule.message = clearMessage ? nil : (message ?? current.message)
+        try kit { () throws(HabitError) in try store.kit.updateReminderRule(id: id, rule, from: fromDay) }
         let name = (try? store.habit(String(current.habitId)).name) ?? "habit \(current.habitId)"
         let changed = try rules(store, habitId: current.habitId, day: fromDay).first { $0.id == id }
         context.output.emit(["rule": changed?.json(name) ?? ["id": id]]) { "changed " + (changed?.line(name) ?? "rule #\(id)") }
@@ -67,14 +67,13 @@ enum ReminderCommands {
         let store = try context.openStore()
         let habit = try args.positional(0).map { (reference) throws(CLIError) in try store.habit(reference) }
         let day = try store.day(date)
-        let listed = try rules(store, habitId: habit?.id ?? 0, day: day)
+        let listed = try rules(store, habitId: habit?.id, day: Day(rawValue: day))
         var names: [Int64: String] = [:]
         for rule in listed where names[rule.habitId] == nil { names[rule.habitId] = (try? store.habit(String(rule.habitId)).name) ?? "?" }
-        var start: Int32 = -1, end: Int32 = -1
-        try Library.check(hc_store_quiet_hours(&start, &end, store.handle, day))
-        let quietText = start < 0 ? "none" : "\(clock(start))-\(clock(end))"
+        let hours = try kit { () throws(HabitError) in try store.kit.quietHours(on: Day(rawValue: day)) }
+        let quietText = hours.map { "\(clock($0.start))-\(clock($0.end))" } ?? "none"
         context.output.emit(["date": Library.format(day), "rules": listed.map { $0.json(names[$0.habitId] ?? "?") },
-                             "quiet_hours": start < 0 ? NSNull() : ["start": clock(start), "end": clock(end)] as Any]) {
+                             "quiet_hours": hours.map { ["start": clock($0.start), "end": clock($0.end)] } ?? NSNull() as Any]) {
             let lines = listed.map { $0.line(names[$0.habitId] ?? "?") }
             return (lines.isEmpty ? ["no reminders on \(Library.format(day))"] : lines).joined(separator: "\n") + "\nquiet hours: \(quietText)"
         }
@@ -87,7 +86,7 @@ enum ReminderCommands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let day = try store.day(from)
-        try Library.check(hc_reminder_rule_remove(store.handle, id, day))
+        try kit { () throws(HabitError) in try store.kit.removeReminderRule(id: id, from: Day(rawValue: day)) }
         context.output.emit(["removed": id, "from": Library.format(day)]) { "removed rule #\(id) from \(Library.format(day)) on" }
     }
 
@@ -100,20 +99,19 @@ enum ReminderCommands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         if let window = args.positional(0) {
-            var start: Int32 = -1, end: Int32 = -1
+            var hours: QuietHours?
             if window.lowercased() != "off" {
                 let parts = window.split(separator: "-", omittingEmptySubsequences: false)
                 guard parts.count == 2 else { throw .usage("quiet hours are HH:MM-HH:MM or off") }
-                start = try Commands.parseClock(String(parts[0]))
-                end = try Commands.parseClock(String(parts[1]))
+                hours = QuietHours(start: try Commands.parseClock(String(parts[0])), end: try Commands.parseClock(String(parts[1])))
             }
-            try Library.check(hc_store_set_quiet_hours(store.handle, start, end, try store.day(from)))
+            let fromDay = Day(rawValue: try store.day(from))
+            try kit { () throws(HabitError) in try store.kit.setQuietHours(hours, from: fromDay) }
         }
         let day = try store.day(date ?? from)
-        var start: Int32 = -1, end: Int32 = -1
-        try Library.check(hc_store_quiet_hours(&start, &end, store.handle, day))
-        context.output.emit(["date": Library.format(day), "quiet_hours": start < 0 ? NSNull() : ["start": clock(start), "end": clock(end)] as Any]) {
-            start < 0 ? "no quiet hours on \(Library.format(day))" : "quiet hours \(clock(start))-\(clock(end)) on \(Library.format(day))"
+        let hours = try kit { () throws(HabitError) in try store.kit.quietHours(on: Day(rawValue: day)) }
+        context.output.emit(["date": Library.format(day), "quiet_hours": hours.map { ["start": clock($0.start), "end": clock($0.end)] } ?? NSNull() as Any]) {
+            hours.map { "quiet hours \(clock($0.start))-\(clock($0.end)) on \(Library.format(day))" } ?? "no quiet hours on \(Library.format(day))"
         }
     }
 
@@ -124,39 +122,29 @@ enum ReminderCommands {
         var args = try Arguments(raw, valued: ["from", "to"])
         let now = nowMs()
         let from = try args.option("from").map { (text) throws(CLIError) in try instant(text, now: now) } ?? now
-        let to = try args.option("to").map { (text) throws(CLIError) in try instant(text, now: now) } ?? from + 86_400_000
+        let to: Int64
+        if let text = args.option("to") { to = try instant(text, now: now) } else { to = try later(from, by: 86_400_000, "--from") }
         let claim = args.flag("claim"), pending = args.flag("pending")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore()
-        let flags: UInt32 = claim ? HC_REMINDERS_CLAIM : (pending ? HC_REMINDERS_PENDING : 0)
-        var list: OpaquePointer?
-        try Library.check(hc_reminder_list_open(&list, store.handle, from, to, flags))
-        defer { hc_reminder_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_reminder_list_count(&count, list))
-        var reminders: [hc_reminder] = []
-        var messages: [String?] = []
-        for index in 0..<count {
-            var item: UnsafePointer<hc_reminder>?
-            try Library.check(hc_reminder_list_get(&item, list, index))
-            if let item { reminders.append(item.pointee); messages.append(Library.string(item.pointee.message)) }
-        }
+        let options: ReminderListOptions = claim ? .claim : (pending ? .pending : [])
+        let reminders = try kit { () throws(HabitError) in try store.kit.reminders(fromMs: from, toMs: to, options: options) }
         var names: [Int64: String] = [:]
-        for r in reminders where names[r.habit_id] == nil { names[r.habit_id] = (try? store.habit(String(r.habit_id)).name) ?? "?" }
-        let rows: [[String: Any]] = zip(reminders, messages).map { r, message in
-            ["at": Output.time(r.at_ms), "at_ms": r.at_ms, "local_time": clock(r.local_minute), "date": Library.format(r.day),
-             "habit_id": r.habit_id, "habit": names[r.habit_id] ?? "?", "rule_id": r.rule_id,
-             "kind": r.kind == HC_REMINDER_SNOOZED ? "snoozed" : "scheduled", "original_at": Output.time(r.original_ms),
-             "deferred": r.deferred != 0, "fired": r.fired != 0, "message": message ?? NSNull()]
+        for r in reminders where names[r.habitID] == nil { names[r.habitID] = (try? store.habit(String(r.habitID)).name) ?? "?" }
+        let rows: [[String: Any]] = reminders.map { r in
+            ["at": Output.time(r.atMs), "at_ms": r.atMs, "local_time": clock(r.localMinute), "date": Library.format(r.day.rawValue),
+             "habit_id": r.habitID, "habit": names[r.habitID] ?? "?", "rule_id": r.ruleID,
+             "kind": r.kind == .snoozed ? "snoozed" : "scheduled", "original_at": Output.time(r.originalMs),
+             "deferred": r.deferred, "fired": r.fired, "message": r.message ?? NSNull()]
         }
         context.output.emit(["from": Output.time(from), "to": Output.time(to), "reminders": rows]) {
             guard !reminders.isEmpty else { return "no reminders between \(Output.time(from)) and \(Output.time(to))" }
-            return zip(reminders, messages).map { r, message in
-                var line = "\(Library.format(r.day)) \(clock(r.local_minute))  \(names[r.habit_id] ?? "?")  (rule #\(r.rule_id), \(Output.time(r.at_ms)))"
-                if r.kind == HC_REMINDER_SNOOZED { line += " snoozed" }
-                if r.deferred != 0 { line += " moved by quiet hours" }
-                if r.fired != 0 && !claim { line += " delivered" }
-                if let message { line += "  \(message)" }
+            return reminders.map { r in
+                var line = "\(Library.format(r.day.rawValue)) \(clock(r.localMinute))  \(names[r.habitID] ?? "?")  (rule #\(r.ruleID), \(Output.time(r.atMs)))"
+                if r.kind == .snoozed { line += " snoozed" }
+                if r.deferred { line += " moved by quiet hours" }
+                if r.fired && !claim { line += " delivered" }
+                if let message = r.message { line += "  \(message)" }
                 return line
             }.joined(separator: "\n")
         }
@@ -168,9 +156,8 @@ enum ReminderCommands {
         let (rule, day, at) = try reminder(args)
         try args.finish(maxPositionals: 3)
         let store = try context.openStore()
-        var recorded: Int32 = 0
-        try Library.check(hc_reminder_fired(&recorded, store.handle, rule, day, at))
-        context.output.emit(["recorded": recorded != 0]) { recorded != 0 ? "recorded" : "already delivered" }
+        let recorded = try kit { () throws(HabitError) in try store.kit.reminderFired(ruleID: rule, day: Day(rawValue: day), atMs: at) }
+        context.output.emit(["recorded": recorded]) { recorded ? "recorded" : "already delivered" }
     }
 
     /// Snoozes RULE DATE AT until an instant (--until) or for some minutes (--minutes, default 10).
@@ -186,11 +173,11 @@ enum ReminderCommands {
                 guard let value = Int64(text), (1...1440).contains(value) else { throw .invalid("--minutes takes 1 to 1440") }
                 return value
             } ?? 10
-            until = max(at, now) + minutes * 60_000
+            until = try later(max(at, now), by: minutes * 60_000, "AT")
         }
         try args.finish(maxPositionals: 3)
         let store = try context.openStore()
-        try Library.check(hc_reminder_snooze(store.handle, rule, day, at, until))
+        try kit { () throws(HabitError) in try store.kit.snoozeReminder(ruleID: rule, day: Day(rawValue: day), atMs: at, untilMs: until) }
         context.output.emit(["rule_id": rule, "date": Library.format(day), "at": Output.time(until), "at_ms": until]) {
             "snoozed until \(Output.time(until))"
         }
@@ -202,53 +189,45 @@ enum ReminderCommands {
         var id: Int64
         var habitId: Int64
         var minute: Int32
-        var weekdays: Int32
-        var quiet: Int32
-        var fromDay: Int32
+        var weekdays: Weekdays
+        var quiet: QuietPolicy
+        var fromDay: Day
         var message: String?
 
         static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
         /// Monday first, as people read a week; nil for every due day.
         var daysText: String? {
-            weekdays == 0 ? nil : [1, 2, 3, 4, 5, 6, 0].filter { weekdays & (1 << $0) != 0 }.map { Rule.dayNames[$0] }.joined(separator: ",")
+            weekdays.isEmpty ? nil : [1, 2, 3, 4, 5, 6, 0].filter { weekdays.contains(Weekdays(rawValue: 1 << $0)) }.map { Rule.dayNames[$0] }
+                .joined(separator: ",")
         }
 
         func json(_ habit: String) -> [String: Any] {
             ["id": id, "habit_id": habitId, "habit": habit, "at": clock(minute), "days": daysText ?? "due",
-             "quiet": quiet == HC_QUIET_DROP ? "drop" : "defer", "from": Library.format(fromDay), "message": message ?? NSNull()]
+             "quiet": quiet == .drop ? "drop" : "defer", "from": Library.format(fromDay.rawValue), "message": message ?? NSNull()]
         }
 
         func line(_ habit: String) -> String {
-            "#\(id) \(habit) at \(clock(minute)) on \(daysText ?? "due days"), quiet hours: \(quiet == HC_QUIET_DROP ? "drop" : "defer")"
+            "#\(id) \(habit) at \(clock(minute)) on \(daysText ?? "due days"), quiet hours: \(quiet == .drop ? "drop" : "defer")"
                 + (message.map { "  \($0)" } ?? "")
         }
     }
 
-    static func rules(_ store: StoreRef, habitId: Int64, day: Int32) throws(CLIError) -> [Rule] {
-        var list: OpaquePointer?
-        try Library.check(hc_reminder_rule_list_open(&list, store.handle, habitId, day))
-        defer { hc_reminder_rule_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_reminder_rule_list_count(&count, list))
-        var result: [Rule] = []
-        for index in 0..<count {
-            var item: UnsafePointer<hc_reminder_rule>?
-            try Library.check(hc_reminder_rule_list_get(&item, list, index))
-            guard let r = item?.pointee else { continue }
-            result.append(Rule(id: r.id, habitId: r.habit_id, minute: r.minute, weekdays: r.weekdays, quiet: r.quiet, fromDay: r.from_day,
-                               message: Library.string(r.message)))
+    /// The rules in force on a day (nil: today) of a habit (nil: every habit).
+    static func rules(_ store: StoreRef, habitId: Int64?, day: Day?) throws(CLIError) -> [Rule] {
+        try kit { () throws(HabitError) in try store.kit.reminderRules(habitID: habitId, on: day) }.map { stored in
+            Rule(id: stored.id, habitId: stored.rule.habitID, minute: stored.rule.minute, weekdays: stored.rule.weekdays,
+                 quiet: stored.rule.quiet, fromDay: stored.fromDay, message: stored.rule.message)
         }
-        return result
     }
 
-    static func ruleOptions(at: String, days: String?, quiet: String?) throws(CLIError) -> hc_reminder_rule {
-        var rule = Library.defaults(hc_reminder_rule_init)
-        rule.minute = try Commands.parseClock(at)
+    /// A rule's time, days and quiet policy from the options (its habit set later).
+    static func ruleOptions(at: String, days: String?, quiet: String?) throws(CLIError) -> ReminderRule {
+        var rule = ReminderRule(habitID: 0, minute: try Commands.parseClock(at))
         switch quiet?.lowercased() {
         case nil: break
-        case "defer": rule.quiet = HC_QUIET_DEFER
-        case "drop": rule.quiet = HC_QUIET_DROP
+        case "defer": rule.quiet = .defer
+        case "drop": rule.quiet = .drop
         default: throw .usage("--quiet takes defer or drop")
         }
         if let days, days.lowercased() != "due" {
@@ -256,7 +235,7 @@ enum ReminderCommands {
                 guard let index = Rule.dayNames.firstIndex(of: String(name)) else {
                     throw .usage("--days takes weekdays like mon,wed,fri (or due); '\(name)' is not one")
                 }
-                rule.weekdays |= 1 << Int32(index)
+                rule.weekdays.insert(Weekdays(rawValue: 1 << Int32(index)))
             }
         }
         return rule
@@ -276,6 +255,14 @@ enum ReminderCommands {
     }
 
     static func clock(_ minutes: Int32) -> String { Commands.clock(minutes) }
+
+    /// base + delta; past the range of instants, an invalid-input error naming what
+    /// was given (a user's number never traps).
+    static func later(_ base: Int64, by delta: Int64, _ what: String) throws(CLIError) -> Int64 {
+        let (sum, overflow) = base.addingReportingOverflow(delta)
+        guard !overflow else { throw .invalid("\(what) is too late: instants end at \(Int64.max) ms") }
+        return sum
+    }
 
     static func nowMs() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 

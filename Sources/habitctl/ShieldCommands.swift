@@ -1,5 +1,5 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
 /// shield: rules that block a person's apps, their state now or at a local time,
 /// the next changes, emergency unlocks and the snapshot file for extensions.
@@ -44,65 +44,43 @@ enum ShieldCommands {
         let references = habitsText.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         guard !references.contains(where: \.isEmpty) else { throw .invalid("--habits lists habits separated by commas; an entry is empty") }
         let habits = try references.map { (reference) throws(CLIError) in try store.habit(reference).id }
-        var rule = Library.defaults(hc_shield_rule_init)
-        rule.start_minute = try start.map { (text) throws(CLIError) in text == "daystart" ? -1 : try Commands.parseClock(text) } ?? -1
-        rule.end_minute = try cutoff.map { (text) throws(CLIError) in text == "midnight" ? -1 : try Commands.parseClock(text) } ?? -1
-        rule.lift = any ? HC_SHIELD_LIFT_ANY : HC_SHIELD_LIFT_ALL
-        rule.cutoff_lifts = untilDone ? 0 : 1
-        rule.session_lifts = noSession ? 0 : 1
-        rule.excused_lifts = noExcused ? 0 : 1
-        rule.fail_closed = failOpen ? 0 : 1
+        var rule = ShieldRule(name: name, key: key, habitIDs: habits)
+        rule.days = days
+        rule.startMinute = try start.map { (text) throws(CLIError) in text == "daystart" ? nil : try Commands.parseClock(text) } ?? nil
+        rule.endMinute = try cutoff.map { (text) throws(CLIError) in text == "midnight" ? nil : try Commands.parseClock(text) } ?? nil
+        rule.lift = any ? .any : .all
+        rule.cutoffLifts = !untilDone
+        rule.sessionLifts = !noSession
+        rule.excusedLifts = !noExcused
+        rule.failClosed = !failOpen
         if let budget {
             let parts = budget.split(separator: "/")
             guard parts.count == 2, let count = Int32(parts[0]) else { throw .invalid("--budget takes N/week or N/month, like 2/week") }
             switch parts[1] {
-            case "week": rule.budget_period = HC_SHIELD_BUDGET_WEEK
-            case "month": rule.budget_period = HC_SHIELD_BUDGET_MONTH
+            case "week": rule.budgetPeriod = .week
+            case "month": rule.budgetPeriod = .month
             default: throw .invalid("--budget takes N/week or N/month, like 2/week")
             }
-            rule.budget_count = count
+            rule.budgetCount = count
         }
-        let fromDay = try effective.map(Library.parseDate) ?? Library.dayNone
-        var id: Int64 = 0
-        let status = habits.withUnsafeBufferPointer { ids -> Int32 in
-            rule.habit_ids = ids.baseAddress
-            rule.habit_count = Int64(ids.count)
-            return name.withCString { namePointer in
-                rule.name = namePointer
-                return key.withCString { keyPointer in
-                    rule.key = keyPointer
-                    return withOptionalCString(days) { rule.days = $0; return hc_shield_rule_add(&id, store.handle, &rule, fromDay) }
-                }
-            }
-        }
-        try Library.check(status)
+        let fromDay = try effective.map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
+        let id = try kit { () throws(HabitError) in try store.kit.addShieldRule(rule, from: fromDay) }
         let added = try rules(store, day: fromDay).first { $0["id"] as? Int64 == id }
         context.output.emit(["rule": added ?? ["id": id]]) { "added shield #\(id) " + (added.map(line) ?? name) }
     }
 
-    static func rules(_ store: StoreRef, day: Int32) throws(CLIError) -> [[String: Any]] {
-        var list: OpaquePointer?
-        try Library.check(hc_shield_rule_list_open(&list, store.handle, day))
-        defer { hc_shield_rule_list_free(list) }
-        var count: Int64 = 0
-        try Library.check(hc_shield_rule_list_count(&count, list))
-        var result: [[String: Any]] = []
-        for index in 0..<count {
-            var item: UnsafePointer<hc_shield_rule>?
-            try Library.check(hc_shield_rule_list_get(&item, list, index))
-            guard let r = item?.pointee else { continue }
-            let habits = r.habit_ids.map { Array(UnsafeBufferPointer(start: $0, count: Int(r.habit_count))) } ?? []
-            let names = habits.map { (try? store.habit(id: $0).name) ?? "habit \($0)" }
-            let budget: Any = r.budget_period == HC_SHIELD_BUDGET_UNLIMITED ? NSNull()
-                : "\(r.budget_count)/\(r.budget_period == HC_SHIELD_BUDGET_WEEK ? "week" : "month")"
-            result.append(["id": r.id, "name": Library.string(r.name) ?? "", "key": Library.string(r.key) ?? "",
-                           "days": Library.string(r.days) ?? "daily", "start": r.start_minute < 0 ? "daystart" : Commands.clock(r.start_minute),
-                           "cutoff": r.end_minute < 0 ? "midnight" : Commands.clock(r.end_minute), "habit_ids": habits, "habits": names,
-                           "lift": r.lift == HC_SHIELD_LIFT_ANY ? "any" : "all", "session_lifts": r.session_lifts != 0,
-                           "cutoff_lifts": r.cutoff_lifts != 0, "excused_lifts": r.excused_lifts != 0, "fail_closed": r.fail_closed != 0,
-                           "emergency_budget": budget, "from": Library.format(r.from_day)])
+    /// The rules in force on a day (nil: today), as the JSON and the lines show them.
+    static func rules(_ store: StoreRef, day: Day?) throws(CLIError) -> [[String: Any]] {
+        try kit { () throws(HabitError) in try store.kit.shieldRules(on: day) }.map { stored in
+            let r = stored.rule
+            let names = r.habitIDs.map { (try? store.habit(id: $0).name) ?? "habit \($0)" }
+            let budget: Any = r.budgetPeriod == .unlimited ? NSNull() : "\(r.budgetCount)/\(r.budgetPeriod == .week ? "week" : "month")"
+            return ["id": stored.id, "name": r.name, "key": r.key, "days": r.days ?? "daily",
+                    "start": r.startMinute.map(Commands.clock) ?? "daystart", "cutoff": r.endMinute.map(Commands.clock) ?? "midnight",
+                    "habit_ids": r.habitIDs, "habits": names, "lift": r.lift == .any ? "any" : "all", "session_lifts": r.sessionLifts,
+                    "cutoff_lifts": r.cutoffLifts, "excused_lifts": r.excusedLifts, "fail_closed": r.failClosed,
+                    "emergency_budget": budget, "from": Library.format(stored.fromDay.rawValue)]
         }
-        return result
     }
 
     static func line(_ rule: [String: Any]) -> String {
@@ -119,7 +97,7 @@ enum ShieldCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         let day = try store.day(date)
-        let listed = try rules(store, day: day)
+        let listed = try rules(store, day: Day(rawValue: day))
         context.output.emit(["date": Library.format(day), "rules": listed]) {
             listed.isEmpty ? "no shield rules on \(Library.format(day))" : listed.map { "#\($0["id"] ?? "") " + line($0) }.joined(separator: "\n")
         }
@@ -134,14 +112,17 @@ enum ShieldCommands {
         let bad = CLIError.invalid("'\(text.prefix(40))' is not a local date-time: use 2026-06-05T07:30, 07:30, or 2026-06-05T05:30Z")
         let parts = text.split(separator: "T", maxSplits: 1).map(String.init)
         if parts.count == 2, parts[1].count == 5 {
-            let date = try Library.parseDate(parts[0]), minute = try Commands.parseClock(parts[1])
-            var dayStart: Int32 = 0
-            try Library.check(hc_store_day_start(&dayStart, store.handle))
-            var ms: Int64 = 0
-            try Library.check(hc_store_utc_ms(&ms, store.handle, minute < dayStart ? date - 1 : date, minute))
-            return ms
+            let date = Day(rawValue: try Library.parseDate(parts[0])), minute = try Commands.parseClock(parts[1])
+            return try kit { () throws(HabitError) in
+                // A time before the day start belongs to the habit day before.
+                guard let day = minute < (try store.kit.dayStart()) ? date.adding(-1) : date else { throw HabitError(code: .invalid, message: bad.message) }
+                return try store.kit.utcMs(day: day, minute: minute)
+            }
         }
-        if parts.count == 1, text.count == 5 { return try PolicyOptions.instant(text, day: try store.today(), store) }
+        if parts.count == 1, text.count == 5 {
+            let minute = try Commands.parseClock(text)
+            return try kit { () throws(HabitError) in try store.kit.utcMs(day: try store.kit.today(), minute: minute) }
+        }
         return try Commands.isoInstant(text, invalid: bad)
     }
 
@@ -151,30 +132,26 @@ enum ShieldCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         let atMs = try instant(at, store)
-        var count: Int64 = 0, revision: Int64 = 0
-        try Library.check(hc_shield_state(nil, 0, &count, nil, store.handle, atMs))
-        var states = [hc_shield_status](repeating: hc_shield_status(), count: Int(count))
-        try Library.check(hc_shield_state(&states, count, &count, &revision, store.handle, atMs))
-        let names = Dictionary(try rules(store, day: try store.today()).compactMap { r in (r["id"] as? Int64).map { ($0, r["name"] as? String ?? "") } },
+        let state = try kit { () throws(HabitError) in try store.kit.shieldState(atMs: atMs) }
+        let states = state.rules
+        let names = Dictionary(try rules(store, day: nil).compactMap { r in (r["id"] as? Int64).map { ($0, r["name"] as? String ?? "") } },
                                uniquingKeysWith: { a, _ in a })
         let rows: [[String: Any]] = states.map { s in
-            var copy = s
-            let outstanding = withUnsafeBytes(of: &copy.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(Int(s.outstanding_count))) }
-            return ["rule_id": s.rule_id, "name": names[s.rule_id] ?? NSNull(), "shielded": s.shielded != 0, "reason": name(reasonKeys, s.reason),
-                    "since": s.since_ms == 0 ? NSNull() : Output.time(s.since_ms), "until": s.until_ms == 0 ? NSNull() : Output.time(s.until_ms),
-                    "next_change": s.next_change_ms == 0 ? NSNull() : Output.time(s.next_change_ms),
-                    "next_change_ms": s.next_change_ms == 0 ? NSNull() : s.next_change_ms, "next_cause": name(causes, s.next_cause),
-                    "outstanding_habit_ids": outstanding, "emergency_left": s.emergency_left < 0 ? NSNull() : s.emergency_left,
-                    "fail_closed": s.fail_closed != 0]
+            ["rule_id": s.ruleID, "name": names[s.ruleID] ?? NSNull(), "shielded": s.shielded, "reason": name(reasonKeys, s.reason.rawValue),
+             "since": s.sinceMs.map(Output.time) ?? NSNull(), "until": s.untilMs.map(Output.time) ?? NSNull(),
+             "next_change": s.nextChangeMs.map(Output.time) ?? NSNull(),
+             "next_change_ms": s.nextChangeMs ?? NSNull(), "next_cause": name(causes, s.nextCause?.rawValue ?? 0),
+             "outstanding_habit_ids": s.outstanding, "emergency_left": s.emergencyLeft ?? NSNull(),
+             "fail_closed": s.failClosed]
         }
-        context.output.emit(["at": Output.time(atMs), "at_ms": atMs, "revision": revision, "rules": rows]) {
+        context.output.emit(["at": Output.time(atMs), "at_ms": atMs, "revision": state.revision, "rules": rows]) {
             guard !states.isEmpty else { return "no shield rules" }
             return states.map { s in
-                var text = "#\(s.rule_id) \(names[s.rule_id] ?? "")  \(s.shielded != 0 ? "SHIELDED" : "open")  (\(name(reasons, s.reason))"
-                if s.since_ms != 0 { text += " at \(Output.time(s.since_ms))" }
-                if s.until_ms != 0 { text += " until \(Output.time(s.until_ms))" }
+                var text = "#\(s.ruleID) \(names[s.ruleID] ?? "")  \(s.shielded ? "SHIELDED" : "open")  (\(name(reasons, s.reason.rawValue))"
+                if let since = s.sinceMs { text += " at \(Output.time(since))" }
+                if let until = s.untilMs { text += " until \(Output.time(until))" }
                 text += ")"
-                if s.next_change_ms != 0 { text += ", next change \(Output.time(s.next_change_ms)) (\(name(causes, s.next_cause)))" }
+                if let next = s.nextChangeMs { text += ", next change \(Output.time(next)) (\(name(causes, s.nextCause?.rawValue ?? 0)))" }
                 return text
             }.joined(separator: "\n")
         }
@@ -191,21 +168,17 @@ enum ShieldCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         let from = try instant(at, store), to = from + hours * 3_600_000
-        var count: Int64 = 0, revision: Int64 = 0
-        try Library.check(hc_shield_transitions(nil, 0, &count, nil, store.handle, from, to))
-        var list = [hc_shield_transition](repeating: hc_shield_transition(), count: Int(count))
-        try Library.check(hc_shield_transitions(&list, count, &count, &revision, store.handle, from, to))
-        let rows: [[String: Any]] = list.map { t in
-            var copy = t
-            let zone = withUnsafeBytes(of: &copy.zone) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+        let found = try kit { () throws(HabitError) in try store.kit.shieldTransitions(fromMs: from, toMs: to) }
+        let revision = found.revision
+        let rows: [[String: Any]] = found.transitions.map { t in
             var moved: [String] = []
-            if t.moved & HC_SHIELD_MOVED_GAP != 0 { moved.append("gap") }
-            if t.moved & HC_SHIELD_MOVED_REPEATED != 0 { moved.append("repeated") }
-            if t.moved & HC_SHIELD_MOVED_ZONE_CHANGE != 0 { moved.append("zone_change") }
-            return ["rule_id": t.rule_id, "at": Output.time(t.at_ms), "at_ms": t.at_ms,
-                    "local": Library.format(t.local_day) + "T" + Commands.clock(t.local_minute), "zone": zone, "offset_seconds": t.offset_seconds,
-                    "moved": moved, "shielded": t.shielded != 0, "from": name(reasonKeys, t.from_reason), "to": name(reasonKeys, t.to_reason),
-                    "cause": name(causes, t.cause)]
+            if t.moved.contains(.gap) { moved.append("gap") }
+            if t.moved.contains(.repeated) { moved.append("repeated") }
+            if t.moved.contains(.zoneChange) { moved.append("zone_change") }
+            return ["rule_id": t.ruleID, "at": Output.time(t.atMs), "at_ms": t.atMs,
+                    "local": Library.format(t.localDay.rawValue) + "T" + Commands.clock(t.localMinute), "zone": t.zone,
+                    "offset_seconds": t.offsetSeconds, "moved": moved, "shielded": t.shielded, "from": name(reasonKeys, t.fromReason.rawValue),
+                    "to": name(reasonKeys, t.toReason.rawValue), "cause": name(causes, t.cause.rawValue)]
         }
         context.output.emit(["from": Output.time(from), "to": Output.time(to), "revision": revision, "transitions": rows]) {
             guard !rows.isEmpty else { return "no shield changes between \(Output.time(from)) and \(Output.time(to))" }
@@ -228,8 +201,7 @@ enum ShieldCommands {
         let reason = args.option("reason")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
-        var id: Int64 = 0
-        try Library.check(withOptionalCString(reason) { hc_shield_emergency_unlock(&id, store.handle, rule, minutes, $0) })
+        let id = try kit { () throws(HabitError) in try store.kit.emergencyUnlock(ruleID: rule, minutes: minutes, reason: reason) }
         context.output.emit(["unlock_id": id, "rule_id": rule, "minutes": minutes]) { "emergency unlock #\(id): rule #\(rule) lifted for \(minutes) min" }
     }
 
@@ -240,9 +212,10 @@ enum ShieldCommands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let atMs = try instant(at, store)
-        try Library.check(hc_shield_snapshot_write(store.handle, path, atMs))
-        var revision: Int64 = 0
-        try Library.check(hc_shield_revision(&revision, store.handle))
+        let revision = try kit { () throws(HabitError) in
+            try store.kit.writeShieldSnapshot(to: path, atMs: atMs)
+            return try store.kit.shieldRevision()
+        }
         context.output.emit(["path": path, "at": Output.time(atMs), "revision": revision]) { "wrote \(path) (revision \(revision))" }
     }
 }

@@ -1,6 +1,7 @@
-import HabitPlatform
-import CHabitCore
+import CHabitCore // only for Demo.swift's calls at the end
 import Foundation
+import HabitKit
+import HabitPlatform
 
 /// sync: this store's state, the changes another device lacks, applying a device's
 /// changes, and a two-way sync with another store file (one in a synced folder).
@@ -19,37 +20,7 @@ enum SyncCommands {
         }
     }
 
-    static func stateBytes(_ store: OpaquePointer) throws(CLIError) -> [UInt8] {
-        var count: Int64 = 0
-        try Library.check(hc_sync_state(nil, 0, &count, store))
-        var bytes = [UInt8](repeating: 0, count: Int(count))
-        try Library.check(hc_sync_state(&bytes, count, &count, store))
-        return bytes
-    }
-
-    static func replica(_ store: OpaquePointer) throws(CLIError) -> String {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        var count: Int64 = 0
-        try Library.check(hc_sync_replica(&bytes, 16, &count, store))
-        return hex(bytes)
-    }
-
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
-
-    static func changesBytes(_ store: OpaquePointer, peer: [UInt8], evidence: Bool = false) throws(CLIError) -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size: Int64 = 0
-        try Library.check(hc_sync_changes_v2(&out, &size, store, peer, Int64(peer.count), evidence ? HC_SYNC_EVIDENCE : 0))
-        defer { hc_free(out) }
-        guard let out else { return [] }
-        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
-    }
-
-    static func applyBytes(_ store: OpaquePointer, _ bytes: [UInt8]) throws(CLIError) -> hc_sync_summary {
-        var summary = Library.defaults(hc_sync_summary_init)
-        try Library.check(hc_sync_apply(&summary, store, bytes, Int64(bytes.count)))
-        return summary
-    }
 
     /// The replicas a state names with how far each is known: "HCSV", version,
     /// count, then (16-byte replica, varint seq) pairs, then a CRC-32.
@@ -96,25 +67,25 @@ enum SyncCommands {
         return nil
     }
 
-    static func summaryObject(_ s: hc_sync_summary) -> [String: Any] {
-        ["received": s.ops_received, "new": s.ops_new, "applied": s.ops_applied, "superseded": s.ops_superseded, "waiting": s.ops_waiting,
-         "habits_changed": s.habits_changed, "entries_added": s.entries_added, "vacations_changed": s.vacations_changed,
-         "settings_changed": s.settings_changed, "proofs_changed": s.proofs_changed, "credits_changed": s.credits_changed]
+    static func summaryObject(_ s: SyncSummary) -> [String: Any] {
+        ["received": s.opsReceived, "new": s.opsNew, "applied": s.opsApplied, "superseded": s.opsSuperseded, "waiting": s.opsWaiting,
+         "habits_changed": s.habitsChanged, "entries_added": s.entriesAdded, "vacations_changed": s.vacationsChanged,
+         "settings_changed": s.settingsChanged, "proofs_changed": s.proofsChanged, "credits_changed": s.creditsChanged]
     }
 
-    static func summaryLine(_ s: hc_sync_summary) -> String {
-        if s.ops_received == 0 { return "nothing new" }
-        if s.ops_new == 0 && s.ops_applied == 0 && s.ops_waiting == 0 { return "nothing new (\(s.ops_received) changes already here)" }
+    static func summaryLine(_ s: SyncSummary) -> String {
+        if s.opsReceived == 0 { return "nothing new" }
+        if s.opsNew == 0 && s.opsApplied == 0 && s.opsWaiting == 0 { return "nothing new (\(s.opsReceived) changes already here)" }
         var parts: [String] = []
-        if s.entries_added > 0 { parts.append("\(s.entries_added) entr\(s.entries_added == 1 ? "y" : "ies")") }
-        if s.habits_changed > 0 { parts.append("\(s.habits_changed) habit change\(s.habits_changed == 1 ? "" : "s")") }
-        if s.vacations_changed > 0 { parts.append("\(s.vacations_changed) vacation change\(s.vacations_changed == 1 ? "" : "s")") }
-        if s.settings_changed > 0 { parts.append("\(s.settings_changed) setting\(s.settings_changed == 1 ? "" : "s")") }
-        if s.proofs_changed > 0 { parts.append("\(s.proofs_changed) proof record\(s.proofs_changed == 1 ? "" : "s")") }
-        if s.credits_changed > 0 { parts.append("\(s.credits_changed) credit record\(s.credits_changed == 1 ? "" : "s")") }
-        var text = "\(s.ops_new) new of \(s.ops_received) changes: " + (parts.isEmpty ? "no record changed" : parts.joined(separator: ", "))
-        if s.ops_superseded > 0 { text += "; \(s.ops_superseded) overtaken by later changes" }
-        if s.ops_waiting > 0 { text += "; \(s.ops_waiting) waiting for records not received yet" }
+        if s.entriesAdded > 0 { parts.append("\(s.entriesAdded) entr\(s.entriesAdded == 1 ? "y" : "ies")") }
+        if s.habitsChanged > 0 { parts.append("\(s.habitsChanged) habit change\(s.habitsChanged == 1 ? "" : "s")") }
+        if s.vacationsChanged > 0 { parts.append("\(s.vacationsChanged) vacation change\(s.vacationsChanged == 1 ? "" : "s")") }
+        if s.settingsChanged > 0 { parts.append("\(s.settingsChanged) setting\(s.settingsChanged == 1 ? "" : "s")") }
+        if s.proofsChanged > 0 { parts.append("\(s.proofsChanged) proof record\(s.proofsChanged == 1 ? "" : "s")") }
+        if s.creditsChanged > 0 { parts.append("\(s.creditsChanged) credit record\(s.creditsChanged == 1 ? "" : "s")") }
+        var text = "\(s.opsNew) new of \(s.opsReceived) changes: " + (parts.isEmpty ? "no record changed" : parts.joined(separator: ", "))
+        if s.opsSuperseded > 0 { text += "; \(s.opsSuperseded) overtaken by later changes" }
+        if s.opsWaiting > 0 { text += "; \(s.opsWaiting) waiting for records not received yet" }
         return text
     }
 
@@ -124,8 +95,7 @@ enum SyncCommands {
         let out = args.option("out")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
-        let bytes = try stateBytes(store.handle)
-        let id = try replica(store.handle)
+        let (bytes, id) = try kit { () throws(HabitError) in (try store.kit.syncState(), hex(try store.kit.syncReplica())) }
         let written = try deliver(bytes, out: out, context: context)
         let known = known(bytes)
         if context.output.json || written != nil {
@@ -142,7 +112,7 @@ enum SyncCommands {
         try args.finish(maxPositionals: 0)
         let peer = try since.map(readBytes) ?? []
         let store = try context.openStore(readOnly: true)
-        let bytes = try changesBytes(store.handle, peer: peer, evidence: evidence)
+        let bytes = try kit { () throws(HabitError) in try store.kit.syncChanges(since: peer, options: evidence ? .evidence : []) }
         let written = try deliver(bytes, out: out, context: context)
         if context.output.json || written != nil {
             context.output.emit(["bytes": bytes.count, "path": written ?? NSNull(), "changeset": context.output.json && written == nil ? hex(bytes) : NSNull()]) {
@@ -158,7 +128,7 @@ enum SyncCommands {
         try args.finish(maxPositionals: 1)
         let bytes = try readBytes(path)
         let store = try context.openStore()
-        let summary = try applyBytes(store.handle, bytes)
+        let summary = try kit { () throws(HabitError) in try store.kit.applySync(bytes) }
         context.output.emit(["applied": summaryObject(summary)]) { summaryLine(summary) }
     }
 
@@ -168,11 +138,42 @@ enum SyncCommands {
         let path = try args.require(0, "OTHER_DB"), evidence = args.flag("evidence")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
-        let other = try StoreRef(path: path, flags: HC_OPEN_NOCREATE)
-        let here = try applyBytes(store.handle, try changesBytes(other.handle, peer: try stateBytes(store.handle), evidence: evidence))
-        let there = try applyBytes(other.handle, try changesBytes(store.handle, peer: try stateBytes(other.handle), evidence: evidence))
+        let options: SyncChangesOptions = evidence ? .evidence : []
+        let (here, there) = try kit { () throws(HabitError) in
+            let other = try HabitKit.Store(path: path, options: .noCreate)
+            let here = try store.kit.applySync(try other.syncChanges(since: try store.kit.syncState(), options: options))
+            let there = try other.applySync(try store.kit.syncChanges(since: try other.syncState(), options: options))
+            return (here, there)
+        }
         context.output.emit(["received": summaryObject(here), "sent": summaryObject(there), "other": path]) {
             "from \(path): \(summaryLine(here))\nto \(path): \(summaryLine(there))"
         }
+    }
+}
+
+/// Demo.swift's raw-handle sync calls, kept only until the demo is ported onto
+/// HabitKit (issue 23): the sync commands above no longer use them. Delete with it.
+extension SyncCommands {
+    static func stateBytes(_ store: OpaquePointer) throws(CLIError) -> [UInt8] {
+        var count: Int64 = 0
+        try Library.check(hc_sync_state(nil, 0, &count, store))
+        var bytes = [UInt8](repeating: 0, count: Int(count))
+        try Library.check(hc_sync_state(&bytes, count, &count, store))
+        return bytes
+    }
+
+    static func changesBytes(_ store: OpaquePointer, peer: [UInt8]) throws(CLIError) -> [UInt8] {
+        var out: UnsafeMutablePointer<UInt8>?
+        var size: Int64 = 0
+        try Library.check(hc_sync_changes(&out, &size, store, peer, Int64(peer.count)))
+        defer { hc_free(out) }
+        guard let out else { return [] }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
+    static func applyBytes(_ store: OpaquePointer, _ bytes: [UInt8]) throws(CLIError) -> hc_sync_summary {
+        var summary = Library.defaults(hc_sync_summary_init)
+        try Library.check(hc_sync_apply(&summary, store, bytes, Int64(bytes.count)))
+        return summary
     }
 }

@@ -1,0 +1,75 @@
+import CHabitCore
+
+/// What an event announces (HC_EVENT_*). Open: kinds are only ever appended.
+public struct EventKind: RawRepresentable, Hashable, Sendable {
+    /// The HC_EVENT_* value.
+    public let rawValue: Int32
+    /// The kind with this HC_EVENT_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// An award was unlocked; value is its threshold (HC_EVENT_AWARD_UNLOCKED).
+    public static let awardUnlocked = EventKind(rawValue: HC_EVENT_AWARD_UNLOCKED)
+    /// A habit's current run reached a milestone; value is its length (HC_EVENT_STREAK_MILESTONE).
+    public static let streakMilestone = EventKind(rawValue: HC_EVENT_STREAK_MILESTONE)
+    /// An at-least habit's day became done; value is the day's total (HC_EVENT_TARGET_REACHED).
+    public static let targetReached = EventKind(rawValue: HC_EVENT_TARGET_REACHED)
+    /// A proof was decided; value is the HC_OUTCOME_* (HC_EVENT_PROOF_VERDICT).
+    public static let proofVerdict = EventKind(rawValue: HC_EVENT_PROOF_VERDICT)
+}
+
+/// Something an app tells its user about, recorded once in the store (hc_event).
+public struct Event: Sendable, Hashable {
+    /// Increasing: a reader keeps the last one it handled as its cursor.
+    public var id: Int64
+    /// What it announces.
+    public var kind: EventKind
+    /// When the entry that caused it was recorded (UTC ms).
+    public var atMs: Int64
+    /// The day it is about.
+    public var day: Day
+    /// A reader acknowledged it.
+    public var acknowledged: Bool
+    /// Its habit; nil when none.
+    public var habitID: Int64?
+    /// Its entry; nil when none.
+    public var entryID: Int64?
+    /// The kind's figure: a threshold, a length, a total or an outcome.
+    public var value: Double
+    /// .awardUnlocked: the award.
+    public var awardID: String?
+
+    init(_ e: hc_event) {
+        id = e.id
+        kind = EventKind(rawValue: e.kind)
+        atMs = e.at_ms
+        day = Day(rawValue: e.day)
+        acknowledged = e.acknowledged != 0
+        habitID = e.habit_id == 0 ? nil : e.habit_id
+        entryID = e.entry_id == 0 ? nil : e.entry_id
+        value = e.value
+        awardID = copied(e.award_id)
+    }
+}
+
+extension Store {
+    /// Events with an id after afterID, oldest first, at most limit (1...10000),
+    /// recording the new ones first; with acknowledge, only events no reader has
+    /// acknowledged, acknowledged in the same transaction so each goes to exactly
+    /// one reader (hc_event_list_read). Throws .invalid, .readOnly (acknowledge on a
+    /// read-only store).
+    public func events(after afterID: Int64 = 0, limit: Int64 = 100, acknowledge: Bool = false) throws(HabitError) -> [Event] {
+        try withHandle { store throws(HabitError) in
+            var list: OpaquePointer?
+            try check(hc_event_list_read(&list, store, afterID, limit, acknowledge ? HC_EVENTS_ACK : 0))
+            defer { hc_event_list_free(list) }
+            var count: Int64 = 0
+            try check(hc_event_list_count(&count, list))
+            var events: [Event] = []
+            for index in 0..<max(count, 0) {
+                var item: UnsafePointer<hc_event>?
+                try check(hc_event_list_get(&item, list, index))
+                if let item { events.append(Event(item.pointee)) }
+            }
+            return events
+        }
+    }
+}

@@ -1,0 +1,458 @@
+import CHabitCore
+
+/// Whether a shield lifts when all its habits are done or any one (HC_SHIELD_LIFT_*).
+/// Open: values are only ever appended.
+public struct ShieldLift: RawRepresentable, Hashable, Sendable {
+    /// The HC_SHIELD_LIFT_* value.
+    public let rawValue: Int32
+    /// The lift with this HC_SHIELD_LIFT_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Every habit done (HC_SHIELD_LIFT_ALL).
+    public static let all = ShieldLift(rawValue: HC_SHIELD_LIFT_ALL)
+    /// One habit done (HC_SHIELD_LIFT_ANY).
+    public static let any = ShieldLift(rawValue: HC_SHIELD_LIFT_ANY)
+}
+
+/// The period an emergency unlock budget counts over (HC_SHIELD_BUDGET_*). Open.
+public struct ShieldBudgetPeriod: RawRepresentable, Hashable, Sendable {
+    /// The HC_SHIELD_BUDGET_* value.
+    public let rawValue: Int32
+    /// The period with this HC_SHIELD_BUDGET_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Emergency unlocks are not counted (HC_SHIELD_BUDGET_UNLIMITED).
+    public static let unlimited = ShieldBudgetPeriod(rawValue: HC_SHIELD_BUDGET_UNLIMITED)
+    /// budgetCount per week, from the store's week start (HC_SHIELD_BUDGET_WEEK).
+    public static let week = ShieldBudgetPeriod(rawValue: HC_SHIELD_BUDGET_WEEK)
+    /// budgetCount per calendar month (HC_SHIELD_BUDGET_MONTH).
+    public static let month = ShieldBudgetPeriod(rawValue: HC_SHIELD_BUDGET_MONTH)
+}
+
+/// Why a rule is shielded or not (HC_SHIELD_WINDOW_OPEN ... HC_SHIELD_NOT_IN_EFFECT). Open.
+public struct ShieldReason: RawRepresentable, Hashable, Sendable {
+    /// The HC_SHIELD_* reason value.
+    public let rawValue: Int32
+    /// The reason with this value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Shielded: the window is open, habits outstanding (HC_SHIELD_WINDOW_OPEN).
+    public static let windowOpen = ShieldReason(rawValue: HC_SHIELD_WINDOW_OPEN)
+    /// Shielded: past the cutoff, kept until done (HC_SHIELD_UNTIL_DONE).
+    public static let untilDone = ShieldReason(rawValue: HC_SHIELD_UNTIL_DONE)
+    /// Not shielded: no window now (HC_SHIELD_OUTSIDE_WINDOW).
+    public static let outsideWindow = ShieldReason(rawValue: HC_SHIELD_OUTSIDE_WINDOW)
+    /// Not shielded: lifted by completion at sinceMs (HC_SHIELD_COMPLETED).
+    public static let completed = ShieldReason(rawValue: HC_SHIELD_COMPLETED)
+    /// Not shielded: a credit unlock session until untilMs (HC_SHIELD_SESSION).
+    public static let session = ShieldReason(rawValue: HC_SHIELD_SESSION)
+    /// Not shielded: an emergency unlock until untilMs (HC_SHIELD_EMERGENCY).
+    public static let emergency = ShieldReason(rawValue: HC_SHIELD_EMERGENCY)
+    /// Not shielded: the cutoff passed, habits outstanding (HC_SHIELD_CUTOFF_PASSED).
+    public static let cutoffPassed = ShieldReason(rawValue: HC_SHIELD_CUTOFF_PASSED)
+    /// Not shielded: an excused day (HC_SHIELD_EXCUSED).
+    public static let excused = ShieldReason(rawValue: HC_SHIELD_EXCUSED)
+    /// Not shielded: the rule is not in effect (HC_SHIELD_NOT_IN_EFFECT).
+    public static let notInEffect = ShieldReason(rawValue: HC_SHIELD_NOT_IN_EFFECT)
+}
+
+/// What caused a shield transition (HC_SHIELD_CAUSE_*). Open.
+public struct ShieldCause: RawRepresentable, Hashable, Sendable {
+    /// The HC_SHIELD_CAUSE_* value; 0 for none.
+    public let rawValue: Int32
+    /// The cause with this value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// HC_SHIELD_CAUSE_WINDOW_START.
+    public static let windowStart = ShieldCause(rawValue: HC_SHIELD_CAUSE_WINDOW_START)
+    /// HC_SHIELD_CAUSE_CUTOFF.
+    public static let cutoff = ShieldCause(rawValue: HC_SHIELD_CAUSE_CUTOFF)
+    /// HC_SHIELD_CAUSE_COMPLETION.
+    public static let completion = ShieldCause(rawValue: HC_SHIELD_CAUSE_COMPLETION)
+    /// HC_SHIELD_CAUSE_SESSION_START.
+    public static let sessionStart = ShieldCause(rawValue: HC_SHIELD_CAUSE_SESSION_START)
+    /// HC_SHIELD_CAUSE_SESSION_END.
+    public static let sessionEnd = ShieldCause(rawValue: HC_SHIELD_CAUSE_SESSION_END)
+    /// HC_SHIELD_CAUSE_EMERGENCY_START.
+    public static let emergencyStart = ShieldCause(rawValue: HC_SHIELD_CAUSE_EMERGENCY_START)
+    /// HC_SHIELD_CAUSE_EMERGENCY_END.
+    public static let emergencyEnd = ShieldCause(rawValue: HC_SHIELD_CAUSE_EMERGENCY_END)
+    /// HC_SHIELD_CAUSE_EXCUSED.
+    public static let excused = ShieldCause(rawValue: HC_SHIELD_CAUSE_EXCUSED)
+    /// HC_SHIELD_CAUSE_RULE_CHANGE.
+    public static let ruleChange = ShieldCause(rawValue: HC_SHIELD_CAUSE_RULE_CHANGE)
+    /// HC_SHIELD_CAUSE_DAY_END.
+    public static let dayEnd = ShieldCause(rawValue: HC_SHIELD_CAUSE_DAY_END)
+}
+
+/// Events that could end a shield state before its next time-driven change
+/// (HC_SHIELD_EARLIER_* bits).
+public struct ShieldEarlier: OptionSet, Hashable, Sendable {
+    /// The HC_SHIELD_EARLIER_* bits.
+    public let rawValue: UInt32
+    /// These bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// The outstanding habits done (HC_SHIELD_EARLIER_COMPLETION).
+    public static let completion = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_COMPLETION)
+    /// A credit unlock session bought (HC_SHIELD_EARLIER_SESSION).
+    public static let session = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_SESSION)
+    /// An emergency unlock, budget left (HC_SHIELD_EARLIER_EMERGENCY).
+    public static let emergency = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_EMERGENCY)
+    /// The running session ended early (HC_SHIELD_EARLIER_SESSION_END).
+    public static let sessionEnd = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_SESSION_END)
+}
+
+/// How a clock change placed a transition's local time (HC_SHIELD_MOVED_* bits).
+public struct ShieldMoved: OptionSet, Hashable, Sendable {
+    /// The HC_SHIELD_MOVED_* bits.
+    public let rawValue: UInt32
+    /// These bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// In the spring-forward gap: moved forward by it (HC_SHIELD_MOVED_GAP).
+    public static let gap = ShieldMoved(rawValue: HC_SHIELD_MOVED_GAP)
+    /// Read twice (clocks set back): the first occurrence (HC_SHIELD_MOVED_REPEATED).
+    public static let repeated = ShieldMoved(rawValue: HC_SHIELD_MOVED_REPEATED)
+    /// Skipped by a change of the store's zone: the change (HC_SHIELD_MOVED_ZONE_CHANGE).
+    public static let zoneChange = ShieldMoved(rawValue: HC_SHIELD_MOVED_ZONE_CHANGE)
+}
+
+/// What a shield rule says (hc_shield_rule); the defaults are the library's
+/// (hc_shield_rule_init). The header's Shields section states what each field does.
+public struct ShieldRule: Sendable, Hashable {
+    /// Up to 200 bytes.
+    public var name: String
+    /// The app's set of blocked apps, opaque to the engine; up to 500 bytes.
+    public var key: String
+    /// Schedule text selecting the dates ("days:mon,fri"); nil: daily. Listed rules
+    /// give the canonical text ("daily").
+    public var days: String?
+    /// The habits whose completion lifts it (1...16).
+    public var habitIDs: [Int64]
+    /// Local minute the window opens (0...1439); nil: the store's day start (HC_SHIELD_DAY_START).
+    public var startMinute: Int32?
+    /// Local minute of the cutoff (0...1439); nil: the next local midnight (HC_SHIELD_MIDNIGHT).
+    public var endMinute: Int32?
+    /// All habits or any one.
+    public var lift: ShieldLift
+    /// A running credit unlock session lifts it.
+    public var sessionLifts: Bool
+    /// The cutoff ends it; false keeps it until done.
+    public var cutoffLifts: Bool
+    /// An excused day (vacation, skip) lifts it.
+    public var excusedLifts: Bool
+    /// An app that cannot read the store shields.
+    public var failClosed: Bool
+    /// The period the emergency budget counts over.
+    public var budgetPeriod: ShieldBudgetPeriod
+    /// Emergency unlocks per period (0: none).
+    public var budgetCount: Int32
+
+    /// A rule named name that blocks the apps key names until these habits are done,
+    /// with the library's defaults for the rest.
+    public init(name: String, key: String, habitIDs: [Int64]) {
+        var defaults = hc_shield_rule()
+        // Cannot fail for our own size; the zeroed struct is the fallback.
+        _ = hc_shield_rule_init(&defaults, UInt32(MemoryLayout<hc_shield_rule>.size))
+        self.init(defaults, name: name, key: key, habitIDs: habitIDs)
+    }
+
+    init(_ r: hc_shield_rule, name: String, key: String, habitIDs: [Int64]) {
+        self.name = name
+        self.key = key
+        self.habitIDs = habitIDs
+        days = copied(r.days)
+        startMinute = r.start_minute == HC_SHIELD_DAY_START ? nil : r.start_minute
+        endMinute = r.end_minute == HC_SHIELD_MIDNIGHT ? nil : r.end_minute
+        lift = ShieldLift(rawValue: r.lift)
+        sessionLifts = r.session_lifts != 0
+        cutoffLifts = r.cutoff_lifts != 0
+        excusedLifts = r.excused_lifts != 0
+        failClosed = r.fail_closed != 0
+        budgetPeriod = ShieldBudgetPeriod(rawValue: r.budget_period)
+        budgetCount = r.budget_count
+    }
+
+    /// Runs body with this rule as the C struct, its strings and habit ids alive until body returns.
+    func withC<T>(_ body: (inout hc_shield_rule) throws(HabitError) -> T) throws(HabitError) -> T {
+        let strings = CStrings()
+        var c = hc_shield_rule()
+        try check(hc_shield_rule_init(&c, UInt32(MemoryLayout<hc_shield_rule>.size)))
+        c.name = try strings(name, "name")
+        c.key = try strings(key, "key")
+        c.days = try strings(days, "days")
+        c.start_minute = startMinute ?? HC_SHIELD_DAY_START
+        c.end_minute = endMinute ?? HC_SHIELD_MIDNIGHT
+        c.lift = lift.rawValue
+        c.session_lifts = sessionLifts ? 1 : 0
+        c.cutoff_lifts = cutoffLifts ? 1 : 0
+        c.excused_lifts = excusedLifts ? 1 : 0
+        c.fail_closed = failClosed ? 1 : 0
+        c.budget_period = budgetPeriod.rawValue
+        c.budget_count = budgetCount
+        c.habit_count = Int64(habitIDs.count)
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> T in
+            try habitIDs.withUnsafeBufferPointer { (ids) throws(HabitError) -> T in
+                c.habit_ids = ids.baseAddress
+                return try body(&c)
+            }
+        }
+    }
+}
+
+/// A shield rule as stored: the version in force on the day asked.
+public struct StoredShieldRule: Sendable, Hashable {
+    /// The rule; stable, never reused.
+    public var id: Int64
+    /// The first day of this version.
+    public var fromDay: Day
+    /// What this version says.
+    public var rule: ShieldRule
+
+    init(_ r: hc_shield_rule) {
+        id = r.id
+        fromDay = Day(rawValue: r.from_day)
+        // A rule names at most HC_SHIELD_MAX_HABITS habits: never read past that.
+        let count = Int(min(max(r.habit_count, 0), Int64(HC_SHIELD_MAX_HABITS)))
+        let habits = r.habit_ids.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        rule = ShieldRule(r, name: copied(r.name) ?? "", key: copied(r.key) ?? "", habitIDs: habits)
+    }
+}
+
+/// One rule's state at an instant (hc_shield_status).
+public struct ShieldStatus: Sendable, Hashable {
+    /// The rule.
+    public var ruleID: Int64
+    /// Whether its apps are blocked.
+    public var shielded: Bool
+    /// Why (not).
+    public var reason: ShieldReason
+    /// The rule's choice for an app that cannot read the store.
+    public var failClosed: Bool
+    /// The start date of the window concerned; nil: none.
+    public var windowDay: Day?
+    /// The habit day whose completions lift it; nil: none.
+    public var habitDay: Day?
+    /// The window concerned (UTC ms); nil: none.
+    public var windowStartMs: Int64?
+    /// Its end (UTC ms); nil: none.
+    public var windowEndMs: Int64?
+    /// .completed, .excused: lifted at (UTC ms).
+    public var sinceMs: Int64?
+    /// .session, .emergency: lifted until (UTC ms).
+    public var untilMs: Int64?
+    /// The next time-driven change (UTC ms); nil: none within 62 days.
+    public var nextChangeMs: Int64?
+    /// What causes that change; nil: none.
+    public var nextCause: ShieldCause?
+    /// Events that could end the state sooner.
+    public var earlier: ShieldEarlier
+    /// Emergency unlocks left this period; nil: unlimited.
+    public var emergencyLeft: Int32?
+    /// The habits not done for habitDay.
+    public var outstanding: [Int64]
+
+    init(_ s: hc_shield_status) {
+        ruleID = s.rule_id
+        shielded = s.shielded != 0
+        reason = ShieldReason(rawValue: s.reason)
+        failClosed = s.fail_closed != 0
+        windowDay = s.window_day == 0 ? nil : Day(rawValue: s.window_day)
+        habitDay = s.habit_day == 0 ? nil : Day(rawValue: s.habit_day)
+        windowStartMs = s.window_start_ms == 0 ? nil : s.window_start_ms
+        windowEndMs = s.window_end_ms == 0 ? nil : s.window_end_ms
+        sinceMs = s.since_ms == 0 ? nil : s.since_ms
+        untilMs = s.until_ms == 0 ? nil : s.until_ms
+        nextChangeMs = s.next_change_ms == 0 ? nil : s.next_change_ms
+        nextCause = s.next_cause == 0 ? nil : ShieldCause(rawValue: s.next_cause)
+        earlier = ShieldEarlier(rawValue: s.earlier)
+        emergencyLeft = s.emergency_left < 0 ? nil : s.emergency_left
+        let count = Int(min(max(s.outstanding_count, 0), HC_SHIELD_MAX_HABITS))
+        outstanding = withUnsafeBytes(of: s.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(count)) }
+    }
+}
+
+/// Every rule's state at an instant, and the shield revision read with it (hc_shield_state).
+public struct ShieldState: Sendable, Hashable {
+    /// The store's shield revision in the same snapshot.
+    public var revision: Int64
+    /// Each rule's state, by rule id.
+    public var rules: [ShieldStatus]
+}
+
+/// One change of a rule's state (hc_shield_transition).
+public struct ShieldTransition: Sendable, Hashable {
+    /// The rule.
+    public var ruleID: Int64
+    /// The state from atMs on.
+    public var shielded: Bool
+    /// When (UTC ms, a whole minute).
+    public var atMs: Int64
+    /// The local date at atMs, in the zone then in force.
+    public var localDay: Day
+    /// The local minute at atMs.
+    public var localMinute: Int32
+    /// The zone's UTC offset at atMs.
+    public var offsetSeconds: Int32
+    /// How a clock change placed it.
+    public var moved: ShieldMoved
+    /// The reason just before atMs.
+    public var fromReason: ShieldReason
+    /// The reason from atMs on.
+    public var toReason: ShieldReason
+    /// What caused it.
+    public var cause: ShieldCause
+    /// The zone's name.
+    public var zone: String
+
+    init(_ t: hc_shield_transition) {
+        ruleID = t.rule_id
+        shielded = t.shielded != 0
+        atMs = t.at_ms
+        localDay = Day(rawValue: t.local_day)
+        localMinute = t.local_minute
+        offsetSeconds = t.offset_seconds
+        moved = ShieldMoved(rawValue: t.moved)
+        fromReason = ShieldReason(rawValue: t.from_reason)
+        toReason = ShieldReason(rawValue: t.to_reason)
+        cause = ShieldCause(rawValue: t.cause)
+        zone = copied(tuple: t.zone)
+    }
+}
+
+/// The transitions in a span, and the shield revision read with them (hc_shield_transitions).
+public struct ShieldTransitions: Sendable, Hashable {
+    /// The store's shield revision in the same snapshot.
+    public var revision: Int64
+    /// Every flip, by instant then rule.
+    public var transitions: [ShieldTransition]
+}
+
+/// The header's caller buffers (min(capacity, total) written, the total reported).
+enum CallerBuffer {
+    /// Asks the total, then fills, asking again while another writer made the total
+    /// grow in between; the elements written, copied out.
+    static func read<Element>(_ empty: Element,
+                              _ fill: (UnsafeMutablePointer<Element>?, Int64, inout Int64) throws(HabitError) -> Void)
+    throws(HabitError) -> [Element] {
+        var total: Int64 = 0
+        try fill(nil, 0, &total)
+        while true {
+            guard let capacity = Int(exactly: total), capacity >= 0 else {
+                throw HabitError(code: .internal, message: "the library reported \(total) elements")
+            }
+            var elements = [Element](repeating: empty, count: capacity)
+            try elements.withUnsafeMutableBufferPointer { (buffer) throws(HabitError) in
+                try fill(buffer.baseAddress, Int64(capacity), &total)
+            }
+            if total <= Int64(capacity) { return Array(elements.prefix(Int(total))) }
+        }
+    }
+}
+
+extension Store {
+    /// Adds a shield rule in effect from a day on (nil: today) and gives its id
+    /// (hc_shield_rule_add). Throws .invalid (a bad field), .notFound (a habit),
+    /// .readOnly; nothing is written on error.
+    @discardableResult
+    public func addShieldRule(_ rule: ShieldRule, from day: Day? = nil) throws(HabitError) -> Int64 {
+        try rule.withC { (c) throws(HabitError) -> Int64 in
+            try withHandle { store throws(HabitError) in
+                var id: Int64 = 0
+                try check(hc_shield_rule_add(&id, store, &c, day?.rawValue ?? noDay))
+                return id
+            }
+        }
+    }
+
+    /// Changes a shield rule from a day on, today or later (nil: today)
+    /// (hc_shield_rule_update). Throws as addShieldRule, and .notFound for an unknown rule.
+    public func updateShieldRule(id: Int64, _ rule: ShieldRule, from day: Day? = nil) throws(HabitError) {
+        try rule.withC { (c) throws(HabitError) in
+            try withHandle { store throws(HabitError) in
+                try check(hc_shield_rule_update(store, id, &c, day?.rawValue ?? noDay))
+            }
+        }
+    }
+
+    /// Removes a shield rule from a day on, today or later (nil: today)
+    /// (hc_shield_rule_remove). Throws .notFound, .invalid.
+    public func removeShieldRule(id: Int64, from day: Day? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_shield_rule_remove(store, id, day?.rawValue ?? noDay)) }
+    }
+
+    /// The shield rules in force on a day (nil: today), by id (hc_shield_rule_list_open).
+    public func shieldRules(on day: Day? = nil) throws(HabitError) -> [StoredShieldRule] {
+        try withHandle { store throws(HabitError) in
+            var list: OpaquePointer?
+            try check(hc_shield_rule_list_open(&list, store, day?.rawValue ?? noDay))
+            defer { hc_shield_rule_list_free(list) }
+            var count: Int64 = 0
+            try check(hc_shield_rule_list_count(&count, list))
+            var rules: [StoredShieldRule] = []
+            for index in 0..<max(count, 0) {
+                var item: UnsafePointer<hc_shield_rule>?
+                try check(hc_shield_rule_list_get(&item, list, index))
+                if let item { rules.append(StoredShieldRule(item.pointee)) }
+            }
+            return rules
+        }
+    }
+
+    /// Every rule's state at an instant (UTC ms) and the revision, from one snapshot
+    /// (hc_shield_state). Works on a read-only store.
+    public func shieldState(atMs: Int64) throws(HabitError) -> ShieldState {
+        try withHandle { store throws(HabitError) in
+            var revision: Int64 = 0
+            let rules = try CallerBuffer.read(hc_shield_status()) { (out, capacity, total) throws(HabitError) in
+                try check(hc_shield_state(out, capacity, &total, &revision, store, atMs))
+            }
+            return ShieldState(revision: revision, rules: rules.map(ShieldStatus.init))
+        }
+    }
+
+    /// Every instant in [fromMs, toMs) (at most 92 days) where a rule's state flips,
+    /// and the revision, from one snapshot (hc_shield_transitions). Throws .invalid
+    /// for a span that is empty or too long.
+    public func shieldTransitions(fromMs: Int64, toMs: Int64) throws(HabitError) -> ShieldTransitions {
+        try withHandle { store throws(HabitError) in
+            var revision: Int64 = 0
+            let list = try CallerBuffer.read(hc_shield_transition()) { (out, capacity, total) throws(HabitError) in
+                try check(hc_shield_transitions(out, capacity, &total, &revision, store, fromMs, toMs))
+            }
+            return ShieldTransitions(revision: revision, transitions: list.map(ShieldTransition.init))
+        }
+    }
+
+    /// The store's shield revision: it changes with every write that can change a
+    /// shield, from any process (hc_shield_revision).
+    public func shieldRevision() throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var revision: Int64 = 0
+            try check(hc_shield_revision(&revision, store))
+            return revision
+        }
+    }
+
+    /// Records an emergency unlock of a rule now, for 1...1440 minutes, and gives its
+    /// id (hc_shield_emergency_unlock). Throws .insufficient past the budget (nothing
+    /// recorded), .notFound, .conflict (rule not in effect today), .invalid.
+    @discardableResult
+    public func emergencyUnlock(ruleID: Int64, minutes: Int32, reason: String? = nil) throws(HabitError) -> Int64 {
+        let strings = CStrings()
+        let text = try strings(reason, "reason")
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+            try withHandle { store throws(HabitError) in
+                var id: Int64 = 0
+                try check(hc_shield_emergency_unlock(&id, store, ruleID, minutes, text))
+                return id
+            }
+        }
+    }
+
+    /// Writes the shield snapshot JSON file an extension reads, atomically, for an
+    /// instant (UTC ms; 0: now) (hc_shield_snapshot_write). Throws .invalid (empty
+    /// path), .io (cannot write).
+    public func writeShieldSnapshot(to path: String, atMs: Int64 = 0) throws(HabitError) {
+        let strings = CStrings()
+        let cPath = try strings(path, "path")
+        try withExtendedLifetime(strings) { () throws(HabitError) in
+            try withHandle { store throws(HabitError) in try check(hc_shield_snapshot_write(store, cPath, atMs)) }
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import CHabitCore
+
+/// What applying a changeset did (hc_sync_summary).
+public struct SyncSummary: Sendable, Hashable {
+    /// Ops in the changeset.
+    public var opsReceived: Int64
+    /// Of those, not held before (the rest were duplicates).
+    public var opsNew: Int64
+    /// Ops that changed records (new ones, or earlier ones that waited).
+    public var opsApplied: Int64
+    /// Ops kept in the log that changed nothing: an older value, a second undo.
+    public var opsSuperseded: Int64
+    /// Ops still waiting for a record they name.
+    public var opsWaiting: Int64
+    /// Applied habit creations, field changes and schedules.
+    public var habitsChanged: Int64
+    /// Applied ledger entries.
+    public var entriesAdded: Int64
+    /// Applied vacation additions and removals.
+    public var vacationsChanged: Int64
+    /// Applied settings and zone changes.
+    public var settingsChanged: Int64
+    /// Applied proofs and verdicts.
+    public var proofsChanged: Int64
+    /// Applied credit accounts, spends, adjustments, refunds, step reports and rules.
+    public var creditsChanged: Int64
+
+    init(_ s: hc_sync_summary) {
+        opsReceived = s.ops_received
+        opsNew = s.ops_new
+        opsApplied = s.ops_applied
+        opsSuperseded = s.ops_superseded
+        opsWaiting = s.ops_waiting
+        habitsChanged = s.habits_changed
+        entriesAdded = s.entries_added
+        vacationsChanged = s.vacations_changed
+        settingsChanged = s.settings_changed
+        proofsChanged = s.proofs_changed
+        creditsChanged = s.credits_changed
+    }
+}
+
+/// How a changeset is made (hc_sync_changes_v2's flags).
+public struct SyncChangesOptions: OptionSet, Hashable, Sendable {
+    /// HC_SYNC_* bits.
+    public let rawValue: UInt32
+    /// Options with these HC_SYNC_* bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// Proofs travel with the evidence bytes this store keeps (HC_SYNC_EVIDENCE).
+    public static let evidence = SyncChangesOptions(rawValue: HC_SYNC_EVIDENCE)
+}
+
+extension Store {
+    /// The store's 16-byte replica id (hc_sync_replica).
+    public func syncReplica() throws(HabitError) -> [UInt8] {
+        try withHandle { store throws(HabitError) in
+            try CallerBuffer.read(UInt8(0)) { (out, capacity, total) throws(HabitError) in
+                try check(hc_sync_replica(out, capacity, &total, store))
+            }
+        }
+    }
+
+    /// What this store has seen, as a version vector in bytes (docs/FORMATS.md,
+    /// "Sync"), for a peer's syncChanges (hc_sync_state).
+    public func syncState() throws(HabitError) -> [UInt8] {
+        try withHandle { store throws(HabitError) in
+            try CallerBuffer.read(UInt8(0)) { (out, capacity, total) throws(HabitError) in
+                try check(hc_sync_state(out, capacity, &total, store))
+            }
+        }
+    }
+
+    /// Every op this store holds that a peer in peerState (its syncState; empty: a
+    /// peer that has nothing) lacks, as one changeset (hc_sync_changes, or
+    /// hc_sync_changes_v2 with options). Throws .invalid (bad peer state or unknown
+    /// options), .noMemory (a changeset past 256 MiB).
+    public func syncChanges(since peerState: [UInt8] = [], options: SyncChangesOptions = []) throws(HabitError) -> [UInt8] {
+        try withHandle { store throws(HabitError) in
+            var out: UnsafeMutablePointer<UInt8>?
+            var size: Int64 = 0
+            defer { hc_free(out) }
+            try peerState.withUnsafeBufferPointer { (peer) throws(HabitError) in
+                let count = Int64(peer.count)
+                if options.isEmpty {
+                    try check(hc_sync_changes(&out, &size, store, peer.baseAddress, count))
+                } else {
+                    try check(hc_sync_changes_v2(&out, &size, store, peer.baseAddress, count, options.rawValue))
+                }
+            }
+            guard let out else { return [] }
+            guard let length = Int(exactly: size), length >= 0 else {
+                throw HabitError(code: .internal, message: "the library reported a changeset of \(size) bytes")
+            }
+            return Array(UnsafeBufferPointer(start: out, count: length))
+        }
+    }
+
+    /// Applies a changeset from any replica's syncChanges, by the header's merge rules,
+    /// in one transaction (hc_sync_apply). Throws .invalid for a damaged or hostile
+    /// changeset (nothing written), .readOnly.
+    @discardableResult
+    public func applySync(_ changes: [UInt8]) throws(HabitError) -> SyncSummary {
+        try withHandle { store throws(HabitError) in
+            var summary = hc_sync_summary()
+            try check(hc_sync_summary_init(&summary, UInt32(MemoryLayout<hc_sync_summary>.size)))
+            try changes.withUnsafeBufferPointer { (bytes) throws(HabitError) in
+                try check(hc_sync_apply(&summary, store, bytes.baseAddress, Int64(bytes.count)))
+            }
+            return SyncSummary(summary)
+        }
+    }
+
+    /// The synced records as text that does not depend on local ids: two replicas
+    /// that exchanged everything give the same text (hc_sync_canonical).
+    public func syncCanonical() throws(HabitError) -> String {
+        try withHandle { store throws(HabitError) in
+            var text: UnsafeMutablePointer<CChar>?
+            try check(hc_sync_canonical(&text, store))
+            defer { hc_free(text) }
+            return text.map { String(cString: $0) } ?? ""
+        }
+    }
+}
