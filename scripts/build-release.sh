@@ -9,5 +9,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scratch="${HABITCORE_RELEASE_SCRATCH:-.build-release}"
 # RUNPATH $ORIGIN (SwiftPM's, for this folder) and $ORIGIN/../lib (bin/ and lib/ once installed).
-swift build -c release --scratch-path "$scratch" -Xswiftc -static-stdlib -Xlinker -rpath='$ORIGIN/../lib' >&2
+# Each function in a section of its own, linked by the toolchain's lld, which places
+# those scripts/hot-functions.txt lists side by side: a cold ask pages in a few
+# windows of code instead of most of the library (scripts/hot-functions.sh says why).
+# SwiftPM relinks when the sources change, not when that list does.
+for library in "$scratch"/release/libhabitcore.so "$scratch"/release/libhabitcore_*.so; do
+    if [ -e "$library" ] && [ scripts/hot-functions.txt -nt "$library" ]; then rm -f "$library"; fi
+done
+swift build -c release --scratch-path "$scratch" -Xswiftc -static-stdlib -Xlinker -rpath='$ORIGIN/../lib' \
+    -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
+    -Xlinker --symbol-ordering-file="$PWD/scripts/hot-functions.txt" -Xlinker --no-warn-symbol-ordering >&2
 (cd "$scratch/release" && pwd)
