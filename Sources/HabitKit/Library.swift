@@ -85,3 +85,28 @@ func fill<T>(_ tuple: inout T, with text: String) {
         raw[bytes.count] = 0
     }
 }
+
+/// The elements a caller-buffer call gives (the header's "Caller buffers": it writes
+/// min(capacity, total) and sets the total): asks the total, then fills a buffer that
+/// size, again if the total grew in between.
+func buffered<Element>(_ empty: Element,
+                       _ fill: (UnsafeMutablePointer<Element>?, Int64, UnsafeMutablePointer<Int64>) -> Int32) throws(HabitError) -> [Element] {
+    var total: Int64 = 0
+    try check(fill(nil, 0, &total))
+    for _ in 0..<3 {
+        guard let capacity = Int(exactly: total), capacity >= 0 else {
+            throw HabitError(code: .internal, message: "a caller buffer call gave the total \(total)")
+        }
+        var elements = [Element](repeating: empty, count: capacity)
+        let asked = total
+        try check(elements.withUnsafeMutableBufferPointer { fill(capacity == 0 ? nil : $0.baseAddress, asked, &total) })
+        if total <= asked { return Array(elements.prefix(Int(max(total, 0)))) }
+    }
+    throw HabitError(code: .busy, message: "the list kept growing while it was read")
+}
+
+/// A string the library allocated (char **out), copied and released with hc_free.
+func takeString(_ text: UnsafeMutablePointer<CChar>?) -> String? {
+    defer { hc_free(text) }
+    return text.map { String(cString: $0) }
+}

@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitKit
 
 /// One function per command; each parses its arguments, calls the C API, and reports.
 enum Commands {
@@ -23,46 +24,39 @@ enum Commands {
         try args.finish(maxPositionals: 0)
         // The settings are tried on a store in memory first, so a refused init creates nothing.
         let apply = { (store: StoreRef) throws(CLIError) in
-            if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
-            if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
-            if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
-            if offDays != nil || openDay != nil || missAllowance != nil {
-                var policy = PolicyOptions.newPolicy()
-                try Library.check(hc_store_streak_policy(&policy, store.handle))
-                policy.off_days = offDays ?? policy.off_days
-                policy.open_day = openDay ?? policy.open_day
-                policy.miss_allowance = missAllowance ?? policy.miss_allowance
-                try Library.check(hc_store_set_streak_policy(store.handle, &policy))
+            try kit { () throws(HabitError) in
+                if let timezone { try store.kit.setTimeZone(timezone) }
+                if let dayStart { try store.kit.setDayStart(minutes: dayStart) }
+                if let weekStart { try store.kit.setWeekStart(weekStart) }
+                if offDays != nil || openDay != nil || missAllowance != nil {
+                    var policy = try store.kit.streakPolicy()
+                    policy.offDays = offDays ?? policy.offDays
+                    policy.openDay = openDay ?? policy.openDay
+                    policy.missAllowance = missAllowance ?? policy.missAllowance
+                    try store.kit.setStreakPolicy(policy)
+                }
+                if let routines { try store.kit.setRoutineBounds(RoutineBounds(morning: routines[0], day: routines[1], evening: routines[2])) }
             }
-            if let routines { try Library.check(hc_store_set_routine_bounds(store.handle, routines[0], routines[1], routines[2])) }
         }
         try apply(StoreRef(path: ":memory:"))
         let path = try context.resolvedPath()
         let store = try StoreRef(path: path)
         try apply(store)
-        var policy = PolicyOptions.newPolicy()
-        try Library.check(hc_store_streak_policy(&policy, store.handle))
-        var morning: Int32 = 0, dayBound: Int32 = 0, evening: Int32 = 0
-        try Library.check(hc_store_routine_bounds(&morning, &dayBound, &evening, store.handle))
-        let bounds = [morning, dayBound, evening]
-        var zone: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_store_timezone(&zone, store.handle))
-        defer { hc_free(zone) }
-        let zoneName = zone.map { String(cString: $0) } ?? "UTC"
-        var minutes: Int32 = 0
-        try Library.check(hc_store_day_start(&minutes, store.handle))
-        var version: Int32 = 0
-        try Library.check(hc_store_schema_version(&version, store.handle))
+        let (policy, routineBounds, zoneName, minutes, version) = try kit { () throws(HabitError) in
+            (try store.kit.streakPolicy(), try store.kit.routineBounds(), try store.kit.timeZone(), try store.kit.dayStart(),
+             try store.kit.schemaVersion())
+        }
+        let bounds = [routineBounds.morning, routineBounds.day, routineBounds.evening]
         let today = try store.today()
-        let streaks: [String: Any] = ["miss_allowance": policy.miss_allowance, "open_day": PolicyOptions.openDayName(policy.open_day),
-                                      "off_days": PolicyOptions.offDaysName(policy.off_days)]
+        let streaks: [String: Any] = ["miss_allowance": policy.missAllowance, "open_day": PolicyOptions.openDayName(policy.openDay),
+                                      "off_days": PolicyOptions.offDaysName(policy.offDays)]
         let routineText = bounds.map(clock).joined(separator: ",")
         context.output.emit(["path": path, "timezone": zoneName, "day_start": clock(minutes),
                              "schema": Int(version), "today": Library.format(today), "streaks": streaks,
                              "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])]]) {
             "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)" +
-                "\n  streaks: miss allowance \(policy.miss_allowance), open day \(PolicyOptions.openDayName(policy.open_day)), " +
-                "off days \(PolicyOptions.offDaysName(policy.off_days)); routines start \(routineText) after the day start"
+                "\n  streaks: miss allowance \(policy.missAllowance), open day \(PolicyOptions.openDayName(policy.openDay)), " +
+                "off days \(PolicyOptions.offDaysName(policy.offDays)); routines start \(routineText) after the day start"
         }
     }
 

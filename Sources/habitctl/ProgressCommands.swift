@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitKit
 
 /// today, streak, stats, heatmap and vacation: the streaks issue's commands.
 enum ProgressCommands {
@@ -170,27 +171,25 @@ enum ProgressCommands {
             let to = try Library.parseDate(try args.require(2, "TO"))
             let habitId = try args.option("habit").map { (reference) throws(CLIError) in try store.habit(reference).id } ?? 0
             try args.finish(maxPositionals: 3)
-            var id: Int64 = 0
-            try Library.check(hc_vacation_add(&id, store.handle, habitId, from, to))
+            let id = try kit { () throws(HabitError) in
+                try store.kit.addVacation(habitID: habitId == 0 ? nil : habitId, from: Day(rawValue: from), through: Day(rawValue: to))
+            }
             context.output.emit(["vacation_id": id]) { "vacation #\(id) from \(Library.format(from)) to \(Library.format(to))" }
         case "list":
             try args.finish(maxPositionals: 1)
-            var count: Int64 = 0
-            try Library.check(hc_vacation_list(nil, 0, &count, store.handle))
-            var vacations = [hc_vacation](repeating: hc_vacation(), count: Int(count))
-            try Library.check(hc_vacation_list(&vacations, count, &count, store.handle))
+            let vacations = try kit { () throws(HabitError) in try store.kit.vacations() }
             let rows: [[String: Any]] = vacations.map {
-                ["id": $0.id, "habit_id": $0.habit_id == 0 ? NSNull() : $0.habit_id as Any, "from": Library.format($0.from_day), "to": Library.format($0.to_day)]
+                ["id": $0.id, "habit_id": $0.habitID.map { $0 as Any } ?? NSNull(), "from": Library.format($0.from.rawValue), "to": Library.format($0.through.rawValue)]
             }
             context.output.emit(["vacations": rows]) {
                 vacations.isEmpty ? "no vacations" : vacations.map {
-                    "#\($0.id) \(Library.format($0.from_day)) to \(Library.format($0.to_day)) \($0.habit_id == 0 ? "all habits" : "habit \($0.habit_id)")"
+                    "#\($0.id) \(Library.format($0.from.rawValue)) to \(Library.format($0.through.rawValue)) \($0.habitID.map { "habit \($0)" } ?? "all habits")"
                 }.joined(separator: "\n")
             }
         case "remove":
             guard let id = Int64(try args.require(1, "ID")) else { throw .usage("ID must be a number") }
             try args.finish(maxPositionals: 2)
-            try Library.check(hc_vacation_remove(store.handle, id))
+            try kit { () throws(HabitError) in try store.kit.removeVacation(id: id) }
             context.output.emit(["removed": id]) { "removed vacation #\(id)" }
         default:
             throw .usage("vacation takes add, list or remove")
