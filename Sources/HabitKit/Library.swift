@@ -87,20 +87,20 @@ func fill<T>(_ tuple: inout T, with text: String) {
 }
 
 /// The elements a caller-buffer call gives (the header's "Caller buffers": it writes
-/// min(capacity, total) and sets the total): asks the total, then fills a buffer that
-/// size, again if the total grew in between.
-func buffered<Element>(_ empty: Element,
+/// min(capacity, total) and sets the total). With a guess (a range's length) one call
+/// usually does; without, it asks the total first. Again if the total grew in between.
+func buffered<Element>(_ empty: Element, guess: Int64 = 0,
                        _ fill: (UnsafeMutablePointer<Element>?, Int64, UnsafeMutablePointer<Int64>) -> Int32) throws(HabitError) -> [Element] {
-    var total: Int64 = 0
-    try check(fill(nil, 0, &total))
-    for _ in 0..<3 {
-        guard let capacity = Int(exactly: total), capacity >= 0 else {
-            throw HabitError(code: .internal, message: "a caller buffer call gave the total \(total)")
-        }
-        var elements = [Element](repeating: empty, count: capacity)
-        let asked = total
-        try check(elements.withUnsafeMutableBufferPointer { fill(capacity == 0 ? nil : $0.baseAddress, asked, &total) })
+    // A guess outside what any call gives (100000) is the caller's bad range: the library says so.
+    var capacity = (0...100_000).contains(guess) ? guess : 0
+    for _ in 0..<4 {
+        var elements = [Element](repeating: empty, count: Int(capacity))
+        var total: Int64 = 0
+        let asked = capacity
+        try check(elements.withUnsafeMutableBufferPointer { fill(asked == 0 ? nil : $0.baseAddress, asked, &total) })
         if total <= asked { return Array(elements.prefix(Int(max(total, 0)))) }
+        guard Int(exactly: total) != nil else { throw HabitError(code: .internal, message: "a caller buffer call gave the total \(total)") }
+        capacity = total
     }
     throw HabitError(code: .busy, message: "the list kept growing while it was read")
 }

@@ -64,31 +64,28 @@ enum Commands {
         var args = try Arguments(raw, valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
             .union(DisplayOptions.valued))
         let name = try args.require(0, "NAME")
-        var options = Library.defaults(hc_habit_options_init)
-        if let kind = args.option("kind") { options.kind = try Names.value(kind, in: Names.kinds, what: "kind") }
+        var options = HabitOptions(name: name)
+        if let kind = args.option("kind") { options.kind = HabitKind(rawValue: try Names.value(kind, in: Names.kinds, what: "kind")) }
         if let target = args.option("target") { options.target = try number(target, "target") }
         if args.flag("at-most") { options.direction = HC_DIRECTION_AT_MOST }
         if let routine = args.option("routine") { options.routine = try Names.value(routine, in: Names.routines, what: "routine") }
-        if let start = args.option("start") { options.start_day = try Library.parseDate(start) }
-        if args.flag("proof") { options.proof_required = 1 }
-        let unit = args.option("unit"), group = args.option("group"), schedule = args.option("schedule")
+        if let start = args.option("start") { options.startDay = Day(rawValue: try Library.parseDate(start)) }
+        if args.flag("proof") { options.proofRequired = true }
+        options.unit = args.option("unit")
+        options.group = args.option("group")
+        options.schedule = args.option("schedule")
         let display = try DisplayOptions(&args)
+        display.fill(&options)
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
-        var id: Int64 = 0
         // The habit and its policy are written at once, or neither.
-        try Library.check(hc_store_begin(store.handle))
-        do throws(CLIError) {
-            let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule, display: display) {
-                hc_habit_create(&id, store.handle, &$0)
+        let id = try kit { () throws(HabitError) in
+            try store.kit.transaction { () throws(HabitError) in
+                let id = try store.kit.createHabit(options)
+                try PolicyOptions.apply(policy, to: id, store.kit)
+                return id
             }
-            try Library.check(status)
-            try PolicyOptions.apply(policy, to: id, store)
-            try Library.check(hc_store_commit(store.handle))
-        } catch {
-            _ = hc_store_rollback(store.handle)
-            throw error
         }
         let habit = try store.habit(id: id)
         let streaks = try PolicyOptions.habitJSON(id, store)
@@ -130,54 +127,51 @@ enum Commands {
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
         let current = try store.habit(reference)
-        var options = Library.defaults(hc_habit_options_init)
-        var fields: UInt32 = 0
-        let name = args.option("name")
-        if name != nil { fields |= HC_HABIT_FIELD_NAME }
+        // Only the fields named are read: the others keep their defaults here.
+        var options = HabitOptions(name: current.name)
+        var fields: HabitFields = []
+        if let name = args.option("name") {
+            fields.insert(.name)
+            options.name = name
+        }
         let atMost = args.flag("at-most"), atLeast = args.flag("at-least")
         let target = try args.option("target").map { (text) throws(CLIError) in try number(text, "target") }
         if target != nil || atMost || atLeast {
-            fields |= HC_HABIT_FIELD_TARGET
+            fields.insert(.target)
             options.target = target ?? current.target
             options.direction = atMost ? HC_DIRECTION_AT_MOST : atLeast ? HC_DIRECTION_AT_LEAST : current.direction
         }
-        var unit = args.option("unit"), group = args.option("group")
-        if unit != nil || args.flag("no-unit") { fields |= HC_HABIT_FIELD_UNIT }
-        if group != nil || args.flag("no-group") { fields |= HC_HABIT_FIELD_GROUP }
-        if args.flag("no-unit") { unit = nil }
-        if args.flag("no-group") { group = nil }
+        options.unit = args.option("unit")
+        options.group = args.option("group")
+        if options.unit != nil || args.flag("no-unit") { fields.insert(.unit) }
+        if options.group != nil || args.flag("no-group") { fields.insert(.group) }
+        if args.flag("no-unit") { options.unit = nil }
+        if args.flag("no-group") { options.group = nil }
         if let routine = args.option("routine") {
-            fields |= HC_HABIT_FIELD_ROUTINE
+            fields.insert(.routine)
             options.routine = try Names.value(routine, in: Names.routines, what: "routine")
         }
-        let schedule = args.option("schedule")
-        if schedule != nil { fields |= HC_HABIT_FIELD_SCHEDULE }
+        options.schedule = args.option("schedule")
+        if options.schedule != nil { fields.insert(.schedule) }
         if let start = args.option("start") {
-            fields |= HC_HABIT_FIELD_START_DAY
-            options.start_day = try Library.parseDate(start)
+            fields.insert(.startDay)
+            options.startDay = Day(rawValue: try Library.parseDate(start))
         }
         if args.flag("proof") || args.flag("no-proof") {
-            fields |= HC_HABIT_FIELD_PROOF
-            options.proof_required = args.flag("proof") ? 1 : 0
+            fields.insert(.proof)
+            options.proofRequired = args.flag("proof")
         }
         let display = try DisplayOptions(&args)
-        fields |= display.fields
+        display.fill(&options)
+        fields.formUnion(HabitFields(rawValue: display.fields))
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
-        guard fields != 0 || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
-        try Library.check(hc_store_begin(store.handle))
-        do throws(CLIError) {
-            if fields != 0 {
-                let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule, display: display) {
-                    hc_habit_update(store.handle, current.id, &$0, fields)
-                }
-                try Library.check(status)
+        guard !fields.isEmpty || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
+        try kit { () throws(HabitError) in
+            try store.kit.transaction { () throws(HabitError) in
+                if !fields.isEmpty { try store.kit.updateHabit(id: current.id, options, fields: fields) }
+                try PolicyOptions.apply(policy, to: current.id, store.kit)
             }
-            try PolicyOptions.apply(policy, to: current.id, store)
-            try Library.check(hc_store_commit(store.handle))
-        } catch {
-            _ = hc_store_rollback(store.handle)
-            throw error
         }
         let habit = try store.habit(id: current.id)
         let streaks = try PolicyOptions.habitJSON(current.id, store)
@@ -193,7 +187,7 @@ enum Commands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        try Library.check(hc_habit_archive(store.handle, habit.id, restore ? 0 : 1))
+        try kit { () throws(HabitError) in try store.kit.setArchived(!restore, habitID: habit.id) }
         let updated = try store.habit(id: habit.id)
         context.output.emit(["habit": updated.json]) { "\(restore ? "restored" : "archived") \(updated.summary)" }
     }
@@ -201,59 +195,53 @@ enum Commands {
     static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "note", "source", "key"])
         let reference = try args.require(0, "HABIT")
-        var input = Library.defaults(hc_entry_input_init)
-        input.day = try args.option("date").map(Library.parseDate) ?? Library.dayNone
+        var input = EntryInput(habitID: 0)
+        input.day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
         input.source = try Names.value(args.option("source") ?? "manual", in: Names.sources, what: "source")
         let isTotal = args.flag("total")
         if skip {
-            input.kind = HC_ENTRY_SKIP
+            input.kind = .skip
         } else if var amount = args.positional(1) {
             if amount == "-" { amount = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) ?? "" }
             input.value = try number(amount, "AMOUNT")
-            input.kind = isTotal ? HC_ENTRY_TOTAL : HC_ENTRY_AMOUNT
+            input.kind = isTotal ? .total : .amount
         } else {
             guard !isTotal else { throw .usage("--total needs an AMOUNT") }
-            input.kind = HC_ENTRY_DONE
+            input.kind = .done
         }
-        let note = args.option("note"), key = args.option("key")
+        input.note = args.option("note")
+        input.key = args.option("key")
         try args.finish(maxPositionals: skip ? 1 : 2)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        input.habit_id = habit.id
-        var id: Int64 = 0
-        try Library.check(withOptionalCString(note) { notePointer in
-            withOptionalCString(key) { keyPointer in
-                input.note = notePointer
-                input.key = keyPointer
-                return hc_entry_append(&id, store.handle, &input)
-            }
-        })
+        input.habitID = habit.id
+        let id = try kit { () throws(HabitError) in try store.kit.append(input) }
         // Committed: from here on nothing may fail the command, or a script would retry it.
         let entry = try? store.entry(id: id, habitId: habit.id)
-        var total = 0.0
-        let hasTotal = entry.map { hc_habit_day_total(&total, store.handle, habit.id, $0.day) == HC_OK } ?? false
+        let total = entry.flatMap { entry in try? store.kit.dayTotal(habitID: habit.id, day: Day(rawValue: entry.day)) }
+        let hasTotal = total != nil
         var document: [String: Any] = ["entry": entry?.json ?? ["id": id]]
-        if hasTotal { document["day_total"] = total }
+        if let total { document["day_total"] = total }
         context.output.emit(document) {
             guard let entry else { return "logged entry #\(id)" }
-            return "logged \(entry.summary) for \(habit.name)" + (hasTotal ? "; day total \(Output.number(total))" : "")
+            return "logged \(entry.summary) for \(habit.name)" + (hasTotal ? "; day total \(Output.number(total ?? 0))" : "")
         }
     }
 
     static func undo(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "entry"])
         let store = try context.openStore()
-        var undoId: Int64 = 0
+        let undoId: Int64
         if let entryText = args.option("entry") {
             try args.finish(maxPositionals: 0)
             guard let entryId = Int64(entryText) else { throw .usage("--entry needs a number") }
-            try Library.check(hc_entry_undo(&undoId, store.handle, entryId))
+            undoId = try kit { () throws(HabitError) in try store.kit.undo(entryID: entryId) }
         } else {
             let reference = try args.require(0, "HABIT or --entry ID")
-            let day = try args.option("date").map(Library.parseDate) ?? Library.dayNone
+            let day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
             try args.finish(maxPositionals: 1)
             let habit = try store.habit(reference)
-            try Library.check(hc_entry_undo_last(&undoId, store.handle, habit.id, day))
+            undoId = try kit { () throws(HabitError) in try store.kit.undoLast(habitID: habit.id, day: day) }
         }
         context.output.emit(["undo_entry_id": undoId]) { "undone: entry #\(undoId) cancels the latest entry" }
     }
@@ -280,15 +268,15 @@ enum Commands {
         let to: Int32 = if let text = args.option("to") { try Library.parseDate(text) } else { try store.today() }
         let from = try args.option("from").map(Library.parseDate) ?? to - 13
         try args.finish(maxPositionals: 1)
-        let states = try store.dayStates(habitId: habit.id, from: from, to: to)
+        let states = try store.days(habitId: habit.id, from: from, to: to)
         let rows: [[String: Any]] = states.map {
-            ["date": Library.format($0.day), "value": $0.value, "done": $0.flags & HC_DAY_DONE != 0,
-             "skipped": $0.flags & HC_DAY_SKIPPED != 0, "entries": Int($0.entry_count)]
+            ["date": Library.format($0.day.rawValue), "value": $0.value, "done": $0.flags.contains(.done),
+             "skipped": $0.flags.contains(.skipped), "entries": Int($0.entryCount)]
         }
         context.output.emit(["habit": habit.json, "days": rows]) {
             states.map { state in
-                let mark = state.flags & HC_DAY_DONE != 0 ? "done" : state.flags & HC_DAY_SKIPPED != 0 ? "skipped" : "-"
-                return "\(Library.format(state.day))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(habit.amount(state.value))"
+                let mark = state.flags.contains(.done) ? "done" : state.flags.contains(.skipped) ? "skipped" : "-"
+                return "\(Library.format(state.day.rawValue))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(habit.amount(state.value))"
             }.joined(separator: "\n")
         }
     }
@@ -442,5 +430,16 @@ enum Commands {
 
     static func clock(_ minutes: Int32) -> String {
         String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+}
+
+extension DisplayOptions {
+    /// Puts the display fields given into options (nil: none; an empty text clears).
+    func fill(_ options: inout HabitOptions) {
+        options.description = description
+        options.question = question
+        options.colour = colour
+        options.icon = icon
+        options.position = position ?? 0
     }
 }

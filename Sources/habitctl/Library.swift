@@ -151,13 +151,20 @@ final class StoreRef {
         return try entries(habitId: habitId, from: first, to: last).first { $0.id == id }
     }
 
-    func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
+    /// A habit's day states from one day to another, 1 to 100000 days.
+    func days(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [DayState] {
         let capacity = Int64(to) - Int64(from) + 1
         guard capacity > 0, capacity <= 100_000 else { throw CLIError.invalid("the range must hold 1 to 100000 days") }
-        var states = [hc_day_state](repeating: hc_day_state(), count: Int(capacity))
-        var count: Int64 = 0
-        try Library.check(hc_habit_day_states(&states, capacity, &count, handle, habitId, from, to))
-        return Array(states.prefix(Int(count)))
+        return try habitctl.kit { () throws(HabitError) in
+            try kit.dayStates(habitID: habitId, from: Day(rawValue: from), through: Day(rawValue: to))
+        }
+    }
+
+    /// days(habitId:from:to:) as the C structs, for the commands not yet moved onto HabitKit.
+    func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
+        try days(habitId: habitId, from: from, to: to).map {
+            hc_day_state(day: $0.day.rawValue, flags: $0.flags.rawValue, value: $0.value, entry_count: $0.entryCount, reserved: 0)
+        }
     }
 }
 

@@ -40,14 +40,12 @@ enum PolicyOptions {
     }
 
     /// Applies a change to a habit's own policy, keeping the fields it does not name.
-    static func apply(_ change: HabitChange, to habitId: Int64, _ store: StoreRef) throws(CLIError) {
+    static func apply(_ change: HabitChange, to habitId: Int64, _ store: HabitKit.Store) throws(HabitError) {
         guard !change.isEmpty else { return }
-        try kit { () throws(HabitError) in
-            var own = try store.kit.ownStreakPolicy(habitID: habitId)
-            if let allowance = change.missAllowance { own.missAllowance = allowance }
-            if let openDay = change.openDay { own.openDay = openDay }
-            try store.kit.setStreakPolicy(own, habitID: habitId)
-        }
+        var own = try store.ownStreakPolicy(habitID: habitId)
+        if let allowance = change.missAllowance { own.missAllowance = allowance }
+        if let openDay = change.openDay { own.openDay = openDay }
+        try store.setStreakPolicy(own, habitID: habitId)
     }
 
     /// The policy a habit's streaks follow, and whether each field is its own.

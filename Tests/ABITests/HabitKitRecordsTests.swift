@@ -57,4 +57,128 @@ extension HabitKitTests {
         XCTAssertEqual(try store.vacations().map(\.id), [one])
         expect(.notFound) { try store.removeVacation(id: all) }
     }
+
+    func testDayStatesStreaksStrengthAndThePureCalls() throws {
+        let (store, _) = try freshStore()
+        let first = try Day("2026-03-01"), day = { (n: Int32) in Day(rawValue: first.rawValue + n) }
+        var options = HabitOptions(name: "Walk")
+        options.startDay = first
+        let walk = try store.createHabit(options)
+        // Done on days 0-2 and 5-9, skipped on day 4, nothing on day 3.
+        for n: Int32 in [0, 1, 2, 5, 6, 7, 8, 9] { try store.append(EntryInput(habitID: walk, day: day(n))) }
+        try store.append(EntryInput(habitID: walk, kind: .skip, day: day(4)))
+        let states = try store.dayStates(habitID: walk, from: first, through: day(9))
+        XCTAssertEqual(states.map(\.day), (0...9).map(day))
+        XCTAssertEqual(states.filter { $0.flags.contains(.done) }.count, 8)
+        XCTAssertEqual(states[4].flags, [.skipped, .hasEntries])
+        XCTAssertEqual(states[3].flags, [])
+        XCTAssertEqual(states[0].entryCount, 1)
+        expect(.notFound) { _ = try store.dayStates(habitID: 999, from: first, through: day(9)) }
+        expect(.invalid) { _ = try store.dayStates(habitID: walk, from: day(9), through: first) }
+
+        let streaks = try store.streaks(habitID: walk, asOf: day(9), best: 5)
+        XCTAssertEqual(streaks.unit, .days)
+        XCTAssertEqual(streaks.current.length, 5)
+        XCTAssertEqual(streaks.best.map(\.length), [5, 3], "every run, longest first")
+        XCTAssertEqual(try store.streaks(habitID: walk, asOf: day(9), best: 1).best.map(\.length), [5])
+        XCTAssertEqual(try store.streaks(habitID: walk, asOf: day(9)).best, [])
+
+        // The pure calls fold the same states the same way.
+        let rules = HabitRules(startDay: first)
+        let pure = try Streaks.compute(days: states, rules: rules, asOf: day(9), best: 5)
+        XCTAssertEqual(pure, streaks)
+        let forgiving = try Streaks.compute(days: states, rules: rules, policy: StreakPolicy(missAllowance: 1, openDay: .previous, offDays: .skip),
+                                            asOf: day(9))
+        XCTAssertEqual(forgiving.current.length, 8, "one miss allowed: the run spans day 3")
+        var bad = rules
+        bad.schedule = "now and then"
+        expect(.invalid) { _ = try Streaks.compute(days: states, rules: bad, asOf: day(9)) }
+        expect(.invalid) { _ = try Streaks.compute(days: states, rules: rules, policy: StreakPolicy(missAllowance: 99, openDay: .previous, offDays: .skip), asOf: day(9)) }
+
+        let strength = try store.strength(habitID: walk, from: first, through: day(9))
+        XCTAssertEqual(strength.count, 10)
+        XCTAssertGreaterThan(strength[9], strength[0])
+        let pureStrength = try Strength.compute(days: states, rules: rules, from: first, through: day(9))
+        XCTAssertEqual(pureStrength.count, 10)
+        for (a, b) in zip(pureStrength, strength) { XCTAssertEqual(a, b, accuracy: 1e-9) }
+        expect(.invalid) { _ = try store.strength(habitID: walk, from: day(9), through: first) }
+        expect(.invalid) { _ = try Strength.compute(days: states, rules: bad, from: first, through: day(9)) }
+    }
+
+    func testCompletionScoresDueAndMeasurements() throws {
+        let (store, _) = try freshStore()
+        let first = try Day("2026-03-01"), day = { (n: Int32) in Day(rawValue: first.rawValue + n) }
+        var options = HabitOptions(name: "Walk")
+        options.startDay = first
+        options.group = "Health"
+        let walk = try store.createHabit(options)
+        options.name = "Read"
+        options.group = nil
+        let read = try store.createHabit(options)
+        for n: Int32 in [0, 1, 2] { try store.append(EntryInput(habitID: walk, day: day(n))) }
+        try store.append(EntryInput(habitID: read, day: day(0)))
+
+        let completion = try store.completion(habitID: walk, from: first, through: day(3))
+        XCTAssertEqual(completion.kept, 3)
+        XCTAssertEqual(completion.judged, 4)
+        XCTAssertEqual(completion.rate ?? -1, 0.75, accuracy: 1e-9)
+        expect(.notFound) { _ = try store.completion(habitID: 999, from: first, through: day(3)) }
+        let group = try store.groupCompletion(group: "health", asOf: day(1), from: first, through: day(3))
+        XCTAssertEqual(group.day.kept, 1)
+        XCTAssertEqual(group.window.kept, 3)
+        expect(.notFound) { _ = try store.groupCompletion(group: "Nothing", from: first, through: day(3)) }
+
+        let scores = try store.dayScores(from: day(-1), through: day(1))
+        XCTAssertEqual(scores.map(\.day), [day(-1), day(0), day(1)])
+        XCTAssertNil(scores[0].score, "nothing due before the start")
+        XCTAssertEqual(scores[1].score, 1)
+        XCTAssertEqual(scores[2].score, 0.5)
+        XCTAssertEqual(scores[2].due, 2)
+        XCTAssertEqual(scores[2].done, 1)
+        expect(.invalid) { _ = try store.dayScores(from: day(1), through: day(-1)) }
+
+        let perfect = try store.storeStreaks(asOf: day(1))
+        XCTAssertEqual(perfect.activeDays.current.length, 2)
+        XCTAssertEqual(perfect.perfectDays.longest.length, 1)
+
+        let due = try store.due(on: day(1))
+        XCTAssertEqual(Set(due.map(\.habitID)), [walk, read])
+        XCTAssertEqual(due.first { $0.habitID == walk }?.state, .done)
+        XCTAssertEqual(due.first { $0.habitID == read }?.state, .pending)
+        XCTAssertEqual(due.first { $0.habitID == read }?.target, 1)
+
+        var weight = HabitOptions(name: "Weight", kind: .measurement)
+        weight.startDay = first
+        let scale = try store.createHabit(weight)
+        XCTAssertEqual(try store.measurements(habitID: scale, from: first, through: day(3)).count, 0)
+        XCTAssertNil(try store.measurements(habitID: scale, from: first, through: day(3)).latestDay)
+        try store.append(EntryInput(habitID: scale, kind: .amount, value: 80, day: day(0)))
+        try store.append(EntryInput(habitID: scale, kind: .amount, value: 78.5, day: day(2)))
+        let stats = try store.measurements(habitID: scale, from: first, through: day(3))
+        XCTAssertEqual(stats.count, 2)
+        XCTAssertEqual(stats.latestDay, day(2))
+        XCTAssertEqual(stats.latest, 78.5)
+        XCTAssertEqual(stats.change, -1.5)
+        expect(.invalid) { _ = try store.measurements(habitID: walk, from: first, through: day(3)) }
+    }
+
+    func testUpdateHabit() throws {
+        let (store, _) = try freshStore()
+        var options = HabitOptions(name: "Walk")
+        options.unit = "km"
+        let walk = try store.createHabit(options)
+        _ = try store.createHabit(HabitOptions(name: "Read"))
+        var change = HabitOptions(name: "Stroll")
+        change.unit = nil
+        change.colour = "#112233"
+        try store.updateHabit(id: walk, change, fields: [.name, .unit, .colour])
+        let habit = try store.habit(id: walk)
+        XCTAssertEqual(habit.name, "Stroll")
+        XCTAssertNil(habit.unit, "a field named with nil clears it")
+        XCTAssertEqual(habit.colour, "#112233")
+        XCTAssertEqual(habit.target, 1, "fields not named stay")
+        expect(.conflict) { try store.updateHabit(id: walk, HabitOptions(name: "read"), fields: .name) }
+        expect(.notFound) { try store.updateHabit(id: 999, change, fields: .name) }
+        expect(.invalid) { try store.updateHabit(id: walk, HabitOptions(name: ""), fields: .name) }
+    }
 }
