@@ -181,4 +181,43 @@ extension HabitKitTests {
         expect(.notFound) { try store.updateHabit(id: 999, change, fields: .name) }
         expect(.invalid) { try store.updateHabit(id: walk, HabitOptions(name: ""), fields: .name) }
     }
+
+    func testCreditEntriesAndRules() throws {
+        let (store, _) = try freshStore()
+        let today = try store.today()
+        try store.syncSteps(3_000)
+        try store.adjust(-5, reason: "typo")
+        let read = try store.createHabit(HabitOptions(name: "Read"))
+        let habitRule = try store.setCreditRule(.habitMinutes, value: 7, habitID: read)
+        let expiry = try store.setCreditRule(.expiry, value: CreditExpiry.carryOver.rawValue)
+        try store.append(EntryInput(habitID: read))
+        let entries = try store.creditEntries(from: today, through: today)
+        XCTAssertEqual(entries.map(\.kind), [.earn, .adjust, .earn])
+        XCTAssertEqual(entries.map(\.minutes), [30, -5, 7])
+        XCTAssertEqual(entries[0].cause, .steps)
+        XCTAssertEqual(entries[0].steps, 3_000)
+        XCTAssertNil(entries[0].causeID)
+        XCTAssertEqual(entries[1].cause, .manual)
+        XCTAssertEqual(entries[1].reason, "typo")
+        XCTAssertEqual(entries[2].cause, .habitEntry)
+        XCTAssertEqual(entries[2].habitID, read)
+        XCTAssertNotNil(entries[2].causeID)
+        XCTAssertEqual(entries.map(\.day), [today, today, today])
+        XCTAssertEqual(try store.creditEntries(from: today.adding(-9) ?? today, through: today.adding(-1) ?? today), [])
+        expect(.notFound) { _ = try store.creditEntries(account: 999, from: today, through: today) }
+        expect(.invalid) { _ = try store.creditEntries(from: today, through: today.adding(-1) ?? today) }
+
+        let rules = try store.creditRules()
+        XCTAssertEqual(rules.map(\.id), [habitRule, expiry])
+        XCTAssertEqual(rules[0].kind, .habitMinutes)
+        XCTAssertEqual(rules[0].habitID, read)
+        XCTAssertEqual(rules[0].value, 7)
+        XCTAssertEqual(rules[0].from, today)
+        XCTAssertEqual(rules[1].kind, .expiry)
+        XCTAssertEqual(CreditExpiry(rawValue: rules[1].value), .carryOver)
+        XCTAssertNil(rules[1].habitID)
+        expect(.notFound) { _ = try store.creditRules(account: 999) }
+        expect(.notFound) { try store.setCreditRule(.habitMinutes, value: 7, habitID: 999) }
+        expect(.invalid) { try store.setCreditRule(.expiry, value: 99) }
+    }
 }
