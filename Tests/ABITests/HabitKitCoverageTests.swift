@@ -18,8 +18,7 @@ final class HabitKitCoverageTests: XCTestCase {
     /// Ledgers, progress, settings, files and plugins.
     static let recordsNotYetBound: Set<String> = [
         "hc_store_export", "hc_store_backup", "hc_store_import", "hc_store_import_loop_csv", "hc_store_import_loop_zip",
-        "hc_store_export_loop_csv", "hc_store_import_habitbull_csv", "hc_store_import_loop_db", "hc_plugin_add",
-        "hc_plugin_remove", "hc_plugin_list_json", "hc_plugin_test", "hc_plugin_configure", "hc_proof_evidence",
+        "hc_store_export_loop_csv", "hc_store_import_habitbull_csv", "hc_store_import_loop_db",
     ]
 
     /// Awards, events, reminders, shields and sync.

@@ -220,4 +220,52 @@ extension HabitKitTests {
         expect(.notFound) { try store.setCreditRule(.habitMinutes, value: 7, habitID: 999) }
         expect(.invalid) { try store.setCreditRule(.expiry, value: 99) }
     }
+
+    func testPluginsEvidenceAndVerdictDetails() throws {
+        let (store, path) = try freshStore()
+        let script = Paths.root + "/examples/plugins/min_size.sh"
+        XCTAssertEqual(try store.addPlugin(kind: .executable, path: script, id: "minsize", timeoutMs: 5_000), "minsize")
+        let listed = try store.pluginsJSON()
+        XCTAssertTrue(listed.contains("\"id\":\"minsize\""), listed)
+        expect(.conflict) { try store.addPlugin(kind: .executable, path: script, id: "minsize") }
+        expect(.notFound) { try store.addPlugin(kind: .executable, path: path + ".absent", id: "absent") }
+        try store.configurePlugin(id: "minsize", settingsJSON: "{\"min\":1}")
+        XCTAssertTrue(try store.pluginsJSON().contains("min"))
+        try store.configurePlugin(id: "minsize", settingsJSON: nil)
+        expect(.invalid) { try store.configurePlugin(id: "minsize", settingsJSON: "[1]") }
+        expect(.notFound) { try store.configurePlugin(id: "nobody", settingsJSON: "{}") }
+
+        let file = path + ".png"
+        let bytes: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 7]
+        try Data(bytes).write(to: URL(fileURLWithPath: file))
+        let tried = try store.testPlugin(id: "minsize", path: file)
+        XCTAssertEqual(tried.outcome, .rejected, tried.message)
+        XCTAssertEqual(tried.reasonCode, "too_small")
+        XCTAssertEqual(tried.proofID, 0, "a test records nothing")
+        XCTAssertEqual(try store.verdicts(), [])
+        expect(.notFound) { _ = try store.testPlugin(id: "nobody", path: file) }
+        try store.removePlugin(id: "minsize")
+        XCTAssertEqual(try store.pluginsJSON(), "[]")
+        expect(.notFound) { try store.removePlugin(id: "minsize") }
+
+        // Evidence kept with the proof comes back byte for byte; without keepCopy there is none.
+        let walk = try store.createHabit(HabitOptions(name: "Walk"))
+        try store.registerVerifier(id: "yes", version: "2.0") { _ in VerifierVerdict(outcome: .approved, confidence: 1, reasonCode: "ok") }
+        try store.setProofPolicy(ProofPolicy(verifiers: ["yes"]))
+        var kept = ProofInput(habitID: walk, bytes: bytes)
+        kept.keepCopy = true
+        let proof = try store.submitProof(kept)
+        XCTAssertEqual(try store.evidence(proofID: proof.proofID), bytes)
+        let verdict = try XCTUnwrap(store.verdicts(proofID: proof.proofID).first)
+        XCTAssertEqual(verdict.verifierID, "yes")
+        XCTAssertEqual(verdict.verifierVersion, "2.0")
+        XCTAssertEqual(verdict.sha256?.count, 64)
+        XCTAssertGreaterThanOrEqual(verdict.durationUs, 0)
+        XCTAssertGreaterThan(verdict.atMs, 0)
+        var second = ProofInput(habitID: walk, bytes: bytes + [1])
+        second.keepCopy = false
+        let unkept = try store.submitProof(second)
+        expect(.notFound) { _ = try store.evidence(proofID: unkept.proofID) }
+        expect(.notFound) { _ = try store.evidence(proofID: 999) }
+    }
 }
