@@ -2,7 +2,7 @@ import CHabitCore
 import Foundation
 import HabitKit
 
-/// One function per command; each parses its arguments, calls the C API, and reports.
+/// One function per command; each parses its arguments, calls HabitKit, and reports.
 enum Commands {
     static func initStore(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["timezone", "day-start", "week-start", "off-days", "miss-allowance", "open-day", "routines"])
@@ -286,16 +286,14 @@ enum Commands {
         if args.flag("loop") {
             // Loop Habit Tracker's CSV export: Habits.csv and Checkmarks.csv into a folder.
             guard let folder = args.option("output") else { throw .usage("--loop needs --output FOLDER") }
-            let day = try args.option("date").map(Library.parseDate) ?? Int32.min
+            let day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
             try args.finish(maxPositionals: 0)
             let store = try context.openStore(readOnly: true)
-            var habits: UnsafeMutablePointer<CChar>?, checkmarks: UnsafeMutablePointer<CChar>?
-            try Library.check(hc_store_export_loop_csv(&habits, &checkmarks, store.handle, day))
-            defer { hc_free(habits); hc_free(checkmarks) }
+            let csv = try kit { () throws(HabitError) in try store.kit.exportLoopCSV(through: day) }
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (name, text) in [("Habits.csv", habits), ("Checkmarks.csv", checkmarks)] {
+            for (name, text) in [("Habits.csv", csv.habits), ("Checkmarks.csv", csv.checkmarks)] {
                 let path = folder + "/" + name
-                guard FileManager.default.createFile(atPath: path, contents: Data((text.map { String(cString: $0) } ?? "").utf8)) else {
+                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
                     throw CLIError(exitCode: 6, message: "cannot write \(path)")
                 }
             }
@@ -306,10 +304,7 @@ enum Commands {
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
-        var text: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_store_export(&text, store.handle, format))
-        defer { hc_free(text) }
-        let document = text.map { String(cString: $0) } ?? ""
+        let document = try kit { () throws(HabitError) in try store.kit.export(format: format) }
         if let outputPath {
             guard FileManager.default.createFile(atPath: outputPath, contents: Data(document.utf8)) else {
                 throw CLIError(exitCode: 6, message: "cannot write \(outputPath)")
@@ -326,7 +321,7 @@ enum Commands {
         let file = try args.require(0, "FILE")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore(readOnly: true)
-        try Library.check(hc_store_backup(store.handle, file))
+        try kit { () throws(HabitError) in try store.kit.backup(to: file) }
         context.output.emit(["backup": file]) { "backed up to \(file)" }
     }
 
@@ -335,11 +330,12 @@ enum Commands {
         let loop = args.flag("loop")
         let habitBull = args.flag("habitbull")
         guard !(loop && habitBull) else { throw .usage("--loop and --habitbull exclude each other") }
-        let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
+        let format = try args.option("format").map(exportFormat) ?? .detect
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
         if habitBull {
-            try Library.check(hc_store_import_habitbull_csv(store.handle, try readInput(try args.require(0, "CSV"))))
+            let csv = try readInput(try args.require(0, "CSV"))
+            try kit { () throws(HabitError) in try store.kit.importHabitBullCSV(csv) }
         } else if loop && args.positionals.count == 1 {
             // Loop's zip as Loop hands it over, or its full backup database.
             let path = try args.require(0, "ZIP or DB")
@@ -347,17 +343,17 @@ enum Commands {
             guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
             let bytes = [UInt8](data)
             if path != "-" && bytes.starts(with: Array("SQLite format 3".utf8)) {
-                try Library.check(hc_store_import_loop_db(store.handle, path))
+                try kit { () throws(HabitError) in try store.kit.importLoopDatabase(path: path) }
             } else {
-                try Library.check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store.handle, $0.baseAddress, Int64($0.count)) })
+                try kit { () throws(HabitError) in try store.kit.importLoopZip(bytes) }
             }
         } else if loop {
             let habits = try readInput(try args.require(0, "HABITS_CSV"))
             let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
-            try Library.check(hc_store_import_loop_csv(store.handle, habits, checkmarks))
+            try kit { () throws(HabitError) in try store.kit.importLoopCSV(habits: habits, checkmarks: checkmarks) }
         } else {
             let text = try readInput(try args.require(0, "FILE or -"))
-            try Library.check(hc_store_import(store.handle, text, format))
+            try kit { () throws(HabitError) in try store.kit.importText(text, format: format) }
         }
         let count = try store.habits(includeArchived: true).count
         context.output.emit(["imported": true, "habits": count]) { "imported; the store now has \(count) habits" }
@@ -365,10 +361,10 @@ enum Commands {
 
     // MARK: Helpers
 
-    static func exportFormat(_ name: String) throws(CLIError) -> Int32 {
+    static func exportFormat(_ name: String) throws(CLIError) -> ExchangeFormat {
         switch name {
-        case "json": return HC_FORMAT_JSON
-        case "jsonl": return HC_FORMAT_JSONL
+        case "json": return .json
+        case "jsonl": return .jsonLines
         default: throw .usage("format '\(name)' is not json or jsonl")
         }
     }

@@ -268,4 +268,61 @@ extension HabitKitTests {
         expect(.notFound) { _ = try store.evidence(proofID: unkept.proofID) }
         expect(.notFound) { _ = try store.evidence(proofID: 999) }
     }
+
+    func testExportBackupAndImports() throws {
+        let (store, path) = try freshStore()
+        var options = HabitOptions(name: "Walk")
+        options.startDay = try Day("2026-03-01")
+        let walk = try store.createHabit(options)
+        try store.append(EntryInput(habitID: walk, day: try Day("2026-03-02")))
+
+        let json = try store.export()
+        XCTAssertTrue(json.contains("\"schema_version\""), json)
+        let lines = try store.export(format: .jsonLines)
+        XCTAssertTrue(lines.split(separator: "\n").first?.contains("\"header\"") ?? false, lines)
+        expect(.invalid) { _ = try store.export(format: .detect) }
+
+        // The export comes back whole into an empty store, by either format; twice is a conflict.
+        let copy = try HabitKit.Store(path: path + ".copy")
+        try copy.importText(lines)
+        XCTAssertEqual(try copy.habits().map(\.name), ["Walk"])
+        XCTAssertEqual(try copy.export(), json)
+        expect(.conflict) { try copy.importText(json, format: .json) }
+        expect(.invalid) { try copy.importText("not an export") }
+
+        try store.backup(to: path + ".bak")
+        let restored = try HabitKit.Store(path: path + ".bak", options: .readOnly)
+        XCTAssertEqual(try restored.export(), json)
+        expect(.conflict) { try store.backup(to: path + ".bak") }
+        expect(.notFound) { try store.backup(to: path + ".absent/backup.db") }
+
+        let csv = try store.exportLoopCSV(through: Day("2026-03-03"))
+        XCTAssertTrue(csv.habits.contains("Walk"), csv.habits)
+        XCTAssertTrue(csv.checkmarks.hasPrefix("Date,"), csv.checkmarks)
+        XCTAssertTrue(csv.checkmarks.contains("2026-03-02"), csv.checkmarks)
+        let fromLoop = try HabitKit.Store(path: path + ".loop")
+        try fromLoop.importLoopCSV(habits: csv.habits, checkmarks: csv.checkmarks)
+        XCTAssertEqual(try fromLoop.habits().map(\.name), ["Walk"])
+        expect(.invalid) { try fromLoop.importLoopCSV(habits: "not,Loop", checkmarks: "at,all") }
+        expect(.invalid) { _ = try store.exportLoopCSV(through: Day(rawValue: .max)) }
+
+        // Loop's zip and its backup database, the fixtures LoopImportTests reads.
+        let export = Paths.root + "/Tests/fixtures/loop/csv_export"
+        let zip = path + ".zip"
+        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n" +
+            "    for name in ('Habits.csv', 'Checkmarks.csv'): z.write(sys.argv[2] + '/' + name, name)\n", zip, export]), "zip")
+        let zipped = try HabitKit.Store(path: path + ".zipped")
+        try zipped.importLoopZip([UInt8](try Data(contentsOf: URL(fileURLWithPath: zip))))
+        XCTAssertEqual(try zipped.habits().map(\.name), ["Meditate", "Wake up early"])
+        expect(.invalid) { try zipped.importLoopZip([1, 2, 3]) }
+        let fromDatabase = try HabitKit.Store(path: path + ".fromdb")
+        try fromDatabase.importLoopDatabase(path: Paths.root + "/Tests/fixtures/loop/databases/loop.db")
+        XCTAssertFalse(try fromDatabase.habits(includingArchived: true).isEmpty)
+        expect(.invalid) { try fromDatabase.importLoopDatabase(path: path) }
+
+        let bull = try HabitKit.Store(path: path + ".bull")
+        try bull.importHabitBullCSV(try String(contentsOfFile: Paths.root + "/Tests/fixtures/loop/habitbull/habitbull.csv", encoding: .utf8))
+        XCTAssertFalse(try bull.habits().isEmpty)
+        expect(.invalid) { try bull.importHabitBullCSV("no,HabitBull\nhere,at all") }
+    }
 }
