@@ -16,6 +16,18 @@ public struct HabitKind: RawRepresentable, Hashable, Sendable {
     public static let measurement = HabitKind(rawValue: HC_KIND_MEASUREMENT)
 }
 
+/// Which side of the target keeps a day (HC_DIRECTION_*). Open: values are only ever appended.
+public struct Direction: RawRepresentable, Hashable, Sendable {
+    /// The HC_DIRECTION_* value.
+    public let rawValue: Int32
+    /// The direction with this HC_DIRECTION_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// At least the target (the default).
+    public static let atLeast = Direction(rawValue: HC_DIRECTION_AT_LEAST)
+    /// At most the target: a limit.
+    public static let atMost = Direction(rawValue: HC_DIRECTION_AT_MOST)
+}
+
 /// A new habit, as hc_habit_options describes it; the defaults are the library's
 /// (hc_habit_options_init), schedules are the header's text ("daily", "days:mon,wed").
 public struct HabitOptions: Sendable {
@@ -25,8 +37,8 @@ public struct HabitOptions: Sendable {
     public var kind: HabitKind
     /// The daily target (checkmarks: 1).
     public var target: Double
-    /// HC_DIRECTION_*: at least (1) or at most (2) the target.
-    public var direction: Int32
+    /// At least or at most the target.
+    public var direction: Direction
     /// HC_ROUTINE_*: anytime, morning, day or evening.
     public var routine: Int32
     /// An optional group name.
@@ -58,7 +70,7 @@ public struct HabitOptions: Sendable {
         self.name = name
         self.kind = kind
         target = defaults.target
-        direction = defaults.direction
+        direction = Direction(rawValue: defaults.direction)
         routine = defaults.routine
         schedule = nil
         startDay = defaults.start_day == noDay ? nil : Day(rawValue: defaults.start_day)
@@ -77,8 +89,8 @@ public struct Habit: Sendable, Hashable {
     public var kind: HabitKind
     /// The daily target.
     public var target: Double
-    /// HC_DIRECTION_*.
-    public var direction: Int32
+    /// At least or at most the target.
+    public var direction: Direction
     /// HC_ROUTINE_*.
     public var routine: Int32
     /// Its group, if any.
@@ -111,7 +123,7 @@ public struct Habit: Sendable, Hashable {
         name = copied(h.name) ?? ""
         kind = HabitKind(rawValue: h.kind)
         target = h.target
-        direction = h.direction
+        direction = Direction(rawValue: h.direction)
         routine = h.routine
         group = copied(h.group_name)
         unit = copied(h.unit)
@@ -314,7 +326,7 @@ private func cOptions(_ options: HabitOptions, _ strings: CStrings) throws(Habit
     c.name = try strings(options.name, "name")
     c.kind = options.kind.rawValue
     c.target = options.target
-    c.direction = options.direction
+    c.direction = options.direction.rawValue
     c.routine = options.routine
     c.group_name = try strings(options.group, "group")
     c.unit = try strings(options.unit, "unit")

@@ -40,9 +40,12 @@ public struct Day: RawRepresentable, Hashable, Comparable, Sendable, CustomStrin
     }
 
     /// The day as "YYYY-MM-DD" (hc_date_format), or its number when out of range.
-    public var description: String {
+    public var description: String { formatted ?? "day \(rawValue)" }
+
+    /// The day as "YYYY-MM-DD" (hc_date_format); nil outside the years it writes.
+    public var formatted: String? {
         var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
-        guard hc_date_format(&buffer, Int32(buffer.count), rawValue) == HC_OK else { return "day \(rawValue)" }
+        guard hc_date_format(&buffer, Int32(buffer.count), rawValue) == HC_OK else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 

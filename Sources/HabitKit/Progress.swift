@@ -157,8 +157,8 @@ public struct HabitRules: Sendable, Hashable {
     public var kind: HabitKind
     /// The daily target.
     public var target: Double
-    /// HC_DIRECTION_*.
-    public var direction: Int32
+    /// At least or at most the target.
+    public var direction: Direction
     /// The first day it counts.
     public var startDay: Day
     /// The schedule text; nil means "daily".
@@ -173,7 +173,7 @@ public struct HabitRules: Sendable, Hashable {
         _ = hc_habit_rules_init(&c, UInt32(MemoryLayout<hc_habit_rules>.size))
         kind = HabitKind(rawValue: c.kind)
         target = c.target
-        direction = c.direction
+        direction = Direction(rawValue: c.direction)
         self.startDay = startDay
         self.schedule = schedule
         weekStart = c.week_start
@@ -186,7 +186,7 @@ public struct HabitRules: Sendable, Hashable {
         try check(hc_habit_rules_init(&c, UInt32(MemoryLayout<hc_habit_rules>.size)))
         c.kind = kind.rawValue
         c.target = target
-        c.direction = direction
+        c.direction = direction.rawValue
         c.start_day = startDay.rawValue
         c.schedule = try strings(schedule, "schedule")
         c.week_start = weekStart

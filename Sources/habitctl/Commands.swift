@@ -1,4 +1,3 @@
-import CHabitCore
 import Foundation
 import HabitKit
 
@@ -67,7 +66,7 @@ enum Commands {
         var options = HabitOptions(name: name)
         if let kind = args.option("kind") { options.kind = HabitKind(rawValue: try Names.value(kind, in: Names.kinds, what: "kind")) }
         if let target = args.option("target") { options.target = try number(target, "target") }
-        if args.flag("at-most") { options.direction = HC_DIRECTION_AT_MOST }
+        if args.flag("at-most") { options.direction = .atMost }
         if let routine = args.option("routine") { options.routine = try Names.value(routine, in: Names.routines, what: "routine") }
         if let start = args.option("start") { options.startDay = Day(rawValue: try Library.parseDate(start)) }
         if args.flag("proof") { options.proofRequired = true }
@@ -139,7 +138,7 @@ enum Commands {
         if target != nil || atMost || atLeast {
             fields.insert(.target)
             options.target = target ?? current.target
-            options.direction = atMost ? HC_DIRECTION_AT_MOST : atLeast ? HC_DIRECTION_AT_LEAST : current.direction
+            options.direction = atMost ? .atMost : atLeast ? .atLeast : Direction(rawValue: current.direction)
         }
         options.unit = args.option("unit")
         options.group = args.option("group")

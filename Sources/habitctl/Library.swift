@@ -1,7 +1,8 @@
 import CHabitCore
 import HabitKit
 
-/// Thin Swift conveniences over the C API. Every call goes through include/habitcore.h.
+/// Conveniences over HabitKit, and the C helpers the commands not yet on HabitKit
+/// still use (issue 23).
 enum Library {
     /// HC_DAY_NONE: "today", or "no day", as the C calls read it.
     static let dayNone = Int32(HC_DAY_NONE)
@@ -23,16 +24,14 @@ enum Library {
         throw CLIError.fromStatus(status, String(cString: hc_last_error_message()))
     }
 
+    /// "YYYY-MM-DD" as a day number.
     static func parseDate(_ text: String) throws(CLIError) -> Int32 {
-        var day: Int32 = 0
-        try check(hc_date_parse(&day, text))
-        return day
+        try kit { () throws(HabitError) in try Day(text).rawValue }
     }
 
+    /// A day number as "YYYY-MM-DD", or "?" outside the years it writes.
     static func format(_ day: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
-        guard hc_date_format(&buffer, HC_DATE_BUFSIZE, day) == HC_OK else { return "?" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Day(rawValue: day).formatted ?? "?"
     }
 
     static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
@@ -76,9 +75,7 @@ final class StoreRef {
     }
 
     func today() throws(CLIError) -> Int32 {
-        var day: Int32 = 0
-        try Library.check(hc_store_today(&day, handle))
-        return day
+        try habitctl.kit { () throws(HabitError) in try kit.today().rawValue }
     }
 
     /// The day a --date option names, else today in the store's zone.
@@ -108,39 +105,30 @@ final class StoreRef {
     }
 
     func habit(id: Int64) throws(CLIError) -> HabitInfo {
-        var pointer: UnsafeMutablePointer<hc_habit>?
-        try Library.check(hc_habit_get(&pointer, handle, id))
-        guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
-        defer { hc_habit_free(pointer) }
-        return HabitInfo(pointer.pointee)
+        try habitctl.kit { () throws(HabitError) in HabitInfo(try kit.habit(id: id)) }
     }
 
+    /// The active habit with this name; when there is none, the message suggests a near one.
     func habit(named name: String) throws(CLIError) -> HabitInfo {
-        var pointer: UnsafeMutablePointer<hc_habit>?
-        let status = hc_habit_find(&pointer, handle, name)
-        if status == HC_E_NOT_FOUND {
-            let message = String(cString: hc_last_error_message())
+        do {
+            return HabitInfo(try kit.habit(named: name))
+        } catch where error.code == .notFound {
             let names = (try? habits(includeArchived: false).map(\.name)) ?? []
-            throw CLIError.fromStatus(status, message + Suggestion.hint(name, among: names))
+            throw CLIError(HabitError(code: error.code, message: error.message + Suggestion.hint(name, among: names)))
+        } catch {
+            throw CLIError(error)
         }
-        try Library.check(status)
-        guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
-        defer { hc_habit_free(pointer) }
-        return HabitInfo(pointer.pointee)
     }
 
     func habits(includeArchived: Bool) throws(CLIError) -> [HabitInfo] {
-        var list: OpaquePointer?
-        try Library.check(hc_habit_list_open(&list, handle, includeArchived ? HC_LIST_INCLUDE_ARCHIVED : 0))
-        defer { hc_habit_list_free(list) }
-        return try Library.elements(of: list, hc_habit_list_count, hc_habit_list_get, HabitInfo.init)
+        try habitctl.kit { () throws(HabitError) in try kit.habits(includingArchived: includeArchived).map(HabitInfo.init) }
     }
 
+    /// Entries of a habit (0: every habit) from one day to another, undo entries included.
     func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [EntryInfo] {
-        var list: OpaquePointer?
-        try Library.check(hc_entry_list_open(&list, handle, habitId, from, to))
-        defer { hc_entry_list_free(list) }
-        return try Library.elements(of: list, hc_entry_list_count, hc_entry_list_get, EntryInfo.init)
+        try habitctl.kit { () throws(HabitError) in
+            try kit.entries(habitID: habitId == 0 ? nil : habitId, from: Day(rawValue: from), through: Day(rawValue: to)).map(EntryInfo.init)
+        }
     }
 
     /// One entry of a habit, looked for around today first, then over every day.
@@ -188,6 +176,27 @@ struct HabitInfo {
     var icon: String?
     var position: Int64
 
+    init(_ h: Habit) {
+        id = h.id
+        name = h.name
+        kind = h.kind.rawValue
+        target = h.target
+        direction = h.direction.rawValue
+        group = h.group
+        unit = h.unit
+        routine = h.routine
+        schedule = h.schedule
+        startDay = h.startDay.rawValue
+        proofRequired = h.proofRequired
+        archivedDay = h.archivedDay?.rawValue
+        description = h.description
+        question = h.question
+        colour = h.colour
+        icon = h.icon
+        position = h.position
+    }
+
+    /// From the C struct, for the commands not yet on HabitKit.
     init(_ h: hc_habit) {
         id = h.id
         name = Library.string(h.name) ?? ""
@@ -221,6 +230,20 @@ struct EntryInfo {
     var undoneBy: Int64
     var note: String?
 
+    init(_ e: Entry) {
+        id = e.id
+        habitId = e.habitID
+        day = e.day.rawValue
+        kind = e.kind.rawValue
+        value = e.value
+        recordedAtMs = e.recordedAtMs
+        source = e.source
+        undoes = e.undoes ?? 0
+        undoneBy = e.undoneBy ?? 0
+        note = e.note
+    }
+
+    /// From the C struct, for the commands not yet on HabitKit.
     init(_ e: hc_entry) {
         id = e.id
         habitId = e.habit_id

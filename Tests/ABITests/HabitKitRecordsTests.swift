@@ -164,7 +164,7 @@ extension HabitKitTests {
 
     func testUpdateHabit() throws {
         let (store, _) = try freshStore()
-        var options = HabitOptions(name: "Walk")
+        var options = HabitOptions(name: "Walk", kind: .counter)
         options.unit = "km"
         let walk = try store.createHabit(options)
         _ = try store.createHabit(HabitOptions(name: "Read"))
@@ -177,6 +177,14 @@ extension HabitKitTests {
         XCTAssertNil(habit.unit, "a field named with nil clears it")
         XCTAssertEqual(habit.colour, "#112233")
         XCTAssertEqual(habit.target, 1, "fields not named stay")
+        XCTAssertEqual(habit.direction, .atLeast)
+        var limit = HabitOptions(name: "ignored")
+        limit.target = 3
+        limit.direction = .atMost
+        try store.updateHabit(id: walk, limit, fields: .target)
+        XCTAssertEqual(try store.habit(id: walk).direction, .atMost)
+        XCTAssertEqual(try store.habit(id: walk).target, 3)
+        XCTAssertEqual(try store.habit(id: walk).name, "Stroll", "a field not named is not read")
         expect(.conflict) { try store.updateHabit(id: walk, HabitOptions(name: "read"), fields: .name) }
         expect(.notFound) { try store.updateHabit(id: 999, change, fields: .name) }
         expect(.invalid) { try store.updateHabit(id: walk, HabitOptions(name: ""), fields: .name) }
