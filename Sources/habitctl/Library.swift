@@ -156,7 +156,7 @@ final class StoreRef {
     }
 }
 
-/// Swift copies of the library's structs, taken before the C memory is freed.
+/// What the commands read of a habit and an entry, from HabitKit's values.
 struct HabitInfo {
     var id: Int64
     var name: String
@@ -195,27 +195,6 @@ struct HabitInfo {
         icon = h.icon
         position = h.position
     }
-
-    /// From the C struct, for the commands not yet on HabitKit.
-    init(_ h: hc_habit) {
-        id = h.id
-        name = Library.string(h.name) ?? ""
-        kind = h.kind
-        target = h.target
-        direction = h.direction
-        group = Library.string(h.group_name)
-        unit = Library.string(h.unit)
-        routine = h.routine
-        schedule = Library.string(h.schedule) ?? ""
-        startDay = h.start_day
-        proofRequired = h.proof_required != 0
-        archivedDay = h.archived_day == Library.dayNone ? nil : h.archived_day
-        description = Library.string(h.description)
-        question = Library.string(h.question)
-        colour = Library.string(h.colour)
-        icon = Library.string(h.icon)
-        position = h.position
-    }
 }
 
 struct EntryInfo {
@@ -242,24 +221,10 @@ struct EntryInfo {
         undoneBy = e.undoneBy ?? 0
         note = e.note
     }
-
-    /// From the C struct, for the commands not yet on HabitKit.
-    init(_ e: hc_entry) {
-        id = e.id
-        habitId = e.habit_id
-        day = e.day
-        kind = e.kind
-        value = e.value
-        recordedAtMs = e.recorded_at_ms
-        source = e.source
-        undoes = e.undoes
-        undoneBy = e.undone_by
-        note = Library.string(e.note)
-    }
 }
 
 /// Runs body with options whose string fields point at these texts (NULL for nil)
-/// for the duration of the call.
+/// for the duration of the call: for Demo, until it moves onto HabitKit.
 func withHabitStrings(_ options: hc_habit_options, name: String?, unit: String?, group: String?, schedule: String?,
                       display: DisplayOptions = DisplayOptions(), _ body: (inout hc_habit_options) -> Int32) -> Int32 {
     withOptionalCString(name) { namePointer in
