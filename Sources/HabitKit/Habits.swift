@@ -277,6 +277,12 @@ public struct Streaks: Sendable, Hashable {
     /// as were asked for.
     public var best: [Streak]
 
+    /// The most runs `best` copies out, so that no count asked for allocates past reason.
+    public static let maxBest = 100_000
+
+    /// A buffer size for `best` runs, within 0...maxBest.
+    static func capacity(_ best: Int) -> Int { min(max(best, 0), maxBest) }
+
     init(_ result: hc_streak_result, best: [hc_streak] = []) {
         unit = StreakUnit(rawValue: result.unit)
         current = Streak(result.current)
@@ -488,12 +494,12 @@ extension Store {
     }
 
     /// A habit's current and longest streak as of a day (nil: today), and up to `best`
-    /// of its longest runs (hc_habit_streaks). Throws .invalid, .notFound.
+    /// (at most Streaks.maxBest) of its longest runs (hc_habit_streaks). Throws .invalid, .notFound.
     public func streaks(habitID: Int64, asOf day: Day? = nil, best: Int = 0) throws(HabitError) -> Streaks {
         try withHandle { store throws(HabitError) in
             var result = hc_streak_result()
             try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
-            var runs = [hc_streak](repeating: hc_streak(), count: max(best, 0))
+            var runs = [hc_streak](repeating: hc_streak(), count: Streaks.capacity(best))
             var total: Int64 = 0
             try check(runs.withUnsafeMutableBufferPointer { buffer in
                 hc_habit_streaks(&result, buffer.isEmpty ? nil : buffer.baseAddress, Int64(buffer.count), &total, store, habitID,

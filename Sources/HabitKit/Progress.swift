@@ -198,13 +198,14 @@ extension Streaks {
     /// A habit's streaks from day states a frontend keeps itself, without a store:
     /// the same fold as Store.streaks (hc_streak_compute, or
     /// hc_streak_compute_with_policy when a policy is given; its offDays is not read).
-    /// Days may come in any order; days without entries may be left out. Throws .invalid.
+    /// Days may come in any order; days without entries may be left out; up to `best`
+    /// (at most Streaks.maxBest) of the longest runs are copied out. Throws .invalid.
     public static func compute(days: [DayState], rules: HabitRules, policy: StreakPolicy? = nil, asOf: Day,
                                best: Int = 0) throws(HabitError) -> Streaks {
         let states = days.map(\.c)
         var result = hc_streak_result()
         try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
-        var runs = [hc_streak](repeating: hc_streak(), count: max(best, 0))
+        var runs = [hc_streak](repeating: hc_streak(), count: Streaks.capacity(best))
         var total: Int64 = 0
         try rules.withC { rules throws(HabitError) in
             try check(states.withUnsafeBufferPointer { days in

@@ -82,6 +82,8 @@ extension HabitKitTests {
         XCTAssertEqual(streaks.best.map(\.length), [5, 3], "every run, longest first")
         XCTAssertEqual(try store.streaks(habitID: walk, asOf: day(9), best: 1).best.map(\.length), [5])
         XCTAssertEqual(try store.streaks(habitID: walk, asOf: day(9)).best, [])
+        XCTAssertEqual(try store.streaks(habitID: walk, asOf: day(9), best: .max).best.count, 2, "a count past reason is capped")
+        XCTAssertEqual(try store.streaks(habitID: walk, asOf: day(9), best: -1).best, [])
 
         // The pure calls fold the same states the same way.
         let rules = HabitRules(startDay: first)
