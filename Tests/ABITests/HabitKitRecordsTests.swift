@@ -335,4 +335,19 @@ extension HabitKitTests {
         XCTAssertFalse(try bull.habits().isEmpty)
         expect(.invalid) { try bull.importHabitBullCSV("no,HabitBull\nhere,at all") }
     }
+
+    /// habitctl's record commands reach the engine through HabitKit only: they name no
+    /// hc_ function (Library.swift keeps the raw helpers the other commands still use).
+    func testHabitctlRecordCommandsCallNoCFunction() throws {
+        let files = ["Commands", "ProgressCommands", "Heatmap", "PolicyCommands", "CreditCommands", "ProofCommands",
+                     "Completions", "main", "Help", "Context", "CLIError"]
+        let call = try NSRegularExpression(pattern: "\\bhc_[a-z0-9_]+\\(")
+        for name in files {
+            let text = try String(contentsOfFile: Paths.root + "/Sources/habitctl/\(name).swift", encoding: .utf8)
+            let found = call.matches(in: text, range: NSRange(text.startIndex..., in: text))
+                .compactMap { Range($0.range, in: text).map { String(text[$0]) } }
+            XCTAssertEqual(found, [], "Sources/habitctl/\(name).swift calls the C API itself")
+            XCTAssertFalse(text.contains("import CHabitCore"), "Sources/habitctl/\(name).swift imports the C module")
+        }
+    }
 }
