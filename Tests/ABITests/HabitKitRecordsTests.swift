@@ -40,6 +40,20 @@ extension HabitKitTests {
         expect(.notFound) { _ = try store.streakPolicy(habitID: 999) }
         expect(.notFound) { _ = try store.ownStreakPolicy(habitID: 999) }
         expect(.notFound) { try store.setStreakPolicy(HabitStreakPolicy(), habitID: 999) }
+
+        // A read-only store reads every setting and refuses every change with the C code.
+        let reader = try HabitKit.Store(path: store.path, options: .readOnly)
+        XCTAssertEqual(try reader.weekStart(), 0)
+        XCTAssertEqual(try reader.routineBounds(), bounds)
+        XCTAssertEqual(try reader.streakPolicy(), policy)
+        XCTAssertEqual(try reader.vacations(), [])
+        expect(.readOnly) { try reader.setWeekStart(1) }
+        expect(.readOnly) { try reader.setRoutineBounds(bounds) }
+        expect(.readOnly) { try reader.setStreakPolicy(policy) }
+        expect(.readOnly) { try reader.setStreakPolicy(HabitStreakPolicy(), habitID: walk) }
+        expect(.readOnly) { try reader.addVacation(from: Day("2026-07-01"), through: Day("2026-07-02")) }
+        try reader.close()
+        expect(.misuse) { _ = try reader.weekStart() }
     }
 
     func testVacations() throws {
@@ -139,6 +153,8 @@ extension HabitKitTests {
         XCTAssertEqual(scores[2].done, 1)
         expect(.invalid) { _ = try store.dayScores(from: day(1), through: day(-1)) }
 
+        expect(.invalid) { _ = try store.storeStreaks(asOf: Day(rawValue: .max)) }
+        expect(.invalid) { _ = try store.due(on: Day(rawValue: .max)) }
         let perfect = try store.storeStreaks(asOf: day(1))
         XCTAssertEqual(perfect.activeDays.current.length, 2)
         XCTAssertEqual(perfect.perfectDays.longest.length, 1)
