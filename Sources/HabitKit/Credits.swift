@@ -177,3 +177,171 @@ extension Store {
         }
     }
 }
+
+/// What a credit entry did (HC_CREDIT_*). Open: kinds are only ever appended.
+public struct CreditEntryKind: RawRepresentable, Hashable, Sendable {
+    /// The HC_CREDIT_* value.
+    public let rawValue: Int32
+    /// The kind with this HC_CREDIT_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Minutes earned.
+    public static let earn = CreditEntryKind(rawValue: HC_CREDIT_EARN)
+    /// Minutes spent.
+    public static let spend = CreditEntryKind(rawValue: HC_CREDIT_SPEND)
+    /// A correction by hand.
+    public static let adjust = CreditEntryKind(rawValue: HC_CREDIT_ADJUST)
+    /// Minutes expired.
+    public static let expire = CreditEntryKind(rawValue: HC_CREDIT_EXPIRE)
+    /// Unused minutes of an unlock session ended early.
+    public static let refund = CreditEntryKind(rawValue: HC_CREDIT_REFUND)
+}
+
+/// Why a credit entry was written (HC_CAUSE_*). Open: causes are only ever appended.
+public struct CreditCause: RawRepresentable, Hashable, Sendable {
+    /// The HC_CAUSE_* value.
+    public let rawValue: Int32
+    /// The cause with this HC_CAUSE_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// A step sync; steps holds the reported total.
+    public static let steps = CreditCause(rawValue: HC_CAUSE_STEPS)
+    /// A habit entry (or undo) that changed the day; causeID is the entry.
+    public static let habitEntry = CreditCause(rawValue: HC_CAUSE_HABIT_ENTRY)
+    /// An unlock session; causeID is the session.
+    public static let session = CreditCause(rawValue: HC_CAUSE_SESSION)
+    /// By hand.
+    public static let manual = CreditCause(rawValue: HC_CAUSE_MANUAL)
+    /// The expiry rule.
+    public static let expiry = CreditCause(rawValue: HC_CAUSE_EXPIRY)
+}
+
+/// What a credit rule sets (HC_RULE_*). Open: kinds are only ever appended.
+public struct CreditRuleKind: RawRepresentable, Hashable, Sendable {
+    /// The HC_RULE_* value.
+    public let rawValue: Int32
+    /// The kind with this HC_RULE_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// value: steps that earn one minute.
+    public static let stepsPerMinute = CreditRuleKind(rawValue: HC_RULE_STEPS_PER_MINUTE)
+    /// value: minutes per completed day of the rule's habit.
+    public static let habitMinutes = CreditRuleKind(rawValue: HC_RULE_HABIT_MINUTES)
+    /// value: a CreditExpiry raw value.
+    public static let expiry = CreditRuleKind(rawValue: HC_RULE_EXPIRY)
+}
+
+/// When credits expire (HC_EXPIRY_*), the value of an expiry rule.
+public struct CreditExpiry: RawRepresentable, Hashable, Sendable {
+    /// The HC_EXPIRY_* value.
+    public let rawValue: Int64
+    /// The policy with this HC_EXPIRY_* value.
+    public init(rawValue: Int64) { self.rawValue = rawValue }
+    /// At the end of the day they were earned (the default).
+    public static let endOfDay = CreditExpiry(rawValue: Int64(HC_EXPIRY_END_OF_DAY))
+    /// Never: the balance carries over.
+    public static let carryOver = CreditExpiry(rawValue: Int64(HC_EXPIRY_CARRY_OVER))
+}
+
+/// An entry of a credit account (hc_credit_entry), copied out of the library.
+public struct CreditEntry: Sendable, Hashable {
+    /// Increasing in append order.
+    public var id: Int64
+    /// What it did.
+    public var kind: CreditEntryKind
+    /// Its account.
+    public var accountID: Int64
+    /// Signed as it moves the balance.
+    public var minutes: Int64
+    /// The day it counts for.
+    public var day: Day
+    /// Why it was written.
+    public var cause: CreditCause
+    /// When (UTC ms).
+    public var atMs: Int64
+    /// The entry or session that caused it, if any.
+    public var causeID: Int64?
+    /// The habit, if any.
+    public var habitID: Int64?
+    /// For a step sync: the reported total; else 0.
+    public var steps: Int64
+    /// The reason given, if any.
+    public var reason: String?
+
+    init(_ c: hc_credit_entry) {
+        id = c.id
+        kind = CreditEntryKind(rawValue: c.kind)
+        accountID = c.account_id
+        minutes = c.minutes
+        day = Day(rawValue: c.day)
+        cause = CreditCause(rawValue: c.cause)
+        atMs = c.at_ms
+        causeID = c.cause_id == 0 ? nil : c.cause_id
+        habitID = c.habit_id == 0 ? nil : c.habit_id
+        steps = c.steps
+        reason = copied(c.reason)
+    }
+}
+
+/// A credit rule as recorded (hc_credit_rule).
+public struct CreditRule: Sendable, Hashable {
+    /// Its id.
+    public var id: Int64
+    /// What it sets.
+    public var kind: CreditRuleKind
+    /// Its account.
+    public var accountID: Int64
+    /// For habitMinutes: the habit.
+    public var habitID: Int64?
+    /// The value it sets.
+    public var value: Int64
+    /// The day it applies from.
+    public var from: Day
+
+    init(_ c: hc_credit_rule) {
+        id = c.id
+        kind = CreditRuleKind(rawValue: c.kind)
+        accountID = c.account_id
+        habitID = c.habit_id == 0 ? nil : c.habit_id
+        value = c.value
+        from = Day(rawValue: c.from_day)
+    }
+}
+
+extension Store {
+    /// Records a credit rule of an account from a day on (nil: today; never earlier),
+    /// so a change never re-rates a day already lived; habitID only for habitMinutes.
+    /// Gives the rule's id (hc_credit_rule_set). Throws .invalid, .notFound (account or habit).
+    @discardableResult
+    public func setCreditRule(_ kind: CreditRuleKind, value: Int64, habitID: Int64? = nil, account: Int64 = Store.defaultAccount,
+                              from day: Day? = nil) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            try check(hc_credit_rule_set(&id, store, account, kind.rawValue, habitID ?? 0, value, day?.rawValue ?? noDay))
+            return id
+        }
+    }
+
+    /// The credit rules of an account, as recorded (hc_credit_rule_list). Throws .notFound.
+    public func creditRules(account: Int64 = Store.defaultAccount) throws(HabitError) -> [CreditRule] {
+        try withHandle { store throws(HabitError) in
+            try buffered(hc_credit_rule()) { hc_credit_rule_list($0, $1, $2, store, account) }.map(CreditRule.init)
+        }
+    }
+
+    /// The entries of an account from one day through another, in append order,
+    /// copied out of one snapshot (hc_credit_list_open). Throws .invalid, .notFound.
+    public func creditEntries(account: Int64 = Store.defaultAccount, from: Day, through: Day) throws(HabitError) -> [CreditEntry] {
+        try withHandle { store throws(HabitError) in
+            var list: OpaquePointer?
+            try check(hc_credit_list_open(&list, store, account, from.rawValue, through.rawValue))
+            defer { hc_credit_list_free(list) }
+            var count: Int64 = 0
+            try check(hc_credit_list_count(&count, list))
+            var entries: [CreditEntry] = []
+            for index in 0..<max(count, 0) {
+                var item: UnsafePointer<hc_credit_entry>?
+                try check(hc_credit_list_get(&item, list, index))
+                if let item { entries.append(CreditEntry(item.pointee)) }
+            }
+            return entries
+        }
+    }
+}

@@ -16,6 +16,18 @@ public struct HabitKind: RawRepresentable, Hashable, Sendable {
     public static let measurement = HabitKind(rawValue: HC_KIND_MEASUREMENT)
 }
 
+/// Which side of the target keeps a day (HC_DIRECTION_*). Open: values are only ever appended.
+public struct Direction: RawRepresentable, Hashable, Sendable {
+    /// The HC_DIRECTION_* value.
+    public let rawValue: Int32
+    /// The direction with this HC_DIRECTION_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// At least the target (the default).
+    public static let atLeast = Direction(rawValue: HC_DIRECTION_AT_LEAST)
+    /// At most the target: a limit.
+    public static let atMost = Direction(rawValue: HC_DIRECTION_AT_MOST)
+}
+
 /// A new habit, as hc_habit_options describes it; the defaults are the library's
 /// (hc_habit_options_init), schedules are the header's text ("daily", "days:mon,wed").
 public struct HabitOptions: Sendable {
@@ -25,8 +37,8 @@ public struct HabitOptions: Sendable {
     public var kind: HabitKind
     /// The daily target (checkmarks: 1).
     public var target: Double
-    /// HC_DIRECTION_*: at least (1) or at most (2) the target.
-    public var direction: Int32
+    /// At least or at most the target.
+    public var direction: Direction
     /// HC_ROUTINE_*: anytime, morning, day or evening.
     public var routine: Int32
     /// An optional group name.
@@ -58,7 +70,7 @@ public struct HabitOptions: Sendable {
         self.name = name
         self.kind = kind
         target = defaults.target
-        direction = defaults.direction
+        direction = Direction(rawValue: defaults.direction)
         routine = defaults.routine
         schedule = nil
         startDay = defaults.start_day == noDay ? nil : Day(rawValue: defaults.start_day)
@@ -77,8 +89,8 @@ public struct Habit: Sendable, Hashable {
     public var kind: HabitKind
     /// The daily target.
     public var target: Double
-    /// HC_DIRECTION_*.
-    public var direction: Int32
+    /// At least or at most the target.
+    public var direction: Direction
     /// HC_ROUTINE_*.
     public var routine: Int32
     /// Its group, if any.
@@ -111,7 +123,7 @@ public struct Habit: Sendable, Hashable {
         name = copied(h.name) ?? ""
         kind = HabitKind(rawValue: h.kind)
         target = h.target
-        direction = h.direction
+        direction = Direction(rawValue: h.direction)
         routine = h.routine
         group = copied(h.group_name)
         unit = copied(h.unit)
@@ -237,14 +249,102 @@ public struct Streak: Sendable, Hashable {
     }
 }
 
+/// What a streak counts (HC_STREAK_UNIT_*). Open: units are only ever appended.
+public struct StreakUnit: RawRepresentable, Hashable, Sendable {
+    /// The HC_STREAK_UNIT_* value.
+    public let rawValue: Int32
+    /// The unit with this HC_STREAK_UNIT_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// Days.
+    public static let days = StreakUnit(rawValue: HC_STREAK_UNIT_DAYS)
+    /// Weeks (weekly quotas).
+    public static let weeks = StreakUnit(rawValue: HC_STREAK_UNIT_WEEKS)
+    /// Months (monthly quotas).
+    public static let months = StreakUnit(rawValue: HC_STREAK_UNIT_MONTHS)
+    /// Blocks of M days (times:N/M).
+    public static let periods = StreakUnit(rawValue: HC_STREAK_UNIT_PERIODS)
+}
+
 /// A habit's streaks as of a day (hc_streak_result).
 public struct Streaks: Sendable, Hashable {
-    /// HC_STREAK_UNIT_* of the schedule in force: days (1), weeks, months, periods.
-    public var unit: Int32
+    /// What the schedule in force counts.
+    public var unit: StreakUnit
     /// Still going; length 0 if the last judged occurrence was missed.
     public var current: Streak
     /// The longest.
     public var longest: Streak
+    /// The longest runs, longest first (the more recent first among equals), as many
+    /// as were asked for.
+    public var best: [Streak]
+
+    /// The most runs `best` copies out, so that no count asked for allocates past reason.
+    public static let maxBest = 100_000
+
+    /// A buffer size for `best` runs, within 0...maxBest.
+    static func capacity(_ best: Int) -> Int { min(max(best, 0), maxBest) }
+
+    init(_ result: hc_streak_result, best: [hc_streak] = []) {
+        unit = StreakUnit(rawValue: result.unit)
+        current = Streak(result.current)
+        longest = Streak(result.longest)
+        self.best = best.map(Streak.init)
+    }
+}
+
+/// The fields Store.updateHabit changes (HC_HABIT_FIELD_*).
+public struct HabitFields: OptionSet, Sendable {
+    /// HC_HABIT_FIELD_* bits.
+    public let rawValue: UInt32
+    /// Fields with these HC_HABIT_FIELD_* bits.
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// name.
+    public static let name = HabitFields(rawValue: HC_HABIT_FIELD_NAME)
+    /// target and direction.
+    public static let target = HabitFields(rawValue: HC_HABIT_FIELD_TARGET)
+    /// group (nil clears it).
+    public static let group = HabitFields(rawValue: HC_HABIT_FIELD_GROUP)
+    /// unit (nil clears it).
+    public static let unit = HabitFields(rawValue: HC_HABIT_FIELD_UNIT)
+    /// routine.
+    public static let routine = HabitFields(rawValue: HC_HABIT_FIELD_ROUTINE)
+    /// proofRequired.
+    public static let proof = HabitFields(rawValue: HC_HABIT_FIELD_PROOF)
+    /// schedule: from today on; earlier days keep theirs.
+    public static let schedule = HabitFields(rawValue: HC_HABIT_FIELD_SCHEDULE)
+    /// startDay.
+    public static let startDay = HabitFields(rawValue: HC_HABIT_FIELD_START_DAY)
+    /// description.
+    public static let description = HabitFields(rawValue: HC_HABIT_FIELD_DESCRIPTION)
+    /// question.
+    public static let question = HabitFields(rawValue: HC_HABIT_FIELD_QUESTION)
+    /// colour.
+    public static let colour = HabitFields(rawValue: HC_HABIT_FIELD_COLOUR)
+    /// icon.
+    public static let icon = HabitFields(rawValue: HC_HABIT_FIELD_ICON)
+    /// position.
+    public static let position = HabitFields(rawValue: HC_HABIT_FIELD_POSITION)
+}
+
+/// options as hc_habit_options, its strings owned by strings.
+private func cOptions(_ options: HabitOptions, _ strings: CStrings) throws(HabitError) -> hc_habit_options {
+    var c = hc_habit_options()
+    try check(hc_habit_options_init(&c, UInt32(MemoryLayout<hc_habit_options>.size)))
+    c.name = try strings(options.name, "name")
+    c.kind = options.kind.rawValue
+    c.target = options.target
+    c.direction = options.direction.rawValue
+    c.routine = options.routine
+    c.group_name = try strings(options.group, "group")
+    c.unit = try strings(options.unit, "unit")
+    c.schedule = try strings(options.schedule, "schedule")
+    c.start_day = options.startDay?.rawValue ?? noDay
+    c.proof_required = options.proofRequired ? 1 : 0
+    c.description = try strings(options.description, "description")
+    c.question = try strings(options.question, "question")
+    c.colour = try strings(options.colour, "colour")
+    c.icon = try strings(options.icon, "icon")
+    c.position = options.position
+    return c
 }
 
 extension Store {
@@ -252,29 +352,24 @@ extension Store {
     /// field, .conflict (name taken), .readOnly, .io, .busy.
     public func createHabit(_ options: HabitOptions) throws(HabitError) -> Int64 {
         let strings = CStrings()
-        var c = hc_habit_options()
-        try check(hc_habit_options_init(&c, UInt32(MemoryLayout<hc_habit_options>.size)))
-        c.name = try strings(options.name, "name")
-        c.kind = options.kind.rawValue
-        c.target = options.target
-        c.direction = options.direction
-        c.routine = options.routine
-        c.group_name = try strings(options.group, "group")
-        c.unit = try strings(options.unit, "unit")
-        c.schedule = try strings(options.schedule, "schedule")
-        c.start_day = options.startDay?.rawValue ?? noDay
-        c.proof_required = options.proofRequired ? 1 : 0
-        c.description = try strings(options.description, "description")
-        c.question = try strings(options.question, "question")
-        c.colour = try strings(options.colour, "colour")
-        c.icon = try strings(options.icon, "icon")
-        c.position = options.position
+        var c = try cOptions(options, strings)
         return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
                 try check(hc_habit_create(&id, store, &c))
                 return id
             }
+        }
+    }
+
+    /// Changes the fields of a habit that fields names, taking their values from
+    /// options; its kind never changes (hc_habit_update). Throws .invalid naming the
+    /// field, .notFound, .conflict (name taken), .readOnly.
+    public func updateHabit(id: Int64, _ options: HabitOptions, fields: HabitFields) throws(HabitError) {
+        let strings = CStrings()
+        var c = try cOptions(options, strings)
+        try withExtendedLifetime(strings) { () throws(HabitError) in
+            try withHandle { store throws(HabitError) in try check(hc_habit_update(store, id, &c, fields.rawValue)) }
         }
     }
 
@@ -398,14 +493,19 @@ extension Store {
         }
     }
 
-    /// A habit's current and longest streak as of a day (nil: today) (hc_habit_streaks).
-    public func streaks(habitID: Int64, asOf day: Day? = nil) throws(HabitError) -> Streaks {
+    /// A habit's current and longest streak as of a day (nil: today), and up to `best`
+    /// (at most Streaks.maxBest) of its longest runs (hc_habit_streaks). Throws .invalid, .notFound.
+    public func streaks(habitID: Int64, asOf day: Day? = nil, best: Int = 0) throws(HabitError) -> Streaks {
         try withHandle { store throws(HabitError) in
             var result = hc_streak_result()
             try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
-            var runs: Int64 = 0
-            try check(hc_habit_streaks(&result, nil, 0, &runs, store, habitID, day?.rawValue ?? noDay))
-            return Streaks(unit: result.unit, current: Streak(result.current), longest: Streak(result.longest))
+            var runs = [hc_streak](repeating: hc_streak(), count: Streaks.capacity(best))
+            var total: Int64 = 0
+            try check(runs.withUnsafeMutableBufferPointer { buffer in
+                hc_habit_streaks(&result, buffer.isEmpty ? nil : buffer.baseAddress, Int64(buffer.count), &total, store, habitID,
+                                 day?.rawValue ?? noDay)
+            })
+            return Streaks(result, best: Array(runs.prefix(Int(min(max(total, 0), Int64(runs.count))))))
         }
     }
 }

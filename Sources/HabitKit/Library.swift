@@ -40,9 +40,12 @@ public struct Day: RawRepresentable, Hashable, Comparable, Sendable, CustomStrin
     }
 
     /// The day as "YYYY-MM-DD" (hc_date_format), or its number when out of range.
-    public var description: String {
+    public var description: String { formatted ?? "day \(rawValue)" }
+
+    /// The day as "YYYY-MM-DD" (hc_date_format); nil outside the years it writes.
+    public var formatted: String? {
         var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
-        guard hc_date_format(&buffer, Int32(buffer.count), rawValue) == HC_OK else { return "day \(rawValue)" }
+        guard hc_date_format(&buffer, Int32(buffer.count), rawValue) == HC_OK else { return nil }
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
@@ -84,4 +87,29 @@ func fill<T>(_ tuple: inout T, with text: String) {
         for (index, byte) in bytes.enumerated() { raw[index] = byte }
         raw[bytes.count] = 0
     }
+}
+
+/// The elements a caller-buffer call gives (the header's "Caller buffers": it writes
+/// min(capacity, total) and sets the total). With a guess (a range's length) one call
+/// usually does; without, it asks the total first. Again if the total grew in between.
+func buffered<Element>(_ empty: Element, guess: Int64 = 0,
+                       _ fill: (UnsafeMutablePointer<Element>?, Int64, UnsafeMutablePointer<Int64>) -> Int32) throws(HabitError) -> [Element] {
+    // A guess outside what any call gives (100000) is the caller's bad range: the library says so.
+    var capacity = (0...100_000).contains(guess) ? guess : 0
+    for _ in 0..<4 {
+        var elements = [Element](repeating: empty, count: Int(capacity))
+        var total: Int64 = 0
+        let asked = capacity
+        try check(elements.withUnsafeMutableBufferPointer { fill(asked == 0 ? nil : $0.baseAddress, asked, &total) })
+        if total <= asked { return Array(elements.prefix(Int(max(total, 0)))) }
+        guard Int(exactly: total) != nil else { throw HabitError(code: .internal, message: "a caller buffer call gave the total \(total)") }
+        capacity = total
+    }
+    throw HabitError(code: .busy, message: "the list kept growing while it was read")
+}
+
+/// A string the library allocated (char **out), copied and released with hc_free.
+func takeString(_ text: UnsafeMutablePointer<CChar>?) -> String? {
+    defer { hc_free(text) }
+    return text.map { String(cString: $0) }
 }

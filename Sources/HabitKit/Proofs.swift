@@ -92,6 +92,16 @@ public struct ProofResult: Sendable, Hashable {
     public var reasonCode: String
     /// For people.
     public var message: String
+
+    init(_ c: hc_proof_result) {
+        outcome = Outcome(rawValue: c.outcome)
+        proofID = c.proof_id
+        entryID = c.entry_id == 0 ? nil : c.entry_id
+        confidence = c.confidence
+        day = Day(rawValue: c.day)
+        reasonCode = copied(tuple: c.reason_code)
+        message = copied(tuple: c.message)
+    }
 }
 
 /// A verdict as recorded (hc_verdict), copied out of the library.
@@ -122,6 +132,14 @@ public struct Verdict: Sendable, Hashable {
     public var reviewer: String?
     /// The completion a decision or review appended.
     public var entryID: Int64?
+    /// The verifier's version, if it gave one.
+    public var verifierVersion: String?
+    /// How long judging took, in microseconds.
+    public var durationUs: Int64
+    /// When it was recorded (UTC ms).
+    public var atMs: Int64
+    /// The SHA-256 of the proof's evidence, 64 lowercase hex digits.
+    public var sha256: String?
 
     init(_ v: hc_verdict) {
         id = v.id
@@ -137,6 +155,10 @@ public struct Verdict: Sendable, Hashable {
         signals = copied(v.signals)
         reviewer = copied(v.reviewer)
         entryID = v.entry_id == 0 ? nil : v.entry_id
+        verifierVersion = copied(v.verifier_version)
+        durationUs = v.duration_us
+        atMs = v.at_ms
+        sha256 = copied(v.sha256)
     }
 }
 
@@ -273,10 +295,7 @@ extension Store {
                 try withHandle { store throws(HabitError) in try check(hc_proof_submit(&result, store, &c)) }
             }
         }
-        return ProofResult(outcome: Outcome(rawValue: result.outcome), proofID: result.proof_id,
-                           entryID: result.entry_id == 0 ? nil : result.entry_id, confidence: result.confidence,
-                           day: Day(rawValue: result.day), reasonCode: copied(tuple: result.reason_code),
-                           message: copied(tuple: result.message))
+        return ProofResult(result)
     }
 
     /// Decides a proof that needs review by hand; approving appends the completion,
@@ -287,6 +306,14 @@ extension Store {
             var entry: Int64 = 0
             try check(hc_proof_review(&entry, store, proofID, approve ? HC_OUTCOME_APPROVED : HC_OUTCOME_REJECTED, reviewer, reason))
             return entry == 0 ? nil : entry
+        }
+    }
+
+    /// The evidence bytes a proof keeps (submitted with keepCopy, or received by sync)
+    /// (hc_proof_evidence). Throws .notFound (no such proof, or no evidence kept).
+    public func evidence(proofID: Int64) throws(HabitError) -> [UInt8] {
+        try withHandle { store throws(HabitError) in
+            try buffered(UInt8(0)) { hc_proof_evidence($0, $1, $2, store, proofID) }
         }
     }
 

@@ -1,4 +1,3 @@
-import CHabitCore
 import HabitKit
 
 /// A failure of the command line, with the exit code it ends with.
@@ -32,12 +31,12 @@ struct CLIError: Error {
     /// The exit code for a library status.
     static func fromStatus(_ status: Int32, _ message: String) -> CLIError {
         let code: Int32
-        switch status {
-        case HC_E_NOT_FOUND: code = 3
-        case HC_E_CONFLICT: code = 4
-        case HC_E_INVALID: code = 5
-        case HC_E_IO, HC_E_CORRUPT, HC_E_BUSY, HC_E_TOO_NEW, HC_E_READONLY: code = 6
-        case HC_E_INSUFFICIENT: code = 7
+        switch HabitError.Code(rawValue: status) {
+        case .notFound: code = 3
+        case .conflict: code = 4
+        case .invalid: code = 5
+        case .io, .corrupt, .busy, .tooNew, .readOnly: code = 6
+        case .insufficient: code = 7
         default: code = 1
         }
         return CLIError(exitCode: code, message: message)

@@ -1,7 +1,7 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
-/// One function per command; each parses its arguments, calls the C API, and reports.
+/// One function per command; each parses its arguments, calls HabitKit, and reports.
 enum Commands {
     static func initStore(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["timezone", "day-start", "week-start", "off-days", "miss-allowance", "open-day", "routines"])
@@ -23,46 +23,39 @@ enum Commands {
         try args.finish(maxPositionals: 0)
         // The settings are tried on a store in memory first, so a refused init creates nothing.
         let apply = { (store: StoreRef) throws(CLIError) in
-            if let timezone { try Library.check(hc_store_set_timezone(store.handle, timezone)) }
-            if let dayStart { try Library.check(hc_store_set_day_start(store.handle, dayStart)) }
-            if let weekStart { try Library.check(hc_store_set_week_start(store.handle, weekStart)) }
-            if offDays != nil || openDay != nil || missAllowance != nil {
-                var policy = PolicyOptions.newPolicy()
-                try Library.check(hc_store_streak_policy(&policy, store.handle))
-                policy.off_days = offDays ?? policy.off_days
-                policy.open_day = openDay ?? policy.open_day
-                policy.miss_allowance = missAllowance ?? policy.miss_allowance
-                try Library.check(hc_store_set_streak_policy(store.handle, &policy))
+            try kit { () throws(HabitError) in
+                if let timezone { try store.kit.setTimeZone(timezone) }
+                if let dayStart { try store.kit.setDayStart(minutes: dayStart) }
+                if let weekStart { try store.kit.setWeekStart(weekStart) }
+                if offDays != nil || openDay != nil || missAllowance != nil {
+                    var policy = try store.kit.streakPolicy()
+                    policy.offDays = offDays ?? policy.offDays
+                    policy.openDay = openDay ?? policy.openDay
+                    policy.missAllowance = missAllowance ?? policy.missAllowance
+                    try store.kit.setStreakPolicy(policy)
+                }
+                if let routines { try store.kit.setRoutineBounds(RoutineBounds(morning: routines[0], day: routines[1], evening: routines[2])) }
             }
-            if let routines { try Library.check(hc_store_set_routine_bounds(store.handle, routines[0], routines[1], routines[2])) }
         }
         try apply(StoreRef(path: ":memory:"))
         let path = try context.resolvedPath()
         let store = try StoreRef(path: path)
         try apply(store)
-        var policy = PolicyOptions.newPolicy()
-        try Library.check(hc_store_streak_policy(&policy, store.handle))
-        var morning: Int32 = 0, dayBound: Int32 = 0, evening: Int32 = 0
-        try Library.check(hc_store_routine_bounds(&morning, &dayBound, &evening, store.handle))
-        let bounds = [morning, dayBound, evening]
-        var zone: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_store_timezone(&zone, store.handle))
-        defer { hc_free(zone) }
-        let zoneName = zone.map { String(cString: $0) } ?? "UTC"
-        var minutes: Int32 = 0
-        try Library.check(hc_store_day_start(&minutes, store.handle))
-        var version: Int32 = 0
-        try Library.check(hc_store_schema_version(&version, store.handle))
+        let (policy, routineBounds, zoneName, minutes, version) = try kit { () throws(HabitError) in
+            (try store.kit.streakPolicy(), try store.kit.routineBounds(), try store.kit.timeZone(), try store.kit.dayStart(),
+             try store.kit.schemaVersion())
+        }
+        let bounds = [routineBounds.morning, routineBounds.day, routineBounds.evening]
         let today = try store.today()
-        let streaks: [String: Any] = ["miss_allowance": policy.miss_allowance, "open_day": PolicyOptions.openDayName(policy.open_day),
-                                      "off_days": PolicyOptions.offDaysName(policy.off_days)]
+        let streaks: [String: Any] = ["miss_allowance": policy.missAllowance, "open_day": PolicyOptions.openDayName(policy.openDay),
+                                      "off_days": PolicyOptions.offDaysName(policy.offDays)]
         let routineText = bounds.map(clock).joined(separator: ",")
         context.output.emit(["path": path, "timezone": zoneName, "day_start": clock(minutes),
                              "schema": Int(version), "today": Library.format(today), "streaks": streaks,
                              "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])]]) {
             "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)" +
-                "\n  streaks: miss allowance \(policy.miss_allowance), open day \(PolicyOptions.openDayName(policy.open_day)), " +
-                "off days \(PolicyOptions.offDaysName(policy.off_days)); routines start \(routineText) after the day start"
+                "\n  streaks: miss allowance \(policy.missAllowance), open day \(PolicyOptions.openDayName(policy.openDay)), " +
+                "off days \(PolicyOptions.offDaysName(policy.offDays)); routines start \(routineText) after the day start"
         }
     }
 
@@ -70,31 +63,28 @@ enum Commands {
         var args = try Arguments(raw, valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
             .union(DisplayOptions.valued))
         let name = try args.require(0, "NAME")
-        var options = Library.defaults(hc_habit_options_init)
-        if let kind = args.option("kind") { options.kind = try Names.value(kind, in: Names.kinds, what: "kind") }
+        var options = HabitOptions(name: name)
+        if let kind = args.option("kind") { options.kind = HabitKind(rawValue: try Names.value(kind, in: Names.kinds, what: "kind")) }
         if let target = args.option("target") { options.target = try number(target, "target") }
-        if args.flag("at-most") { options.direction = HC_DIRECTION_AT_MOST }
+        if args.flag("at-most") { options.direction = .atMost }
         if let routine = args.option("routine") { options.routine = try Names.value(routine, in: Names.routines, what: "routine") }
-        if let start = args.option("start") { options.start_day = try Library.parseDate(start) }
-        if args.flag("proof") { options.proof_required = 1 }
-        let unit = args.option("unit"), group = args.option("group"), schedule = args.option("schedule")
+        if let start = args.option("start") { options.startDay = Day(rawValue: try Library.parseDate(start)) }
+        if args.flag("proof") { options.proofRequired = true }
+        options.unit = args.option("unit")
+        options.group = args.option("group")
+        options.schedule = args.option("schedule")
         let display = try DisplayOptions(&args)
+        display.fill(&options)
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
-        var id: Int64 = 0
         // The habit and its policy are written at once, or neither.
-        try Library.check(hc_store_begin(store.handle))
-        do throws(CLIError) {
-            let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule, display: display) {
-                hc_habit_create(&id, store.handle, &$0)
+        let id = try kit { () throws(HabitError) in
+            try store.kit.transaction { () throws(HabitError) in
+                let id = try store.kit.createHabit(options)
+                try PolicyOptions.apply(policy, to: id, store.kit)
+                return id
             }
-            try Library.check(status)
-            try PolicyOptions.apply(policy, to: id, store)
-            try Library.check(hc_store_commit(store.handle))
-        } catch {
-            _ = hc_store_rollback(store.handle)
-            throw error
         }
         let habit = try store.habit(id: id)
         let streaks = try PolicyOptions.habitJSON(id, store)
@@ -136,54 +126,51 @@ enum Commands {
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
         let current = try store.habit(reference)
-        var options = Library.defaults(hc_habit_options_init)
-        var fields: UInt32 = 0
-        let name = args.option("name")
-        if name != nil { fields |= HC_HABIT_FIELD_NAME }
+        // Only the fields named are read: the others keep their defaults here.
+        var options = HabitOptions(name: current.name)
+        var fields: HabitFields = []
+        if let name = args.option("name") {
+            fields.insert(.name)
+            options.name = name
+        }
         let atMost = args.flag("at-most"), atLeast = args.flag("at-least")
         let target = try args.option("target").map { (text) throws(CLIError) in try number(text, "target") }
         if target != nil || atMost || atLeast {
-            fields |= HC_HABIT_FIELD_TARGET
+            fields.insert(.target)
             options.target = target ?? current.target
-            options.direction = atMost ? HC_DIRECTION_AT_MOST : atLeast ? HC_DIRECTION_AT_LEAST : current.direction
+            options.direction = atMost ? .atMost : atLeast ? .atLeast : Direction(rawValue: current.direction)
         }
-        var unit = args.option("unit"), group = args.option("group")
-        if unit != nil || args.flag("no-unit") { fields |= HC_HABIT_FIELD_UNIT }
-        if group != nil || args.flag("no-group") { fields |= HC_HABIT_FIELD_GROUP }
-        if args.flag("no-unit") { unit = nil }
-        if args.flag("no-group") { group = nil }
+        options.unit = args.option("unit")
+        options.group = args.option("group")
+        if options.unit != nil || args.flag("no-unit") { fields.insert(.unit) }
+        if options.group != nil || args.flag("no-group") { fields.insert(.group) }
+        if args.flag("no-unit") { options.unit = nil }
+        if args.flag("no-group") { options.group = nil }
         if let routine = args.option("routine") {
-            fields |= HC_HABIT_FIELD_ROUTINE
+            fields.insert(.routine)
             options.routine = try Names.value(routine, in: Names.routines, what: "routine")
         }
-        let schedule = args.option("schedule")
-        if schedule != nil { fields |= HC_HABIT_FIELD_SCHEDULE }
+        options.schedule = args.option("schedule")
+        if options.schedule != nil { fields.insert(.schedule) }
         if let start = args.option("start") {
-            fields |= HC_HABIT_FIELD_START_DAY
-            options.start_day = try Library.parseDate(start)
+            fields.insert(.startDay)
+            options.startDay = Day(rawValue: try Library.parseDate(start))
         }
         if args.flag("proof") || args.flag("no-proof") {
-            fields |= HC_HABIT_FIELD_PROOF
-            options.proof_required = args.flag("proof") ? 1 : 0
+            fields.insert(.proof)
+            options.proofRequired = args.flag("proof")
         }
         let display = try DisplayOptions(&args)
-        fields |= display.fields
+        display.fill(&options)
+        fields.formUnion(HabitFields(rawValue: display.fields))
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
-        guard fields != 0 || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
-        try Library.check(hc_store_begin(store.handle))
-        do throws(CLIError) {
-            if fields != 0 {
-                let status = withHabitStrings(options, name: name, unit: unit, group: group, schedule: schedule, display: display) {
-                    hc_habit_update(store.handle, current.id, &$0, fields)
-                }
-                try Library.check(status)
+        guard !fields.isEmpty || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
+        try kit { () throws(HabitError) in
+            try store.kit.transaction { () throws(HabitError) in
+                if !fields.isEmpty { try store.kit.updateHabit(id: current.id, options, fields: fields) }
+                try PolicyOptions.apply(policy, to: current.id, store.kit)
             }
-            try PolicyOptions.apply(policy, to: current.id, store)
-            try Library.check(hc_store_commit(store.handle))
-        } catch {
-            _ = hc_store_rollback(store.handle)
-            throw error
         }
         let habit = try store.habit(id: current.id)
         let streaks = try PolicyOptions.habitJSON(current.id, store)
@@ -199,7 +186,7 @@ enum Commands {
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        try Library.check(hc_habit_archive(store.handle, habit.id, restore ? 0 : 1))
+        try kit { () throws(HabitError) in try store.kit.setArchived(!restore, habitID: habit.id) }
         let updated = try store.habit(id: habit.id)
         context.output.emit(["habit": updated.json]) { "\(restore ? "restored" : "archived") \(updated.summary)" }
     }
@@ -207,59 +194,53 @@ enum Commands {
     static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "note", "source", "key"])
         let reference = try args.require(0, "HABIT")
-        var input = Library.defaults(hc_entry_input_init)
-        input.day = try args.option("date").map(Library.parseDate) ?? Library.dayNone
+        var input = EntryInput(habitID: 0)
+        input.day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
         input.source = try Names.value(args.option("source") ?? "manual", in: Names.sources, what: "source")
         let isTotal = args.flag("total")
         if skip {
-            input.kind = HC_ENTRY_SKIP
+            input.kind = .skip
         } else if var amount = args.positional(1) {
             if amount == "-" { amount = readLine(strippingNewline: true)?.trimmingCharacters(in: .whitespaces) ?? "" }
             input.value = try number(amount, "AMOUNT")
-            input.kind = isTotal ? HC_ENTRY_TOTAL : HC_ENTRY_AMOUNT
+            input.kind = isTotal ? .total : .amount
         } else {
             guard !isTotal else { throw .usage("--total needs an AMOUNT") }
-            input.kind = HC_ENTRY_DONE
+            input.kind = .done
         }
-        let note = args.option("note"), key = args.option("key")
+        input.note = args.option("note")
+        input.key = args.option("key")
         try args.finish(maxPositionals: skip ? 1 : 2)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        input.habit_id = habit.id
-        var id: Int64 = 0
-        try Library.check(withOptionalCString(note) { notePointer in
-            withOptionalCString(key) { keyPointer in
-                input.note = notePointer
-                input.key = keyPointer
-                return hc_entry_append(&id, store.handle, &input)
-            }
-        })
+        input.habitID = habit.id
+        let id = try kit { () throws(HabitError) in try store.kit.append(input) }
         // Committed: from here on nothing may fail the command, or a script would retry it.
         let entry = try? store.entry(id: id, habitId: habit.id)
-        var total = 0.0
-        let hasTotal = entry.map { hc_habit_day_total(&total, store.handle, habit.id, $0.day) == HC_OK } ?? false
+        let total = entry.flatMap { entry in try? store.kit.dayTotal(habitID: habit.id, day: Day(rawValue: entry.day)) }
+        let hasTotal = total != nil
         var document: [String: Any] = ["entry": entry?.json ?? ["id": id]]
-        if hasTotal { document["day_total"] = total }
+        if let total { document["day_total"] = total }
         context.output.emit(document) {
             guard let entry else { return "logged entry #\(id)" }
-            return "logged \(entry.summary) for \(habit.name)" + (hasTotal ? "; day total \(Output.number(total))" : "")
+            return "logged \(entry.summary) for \(habit.name)" + (hasTotal ? "; day total \(Output.number(total ?? 0))" : "")
         }
     }
 
     static func undo(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "entry"])
         let store = try context.openStore()
-        var undoId: Int64 = 0
+        let undoId: Int64
         if let entryText = args.option("entry") {
             try args.finish(maxPositionals: 0)
             guard let entryId = Int64(entryText) else { throw .usage("--entry needs a number") }
-            try Library.check(hc_entry_undo(&undoId, store.handle, entryId))
+            undoId = try kit { () throws(HabitError) in try store.kit.undo(entryID: entryId) }
         } else {
             let reference = try args.require(0, "HABIT or --entry ID")
-            let day = try args.option("date").map(Library.parseDate) ?? Library.dayNone
+            let day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
             try args.finish(maxPositionals: 1)
             let habit = try store.habit(reference)
-            try Library.check(hc_entry_undo_last(&undoId, store.handle, habit.id, day))
+            undoId = try kit { () throws(HabitError) in try store.kit.undoLast(habitID: habit.id, day: day) }
         }
         context.output.emit(["undo_entry_id": undoId]) { "undone: entry #\(undoId) cancels the latest entry" }
     }
@@ -286,15 +267,15 @@ enum Commands {
         let to: Int32 = if let text = args.option("to") { try Library.parseDate(text) } else { try store.today() }
         let from = try args.option("from").map(Library.parseDate) ?? to - 13
         try args.finish(maxPositionals: 1)
-        let states = try store.dayStates(habitId: habit.id, from: from, to: to)
+        let states = try store.days(habitId: habit.id, from: from, to: to)
         let rows: [[String: Any]] = states.map {
-            ["date": Library.format($0.day), "value": $0.value, "done": $0.flags & HC_DAY_DONE != 0,
-             "skipped": $0.flags & HC_DAY_SKIPPED != 0, "entries": Int($0.entry_count)]
+            ["date": Library.format($0.day.rawValue), "value": $0.value, "done": $0.flags.contains(.done),
+             "skipped": $0.flags.contains(.skipped), "entries": Int($0.entryCount)]
         }
         context.output.emit(["habit": habit.json, "days": rows]) {
             states.map { state in
-                let mark = state.flags & HC_DAY_DONE != 0 ? "done" : state.flags & HC_DAY_SKIPPED != 0 ? "skipped" : "-"
-                return "\(Library.format(state.day))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(habit.amount(state.value))"
+                let mark = state.flags.contains(.done) ? "done" : state.flags.contains(.skipped) ? "skipped" : "-"
+                return "\(Library.format(state.day.rawValue))  \(mark.padding(toLength: 8, withPad: " ", startingAt: 0)) \(habit.amount(state.value))"
             }.joined(separator: "\n")
         }
     }
@@ -304,16 +285,14 @@ enum Commands {
         if args.flag("loop") {
             // Loop Habit Tracker's CSV export: Habits.csv and Checkmarks.csv into a folder.
             guard let folder = args.option("output") else { throw .usage("--loop needs --output FOLDER") }
-            let day = try args.option("date").map(Library.parseDate) ?? Int32.min
+            let day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
             try args.finish(maxPositionals: 0)
             let store = try context.openStore(readOnly: true)
-            var habits: UnsafeMutablePointer<CChar>?, checkmarks: UnsafeMutablePointer<CChar>?
-            try Library.check(hc_store_export_loop_csv(&habits, &checkmarks, store.handle, day))
-            defer { hc_free(habits); hc_free(checkmarks) }
+            let csv = try kit { () throws(HabitError) in try store.kit.exportLoopCSV(through: day) }
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (name, text) in [("Habits.csv", habits), ("Checkmarks.csv", checkmarks)] {
+            for (name, text) in [("Habits.csv", csv.habits), ("Checkmarks.csv", csv.checkmarks)] {
                 let path = folder + "/" + name
-                guard FileManager.default.createFile(atPath: path, contents: Data((text.map { String(cString: $0) } ?? "").utf8)) else {
+                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
                     throw CLIError(exitCode: 6, message: "cannot write \(path)")
                 }
             }
@@ -324,10 +303,7 @@ enum Commands {
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
-        var text: UnsafeMutablePointer<CChar>?
-        try Library.check(hc_store_export(&text, store.handle, format))
-        defer { hc_free(text) }
-        let document = text.map { String(cString: $0) } ?? ""
+        let document = try kit { () throws(HabitError) in try store.kit.export(format: format) }
         if let outputPath {
             guard FileManager.default.createFile(atPath: outputPath, contents: Data(document.utf8)) else {
                 throw CLIError(exitCode: 6, message: "cannot write \(outputPath)")
@@ -344,7 +320,7 @@ enum Commands {
         let file = try args.require(0, "FILE")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore(readOnly: true)
-        try Library.check(hc_store_backup(store.handle, file))
+        try kit { () throws(HabitError) in try store.kit.backup(to: file) }
         context.output.emit(["backup": file]) { "backed up to \(file)" }
     }
 
@@ -353,11 +329,12 @@ enum Commands {
         let loop = args.flag("loop")
         let habitBull = args.flag("habitbull")
         guard !(loop && habitBull) else { throw .usage("--loop and --habitbull exclude each other") }
-        let format = try args.option("format").map(exportFormat) ?? HC_FORMAT_DETECT
+        let format = try args.option("format").map(exportFormat) ?? .detect
         try args.finish(maxPositionals: loop ? 2 : 1)
         let store = try context.openStore()
         if habitBull {
-            try Library.check(hc_store_import_habitbull_csv(store.handle, try readInput(try args.require(0, "CSV"))))
+            let csv = try readInput(try args.require(0, "CSV"))
+            try kit { () throws(HabitError) in try store.kit.importHabitBullCSV(csv) }
         } else if loop && args.positionals.count == 1 {
             // Loop's zip as Loop hands it over, or its full backup database.
             let path = try args.require(0, "ZIP or DB")
@@ -365,17 +342,17 @@ enum Commands {
             guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
             let bytes = [UInt8](data)
             if path != "-" && bytes.starts(with: Array("SQLite format 3".utf8)) {
-                try Library.check(hc_store_import_loop_db(store.handle, path))
+                try kit { () throws(HabitError) in try store.kit.importLoopDatabase(path: path) }
             } else {
-                try Library.check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store.handle, $0.baseAddress, Int64($0.count)) })
+                try kit { () throws(HabitError) in try store.kit.importLoopZip(bytes) }
             }
         } else if loop {
             let habits = try readInput(try args.require(0, "HABITS_CSV"))
             let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
-            try Library.check(hc_store_import_loop_csv(store.handle, habits, checkmarks))
+            try kit { () throws(HabitError) in try store.kit.importLoopCSV(habits: habits, checkmarks: checkmarks) }
         } else {
             let text = try readInput(try args.require(0, "FILE or -"))
-            try Library.check(hc_store_import(store.handle, text, format))
+            try kit { () throws(HabitError) in try store.kit.importText(text, format: format) }
         }
         let count = try store.habits(includeArchived: true).count
         context.output.emit(["imported": true, "habits": count]) { "imported; the store now has \(count) habits" }
@@ -383,10 +360,10 @@ enum Commands {
 
     // MARK: Helpers
 
-    static func exportFormat(_ name: String) throws(CLIError) -> Int32 {
+    static func exportFormat(_ name: String) throws(CLIError) -> ExchangeFormat {
         switch name {
-        case "json": return HC_FORMAT_JSON
-        case "jsonl": return HC_FORMAT_JSONL
+        case "json": return .json
+        case "jsonl": return .jsonLines
         default: throw .usage("format '\(name)' is not json or jsonl")
         }
     }
@@ -448,5 +425,16 @@ enum Commands {
 
     static func clock(_ minutes: Int32) -> String {
         String(format: "%02d:%02d", minutes / 60, minutes % 60)
+    }
+}
+
+extension DisplayOptions {
+    /// Puts the display fields given into options (nil: none; an empty text clears).
+    func fill(_ options: inout HabitOptions) {
+        options.description = description
+        options.question = question
+        options.colour = colour
+        options.icon = icon
+        options.position = position ?? 0
     }
 }

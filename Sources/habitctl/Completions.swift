@@ -1,4 +1,4 @@
-import CHabitCore
+import HabitKit
 
 /// `habitctl completions bash|zsh|fish` and `habitctl manual`: the shell completions
 /// and the man page, made from the command table and the help text (nothing is
@@ -112,7 +112,7 @@ enum Manual {
     }
 
     static func page() -> String {
-        let version = String(cString: hc_version_string())
+        let version = HabitKitVersion.runningString
         var out = [
             ".TH HABITCTL 1 \"\" \"habitcore \(version)\" \"User Commands\"",
             ".SH NAME",

@@ -1,5 +1,5 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
 /// credits sync-steps|spend|adjust|balance|day|history|rules|account: the credit ledger.
 enum CreditCommands {
@@ -24,10 +24,8 @@ enum CreditCommands {
 
     /// The account --account names (by name), else the default one.
     private static func account(_ args: inout Arguments, _ store: StoreRef) throws(CLIError) -> Int64 {
-        guard let name = args.option("account") else { return Int64(HC_ACCOUNT_DEFAULT) }
-        var id: Int64 = 0
-        try Library.check(hc_credit_account_find(&id, store.handle, name))
-        return id
+        guard let name = args.option("account") else { return HabitKit.Store.defaultAccount }
+        return try kit { () throws(HabitError) in try store.kit.account(named: name) }
     }
 
     private static func integer(_ text: String?, _ what: String) throws(CLIError) -> Int64 {
@@ -42,11 +40,10 @@ enum CreditCommands {
         let steps = try integer(args.option("steps"), "--steps")
         let account = try account(&args, store)
         try args.finish(maxPositionals: 0)
-        var result = Library.defaults(hc_step_sync_init)
-        try Library.check(hc_credit_sync_steps(&result, store.handle, account, day, steps))
-        context.output.emit(["date": Library.format(result.day), "steps": result.steps, "earned_now": result.earned_now,
-                             "day_earned": result.day_earned]) {
-            "\(Library.format(result.day)): \(result.steps) steps, +\(result.earned_now) min now, \(result.day_earned) min from steps that day"
+        let result = try kit { () throws(HabitError) in try store.kit.syncSteps(steps, account: account, day: Day(rawValue: day)) }
+        context.output.emit(["date": Library.format(result.day.rawValue), "steps": result.steps, "earned_now": result.earnedNow,
+                             "day_earned": result.dayEarned]) {
+            "\(Library.format(result.day.rawValue)): \(result.steps) steps, +\(result.earnedNow) min now, \(result.dayEarned) min from steps that day"
         }
     }
 
@@ -58,12 +55,11 @@ enum CreditCommands {
         let unlock = !args.flag("no-unlock")
         let reason = args.option("reason")
         try args.finish(maxPositionals: 1)
-        var id: Int64 = 0
-        try Library.check(withOptionalCString(reason) { hc_credit_spend(&id, store.handle, account, minutes, $0, unlock ? HC_SPEND_UNLOCK : 0) })
+        let id = try kit { () throws(HabitError) in try store.kit.spend(minutes, account: account, reason: reason, unlock: unlock) }
         let state = try unlockState(store, account)
-        context.output.emit(["entry_id": id, "minutes": minutes, "unlocked": state.active != 0, "running_session_id": state.session_id,
-                             "until": state.active != 0 ? Output.time(state.until_ms) as Any : NSNull()]) {
-            unlock ? "spent \(minutes) min; apps unlocked until \(Output.time(state.until_ms))" : "spent \(minutes) min"
+        context.output.emit(["entry_id": id, "minutes": minutes, "unlocked": state.active, "running_session_id": state.sessionID ?? 0,
+                             "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
+            unlock ? "spent \(minutes) min; apps unlocked until \(Output.time(state.untilMs))" : "spent \(minutes) min"
         }
     }
 
@@ -76,13 +72,12 @@ enum CreditCommands {
         let account = try account(&args, store)
         try args.finish(maxPositionals: 1)
         let at = try atText.map { (text) throws(CLIError) in try PolicyOptions.instant(text, day: try store.today(), store) } ?? 0
-        var refund: Int64 = 0
-        try Library.check(hc_credit_session_end(&refund, store.handle, session, at))
+        let refund = try kit { () throws(HabitError) in try store.kit.endSession(session, atMs: at) }
         let state = try unlockState(store, account)
-        context.output.emit(["session_id": session, "refunded": refund, "unlocked": state.active != 0,
-                             "until": state.active != 0 ? Output.time(state.until_ms) as Any : NSNull()]) {
+        context.output.emit(["session_id": session, "refunded": refund, "unlocked": state.active,
+                             "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
             "ended session \(session); refunded \(refund) min" +
-                (state.active != 0 ? "; apps unlocked until \(Output.time(state.until_ms)) (queued sessions moved up)" : "; apps locked")
+                (state.active ? "; apps unlocked until \(Output.time(state.untilMs)) (queued sessions moved up)" : "; apps locked")
         }
     }
 
@@ -93,8 +88,7 @@ enum CreditCommands {
         let account = try account(&args, store)
         guard let reason = args.option("reason") else { throw .usage("an adjustment needs --reason") }
         try args.finish(maxPositionals: 1)
-        var id: Int64 = 0
-        try Library.check(withOptionalCString(reason) { hc_credit_adjust(&id, store.handle, account, minutes, $0) })
+        let id = try kit { () throws(HabitError) in try store.kit.adjust(minutes, account: account, reason: reason) }
         context.output.emit(["entry_id": id, "minutes": minutes]) { "adjusted by \(minutes) min" }
     }
 
@@ -103,12 +97,11 @@ enum CreditCommands {
         let store = try context.openStore(readOnly: true)
         let account = try account(&args, store)
         try args.finish(maxPositionals: 0)
-        var available: Int64 = 0
-        try Library.check(hc_credit_balance(&available, store.handle, account))
+        let available = try kit { () throws(HabitError) in try store.kit.balance(account: account) }
         let state = try unlockState(store, account)
-        context.output.emit(["available": available, "unlocked": state.active != 0,
-                             "until": state.active != 0 ? Output.time(state.until_ms) as Any : NSNull()]) {
-            "\(available) min available" + (state.active != 0 ? "; apps unlocked until \(Output.time(state.until_ms))" : "")
+        context.output.emit(["available": available, "unlocked": state.active,
+                             "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
+            "\(available) min available" + (state.active ? "; apps unlocked until \(Output.time(state.untilMs))" : "")
         }
     }
 
@@ -118,14 +111,13 @@ enum CreditCommands {
         let day = try store.day(args.positional(0))
         let account = try account(&args, store)
         try args.finish(maxPositionals: 1)
-        var summary = Library.defaults(hc_credit_day_init)
-        try Library.check(hc_credit_day_summary(&summary, store.handle, account, day))
-        context.output.emit(["date": Library.format(summary.day), "steps": summary.steps, "carried_in": summary.carried_in,
+        let summary = try kit { () throws(HabitError) in try store.kit.creditDay(account: account, day: Day(rawValue: day)) }
+        context.output.emit(["date": Library.format(summary.day.rawValue), "steps": summary.steps, "carried_in": summary.carriedIn,
                              "earned": summary.earned, "spent": summary.spent, "adjusted": summary.adjusted,
                              "expired": summary.expired, "refunded": summary.refunded, "available": summary.available]) {
             """
-            \(Library.format(summary.day)): \(summary.steps) steps
-              carried in \(summary.carried_in), earned \(summary.earned), spent \(summary.spent), \
+            \(Library.format(summary.day.rawValue)): \(summary.steps) steps
+              carried in \(summary.carriedIn), earned \(summary.earned), spent \(summary.spent), \
             adjusted \(summary.adjusted), expired \(summary.expired), refunded \(summary.refunded)
               available \(summary.available) min
             """
@@ -139,17 +131,16 @@ enum CreditCommands {
         let from = try args.option("from").map(Library.parseDate) ?? to - 29
         let account = try account(&args, store)
         try args.finish(maxPositionals: 0)
-        var list: OpaquePointer?
-        try Library.check(hc_credit_list_open(&list, store.handle, account, from, to))
-        defer { hc_credit_list_free(list) }
-        let kinds = [HC_CREDIT_EARN: "earn", HC_CREDIT_SPEND: "spend", HC_CREDIT_ADJUST: "adjust", HC_CREDIT_EXPIRE: "expire", HC_CREDIT_REFUND: "refund"]
-        let causes = [HC_CAUSE_STEPS: "steps", HC_CAUSE_HABIT_ENTRY: "habit_entry", HC_CAUSE_SESSION: "session",
-                      HC_CAUSE_MANUAL: "manual", HC_CAUSE_EXPIRY: "expiry"]
-        let rows = try Library.elements(of: list, hc_credit_list_count, hc_credit_list_get) { (entry: hc_credit_entry) -> [String: Any] in
-            ["id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day),
-             "at": Output.time(entry.at_ms), "cause": causes[entry.cause] ?? "?",
-             "cause_id": entry.cause_id == 0 ? NSNull() : entry.cause_id as Any,
-             "reason": Library.string(entry.reason) as Any? ?? NSNull()]
+        let entries = try kit { () throws(HabitError) in
+            try store.kit.creditEntries(account: account, from: Day(rawValue: from), through: Day(rawValue: to))
+        }
+        let kinds: [CreditEntryKind: String] = [.earn: "earn", .spend: "spend", .adjust: "adjust", .expire: "expire", .refund: "refund"]
+        let causes: [CreditCause: String] = [.steps: "steps", .habitEntry: "habit_entry", .session: "session", .manual: "manual", .expiry: "expiry"]
+        let rows = entries.map { (entry) -> [String: Any] in
+            ["id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day.rawValue),
+             "at": Output.time(entry.atMs), "cause": causes[entry.cause] ?? "?",
+             "cause_id": entry.causeID.map { $0 as Any } ?? NSNull(),
+             "reason": entry.reason.map { $0 as Any } ?? NSNull()]
         }
         context.output.emit(["from": Library.format(from), "to": Library.format(to), "entries": rows]) {
             guard !rows.isEmpty else { return "no credit entries from \(Library.format(from)) to \(Library.format(to))" }
@@ -168,40 +159,38 @@ enum CreditCommands {
         let store = try context.openStore(readOnly: args.positional(0) != "set")
         let account = try account(&args, store)
         if args.positional(0) == "set" {
-            let from = try args.option("from").map(Library.parseDate) ?? Library.dayNone
-            let (kind, habit, value): (Int32, Int64, Int64)
+            let from = try args.option("from").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
+            let (kind, habit, value): (CreditRuleKind, Int64?, Int64)
             if let steps = args.option("steps-per-minute") {
-                (kind, habit, value) = (HC_RULE_STEPS_PER_MINUTE, 0, try integer(steps, "--steps-per-minute"))
+                (kind, habit, value) = (.stepsPerMinute, nil, try integer(steps, "--steps-per-minute"))
             } else if let name = args.option("habit") {
-                (kind, habit, value) = (HC_RULE_HABIT_MINUTES, try store.habit(name).id, try integer(args.option("minutes"), "--minutes"))
+                (kind, habit, value) = (.habitMinutes, try store.habit(name).id, try integer(args.option("minutes"), "--minutes"))
             } else if let expiry = args.option("expiry") {
-                guard let policy = ["day": HC_EXPIRY_END_OF_DAY, "carry": HC_EXPIRY_CARRY_OVER][expiry] else {
+                guard let policy = ["day": CreditExpiry.endOfDay, "carry": CreditExpiry.carryOver][expiry] else {
                     throw .invalid("--expiry is day or carry")
                 }
-                (kind, habit, value) = (HC_RULE_EXPIRY, 0, Int64(policy))
+                (kind, habit, value) = (.expiry, nil, policy.rawValue)
             } else {
                 throw .usage("rules set needs --steps-per-minute N, --habit H --minutes M, or --expiry day|carry")
             }
             try args.finish(maxPositionals: 1)
-            var id: Int64 = 0
-            try Library.check(hc_credit_rule_set(&id, store.handle, account, kind, habit, value, from))
+            let id = try kit { () throws(HabitError) in
+                try store.kit.setCreditRule(kind, value: value, habitID: habit, account: account, from: from)
+            }
             context.output.emit(["rule_id": id]) { "rule \(id) recorded" }
             return
         }
         try args.finish(maxPositionals: 0)
-        var count: Int64 = 0
-        try Library.check(hc_credit_rule_list(nil, 0, &count, store.handle, account))
-        var rules = [hc_credit_rule](repeating: hc_credit_rule(), count: Int(count))
-        try Library.check(hc_credit_rule_list(&rules, count, &count, store.handle, account))
-        let names = [HC_RULE_STEPS_PER_MINUTE: "steps_per_minute", HC_RULE_HABIT_MINUTES: "habit_minutes", HC_RULE_EXPIRY: "expiry"]
-        let rows: [[String: Any]] = rules.prefix(Int(count)).map { rule in
-            var row: [String: Any] = ["id": rule.id, "kind": names[rule.kind] ?? "?", "from": Library.format(rule.from_day)]
-            if rule.kind == HC_RULE_EXPIRY {
-                row["value"] = rule.value == Int64(HC_EXPIRY_CARRY_OVER) ? "carry" : "day"
+        let rules = try kit { () throws(HabitError) in try store.kit.creditRules(account: account) }
+        let names: [CreditRuleKind: String] = [.stepsPerMinute: "steps_per_minute", .habitMinutes: "habit_minutes", .expiry: "expiry"]
+        let rows: [[String: Any]] = rules.map { rule in
+            var row: [String: Any] = ["id": rule.id, "kind": names[rule.kind] ?? "?", "from": Library.format(rule.from.rawValue)]
+            if rule.kind == .expiry {
+                row["value"] = rule.value == CreditExpiry.carryOver.rawValue ? "carry" : "day"
             } else {
                 row["value"] = rule.value
             }
-            if rule.habit_id != 0 { row["habit_id"] = rule.habit_id }
+            if let habit = rule.habitID { row["habit_id"] = habit }
             return row
         }
         context.output.emit(["defaults": ["steps_per_minute": 100, "expiry": "day"], "rules": rows]) {
@@ -221,14 +210,11 @@ enum CreditCommands {
         let name = try args.require(1, "NAME")
         try args.finish(maxPositionals: 2)
         let store = try context.openStore()
-        var id: Int64 = 0
-        try Library.check(hc_credit_account_create(&id, store.handle, name))
+        let id = try kit { () throws(HabitError) in try store.kit.createAccount(named: name) }
         context.output.emit(["account_id": id, "name": name]) { "account '\(name)' created (id \(id))" }
     }
 
-    private static func unlockState(_ store: StoreRef, _ account: Int64) throws(CLIError) -> hc_unlock_state {
-        var state = Library.defaults(hc_unlock_state_init)
-        try Library.check(hc_credit_unlock_state(&state, store.handle, account, 0))
-        return state
+    private static func unlockState(_ store: StoreRef, _ account: Int64) throws(CLIError) -> UnlockState {
+        try kit { () throws(HabitError) in try store.kit.unlockState(account: account) }
     }
 }

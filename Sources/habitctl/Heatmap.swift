@@ -1,4 +1,4 @@
-import CHabitCore
+import HabitKit
 
 /// The heatmap: a GitHub-style grid, one column a week, one row a weekday, for the
 /// store's daily scores or one habit's day states; on a terminal, or as an SVG image.
@@ -37,26 +37,26 @@ enum Heatmap {
     }
 
     /// 0: nothing due; 1...4: score buckets (0, under a half, under one, all done).
-    static func level(_ score: hc_day_score) -> Int {
-        if score.score < 0 { return 0 }
-        if score.score == 0 { return 1 }
-        if score.score < 0.5 { return 2 }
-        if score.score < 1 { return 3 }
+    static func level(_ score: DayScore) -> Int {
+        guard let score = score.score else { return 0 }
+        if score == 0 { return 1 }
+        if score < 0.5 { return 2 }
+        if score < 1 { return 3 }
         return 4
     }
 
-    static func cells(_ scores: [hc_day_score]) -> [Cell] {
+    static func cells(_ scores: [DayScore]) -> [Cell] {
         scores.map { score in
-            Cell(day: score.day, level: level(score),
-                 label: score.score < 0 ? "nothing due" : "\(score.done)/\(score.due) done")
+            Cell(day: score.day.rawValue, level: level(score),
+                 label: score.score == nil ? "nothing due" : "\(score.done)/\(score.due) done")
         }
     }
 
     /// A habit's days: 3 done, 2 skipped, 1 entries but not done, 0 nothing.
-    static func cells(_ states: [hc_day_state]) -> [Cell] {
+    static func cells(_ states: [DayState]) -> [Cell] {
         states.map { state in
-            let level = state.flags & HC_DAY_DONE != 0 ? 3 : state.flags & HC_DAY_SKIPPED != 0 ? 2 : state.flags & HC_DAY_HAS_ENTRIES != 0 ? 1 : 0
-            return Cell(day: state.day, level: level, label: Scale.states(done: nil).names[level])
+            let level = state.flags.contains(.done) ? 3 : state.flags.contains(.skipped) ? 2 : state.flags.contains(.hasEntries) ? 1 : 0
+            return Cell(day: state.day.rawValue, level: level, label: Scale.states(done: nil).names[level])
         }
     }
 

@@ -1,7 +1,8 @@
 import CHabitCore
 import HabitKit
 
-/// Thin Swift conveniences over the C API. Every call goes through include/habitcore.h.
+/// Conveniences over HabitKit, and the C helpers the commands not yet on HabitKit
+/// still use (issue 23).
 enum Library {
     /// HC_DAY_NONE: "today", or "no day", as the C calls read it.
     static let dayNone = Int32(HC_DAY_NONE)
@@ -23,16 +24,14 @@ enum Library {
         throw CLIError.fromStatus(status, String(cString: hc_last_error_message()))
     }
 
+    /// "YYYY-MM-DD" as a day number.
     static func parseDate(_ text: String) throws(CLIError) -> Int32 {
-        var day: Int32 = 0
-        try check(hc_date_parse(&day, text))
-        return day
+        try kit { () throws(HabitError) in try Day(text).rawValue }
     }
 
+    /// A day number as "YYYY-MM-DD", or "?" outside the years it writes.
     static func format(_ day: Int32) -> String {
-        var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))
-        guard hc_date_format(&buffer, HC_DATE_BUFSIZE, day) == HC_OK else { return "?" }
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        Day(rawValue: day).formatted ?? "?"
     }
 
     static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
@@ -76,9 +75,7 @@ final class StoreRef {
     }
 
     func today() throws(CLIError) -> Int32 {
-        var day: Int32 = 0
-        try Library.check(hc_store_today(&day, handle))
-        return day
+        try habitctl.kit { () throws(HabitError) in try kit.today().rawValue }
     }
 
     /// The day a --date option names, else today in the store's zone.
@@ -108,39 +105,30 @@ final class StoreRef {
     }
 
     func habit(id: Int64) throws(CLIError) -> HabitInfo {
-        var pointer: UnsafeMutablePointer<hc_habit>?
-        try Library.check(hc_habit_get(&pointer, handle, id))
-        guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
-        defer { hc_habit_free(pointer) }
-        return HabitInfo(pointer.pointee)
+        try habitctl.kit { () throws(HabitError) in HabitInfo(try kit.habit(id: id)) }
     }
 
+    /// The active habit with this name; when there is none, the message suggests a near one.
     func habit(named name: String) throws(CLIError) -> HabitInfo {
-        var pointer: UnsafeMutablePointer<hc_habit>?
-        let status = hc_habit_find(&pointer, handle, name)
-        if status == HC_E_NOT_FOUND {
-            let message = String(cString: hc_last_error_message())
+        do {
+            return HabitInfo(try kit.habit(named: name))
+        } catch where error.code == .notFound {
             let names = (try? habits(includeArchived: false).map(\.name)) ?? []
-            throw CLIError.fromStatus(status, message + Suggestion.hint(name, among: names))
+            throw CLIError(HabitError(code: error.code, message: error.message + Suggestion.hint(name, among: names)))
+        } catch {
+            throw CLIError(error)
         }
-        try Library.check(status)
-        guard let pointer else { throw CLIError(exitCode: 1, message: "no habit returned") }
-        defer { hc_habit_free(pointer) }
-        return HabitInfo(pointer.pointee)
     }
 
     func habits(includeArchived: Bool) throws(CLIError) -> [HabitInfo] {
-        var list: OpaquePointer?
-        try Library.check(hc_habit_list_open(&list, handle, includeArchived ? HC_LIST_INCLUDE_ARCHIVED : 0))
-        defer { hc_habit_list_free(list) }
-        return try Library.elements(of: list, hc_habit_list_count, hc_habit_list_get, HabitInfo.init)
+        try habitctl.kit { () throws(HabitError) in try kit.habits(includingArchived: includeArchived).map(HabitInfo.init) }
     }
 
+    /// Entries of a habit (0: every habit) from one day to another, undo entries included.
     func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [EntryInfo] {
-        var list: OpaquePointer?
-        try Library.check(hc_entry_list_open(&list, handle, habitId, from, to))
-        defer { hc_entry_list_free(list) }
-        return try Library.elements(of: list, hc_entry_list_count, hc_entry_list_get, EntryInfo.init)
+        try habitctl.kit { () throws(HabitError) in
+            try kit.entries(habitID: habitId == 0 ? nil : habitId, from: Day(rawValue: from), through: Day(rawValue: to)).map(EntryInfo.init)
+        }
     }
 
     /// One entry of a habit, looked for around today first, then over every day.
@@ -151,17 +139,24 @@ final class StoreRef {
         return try entries(habitId: habitId, from: first, to: last).first { $0.id == id }
     }
 
-    func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
+    /// A habit's day states from one day to another, 1 to 100000 days.
+    func days(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [DayState] {
         let capacity = Int64(to) - Int64(from) + 1
         guard capacity > 0, capacity <= 100_000 else { throw CLIError.invalid("the range must hold 1 to 100000 days") }
-        var states = [hc_day_state](repeating: hc_day_state(), count: Int(capacity))
-        var count: Int64 = 0
-        try Library.check(hc_habit_day_states(&states, capacity, &count, handle, habitId, from, to))
-        return Array(states.prefix(Int(count)))
+        return try habitctl.kit { () throws(HabitError) in
+            try kit.dayStates(habitID: habitId, from: Day(rawValue: from), through: Day(rawValue: to))
+        }
+    }
+
+    /// days(habitId:from:to:) as the C structs, for the commands not yet moved onto HabitKit.
+    func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
+        try days(habitId: habitId, from: from, to: to).map {
+            hc_day_state(day: $0.day.rawValue, flags: $0.flags.rawValue, value: $0.value, entry_count: $0.entryCount, reserved: 0)
+        }
     }
 }
 
-/// Swift copies of the library's structs, taken before the C memory is freed.
+/// What the commands read of a habit and an entry, from HabitKit's values.
 struct HabitInfo {
     var id: Int64
     var name: String
@@ -181,23 +176,23 @@ struct HabitInfo {
     var icon: String?
     var position: Int64
 
-    init(_ h: hc_habit) {
+    init(_ h: Habit) {
         id = h.id
-        name = Library.string(h.name) ?? ""
-        kind = h.kind
+        name = h.name
+        kind = h.kind.rawValue
         target = h.target
-        direction = h.direction
-        group = Library.string(h.group_name)
-        unit = Library.string(h.unit)
+        direction = h.direction.rawValue
+        group = h.group
+        unit = h.unit
         routine = h.routine
-        schedule = Library.string(h.schedule) ?? ""
-        startDay = h.start_day
-        proofRequired = h.proof_required != 0
-        archivedDay = h.archived_day == Library.dayNone ? nil : h.archived_day
-        description = Library.string(h.description)
-        question = Library.string(h.question)
-        colour = Library.string(h.colour)
-        icon = Library.string(h.icon)
+        schedule = h.schedule
+        startDay = h.startDay.rawValue
+        proofRequired = h.proofRequired
+        archivedDay = h.archivedDay?.rawValue
+        description = h.description
+        question = h.question
+        colour = h.colour
+        icon = h.icon
         position = h.position
     }
 }
@@ -214,22 +209,22 @@ struct EntryInfo {
     var undoneBy: Int64
     var note: String?
 
-    init(_ e: hc_entry) {
+    init(_ e: Entry) {
         id = e.id
-        habitId = e.habit_id
-        day = e.day
-        kind = e.kind
+        habitId = e.habitID
+        day = e.day.rawValue
+        kind = e.kind.rawValue
         value = e.value
-        recordedAtMs = e.recorded_at_ms
+        recordedAtMs = e.recordedAtMs
         source = e.source
-        undoes = e.undoes
-        undoneBy = e.undone_by
-        note = Library.string(e.note)
+        undoes = e.undoes ?? 0
+        undoneBy = e.undoneBy ?? 0
+        note = e.note
     }
 }
 
 /// Runs body with options whose string fields point at these texts (NULL for nil)
-/// for the duration of the call.
+/// for the duration of the call: for Demo, until it moves onto HabitKit.
 func withHabitStrings(_ options: hc_habit_options, name: String?, unit: String?, group: String?, schedule: String?,
                       display: DisplayOptions = DisplayOptions(), _ body: (inout hc_habit_options) -> Int32) -> Int32 {
     withOptionalCString(name) { namePointer in

@@ -1,7 +1,7 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
-// habitctl: the shell's way into libhabitcore, through include/habitcore.h only.
+// habitctl: the shell's way into libhabitcore, through HabitKit, the Swift binding of include/habitcore.h.
 
 func run(_ argv: [String]) throws(CLIError) {
     var rest: [String] = []
@@ -17,7 +17,7 @@ func run(_ argv: [String]) throws(CLIError) {
         case "--json": json = true
         case "--help", "-h": wantsHelp = true
         case "--version":
-            print(String(cString: hc_version_string()))
+            print(HabitKitVersion.runningString)
             return
         case "--db":
             guard index < argv.count else { throw .usage("--db needs a path") }

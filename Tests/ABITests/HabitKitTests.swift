@@ -5,7 +5,7 @@ import XCTest
 
 /// HabitKit, the Swift API over include/habitcore.h, on real store files.
 final class HabitKitTests: XCTestCase {
-    private func freshStore(_ name: String = "kit.db") throws -> (HabitKit.Store, String) {
+    func freshStore(_ name: String = "kit.db") throws -> (HabitKit.Store, String) {
         let dir = try temporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
         let path = dir + "/" + name
@@ -13,7 +13,7 @@ final class HabitKitTests: XCTestCase {
     }
 
     /// Runs body, which must throw a HabitError with this code and a message.
-    private func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
+    func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
                         _ body: () throws -> Void) {
         do {
             try body()

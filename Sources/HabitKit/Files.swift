@@ -1,0 +1,84 @@
+import CHabitCore
+
+/// A format of the store's own export (HC_FORMAT_*), documented in docs/FORMATS.md.
+/// Open: formats are only ever appended.
+public struct ExchangeFormat: RawRepresentable, Hashable, Sendable {
+    /// The HC_FORMAT_* value.
+    public let rawValue: Int32
+    /// The format with this HC_FORMAT_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// One JSON document.
+    public static let json = ExchangeFormat(rawValue: HC_FORMAT_JSON)
+    /// JSON Lines: a header line, then one habit or entry per line.
+    public static let jsonLines = ExchangeFormat(rawValue: HC_FORMAT_JSONL)
+    /// Imports only: JSON or JSON Lines, as the text reads.
+    public static let detect = ExchangeFormat(rawValue: HC_FORMAT_DETECT)
+}
+
+extension Store {
+    /// The whole store as text in a format (hc_store_export): habits, entries and
+    /// everything else docs/FORMATS.md lists; registered plugins are left out.
+    /// Throws .invalid (a format that does not export).
+    public func export(format: ExchangeFormat = .json) throws(HabitError) -> String {
+        try withHandle { store throws(HabitError) in
+            var text: UnsafeMutablePointer<CChar>?
+            try check(hc_store_export(&text, store, format.rawValue))
+            return takeString(text) ?? ""
+        }
+    }
+
+    /// The store in Loop Habit Tracker's CSV format, as Loop's exporter writes it:
+    /// Habits.csv and the top-level Checkmarks.csv, checkmarks up to a day (nil:
+    /// today) (hc_store_export_loop_csv). Throws .invalid.
+    public func exportLoopCSV(through day: Day? = nil) throws(HabitError) -> (habits: String, checkmarks: String) {
+        try withHandle { store throws(HabitError) in
+            var habits: UnsafeMutablePointer<CChar>?, checkmarks: UnsafeMutablePointer<CChar>?
+            let status = hc_store_export_loop_csv(&habits, &checkmarks, store, day?.rawValue ?? noDay)
+            let texts = (takeString(habits) ?? "", takeString(checkmarks) ?? "")
+            try check(status)
+            return texts
+        }
+    }
+
+    /// A consistent copy of the whole store in a new file at path, created 0600,
+    /// while others may keep writing (hc_store_backup). Throws .conflict (the file
+    /// exists: never overwritten), .notFound (no such folder), .invalid, .io.
+    public func backup(to path: String) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_backup(store, path)) }
+    }
+
+    /// Imports the store's own export, all or nothing (hc_store_import). Throws
+    /// .invalid naming the line or element at fault, .conflict (a habit's name is
+    /// active here), .corrupt, .readOnly.
+    public func importText(_ text: String, format: ExchangeFormat = .detect) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_import(store, text, format.rawValue)) }
+    }
+
+    /// Imports Loop Habit Tracker's CSV export, Habits.csv and Checkmarks.csv, all or
+    /// nothing (hc_store_import_loop_csv). Throws as importText, naming file and line.
+    public func importLoopCSV(habits: String, checkmarks: String) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_import_loop_csv(store, habits, checkmarks)) }
+    }
+
+    /// Imports the zip Loop Habit Tracker exports, all or nothing
+    /// (hc_store_import_loop_zip). Throws .invalid (not Loop's zip, bad rows),
+    /// .corrupt (a damaged archive), .conflict, .readOnly.
+    public func importLoopZip(_ bytes: [UInt8]) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try check(bytes.withUnsafeBufferPointer { hc_store_import_loop_zip(store, $0.baseAddress, Int64($0.count)) })
+        }
+    }
+
+    /// Imports Loop Habit Tracker's full backup database at path, all or nothing
+    /// (hc_store_import_loop_db). Throws .invalid (not a Loop backup, bad rows),
+    /// .tooNew, .conflict, .corrupt, .readOnly.
+    public func importLoopDatabase(path: String) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_import_loop_db(store, path)) }
+    }
+
+    /// Imports HabitBull's CSV export, all or nothing (hc_store_import_habitbull_csv).
+    /// Throws as importText, naming the line.
+    public func importHabitBullCSV(_ csv: String) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_import_habitbull_csv(store, csv)) }
+    }
+}

@@ -1,0 +1,232 @@
+import CHabitCore
+
+/// What an occurrence still open (today, before it is over) does to a streak
+/// (HC_OPEN_DAY_*). Open: values are only ever appended.
+public struct OpenDay: RawRepresentable, Hashable, Sendable {
+    /// The HC_OPEN_DAY_* value.
+    public let rawValue: Int32
+    /// The value with this HC_OPEN_DAY_* number.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// It leaves the streak as it was (the default).
+    public static let previous = OpenDay(rawValue: HC_OPEN_DAY_PREVIOUS)
+    /// It counts as a miss.
+    public static let zero = OpenDay(rawValue: HC_OPEN_DAY_ZERO)
+}
+
+/// What a day with nothing due does to the perfect-day streak (HC_OFF_DAYS_*).
+public struct OffDays: RawRepresentable, Hashable, Sendable {
+    /// The HC_OFF_DAYS_* value.
+    public let rawValue: Int32
+    /// The value with this HC_OFF_DAYS_* number.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// It is skipped (the default).
+    public static let skip = OffDays(rawValue: HC_OFF_DAYS_SKIP)
+    /// It breaks the streak.
+    public static let `break` = OffDays(rawValue: HC_OFF_DAYS_BREAK)
+}
+
+/// A streak policy in force (hc_streak_policy): the store's, or the one a habit's
+/// streaks follow. The defaults are the library's (hc_streak_policy_init).
+public struct StreakPolicy: Sendable, Hashable {
+    /// Missed occurrences a streak survives, 0...31.
+    public var missAllowance: Int32
+    /// What an open occurrence does.
+    public var openDay: OpenDay
+    /// What a day with nothing due does to the perfect-day streak (the store's only).
+    public var offDays: OffDays
+
+    /// The library's defaults.
+    public init() {
+        self.init(defaultPolicy())
+    }
+
+    /// A policy with these fields.
+    public init(missAllowance: Int32, openDay: OpenDay, offDays: OffDays) {
+        self.missAllowance = missAllowance
+        self.openDay = openDay
+        self.offDays = offDays
+    }
+
+    init(_ c: hc_streak_policy) {
+        missAllowance = c.miss_allowance
+        openDay = OpenDay(rawValue: c.open_day)
+        offDays = OffDays(rawValue: c.off_days)
+    }
+}
+
+/// A habit's own streak policy fields (hc_streak_policy of one habit): nil follows
+/// the store's.
+public struct HabitStreakPolicy: Sendable, Hashable {
+    /// The habit's own miss allowance, 0...31; nil: the store's (HC_POLICY_INHERIT).
+    public var missAllowance: Int32?
+    /// The habit's own open-day rule; nil: the store's (0).
+    public var openDay: OpenDay?
+
+    /// A policy with these own fields; by default none, so everything follows the store.
+    public init(missAllowance: Int32? = nil, openDay: OpenDay? = nil) {
+        self.missAllowance = missAllowance
+        self.openDay = openDay
+    }
+}
+
+/// When the routines begin, in minutes after the day start (hc_store_routine_bounds).
+public struct RoutineBounds: Sendable, Hashable {
+    /// The morning's start.
+    public var morning: Int32
+    /// The day's start.
+    public var day: Int32
+    /// The evening's start.
+    public var evening: Int32
+
+    /// Bounds with these starts.
+    public init(morning: Int32, day: Int32, evening: Int32) {
+        self.morning = morning
+        self.day = day
+        self.evening = evening
+    }
+}
+
+/// A vacation: days that excuse every habit, or one (hc_vacation).
+public struct Vacation: Sendable, Hashable {
+    /// Its id.
+    public var id: Int64
+    /// The habit it excuses; nil: every habit.
+    public var habitID: Int64?
+    /// Its first day.
+    public var from: Day
+    /// Its last day.
+    public var through: Day
+
+    init(_ v: hc_vacation) {
+        id = v.id
+        habitID = v.habit_id == 0 ? nil : v.habit_id
+        from = Day(rawValue: v.from_day)
+        through = Day(rawValue: v.to_day)
+    }
+}
+
+/// hc_streak_policy with the library's defaults (hc_streak_policy_init).
+func defaultPolicy() -> hc_streak_policy {
+    var c = hc_streak_policy()
+    // Cannot fail for our own size; the zeroed struct is the fallback.
+    _ = hc_streak_policy_init(&c, UInt32(MemoryLayout<hc_streak_policy>.size))
+    return c
+}
+
+extension Store {
+    /// Sets the first day of the week for weekly quotas, 0 = Sunday ... 6 = Saturday
+    /// (hc_store_set_week_start). Throws .invalid, .readOnly.
+    public func setWeekStart(_ weekday: Int32) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_store_set_week_start(store, weekday)) }
+    }
+
+    /// The first day of the week, 0 = Sunday ... 6 = Saturday (hc_store_week_start).
+    public func weekStart() throws(HabitError) -> Int32 {
+        try withHandle { store throws(HabitError) in
+            var weekday: Int32 = 0
+            try check(hc_store_week_start(&weekday, store))
+            return weekday
+        }
+    }
+
+    /// Sets the store-wide streak policy, every field (hc_store_set_streak_policy).
+    /// Throws .invalid naming the field, .readOnly.
+    public func setStreakPolicy(_ policy: StreakPolicy) throws(HabitError) {
+        var c = defaultPolicy()
+        c.miss_allowance = policy.missAllowance
+        c.open_day = policy.openDay.rawValue
+        c.off_days = policy.offDays.rawValue
+        try withHandle { store throws(HabitError) in try check(hc_store_set_streak_policy(store, &c)) }
+    }
+
+    /// The store-wide streak policy (hc_store_streak_policy).
+    public func streakPolicy() throws(HabitError) -> StreakPolicy {
+        try withHandle { store throws(HabitError) in
+            var c = defaultPolicy()
+            try check(hc_store_streak_policy(&c, store))
+            return StreakPolicy(c)
+        }
+    }
+
+    /// Sets a habit's own streak policy fields; nil fields follow the store's. It
+    /// applies to every day, past ones too (hc_habit_set_streak_policy). Throws
+    /// .invalid, .notFound.
+    public func setStreakPolicy(_ policy: HabitStreakPolicy, habitID: Int64) throws(HabitError) {
+        var c = defaultPolicy()
+        c.miss_allowance = policy.missAllowance ?? HC_POLICY_INHERIT
+        c.open_day = policy.openDay?.rawValue ?? 0
+        c.off_days = 0
+        try withHandle { store throws(HabitError) in try check(hc_habit_set_streak_policy(store, habitID, &c)) }
+    }
+
+    /// The policy a habit's streaks follow: its own fields over the store's
+    /// (hc_habit_streak_policy). Throws .notFound.
+    public func streakPolicy(habitID: Int64) throws(HabitError) -> StreakPolicy {
+        try withHandle { store throws(HabitError) in
+            var c = defaultPolicy()
+            try check(hc_habit_streak_policy(&c, store, habitID, 0))
+            return StreakPolicy(c)
+        }
+    }
+
+    /// A habit's own streak policy fields, nil where it follows the store
+    /// (hc_habit_streak_policy with HC_POLICY_OWN). Throws .notFound.
+    public func ownStreakPolicy(habitID: Int64) throws(HabitError) -> HabitStreakPolicy {
+        try withHandle { store throws(HabitError) in
+            var c = defaultPolicy()
+            try check(hc_habit_streak_policy(&c, store, habitID, HC_POLICY_OWN))
+            return HabitStreakPolicy(missAllowance: c.miss_allowance == HC_POLICY_INHERIT ? nil : c.miss_allowance,
+                                     openDay: c.open_day == 0 ? nil : OpenDay(rawValue: c.open_day))
+        }
+    }
+
+    /// Sets when the morning, day and evening routines begin, in minutes after the day
+    /// start (hc_store_set_routine_bounds). Throws .invalid, .readOnly.
+    public func setRoutineBounds(_ bounds: RoutineBounds) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try check(hc_store_set_routine_bounds(store, bounds.morning, bounds.day, bounds.evening))
+        }
+    }
+
+    /// When the routines begin (hc_store_routine_bounds).
+    public func routineBounds() throws(HabitError) -> RoutineBounds {
+        try withHandle { store throws(HabitError) in
+            var morning: Int32 = 0, day: Int32 = 0, evening: Int32 = 0
+            try check(hc_store_routine_bounds(&morning, &day, &evening, store))
+            return RoutineBounds(morning: morning, day: day, evening: evening)
+        }
+    }
+
+    /// The routine (HC_ROUTINE_MORNING, _DAY or _EVENING) at an instant (UTC ms; 0:
+    /// now) in the home zone (hc_store_routine_at). Throws .invalid.
+    public func routine(atMs utcMs: Int64 = 0) throws(HabitError) -> Int32 {
+        try withHandle { store throws(HabitError) in
+            var routine: Int32 = 0
+            try check(hc_store_routine_at(&routine, store, utcMs))
+            return routine
+        }
+    }
+
+    /// Adds a vacation from one day through another that excuses a habit, or every
+    /// habit when habitID is nil; gives its id (hc_vacation_add). Throws .invalid, .notFound.
+    @discardableResult
+    public func addVacation(habitID: Int64? = nil, from: Day, through: Day) throws(HabitError) -> Int64 {
+        try withHandle { store throws(HabitError) in
+            var id: Int64 = 0
+            try check(hc_vacation_add(&id, store, habitID ?? 0, from.rawValue, through.rawValue))
+            return id
+        }
+    }
+
+    /// Removes a vacation (hc_vacation_remove). Throws .notFound.
+    public func removeVacation(id: Int64) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_vacation_remove(store, id)) }
+    }
+
+    /// The vacations, by start day (hc_vacation_list).
+    public func vacations() throws(HabitError) -> [Vacation] {
+        try withHandle { store throws(HabitError) in
+            try buffered(hc_vacation()) { hc_vacation_list($0, $1, $2, store) }.map(Vacation.init)
+        }
+    }
+}
