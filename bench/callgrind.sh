@@ -8,7 +8,9 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 lib="$("$root/scripts/build-release.sh")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cc -O2 -g -I "$root/include" "$root/bench/goals.c" -o "$work/goals" -L "$lib" -lhabitcore -lsqlite3 -lm -Wl,-rpath,"$lib"
+. "$root/bench/valgrind-copies.sh"
+valgrind_copies "$lib" "$work/strip"
+cc -O2 -g -I "$root/include" "$root/bench/goals.c" -o "$work/goals" -L "$work/strip" -lhabitcore -lsqlite3 -lm -Wl,-rpath,"$work/strip"
 case="${1:?case}"
 reps="${2:-1}"
 store="$work/store.habitcore"
@@ -16,7 +18,7 @@ case "$case" in
     store-*|today|awards|cli) "$work/goals" store-make "$store" 10 1 >/dev/null ;;
 esac
 if [ "$case" = cli ]; then
-    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$lib/habitctl" --db "$store" streak Ten >/dev/null 2>"$work/err"
+    valgrind --tool=callgrind --callgrind-out-file="$work/out" "$work/strip/habitctl" --db "$store" streak Ten >/dev/null 2>"$work/err"
 else
     target="$work"
     case "$case" in store-*|today|awards) target="$store" ;; esac

@@ -8,12 +8,15 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 lib="$1" work="$2"
 habitctl="${HABITCTL:-$lib/habitctl}"
 cc -O2 -I "$root/include" "$root/bench/goals.c" -o "$work/goals" -L "$lib" -lhabitcore -lsqlite3 -lm -Wl,-rpath,"$lib"
+. "$root/bench/valgrind-copies.sh"
+valgrind_copies "$lib" "$work/strip"
+cc -O2 -I "$root/include" "$root/bench/goals.c" -o "$work/goals-cg" -L "$work/strip" -lhabitcore -lsqlite3 -lm -Wl,-rpath,"$work/strip"
 
 # seconds per rep of a case run natively
 secs() { "$work/goals" "$1" "$2" "$3" | awk '{printf "%.9f", $3 / $2}'; }
 # instructions per rep of the measured part under callgrind
 instr() {
-    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/cg.out" "$work/goals" "$1" "$2" "$3" >/dev/null 2>&1
+    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/cg.out" "$work/goals-cg" "$1" "$2" "$3" >/dev/null 2>&1
     awk -v n="$3" '/^totals:/ {printf "%.0f", $2 / n; exit}' "$work/cg.out"
 }
 # instructions of a whole process
@@ -69,7 +72,7 @@ done
 # 6: a cold habitctl streak on that store, the whole process, against sqlite3 counting the same entries
 t_cli=$(median10 "$habitctl" --db "$store" streak Ten)
 t_sql=$(median10 sqlite3 "$store" "SELECT count(*) FROM entries WHERE habit_id = 1")
-i_cli=$(instr_all "$habitctl" --db "$store" streak Ten)
+i_cli=$(instr_all "$work/strip/habitctl" --db "$store" streak Ten)
 i_sql=$(instr_all sqlite3 "$store" "SELECT count(*) FROM entries WHERE habit_id = 1")
 r=$(ratio "$t_cli" "$t_sql")
 met=$(awk -v t="$t_cli" -v r="${r%x}" 'BEGIN {print (t < 0.008 && r <= 2.5) ? "yes" : (t < 0.008 ? "time yes, ratio no" : "no")}')

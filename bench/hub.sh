@@ -86,12 +86,9 @@ run direct 5432
 # work is not counted), under callgrind: users [USERS, USERS+5), fresh stores each run
 # (the second run's devices also pull the first run's records).
 if command -v valgrind >/dev/null; then
-    # valgrind cannot read the release libraries' debug info: stripped copies (as bench/shields.sh).
-    mkdir -p "$work/callgrind" "$work/strip"
-    for name in libhabitcore libhabitcore_hub; do
-        strip --strip-debug -o "$work/strip/$name.so" "$lib/$name.so"
-        ln -s "$name.so" "$work/strip/$name.so.1"
-    done
+    mkdir -p "$work/callgrind"
+    . "$root/bench/valgrind-copies.sh"
+    valgrind_copies "$lib" "$work/strip"
     cc -O2 -I "$root/include" "$root/bench/hub.c" -o "$work/hub-cg" -L "$work/strip" -lhabitcore -lhabitcore_hub -lm -Wl,-rpath,"$work/strip"
     # One run per call measured (--toggle-collect counts that call, inclusive), five
     # fresh users each: 30 rounds of connect, sync, leave.

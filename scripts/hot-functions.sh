@@ -15,10 +15,8 @@ lib="${1:-}"
 [ -n "$lib" ] || lib="$("$root/scripts/build-release.sh")"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-# valgrind 3.19 cannot read the DWARF clang writes: trace a copy without it.
-cp "$lib/libhabitcore.so" "$work/libhabitcore.so"
-strip --strip-debug "$work/libhabitcore.so"
-ln -s libhabitcore.so "$work/libhabitcore.so.1"
+. "$root/bench/valgrind-copies.sh"
+valgrind_copies "$lib" "$work"
 build() { cc -O2 -I "$root/include" "$@" -L "$work" -lhabitcore -Wl,-rpath,"$work"; }
 build "$root/bench/shields.c" -o "$work/shields"
 build "$root/examples/c/basic.c" -o "$work/basic"
