@@ -28,6 +28,18 @@ public struct Direction: RawRepresentable, Hashable, Sendable {
     public static let atMost = Direction(rawValue: HC_DIRECTION_AT_MOST)
 }
 
+/// The values of a habit's `routine` (HC_ROUTINE_*): the part of the day it belongs to.
+public enum Routine {
+    /// Any time of day (the default).
+    public static let anytime: Int32 = HC_ROUTINE_ANYTIME
+    /// The morning.
+    public static let morning: Int32 = HC_ROUTINE_MORNING
+    /// The day.
+    public static let day: Int32 = HC_ROUTINE_DAY
+    /// The evening.
+    public static let evening: Int32 = HC_ROUTINE_EVENING
+}
+
 /// A new habit, as hc_habit_options describes it; the defaults are the library's
 /// (hc_habit_options_init), schedules are the header's text ("daily", "days:mon,wed").
 public struct HabitOptions: Sendable {
@@ -159,6 +171,18 @@ public struct EntryKind: RawRepresentable, Hashable, Sendable {
     public static let skip = EntryKind(rawValue: HC_ENTRY_SKIP)
     /// Cancels another entry (appended by undo).
     public static let undo = EntryKind(rawValue: HC_ENTRY_UNDO)
+}
+
+/// The values of an entry's `source` (HC_SOURCE_*): where it came from.
+public enum EntrySource {
+    /// Logged by hand (the default).
+    public static let manual: Int32 = HC_SOURCE_MANUAL
+    /// Brought in by an import.
+    public static let imported: Int32 = HC_SOURCE_IMPORT
+    /// Reported by a health service.
+    public static let health: Int32 = HC_SOURCE_HEALTH
+    /// Appended by an approved proof.
+    public static let proof: Int32 = HC_SOURCE_PROOF
 }
 
 /// An entry to append (hc_entry_input).

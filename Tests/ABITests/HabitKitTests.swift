@@ -117,6 +117,26 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(try store.habits().map(\.name), ["Read"])
     }
 
+    /// Routine and EntrySource name the header's values, and a store keeps them.
+    func testRoutinesAndSourcesAreTheHeadersValues() throws {
+        XCTAssertEqual([Routine.anytime, Routine.morning, Routine.day, Routine.evening],
+                       [HC_ROUTINE_ANYTIME, HC_ROUTINE_MORNING, HC_ROUTINE_DAY, HC_ROUTINE_EVENING])
+        XCTAssertEqual([EntrySource.manual, EntrySource.imported, EntrySource.health, EntrySource.proof],
+                       [HC_SOURCE_MANUAL, HC_SOURCE_IMPORT, HC_SOURCE_HEALTH, HC_SOURCE_PROOF])
+        let (store, _) = try freshStore()
+        let today = try store.today()
+        var options = HabitOptions(name: "Stretch")
+        options.routine = Routine.evening
+        let stretch = try store.createHabit(options)
+        XCTAssertEqual(try store.habit(id: stretch).routine, Routine.evening)
+        var input = EntryInput(habitID: stretch)
+        XCTAssertEqual(input.source, EntrySource.manual, "the library's default")
+        input.source = EntrySource.health
+        let entry = try store.append(input)
+        XCTAssertEqual(try store.entries(habitID: stretch, from: today, through: today).first { $0.id == entry }?.source,
+                       EntrySource.health)
+    }
+
     func testCredits() throws {
         let (store, _) = try freshStore()
         XCTAssertEqual(try store.timeZone(), "UTC")
