@@ -72,11 +72,11 @@ let package = Package(
         ),
         // The Swift API over the C header: what Swift apps use.
         .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitPlatform"]),
-        // The command line reaches the engine only through the C header, and runs the
+        // The command line reaches the engine only through HabitKit (over the C header), and runs the
         // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
         .executableTarget(
             name: "habitctl",
-            dependencies: ["CHabitCore", "HabitPlatform", "HabitKit"],
+            dependencies: ["HabitPlatform", "HabitKit"],
             linkerSettings: [.linkedLibrary("habitcore")],
             plugins: ["ShippedLibrary"]
         ),

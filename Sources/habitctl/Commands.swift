@@ -162,7 +162,7 @@ enum Commands {
         }
         let display = try DisplayOptions(&args)
         display.fill(&options)
-        fields.formUnion(HabitFields(rawValue: display.fields))
+        fields.formUnion(display.fields)
         let policy = try PolicyOptions.habitChange(&args)
         try args.finish(maxPositionals: 1)
         guard !fields.isEmpty || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }

@@ -31,7 +31,7 @@ struct Context {
     /// The store, opened read-only for commands that only read: they work on a store
     /// the user may not write (a read-only folder, a 0444 file) and leave nothing behind.
     func openStore(readOnly: Bool = false) throws(CLIError) -> StoreRef {
-        try StoreRef(path: resolvedPath(), flags: readOnly ? HabitKit.Store.OpenOptions.readOnly.rawValue : 0)
+        try StoreRef(path: resolvedPath(), options: readOnly ? .readOnly : [])
     }
 
     /// Whether this user may write the store and its folder (where SQLite keeps -wal and -shm).

@@ -1,4 +1,4 @@
-import CHabitCore
+import HabitKit
 
 /// What habit add and habit edit take of a habit's display fields: --description,
 /// --question, --colour (or --color), --icon, --position. An empty text clears a field
@@ -27,11 +27,15 @@ struct DisplayOptions {
         }
     }
 
-    /// The HC_HABIT_FIELD_* bits of the fields given.
-    var fields: UInt32 {
-        (description != nil ? HC_HABIT_FIELD_DESCRIPTION : 0) | (question != nil ? HC_HABIT_FIELD_QUESTION : 0) |
-            (colour != nil ? HC_HABIT_FIELD_COLOUR : 0) | (icon != nil ? HC_HABIT_FIELD_ICON : 0) |
-            (position != nil ? HC_HABIT_FIELD_POSITION : 0)
+    /// The fields given, for habit edit's update.
+    var fields: HabitFields {
+        var fields: HabitFields = []
+        if description != nil { fields.insert(.description) }
+        if question != nil { fields.insert(.question) }
+        if colour != nil { fields.insert(.colour) }
+        if icon != nil { fields.insert(.icon) }
+        if position != nil { fields.insert(.position) }
+        return fields
     }
 }
 

@@ -1,29 +1,7 @@
-import CHabitCore
 import HabitKit
 
-/// Conveniences over HabitKit, and the C helpers the commands not yet on HabitKit
-/// still use (issue 23).
+/// Conveniences over HabitKit.
 enum Library {
-    /// HC_DAY_NONE: "today", or "no day", as the C calls read it.
-    static let dayNone = Int32(HC_DAY_NONE)
-
-    /// A struct with the defaults its hc_<struct>_init gives (the header's
-    /// HC_<STRUCT>_INIT): habitctl never writes a struct's size or defaults itself.
-    static func defaults<T>(_ initialise: (UnsafeMutablePointer<T>?, UInt32) -> Int32) -> T {
-        let raw = UnsafeMutableRawPointer.allocate(byteCount: MemoryLayout<T>.size, alignment: MemoryLayout<T>.alignment)
-        defer { raw.deallocate() }
-        raw.initializeMemory(as: UInt8.self, repeating: 0, count: MemoryLayout<T>.size)
-        let value = raw.bindMemory(to: T.self, capacity: 1)
-        _ = initialise(value, UInt32(MemoryLayout<T>.size)) // cannot fail: a real pointer, the struct's own size
-        return value.pointee
-    }
-
-    /// Turns a status into a thrown CLIError carrying the library's message.
-    static func check(_ status: Int32) throws(CLIError) {
-        guard status != HC_OK else { return }
-        throw CLIError.fromStatus(status, String(cString: hc_last_error_message()))
-    }
-
     /// "YYYY-MM-DD" as a day number.
     static func parseDate(_ text: String) throws(CLIError) -> Int32 {
         try kit { () throws(HabitError) in try Day(text).rawValue }
@@ -32,26 +10,6 @@ enum Library {
     /// A day number as "YYYY-MM-DD", or "?" outside the years it writes.
     static func format(_ day: Int32) -> String {
         Day(rawValue: day).formatted ?? "?"
-    }
-
-    static func string(_ pointer: UnsafePointer<CChar>?) -> String? {
-        pointer.map { String(cString: $0) }
-    }
-
-    /// Each element of a C list handle, through its _count and _get functions,
-    /// turned into a Swift value while the list still owns the strings it points to.
-    static func elements<Element, Value>(of list: OpaquePointer?, _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
-                                         _ get: (UnsafeMutablePointer<UnsafePointer<Element>?>?, OpaquePointer?, Int64) -> Int32,
-                                         _ copy: (Element) -> Value) throws(CLIError) -> [Value] {
-        var total: Int64 = 0
-        try check(count(&total, list))
-        var values: [Value] = []
-        for index in 0..<total {
-            var element: UnsafePointer<Element>?
-            try check(get(&element, list, index))
-            if let element { values.append(copy(element.pointee)) }
-        }
-        return values
     }
 }
 
@@ -64,14 +22,9 @@ func kit<T>(_ body: () throws(HabitError) -> T) throws(CLIError) -> T {
 final class StoreRef {
     /// The store, for HabitKit's calls.
     let kit: HabitKit.Store
-    /// The raw handle, for the commands not yet moved onto HabitKit (issue 23): valid
-    /// while this StoreRef lives, which holds kit open.
-    let handle: OpaquePointer
 
-    init(path: String, flags: UInt32 = 0) throws(CLIError) {
-        let store = try habitctl.kit { () throws(HabitError) in try HabitKit.Store(path: path, options: .init(rawValue: flags)) }
-        kit = store
-        handle = try habitctl.kit { () throws(HabitError) in try store.withUnsafeHandle { $0 } }
+    init(path: String, options: HabitKit.Store.OpenOptions = []) throws(CLIError) {
+        kit = try habitctl.kit { () throws(HabitError) in try HabitKit.Store(path: path, options: options) }
     }
 
     func today() throws(CLIError) -> Int32 {
@@ -147,13 +100,6 @@ final class StoreRef {
             try kit.dayStates(habitID: habitId, from: Day(rawValue: from), through: Day(rawValue: to))
         }
     }
-
-    /// days(habitId:from:to:) as the C structs, for the commands not yet moved onto HabitKit.
-    func dayStates(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [hc_day_state] {
-        try days(habitId: habitId, from: from, to: to).map {
-            hc_day_state(day: $0.day.rawValue, flags: $0.flags.rawValue, value: $0.value, entry_count: $0.entryCount, reserved: 0)
-        }
-    }
 }
 
 /// What the commands read of a habit and an entry, from HabitKit's values.
@@ -221,50 +167,4 @@ struct EntryInfo {
         undoneBy = e.undoneBy ?? 0
         note = e.note
     }
-}
-
-/// Runs body with options whose string fields point at these texts (NULL for nil)
-/// for the duration of the call: for Demo, until it moves onto HabitKit.
-func withHabitStrings(_ options: hc_habit_options, name: String?, unit: String?, group: String?, schedule: String?,
-                      display: DisplayOptions = DisplayOptions(), _ body: (inout hc_habit_options) -> Int32) -> Int32 {
-    withOptionalCString(name) { namePointer in
-        withOptionalCString(unit) { unitPointer in
-            withOptionalCString(group) { groupPointer in
-                withOptionalCString(schedule) { schedulePointer in
-                    var filled = options
-                    filled.name = namePointer
-                    filled.unit = unitPointer
-                    filled.group_name = groupPointer
-                    filled.schedule = schedulePointer
-                    return withDisplayStrings(filled, display, body)
-                }
-            }
-        }
-    }
-}
-
-/// Options with the display strings pointing at display's texts during body.
-private func withDisplayStrings(_ options: hc_habit_options, _ display: DisplayOptions,
-                                _ body: (inout hc_habit_options) -> Int32) -> Int32 {
-    withOptionalCString(display.description) { description in
-        withOptionalCString(display.question) { question in
-            withOptionalCString(display.colour) { colour in
-                withOptionalCString(display.icon) { icon in
-                    var filled = options
-                    filled.description = description
-                    filled.question = question
-                    filled.colour = colour
-                    filled.icon = icon
-                    filled.position = display.position ?? 0
-                    return body(&filled)
-                }
-            }
-        }
-    }
-}
-
-/// Calls body with a C string for text, or NULL for nil.
-func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
-    guard let text else { return body(nil) }
-    return text.withCString { body($0) }
 }

@@ -1,19 +1,20 @@
-import CHabitCore
+import HabitKit
 
 /// The words the command line uses for the library's constants.
 enum Names {
     static let kinds: [(String, Int32)] = [
-        ("checkmark", HC_KIND_CHECKMARK), ("counter", HC_KIND_COUNTER),
-        ("duration", HC_KIND_DURATION), ("measurement", HC_KIND_MEASUREMENT),
+        ("checkmark", HabitKind.checkmark.rawValue), ("counter", HabitKind.counter.rawValue),
+        ("duration", HabitKind.duration.rawValue), ("measurement", HabitKind.measurement.rawValue),
     ]
     static let routines: [(String, Int32)] = [
-        ("anytime", HC_ROUTINE_ANYTIME), ("morning", HC_ROUTINE_MORNING), ("day", HC_ROUTINE_DAY), ("evening", HC_ROUTINE_EVENING),
+        ("anytime", Routine.anytime), ("morning", Routine.morning), ("day", Routine.day), ("evening", Routine.evening),
     ]
     static let entryKinds: [(String, Int32)] = [
-        ("done", HC_ENTRY_DONE), ("amount", HC_ENTRY_AMOUNT), ("total", HC_ENTRY_TOTAL), ("skip", HC_ENTRY_SKIP), ("undo", HC_ENTRY_UNDO),
+        ("done", EntryKind.done.rawValue), ("amount", EntryKind.amount.rawValue), ("total", EntryKind.total.rawValue),
+        ("skip", EntryKind.skip.rawValue), ("undo", EntryKind.undo.rawValue),
     ]
     static let sources: [(String, Int32)] = [
-        ("manual", HC_SOURCE_MANUAL), ("import", HC_SOURCE_IMPORT), ("health", HC_SOURCE_HEALTH), ("proof", HC_SOURCE_PROOF),
+        ("manual", EntrySource.manual), ("import", EntrySource.imported), ("health", EntrySource.health), ("proof", EntrySource.proof),
     ]
 
     static func name(_ value: Int32, in table: [(String, Int32)]) -> String {
@@ -27,5 +28,5 @@ enum Names {
         return match.1
     }
 
-    static func direction(_ value: Int32) -> String { value == HC_DIRECTION_AT_MOST ? "at_most" : "at_least" }
+    static func direction(_ value: Int32) -> String { value == Direction.atMost.rawValue ? "at_most" : "at_least" }
 }

@@ -1,5 +1,5 @@
-import CHabitCore
 import Foundation
+import HabitKit
 
 /// Where results go: human text by default, JSON with a schema_version on --json.
 /// Results on stdout; errors and logs on stderr.
@@ -76,8 +76,8 @@ extension HabitInfo {
     var summary: String {
         let kindName = Names.name(kind, in: Names.kinds)
         var goal = ""
-        if kind == HC_KIND_COUNTER || kind == HC_KIND_DURATION {
-            goal = " \(direction == HC_DIRECTION_AT_MOST ? "≤" : "≥") \(amount(target))"
+        if kind == HabitKind.counter.rawValue || kind == HabitKind.duration.rawValue {
+            goal = " \(direction == Direction.atMost.rawValue ? "≤" : "≥") \(amount(target))"
         }
         let archived = archivedDay.map { " (archived \(Library.format($0)))" } ?? ""
         return "#\(id) \(name) [\(kindName)\(goal), \(schedule), \(Names.name(routine, in: Names.routines))]\(archived)"
@@ -86,12 +86,12 @@ extension HabitInfo {
     /// A day's value as a person reads it: a duration as minutes and seconds
     /// ("17:30"), anything else as a number with its unit ("5 glasses").
     func amount(_ value: Double) -> String {
-        kind == HC_KIND_DURATION ? Output.clock(value) : Output.number(value) + (unit.map { " " + $0 } ?? "")
+        kind == HabitKind.duration.rawValue ? Output.clock(value) : Output.number(value) + (unit.map { " " + $0 } ?? "")
     }
 
     /// A day's value against the target: "17:30 of 20:00", "5 of 8 glasses".
     func progress(_ value: Double) -> String {
-        kind == HC_KIND_DURATION ? "\(Output.clock(value)) of \(Output.clock(target))" : "\(Output.number(value)) of \(amount(target))"
+        kind == HabitKind.duration.rawValue ? "\(Output.clock(value)) of \(Output.clock(target))" : "\(Output.number(value)) of \(amount(target))"
     }
 }
 
@@ -108,7 +108,7 @@ extension EntryInfo {
     var summary: String {
         let kindName = Names.name(kind, in: Names.entryKinds)
         var text = "#\(id) \(Library.format(day)) habit \(habitId) \(kindName)"
-        if kind == 2 || kind == 3 { text += " \(Output.number(value))" }
+        if kind == EntryKind.amount.rawValue || kind == EntryKind.total.rawValue { text += " \(Output.number(value))" }
         if undoes != 0 { text += " (cancels #\(undoes))" }
         if undoneBy != 0 { text += " (undone by #\(undoneBy))" }
         if let note { text += " — \(note)" }

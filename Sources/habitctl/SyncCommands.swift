@@ -1,4 +1,3 @@
-import CHabitCore // only for Demo.swift's calls at the end
 import Foundation
 import HabitKit
 import HabitPlatform
@@ -148,32 +147,5 @@ enum SyncCommands {
         context.output.emit(["received": summaryObject(here), "sent": summaryObject(there), "other": path]) {
             "from \(path): \(summaryLine(here))\nto \(path): \(summaryLine(there))"
         }
-    }
-}
-
-/// Demo.swift's raw-handle sync calls, kept only until the demo is ported onto
-/// HabitKit (issue 23): the sync commands above no longer use them. Delete with it.
-extension SyncCommands {
-    static func stateBytes(_ store: OpaquePointer) throws(CLIError) -> [UInt8] {
-        var count: Int64 = 0
-        try Library.check(hc_sync_state(nil, 0, &count, store))
-        var bytes = [UInt8](repeating: 0, count: Int(count))
-        try Library.check(hc_sync_state(&bytes, count, &count, store))
-        return bytes
-    }
-
-    static func changesBytes(_ store: OpaquePointer, peer: [UInt8]) throws(CLIError) -> [UInt8] {
-        var out: UnsafeMutablePointer<UInt8>?
-        var size: Int64 = 0
-        try Library.check(hc_sync_changes(&out, &size, store, peer, Int64(peer.count)))
-        defer { hc_free(out) }
-        guard let out else { return [] }
-        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
-    }
-
-    static func applyBytes(_ store: OpaquePointer, _ bytes: [UInt8]) throws(CLIError) -> hc_sync_summary {
-        var summary = Library.defaults(hc_sync_summary_init)
-        try Library.check(hc_sync_apply(&summary, store, bytes, Int64(bytes.count)))
-        return summary
     }
 }
