@@ -140,8 +140,8 @@ enum ShieldCommands {
             ["rule_id": s.ruleID, "name": names[s.ruleID] ?? NSNull(), "shielded": s.shielded, "reason": name(reasonKeys, s.reason.rawValue),
              "since": s.sinceMs.map(Output.time) ?? NSNull(), "until": s.untilMs.map(Output.time) ?? NSNull(),
              "next_change": s.nextChangeMs.map(Output.time) ?? NSNull(),
-             "next_change_ms": s.nextChangeMs ?? NSNull(), "next_cause": name(causes, s.nextCause?.rawValue ?? 0),
-             "outstanding_habit_ids": s.outstanding, "emergency_left": s.emergencyLeft ?? NSNull(),
+             "next_change_ms": s.nextChangeMs.map { $0 as Any } ?? NSNull(), "next_cause": name(causes, s.nextCause?.rawValue ?? 0),
+             "outstanding_habit_ids": s.outstanding, "emergency_left": s.emergencyLeft.map { $0 as Any } ?? NSNull(),
              "fail_closed": s.failClosed]
         }
         context.output.emit(["at": Output.time(atMs), "at_ms": atMs, "revision": state.revision, "rules": rows]) {

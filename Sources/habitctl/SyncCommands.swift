@@ -122,7 +122,7 @@ enum SyncCommands {
 
     /// apply FILE|-
     static func apply(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: [])
+        let args = try Arguments(raw, valued: [])
         let path = try args.require(0, "FILE or -")
         try args.finish(maxPositionals: 1)
         let bytes = try readBytes(path)
