@@ -6,27 +6,6 @@ import XCTest
 /// HabitKit's shields, sync, reminders, awards, referrals and events, on real store
 /// files through the built library; each error case checks the C code it maps to.
 final class HabitKitRulesTests: XCTestCase {
-    private func freshStore(_ name: String = "rules.db") throws -> (HabitKit.Store, String) {
-        let dir = try temporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/" + name
-        return (try HabitKit.Store(path: path), path)
-    }
-
-    /// Runs body, which must throw a HabitError with this code and a message.
-    private func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
-                        _ body: () throws -> Void) {
-        do {
-            try body()
-            XCTFail("no error; expected \(code)", file: file, line: line)
-        } catch let error as HabitError {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, "\(code) came without a message", file: file, line: line)
-        } catch {
-            XCTFail("\(error) is not a HabitError", file: file, line: line)
-        }
-    }
-
     /// A daily habit that started ten days ago.
     private func habit(_ store: HabitKit.Store, _ name: String) throws -> Int64 {
         var options = HabitOptions(name: name)
@@ -350,18 +329,6 @@ final class HabitKitHubTests: HubTestCase {
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         while !FileManager.default.fileExists(atPath: dir.path + "/" + HubLibrary.fileName), dir.path != "/" { dir = dir.deletingLastPathComponent() }
         return dir.path + "/" + HubLibrary.fileName
-    }
-
-    private func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line, _ body: () throws -> Void) {
-        do {
-            try body()
-            XCTFail("no error; expected \(code)", file: file, line: line)
-        } catch let error as HabitError {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, "\(code) came without a message", file: file, line: line)
-        } catch {
-            XCTFail("\(error) is not a HabitError", file: file, line: line)
-        }
     }
 
     func testLoadingRefusesAMissingOrForeignLibrary() throws {

@@ -5,27 +5,6 @@ import XCTest
 
 /// HabitKit, the Swift API over include/habitcore.h, on real store files.
 final class HabitKitTests: XCTestCase {
-    func freshStore(_ name: String = "kit.db") throws -> (HabitKit.Store, String) {
-        let dir = try temporaryDirectory()
-        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
-        let path = dir + "/" + name
-        return (try HabitKit.Store(path: path), path)
-    }
-
-    /// Runs body, which must throw a HabitError with this code and a message.
-    func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
-                        _ body: () throws -> Void) {
-        do {
-            try body()
-            XCTFail("no error; expected \(code)", file: file, line: line)
-        } catch let error as HabitError {
-            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
-            XCTAssertFalse(error.message.isEmpty, "\(code) came without a message", file: file, line: line)
-        } catch {
-            XCTFail("\(error) is not a HabitError", file: file, line: line)
-        }
-    }
-
     func testVersionsAndDays() throws {
         XCTAssertEqual(HabitKitVersion.built, HC_ABI_VERSION)
         XCTAssertGreaterThanOrEqual(HabitKitVersion.running, HabitKitVersion.built)
@@ -338,5 +317,29 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(releases.value.last, "dropped")
         XCTAssertEqual(releases.value.count, 5)
         XCTAssertEqual(calls.value, ["first", "second", "third", "dropped"])
+    }
+}
+
+extension XCTestCase {
+    /// A new store file in a folder of its own, removed after the test; and its path.
+    func freshStore(_ name: String = "kit.db") throws -> (HabitKit.Store, String) {
+        let dir = try temporaryDirectory()
+        addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/" + name
+        return (try HabitKit.Store(path: path), path)
+    }
+
+    /// Runs body, which must throw a HabitError with this code and a message.
+    func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
+                _ body: () throws -> Void) {
+        do {
+            try body()
+            XCTFail("no error; expected \(code)", file: file, line: line)
+        } catch let error as HabitError {
+            XCTAssertEqual(error.code, code, error.message, file: file, line: line)
+            XCTAssertFalse(error.message.isEmpty, "\(code) came without a message", file: file, line: line)
+        } catch {
+            XCTFail("\(error) is not a HabitError", file: file, line: line)
+        }
     }
 }
