@@ -323,28 +323,6 @@ public struct ShieldTransitions: Sendable, Hashable {
     public var transitions: [ShieldTransition]
 }
 
-/// The header's caller buffers (min(capacity, total) written, the total reported).
-enum CallerBuffer {
-    /// Asks the total, then fills, asking again while another writer made the total
-    /// grow in between; the elements written, copied out.
-    static func read<Element>(_ empty: Element,
-                              _ fill: (UnsafeMutablePointer<Element>?, Int64, inout Int64) throws(HabitError) -> Void)
-    throws(HabitError) -> [Element] {
-        var total: Int64 = 0
-        try fill(nil, 0, &total)
-        while true {
-            guard let capacity = Int(exactly: total), capacity >= 0 else {
-                throw HabitError(code: .internal, message: "the library reported \(total) elements")
-            }
-            var elements = [Element](repeating: empty, count: capacity)
-            try elements.withUnsafeMutableBufferPointer { (buffer) throws(HabitError) in
-                try fill(buffer.baseAddress, Int64(capacity), &total)
-            }
-            if total <= Int64(capacity) { return Array(elements.prefix(Int(total))) }
-        }
-    }
-}
-
 extension Store {
     /// Adds a shield rule in effect from a day on (nil: today) and gives its id
     /// (hc_shield_rule_add). Throws .invalid (a bad field), .notFound (a habit),
@@ -399,8 +377,8 @@ extension Store {
     public func shieldState(atMs: Int64) throws(HabitError) -> ShieldState {
         try withHandle { store throws(HabitError) in
             var revision: Int64 = 0
-            let rules = try CallerBuffer.read(hc_shield_status()) { (out, capacity, total) throws(HabitError) in
-                try check(hc_shield_state(out, capacity, &total, &revision, store, atMs))
+            let rules = try buffered(hc_shield_status()) { out, capacity, total in
+                hc_shield_state(out, capacity, total, &revision, store, atMs)
             }
             return ShieldState(revision: revision, rules: rules.map(ShieldStatus.init))
         }
@@ -412,8 +390,8 @@ extension Store {
     public func shieldTransitions(fromMs: Int64, toMs: Int64) throws(HabitError) -> ShieldTransitions {
         try withHandle { store throws(HabitError) in
             var revision: Int64 = 0
-            let list = try CallerBuffer.read(hc_shield_transition()) { (out, capacity, total) throws(HabitError) in
-                try check(hc_shield_transitions(out, capacity, &total, &revision, store, fromMs, toMs))
+            let list = try buffered(hc_shield_transition()) { out, capacity, total in
+                hc_shield_transitions(out, capacity, total, &revision, store, fromMs, toMs)
             }
             return ShieldTransitions(revision: revision, transitions: list.map(ShieldTransition.init))
         }

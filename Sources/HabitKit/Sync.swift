@@ -54,9 +54,7 @@ extension Store {
     /// The store's 16-byte replica id (hc_sync_replica).
     public func syncReplica() throws(HabitError) -> [UInt8] {
         try withHandle { store throws(HabitError) in
-            try CallerBuffer.read(UInt8(0)) { (out, capacity, total) throws(HabitError) in
-                try check(hc_sync_replica(out, capacity, &total, store))
-            }
+            try buffered(UInt8(0)) { out, capacity, total in hc_sync_replica(out, capacity, total, store) }
         }
     }
 
@@ -64,9 +62,7 @@ extension Store {
     /// "Sync"), for a peer's syncChanges (hc_sync_state).
     public func syncState() throws(HabitError) -> [UInt8] {
         try withHandle { store throws(HabitError) in
-            try CallerBuffer.read(UInt8(0)) { (out, capacity, total) throws(HabitError) in
-                try check(hc_sync_state(out, capacity, &total, store))
-            }
+            try buffered(UInt8(0)) { out, capacity, total in hc_sync_state(out, capacity, total, store) }
         }
     }
 
