@@ -439,7 +439,7 @@ enum Schema {
         """,
         // 16: the shield revision's triggers leave the file for each writer's connection
         // (Schema.installWriterTriggers): every reader parses the file's whole schema at
-        // its first statement, and these 30 were a fifth of a cold shield ask's work.
+        // its first statement, and these 30 were a tenth of a cold shield ask's work.
         Schema.shieldRevisionTables.flatMap { table in
             ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
         }.joined(separator: "\n"),
