@@ -162,15 +162,7 @@ extension Store {
             var list: OpaquePointer?
             try check(open(&list, store))
             defer { hc_award_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_award_list_count(&count, list))
-            var awards: [Award] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_award>?
-                try check(hc_award_list_get(&item, list, index))
-                if let item { awards.append(Award(item.pointee)) }
-            }
-            return awards
+            return try elements(of: list, { hc_award_list_count($0, $1) }, { hc_award_list_get($0, $1, $2) }, Award.init)
         }
     }
 

@@ -333,15 +333,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_credit_list_open(&list, store, account, from.rawValue, through.rawValue))
             defer { hc_credit_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_credit_list_count(&count, list))
-            var entries: [CreditEntry] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_credit_entry>?
-                try check(hc_credit_list_get(&item, list, index))
-                if let item { entries.append(CreditEntry(item.pointee)) }
-            }
-            return entries
+            return try elements(of: list, { hc_credit_list_count($0, $1) }, { hc_credit_list_get($0, $1, $2) }, CreditEntry.init)
         }
     }
 }

@@ -61,15 +61,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_event_list_read(&list, store, afterID, limit, acknowledge ? HC_EVENTS_ACK : 0))
             defer { hc_event_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_event_list_count(&count, list))
-            var events: [Event] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_event>?
-                try check(hc_event_list_get(&item, list, index))
-                if let item { events.append(Event(item.pointee)) }
-            }
-            return events
+            return try elements(of: list, { hc_event_list_count($0, $1) }, { hc_event_list_get($0, $1, $2) }, Event.init)
         }
     }
 }

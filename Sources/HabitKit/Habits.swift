@@ -425,15 +425,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_habit_list_open(&list, store, includingArchived ? HC_LIST_INCLUDE_ARCHIVED : 0))
             defer { hc_habit_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_habit_list_count(&count, list))
-            var habits: [Habit] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_habit>?
-                try check(hc_habit_list_get(&item, list, index))
-                if let item { habits.append(Habit(item.pointee)) }
-            }
-            return habits
+            return try elements(of: list, { hc_habit_list_count($0, $1) }, { hc_habit_list_get($0, $1, $2) }, Habit.init)
         }
     }
 
@@ -495,15 +487,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_entry_list_open(&list, store, habitID ?? 0, from.rawValue, through.rawValue))
             defer { hc_entry_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_entry_list_count(&count, list))
-            var entries: [Entry] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_entry>?
-                try check(hc_entry_list_get(&item, list, index))
-                if let item { entries.append(Entry(item.pointee)) }
-            }
-            return entries
+            return try elements(of: list, { hc_entry_list_count($0, $1) }, { hc_entry_list_get($0, $1, $2) }, Entry.init)
         }
     }
 

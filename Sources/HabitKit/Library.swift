@@ -89,6 +89,23 @@ func fill<T>(_ tuple: inout T, with text: String) {
     }
 }
 
+/// Each element of an open C list, through its _count and _get, copied out while the
+/// list still owns what the element points to. The caller frees the list.
+func elements<Element, Value>(of list: OpaquePointer?,
+                              _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
+                              _ get: (UnsafeMutablePointer<UnsafePointer<Element>?>?, OpaquePointer?, Int64) -> Int32,
+                              _ copy: (Element) -> Value) throws(HabitError) -> [Value] {
+    var total: Int64 = 0
+    try check(count(&total, list))
+    var values: [Value] = []
+    for index in 0..<max(total, 0) {
+        var element: UnsafePointer<Element>?
+        try check(get(&element, list, index))
+        if let element { values.append(copy(element.pointee)) }
+    }
+    return values
+}
+
 /// The elements a caller-buffer call gives (the header's "Caller buffers": it writes
 /// min(capacity, total) and sets the total). With a guess (a range's length) one call
 /// usually does; without, it asks the total first. Again if the total grew in between.

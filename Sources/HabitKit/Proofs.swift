@@ -324,15 +324,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_verdict_list_open(&list, store, habitID ?? 0, proofID ?? 0))
             defer { hc_verdict_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_verdict_list_count(&count, list))
-            var verdicts: [Verdict] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_verdict>?
-                try check(hc_verdict_list_get(&item, list, index))
-                if let item { verdicts.append(Verdict(item.pointee)) }
-            }
-            return verdicts
+            return try elements(of: list, { hc_verdict_list_count($0, $1) }, { hc_verdict_list_get($0, $1, $2) }, Verdict.init)
         }
     }
 

@@ -213,15 +213,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_reminder_rule_list_open(&list, store, habitID ?? 0, day?.rawValue ?? noDay))
             defer { hc_reminder_rule_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_reminder_rule_list_count(&count, list))
-            var rules: [StoredReminderRule] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_reminder_rule>?
-                try check(hc_reminder_rule_list_get(&item, list, index))
-                if let item { rules.append(StoredReminderRule(item.pointee)) }
-            }
-            return rules
+            return try elements(of: list, { hc_reminder_rule_list_count($0, $1) }, { hc_reminder_rule_list_get($0, $1, $2) }, StoredReminderRule.init)
         }
     }
 
@@ -250,15 +242,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_reminder_list_open(&list, store, fromMs, toMs, options.rawValue))
             defer { hc_reminder_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_reminder_list_count(&count, list))
-            var reminders: [Reminder] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_reminder>?
-                try check(hc_reminder_list_get(&item, list, index))
-                if let item { reminders.append(Reminder(item.pointee)) }
-            }
-            return reminders
+            return try elements(of: list, { hc_reminder_list_count($0, $1) }, { hc_reminder_list_get($0, $1, $2) }, Reminder.init)
         }
     }
 

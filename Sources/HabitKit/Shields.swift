@@ -360,15 +360,7 @@ extension Store {
             var list: OpaquePointer?
             try check(hc_shield_rule_list_open(&list, store, day?.rawValue ?? noDay))
             defer { hc_shield_rule_list_free(list) }
-            var count: Int64 = 0
-            try check(hc_shield_rule_list_count(&count, list))
-            var rules: [StoredShieldRule] = []
-            for index in 0..<max(count, 0) {
-                var item: UnsafePointer<hc_shield_rule>?
-                try check(hc_shield_rule_list_get(&item, list, index))
-                if let item { rules.append(StoredShieldRule(item.pointee)) }
-            }
-            return rules
+            return try elements(of: list, { hc_shield_rule_list_count($0, $1) }, { hc_shield_rule_list_get($0, $1, $2) }, StoredShieldRule.init)
         }
     }
 
