@@ -10,10 +10,14 @@
  * bench/shields.sh (callgrind; only the measured part is instrumented).
  * Usage: shields FOLDER [ROUNDS]            make the store, then measure
  *        shields make STORE                 only make the store (for callgrind)
- *        shields cold STORE                 one cold ask, a whole process (run by the above)
+ *        shields cold STORE [lean]          one cold ask, a whole process (run by the above)
+ *        shields coldloop STORE N [lean]    one untimed cold ask, then N timed ones in this process:
+ *                                           prints their mean and best (run by the above)
  *        shields base                       only load the library (the memory baseline)
  *        shields warm STORE REPS            one untimed ask, then REPS warm asks (instrumented)
- *        shields coldin STORE REPS          one untimed cold ask, then REPS in-process cold asks (instrumented)
+ *        shields coldin STORE REPS [lean]   one untimed cold ask, then REPS in-process cold asks (instrumented)
+ * "lean": the process first calls hc_process_disable_sqlite_statistics, as
+ * docs/SHIELDS.md tells an extension whose SQLite serves habitcore alone.
  *        shields writer STORE N             N writer transactions (instrumented)
  *        shields beside STORE               a reader and a granter on STORE until killed (their process group) */
 #define _GNU_SOURCE /* sched_setaffinity */
@@ -90,6 +94,11 @@ static void make(const char *path) {
     check(hc_store_close(store), "close");
 }
 
+/* With "lean", SQLite's memory statistics go off for this process before its first use. */
+static void lean_if(int argc, char **argv, int at) {
+    if (argc > at && strcmp(argv[at], "lean") == 0) check(hc_process_disable_sqlite_statistics(), "disable statistics");
+}
+
 /* One cold ask, as an extension: open read-only, ask, close. */
 static int cold(const char *path) {
     hc_store *store = NULL;
@@ -135,13 +144,13 @@ static long child_peak(const char *self, const char *mode, const char *path) {
     return usage.ru_maxrss;
 }
 
-/* Runs `self cold STORE` n times; returns the mean wall time (s) and the largest peak RSS (KiB). */
-static void cold_processes(const char *self, const char *path, int n, double *mean, double *best, long *peak) {
+/* Runs `self cold STORE [lean]` n times; returns the mean wall time (s) and the largest peak RSS (KiB). */
+static void cold_processes(const char *self, const char *path, int lean, int n, double *mean, double *best, long *peak) {
     *mean = 0; *best = 1e9; *peak = 0;
     for (int i = 0; i < n; i++) {
         double t0 = now();
         pid_t pid = fork();
-        if (pid == 0) { execl(self, self, "cold", path, (char *)NULL); _exit(127); }
+        if (pid == 0) { execl(self, self, "cold", path, lean ? "lean" : (char *)NULL, (char *)NULL); _exit(127); }
         int status = 0;
         struct rusage usage;
         wait4(pid, &status, 0, &usage);
@@ -229,10 +238,26 @@ static void stop_child(pid_t pid) {
 }
 
 int main(int argc, char **argv) {
-    if (argc == 3 && strcmp(argv[1], "cold") == 0) return cold(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "cold") == 0) { lean_if(argc, argv, 3); return cold(argv[2]); }
+    if (argc >= 4 && strcmp(argv[1], "coldloop") == 0) {
+        lean_if(argc, argv, 4);
+        cold(argv[2]); /* the library's one-time set-up, not measured */
+        int n = atoi(argv[3]);
+        double mean = 0, best = 1e9;
+        for (int r = 0; r < n; r++) {
+            double s = now();
+            cold_once(argv[2]);
+            double t = now() - s;
+            mean += t / n;
+            if (t < best) best = t;
+        }
+        printf("%.9f %.9f\n", mean, best);
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "coldmem") == 0) return cold_memory(argv[2]);
     if (argc >= 2 && strcmp(argv[1], "base") == 0) return hc_abi_version() == HC_ABI_VERSION ? 0 : 1;
-    if (argc == 4 && strcmp(argv[1], "coldin") == 0) {
+    if (argc >= 4 && strcmp(argv[1], "coldin") == 0) {
+        lean_if(argc, argv, 4);
         cold(argv[2]); /* the library's one-time set-up, not measured */
         CALLGRIND_START_INSTRUMENTATION;
         for (int i = atoi(argv[3]); i > 0; i--) cold_once(argv[2]);
@@ -290,8 +315,10 @@ int main(int argc, char **argv) {
     hc_store_close(store);
     printf("  warm  hc_shield_state, 10 rules           mean %8.1f us  best %8.1f us   (goal < 20 us)\n", mean * 1e6, best * 1e6);
 
-    long peak = 0;
-    cold_processes(argv[0], path, rounds, &mean, &best, &peak);
+    long peak = 0, lean_peak = 0;
+    double lean_mean = 0, lean_best = 0;
+    cold_processes(argv[0], path, 0, rounds, &mean, &best, &peak);
+    cold_processes(argv[0], path, 1, rounds, &lean_mean, &lean_best, &lean_peak);
     /* The process start alone, for the baseline. */
     double start_mean = 0, start_best = 1e9;
     for (int i = 0; i < rounds; i++) {
@@ -310,6 +337,7 @@ int main(int argc, char **argv) {
         if (p > base) base = p;
     }
     printf("  cold  open read-only, ask, close (process) mean %8.2f ms  best %8.2f ms  peak RSS %ld KiB\n", mean * 1e3, best * 1e3, peak);
+    printf("        the same, SQLite statistics off (lean) mean %8.2f ms  best %8.2f ms  peak RSS %ld KiB\n", lean_mean * 1e3, lean_best * 1e3, lean_peak);
     printf("        a process running /bin/true          mean %8.2f ms  best %8.2f ms\n", start_mean * 1e3, start_best * 1e3);
     printf("        a process only loading the library   peak RSS %ld KiB: the cold ask adds %ld KiB   (goal < 4 MB)\n", base, peak - base);
     char command[8400];
@@ -319,16 +347,16 @@ int main(int argc, char **argv) {
     if (child && fscanf(child, "%ld %ld", &anon, &file) == 2)
         printf("        of which allocated (RssAnon) %ld KiB, code and files paged in (RssFile) %ld KiB\n", anon, file);
     if (child) pclose(child);
-    /* In-process cold: open, ask, close on a handle of its own each time. */
-    mean = 0; best = 1e9;
-    for (int r = 0; r < rounds; r++) {
-        double s = now();
-        cold_once(path);
-        double t = now() - s;
-        mean += t / rounds;
-        if (t < best) best = t;
+    /* In-process cold: open, ask, close on a handle of its own each time, in a
+     * process of its own (the statistics switch works only before SQLite's first use). */
+    for (int lean = 0; lean <= 1; lean++) {
+        snprintf(command, sizeof command, "'%s' coldloop '%s' %d%s", argv[0], path, rounds, lean ? " lean" : "");
+        child = popen(command, "r");
+        if (!child || fscanf(child, "%lf %lf", &mean, &best) != 2) { fprintf(stderr, "coldloop failed\n"); return 1; }
+        pclose(child);
+        printf("  cold  open read-only, ask, close (in process%s) mean %6.2f ms  best %8.2f ms   (goal < 1 ms)\n",
+               lean ? ", lean" : "", mean * 1e3, best * 1e3);
     }
-    printf("  cold  open read-only, ask, close (in process) mean %6.2f ms  best %8.2f ms   (goal < 1 ms)\n", mean * 1e3, best * 1e3);
 
     /* The writer alone, then beside a read-only reader asking in a loop and a
      * granter of emergency unlocks, alternating so drift in the machine's load

@@ -17,8 +17,8 @@ valgrind_copies "$lib" "$work/strip"
 cc -O2 -I "$root/include" "$root/bench/shields.c" -o "$work/shields-cg" -L "$work/strip" -lhabitcore -Wl,-rpath,"$work/strip"
 store="$work/cg.habitcore"
 "$work/shields-cg" make "$store"
-instr() { # MODE REPS: instructions per rep of the instrumented part
-    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/cg.out" "$work/shields-cg" "$1" "$store" "$2" >/dev/null 2>&1
+instr() { # MODE REPS [lean]: instructions per rep of the instrumented part
+    valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$work/cg.out" "$work/shields-cg" "$1" "$store" "$2" ${3:-} >/dev/null 2>&1
     awk -v n="$2" '/^totals:/ {printf "%.0f", $2 / n; exit}' "$work/cg.out"
 }
 # The writer's instructions alone and beside a reader and a granter (those two run
@@ -41,4 +41,4 @@ w_beside=$(valgrind --tool=callgrind --instr-atstart=no --callgrind-out-file="$w
 kill -- -"$beside" 2>/dev/null || kill "$beside"
 wait "$beside" 2>/dev/null || true
 echo "  callgrind: writer $w_alone instructions a transaction alone, $w_beside beside a reader and a granter: $(awk -v a="$w_alone" -v b="$w_beside" 'BEGIN {printf "%.2fx", b / a}')"
-echo "  callgrind: warm hc_shield_state $(instr warm 200) instructions a call; cold open+ask+close in process $(instr coldin 20) a call"
+echo "  callgrind: warm hc_shield_state $(instr warm 200) instructions a call; cold open+ask+close in process $(instr coldin 20) a call, lean $(instr coldin 20 lean)"

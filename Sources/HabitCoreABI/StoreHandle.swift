@@ -75,6 +75,11 @@ public func hc_store_close(_ store: OpaquePointer?) -> Int32 {
 }
 
 @c @implementation
+public func hc_process_disable_sqlite_statistics() -> Int32 {
+    call { () throws(HabitError) in try Engine.disableSQLiteMemoryStatistics() }
+}
+
+@c @implementation
 public func hc_store_set_busy_timeout(_ store: OpaquePointer?, _ ms: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in try engine.store.setBusyTimeout(ms) }
 }

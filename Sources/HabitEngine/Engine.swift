@@ -149,6 +149,11 @@ package final class Engine {
         try store.setting(SettingKey.timezone) ?? "UTC"
     }
 
+    /// Process-wide, before any store opens: see hc_process_disable_sqlite_statistics.
+    package static func disableSQLiteMemoryStatistics() throws(HabitError) {
+        try Database.disableMemoryStatistics()
+    }
+
     /// The zone and day start in force now (re-read each time: another process may change them).
     package func clock() throws(HabitError) -> DayClock {
         try revalidateCaches()

@@ -215,7 +215,7 @@ extension Engine {
         let vacations = ids.isEmpty ? [] : try vacations()
         for id in ids.sorted() {
             guard let habit = try? habit(id: id) else { continue }
-            habits[id] = ShieldPlan.habitDays(try store.entries(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
+            habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
                                               vacations: Vacation.ranges(vacations, habitId: id))
         }
         var sessions: [ShieldPlan.Session] = []

@@ -42,6 +42,15 @@ public final class Store: @unchecked Sendable {
         if let handle { hc_store_close(handle) }
     }
 
+    /// For a process whose SQLite serves habitcore alone (an extension, a widget):
+    /// turns off SQLite's memory statistics process-wide, before any SQLite use, so
+    /// cold opens and asks run faster (hc_process_disable_sqlite_statistics).
+    /// Throws .misuse once SQLite is initialised in this process (nothing changed).
+    public static func disableSQLiteStatistics() throws(HabitError) {
+        try HabitKitVersion.compatibility.get()
+        try check(hc_process_disable_sqlite_statistics())
+    }
+
     /// Closes the file now (hc_store_close): an open transaction rolls back and the
     /// store's verifier closures are released. Later calls throw .misuse; closing
     /// again does nothing.

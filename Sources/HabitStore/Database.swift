@@ -156,6 +156,15 @@ package final class Database {
         return Database.error(status, "SQLite: \(message)")
     }
 
+    /// Turns SQLite's memory statistics off for the whole process: each of SQLite's
+    /// allocations then skips its global memory mutex. Only before SQLite is
+    /// initialised (hc_process_disable_sqlite_statistics says who may call it).
+    package static func disableMemoryStatistics() throws(HabitError) {
+        guard habitcore_sqlite_config_memstatus(0) == SQLITE_OK else {
+            throw HabitError(.misuse, "SQLite is already initialised in this process: its memory statistics stay on")
+        }
+    }
+
     /// Maps a SQLite result code to ours.
     package static func error(_ status: Int32, _ message: String) -> HabitError {
         switch status & 0xFF {

@@ -235,6 +235,8 @@ package final class Store {
 
     private static let habitColumns = "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms, " +
         "description, question, colour, icon, position"
+    // Built once: a query text made on each call costs its building and a longer hash.
+    private static let habitByIdQuery = "SELECT \(habitColumns) FROM habits WHERE id = ?1"
 
     package func insertHabit(_ spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
@@ -320,7 +322,7 @@ package final class Store {
     }
 
     package func habit(id: Int64) throws(HabitError) -> Habit? {
-        let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE id = ?1")
+        let statement = try db.statement(Self.habitByIdQuery)
         statement.bind(1, id)
         return try withSchedules(try statement.one(readHabitRow))
     }
@@ -547,6 +549,19 @@ package final class Store {
         statement.bind(3, Int64(to))
         return try statement.all(readEntry)
     }
+
+    /// Entries of one habit with from <= day <= to by day, each day's in append order:
+    /// the entries_fold index's own order, so SQLite sorts nothing (a cold reader's
+    /// ask reads a few days of each habit a rule names this way).
+    package func entriesByDay(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
+        let statement = try db.statement(Self.entriesByDayQuery)
+        statement.bind(1, habitId)
+        statement.bind(2, Int64(from))
+        statement.bind(3, Int64(to))
+        return try statement.all(readEntry)
+    }
+
+    private static let entriesByDayQuery = "SELECT \(entryColumns) FROM entries WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, id"
 
     /// What the day fold reads of one habit's entries with from <= day <= to, in
     /// (day, append) order, straight from the entries_fold index: no table row, no

@@ -252,6 +252,17 @@ final class ShieldStoreTests: ProofTestCase {
     /// A handle keeps what its last hc_shield_state read and computed while the store
     /// is unchanged; its answers are those of a handle that has never asked, at every
     /// instant, and after writes from another handle, another process and itself.
+    /// An extension's first call turns SQLite's memory statistics off for its
+    /// process; once SQLite is in use the call is refused and changes nothing.
+    func testSQLiteStatisticsTurnOffOnlyBeforeSQLiteIsUsed() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try compileC([Paths.root + "/Tests/c/sqlite_statistics.c"], output: dir + "/statistics", extra: ["-lsqlite3"])
+        for mode in ["first", "late"] {
+            XCTAssertSucceeded(try runProcess([dir + "/statistics", mode, dir + "/" + mode + ".db"]), "statistics \(mode)")
+        }
+    }
+
     func testAKeptAnswerIsTheFreshAnswerAfterWritesFromAnyWhere() throws {
         ok(hc_store_set_timezone(store, "UTC"))
         let walk = createHabit(store, "Walk", start: date(today - 10)), read = createHabit(store, "Read", start: date(today - 10))

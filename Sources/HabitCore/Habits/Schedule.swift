@@ -16,10 +16,16 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
     private static let dayNames = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]
 
     package init(parsing raw: String) throws(HabitError) {
-        let text = raw.lowercased()
-        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false)
-        let head = parts.first.map(String.init) ?? ""
-        let argument = parts.count > 1 ? String(parts[1]) : nil
+        // Stored schedules are written lower-case: only other text pays for lowercased().
+        let lowerASCII = raw.utf8.allSatisfy { $0 < 0x80 && !(UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
+        let text = lowerASCII ? raw : raw.lowercased()
+        // Split by scalars, not Characters: this runs for every schedule a store reads.
+        let colon = text.unicodeScalars.firstIndex(of: ":")
+        let head = colon.map { String(text.unicodeScalars[..<$0]) } ?? text
+        let argument = colon.map { String(text.unicodeScalars[text.unicodeScalars.index(after: $0)...]) }
+        func items(_ separator: Unicode.Scalar) -> [String] {
+            (argument ?? "").unicodeScalars.split(separator: separator, omittingEmptySubsequences: false).map { String($0) }
+        }
         func count(_ range: ClosedRange<Int>) throws(HabitError) -> Int {
             guard let argument, let n = Int(argument), range.contains(n) else {
                 throw .invalid("schedule '\(raw.prefix(60))': expected \(head):N with N in \(range.lowerBound)...\(range.upperBound)")
@@ -31,8 +37,8 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
             self = .daily
         case "days":
             var bits: UInt8 = 0
-            for name in (argument ?? "").split(separator: ",", omittingEmptySubsequences: false) {
-                guard let index = Schedule.dayNames.firstIndex(of: String(name)) else {
+            for name in items(",") {
+                guard let index = Schedule.dayNames.firstIndex(of: name) else {
                     throw .invalid("schedule '\(raw.prefix(60))': '\(name.prefix(20))' is not a weekday (mon,tue,wed,thu,fri,sat,sun)")
                 }
                 guard bits & (1 << index) == 0 else { throw .invalid("schedule '\(raw.prefix(60))' repeats \(name)") }
@@ -43,7 +49,7 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
             self = .everyNDays(try count(1...365))
         case "monthdays":
             var days: [Int] = []
-            for item in (argument ?? "").split(separator: ",", omittingEmptySubsequences: false) {
+            for item in items(",") {
                 guard let day = Int(item), (1...31).contains(day) else {
                     throw .invalid("schedule '\(raw.prefix(60))': '\(item.prefix(20))' is not a day of the month (1...31)")
                 }
@@ -56,7 +62,7 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
         case "monthly":
             self = .timesPerMonth(try count(1...31))
         case "times":
-            let numbers = (argument ?? "").split(separator: "/", omittingEmptySubsequences: false)
+            let numbers = items("/")
             guard numbers.count == 2, let n = Int(numbers[0]), let m = Int(numbers[1]), (1...365).contains(m), (1...m).contains(n) else {
                 throw .invalid("schedule '\(raw.prefix(60))': expected times:N/M, N times in M days, with 1 <= N <= M <= 365")
             }

@@ -779,6 +779,7 @@ extern "C" {
     pub fn hc_date_parse(out_day: *mut i32, text: *const c_char) -> i32;
     pub fn hc_date_format(buf: *mut c_char, buf_size: i32, day: i32) -> i32;
     pub fn hc_store_open(out: *mut *mut hc_store, path: *const c_char, flags: u32) -> i32;
+    pub fn hc_process_disable_sqlite_statistics() -> i32;
     pub fn hc_store_set_busy_timeout(store: *mut hc_store, ms: i32) -> i32;
     pub fn hc_store_close(store: *mut hc_store) -> i32;
     pub fn hc_store_errmsg(store: *mut hc_store) -> *const c_char;
