@@ -214,7 +214,8 @@ extension Engine {
         let ids = Set(rules.flatMap { $0.versions.flatMap { $0.settings?.habits ?? [] } })
         let vacations = ids.isEmpty ? [] : try vacations()
         for id in ids.sorted() {
-            guard let habit = try? habit(id: id) else { continue }
+            // A habit a rule names that this store does not hold lifts nothing.
+            guard let habit = try store.habitRow(id: id) else { continue }
             habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
                                               vacations: Vacation.ranges(vacations, habitId: id))
         }

@@ -78,7 +78,7 @@ extension Store {
         var rules: [ShieldRule] = []
         _ = try statement.all { (s) throws(HabitError) -> Void in
             let id = s.int(0)
-            let corrupt = HabitError.corrupt("shield rule \(id) holds a value out of range")
+            var corrupt: HabitError { .corrupt("shield rule \(id) holds a value out of range") }
             guard let day = Int32(exactly: s.int(1)) else { throw corrupt }
             var settings: ShieldRule.Settings?
             if let name = s.text(2) {
@@ -88,8 +88,8 @@ extension Store {
                     return minute
                 }
                 var habits: [Int64] = []
-                for item in (s.text(7) ?? "").split(separator: ",") {
-                    guard let habit = Int64(item) else { throw corrupt }
+                for item in (s.text(7) ?? "").unicodeScalars.split(separator: ",") {
+                    guard let habit = Int64(String(item)) else { throw corrupt }
                     habits.append(habit)
                 }
                 guard let lift = ShieldRule.Lift(rawValue: Int32(clamping: s.int(8))),

@@ -322,9 +322,16 @@ package final class Store {
     }
 
     package func habit(id: Int64) throws(HabitError) -> Habit? {
+        try withSchedules(try habitRow(id: id))
+    }
+
+    /// The habit's row without its schedule history (spec.schedule reads .daily), for
+    /// a caller that only folds entries into days, which no schedule decides (a shield
+    /// ask); whatever asks whether a day is due reads habit(id:).
+    package func habitRow(id: Int64) throws(HabitError) -> Habit? {
         let statement = try db.statement(Self.habitByIdQuery)
         statement.bind(1, id)
-        return try withSchedules(try statement.one(readHabitRow))
+        return try statement.one(readHabitRow)
     }
 
     package func activeHabit(named name: String) throws(HabitError) -> Habit? {

@@ -18,7 +18,7 @@ final class ScheduleTests: XCTestCase {
         for bad in ["", "daily:2", "days:", "days:mon,,tue", "days:mon,mon", "every:0", "every:366", "every:x",
                     "monthdays:0", "monthdays:1,1", "weekly:0", "weekly:8", "monthly:32", "fortnightly",
                     "times:", "times:2", "times:2/", "times:/3", "times:0/3", "times:4/3", "times:1/366", "times:1/0",
-                    "times:2/3/4", "times:a/b", "times:-1/3"] {
+                    "times:2/3/4", "times:a/b", "times:-1/3", "DÄILY", "days:mön", "days:mon\u{301}", "every:\u{0663}"] {
             XCTAssertThrowsError(try Schedule(parsing: bad), bad) { error in
                 XCTAssertEqual((error as? HabitError)?.code, .invalid)
             }

@@ -366,7 +366,14 @@ package enum ShieldPlan {
         /// back-to-back ones lift as one stretch, and a lookup is a binary search.
         let sessions: [Span]
         let emergencies: [Span]
-        var windows: [Int32: Window?] = [:]
+        /// Windows computed so far by day, from firstCachedDay on (nil: not yet
+        /// computed). The days a search asks lie close together, and an array index
+        /// costs a search's many lookups less than hashing the day.
+        private var cachedWindows: [CachedWindow?] = []
+        private var firstCachedDay: Int32 = 0
+        private struct CachedWindow { let window: Window? }
+        /// Days the cache spans at most before it starts over.
+        private static let cacheSpanLimit = 4096
 
         init(rule: ShieldRule, inputs: Inputs) {
             self.rule = rule
@@ -380,10 +387,28 @@ package enum ShieldPlan {
         }
 
         mutating func window(_ day: Int32) -> Window? {
-            if let cached = windows[day] { return cached }
+            let offset = Int(day) - Int(firstCachedDay)
+            if cachedWindows.indices.contains(offset), let cached = cachedWindows[offset] { return cached.window }
             let computed = ShieldPlan.window(rule, day: day, inputs: inputs)
-            windows[day] = computed
+            keep(computed, day: day)
             return computed
+        }
+
+        private mutating func keep(_ window: Window?, day: Int32) {
+            var offset = Int(day) - Int(firstCachedDay)
+            let span = max(cachedWindows.count, offset + 1) - min(0, offset)
+            if cachedWindows.isEmpty || span > Self.cacheSpanLimit {
+                cachedWindows = [nil]
+                firstCachedDay = day
+                offset = 0
+            } else if offset < 0 {
+                cachedWindows.insert(contentsOf: repeatElement(nil, count: -offset), at: 0)
+                firstCachedDay = day
+                offset = 0
+            } else if offset >= cachedWindows.count {
+                cachedWindows.append(contentsOf: repeatElement(nil, count: offset - cachedWindows.count + 1))
+            }
+            cachedWindows[offset] = CachedWindow(window: window)
         }
 
         /// The windows whose span can hold an instant, latest start first.
