@@ -235,7 +235,7 @@ package final class Store {
 
     private static let habitColumns = "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms, " +
         "description, question, colour, icon, position"
-    // Built once: a query text made on each call costs its building and a longer hash.
+    // Built once, not at every call.
     private static let habitByIdQuery = "SELECT \(habitColumns) FROM habits WHERE id = ?1"
 
     package func insertHabit(_ spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
