@@ -1,6 +1,7 @@
 import HabitPlatform
 import HabitArchive
 import HabitCore
+import HabitFiles
 import HabitPlugins
 import HabitStore
 
@@ -438,19 +439,66 @@ package final class Engine {
     // MARK: Export and import
 
     package func export(layout: StoreDocument.Layout) throws(HabitError) -> String {
+        var text = ""
+        try export(layout: layout, progress: nil) { (piece) throws(HabitError) in text += piece }
+        return text
+    }
+
+    /// The store's document, record by record from one read snapshot: `write` gets
+    /// the text in pieces of about 64 KiB, so only a piece is ever held. progress
+    /// counts records (habits, entries, rows) and cancels by returning true.
+    package func export(layout: StoreDocument.Layout, progress: TransferProgress?,
+                        write: (String) throws(HabitError) -> Void) throws(HabitError) {
         try store.snapshot { () throws(HabitError) in
             let rules = StoreDocument.Rules(weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
                                             habitPolicies: try store.habitStreakPolicies())
-            return StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
-                                        habits: try store.habits(includeArchived: true),
-                                        entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
-                                        keys: try store.entryKeys(), layout: layout, rules: rules,
-                                        tables: try Store.historyTables.map { (name) throws(HabitError) in
-                                            var rows = try store.tableRows(name)
-                                            // The header carries these: once is enough, and a store that never set them reads the same.
-                                            if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
-                                            return ImportPlan.Table(name: name, rows: rows)
-                                        }.filter { !$0.rows.isEmpty })
+            let habits = try store.habits(includeArchived: true)
+            let keys = try store.entryKeys()
+            let tables = try Store.historyTables.map { (name) throws(HabitError) in
+                var rows = try store.tableRows(name)
+                // The header carries these: once is enough, and a store that never set them reads the same.
+                if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
+                return ImportPlan.Table(name: name, rows: rows)
+            }.filter { !$0.rows.isEmpty }
+            var gate = ProgressGate(progress, total: Int64(habits.count) + (try store.entryCount())
+                                        + tables.reduce(0) { $0 + Int64($1.rows.count) })
+            var writer = StoreDocument.Writer(layout: layout, timezone: try timezoneName(), dayStartMinutes: try dayStart(), rules: rules)
+            func record() throws(HabitError) {
+                try gate.step()
+                if writer.text.utf8.count >= Self.exportPiece {
+                    try write(writer.text)
+                    writer.text.removeAll(keepingCapacity: true)
+                }
+            }
+            try gate.start()
+            for habit in habits { writer.habit(habit); try record() }
+            try store.eachEntry { (entry) throws(HabitError) in writer.entry(entry, key: keys[entry.id]); try record() }
+            for table in tables { for row in table.rows { writer.row(table: table.name, row); try record() } }
+            writer.finish()
+            try write(writer.text)
+            try gate.finish()
+        }
+    }
+
+    private static let exportPiece = 64 * 1024
+
+    /// The export into a file that appears at path whole or not at all (AtomicOutput):
+    /// on an error or a cancel, path is as it was.
+    package func exportFile(path: String, layout: StoreDocument.Layout, progress: TransferProgress?) throws(HabitError) {
+        guard !path.isEmpty else { throw .invalid("path is empty") }
+        let output: AtomicOutput
+        do throws(AtomicOutput.Failure) { output = try AtomicOutput(path: path) } catch { throw Self.fileError(error, path) }
+        defer { output.abandon() }
+        try export(layout: layout, progress: progress) { (piece) throws(HabitError) in
+            do throws(AtomicOutput.Failure) { try output.write(piece) } catch { throw Self.fileError(error, path) }
+        }
+        do throws(AtomicOutput.Failure) { try output.commit() } catch { throw Self.fileError(error, path) }
+    }
+
+    private static func fileError(_ failure: AtomicOutput.Failure, _ path: String) -> HabitError {
+        switch failure {
+        case .missingFolder: HabitError(.notFound, "no folder for \(path.prefix(300))")
+        case .failed(let reason): HabitError(.io, reason)
         }
     }
 

@@ -20,6 +20,7 @@ class Status(enum.IntEnum):
     READONLY = 10
     INTERNAL = 11
     INSUFFICIENT = 12
+    CANCELLED = 13
 
 
 class Error(Exception):
