@@ -18,3 +18,12 @@ public func hc_store_export_file(_ store: OpaquePointer?, _ path: UnsafePointer<
                               progress: transferProgress(progress, user_data))
     }
 }
+
+@c @implementation
+public func hc_store_import_file(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: Int32,
+                                 _ progress: hc_transfer_progress?, _ user_data: UnsafeMutableRawPointer?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        try engine.importFile(path: try Convert.string(path, "path"), layout: format == HC_FORMAT_DETECT ? nil : try layout(format),
+                              progress: transferProgress(progress, user_data))
+    }
+}

@@ -44,9 +44,11 @@ struct ProgressGate {
         if Self.monotonicNs() &- lastReportNs >= Self.intervalNs { try call() }
     }
 
-    mutating func finish() throws(HabitError) {
+    /// The last report (done == total), once everything is done: too late to cancel,
+    /// so its answer is not asked.
+    mutating func finish() {
         done = total
-        try call()
+        _ = report?(total, total)
     }
 
     private mutating func call() throws(HabitError) {

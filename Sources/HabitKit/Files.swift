@@ -68,6 +68,19 @@ extension Store {
         try withHandle { store throws(HabitError) in try check(hc_store_import(store, text, format.rawValue)) }
     }
 
+    /// Imports the store's own export from a file, all or nothing (hc_store_import_file):
+    /// as importText, with JSON Lines read a line at a time. progress gets (done, total)
+    /// in units of twice the file's bytes (read and checked, then written), on this
+    /// thread, and cancels by returning true (nothing is written). Throws as importText,
+    /// and .notFound (no such file), .cancelled.
+    public func importFile(_ path: String, format: ExchangeFormat = .detect, progress: TransferProgress? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try withTransferProgress(progress) { callback, userData throws(HabitError) in
+                try check(hc_store_import_file(store, path, format.rawValue, callback, userData))
+            }
+        }
+    }
+
     /// Imports Loop Habit Tracker's CSV export, Habits.csv and Checkmarks.csv, all or
     /// nothing (hc_store_import_loop_csv). Throws as importText, naming file and line.
     public func importLoopCSV(habits: String, checkmarks: String) throws(HabitError) {

@@ -89,4 +89,75 @@ final class FileExchangeTests: StoreTestCase {
         XCTAssertEqual(hc_store_export_file(store, dir, HC_FORMAT_JSON, nil, nil), HC_E_IO, "a folder is not replaced")
         XCTAssertEqual(try files(), before)
     }
+
+    func habitCount(_ store: OpaquePointer) -> Int {
+        eachHabit(store) { _ in 0 }.count
+    }
+
+    func testImportFileGivesTheStoreImportOfTheTextGives() throws {
+        let source = try richStore()
+        defer { hc_store_close(source) }
+        for format in [HC_FORMAT_JSON, HC_FORMAT_JSONL] {
+            let path = dir + "/document-\(format)"
+            ok(hc_store_export_file(source, path, format, nil, nil))
+            let document = export(source, format)
+            for given in [format, HC_FORMAT_DETECT] {
+                // export -> import_file into a new store -> export: the same document.
+                let target = try open("from-file-\(format)-\(given).db")
+                let reports = Reports()
+                let status = hc_store_import_file(target, path, given, Self.record, Unmanaged.passUnretained(reports).toOpaque())
+                XCTAssertEqual(status, HC_OK, String(cString: hc_store_errmsg(target)))
+                XCTAssertEqual(export(target, format), document, "format \(format) given as \(given)")
+                let size = Int64(document.utf8.count)
+                XCTAssertEqual(reports.calls.first?.done, 0)
+                XCTAssertEqual(reports.calls.last?.done, 2 * size)
+                XCTAssertTrue(reports.calls.allSatisfy { $0.total == 2 * size })
+                XCTAssertEqual(reports.calls.map(\.done), reports.calls.map(\.done).sorted())
+                hc_store_close(target)
+            }
+        }
+
+        // A bad line: the same code and message as hc_store_import of the same text, nothing written.
+        var lines = export(source, HC_FORMAT_JSONL).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        lines[40] = lines[40].replacingOccurrences(of: "\"kind\":\"amount\"", with: "\"kind\":\"sideways\"")
+        let bad = lines.joined(separator: "\n")
+        try bad.write(toFile: dir + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let fromText = try open("bad-text.db"), fromFile = try open("bad-file.db")
+        defer { hc_store_close(fromText); hc_store_close(fromFile) }
+        XCTAssertEqual(hc_store_import(fromText, bad, HC_FORMAT_DETECT), HC_E_INVALID)
+        XCTAssertEqual(hc_store_import_file(fromFile, dir + "/bad.jsonl", HC_FORMAT_DETECT, nil, nil), HC_E_INVALID)
+        let message = String(cString: hc_store_errmsg(fromFile))
+        XCTAssertTrue(message.hasPrefix("line 41: "), message)
+        XCTAssertEqual(message, String(cString: hc_store_errmsg(fromText)))
+        XCTAssertEqual(habitCount(fromFile), 0)
+
+        // A cancel while reading or while writing: nothing written.
+        for cancelAt in [2, 3, 4] {
+            let reports = Reports()
+            reports.cancelAt = cancelAt
+            let target = try open("cancelled-\(cancelAt).db")
+            defer { hc_store_close(target) }
+            let status = hc_store_import_file(target, dir + "/document-\(HC_FORMAT_JSONL)", HC_FORMAT_JSONL, Self.record,
+                                              Unmanaged.passUnretained(reports).toOpaque())
+            if reports.calls.count >= cancelAt {
+                XCTAssertEqual(status, HC_E_CANCELLED)
+                XCTAssertEqual(habitCount(target), 0)
+            } else {
+                XCTAssertEqual(status, HC_OK, "finished before report \(cancelAt)")
+            }
+        }
+        let cancelled = Reports()
+        cancelled.cancelAt = 1
+        let atOnce = try open("at-once.db")
+        XCTAssertEqual(hc_store_import_file(atOnce, dir + "/document-\(HC_FORMAT_JSON)", HC_FORMAT_DETECT, Self.record,
+                                            Unmanaged.passUnretained(cancelled).toOpaque()), HC_E_CANCELLED)
+        hc_store_close(atOnce)
+
+        // Files that are not documents.
+        XCTAssertEqual(hc_store_import_file(fromFile, dir + "/missing.jsonl", HC_FORMAT_DETECT, nil, nil), HC_E_NOT_FOUND)
+        XCTAssertEqual(hc_store_import_file(fromFile, dir, HC_FORMAT_DETECT, nil, nil), HC_E_INVALID)
+        try "\n\n".write(toFile: dir + "/blank.jsonl", atomically: true, encoding: .utf8)
+        XCTAssertEqual(hc_store_import_file(fromFile, dir + "/blank.jsonl", HC_FORMAT_JSONL, nil, nil), HC_E_INVALID)
+        XCTAssertEqual(String(cString: hc_store_errmsg(fromFile)), "no header line")
+    }
 }

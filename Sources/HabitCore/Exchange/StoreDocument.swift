@@ -236,31 +236,51 @@ package enum StoreDocument {
                 }
             }
         case .jsonLines:
-            var lineNumber = 0
-            var sawHeader = false
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lineNumber += 1
-                if line.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { continue }
-                do throws(HabitError) {
-                    let record = try JSON.parse(String(line))
-                    let type = try record.string("type")
-                    switch type {
-                    case "header" where !sawHeader: try reader.header(record); sawHeader = true
-                    case "habit" where sawHeader: try reader.habit(record)
-                    case "entry" where sawHeader: try reader.entry(record)
-                    case "row" where sawHeader:
-                        guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
-                        reader.row(table: try record.string("table"), row)
-                    default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
-                    }
-                } catch {
-                    throw error.prefixed("line \(lineNumber)")
-                }
-            }
-            guard sawHeader else { throw .invalid("no header line") }
+            var lines = LinesReader(today: today)
+            for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) { try lines.line(line) }
+            return try lines.finish()
         }
         try reader.plan.checkNames()
         return reader.plan
+    }
+
+    /// Reads a JSON Lines document a line at a time, so a file need never be whole in
+    /// memory: the one reader of the layout (decode drives it over a text, an import
+    /// from a file over the lines it reads). Errors name the line.
+    package struct LinesReader {
+        private var reader = PlanBuilder()
+        private var lineNumber = 0
+        private var sawHeader = false
+
+        package init(today: Int32 = CivilDate.maxDay) { reader.plan.today = today }
+
+        /// The next line's bytes, without its "\n".
+        package mutating func line<Bytes: Collection>(_ line: Bytes) throws(HabitError) where Bytes.Element == UInt8 {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { return }
+            do throws(HabitError) {
+                let record = try JSON.parse(Array(line))
+                let type = try record.string("type")
+                switch type {
+                case "header" where !sawHeader: try reader.header(record); sawHeader = true
+                case "habit" where sawHeader: try reader.habit(record)
+                case "entry" where sawHeader: try reader.entry(record)
+                case "row" where sawHeader:
+                    guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
+                    reader.row(table: try record.string("table"), row)
+                default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
+                }
+            } catch {
+                throw error.prefixed("line \(lineNumber)")
+            }
+        }
+
+        /// The whole document, checked.
+        package func finish() throws(HabitError) -> ImportPlan {
+            guard sawHeader else { throw .invalid("no header line") }
+            try reader.plan.checkNames()
+            return reader.plan
+        }
     }
 
     private struct PlanBuilder {

@@ -801,6 +801,7 @@ extern "C" {
     pub fn hc_store_backup(store: *mut hc_store, path: *const c_char) -> i32;
     pub fn hc_store_import(store: *mut hc_store, text: *const c_char, format: i32) -> i32;
     pub fn hc_store_export_file(store: *mut hc_store, path: *const c_char, format: i32, progress: hc_transfer_progress, user_data: *mut c_void) -> i32;
+    pub fn hc_store_import_file(store: *mut hc_store, path: *const c_char, format: i32, progress: hc_transfer_progress, user_data: *mut c_void) -> i32;
     pub fn hc_store_import_loop_csv(store: *mut hc_store, habits_csv: *const c_char, checkmarks_csv: *const c_char) -> i32;
     pub fn hc_store_import_loop_zip(store: *mut hc_store, data: *const u8, size: i64) -> i32;
     pub fn hc_store_export_loop_csv(out_habits_csv: *mut *mut c_char, out_checkmarks_csv: *mut *mut c_char, store: *mut hc_store, to_day: i32) -> i32;
