@@ -160,4 +160,67 @@ final class FileExchangeTests: StoreTestCase {
         XCTAssertEqual(hc_store_import_file(fromFile, dir + "/blank.jsonl", HC_FORMAT_JSONL, nil, nil), HC_E_INVALID)
         XCTAssertEqual(String(cString: hc_store_errmsg(fromFile)), "no header line")
     }
+
+    /// Runs habitctl with its stderr on a real pseudo-terminal (stdout a pipe) and
+    /// answers what the terminal received, then the exit status on a line of its own.
+    func onTerminal(_ arguments: [String]) throws -> String {
+        let script = """
+            import os, subprocess, sys
+            master, slave = os.openpty()
+            child = subprocess.Popen(sys.argv[1:], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=slave)
+            os.close(slave)
+            seen = b""
+            while True:
+                try:
+                    chunk = os.read(master, 65536)
+                except OSError:
+                    break
+                if not chunk:
+                    break
+                seen += chunk
+            sys.stdout.write(seen.decode() + "\\nstatus %d" % child.wait())
+            """
+        return try runProcess(["python3", "-c", script, Paths.habitctl] + arguments).stdout
+    }
+
+    func testHabitctlDrawsProgressOnATerminalAndIsSilentOtherwise() throws {
+        let db = dir + "/cli.db"
+        for args in [["init"], ["habit", "add", "Read"], ["log", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
+                     ["log", "Water", "3"]] {
+            XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", db] + args), "\(args)")
+        }
+        let document = try runProcess([Paths.habitctl, "--db", db, "export", "--format", "jsonl"]).stdout
+        let file = dir + "/out.jsonl"
+
+        // A terminal: the line drawn in place from 0% to 100%, cleared, then the usual log line.
+        let seen = try onTerminal(["--db", db, "export", "--format", "jsonl", "--output", file])
+        XCTAssertTrue(seen.hasPrefix("\rexporting to \(file): 0%"), seen.debugDescription)
+        let label = "exporting to \(file): 100%"
+        XCTAssertTrue(seen.contains("\r" + label), seen.debugDescription)
+        XCTAssertTrue(seen.contains("\r" + String(repeating: " ", count: label.count) + "\rexported to \(file)"), seen.debugDescription)
+        XCTAssertTrue(seen.hasSuffix("status 0"), seen)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), document, "--output writes what stdout gets")
+
+        let imported = try onTerminal(["--db", dir + "/cli-in.db", "import", file])
+        XCTAssertTrue(imported.hasPrefix("\rimporting \(file): 0%"), imported.debugDescription)
+        XCTAssertTrue(imported.contains("\rimporting \(file): 100%"), imported.debugDescription)
+        XCTAssertTrue(imported.hasSuffix("status 0"), imported)
+        XCTAssertEqual(try runProcess([Paths.habitctl, "--db", dir + "/cli-in.db", "export", "--format", "jsonl"]).stdout, document)
+
+        // Not a terminal: not a byte of progress.
+        let quiet = try runProcess([Paths.habitctl, "--db", db, "export", "--format", "json", "--output", dir + "/out.json"])
+        XCTAssertEqual(quiet.status, 0)
+        XCTAssertEqual(quiet.stderr, "exported to \(dir)/out.json\n")
+        let quietImport = try runProcess([Paths.habitctl, "--db", dir + "/quiet-in.db", "import", dir + "/out.json"])
+        XCTAssertEqual(quietImport.status, 0)
+        XCTAssertEqual(quietImport.stderr, "")
+        XCTAssertEqual(quietImport.stdout, "imported; the store now has 2 habits\n")
+
+        // A missing file or folder: the library's words and exit code.
+        let missing = try runProcess([Paths.habitctl, "--db", db, "import", dir + "/missing.jsonl"])
+        XCTAssertEqual(missing.status, 3, missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no such file"), missing.stderr)
+        let noFolder = try runProcess([Paths.habitctl, "--db", db, "export", "--output", dir + "/no/such/x.json"])
+        XCTAssertEqual(noFolder.status, 3, noFolder.stderr)
+    }
 }
