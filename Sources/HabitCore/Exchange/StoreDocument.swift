@@ -237,7 +237,15 @@ package enum StoreDocument {
             }
         case .jsonLines:
             var lines = LinesReader(today: today)
-            for line in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) { try lines.line(line) }
+            let bytes = text.utf8
+            var start = bytes.startIndex
+            while true {
+                // Each line copied on its own: the text is not held twice.
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+                try lines.line(ArraySlice(bytes[start..<end]))
+                guard end < bytes.endIndex else { break }
+                start = bytes.index(after: end)
+            }
             return try lines.finish()
         }
         try reader.plan.checkNames()
@@ -255,7 +263,9 @@ package enum StoreDocument {
         package init(today: Int32 = CivilDate.maxDay) { reader.plan.today = today }
 
         /// The next line's bytes, without its "\n".
-        package mutating func line<Bytes: Collection>(_ line: Bytes) throws(HabitError) where Bytes.Element == UInt8 {
+        /// (Concrete bytes, not a generic collection: a generic call from another module
+        /// would go through witnesses for every byte.)
+        package mutating func line(_ line: ArraySlice<UInt8>) throws(HabitError) {
             lineNumber += 1
             if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { return }
             do throws(HabitError) {
