@@ -50,7 +50,7 @@ let package = Package(
         .systemLibrary(name: "CZlib", path: "Sources/CZlib"),
         .target(name: "HabitArchive", dependencies: ["HabitCore", "CZlib"]),
         // Use cases composing the store, the plugin host and the domain.
-        .target(name: "HabitEngine", dependencies: ["HabitPlatform", "HabitCore", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
+        .target(name: "HabitEngine", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
         // language that reads the macros themselves.
         .target(name: "HabitCoreDefaults", cSettings: [.headerSearchPath("../../include")]),

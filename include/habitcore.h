@@ -90,6 +90,7 @@ int32_t hc_abi_version(void);
 #define HC_E_READONLY 10 /* a write on a store opened with HC_OPEN_READONLY */
 #define HC_E_INTERNAL 11 /* a bug in habitcore: please report it */
 #define HC_E_INSUFFICIENT 12 /* a spend larger than the available credits; nothing was written */
+#define HC_E_CANCELLED 13 /* a callback asked to stop; nothing was written (since 1.1) */
 
 /* A short English name for a status code ("HC_E_INVALID: invalid argument").
  * Static string, never freed; unknown codes get "unknown status". Any thread. */
@@ -258,6 +259,40 @@ int32_t hc_store_backup(hc_store *store, const char *path);
  * active here is HC_E_CONFLICT. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_CONFLICT,
  * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
 int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* format: also HC_FORMAT_DETECT */
+
+/* Since 1.1. How far a long export or import has come: done of total units (see
+ * each call), both >= 0, done <= total. Called on the thread that made the call,
+ * at most about 50 times a second and at least at the start and the end (done ==
+ * total, once everything is done: its answer is ignored). Return 0 to go on,
+ * nonzero to cancel: the call then stops, writes nothing and returns
+ * HC_E_CANCELLED. It must not call habitcore with the same store handle. */
+typedef int32_t (*hc_transfer_progress)(int64_t done, int64_t total, void *user_data);
+
+/* Since 1.1. hc_store_export written to a file: the same bytes, written record by
+ * record from one read snapshot, so memory stays flat however large the store (the
+ * text is never whole in memory). The file appears at path whole or not at all:
+ * the bytes go to a temporary file beside it (0600), synced and renamed over path
+ * at the end; an existing file at path is replaced. progress (NULL: none) counts
+ * records: habits, entries and rows of other tables. On any error or a cancel,
+ * path is left as it was and the temporary file is removed.
+ * HC_OK, HC_E_INVALID (NULL or empty path, bad format), HC_E_NOT_FOUND (no such
+ * folder), HC_E_IO, HC_E_CANCELLED, HC_E_BUSY, HC_E_MISUSE. One thread per store
+ * handle at a time, as every call. */
+int32_t hc_store_export_file(hc_store *store, const char *path, int32_t format, hc_transfer_progress progress,
+                             void *user_data);
+
+/* Since 1.1. hc_store_import of a file's text: the same checks, the same messages
+ * naming the line or element, the same store, all or nothing in one transaction.
+ * JSON Lines are read a line at a time, so the text is never whole in memory (the
+ * checked records are, until written); a JSON document (HC_FORMAT_JSON, or what
+ * HC_FORMAT_DETECT finds) is read whole. progress (NULL: none) counts twice the
+ * file's size in bytes: the first half read and checked, the second written; a
+ * cancel writes nothing. HC_OK, HC_E_INVALID (NULL or empty path, not a regular
+ * file, bad format, a bad record), HC_E_NOT_FOUND (no such file), HC_E_CORRUPT,
+ * HC_E_CONFLICT, HC_E_TOO_NEW, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_CANCELLED,
+ * HC_E_MISUSE. One thread per store handle at a time, as every call. */
+int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, hc_transfer_progress progress,
+                             void *user_data); /* format: also HC_FORMAT_DETECT */
 
 /* Imports Loop Habit Tracker's CSV export: the text of Habits.csv and of the
  * top-level Checkmarks.csv, as Loop writes them. Yes/no habits become checkmark

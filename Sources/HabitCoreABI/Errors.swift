@@ -50,6 +50,7 @@ enum CText {
         case HC_E_READONLY: return pointer("HC_E_READONLY: the store is read-only")
         case HC_E_INTERNAL: return pointer("HC_E_INTERNAL: internal error")
         case HC_E_INSUFFICIENT: return pointer("HC_E_INSUFFICIENT: not enough credits")
+        case HC_E_CANCELLED: return pointer("HC_E_CANCELLED: cancelled by a callback")
         default: return pointer("unknown status")
         }
     }

@@ -113,7 +113,7 @@ public func hc_store_rollback(_ store: OpaquePointer?) -> Int32 {
     withStore(store) { engine throws(HabitError) in try engine.rollback() }
 }
 
-private func layout(_ format: Int32) throws(HabitError) -> StoreDocument.Layout {
+func layout(_ format: Int32) throws(HabitError) -> StoreDocument.Layout {
     guard let layout = StoreDocument.Layout(rawValue: format) else {
         throw .invalid("format \(format) is not HC_FORMAT_JSON (1) or HC_FORMAT_JSONL (2)")
     }

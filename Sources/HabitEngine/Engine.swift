@@ -1,6 +1,7 @@
 import HabitPlatform
 import HabitArchive
 import HabitCore
+import HabitFiles
 import HabitPlugins
 import HabitStore
 
@@ -438,19 +439,75 @@ package final class Engine {
     // MARK: Export and import
 
     package func export(layout: StoreDocument.Layout) throws(HabitError) -> String {
+        var text = ""
+        try export(layout: layout, progress: nil) { (piece) throws(HabitError) in text += piece }
+        return text
+    }
+
+    /// The store's document, record by record from one read snapshot: `write` gets
+    /// the text in pieces of about 64 KiB, so only a piece is ever held. progress
+    /// counts records (habits, entries, rows) and cancels by returning true.
+    package func export(layout: StoreDocument.Layout, progress: TransferProgress?,
+                        write: (String) throws(HabitError) -> Void) throws(HabitError) {
         try store.snapshot { () throws(HabitError) in
             let rules = StoreDocument.Rules(weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
                                             habitPolicies: try store.habitStreakPolicies())
-            return StoreDocument.encode(timezone: try timezoneName(), dayStartMinutes: try dayStart(),
-                                        habits: try store.habits(includeArchived: true),
-                                        entries: try store.entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay),
-                                        keys: try store.entryKeys(), layout: layout, rules: rules,
-                                        tables: try Store.historyTables.map { (name) throws(HabitError) in
-                                            var rows = try store.tableRows(name)
-                                            // The header carries these: once is enough, and a store that never set them reads the same.
-                                            if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
-                                            return ImportPlan.Table(name: name, rows: rows)
-                                        }.filter { !$0.rows.isEmpty })
+            let habits = try store.habits(includeArchived: true)
+            let keys = try store.entryKeys()
+            let tables = try Store.historyTables.map { (name) throws(HabitError) in
+                var rows = try store.tableRows(name)
+                // The header carries these: once is enough, and a store that never set them reads the same.
+                if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
+                return ImportPlan.Table(name: name, rows: rows)
+            }.filter { !$0.rows.isEmpty }
+            var gate = ProgressGate(progress, total: Int64(habits.count) + (try store.entryCount())
+                                        + tables.reduce(0) { $0 + Int64($1.rows.count) })
+            var writer = StoreDocument.Writer(layout: layout, timezone: try timezoneName(), dayStartMinutes: try dayStart(), rules: rules)
+            func record() throws(HabitError) {
+                try gate.step()
+                if writer.text.utf8.count >= Self.exportPiece {
+                    try write(writer.text)
+                    writer.text.removeAll(keepingCapacity: true)
+                }
+            }
+            try gate.start()
+            for habit in habits { writer.habit(habit); try record() }
+            try store.eachEntry { (entry) throws(HabitError) in writer.entry(entry, key: keys[entry.id]); try record() }
+            for table in tables { for row in table.rows { writer.row(table: table.name, row); try record() } }
+            writer.finish()
+            try write(writer.text)
+            gate.finish()
+        }
+    }
+
+    private static let exportPiece = 64 * 1024
+
+    /// The export into a file that appears at path whole or not at all (AtomicOutput):
+    /// on an error or a cancel, path is as it was.
+    package func exportFile(path: String, layout: StoreDocument.Layout, progress: TransferProgress?) throws(HabitError) {
+        guard !path.isEmpty else { throw .invalid("path is empty") }
+        let output: AtomicOutput
+        do throws(AtomicOutput.Failure) { output = try AtomicOutput(path: path) } catch { throw Self.fileError(error, path) }
+        defer { output.abandon() }
+        try export(layout: layout, progress: progress) { (piece) throws(HabitError) in
+            do throws(AtomicOutput.Failure) { try output.write(piece) } catch { throw Self.fileError(error, path) }
+        }
+        do throws(AtomicOutput.Failure) { try output.commit() } catch { throw Self.fileError(error, path) }
+    }
+
+    private static func fileError(_ failure: LineReader.Failure, _ path: String) -> HabitError {
+        switch failure {
+        case .missing: HabitError(.notFound, "no such file: \(path.prefix(300))")
+        case .notRegular: HabitError(.invalid, "\(path.prefix(300)) is not a regular file")
+        case .lineTooLong(let line): HabitError(.invalid, "line \(line): longer than \(JSON.maxBytes) bytes")
+        case .unreadable(let reason): HabitError(.io, "cannot read \(path.prefix(300)): \(reason)")
+        }
+    }
+
+    private static func fileError(_ failure: AtomicOutput.Failure, _ path: String) -> HabitError {
+        switch failure {
+        case .missingFolder: HabitError(.notFound, "no folder for \(path.prefix(300))")
+        case .failed(let reason): HabitError(.io, reason)
         }
     }
 
@@ -485,6 +542,49 @@ package final class Engine {
         try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text), today: today()))
     }
 
+    /// An import from a file, as importDocument would read its text. JSON Lines are read
+    /// a line at a time (the text is never whole in memory; the checked plan is); a JSON
+    /// document is read whole. progress counts twice the file's bytes: the first half
+    /// read and checked, the second written.
+    package func importFile(path: String, layout: StoreDocument.Layout?, progress: TransferProgress?) throws(HabitError) {
+        guard !path.isEmpty else { throw .invalid("path is empty") }
+        let file: LineReader
+        do throws(LineReader.Failure) { file = try LineReader(path: path, maxLineBytes: JSON.maxBytes) } catch { throw Self.fileError(error, path) }
+        let size = file.size
+        var gate = ProgressGate(progress, total: size.multipliedReportingOverflow(by: 2).overflow ? size : size * 2)
+        try gate.start()
+        var lines = StoreDocument.LinesReader(today: try today())
+        var resolved = layout
+        func nextLine() throws(HabitError) -> ArraySlice<UInt8>? {
+            do throws(LineReader.Failure) { return try file.next() } catch { throw Self.fileError(error, path) }
+        }
+        while let line = try nextLine() {
+            if resolved == nil, !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
+                resolved = StoreDocument.detectLayout(String(decoding: line, as: UTF8.self))
+            }
+            if resolved == .json { break }
+            try lines.line(line)
+            try gate.advance(to: file.consumed)
+        }
+        let plan: ImportPlan
+        if resolved == .json {
+            // One document: no record boundary to stop at, so it is read whole.
+            guard case .success(let bytes) = WholeFile.read(path, maxBytes: JSON.maxBytes),
+                  let text = String(validating: bytes, as: UTF8.self) else {
+                throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
+            }
+            plan = try StoreDocument.decode(text, layout: .json, today: try today())
+        } else {
+            plan = try lines.finish()
+        }
+        try gate.advance(to: size)
+        let entries = max(1, plan.entries.count)
+        try apply(plan) { (written) throws(HabitError) in
+            try gate.advance(to: size + Int64(Double(size) * Double(written) / Double(entries)))
+        }
+        gate.finish()
+    }
+
     /// Loop's zip as Loop hands it to its users: every file must be UTF-8 text.
     package func importLoopArchive(_ bytes: [UInt8]) throws(HabitError) {
         guard Zip.looksLikeZip(bytes) else { throw .invalid("not a zip archive (Loop's CSV export is one)") }
@@ -512,7 +612,8 @@ package final class Engine {
     }
 
     /// Writes a checked plan in one transaction: all of it or none.
-    private func apply(_ plan: ImportPlan) throws(HabitError) {
+    /// written: called after each entry with the count written so far.
+    private func apply(_ plan: ImportPlan, written: ((Int) throws(HabitError) -> Void)? = nil) throws(HabitError) {
         defer { historyCache.removeAll() }
         try store.atomically { () throws(HabitError) in
             // The header's zone must be one hc_store_set_timezone takes, used or not.
@@ -560,6 +661,7 @@ package final class Engine {
                     try store.insertEntryKey(key, entryId: id)
                 }
                 entryIds.append(id)
+                try written?(entryIds.count)
             }
             if restoring && !plan.tables.isEmpty {
                 guard habitIds == plan.habitIds, entryIds == plan.entryIds else {

@@ -27,6 +27,20 @@ extension Store {
         }
     }
 
+    /// The export written to a file record by record (hc_store_export_file): the
+    /// same bytes as export(format:), memory flat however large the store; the file
+    /// appears at path whole or not at all. progress gets (records done, total) at
+    /// most about 50 times a second, on this thread, and cancels by returning true
+    /// (then path is left as it was); it must not use this store. Throws .invalid,
+    /// .notFound (no such folder), .io, .cancelled.
+    public func export(to path: String, format: ExchangeFormat = .json, progress: TransferProgress? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try withTransferProgress(progress) { callback, userData throws(HabitError) in
+                try check(hc_store_export_file(store, path, format.rawValue, callback, userData))
+            }
+        }
+    }
+
     /// The store in Loop Habit Tracker's CSV format, as Loop's exporter writes it:
     /// Habits.csv and the top-level Checkmarks.csv, checkmarks up to a day (nil:
     /// today) (hc_store_export_loop_csv). Throws .invalid.
@@ -52,6 +66,19 @@ extension Store {
     /// active here), .corrupt, .readOnly.
     public func importText(_ text: String, format: ExchangeFormat = .detect) throws(HabitError) {
         try withHandle { store throws(HabitError) in try check(hc_store_import(store, text, format.rawValue)) }
+    }
+
+    /// Imports the store's own export from a file, all or nothing (hc_store_import_file):
+    /// as importText, with JSON Lines read a line at a time. progress gets (done, total)
+    /// in units of twice the file's bytes (read and checked, then written), on this
+    /// thread, and cancels by returning true (nothing is written). Throws as importText,
+    /// and .notFound (no such file), .cancelled.
+    public func importFile(_ path: String, format: ExchangeFormat = .detect, progress: TransferProgress? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in
+            try withTransferProgress(progress) { callback, userData throws(HabitError) in
+                try check(hc_store_import_file(store, path, format.rawValue, callback, userData))
+            }
+        }
     }
 
     /// Imports Loop Habit Tracker's CSV export, Habits.csv and Checkmarks.csv, all or
@@ -81,4 +108,27 @@ extension Store {
     public func importHabitBullCSV(_ csv: String) throws(HabitError) {
         try withHandle { store throws(HabitError) in try check(hc_store_import_habitbull_csv(store, csv)) }
     }
+}
+
+/// How far a long export or import has come: (done, total); return true to cancel.
+public typealias TransferProgress = (_ done: Int64, _ total: Int64) -> Bool
+
+/// The closure behind a C hc_transfer_progress, kept alive for the call.
+private final class TransferProgressBox {
+    let report: TransferProgress
+    init(_ report: @escaping TransferProgress) { self.report = report }
+}
+
+private let relayTransferProgress: hc_transfer_progress = { done, total, userData in
+    guard let userData else { return 0 }
+    return Unmanaged<TransferProgressBox>.fromOpaque(userData).takeUnretainedValue().report(done, total) ? 1 : 0
+}
+
+/// Runs body with the C callback and user data for report (both nil without one).
+private func withTransferProgress<T>(_ report: TransferProgress?,
+                                     _ body: (hc_transfer_progress?, UnsafeMutableRawPointer?) throws(HabitError) -> T) throws(HabitError) -> T {
+    guard let report else { return try body(nil, nil) }
+    let box = TransferProgressBox(report)
+    defer { withExtendedLifetime(box) {} }
+    return try body(relayTransferProgress, Unmanaged.passUnretained(box).toOpaque())
 }

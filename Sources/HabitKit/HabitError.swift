@@ -35,6 +35,8 @@ public struct HabitError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let `internal` = Code(rawValue: HC_E_INTERNAL)
         /// HC_E_INSUFFICIENT: a spend larger than the available credits; nothing was written.
         public static let insufficient = Code(rawValue: HC_E_INSUFFICIENT)
+        /// HC_E_CANCELLED: a progress callback asked to stop; nothing was written.
+        public static let cancelled = Code(rawValue: HC_E_CANCELLED)
 
         /// The library's name for the code (hc_status_string), e.g. "HC_E_NOT_FOUND".
         public var description: String { String(cString: hc_status_string(rawValue)) }

@@ -243,6 +243,12 @@ package struct Statement {
         return rows
     }
 
+    /// Each row in turn, read by `body`, without gathering them; reset afterwards.
+    package func each(_ body: (Statement) throws(HabitError) -> Void) throws(HabitError) {
+        defer { sqlite3_reset(handle) }
+        while try step() { try body(self) }
+    }
+
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }

@@ -543,6 +543,15 @@ package final class Store {
         return try statement.one { $0.int(0) }
     }
 
+    /// Every entry in id order, one at a time (an export of a million entries holds one).
+    package func eachEntry(_ body: (Entry) throws(HabitError) -> Void) throws(HabitError) {
+        try db.statement("SELECT \(Store.entryColumns) FROM entries ORDER BY id").each { (row) throws(HabitError) in try body(try readEntry(row)) }
+    }
+
+    package func entryCount() throws(HabitError) -> Int64 {
+        try db.statement("SELECT count(*) FROM entries").one { $0.int(0) } ?? 0
+    }
+
     /// Entries of one habit (or all, when habitId is nil) with from <= day <= to, in append order.
     package func entries(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
         let statement: Statement

@@ -4,7 +4,8 @@ import HabitKit
 /// Exit codes (documented in `habitctl --help` and the README):
 ///   0 success; 1 internal error; 2 usage error; 3 not found; 4 conflict;
 ///   5 invalid input; 6 store unavailable (I/O, corrupt, busy, too new, read-only);
-///   7 not enough credits; 8 the output could not be written (Writer.exitCode).
+///   7 not enough credits; 8 the output could not be written (Writer.exitCode);
+///   130 interrupted (Ctrl-C during a transfer, cancelled cleanly: TransferLine).
 /// `proof submit` ends with its verdict's own codes instead (ProofCommands.verdictExitCode),
 /// apart from these so a script can tell a rejected photo from a typo.
 struct CLIError: Error {
@@ -24,6 +25,7 @@ struct CLIError: Error {
         case 6: "store_unavailable"
         case 7: "insufficient_credits"
         case 8: "output_failed"
+        case 130: "interrupted"
         default: "internal"
         }
     }

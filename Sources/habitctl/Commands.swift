@@ -303,14 +303,14 @@ enum Commands {
         let outputPath = args.option("output")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
-        let document = try kit { () throws(HabitError) in try store.kit.export(format: format) }
         if let outputPath {
-            guard FileManager.default.createFile(atPath: outputPath, contents: Data(document.utf8)) else {
-                throw CLIError(exitCode: 6, message: "cannot write \(outputPath)")
+            // Streamed record by record into a file that appears whole or not at all.
+            try TransferLine("exporting to \(outputPath)").run { (progress) throws(HabitError) in
+                try store.kit.export(to: outputPath, format: format, progress: progress)
             }
             Output.log("exported to \(outputPath)")
         } else {
-            Writer.standardOutput(document)
+            Writer.standardOutput(try kit { () throws(HabitError) in try store.kit.export(format: format) })
         }
     }
 
@@ -350,6 +350,11 @@ enum Commands {
             let habits = try readInput(try args.require(0, "HABITS_CSV"))
             let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
             try kit { () throws(HabitError) in try store.kit.importLoopCSV(habits: habits, checkmarks: checkmarks) }
+        } else if let path = args.positionals.first, path != "-" {
+            // Read a line at a time (JSON Lines): the file is never whole in memory.
+            try TransferLine("importing \(path)").run { (progress) throws(HabitError) in
+                try store.kit.importFile(path, format: format, progress: progress)
+            }
         } else {
             let text = try readInput(try args.require(0, "FILE or -"))
             try kit { () throws(HabitError) in try store.kit.importText(text, format: format) }

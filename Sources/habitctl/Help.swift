@@ -53,7 +53,8 @@ enum Help {
     version, read-only), 7 not enough credits, 8 the output could not be written
     (stdout full or closed: what the command changed was committed). A write that
     exits non-zero, other than 8, committed nothing. SIGPIPE ends habitctl as it
-    ends any tool on a pipe. proof submit exits with its verdict, apart from these:
+    ends any tool on a pipe; Ctrl-C during export --output or import FILE cancels
+    it cleanly (130, nothing written). proof submit exits with its verdict, apart from these:
     0 approved, 10 needs review, 11 rejected, 12 error. Under --json an error is
     a JSON object on stderr: {"schema_version":1,"error":{"code","exit_code","message"}}.
     """
@@ -288,6 +289,8 @@ enum Help {
         "export": """
         Usage: habitctl export [--format json|jsonl] [--output FILE]
                habitctl export --loop --output FOLDER [--date DATE]
+        --output writes record by record (memory stays flat however large the store) into a
+        file that appears whole or not at all, with a progress line when stderr is a terminal.
         --loop writes Loop Habit Tracker's Habits.csv and Checkmarks.csv (rows up to DATE, default today).
         """,
         "backup": """
@@ -307,6 +310,7 @@ enum Help {
         kept, or its Habits.csv and Checkmarks.csv) or its full backup (.db); --habitbull HabitBull's CSV export.
         Without --format the layout is read from the text. All or nothing: every record is
         checked as the command that writes it would be; a bad line is named and nothing is written.
+        A FILE of JSON Lines is read a line at a time; a progress line shows when stderr is a terminal.
         """,
         "today": """
         Usage: habitctl today [--date DATE] [--at TIME]

@@ -138,6 +138,8 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_store_rollback(s), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_export(&text, s, HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_backup(s, "/tmp/never-written.db"), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_export_file(s, "/tmp/never-written.json", HC_FORMAT_JSON, NULL, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_store_import_file(s, "/tmp/never-written.json", HC_FORMAT_DETECT, NULL, NULL), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_set_busy_timeout(s, 100), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import(s, "{}", HC_FORMAT_JSON), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_import_loop_csv(s, "", ""), HC_E_MISUSE);
@@ -319,6 +321,20 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_store_backup(store, "/no/such/folder/copy.db"), HC_E_NOT_FOUND);
     EXPECT_STATUS(hc_store_backup(store, "/tmp"), HC_E_CONFLICT); /* exists: never overwritten */
     EXPECT_STATUS(hc_store_backup(store, bad_utf8), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export_file(store, NULL, HC_FORMAT_JSON, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export_file(store, "", HC_FORMAT_JSONL, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export_file(store, bad_utf8, HC_FORMAT_JSON, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export_file(store, "/tmp/never-written.json", 0, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export_file(store, "/tmp/never-written.json", HC_FORMAT_DETECT, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_export_file(store, "/no/such/folder/export.json", HC_FORMAT_JSON, NULL, NULL), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_store_export_file(store, "/tmp", HC_FORMAT_JSON, NULL, NULL), HC_E_IO); /* a folder is never replaced */
+    EXPECT_STATUS(hc_store_import_file(store, NULL, HC_FORMAT_JSON, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_file(store, "", HC_FORMAT_DETECT, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_file(store, bad_utf8, HC_FORMAT_JSONL, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_file(store, "/tmp", HC_FORMAT_JSONL, NULL, NULL), HC_E_INVALID); /* a folder */
+    EXPECT_STATUS(hc_store_import_file(store, "/no/such/file.jsonl", HC_FORMAT_JSONL, NULL, NULL), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_store_import_file(store, "/no/such/file.jsonl", 0, NULL, NULL), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_import_file(store, "/dev/null", HC_FORMAT_JSONL, NULL, NULL), HC_E_INVALID); /* not a regular file */
     EXPECT_STATUS(hc_store_import(store, NULL, HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, "", HC_FORMAT_JSON), HC_E_INVALID);
     EXPECT_STATUS(hc_store_import(store, bad_utf8, HC_FORMAT_JSON), HC_E_INVALID);

@@ -36,35 +36,117 @@ package enum StoreDocument {
     package static func encode(timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
                                keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules(),
                                tables: [ImportPlan.Table] = []) -> String {
-        let policy = rules.streakPolicy, bounds = rules.routineBounds
-        let header: [(String, JSON)] = [
-            ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
-            ("timezone", .string(timezone)), ("day_start_minutes", .int(Int64(dayStartMinutes))),
-            ("week_start", .int(Int64(rules.weekStart))),
-            ("streak_policy", .object([("miss_allowance", .int(Int64(policy.missAllowance))), ("open_day", .string(policy.openDay.name)),
-                                       ("off_days", .string(policy.offDays.name))])),
-            ("routine_bounds", .object([("morning", .int(Int64(bounds.morning))), ("day", .int(Int64(bounds.day))),
-                                        ("evening", .int(Int64(bounds.evening)))])),
-        ]
-        switch layout {
-        case .json:
-            let document = JSON.object(header + [
-                ("habits", .array(habits.map { .object(habitRecord($0, rules)) })),
-                ("entries", .array(entries.map { .object(entryRecord($0, key: keys[$0.id])) })),
-                ("tables", .object(tables.map { ($0.name, .array($0.rows)) })),
-            ])
-            return document.text + "\n"
-        case .jsonLines:
-            var out = JSON.object([("type", .string("header"))] + header).text + "\n"
-            for habit in habits { JSON.object([("type", .string("habit"))] + habitRecord(habit, rules)).write(into: &out); out += "\n" }
-            for entry in entries { JSON.object([("type", .string("entry"))] + entryRecord(entry, key: keys[entry.id])).write(into: &out); out += "\n" }
-            for table in tables {
-                for row in table.rows {
-                    JSON.object([("type", .string("row")), ("table", .string(table.name)), ("row", row)]).write(into: &out)
-                    out += "\n"
-                }
+        var writer = Writer(layout: layout, timezone: timezone, dayStartMinutes: dayStartMinutes, rules: rules)
+        for habit in habits { writer.habit(habit) }
+        for entry in entries { writer.entry(entry, key: keys[entry.id]) }
+        for table in tables { for row in table.rows { writer.row(table: table.name, row) } }
+        writer.finish()
+        return writer.text
+    }
+
+    /// Writes a document record by record, in the order habits, entries, rows of
+    /// other tables (each table's rows together): the one encoder of both layouts,
+    /// whether the text is kept whole (encode) or drained to a file as it grows.
+    package struct Writer {
+        package let layout: Layout
+        private let rules: Rules
+        /// The text written since the caller last drained it.
+        package var text = ""
+        private var section = Section.habits
+        private var firstInSection = true
+        private var table: String?
+
+        private enum Section: Int, Comparable {
+            case habits, entries, tables, done
+            static func < (a: Section, b: Section) -> Bool { a.rawValue < b.rawValue }
+        }
+
+        package init(layout: Layout, timezone: String, dayStartMinutes: Int32, rules: Rules = Rules()) {
+            self.layout = layout
+            self.rules = rules
+            let policy = rules.streakPolicy, bounds = rules.routineBounds
+            let header: [(String, JSON)] = [
+                ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
+                ("timezone", .string(timezone)), ("day_start_minutes", .int(Int64(dayStartMinutes))),
+                ("week_start", .int(Int64(rules.weekStart))),
+                ("streak_policy", .object([("miss_allowance", .int(Int64(policy.missAllowance))), ("open_day", .string(policy.openDay.name)),
+                                           ("off_days", .string(policy.offDays.name))])),
+                ("routine_bounds", .object([("morning", .int(Int64(bounds.morning))), ("day", .int(Int64(bounds.day))),
+                                            ("evening", .int(Int64(bounds.evening)))])),
+            ]
+            switch layout {
+            case .json:
+                // The header's members, then the lists opened and closed as records arrive.
+                var open = JSON.object(header).text
+                open.removeLast()
+                text = open + ",\"habits\":["
+            case .jsonLines:
+                JSON.object([("type", .string("header"))] + header).write(into: &text)
+                text += "\n"
             }
-            return out
+        }
+
+        package mutating func habit(_ habit: Habit) {
+            record(in: .habits, type: "habit", StoreDocument.habitRecord(habit, rules))
+        }
+
+        package mutating func entry(_ entry: Entry, key: String?) {
+            record(in: .entries, type: "entry", StoreDocument.entryRecord(entry, key: key))
+        }
+
+        /// A row of another table; rows of one table come together.
+        package mutating func row(table name: String, _ row: JSON) {
+            switch layout {
+            case .jsonLines:
+                record(in: .tables, type: "row", [("table", .string(name)), ("row", row)])
+            case .json:
+                enter(.tables)
+                if table != name {
+                    if table != nil { text += "]," }
+                    JSON.string(name).write(into: &text)
+                    text += ":["
+                    table = name
+                    firstInSection = true
+                }
+                if !firstInSection { text += "," }
+                firstInSection = false
+                row.write(into: &text)
+            }
+        }
+
+        /// Closes the document; nothing may be written after it.
+        package mutating func finish() {
+            guard layout == .json else { section = .done; return }
+            enter(.tables)
+            text += table == nil ? "}}\n" : "]}}\n"
+            section = .done
+        }
+
+        private mutating func record(in target: Section, type: String, _ members: [(String, JSON)]) {
+            switch layout {
+            case .jsonLines:
+                section = max(section, target)
+                JSON.object([("type", .string(type))] + members).write(into: &text)
+                text += "\n"
+            case .json:
+                enter(target)
+                if !firstInSection { text += "," }
+                firstInSection = false
+                JSON.object(members).write(into: &text)
+            }
+        }
+
+        /// JSON: closes the lists before `target` and opens the ones up to it.
+        private mutating func enter(_ target: Section) {
+            while section < target {
+                switch section {
+                case .habits: text += "],\"entries\":["
+                case .entries: text += "],\"tables\":{"
+                case .tables, .done: break
+                }
+                section = Section(rawValue: section.rawValue + 1) ?? .done
+                firstInSection = true
+            }
         }
     }
 
@@ -154,31 +236,61 @@ package enum StoreDocument {
                 }
             }
         case .jsonLines:
-            var lineNumber = 0
-            var sawHeader = false
-            for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-                lineNumber += 1
-                if line.allSatisfy({ $0 == " " || $0 == "\r" || $0 == "\t" }) { continue }
-                do throws(HabitError) {
-                    let record = try JSON.parse(String(line))
-                    let type = try record.string("type")
-                    switch type {
-                    case "header" where !sawHeader: try reader.header(record); sawHeader = true
-                    case "habit" where sawHeader: try reader.habit(record)
-                    case "entry" where sawHeader: try reader.entry(record)
-                    case "row" where sawHeader:
-                        guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
-                        reader.row(table: try record.string("table"), row)
-                    default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
-                    }
-                } catch {
-                    throw error.prefixed("line \(lineNumber)")
-                }
+            var lines = LinesReader(today: today)
+            let bytes = text.utf8
+            var start = bytes.startIndex
+            while true {
+                // Each line copied on its own: the text is not held twice.
+                let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
+                try lines.line(ArraySlice(bytes[start..<end]))
+                guard end < bytes.endIndex else { break }
+                start = bytes.index(after: end)
             }
-            guard sawHeader else { throw .invalid("no header line") }
+            return try lines.finish()
         }
         try reader.plan.checkNames()
         return reader.plan
+    }
+
+    /// Reads a JSON Lines document a line at a time, so a file need never be whole in
+    /// memory: the one reader of the layout (decode drives it over a text, an import
+    /// from a file over the lines it reads). Errors name the line.
+    package struct LinesReader {
+        private var reader = PlanBuilder()
+        private var lineNumber = 0
+        private var sawHeader = false
+
+        package init(today: Int32 = CivilDate.maxDay) { reader.plan.today = today }
+
+        /// The next line's bytes, without its "\n".
+        /// (Concrete bytes, not a generic collection: a generic call from another module
+        /// would go through witnesses for every byte.)
+        package mutating func line(_ line: ArraySlice<UInt8>) throws(HabitError) {
+            lineNumber += 1
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { return }
+            do throws(HabitError) {
+                let record = try JSON.parse(Array(line))
+                let type = try record.string("type")
+                switch type {
+                case "header" where !sawHeader: try reader.header(record); sawHeader = true
+                case "habit" where sawHeader: try reader.habit(record)
+                case "entry" where sawHeader: try reader.entry(record)
+                case "row" where sawHeader:
+                    guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
+                    reader.row(table: try record.string("table"), row)
+                default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
+                }
+            } catch {
+                throw error.prefixed("line \(lineNumber)")
+            }
+        }
+
+        /// The whole document, checked.
+        package func finish() throws(HabitError) -> ImportPlan {
+            guard sawHeader else { throw .invalid("no header line") }
+            try reader.plan.checkNames()
+            return reader.plan
+        }
     }
 
     private struct PlanBuilder {

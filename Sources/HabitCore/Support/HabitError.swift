@@ -14,6 +14,8 @@ package enum ErrorCode: Int32, Sendable {
     case `internal` = 11
     /// A spend larger than the available balance (nothing was written).
     case insufficient = 12
+    /// A progress callback asked to stop (nothing was written).
+    case cancelled = 13
 }
 
 package struct HabitError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -17,7 +17,7 @@ Every failure raises a subclass of :class:`habitcore.Error` carrying the status
 from __future__ import annotations
 
 from ._errors import (
-    BusyError, ConflictError, CorruptError, Error, InsufficientCreditsError, InternalError, InvalidArgumentError,
+    BusyError, CancelledError, ConflictError, CorruptError, Error, InsufficientCreditsError, InternalError, InvalidArgumentError,
     MisuseError, NotFoundError, OutOfMemoryError, ReadOnlyError, Status, StoreIOError, TooNewError,
 )
 from ._native import ABI_VERSION
@@ -38,7 +38,7 @@ from ._types import (
 __version__ = "1.0.0"
 
 __all__ = [
-    "ABI_VERSION", "ACCOUNT_DEFAULT", "POLICY_INHERIT", "Award", "AwardCause", "BusyError", "Cause", "Completion",
+    "ABI_VERSION", "ACCOUNT_DEFAULT", "POLICY_INHERIT", "Award", "AwardCause", "BusyError", "CancelledError", "Cause", "Completion",
     "ConflictError", "CorruptError", "CreditDay", "CreditEntry", "CreditKind", "CreditRule", "DateLike", "DayFlag",
     "DayScore", "DayState", "Direction", "DueItem", "DueState", "Entry", "EntryKind", "Error", "Event", "EventKind",
     "Evidence", "Expiry", "Format", "Habit", "HabitField", "HabitRef", "HabitRules", "InsufficientCreditsError",

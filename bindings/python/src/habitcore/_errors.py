@@ -20,6 +20,7 @@ class Status(enum.IntEnum):
     READONLY = 10
     INTERNAL = 11
     INSUFFICIENT = 12
+    CANCELLED = 13
 
 
 class Error(Exception):
@@ -115,10 +116,17 @@ class InsufficientCreditsError(Error):
     status = Status.INSUFFICIENT
 
 
+class CancelledError(Error):
+    """HC_E_CANCELLED: a progress callback asked to stop; nothing was written."""
+
+    status = Status.CANCELLED
+
+
 ERRORS: dict[int, type[Error]] = {
     cls.status: cls
     for cls in (InvalidArgumentError, NotFoundError, ConflictError, StoreIOError, CorruptError, BusyError,
-                TooNewError, MisuseError, OutOfMemoryError, ReadOnlyError, InternalError, InsufficientCreditsError)
+                TooNewError, MisuseError, OutOfMemoryError, ReadOnlyError, InternalError, InsufficientCreditsError,
+                CancelledError)
     if cls.status is not None
 }
 

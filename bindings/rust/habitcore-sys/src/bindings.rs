@@ -34,6 +34,7 @@ pub const HC_E_NOMEM: i32 = 9;
 pub const HC_E_READONLY: i32 = 10;
 pub const HC_E_INTERNAL: i32 = 11;
 pub const HC_E_INSUFFICIENT: i32 = 12;
+pub const HC_E_CANCELLED: i32 = 13;
 pub const HC_DATE_BUFSIZE: i32 = 11;
 pub const HC_OPEN_READONLY: u32 = 0x1;
 pub const HC_OPEN_NOCREATE: u32 = 0x2;
@@ -702,6 +703,8 @@ pub struct hc_store {
     _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
 }
 
+pub type hc_transfer_progress = Option<unsafe extern "C" fn(i64, i64, *mut c_void) -> i32>;
+
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_habit_list {
@@ -797,6 +800,8 @@ extern "C" {
     pub fn hc_store_export(out: *mut *mut c_char, store: *mut hc_store, format: i32) -> i32;
     pub fn hc_store_backup(store: *mut hc_store, path: *const c_char) -> i32;
     pub fn hc_store_import(store: *mut hc_store, text: *const c_char, format: i32) -> i32;
+    pub fn hc_store_export_file(store: *mut hc_store, path: *const c_char, format: i32, progress: hc_transfer_progress, user_data: *mut c_void) -> i32;
+    pub fn hc_store_import_file(store: *mut hc_store, path: *const c_char, format: i32, progress: hc_transfer_progress, user_data: *mut c_void) -> i32;
     pub fn hc_store_import_loop_csv(store: *mut hc_store, habits_csv: *const c_char, checkmarks_csv: *const c_char) -> i32;
     pub fn hc_store_import_loop_zip(store: *mut hc_store, data: *const u8, size: i64) -> i32;
     pub fn hc_store_export_loop_csv(out_habits_csv: *mut *mut c_char, out_checkmarks_csv: *mut *mut c_char, store: *mut hc_store, to_day: i32) -> i32;
