@@ -104,10 +104,9 @@ extension Scores {
         // At-most numbers: a day is done only once it is over (asOf on, not yet).
         let doneFrom = HabitHistory.judgedAtDayEnd(spec) ? asOf : Int32.max
 
-        // What a day puts into the window: a done check (1), or a number in thousandths.
+        // What a day from the start on puts into the window: a done check (1), or a number in thousandths.
         @inline(__always) func contribution(_ day: Int32, _ mark: UInt8) -> Int64 {
-            guard day >= spec.startDay else { return 0 }
-            if !numeric { return mark & HabitHistory.Mark.done != 0 ? 1 : 0 }
+            if !numeric { return Int64(mark & HabitHistory.Mark.done) }
             let amount = Strength.thousandths(history.value(on: day))
             return mark & HabitHistory.Mark.skipped != 0 ? amount + Strength.skippedNumberThousandths : amount
         }
@@ -127,16 +126,15 @@ extension Scores {
                     var slot = 1
                     var day = segment.first &- Int32(span) &+ 1
                     while day < segment.first {
-                        let c = contribution(day, marks.mark(day))
+                        let c = day < spec.startDay ? 0 : contribution(day, marks.mark(day))
                         ring[slot] = c
                         sum += c
                         slot += 1
                         day += 1
                     }
                     slot = 0
-                    day = segment.first
-                    while day <= segment.last {
-                        let mark = marks.mark(day)
+                    let target = spec.target, times = window.times
+                    marks.forEachMark(from: segment.first, through: segment.last) { day, mark in
                         let c = contribution(day, mark)
                         sum += c - ring[slot]
                         ring[slot] = c
@@ -145,12 +143,11 @@ extension Scores {
                         let skipped = mark & HabitHistory.Mark.skipped != 0 || excused.contains(day)
                         if !skipped && (day < asOf || done) {
                             let value = numeric
-                                ? Strength.numberValue(sum: Double(sum) / 1000, target: spec.target, atMost: atMost)
-                                : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
+                                ? Strength.numberValue(sum: Double(sum) / 1000, target: target, atMost: atMost)
+                                : Strength.checkValue(doneInWindow: Int(sum), times: times)
                             strength = Strength.step(previous: strength, value: value, multiplier: m)
                         }
-                        if day >= from { out[Int(day - from)] = strength }
-                        day += 1
+                        if day >= from { out[Int(day &- from)] = strength }
                     }
                 }
             }
