@@ -46,6 +46,9 @@ struct ExcusedDays {
         }
     }
 
+    /// No day excused.
+    var isEmpty: Bool { mask.isEmpty }
+
     @inline(__always)
     func contains(_ day: Int32) -> Bool {
         guard !mask.isEmpty else { return false }
