@@ -63,17 +63,24 @@ enum CProgress {
             markTable |= UInt32(mark) << (flags * 8)
         }
         try marks.withUnsafeMutableBufferPointer { (markSlots) throws(HabitError) in
-            try values.withUnsafeMutableBufferPointer { (valueSlots) throws(HabitError) in
+            for state in states {
+                let index = Int(state.day) - Int(start)
+                // A day within start...lastDay is a valid day, as both ends are.
+                // (One unsigned comparison: a negative index is a huge UInt.)
+                let placed = UInt(bitPattern: index) < UInt(length)
+                guard isAllowed(state, dayChecked: placed) else { throw rejection(of: state) }
+                // Days outside are checked but cannot change a result up to lastDay.
+                guard placed else { continue }
+                markSlots[index] = UInt8(truncatingIfNeeded: markTable >> ((state.flags & (HC_DAY_DONE | HC_DAY_SKIPPED)) * 8))
+            }
+        }
+        // Numbers in a second pass, for the kinds that keep them: the first stays
+        // short for checkmarks, the common case. (Every record is checked by now.)
+        if !values.isEmpty {
+            values.withUnsafeMutableBufferPointer { valueSlots in
                 for state in states {
                     let index = Int(state.day) - Int(start)
-                    // A day within start...lastDay is a valid day, as both ends are.
-                    // (One unsigned comparison: a negative index is a huge UInt.)
-                    let placed = UInt(bitPattern: index) < UInt(length)
-                    guard isAllowed(state, dayChecked: placed) else { throw rejection(of: state) }
-                    // Days outside are checked but cannot change a result up to lastDay.
-                    guard placed else { continue }
-                    markSlots[index] = UInt8(truncatingIfNeeded: markTable >> ((state.flags & (HC_DAY_DONE | HC_DAY_SKIPPED)) * 8))
-                    if index < valueSlots.count { valueSlots[index] = state.value }
+                    if UInt(bitPattern: index) < UInt(length) { valueSlots[index] = state.value }
                 }
             }
         }

@@ -161,7 +161,8 @@ extension Scores {
                                 : Strength.checkValue(doneInWindow: Int(sum), times: times)
                             score = Strength.step(previous: score, value: value, multiplier: m)
                         }
-                        if day >= from { out[Int(day &- from)] = score }
+                        let index = Int(day) &- Int(from)
+                        if index >= 0 { out[index] = score }
                     }
                     // Days before asOf are over: each takes its step unless excused. (Two
                     // copies of the loop, so that neither tests the kind per day.)
