@@ -219,8 +219,10 @@ package enum Judge {
                     sink.take(dueDay(day, mark: mark, onVacation: excused.contains(day), open: false))
                 }
             }
-            if overLast >= day { sink.takeKeptDays(from: overLast &- keptCount &+ 1, count: keptCount) }
-            if overLast >= day { day = overLast &+ 1 }
+            if overLast >= day {
+                sink.takeKeptDays(from: overLast &- keptCount &+ 1, count: keptCount)
+                day = overLast &+ 1
+            }
         }
         var weekday = CivilDate.weekday(day)
         while day <= segment.last {
