@@ -150,9 +150,14 @@ extension Scores {
                     var score = strength
                     @inline(__always) func take(_ day: Int32, _ mark: UInt8, over: Bool, numeric: Bool) {
                         let c = contribution(day, mark, numeric: numeric)
-                        sum &+= c &- ring[slot]
-                        ring[slot] = c
-                        slot = slot &+ 1 == span ? 0 : slot &+ 1
+                        if span == 1 {
+                            // A window of one day (daily checks and numbers) is the day itself.
+                            sum = c
+                        } else {
+                            sum &+= c &- ring[slot]
+                            ring[slot] = c
+                            slot = slot &+ 1 == span ? 0 : slot &+ 1
+                        }
                         let skipped = mark & HabitHistory.Mark.skipped != 0 || (hasVacations && excused.contains(day))
                         let counts = over || (mark & HabitHistory.Mark.done != 0 && day < doneFrom)
                         if !skipped && counts {
