@@ -142,43 +142,48 @@ extension Scores {
                         slot += 1
                         day += 1
                     }
-                    slot = 0
                     let target = spec.target, times = window.times
-                    // One day: its contribution enters the window, and unless it is excused
-                    // (or the open day, not done) the score takes its step.
-                    // (Kept in a local while the loops run, so that it stays in a register.)
-                    var score = strength
-                    @inline(__always) func take(_ day: Int32, _ mark: UInt8, over: Bool, numeric: Bool) {
-                        let c = contribution(day, mark, numeric: numeric)
-                        if span == 1 {
-                            // A window of one day (daily checks and numbers) is the day itself.
-                            sum = c
-                        } else {
-                            sum &+= c &- ring[slot]
-                            ring[slot] = c
-                            slot = slot &+ 1 == span ? 0 : slot &+ 1
+                    // Days before asOf are over: each takes its step unless excused. A copy
+                    // of the loop per kind and window (one day or more), so that none tests
+                    // them per day; the window and the score are its own locals, so that
+                    // they stay in registers.
+                    @inline(__always) func sweep(numeric: Bool, oneDay: Bool, sum initialSum: Int64) -> Double {
+                        var sum = initialSum, slot = 0, score = strength
+                        // One day: its contribution enters the window, and unless it is excused
+                        // (or the open day, not done) the score takes its step.
+                        @inline(__always) func take(_ day: Int32, _ mark: UInt8, over: Bool) {
+                            let c = contribution(day, mark, numeric: numeric)
+                            if oneDay {
+                                // A window of one day (daily checks and numbers) is the day itself.
+                                sum = c
+                            } else {
+                                sum &+= c &- ring[slot]
+                                ring[slot] = c
+                                slot = slot &+ 1 == span ? 0 : slot &+ 1
+                            }
+                            let skipped = mark & HabitHistory.Mark.skipped != 0 || (hasVacations && excused.contains(day))
+                            let counts = over || (mark & HabitHistory.Mark.done != 0 && day < doneFrom)
+                            if !skipped && counts {
+                                let value = numeric
+                                    ? Strength.numberValue(sum: Double(sum) / 1000, target: target, atMost: atMost)
+                                    : Strength.checkValue(doneInWindow: Int(sum), times: times)
+                                score = Strength.step(previous: score, value: value, multiplier: m)
+                            }
+                            let index = Int(day) &- Int(from)
+                            if index >= 0 { out[index] = score }
                         }
-                        let skipped = mark & HabitHistory.Mark.skipped != 0 || (hasVacations && excused.contains(day))
-                        let counts = over || (mark & HabitHistory.Mark.done != 0 && day < doneFrom)
-                        if !skipped && counts {
-                            let value = numeric
-                                ? Strength.numberValue(sum: Double(sum) / 1000, target: target, atMost: atMost)
-                                : Strength.checkValue(doneInWindow: Int(sum), times: times)
-                            score = Strength.step(previous: score, value: value, multiplier: m)
-                        }
-                        let index = Int(day) &- Int(from)
-                        if index >= 0 { out[index] = score }
-                    }
-                    // Days before asOf are over: each takes its step unless excused. (Two
-                    // copies of the loop, so that neither tests the kind per day.)
-                    @inline(__always) func sweep(numeric: Bool) {
                         let overLast = min(segment.last, asOf &- 1)
-                        marks.forEachMark(from: segment.first, through: overLast) { take($0, $1, over: true, numeric: numeric) }
+                        marks.forEachMark(from: segment.first, through: overLast) { take($0, $1, over: true) }
                         var open = max(segment.first, overLast &+ 1)
-                        while open <= segment.last { take(open, marks.mark(open), over: false, numeric: numeric); open &+= 1 }
+                        while open <= segment.last { take(open, marks.mark(open), over: false); open &+= 1 }
+                        return score
                     }
-                    if numeric { sweep(numeric: true) } else { sweep(numeric: false) }
-                    strength = score
+                    switch (numeric, span == 1) {
+                    case (true, true): strength = sweep(numeric: true, oneDay: true, sum: sum)
+                    case (true, false): strength = sweep(numeric: true, oneDay: false, sum: sum)
+                    case (false, true): strength = sweep(numeric: false, oneDay: true, sum: sum)
+                    case (false, false): strength = sweep(numeric: false, oneDay: false, sum: sum)
+                    }
                 }
                 unwritten = max(unwritten, segment.last &+ 1)
             }
