@@ -94,16 +94,17 @@ extension Scores {
                                        vacations: [ClosedRange<Int32>] = []) -> [Double] {
         guard from <= to else { return [] }
         let count = Int(to) - Int(from) + 1
-        let spec = history.spec
-        guard spec.kind != .measurement else { return [Double](repeating: 0, count: count) }
-        let numeric = spec.kind == .counter || spec.kind == .duration
-        let atMost = spec.direction == .atMost
+        // The spec's fields this needs, not a copy of the spec (its strings are retained per copy).
+        let kind = history.spec.kind, startDay = history.spec.startDay, target = history.spec.target
+        guard kind != .measurement else { return [Double](repeating: 0, count: count) }
+        let numeric = kind == .counter || kind == .duration
+        let atMost = history.spec.direction == .atMost
         let last = history.lastActiveDay(asOf: to)
-        let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
+        let excused = ExcusedDays(vacations, from: startDay, to: last)
         let hasVacations = !excused.isEmpty
         let marks = history.judged(asOf: Int32.max)
         // At-most numbers: a day is done only once it is over (asOf on, not yet).
-        let doneFrom = HabitHistory.judgedAtDayEnd(spec) ? asOf : Int32.max
+        let doneFrom = HabitHistory.judgedAtDayEnd(history.spec) ? asOf : Int32.max
 
         // What a day from the start on puts into the window: a done check (1), or a number in thousandths.
         @inline(__always) func contribution(_ day: Int32, _ mark: UInt8, numeric: Bool) -> Int64 {
@@ -121,7 +122,7 @@ extension Scores {
                 while unwritten < day && unwritten <= to { out[Int(unwritten &- from)] = 0; unwritten &+= 1 }
             }
             var strength = Strength.initial(numeric: numeric, atMost: atMost)
-            history.forEachSegment(from: spec.startDay, through: last) { segment in
+            history.forEachSegment(from: startDay, through: last) { segment in
                 zero(before: segment.first)
                 let frequency = Strength.frequency(segment.schedule)
                 let m = Strength.multiplier(times: frequency.times, days: frequency.days)
@@ -136,13 +137,13 @@ extension Scores {
                     var slot = 1
                     var day = segment.first &- Int32(span) &+ 1
                     while day < segment.first {
-                        let c = day < spec.startDay ? 0 : contribution(day, marks.mark(day), numeric: numeric)
+                        let c = day < startDay ? 0 : contribution(day, marks.mark(day), numeric: numeric)
                         ring[slot] = c
                         sum &+= c
                         slot += 1
                         day += 1
                     }
-                    let target = spec.target, times = window.times
+                    let times = window.times
                     // Days before asOf are over: each takes its step unless excused. A copy
                     // of the loop per kind and window (one day or more), so that none tests
                     // them per day; the window and the score are its own locals, so that
@@ -188,7 +189,7 @@ extension Scores {
                 unwritten = max(unwritten, segment.last &+ 1)
             }
             // After the last active day (archived) the value stays.
-            var day = max(last &+ 1, max(from, spec.startDay))
+            var day = max(last &+ 1, max(from, startDay))
             zero(before: day)
             while day <= to { out[Int(day &- from)] = strength; day &+= 1 }
             unwritten = max(unwritten, day)
