@@ -128,8 +128,9 @@ extension Scores {
                 let m = Strength.multiplier(times: frequency.times, days: frequency.days)
                 let window = numeric ? frequency : Strength.checkWindow(times: frequency.times, days: frequency.days)
                 let span = window.days
-                // The last `span` days' contributions in a ring, so each day is read once.
-                var ring = [Int64](repeating: 0, count: span)
+                // The last `span` days' contributions in a ring, so each day is read once
+                // (none to allocate for a window of one day, which is the day itself).
+                var ring: [Int64] = span == 1 ? [] : [Int64](repeating: 0, count: span)
                 ring.withUnsafeMutableBufferPointer { ring in
                     // The window as it stands before the segment's first day (slot 0 leaves first).
                     // Sums wrap without a check: at most 730 days of at most 1e15 + 3 each.
