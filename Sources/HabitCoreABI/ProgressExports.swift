@@ -47,17 +47,63 @@ enum CProgress {
         let spec = try HabitSpec(name: "rules", kind: try CHabit.kind(rules.kind), target: rules.target,
                                  direction: try CHabit.direction(rules.direction), group: nil, unit: nil, routine: .anytime,
                                  proofRequired: false, startDay: rules.start_day, schedule: try CHabit.schedule(rules.schedule)).validatedRules()
-        var history = HabitHistory(spec: spec, schedules: [], archivedDay: nil, through: lastDay)
-        let knownFlags = HC_DAY_DONE | HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES
-        for state in UnsafeBufferPointer(start: days, count: Int(count)) {
-            guard CivilDate.isValid(state.day) else { throw .invalid("days holds day \(state.day), outside 0001-01-01...9999-12-31") }
-            guard state.flags & ~knownFlags == 0 else { throw .invalid("days holds unknown flags 0x\(String(state.flags, radix: 16))") }
-            guard state.value.isFinite else { throw .invalid("days holds a value that is not finite") }
-            guard state.day <= lastDay else { continue }
-            history.record(day: state.day, value: state.value, done: state.flags & HC_DAY_DONE != 0,
-                           skipped: state.flags & HC_DAY_SKIPPED != 0)
+        guard CivilDate.isValid(lastDay) else { throw .invalid("last day \(lastDay) is not a valid day") }
+        // The days placed straight into the history's arrays, each record checked
+        // as it is read: the pure calls spend about half their time here.
+        let start = spec.startDay
+        let length = lastDay >= start ? Int(lastDay) - Int(start) + 1 : 0
+        var marks = [UInt8](repeating: HabitHistory.Mark.empty(for: spec), count: length)
+        var values = [Double](repeating: 0, count: HabitHistory.keepsValues(spec) ? length : 0)
+        let states = UnsafeBufferPointer(start: days, count: Int(count))
+        // The domain's mark for each of the four done/skipped combinations, a byte
+        // each: one shift per day state instead of a call into the domain.
+        var markTable: UInt32 = 0
+        for flags in 0..<UInt32(4) {
+            let mark = HabitHistory.Mark.recorded(done: flags & HC_DAY_DONE != 0, skipped: flags & HC_DAY_SKIPPED != 0)
+            markTable |= UInt32(mark) << (flags * 8)
         }
-        return history
+        try marks.withUnsafeMutableBufferPointer { (markSlots) throws(HabitError) in
+            for state in states {
+                let index = Int(state.day) - Int(start)
+                // A day within start...lastDay is a valid day, as both ends are.
+                // (One unsigned comparison: a negative index is a huge UInt.)
+                let placed = UInt(bitPattern: index) < UInt(length)
+                guard isAllowed(state, dayChecked: placed) else { throw rejection(of: state) }
+                // Days outside are checked but cannot change a result up to lastDay.
+                guard placed else { continue }
+                markSlots[index] = UInt8(truncatingIfNeeded: markTable >> ((state.flags & (HC_DAY_DONE | HC_DAY_SKIPPED)) * 8))
+            }
+        }
+        // Numbers in a second pass, for the kinds that keep them: the first stays
+        // short for checkmarks, the common case. (Every record is checked by now.)
+        if !values.isEmpty {
+            values.withUnsafeMutableBufferPointer { valueSlots in
+                for state in states {
+                    let index = Int(state.day) - Int(start)
+                    if UInt(bitPattern: index) < UInt(length) { valueSlots[index] = state.value }
+                }
+            }
+        }
+        return HabitHistory(spec: spec, schedules: [], archivedDay: nil, marks: marks, values: values)
+    }
+
+    /// The flags hc_day_state may carry.
+    static var knownDayFlags: UInt32 { HC_DAY_DONE | HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES }
+
+    /// A day state as the header allows it: a valid day, known flags, a finite value.
+    @inline(__always)
+    static func isAllowed(_ state: hc_day_state, dayChecked: Bool) -> Bool {
+        (dayChecked || CivilDate.isValid(state.day)) && state.flags & ~knownDayFlags == 0 && state.value.isFinite
+    }
+
+    /// Why isAllowed refused a day state (kept out of the placing loop).
+    @inline(never)
+    static func rejection(of state: hc_day_state) -> HabitError {
+        guard CivilDate.isValid(state.day) else { return .invalid("days holds day \(state.day), outside 0001-01-01...9999-12-31") }
+        guard state.flags & ~knownDayFlags == 0 else {
+            return .invalid("days holds unknown flags 0x\(String(state.flags, radix: 16))")
+        }
+        return .invalid("days holds a value that is not finite")
     }
 
     /// The rules' first weekday, checked.

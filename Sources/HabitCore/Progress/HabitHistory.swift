@@ -31,6 +31,11 @@ package struct HabitHistory: Sendable {
 
         /// A day without a record of a habit like `spec`.
         package static func empty(for spec: HabitSpec) -> UInt8 { judgedAtDayEnd(spec) ? done : 0 }
+
+        /// A recorded day's mark: done wins over skipped.
+        package static func recorded(done: Bool, skipped: Bool) -> UInt8 {
+            done ? Mark.done : (skipped ? Mark.skipped : 0)
+        }
     }
 
     /// At-most counters and durations: a day is decided only once it is over.
@@ -81,7 +86,7 @@ package struct HabitHistory: Sendable {
         guard day >= base else { return }
         let index = Int(day) - Int(base)
         if index >= marks.count { grow(to: index + 1) }
-        marks[index] = done ? Mark.done : (skipped ? Mark.skipped : 0)
+        marks[index] = Mark.recorded(done: done, skipped: skipped)
         if keepsValues { values[index] = value }
     }
 
@@ -132,6 +137,26 @@ package struct HabitHistory: Sendable {
         @inline(__always)
         func isDone(_ day: Int32) -> Bool { mark(day) & Mark.done != 0 }
 
+        /// Calls `body` with each day from `first` through `last` and its mark, in
+        /// order; every day must be over (before the asOf these marks were judged
+        /// for). The loops that judge every day read the array here without a
+        /// range test per day.
+        @inline(__always)
+        func forEachMark(from first: Int32, through last: Int32, _ body: (Int32, UInt8) -> Void) {
+            guard first <= last else { return }
+            // Indices from base (Int: no overflow from Int32 days): before the array, in it, past it.
+            var index = Int(first) - Int(base)
+            let lastIndex = Int(last) - Int(base)
+            let storedLast = min(lastIndex, marks.count - 1)
+            var day = first
+            while index < 0 && index <= lastIndex { body(day, emptyMark); day &+= 1; index += 1 }
+            // The array's own bounds test per day is what this loop saves (index is within them).
+            marks.withUnsafeBufferPointer { stored in
+                while index <= storedLast { body(day, stored[index]); day &+= 1; index += 1 }
+            }
+            while index <= lastIndex { body(day, emptyMark); day &+= 1; index += 1 }
+        }
+
         /// Excused: skipped and not done, or on vacation.
         @inline(__always)
         func isExcused(_ day: Int32, vacation: ExcusedDays) -> Bool {
@@ -179,10 +204,13 @@ package struct HabitHistory: Sendable {
             }
         }
 
+        /// Whether every day of the segment is due (daily, or a quota schedule's days).
+        var isEveryDay: Bool { weekdayMask == 0x7F && every == 1 && !byMonthDay }
+
         /// Whether a day-based schedule falls on `day` (whose weekday the caller steps along).
         @inline(__always)
         func isDue(_ day: Int32, weekday: Int) -> Bool {
-            if weekdayMask == 0x7F && every == 1 && !byMonthDay { return true }
+            if isEveryDay { return true }
             if byMonthDay { return schedule.falls(on: day, anchor: anchor) }
             return weekdayMask & (1 << weekday) != 0 && (every == 1 || (Int(day) - Int(anchor)) % every == 0)
         }

@@ -46,6 +46,9 @@ struct ExcusedDays {
         }
     }
 
+    /// No day excused.
+    var isEmpty: Bool { mask.isEmpty }
+
     @inline(__always)
     func contains(_ day: Int32) -> Bool {
         guard !mask.isEmpty else { return false }
@@ -119,6 +122,20 @@ extension Schedule {
 /// What takes the judged occurrences one by one: an array, or a streak counter.
 protocol OccurrenceSink {
     mutating func take(_ occurrence: Occurrence)
+    /// `count` due days in a row from `first`, each kept: what most days of a
+    /// kept habit are, so a fold may take them at once.
+    mutating func takeKeptDays(from first: Int32, count: Int32)
+}
+
+extension OccurrenceSink {
+    /// The days one by one.
+    mutating func takeKeptDays(from first: Int32, count: Int32) {
+        var day = first
+        for _ in 0..<max(count, 0) {
+            take(Occurrence(first: day, last: day, verdict: .kept, excusedDays: 0, doneDays: 1, required: 1))
+            day &+= 1
+        }
+    }
 }
 
 extension Array: OccurrenceSink where Element == Occurrence {
@@ -187,24 +204,50 @@ package enum Judge {
     private static func dueDays<Sink: OccurrenceSink>(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
                                                       excused: ExcusedDays, into sink: inout Sink) {
         let days = history.judged(asOf: asOf)
-        var weekday = CivilDate.weekday(segment.first)
         var day = segment.first
+        if segment.isEveryDay {
+            // The days before asOf are over (never open) and all due: read in one
+            // sweep, kept days in a row handed over together.
+            let overLast = min(segment.last, asOf &- 1)
+            var keptCount: Int32 = 0
+            days.forEachMark(from: day, through: overLast) { day, mark in
+                if mark & HabitHistory.Mark.done != 0 {
+                    keptCount &+= 1
+                } else {
+                    sink.takeKeptDays(from: day &- keptCount, count: keptCount)
+                    keptCount = 0
+                    sink.take(dueDay(day, mark: mark, onVacation: excused.contains(day), open: false))
+                }
+            }
+            if overLast >= day {
+                sink.takeKeptDays(from: overLast &- keptCount &+ 1, count: keptCount)
+                day = overLast &+ 1
+            }
+        }
+        var weekday = CivilDate.weekday(day)
         while day <= segment.last {
             if segment.isDue(day, weekday: weekday) {
-                let verdict: Occurrence.Verdict
-                if days.isDone(day) {
-                    verdict = .kept
-                } else if days.isExcused(day, vacation: excused) {
-                    verdict = .excused
-                } else {
-                    verdict = day >= asOf ? .open : .missed
-                }
-                sink.take(Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
-                                     doneDays: verdict == .kept ? 1 : 0, required: 1))
+                sink.take(dueDay(day, mark: days.mark(day), onVacation: excused.contains(day), open: day >= asOf))
             }
             day += 1
             weekday = weekday == 6 ? 0 : weekday + 1
         }
+    }
+
+    /// A due day's occurrence: kept when done, else excused when skipped or on
+    /// vacation, else open (the day holding asOf) or missed.
+    @inline(__always)
+    static func dueDay(_ day: Int32, mark: UInt8, onVacation: @autoclosure () -> Bool, open: Bool) -> Occurrence {
+        let verdict: Occurrence.Verdict
+        if mark & HabitHistory.Mark.done != 0 {
+            verdict = .kept
+        } else if mark & HabitHistory.Mark.skipped != 0 || onVacation() {
+            verdict = .excused
+        } else {
+            verdict = open ? .open : .missed
+        }
+        return Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
+                          doneDays: verdict == .kept ? 1 : 0, required: 1)
     }
 
     /// Quota schedules: each period (cut to the segment) is an occurrence.

@@ -95,6 +95,16 @@ struct RunTracker: OccurrenceSink {
         }
     }
 
+    /// Kept days in a row: the first as take would, the rest only extend the
+    /// run (after a kept occurrence nothing excused or forgiven is pending).
+    @inline(__always)
+    mutating func takeKeptDays(from first: Int32, count: Int32) {
+        guard count > 0 else { return }
+        take(Occurrence(first: first, last: first, verdict: .kept, excusedDays: 0, doneDays: 1, required: 1))
+        run.last = first &+ (count &- 1)
+        run.length &+= count &- 1
+    }
+
     private mutating func end() {
         guard running else { return }
         runCount &+= 1

@@ -93,71 +93,109 @@ extension Scores {
     package static func strengthSeries(_ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
                                        vacations: [ClosedRange<Int32>] = []) -> [Double] {
         guard from <= to else { return [] }
-        var result = [Double](repeating: 0, count: Int(to) - Int(from) + 1)
-        let spec = history.spec
-        guard spec.kind != .measurement else { return result }
-        let numeric = spec.kind == .counter || spec.kind == .duration
-        let atMost = spec.direction == .atMost
+        let count = Int(to) - Int(from) + 1
+        // The spec's fields this needs, not a copy of the spec (its strings are retained per copy).
+        let kind = history.spec.kind, startDay = history.spec.startDay, target = history.spec.target
+        guard kind != .measurement else { return [Double](repeating: 0, count: count) }
+        let numeric = kind == .counter || kind == .duration
+        let atMost = history.spec.direction == .atMost
         let last = history.lastActiveDay(asOf: to)
-        let excused = ExcusedDays(vacations, from: spec.startDay, to: last)
+        let excused = ExcusedDays(vacations, from: startDay, to: last)
+        let hasVacations = !excused.isEmpty
         let marks = history.judged(asOf: Int32.max)
         // At-most numbers: a day is done only once it is over (asOf on, not yet).
-        let doneFrom = HabitHistory.judgedAtDayEnd(spec) ? asOf : Int32.max
+        let doneFrom = HabitHistory.judgedAtDayEnd(history.spec) ? asOf : Int32.max
 
-        // What a day puts into the window: a done check (1), or a number in thousandths.
-        @inline(__always) func contribution(_ day: Int32, _ mark: UInt8) -> Int64 {
-            guard day >= spec.startDay else { return 0 }
-            if !numeric { return mark & HabitHistory.Mark.done != 0 ? 1 : 0 }
+        // What a day from the start on puts into the window: a done check (1), or a number in thousandths.
+        @inline(__always) func contribution(_ day: Int32, _ mark: UInt8, numeric: Bool) -> Int64 {
+            if !numeric { return Int64(mark & HabitHistory.Mark.done) }
             let amount = Strength.thousandths(history.value(on: day))
             return mark & HabitHistory.Mark.skipped != 0 ? amount + Strength.skippedNumberThousandths : amount
         }
 
-        result.withUnsafeMutableBufferPointer { out in
+        // Every day is written once (no zeroed array first): the loops below write
+        // the days they judge, zero(before:) the ones before the start (and any gap).
+        return [Double](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = buffer
+            var unwritten = from
+            func zero(before day: Int32) {
+                while unwritten < day && unwritten <= to { out[Int(unwritten &- from)] = 0; unwritten &+= 1 }
+            }
             var strength = Strength.initial(numeric: numeric, atMost: atMost)
-            history.forEachSegment(from: spec.startDay, through: last) { segment in
+            history.forEachSegment(from: startDay, through: last) { segment in
+                zero(before: segment.first)
                 let frequency = Strength.frequency(segment.schedule)
                 let m = Strength.multiplier(times: frequency.times, days: frequency.days)
                 let window = numeric ? frequency : Strength.checkWindow(times: frequency.times, days: frequency.days)
                 let span = window.days
-                // The last `span` days' contributions in a ring, so each day is read once.
-                var ring = [Int64](repeating: 0, count: span)
+                // The last `span` days' contributions in a ring, so each day is read once
+                // (none to allocate for a window of one day, which is the day itself).
+                var ring: [Int64] = span == 1 ? [] : [Int64](repeating: 0, count: span)
                 ring.withUnsafeMutableBufferPointer { ring in
                     // The window as it stands before the segment's first day (slot 0 leaves first).
+                    // Sums wrap without a check: at most 730 days of at most 1e15 + 3 each.
                     var sum: Int64 = 0
                     var slot = 1
                     var day = segment.first &- Int32(span) &+ 1
                     while day < segment.first {
-                        let c = contribution(day, marks.mark(day))
+                        let c = day < startDay ? 0 : contribution(day, marks.mark(day), numeric: numeric)
                         ring[slot] = c
-                        sum += c
+                        sum &+= c
                         slot += 1
                         day += 1
                     }
-                    slot = 0
-                    day = segment.first
-                    while day <= segment.last {
-                        let mark = marks.mark(day)
-                        let c = contribution(day, mark)
-                        sum += c - ring[slot]
-                        ring[slot] = c
-                        slot = slot + 1 == span ? 0 : slot + 1
-                        let done = mark & HabitHistory.Mark.done != 0 && day < doneFrom
-                        let skipped = mark & HabitHistory.Mark.skipped != 0 || excused.contains(day)
-                        if !skipped && (day < asOf || done) {
-                            let value = numeric
-                                ? Strength.numberValue(sum: Double(sum) / 1000, target: spec.target, atMost: atMost)
-                                : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
-                            strength = Strength.step(previous: strength, value: value, multiplier: m)
+                    let times = window.times
+                    // Days before asOf are over: each takes its step unless excused. A copy
+                    // of the loop per kind and window (one day or more), so that none tests
+                    // them per day; the window and the score are its own locals, so that
+                    // they stay in registers.
+                    @inline(__always) func sweep(numeric: Bool, oneDay: Bool, sum initialSum: Int64) -> Double {
+                        var sum = initialSum, slot = 0, score = strength
+                        // One day: its contribution enters the window, and unless it is excused
+                        // (or the open day, not done) the score takes its step.
+                        @inline(__always) func take(_ day: Int32, _ mark: UInt8, over: Bool) {
+                            let c = contribution(day, mark, numeric: numeric)
+                            if oneDay {
+                                // A window of one day (daily checks and numbers) is the day itself.
+                                sum = c
+                            } else {
+                                sum &+= c &- ring[slot]
+                                ring[slot] = c
+                                slot = slot &+ 1 == span ? 0 : slot &+ 1
+                            }
+                            let skipped = mark & HabitHistory.Mark.skipped != 0 || (hasVacations && excused.contains(day))
+                            let counts = over || (mark & HabitHistory.Mark.done != 0 && day < doneFrom)
+                            if !skipped && counts {
+                                let value = numeric
+                                    ? Strength.numberValue(sum: Double(sum) / 1000, target: target, atMost: atMost)
+                                    : Strength.checkValue(doneInWindow: Int(sum), times: times)
+                                score = Strength.step(previous: score, value: value, multiplier: m)
+                            }
+                            let index = Int(day) &- Int(from)
+                            if index >= 0 { out[index] = score }
                         }
-                        if day >= from { out[Int(day - from)] = strength }
-                        day += 1
+                        let overLast = min(segment.last, asOf &- 1)
+                        marks.forEachMark(from: segment.first, through: overLast) { take($0, $1, over: true) }
+                        var open = max(segment.first, overLast &+ 1)
+                        while open <= segment.last { take(open, marks.mark(open), over: false); open &+= 1 }
+                        return score
+                    }
+                    switch (numeric, span == 1) {
+                    case (true, true): strength = sweep(numeric: true, oneDay: true, sum: sum)
+                    case (true, false): strength = sweep(numeric: true, oneDay: false, sum: sum)
+                    case (false, true): strength = sweep(numeric: false, oneDay: true, sum: sum)
+                    case (false, false): strength = sweep(numeric: false, oneDay: false, sum: sum)
                     }
                 }
+                unwritten = max(unwritten, segment.last &+ 1)
             }
             // After the last active day (archived) the value stays.
-            var day = max(last &+ 1, max(from, spec.startDay))
-            while day <= to { out[Int(day - from)] = strength; day += 1 }
+            var day = max(last &+ 1, max(from, startDay))
+            zero(before: day)
+            while day <= to { out[Int(day &- from)] = strength; day &+= 1 }
+            unwritten = max(unwritten, day)
+            zero(before: to &+ 1)
+            initialized = count
         }
-        return result
     }
 }
