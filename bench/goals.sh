@@ -83,6 +83,26 @@ r=$(ratio "$t_cli" "$t_sql")
 met=$(awk -v t="$t_cli" -v r="${r%x}" 'BEGIN {print (t < 0.008 && r <= 2.5) ? "yes" : (t < 0.008 ? "time yes, ratio no" : "no")}')
 row "cold habitctl streak (median of 10)" "$(ms "$t_cli"), $r sqlite3" "$(mi "$i_cli") ($(ratio "$i_cli" "$i_sql") sqlite3)" "< 8 ms, <= 2.5x" "$met"
 
+cat <<'PROFILES'
+
+where the goals not met lose (callgrind of one case: bench/callgrind.sh CASE):
+- appends, about 67 K instructions an append against raw sqlite3's 11 K: the entry's own INSERT
+  about 16 K (the table and its indexes; entries_fold, the covering index every fold reads, is wider
+  than the raw table's one index), the engine's checks and statement lookups about 7 K, and logging
+  the op that sync carries about 40 K (since sync, every append also inserts into sync_ops: that
+  INSERT and max(seq) 18 K, reading and writing the hybrid clock 9 K, the habit's global id 6.5 K).
+  Without the op log an append would cost about 27 K, 0.42x; 0.9x needs the op folded into the entry
+  row (a schema change sync would carry). One commit per append adds the same commit to both sides.
+- store-backed streaks, cold: a fresh handle reads the habit's 3,650 days from the entries_fold index
+  (about 7.6 M: SQLite steps a row in about 2,100 instructions) before it folds them; a warm or
+  appended-to handle keeps the compact history and folds nothing. Under 0.5 ms cold wants that
+  history persisted beside the ledger, written in each append's transaction (and by sync, imports
+  and restores), instead of kept per handle.
+- cold habitctl streak, about 20 M instructions: the dynamic loader 4.6 M (2.8 M of it looking up
+  symbols for habitctl, the library and the C++ runtime the Swift runtime links; 1.6 M applying
+  90,000 relative relocations), the streak call 9.8 M (the cold streak above, and SQLite parsing
+  the store's schema, 2.3 M), opening and closing the store 1.5 M.
+PROFILES
 [ -n "${GOALS_ONLY:-}" ] && exit 0
 echo
 echo "growth (store-backed, fresh handle each call: the history is read; warm = second call on a handle)"
