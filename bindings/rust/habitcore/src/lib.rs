@@ -71,6 +71,8 @@ pub enum ErrorKind {
     Internal,
     /// HC_E_INSUFFICIENT: a spend larger than the available credits.
     Insufficient,
+    /// HC_E_CANCELLED: a progress callback asked to stop; nothing was written.
+    Cancelled,
     /// A code newer than this crate.
     Other,
 }
@@ -106,6 +108,7 @@ impl Error {
             sys::HC_E_READONLY => ErrorKind::ReadOnly,
             sys::HC_E_INTERNAL => ErrorKind::Internal,
             sys::HC_E_INSUFFICIENT => ErrorKind::Insufficient,
+            sys::HC_E_CANCELLED => ErrorKind::Cancelled,
             _ => ErrorKind::Other,
         }
     }
@@ -1240,4 +1243,33 @@ unsafe extern "C" fn trampoline(
         }
     }
     0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every status code the header names has its kind; only codes newer than this crate are Other.
+    #[test]
+    fn every_header_status_has_its_kind() {
+        let kinds = [
+            (sys::HC_E_INVALID, ErrorKind::Invalid),
+            (sys::HC_E_NOT_FOUND, ErrorKind::NotFound),
+            (sys::HC_E_CONFLICT, ErrorKind::Conflict),
+            (sys::HC_E_IO, ErrorKind::Io),
+            (sys::HC_E_CORRUPT, ErrorKind::Corrupt),
+            (sys::HC_E_BUSY, ErrorKind::Busy),
+            (sys::HC_E_TOO_NEW, ErrorKind::TooNew),
+            (sys::HC_E_MISUSE, ErrorKind::Misuse),
+            (sys::HC_E_NOMEM, ErrorKind::NoMemory),
+            (sys::HC_E_READONLY, ErrorKind::ReadOnly),
+            (sys::HC_E_INTERNAL, ErrorKind::Internal),
+            (sys::HC_E_INSUFFICIENT, ErrorKind::Insufficient),
+            (sys::HC_E_CANCELLED, ErrorKind::Cancelled),
+        ];
+        for (code, kind) in kinds {
+            assert_eq!(Error { code, message: String::new() }.kind(), kind, "code {code}");
+        }
+        assert_eq!(Error { code: sys::HC_E_CANCELLED + 1, message: String::new() }.kind(), ErrorKind::Other);
+    }
 }
