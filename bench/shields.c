@@ -6,6 +6,8 @@
  * a process that opens, asks and closes, less that of a process that only loads
  * the library ("base"). Also the writer's slowdown beside a read-only reader asking
  * in a loop and a granter of emergency unlocks (wall and CPU time, same run).
+ * The writer is also timed beside the same two on another copy of the store, the
+ * control that tells the store's sharing apart from the machine's.
  * Mean and best of the rounds: the machine may be shared. Instruction counts:
  * bench/shields.sh (callgrind; only the measured part is instrumented).
  * Usage: shields FOLDER [ROUNDS]            make the store, then measure
@@ -358,43 +360,52 @@ int main(int argc, char **argv) {
                lean ? ", lean" : "", mean * 1e3, best * 1e3);
     }
 
-    /* The writer alone, then beside a read-only reader asking in a loop and a
-     * granter of emergency unlocks, alternating so drift in the machine's load
-     * falls on both; the sums are compared. Each run starts from the same copy of
-     * the store: a writer's transaction costs more as the ledger grows (its credit
-     * adjustment folds the account's entries), so runs on one growing store would
-     * charge the later ones for the growth. */
-    const int writes = 300;
+    /* The writer alone; beside a read-only reader asking in a loop and a granter of
+     * emergency unlocks on its own store; and beside the same two on another copy of
+     * the store (the control: the same load on the machine, nothing shared through
+     * the store). Rounds alternate so drift in the machine's load falls on all three.
+     * Each run starts from the same copy of the store: a writer's transaction costs
+     * more as the ledger grows (its credit adjustment folds the account's entries).
+     * What the store's sharing costs the writer is "same store" over "other copy";
+     * "same store" over "alone" adds what two busy processes cost any process on
+     * this machine (caches, memory bandwidth, a host's sibling threads). */
+    const int writes = 300, modes = 3, rounds_w = 4;
     pin(0);
-    double alone = 0, beside = 0, alone_cpu = 0, beside_cpu = 0, cpu = 0;
-    char pristine[4200], copy[4200];
+    double wall[3] = {0}, cpus[3] = {0}, cpu = 0;
+    char pristine[4200], copy[4200], other[4200];
     snprintf(pristine, sizeof pristine, "%s/pristine.habitcore", argv[1]);
+    snprintf(other, sizeof other, "%s/other.habitcore", argv[1]);
     check(hc_store_open(&store, path, 0), "open");
     remove(pristine);
     check(hc_store_backup(store, pristine), "backup");
     hc_store_close(store);
-    for (int r = 0; r < 4; r++) {
-        snprintf(copy, sizeof copy, "%s/writer-%d.habitcore", argv[1], r);
-        hc_store *source = NULL;
-        check(hc_store_open(&source, pristine, HC_OPEN_READONLY), "open pristine");
-        check(hc_store_backup(source, copy), "copy");
-        hc_store_close(source);
-        if (r == 0) { write_loop(copy, writes, &cpu); continue; } /* warms the page cache and the library */
-        alone += write_loop(copy, writes, &cpu);
-        alone_cpu += cpu;
-        snprintf(copy, sizeof copy, "%s/writer-%d-beside.habitcore", argv[1], r);
-        check(hc_store_open(&source, pristine, HC_OPEN_READONLY), "open pristine");
-        check(hc_store_backup(source, copy), "copy");
-        hc_store_close(source);
-        pid_t reader = start_reader(copy), granter = start_granter(copy);
-        usleep(50000); /* both started and asking */
-        beside += write_loop(copy, writes, &cpu);
-        beside_cpu += cpu;
-        stop_child(reader);
-        stop_child(granter);
+    for (int r = -1; r < rounds_w; r++) {
+        for (int mode = 0; mode < modes; mode++) {
+            snprintf(copy, sizeof copy, "%s/writer-%d-%d.habitcore", argv[1], r + 1, mode);
+            hc_store *source = NULL;
+            check(hc_store_open(&source, pristine, HC_OPEN_READONLY), "open pristine");
+            check(hc_store_backup(source, copy), "copy");
+            remove(other);
+            if (mode == 2) check(hc_store_backup(source, other), "copy");
+            hc_store_close(source);
+            pid_t reader = 0, granter = 0;
+            if (mode > 0) {
+                reader = start_reader(mode == 1 ? copy : other);
+                granter = start_granter(mode == 1 ? copy : other);
+                usleep(50000); /* both started and asking */
+            }
+            double t = write_loop(copy, writes, &cpu);
+            if (r >= 0) { wall[mode] += t; cpus[mode] += cpu; } /* round -1 warms the page cache and the library */
+            if (reader) stop_child(reader);
+            if (granter) stop_child(granter);
+        }
     }
-    printf("  writer 3x%d transactions%s: alone %.0f ms (CPU %.0f ms), beside a reader and a granter %.0f ms (CPU %.0f ms): "
-           "wall %.2fx, CPU %.2fx   (goal <= 1.1x)\n", writes, pinned() ? " (writer on core 0, reader and granter on core 1)" : "", alone * 1e3, alone_cpu * 1e3, beside * 1e3, beside_cpu * 1e3,
-           beside / alone, beside_cpu / alone_cpu);
+    printf("  writer %dx%d transactions%s:\n", rounds_w, writes, pinned() ? " (writer on core 0, reader and granter on core 1)" : "");
+    printf("        alone %.0f ms (CPU %.0f ms); beside a reader and a granter on its store %.0f ms (CPU %.0f ms),\n"
+           "        on another copy of the store %.0f ms (CPU %.0f ms)\n",
+           wall[0] * 1e3, cpus[0] * 1e3, wall[1] * 1e3, cpus[1] * 1e3, wall[2] * 1e3, cpus[2] * 1e3);
+    printf("        sharing the store: wall %.2fx, CPU %.2fx   (goal <= 1.1x; same store / other copy)\n", wall[1] / wall[2], cpus[1] / cpus[2]);
+    printf("        sharing the machine: wall %.2fx, CPU %.2fx (other copy / alone); both: wall %.2fx, CPU %.2fx (same store / alone)\n",
+           wall[2] / wall[0], cpus[2] / cpus[0], wall[1] / wall[0], cpus[1] / cpus[0]);
     return 0;
 }

@@ -76,7 +76,9 @@ package final class Engine {
             }
             dropCaches(keepingHistories: kept != nil)
             seenDataVersion = version
-            if let kept { seenLastEntryId = kept } else { seenLastEntryId = try store.lastEntryId() }
+            // A read-only handle appends nothing, so it never keeps a history on this
+            // ground: it need not look up the last entry (a query at each cold ask).
+            if let kept { seenLastEntryId = kept } else { seenLastEntryId = store.readOnly ? nil : try store.lastEntryId() }
             ownEntryIds.removeAll(keepingCapacity: true)
         }
     }

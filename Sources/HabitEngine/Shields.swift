@@ -215,8 +215,8 @@ extension Engine {
         let vacations = ids.isEmpty ? [] : try vacations()
         for id in ids.sorted() {
             // A habit a rule names that this store does not hold lifts nothing.
-            guard let habit = try store.habitRow(id: id) else { continue }
-            habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
+            guard let habit = try store.habitFoldSpec(id: id) else { continue }
+            habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit,
                                               vacations: Vacation.ranges(vacations, habitId: id))
         }
         var sessions: [ShieldPlan.Session] = []

@@ -270,20 +270,33 @@ extension Store {
     /// An account's sessions as bought (the time of their spend), with their early
     /// ends, in the order bought: what UnlockTimeline folds.
     package func sessionPurchases(accountId: Int64) throws(HabitError) -> [UnlockTimeline.Purchase] {
-        // A queued session was bought before its stored start: its spend entry says when.
-        // The cause is written out so that the partial index credit_entries_session serves the lookup.
-        let statement = try db.statement("""
-            SELECT s.id, s.minutes, min(s.start_ms, coalesce((SELECT min(e.at_ms) FROM credit_entries e
-                                                              WHERE e.cause = \(CreditCause.session.rawValue) AND e.cause_id = s.id
-                                                              AND e.kind = \(CreditKind.spend.rawValue)), s.start_ms)),
-                   x.ended_at_ms
-            FROM unlock_sessions s LEFT JOIN session_ends x ON x.session_id = s.id
-            WHERE s.account_id = ?1 ORDER BY s.id
-            """)
+        let statement = try db.statement(Self.accountPurchasesQuery)
         statement.bind(1, accountId)
-        return try statement.all {
-            UnlockTimeline.Purchase(id: $0.int(0), minutes: $0.int(1), boughtAtMs: $0.int(2), endedAtMs: $0.optionalInt(3))
-        }
+        return try statement.all(Self.readPurchase)
+    }
+
+    /// Every account's session purchases, each account's in the order bought: one
+    /// statement for all of them (a shield ask reads every account's sessions).
+    package func allSessionPurchases() throws(HabitError) -> [Int64: [UnlockTimeline.Purchase]] {
+        var result: [Int64: [UnlockTimeline.Purchase]] = [:]
+        _ = try db.statement(Self.allPurchasesQuery).all { (s) -> Void in result[s.int(4), default: []].append(Self.readPurchase(s)) }
+        return result
+    }
+
+    // A queued session was bought before its stored start: its spend entry says when.
+    // The cause is written out so that the partial index credit_entries_session serves the lookup.
+    private static let purchasesQuery = """
+        SELECT s.id, s.minutes, min(s.start_ms, coalesce((SELECT min(e.at_ms) FROM credit_entries e
+                                                          WHERE e.cause = \(CreditCause.session.rawValue) AND e.cause_id = s.id
+                                                          AND e.kind = \(CreditKind.spend.rawValue)), s.start_ms)),
+               x.ended_at_ms, s.account_id
+        FROM unlock_sessions s LEFT JOIN session_ends x ON x.session_id = s.id
+        """
+    private static let accountPurchasesQuery = purchasesQuery + " WHERE s.account_id = ?1 ORDER BY s.id"
+    private static let allPurchasesQuery = purchasesQuery + " ORDER BY s.account_id, s.id"
+
+    private static func readPurchase(_ s: Statement) -> UnlockTimeline.Purchase {
+        UnlockTimeline.Purchase(id: s.int(0), minutes: s.int(1), boughtAtMs: s.int(2), endedAtMs: s.optionalInt(3))
     }
 
     package func session(id: Int64) throws(HabitError) -> UnlockSession? {

@@ -325,13 +325,30 @@ package final class Store {
         try withSchedules(try habitRow(id: id))
     }
 
-    /// The habit's row without its schedule history (spec.schedule reads .daily), for
-    /// a caller that only folds entries into days, which no schedule decides (a shield
-    /// ask); whatever asks whether a day is due reads habit(id:).
-    package func habitRow(id: Int64) throws(HabitError) -> Habit? {
+    private func habitRow(id: Int64) throws(HabitError) -> Habit? {
         let statement = try db.statement(Self.habitByIdQuery)
         statement.bind(1, id)
         return try statement.one(readHabitRow)
+    }
+
+    /// What folding a habit's entries into days reads of it (kind, target, direction,
+    /// proof required, routine, start day), for a caller that decides nothing by its
+    /// schedule, text or display (a shield ask): name reads "", group, unit and the
+    /// display nil, the schedule .daily. Whatever asks whether a day is due reads
+    /// habit(id:). A cold reader's ask reads a few such rows, so it prepares and
+    /// decodes no column it does not use.
+    package func habitFoldSpec(id: Int64) throws(HabitError) -> HabitSpec? {
+        let statement = try db.statement("SELECT kind, target, direction, routine, proof_required, start_day FROM habits WHERE id = ?1")
+        statement.bind(1, id)
+        return try statement.one { (s) throws(HabitError) -> HabitSpec in
+            guard let kind = HabitKind(rawValue: Int32(clamping: s.int(0))),
+                  let direction = Direction(rawValue: Int32(clamping: s.int(2))),
+                  let routine = RoutineTime(rawValue: Int32(clamping: s.int(3))),
+                  let startDay = Int32(exactly: s.int(5))
+            else { throw .corrupt("habit \(id): a stored field is out of range") }
+            return HabitSpec(name: "", kind: kind, target: s.double(1), direction: direction, group: nil, unit: nil,
+                             routine: routine, proofRequired: s.int(4) != 0, startDay: startDay, schedule: .daily)
+        }
     }
 
     package func activeHabit(named name: String) throws(HabitError) -> Habit? {
@@ -568,16 +585,22 @@ package final class Store {
 
     /// Entries of one habit with from <= day <= to by day, each day's in append order:
     /// the entries_fold index's own order, so SQLite sorts nothing (a cold reader's
-    /// ask reads a few days of each habit a rule names this way).
+    /// ask reads a few days of each habit a rule names this way). What a shield reads:
+    /// as foldEntries, with recordedAtMs (when a day was done); note is not read (nil).
     package func entriesByDay(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
-        let statement = try db.statement(Self.entriesByDayQuery)
+        let statement = try db.statement("""
+            SELECT id, day, kind, value, source, undoes, recorded_at_ms FROM entries
+            WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, id
+            """)
         statement.bind(1, habitId)
         statement.bind(2, Int64(from))
         statement.bind(3, Int64(to))
-        return try statement.all(readEntry)
+        return try statement.all { (s) throws(HabitError) -> Entry in
+            var entry = try readFoldEntry(s, habitId: habitId)
+            entry.recordedAtMs = s.int(6)
+            return entry
+        }
     }
-
-    private static let entriesByDayQuery = "SELECT \(entryColumns) FROM entries WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, id"
 
     /// What the day fold reads of one habit's entries with from <= day <= to, in
     /// (day, append) order, straight from the entries_fold index: no table row, no
@@ -590,14 +613,18 @@ package final class Store {
         statement.bind(1, habitId)
         statement.bind(2, Int64(from))
         statement.bind(3, Int64(to))
-        return try statement.all { (s) throws(HabitError) -> Entry in
-            let id = s.int(0)
-            guard let day = Int32(exactly: s.int(1)), let kind = EntryKind(rawValue: Int32(clamping: s.int(2))),
-                  let source = EntrySource(rawValue: Int32(clamping: s.int(4)))
-            else { throw .corrupt("entry \(id): a stored field is out of range") }
-            return Entry(id: id, habitId: habitId, day: day, kind: kind, value: s.double(3), recordedAtMs: 0,
-                         source: source, undoes: s.optionalInt(5), note: nil)
-        }
+        return try statement.all { (s) throws(HabitError) -> Entry in try readFoldEntry(s, habitId: habitId) }
+    }
+
+    /// A row of (id, day, kind, value, source, undoes, ...) as an entry of `habitId`
+    /// without its instant (0) or note (nil).
+    private func readFoldEntry(_ s: Statement, habitId: Int64) throws(HabitError) -> Entry {
+        let id = s.int(0)
+        guard let day = Int32(exactly: s.int(1)), let kind = EntryKind(rawValue: Int32(clamping: s.int(2))),
+              let source = EntrySource(rawValue: Int32(clamping: s.int(4)))
+        else { throw .corrupt("entry \(id): a stored field is out of range") }
+        return Entry(id: id, habitId: habitId, day: day, kind: kind, value: s.double(3), recordedAtMs: 0,
+                     source: source, undoes: s.optionalInt(5), note: nil)
     }
 
     func readEntry(_ s: Statement) throws(HabitError) -> Entry {

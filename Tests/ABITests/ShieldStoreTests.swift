@@ -94,6 +94,33 @@ final class ShieldStoreTests: ProofTestCase {
         XCTAssertLessThanOrEqual(s.untilMs, nowMs + 10 * 60_000, "its end rounded down")
     }
 
+    /// A shield ask reads every account's sessions in one statement: the same
+    /// purchases, in the same order, as reading each account's own.
+    func testEverySessionReadAtOnceIsEachAccountsOwn() throws {
+        var second: Int64 = 0
+        ok(hc_credit_account_create(&second, store, "reading"))
+        for account in [Int64(1), second] { ok(hc_credit_adjust(nil, store, account, 60, "steps")) }
+        ok(hc_credit_spend(nil, store, 1, 10, "break", HC_SPEND_UNLOCK))
+        ok(hc_credit_spend(nil, store, second, 5, "chapter", HC_SPEND_UNLOCK))
+        ok(hc_credit_spend(nil, store, 1, 15, "queued after the first", HC_SPEND_UNLOCK))
+        ok(hc_credit_spend(nil, store, second, 20, "ended early", HC_SPEND_UNLOCK))
+        var refund: Int64 = 0
+        ok(hc_credit_session_end(&refund, store, 4, nowMs + 60_000))
+        let reader = try HabitStore.Store(path: dir + "/store.db", options: .init(readOnly: true))
+        defer { reader.close() }
+        let all = try reader.allSessionPurchases()
+        XCTAssertEqual(Set(all.keys), [1, second])
+        for account in [Int64(1), second] {
+            let own = try reader.sessionPurchases(accountId: account)
+            XCTAssertEqual(own.count, 2)
+            XCTAssertEqual(all[account]?.map(\.id), own.map(\.id), "account \(account)")
+            XCTAssertEqual(all[account]?.map(\.boughtAtMs), own.map(\.boughtAtMs))
+            XCTAssertEqual(all[account]?.map(\.endedAtMs), own.map(\.endedAtMs))
+            XCTAssertEqual(all[account]?.map(\.minutes), own.map(\.minutes))
+        }
+        XCTAssertNotNil(all[second]?.last?.endedAtMs, "the early end is read")
+    }
+
     func testEmergencyUnlocksStopAtTheBudgetAndRecordNothingPast() {
         let walk = createHabit(store, "Walk", start: date(today - 10))
         let rule = addRule([walk], budget: (HC_SHIELD_BUDGET_WEEK, 2))

@@ -335,4 +335,51 @@ final class ShieldTests: XCTestCase {
             }
         }
     }
+
+    /// ShieldPlan.habitDays against a reference written here the plain way (each day's
+    /// entries grouped, in id order, folded prefix by prefix): the same days done, at
+    /// the same instants, and skipped, for entries in the store's (day, id) order and
+    /// shuffled, for habits with and without proof required.
+    func testHabitDaysAgreeWithADayByDayReferenceInAnyOrder() {
+        func reference(_ entries: [Entry], _ habit: HabitSpec) -> ShieldPlan.HabitDays {
+            var days = ShieldPlan.HabitDays()
+            let counted = habit.proofRequired ? entries.filter { $0.source == .proof || $0.kind == .undo } : entries
+            for (day, unsorted) in Dictionary(grouping: counted, by: \.day) {
+                let list = unsorted.sorted { $0.id < $1.id }
+                let doneThrough = list.indices.map { end in
+                    DayFold.fold(list[...end], day: day, habit: habit, cancelled: DayFold.cancelledIds(in: list[...end]))
+                }
+                if doneThrough.last?.skipped == true { days.skipped.insert(day) }
+                guard doneThrough.last?.done == true else { continue }
+                var from = list.count - 1
+                while from > 0 && doneThrough[from - 1].done { from -= 1 }
+                days.doneAtMs[day] = list[from].recordedAtMs
+            }
+            return days
+        }
+        var random = SplitMix(seed: 24)
+        for round in 0..<600 {
+            let kind: HabitKind = random.bool() ? .checkmark : .counter
+            let habit = HabitSpec(name: "", kind: kind, target: kind == .checkmark ? 1 : 3, direction: random.chance(0.8) ? .atLeast : .atMost,
+                                  group: nil, unit: nil, routine: .anytime, proofRequired: random.chance(0.3), startDay: 0, schedule: .daily)
+            var entries: [Entry] = []
+            var id: Int64 = 0
+            for _ in 0..<random.int(0...14) {
+                id += Int64(random.int(1...3))
+                let kinds: [EntryKind] = kind == .checkmark ? [.done, .done, .skip, .undo] : [.amount, .amount, .total, .skip, .undo]
+                let entryKind = kinds[random.below(kinds.count)]
+                let undoes = entryKind == .undo && !entries.isEmpty ? entries[random.below(entries.count)].id : nil
+                entries.append(Entry(id: id, habitId: 1, day: Int32(random.int(100...104)), kind: entryKind, value: Double(random.int(0...4)),
+                                     recordedAtMs: Int64(random.int(0...1_000_000)), source: random.bool() ? .proof : .manual,
+                                     undoes: undoes, note: nil))
+            }
+            let inStoreOrder = entries.sorted { ($0.day, $0.id) < ($1.day, $1.id) }
+            let expected = reference(entries, habit)
+            for (order, list) in [("store order", inStoreOrder), ("shuffled", entries.shuffled(using: &random))] {
+                let days = ShieldPlan.habitDays(list, habit: habit, vacations: [])
+                XCTAssertEqual(days.doneAtMs, expected.doneAtMs, "round \(round), \(order): \(list)")
+                XCTAssertEqual(days.skipped, expected.skipped, "round \(round), \(order)")
+            }
+        }
+    }
 }

@@ -720,21 +720,29 @@ extension ShieldPlan {
     /// proof appended.
     package static func habitDays(_ entries: [Entry], habit: HabitSpec, vacations: [ClosedRange<Int32>]) -> HabitDays {
         var days = HabitDays(vacations: vacations)
-        let counted = habit.proofRequired ? entries.filter { $0.source == .proof || $0.kind == .undo } : entries
-        let byDay = Dictionary(grouping: counted, by: \.day)
-        for (day, unsorted) in byDay {
-            let list = unsorted.sorted { $0.id < $1.id }
+        var counted = habit.proofRequired ? entries.filter { $0.source == .proof || $0.kind == .undo } : entries
+        // Each day's entries in append order, days one after another: the store reads
+        // them so (by day, then id), and anything else is sorted here.
+        if !zip(counted, counted.dropFirst()).allSatisfy({ ($0.day, $0.id) < ($1.day, $1.id) }) {
+            counted.sort { ($0.day, $0.id) < ($1.day, $1.id) }
+        }
+        var first = counted.startIndex
+        while first < counted.endIndex {
+            let day = counted[first].day
+            var last = first
+            while last + 1 < counted.endIndex && counted[last + 1].day == day { last += 1 }
+            defer { first = last + 1 }
             func state(through end: Int) -> DayState {
-                let prefix = list[...end]
+                let prefix = counted[first...end]
                 return DayFold.fold(prefix, day: day, habit: habit, cancelled: DayFold.cancelledIds(in: prefix))
             }
-            let final = state(through: list.count - 1)
+            let final = state(through: last)
             if final.skipped { days.skipped.insert(day) }
             guard final.done else { continue }
             // Back from the end while the day was already done: the entry that made it done for good.
-            var from = list.count - 1
-            while from > 0 && state(through: from - 1).done { from -= 1 }
-            days.doneAtMs[day] = list[from].recordedAtMs
+            var from = last
+            while from > first && state(through: from - 1).done { from -= 1 }
+            days.doneAtMs[day] = counted[from].recordedAtMs
         }
         return days
     }
