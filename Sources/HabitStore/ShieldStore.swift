@@ -201,9 +201,9 @@ extension Store {
 
     /// The counter the writers' triggers bump plus the largest rowid of each append-only
     /// table that decides a shield: it grows with every such write, and no trigger fires
-    /// on the ledger's appends (Schema.appendOnlyShieldTables).
-    /// The parts come back as columns and are added here, wrapping: SQLite would turn
-    /// an overflowing sum into a real, and the number need only change, never trap.
+    /// on the ledger's appends (Schema.appendOnlyShieldTables). The parts come back as
+    /// columns and are added here, wrapping: SQLite would turn an overflowing sum into
+    /// a real, and the number need only change, never trap.
     package func shieldRevision() throws(HabitError) -> Int64 {
         let revision = try db.statement(Self.shieldRevisionQuery).one { (s) -> Int64 in
             (0...Int32(Schema.appendOnlyShieldTables.count)).reduce(0) { $0 &+ (s.optionalInt($1) ?? 0) }
