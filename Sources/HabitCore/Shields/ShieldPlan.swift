@@ -265,9 +265,12 @@ package enum ShieldPlan {
     /// Days the evaluator can reach: years 1...9999 with a margin.
     static let dayRange: ClosedRange<Int32> = (CivilDate.minDay + 3)...(CivilDate.maxDay - 3)
 
-    static func window(_ rule: ShieldRule, day: Int32, inputs: Inputs) -> Window? {
-        guard dayRange.contains(day), let settings = rule.settings(on: day),
-              settings.days.selects(day, anchor: rule.firstDay ?? day) else { return nil }
+    /// The rule's window opening on a calendar date, if its version for the date
+    /// selects it. `firstDay` is rule.firstDay (where every:N counts from), passed in
+    /// because an evaluator reads it once rather than at every window.
+    static func window(_ rule: ShieldRule, firstDay: Int32?, day: Int32, inputs: Inputs) -> Window? {
+        guard dayRange.contains(day), let version = rule.versionIndex(on: day), let settings = rule.versions[version].settings,
+              settings.days.selects(day, anchor: firstDay ?? day) else { return nil }
         let dayStart = inputs.dayStartMinutes
         let startMinute = settings.startMinute ?? dayStart
         let endDay: Int32, endMinute: Int32
@@ -361,6 +364,8 @@ package enum ShieldPlan {
     /// Evaluates one rule at instants; caches its windows by day.
     struct RuleEvaluator {
         let rule: ShieldRule
+        /// rule.firstDay, read once.
+        let firstDay: Int32?
         let inputs: Inputs
         /// Sessions and this rule's emergency unlocks as sorted, merged spans:
         /// back-to-back ones lift as one stretch, and a lookup is a binary search.
@@ -377,6 +382,7 @@ package enum ShieldPlan {
 
         init(rule: ShieldRule, inputs: Inputs) {
             self.rule = rule
+            firstDay = rule.firstDay
             self.inputs = inputs
             // Rounded the way that never unshields early: starts up, ends down.
             sessions = Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
@@ -389,7 +395,7 @@ package enum ShieldPlan {
         mutating func window(_ day: Int32) -> Window? {
             let offset = Int(day) - Int(firstCachedDay)
             if cachedWindows.indices.contains(offset), let cached = cachedWindows[offset] { return cached.window }
-            let computed = ShieldPlan.window(rule, day: day, inputs: inputs)
+            let computed = ShieldPlan.window(rule, firstDay: firstDay, day: day, inputs: inputs)
             keep(computed, day: day)
             return computed
         }
