@@ -191,6 +191,59 @@ final class ShieldTests: XCTestCase {
         XCTAssertEqual(ShieldPlan.earlier(session, settings: row.rules[0], emergencyLeft: 1), ShieldPlan.Earlier.sessionEnd)
     }
 
+    /// A window's lift against the plain reading of the rule, on habits that tie
+    /// often: all lift at the latest habit's lift (excused only if every habit's
+    /// day is), any at the earliest (excused if a habit lifting then is excused);
+    /// an excused day lifts at the window's start, and so does a completion before it.
+    func testAWindowsLiftIsWhatItsHabitsSay() throws {
+        let zone = try Self.zone("Europe/Berlin")
+        let day = Self.day("2026-06-05")
+        var random = SplitMix(seed: 2426)
+        for round in 0..<600 {
+            let settings = Self.settings("06:00", "09:00", habits: Array(1...Int64(random.int(1...4))), lift: random.bool() ? .all : .any,
+                                         excusedLifts: random.bool())
+            let startMs = Self.instant("2026-06-05 06:00", zone)
+            var habits: [Int64: ShieldPlan.HabitDays] = [:]
+            for id in settings.habits where random.int(0...5) > 0 {
+                var days = ShieldPlan.HabitDays()
+                switch random.int(0...3) {
+                case 0: days.skipped.insert(day)
+                case 1: days.vacations.append((day - 1)...day)
+                default: break
+                }
+                if random.bool() { days.doneAtMs[day] = startMs + Int64(random.int(-2...2)) * 60_000 - (random.bool() ? 30_000 : 0) }
+                habits[id] = days
+            }
+            let inputs = ShieldPlan.Inputs(rules: [], habits: habits, sessions: [], emergencies: [], zones: ShieldPlan.ZoneHistory(zone),
+                                           dayStartMinutes: 0)
+            let window = try XCTUnwrap(ShieldPlan.window(settings, firstDay: nil, day: day, inputs: inputs))
+            XCTAssertEqual(window.startMs, startMs)
+            var lifts: [(ms: Int64, excused: Bool)] = [], outstanding: [Int64] = []
+            for id in settings.habits {
+                if settings.excusedLifts, habits[id]?.excused(day) == true {
+                    lifts.append((startMs, true))
+                } else if let done = habits[id]?.doneAtMs[day] {
+                    lifts.append((max(startMs, ShieldPlan.ceilMinute(done)), false))
+                } else {
+                    outstanding.append(id)
+                }
+            }
+            var expected: (ms: Int64, excused: Bool)?
+            switch settings.lift {
+            case .all:
+                if outstanding.isEmpty, let latest = lifts.map(\.ms).max() { expected = (latest, lifts.allSatisfy(\.excused)) }
+            case .any:
+                if let earliest = lifts.map(\.ms).min() {
+                    expected = (earliest, lifts.contains { $0.ms == earliest && $0.excused })
+                    outstanding = []
+                }
+            }
+            XCTAssertEqual(window.liftMs, expected?.ms, "round \(round)")
+            XCTAssertEqual(window.liftExcused, expected?.excused ?? false, "round \(round)")
+            XCTAssertEqual(window.outstanding, outstanding, "round \(round)")
+        }
+    }
+
     func testSettingsRefuseBadInput() {
         let good = Self.settings("06:00", "09:00")
         XCTAssertNoThrow(try good.validated())

@@ -236,9 +236,9 @@ package enum ShieldPlan {
         let endMoved: UInt32
         let spanEndMoved: UInt32
         /// When its habits lift it (rounded up), and whether that is an excused day.
-        var liftMs: Int64?
-        var liftExcused: Bool
-        var outstanding: [Int64]
+        let liftMs: Int64?
+        let liftExcused: Bool
+        let outstanding: [Int64]
         /// What the rule's settings for the window's day say (kept alone: copying the
         /// settings' strings and arrays at every lookup cost more than the rest).
         let cutoffLifts: Bool
@@ -265,12 +265,10 @@ package enum ShieldPlan {
     /// Days the evaluator can reach: years 1...9999 with a margin.
     static let dayRange: ClosedRange<Int32> = (CivilDate.minDay + 3)...(CivilDate.maxDay - 3)
 
-    /// The rule's window opening on a calendar date, if its version for the date
-    /// selects it. `firstDay` is rule.firstDay (where every:N counts from), passed in
-    /// because an evaluator reads it once rather than at every window.
-    static func window(_ rule: ShieldRule, firstDay: Int32?, day: Int32, inputs: Inputs) -> Window? {
-        guard dayRange.contains(day), let version = rule.versionIndex(on: day), let settings = rule.versions[version].settings,
-              settings.days.selects(day, anchor: firstDay ?? day) else { return nil }
+    /// The window opening on a calendar date under a rule's settings for that date,
+    /// if they select it. `firstDay` is the rule's (where every:N counts from).
+    static func window(_ settings: ShieldRule.Settings, firstDay: Int32?, day: Int32, inputs: Inputs) -> Window? {
+        guard dayRange.contains(day), settings.days.selects(day, anchor: firstDay ?? day) else { return nil }
         let dayStart = inputs.dayStartMinutes
         let startMinute = settings.startMinute ?? dayStart
         let endDay: Int32, endMinute: Int32
@@ -290,35 +288,38 @@ package enum ShieldPlan {
             let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
             if dayEnd.ms > end.ms { spanEnd = dayEnd }
         }
-        let window = Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
-                            endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: nil, liftExcused: false, outstanding: [],
-                            cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         // What each habit says: done at T, excused from the start, or outstanding.
-        var lifts: [(ms: Int64, excused: Bool)] = []
+        // Folded as they come: all lift at the latest (excused if every one is); any
+        // at the earliest (excused if one at that instant is).
+        var lift: (ms: Int64, excused: Bool)?
+        var outstanding: [Int64] = []
         for habitId in settings.habits {
             let days = inputs.habits[habitId]
+            let habitLift: (ms: Int64, excused: Bool)
             if settings.excusedLifts, let days, days.excused(habitDay) {
-                lifts.append((start.ms, true))
+                habitLift = (start.ms, true)
             } else if let done = days?.doneAtMs[habitDay] {
-                lifts.append((max(start.ms, ceilMinute(done)), false))
+                habitLift = (max(start.ms, ceilMinute(done)), false)
             } else {
-                window.outstanding.append(habitId)
+                outstanding.append(habitId)
+                continue
+            }
+            guard let sofar = lift else {
+                lift = habitLift
+                continue
+            }
+            switch settings.lift {
+            case .all: lift = (max(sofar.ms, habitLift.ms), sofar.excused && habitLift.excused)
+            case .any: lift = sofar.ms == habitLift.ms ? (sofar.ms, sofar.excused || habitLift.excused) : (sofar.ms < habitLift.ms ? sofar : habitLift)
             }
         }
         switch settings.lift {
-        case .all:
-            if window.outstanding.isEmpty, let last = lifts.max(by: { $0.ms < $1.ms }) {
-                window.liftMs = last.ms
-                window.liftExcused = lifts.allSatisfy(\.excused)
-            }
-        case .any:
-            if let first = lifts.min(by: { $0.ms < $1.ms || ($0.ms == $1.ms && $0.excused && !$1.excused) }) {
-                window.liftMs = first.ms
-                window.liftExcused = first.excused
-                window.outstanding = []
-            }
+        case .all: if !outstanding.isEmpty { lift = nil }
+        case .any: if lift != nil { outstanding = [] }
         }
-        return window
+        return Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
+                      endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
+                      outstanding: outstanding, cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
     }
 
     /// The longest stretch a window can cover: a day to its cutoff, a day more until done.
@@ -366,6 +367,15 @@ package enum ShieldPlan {
         let rule: ShieldRule
         /// rule.firstDay, read once.
         let firstDay: Int32?
+        /// The settings of each of the rule's versions (same order; nil: removed),
+        /// boxed once: reading one out of an array is then a retain, where reading
+        /// the rule's (day, settings) pairs copied every string and array they hold,
+        /// at every window and every state outside one.
+        private let versions: [Version?]
+        private final class Version {
+            let settings: ShieldRule.Settings
+            init(_ settings: ShieldRule.Settings) { self.settings = settings }
+        }
         let inputs: Inputs
         /// Sessions and this rule's emergency unlocks as sorted, merged spans:
         /// back-to-back ones lift as one stretch, and a lookup is a binary search.
@@ -383,6 +393,7 @@ package enum ShieldPlan {
         init(rule: ShieldRule, inputs: Inputs) {
             self.rule = rule
             firstDay = rule.firstDay
+            versions = rule.versions.map { $0.settings.map(Version.init) }
             self.inputs = inputs
             // Rounded the way that never unshields early: starts up, ends down.
             sessions = Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
@@ -395,9 +406,19 @@ package enum ShieldPlan {
         mutating func window(_ day: Int32) -> Window? {
             let offset = Int(day) - Int(firstCachedDay)
             if cachedWindows.indices.contains(offset), let cached = cachedWindows[offset] { return cached.window }
-            let computed = ShieldPlan.window(rule, firstDay: firstDay, day: day, inputs: inputs)
+            let computed = uncachedWindow(day)
             keep(computed, day: day)
             return computed
+        }
+
+        private func uncachedWindow(_ day: Int32) -> Window? {
+            guard let version = version(on: day) else { return nil }
+            return ShieldPlan.window(version.settings, firstDay: firstDay, day: day, inputs: inputs)
+        }
+
+        /// The rule's version for windows starting on `day`; nil when not in effect.
+        private func version(on day: Int32) -> Version? {
+            rule.versionIndex(on: day).flatMap { versions[$0] }
         }
 
         private mutating func keep(_ window: Window?, day: Int32) {
@@ -465,7 +486,7 @@ package enum ShieldPlan {
                 }
             }
             // (No window holds ms here: one that did would have answered above.)
-            if state.reason == .outsideWindow, !rule.inEffect(on: ShieldPlan.civilDay(inputs.zones, ms: ms)) {
+            if state.reason == .outsideWindow, version(on: ShieldPlan.civilDay(inputs.zones, ms: ms)) == nil {
                 state.reason = .notInEffect
             }
             return state

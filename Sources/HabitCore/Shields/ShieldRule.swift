@@ -117,12 +117,6 @@ package struct ShieldRule: Equatable, Sendable {
         versionIndex(on: day).flatMap { versions[$0].settings }
     }
 
-    /// Whether the version for `day` has settings (settings(on:) without the copy).
-    package func inEffect(on day: Int32) -> Bool {
-        guard let index = versionIndex(on: day) else { return false }
-        return versions[index].settings != nil
-    }
-
     /// The first day the rule is in effect, if ever.
     package var firstDay: Int32? {
         versions.indices.first { versions[$0].settings != nil }.map { versions[$0].fromDay }
