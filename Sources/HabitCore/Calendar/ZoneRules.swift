@@ -98,18 +98,30 @@ package struct ZoneRules: Equatable, Sendable {
     }
 
     /// Seconds east of UTC in force at a UTC instant.
-    package func utcOffset(atUTC seconds: Int64) -> Int32 {
+    package func utcOffset(atUTC seconds: Int64) -> Int32 { offsetStretch(atUTC: seconds).offset }
+
+    /// The offset in force at a UTC instant, and the stretch first...last (UTC
+    /// seconds) around it that no change of offset interrupts: a caller reading
+    /// several instants close together can often ask once. Past the last listed
+    /// transition a daylight rule's changes are not searched for: the stretch is
+    /// the instant alone.
+    package func offsetStretch(atUTC seconds: Int64) -> (offset: Int32, first: Int64, last: Int64) {
         let transitions = tables.transitions
-        guard let lastTransition = transitions.last else { return tables.rule?.utcOffset(atUTC: seconds) ?? tables.initialOffset }
-        if seconds < transitions[0] { return tables.initialOffset }
-        if seconds >= lastTransition, let rule = tables.rule { return rule.utcOffset(atUTC: seconds) }
+        guard let lastTransition = transitions.last else {
+            guard let rule = tables.rule else { return (tables.initialOffset, .min, .max) }
+            return rule.daylight == nil ? (rule.standardOffset, .min, .max) : (rule.utcOffset(atUTC: seconds), seconds, seconds)
+        }
+        if seconds < transitions[0] { return (tables.initialOffset, .min, transitions[0] - 1) }
+        if seconds >= lastTransition, let rule = tables.rule {
+            return rule.daylight == nil ? (rule.standardOffset, lastTransition, .max) : (rule.utcOffset(atUTC: seconds), seconds, seconds)
+        }
         var low = 0
         var high = transitions.count - 1
         while low < high { // the last transition at or before `seconds`
             let mid = (low + high + 1) / 2
             if transitions[mid] <= seconds { low = mid } else { high = mid - 1 }
         }
-        return tables.transitionOffsets[low]
+        return (tables.transitionOffsets[low], transitions[low], low + 1 < transitions.count ? transitions[low + 1] - 1 : .max)
     }
 }
 

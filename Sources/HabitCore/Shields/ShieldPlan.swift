@@ -189,7 +189,12 @@ package enum ShieldPlan {
     /// time is its first occurrence.
     package static func resolve(_ zone: ZoneRules, civilDay: Int32, minute: Int32) -> (ms: Int64, moved: UInt32) {
         let local = Int64(civilDay) * 86_400 + Int64(minute) * 60
-        let before = Int64(zone.utcOffset(atUTC: local - 86_400)), after = Int64(zone.utcOffset(atUTC: local + 86_400))
+        // Most days one offset holds from the day before to the day after: the time
+        // then reads once, at local - offset (what the general reading below finds).
+        let around = zone.offsetStretch(atUTC: local - 86_400)
+        let plain = local - Int64(around.offset)
+        if around.last >= local + 86_400, around.first <= plain, plain <= around.last { return (plain * 1000, 0) }
+        let before = Int64(around.offset), after = Int64(zone.utcOffset(atUTC: local + 86_400))
         let early = local - max(before, after), late = local - min(before, after)
         let earlyReads = early + Int64(zone.utcOffset(atUTC: early)) == local
         let lateReads = late + Int64(zone.utcOffset(atUTC: late)) == local
