@@ -386,6 +386,12 @@ package enum ShieldPlan {
         /// back-to-back ones lift as one stretch, and a lookup is a binary search.
         let sessions: [Span]
         let emergencies: [Span]
+        /// The inputs' sessions as spans, rounded the way that never unshields early:
+        /// starts up, ends down.
+        static func sessionSpans(_ inputs: Inputs) -> [Span] {
+            Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
+        }
+
         /// Windows computed so far by day, from firstCachedDay on (nil: not yet
         /// computed). The days a search asks lie close together, and an array index
         /// costs a search's many lookups less than hashing the day.
@@ -395,13 +401,14 @@ package enum ShieldPlan {
         /// Days the cache spans at most before it starts over.
         private static let cacheSpanLimit = 4096
 
-        init(rule: ShieldRule, inputs: Inputs) {
+        /// `sessions` is sessionSpans(inputs), made once for all the rules.
+        init(rule: ShieldRule, inputs: Inputs, sessions: [Span]) {
             self.rule = rule
             firstDay = rule.firstDay
             versions = rule.versions.map { $0.settings.map(Version.init) }
             self.inputs = inputs
+            self.sessions = sessions
             // Rounded the way that never unshields early: starts up, ends down.
-            sessions = Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
             emergencies = Span.merged(inputs.emergencies.filter { $0.ruleId == rule.id }.map { unlock in
                 let start = ceilMinute(unlock.atMs)
                 return Span(startMs: start, endMs: start &+ Int64(unlock.minutes) * 60_000)
@@ -426,19 +433,25 @@ package enum ShieldPlan {
             rule.versionIndex(on: day).flatMap { versions[$0] }
         }
 
+        /// Days the cache makes room for beyond the day it keeps, when it grows: a
+        /// state walks five days down and a search days up, and growing a day at a
+        /// time cost more than the lookups.
+        private static let cacheGrowth = 16
+
         private mutating func keep(_ window: Window?, day: Int32) {
+            let growth = Self.cacheGrowth
             var offset = Int(day) - Int(firstCachedDay)
             let span = max(cachedWindows.count, offset + 1) - min(0, offset)
-            if cachedWindows.isEmpty || span > Self.cacheSpanLimit {
-                cachedWindows = [nil]
-                firstCachedDay = day
-                offset = 0
+            if cachedWindows.isEmpty || span + growth > Self.cacheSpanLimit {
+                cachedWindows = Array(repeating: nil, count: 2 * growth + 1)
+                firstCachedDay = day - Int32(growth)
+                offset = growth
             } else if offset < 0 {
-                cachedWindows.insert(contentsOf: repeatElement(nil, count: -offset), at: 0)
-                firstCachedDay = day
-                offset = 0
+                cachedWindows.insert(contentsOf: repeatElement(nil, count: growth - offset), at: 0)
+                firstCachedDay = day - Int32(growth)
+                offset = growth
             } else if offset >= cachedWindows.count {
-                cachedWindows.append(contentsOf: repeatElement(nil, count: offset - cachedWindows.count + 1))
+                cachedWindows.append(contentsOf: repeatElement(nil, count: offset - cachedWindows.count + 1 + growth))
             }
             cachedWindows[offset] = CachedWindow(window: window)
         }
@@ -525,6 +538,7 @@ package enum ShieldPlan {
             func add(_ ms: Int64, _ moved: UInt32 = 0) { if ms >= fromMs && ms < toMs { result.append((ms, moved)) } }
             let first = ShieldPlan.civilDay(inputs.zones, ms: fromMs) - maxSpanDays - 1
             let last = ShieldPlan.civilDay(inputs.zones, ms: toMs &- 1) + 1
+            result.reserveCapacity(4 * max(0, Int(last) - Int(first) + 1) + 8) // four instants a window, a few spans
             var d = first
             while d <= last {
                 if let w = window(d) {
@@ -552,8 +566,9 @@ package enum ShieldPlan {
     /// Each rule's state at an instant.
     package static func states(_ inputs: Inputs, atMs: Int64) throws(HabitError) -> [State] {
         try checkInstant(atMs)
+        let sessions = RuleEvaluator.sessionSpans(inputs)
         return inputs.rules.map { rule in
-            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs, sessions: sessions)
             return evaluator.state(at: atMs)
         }
     }
@@ -575,8 +590,9 @@ package enum ShieldPlan {
         guard fromMs <= toMs else { throw .invalid("the range \(fromMs)...\(toMs) ms is reversed: from must not be after to") }
         guard toMs - fromMs <= maxRangeMs else { throw .invalid("the range is longer than 92 days") }
         var result: [Transition] = []
+        let sessions = RuleEvaluator.sessionSpans(inputs)
         for rule in inputs.rules {
-            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs, sessions: sessions)
             result += ruleTransitions(&evaluator, fromMs: fromMs, toMs: toMs, limit: limit)
         }
         result.sort { ($0.atMs, $0.ruleId) < ($1.atMs, $1.ruleId) }
@@ -633,8 +649,9 @@ package enum ShieldPlan {
     /// so the windows computed for the state serve the search too.
     package static func statesWithNext(_ inputs: Inputs, atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> [(State, Transition?)] {
         try checkInstant(atMs)
+        let sessions = RuleEvaluator.sessionSpans(inputs)
         return inputs.rules.map { rule in
-            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs, sessions: sessions)
             let state = evaluator.state(at: atMs)
             return (state, next(&evaluator, atMs: atMs, horizonDays: horizonDays))
         }
@@ -645,7 +662,7 @@ package enum ShieldPlan {
     package static func nextChange(_ inputs: Inputs, ruleIndex: Int, atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> Transition? {
         try checkInstant(atMs)
         guard inputs.rules.indices.contains(ruleIndex) else { return nil }
-        var evaluator = RuleEvaluator(rule: inputs.rules[ruleIndex], inputs: inputs)
+        var evaluator = RuleEvaluator(rule: inputs.rules[ruleIndex], inputs: inputs, sessions: RuleEvaluator.sessionSpans(inputs))
         return next(&evaluator, atMs: atMs, horizonDays: horizonDays)
     }
 
@@ -690,7 +707,8 @@ package enum ShieldPlan {
         package let dataEndMs: Int64
 
         package init(_ inputs: Inputs, dataEndMs: Int64) {
-            evaluators = inputs.rules.map { RuleEvaluator(rule: $0, inputs: inputs) }
+            let sessions = RuleEvaluator.sessionSpans(inputs)
+            evaluators = inputs.rules.map { RuleEvaluator(rule: $0, inputs: inputs, sessions: sessions) }
             remembered = Array(repeating: nil, count: inputs.rules.count)
             self.dataEndMs = dataEndMs
         }
