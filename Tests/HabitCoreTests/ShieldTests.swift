@@ -216,7 +216,7 @@ final class ShieldTests: XCTestCase {
             }
             let inputs = ShieldPlan.Inputs(rules: [], habits: habits, sessions: [], emergencies: [], zones: ShieldPlan.ZoneHistory(zone),
                                            dayStartMinutes: 0)
-            let window = try XCTUnwrap(ShieldPlan.window(settings, firstDay: nil, day: day, inputs: inputs))
+            let window = try XCTUnwrap(ShieldPlan.RuleVersion(settings).window(day: day, firstDay: nil, inputs: inputs))
             XCTAssertEqual(window.startMs, startMs)
             var lifts: [(ms: Int64, excused: Bool)] = [], outstanding: [Int64] = []
             for id in settings.habits {

@@ -270,61 +270,70 @@ package enum ShieldPlan {
     /// Days the evaluator can reach: years 1...9999 with a margin.
     static let dayRange: ClosedRange<Int32> = (CivilDate.minDay + 3)...(CivilDate.maxDay - 3)
 
-    /// The window opening on a calendar date under a rule's settings for that date,
-    /// if they select it. `firstDay` is the rule's (where every:N counts from).
-    static func window(_ settings: ShieldRule.Settings, firstDay: Int32?, day: Int32, inputs: Inputs) -> Window? {
-        guard dayRange.contains(day), settings.days.selects(day, anchor: firstDay ?? day) else { return nil }
-        let dayStart = inputs.dayStartMinutes
-        let startMinute = settings.startMinute ?? dayStart
-        let endDay: Int32, endMinute: Int32
-        if let cutoff = settings.endMinute {
-            (endDay, endMinute) = cutoff > startMinute ? (day, cutoff) : (day + 1, cutoff)
-        } else {
-            (endDay, endMinute) = (day + 1, 0)
-        }
-        // The habit day holding the window's last minute.
-        let (lastDay, lastMinute) = endMinute == 0 ? (endDay - 1, Int32(1439)) : (endDay, endMinute - 1)
-        let habitDay = lastMinute < dayStart ? lastDay - 1 : lastDay
-        let start = resolve(inputs.zones, civilDay: day, minute: startMinute)
-        let end = resolve(inputs.zones, civilDay: endDay, minute: endMinute)
-        guard start.ms < end.ms else { return nil } // a zone change jumped over the whole window
-        var spanEnd = end
-        if !settings.cutoffLifts {
-            let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
-            if dayEnd.ms > end.ms { spanEnd = dayEnd }
-        }
-        // What each habit says: done at T, excused from the start, or outstanding.
-        // Folded as they come: all lift at the latest (excused if every one is); any
-        // at the earliest (excused if one at that instant is).
-        var lift: (ms: Int64, excused: Bool)?
-        var outstanding: [Int64] = []
-        for habitId in settings.habits {
-            let days = inputs.habits[habitId]
-            let habitLift: (ms: Int64, excused: Bool)
-            if settings.excusedLifts, let days, days.excused(habitDay) {
-                habitLift = (start.ms, true)
-            } else if let done = days?.doneAtMs[habitDay] {
-                habitLift = (max(start.ms, ceilMinute(done)), false)
+    /// One version's settings of a rule, boxed: an evaluator reads them in place (a
+    /// class's constant), where reading them out of the rule's array, or passing
+    /// them by value, copied their strings and arrays at every window.
+    final class RuleVersion {
+        let settings: ShieldRule.Settings
+
+        init(_ settings: ShieldRule.Settings) { self.settings = settings }
+
+        /// The window opening on a calendar date under these settings, if they select
+        /// it. `firstDay` is the rule's (where every:N counts from).
+        func window(day: Int32, firstDay: Int32?, inputs: Inputs) -> Window? {
+            guard dayRange.contains(day), settings.days.selects(day, anchor: firstDay ?? day) else { return nil }
+            let dayStart = inputs.dayStartMinutes
+            let startMinute = settings.startMinute ?? dayStart
+            let endDay: Int32, endMinute: Int32
+            if let cutoff = settings.endMinute {
+                (endDay, endMinute) = cutoff > startMinute ? (day, cutoff) : (day + 1, cutoff)
             } else {
-                outstanding.append(habitId)
-                continue
+                (endDay, endMinute) = (day + 1, 0)
             }
-            guard let sofar = lift else {
-                lift = habitLift
-                continue
+            // The habit day holding the window's last minute.
+            let (lastDay, lastMinute) = endMinute == 0 ? (endDay - 1, Int32(1439)) : (endDay, endMinute - 1)
+            let habitDay = lastMinute < dayStart ? lastDay - 1 : lastDay
+            let start = resolve(inputs.zones, civilDay: day, minute: startMinute)
+            let end = resolve(inputs.zones, civilDay: endDay, minute: endMinute)
+            guard start.ms < end.ms else { return nil } // a zone change jumped over the whole window
+            var spanEnd = end
+            if !settings.cutoffLifts {
+                let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
+                if dayEnd.ms > end.ms { spanEnd = dayEnd }
+            }
+            // What each habit says: done at T, excused from the start, or outstanding.
+            // Folded as they come: all lift at the latest (excused if every one is); any
+            // at the earliest (excused if one at that instant is).
+            var lift: (ms: Int64, excused: Bool)?
+            var outstanding: [Int64] = []
+            for habitId in settings.habits {
+                let days = inputs.habits[habitId]
+                let habitLift: (ms: Int64, excused: Bool)
+                if settings.excusedLifts, let days, days.excused(habitDay) {
+                    habitLift = (start.ms, true)
+                } else if let done = days?.doneAtMs[habitDay] {
+                    habitLift = (max(start.ms, ceilMinute(done)), false)
+                } else {
+                    outstanding.append(habitId)
+                    continue
+                }
+                guard let sofar = lift else {
+                    lift = habitLift
+                    continue
+                }
+                switch settings.lift {
+                case .all: lift = (max(sofar.ms, habitLift.ms), sofar.excused && habitLift.excused)
+                case .any: lift = sofar.ms == habitLift.ms ? (sofar.ms, sofar.excused || habitLift.excused) : (sofar.ms < habitLift.ms ? sofar : habitLift)
+                }
             }
             switch settings.lift {
-            case .all: lift = (max(sofar.ms, habitLift.ms), sofar.excused && habitLift.excused)
-            case .any: lift = sofar.ms == habitLift.ms ? (sofar.ms, sofar.excused || habitLift.excused) : (sofar.ms < habitLift.ms ? sofar : habitLift)
+            case .all: if !outstanding.isEmpty { lift = nil }
+            case .any: if lift != nil { outstanding = [] }
             }
+            return Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
+                          endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
+                          outstanding: outstanding, cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         }
-        switch settings.lift {
-        case .all: if !outstanding.isEmpty { lift = nil }
-        case .any: if lift != nil { outstanding = [] }
-        }
-        return Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
-                      endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
-                      outstanding: outstanding, cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
     }
 
     /// The longest stretch a window can cover: a day to its cutoff, a day more until done.
@@ -372,15 +381,11 @@ package enum ShieldPlan {
         let rule: ShieldRule
         /// rule.firstDay, read once.
         let firstDay: Int32?
-        /// The settings of each of the rule's versions (same order; nil: removed),
-        /// boxed once: reading one out of an array is then a retain, where reading
-        /// the rule's (day, settings) pairs copied every string and array they hold,
-        /// at every window and every state outside one.
-        private let versions: [Version?]
-        private final class Version {
-            let settings: ShieldRule.Settings
-            init(_ settings: ShieldRule.Settings) { self.settings = settings }
-        }
+        /// The rule's versions (same order; nil: removed), boxed once: reading one out
+        /// of an array is then a retain, where reading the rule's (day, settings)
+        /// pairs copied every string and array they hold, at every window and every
+        /// state outside one.
+        private let versions: [RuleVersion?]
         let inputs: Inputs
         /// Sessions and this rule's emergency unlocks as sorted, merged spans:
         /// back-to-back ones lift as one stretch, and a lookup is a binary search.
@@ -405,7 +410,7 @@ package enum ShieldPlan {
         init(rule: ShieldRule, inputs: Inputs, sessions: [Span]) {
             self.rule = rule
             firstDay = rule.firstDay
-            versions = rule.versions.map { $0.settings.map(Version.init) }
+            versions = rule.versions.map { $0.settings.map(RuleVersion.init) }
             self.inputs = inputs
             self.sessions = sessions
             // Rounded the way that never unshields early: starts up, ends down.
@@ -424,12 +429,11 @@ package enum ShieldPlan {
         }
 
         private func uncachedWindow(_ day: Int32) -> Window? {
-            guard let version = version(on: day) else { return nil }
-            return ShieldPlan.window(version.settings, firstDay: firstDay, day: day, inputs: inputs)
+            version(on: day)?.window(day: day, firstDay: firstDay, inputs: inputs)
         }
 
         /// The rule's version for windows starting on `day`; nil when not in effect.
-        private func version(on day: Int32) -> Version? {
+        private func version(on day: Int32) -> RuleVersion? {
             rule.versionIndex(on: day).flatMap { versions[$0] }
         }
 
@@ -504,7 +508,7 @@ package enum ShieldPlan {
                 }
             }
             // (No window holds ms here: one that did would have answered above.)
-            if state.reason == .outsideWindow, version(on: ShieldPlan.civilDay(inputs.zones, ms: ms)) == nil {
+            if state.reason == .outsideWindow, version(on: day) == nil {
                 state.reason = .notInEffect
             }
             return state
