@@ -191,6 +191,103 @@ final class ShieldTests: XCTestCase {
         XCTAssertEqual(ShieldPlan.earlier(session, settings: row.rules[0], emergencyLeft: 1), ShieldPlan.Earlier.sessionEnd)
     }
 
+    /// A window's lift against the plain reading of the rule, on habits that tie
+    /// often: all lift at the latest habit's lift (excused only if every habit's
+    /// day is), any at the earliest (excused if a habit lifting then is excused);
+    /// an excused day lifts at the window's start, and so does a completion before it.
+    func testAWindowsLiftIsWhatItsHabitsSay() throws {
+        let zone = try Self.zone("Europe/Berlin")
+        let day = Self.day("2026-06-05")
+        var random = SplitMix(seed: 2426)
+        for round in 0..<600 {
+            let settings = Self.settings("06:00", "09:00", habits: Array(1...Int64(random.int(1...4))), lift: random.bool() ? .all : .any,
+                                         excusedLifts: random.bool())
+            let startMs = Self.instant("2026-06-05 06:00", zone)
+            var habits: [Int64: ShieldPlan.HabitDays] = [:]
+            for id in settings.habits where random.int(0...5) > 0 {
+                var days = ShieldPlan.HabitDays()
+                switch random.int(0...3) {
+                case 0: days.skipped.insert(day)
+                case 1: days.vacations.append((day - 1)...day)
+                default: break
+                }
+                if random.bool() { days.doneAtMs[day] = startMs + Int64(random.int(-2...2)) * 60_000 - (random.bool() ? 30_000 : 0) }
+                habits[id] = days
+            }
+            let inputs = ShieldPlan.Inputs(rules: [], habits: habits, sessions: [], emergencies: [], zones: ShieldPlan.ZoneHistory(zone),
+                                           dayStartMinutes: 0)
+            let window = try XCTUnwrap(ShieldPlan.RuleVersion(settings).window(day: day, firstDay: nil, inputs: inputs))
+            XCTAssertEqual(window.startMs, startMs)
+            var lifts: [(ms: Int64, excused: Bool)] = [], outstanding: [Int64] = []
+            for id in settings.habits {
+                if settings.excusedLifts, habits[id]?.excused(day) == true {
+                    lifts.append((startMs, true))
+                } else if let done = habits[id]?.doneAtMs[day] {
+                    lifts.append((max(startMs, ShieldPlan.ceilMinute(done)), false))
+                } else {
+                    outstanding.append(id)
+                }
+            }
+            var expected: (ms: Int64, excused: Bool)?
+            switch settings.lift {
+            case .all:
+                if outstanding.isEmpty, let latest = lifts.map(\.ms).max() { expected = (latest, lifts.allSatisfy(\.excused)) }
+            case .any:
+                if let earliest = lifts.map(\.ms).min() {
+                    expected = (earliest, lifts.contains { $0.ms == earliest && $0.excused })
+                    outstanding = []
+                }
+            }
+            XCTAssertEqual(window.liftMs, expected?.ms, "round \(round)")
+            XCTAssertEqual(window.liftExcused, expected?.excused ?? false, "round \(round)")
+            XCTAssertEqual(window.outstanding, outstanding, "round \(round)")
+        }
+    }
+
+    /// resolve against the plain reading (the day before's and the day after's
+    /// offsets, each candidate checked), in zones with odd histories (Apia skipped a
+    /// day, Troll shifts two hours, Dublin's daylight is negative, Lord Howe's half
+    /// an hour), every day of years around changes and past the listed transitions;
+    /// and a zone's offset stretch holds its offset from end to end.
+    func testResolveAgreesWithThePlainReadingAndStretchesHold() throws {
+        func plain(_ zone: ZoneRules, civilDay: Int32, minute: Int32) -> (ms: Int64, moved: UInt32) {
+            let local = Int64(civilDay) * 86_400 + Int64(minute) * 60
+            let before = Int64(zone.utcOffset(atUTC: local - 86_400)), after = Int64(zone.utcOffset(atUTC: local + 86_400))
+            let early = local - max(before, after), late = local - min(before, after)
+            let earlyReads = early + Int64(zone.utcOffset(atUTC: early)) == local
+            let lateReads = late + Int64(zone.utcOffset(atUTC: late)) == local
+            if earlyReads { return (early * 1000, lateReads && early != late ? ShieldPlan.Moved.repeated : 0) }
+            if lateReads { return (late * 1000, 0) }
+            return ((local - Int64(zone.utcOffset(atUTC: early))) * 1000, ShieldPlan.Moved.gap)
+        }
+        let names = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "Antarctica/Troll", "Europe/Dublin",
+                     "America/Goose_Bay", "Pacific/Kiritimati", "UTC"]
+        let days = Array(Self.day("2010-01-01")...Self.day("2012-12-31")) + Array(Self.day("2037-01-01")...Self.day("2038-12-31"))
+        var random = SplitMix(seed: 2427)
+        var moved = 0
+        for name in names {
+            let zone = try Self.zone(name)
+            for day in days {
+                for minute in [0, 30, 60, 120, 150, 180, 1439, Int32(random.int(0...1439))] {
+                    let resolved = ShieldPlan.resolve(zone, civilDay: day, minute: minute), expected = plain(zone, civilDay: day, minute: minute)
+                    XCTAssertEqual(resolved.ms, expected.ms, "\(name) day \(day) minute \(minute)")
+                    XCTAssertEqual(resolved.moved, expected.moved, "\(name) day \(day) minute \(minute)")
+                    if expected.moved != 0 { moved += 1 }
+                }
+            }
+            for _ in 0..<2000 {
+                let at = Int64(random.int(-2_200_000_000...4_200_000_000))
+                let stretch = zone.offsetStretch(atUTC: at)
+                XCTAssertTrue(stretch.first <= at && at <= stretch.last, "\(name) at \(at)")
+                let first = max(stretch.first, at - 400 * 86_400), last = min(stretch.last, at + 400 * 86_400)
+                for probe in [first, last, first + (last - first) / 2] {
+                    XCTAssertEqual(zone.utcOffset(atUTC: probe), stretch.offset, "\(name): the stretch around \(at) at \(probe)")
+                }
+            }
+        }
+        XCTAssertGreaterThan(moved, 100, "the days include gaps and repeats")
+    }
+
     func testSettingsRefuseBadInput() {
         let good = Self.settings("06:00", "09:00")
         XCTAssertNoThrow(try good.validated())

@@ -2,12 +2,20 @@
 /// Built from TZif bytes (RFC 8536, read by the caller from the tz database) or
 /// from a fixed offset. Pure: this type never touches the file system.
 package struct ZoneRules: Equatable, Sendable {
+    private let tables: ZoneTables
+
     /// The name the store keeps: an IANA name, "UTC", or "+05:30".
-    package let name: String
-    private let transitions: [Int64]       // UTC seconds, ascending
-    private let transitionOffsets: [Int32] // the offset from each transition on
-    private let initialOffset: Int32       // before the first transition
-    private let rule: PosixZoneRule?       // after the last transition
+    package var name: String { tables.name }
+
+    private init(name: String, transitions: [Int64], transitionOffsets: [Int32], initialOffset: Int32, rule: PosixZoneRule?) {
+        tables = ZoneTables(name: name, transitions: transitions, transitionOffsets: transitionOffsets, initialOffset: initialOffset, rule: rule)
+    }
+
+    package static func == (a: ZoneRules, b: ZoneRules) -> Bool {
+        a.tables === b.tables || (a.name == b.name && a.tables.transitions == b.tables.transitions &&
+            a.tables.transitionOffsets == b.tables.transitionOffsets && a.tables.initialOffset == b.tables.initialOffset &&
+            a.tables.rule == b.tables.rule)
+    }
 
     package static let utc = ZoneRules(name: "UTC", transitions: [], transitionOffsets: [], initialOffset: 0, rule: nil)
 
@@ -90,17 +98,49 @@ package struct ZoneRules: Equatable, Sendable {
     }
 
     /// Seconds east of UTC in force at a UTC instant.
-    package func utcOffset(atUTC seconds: Int64) -> Int32 {
-        guard let lastTransition = transitions.last else { return rule?.utcOffset(atUTC: seconds) ?? initialOffset }
-        if seconds < transitions[0] { return initialOffset }
-        if seconds >= lastTransition, let rule { return rule.utcOffset(atUTC: seconds) }
+    package func utcOffset(atUTC seconds: Int64) -> Int32 { offsetStretch(atUTC: seconds).offset }
+
+    /// The offset in force at a UTC instant, and the stretch first...last (UTC
+    /// seconds) around it that no change of offset interrupts: a caller reading
+    /// several instants close together can often ask once. Past the last listed
+    /// transition a daylight rule's changes are not searched for: the stretch is
+    /// the instant alone.
+    package func offsetStretch(atUTC seconds: Int64) -> (offset: Int32, first: Int64, last: Int64) {
+        let transitions = tables.transitions
+        guard let lastTransition = transitions.last else {
+            guard let rule = tables.rule else { return (tables.initialOffset, .min, .max) }
+            return rule.daylight == nil ? (rule.standardOffset, .min, .max) : (rule.utcOffset(atUTC: seconds), seconds, seconds)
+        }
+        if seconds < transitions[0] { return (tables.initialOffset, .min, transitions[0] - 1) }
+        if seconds >= lastTransition, let rule = tables.rule {
+            return rule.daylight == nil ? (rule.standardOffset, lastTransition, .max) : (rule.utcOffset(atUTC: seconds), seconds, seconds)
+        }
         var low = 0
         var high = transitions.count - 1
         while low < high { // the last transition at or before `seconds`
             let mid = (low + high + 1) / 2
             if transitions[mid] <= seconds { low = mid } else { high = mid - 1 }
         }
-        return transitionOffsets[low]
+        return (tables.transitionOffsets[low], transitions[low], low + 1 < transitions.count ? transitions[low + 1] - 1 : .max)
+    }
+}
+
+/// A zone's tables, read-only once built. In a class: a zone is copied wherever
+/// times are read (clocks, a shield's zone history, each segment lookup), and
+/// copying a reference is one retain where copying the arrays and the name was several.
+private final class ZoneTables: Sendable {
+    let name: String
+    let transitions: [Int64]       // UTC seconds, ascending
+    let transitionOffsets: [Int32] // the offset from each transition on
+    let initialOffset: Int32       // before the first transition
+    let rule: PosixZoneRule?       // after the last transition
+
+    init(name: String, transitions: [Int64], transitionOffsets: [Int32], initialOffset: Int32, rule: PosixZoneRule?) {
+        self.name = name
+        self.transitions = transitions
+        self.transitionOffsets = transitionOffsets
+        self.initialOffset = initialOffset
+        self.rule = rule
     }
 }
 

@@ -189,7 +189,12 @@ package enum ShieldPlan {
     /// time is its first occurrence.
     package static func resolve(_ zone: ZoneRules, civilDay: Int32, minute: Int32) -> (ms: Int64, moved: UInt32) {
         let local = Int64(civilDay) * 86_400 + Int64(minute) * 60
-        let before = Int64(zone.utcOffset(atUTC: local - 86_400)), after = Int64(zone.utcOffset(atUTC: local + 86_400))
+        // Most days one offset holds from the day before to the day after: the time
+        // then reads once, at local - offset (what the general reading below finds).
+        let around = zone.offsetStretch(atUTC: local - 86_400)
+        let plain = local - Int64(around.offset)
+        if around.last >= local + 86_400, around.first <= plain, plain <= around.last { return (plain * 1000, 0) }
+        let before = Int64(around.offset), after = Int64(zone.utcOffset(atUTC: local + 86_400))
         let early = local - max(before, after), late = local - min(before, after)
         let earlyReads = early + Int64(zone.utcOffset(atUTC: early)) == local
         let lateReads = late + Int64(zone.utcOffset(atUTC: late)) == local
@@ -236,9 +241,9 @@ package enum ShieldPlan {
         let endMoved: UInt32
         let spanEndMoved: UInt32
         /// When its habits lift it (rounded up), and whether that is an excused day.
-        var liftMs: Int64?
-        var liftExcused: Bool
-        var outstanding: [Int64]
+        let liftMs: Int64?
+        let liftExcused: Bool
+        let outstanding: [Int64]
         /// What the rule's settings for the window's day say (kept alone: copying the
         /// settings' strings and arrays at every lookup cost more than the rest).
         let cutoffLifts: Bool
@@ -265,57 +270,70 @@ package enum ShieldPlan {
     /// Days the evaluator can reach: years 1...9999 with a margin.
     static let dayRange: ClosedRange<Int32> = (CivilDate.minDay + 3)...(CivilDate.maxDay - 3)
 
-    static func window(_ rule: ShieldRule, day: Int32, inputs: Inputs) -> Window? {
-        guard dayRange.contains(day), let settings = rule.settings(on: day),
-              settings.days.selects(day, anchor: rule.firstDay ?? day) else { return nil }
-        let dayStart = inputs.dayStartMinutes
-        let startMinute = settings.startMinute ?? dayStart
-        let endDay: Int32, endMinute: Int32
-        if let cutoff = settings.endMinute {
-            (endDay, endMinute) = cutoff > startMinute ? (day, cutoff) : (day + 1, cutoff)
-        } else {
-            (endDay, endMinute) = (day + 1, 0)
-        }
-        // The habit day holding the window's last minute.
-        let (lastDay, lastMinute) = endMinute == 0 ? (endDay - 1, Int32(1439)) : (endDay, endMinute - 1)
-        let habitDay = lastMinute < dayStart ? lastDay - 1 : lastDay
-        let start = resolve(inputs.zones, civilDay: day, minute: startMinute)
-        let end = resolve(inputs.zones, civilDay: endDay, minute: endMinute)
-        guard start.ms < end.ms else { return nil } // a zone change jumped over the whole window
-        var spanEnd = end
-        if !settings.cutoffLifts {
-            let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
-            if dayEnd.ms > end.ms { spanEnd = dayEnd }
-        }
-        let window = Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
-                            endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: nil, liftExcused: false, outstanding: [],
-                            cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
-        // What each habit says: done at T, excused from the start, or outstanding.
-        var lifts: [(ms: Int64, excused: Bool)] = []
-        for habitId in settings.habits {
-            let days = inputs.habits[habitId]
-            if settings.excusedLifts, let days, days.excused(habitDay) {
-                lifts.append((start.ms, true))
-            } else if let done = days?.doneAtMs[habitDay] {
-                lifts.append((max(start.ms, ceilMinute(done)), false))
+    /// One version's settings of a rule, boxed: an evaluator reads them in place (a
+    /// class's constant), where reading them out of the rule's array, or passing
+    /// them by value, copied their strings and arrays at every window.
+    final class RuleVersion {
+        let settings: ShieldRule.Settings
+
+        init(_ settings: ShieldRule.Settings) { self.settings = settings }
+
+        /// The window opening on a calendar date under these settings, if they select
+        /// it. `firstDay` is the rule's (where every:N counts from).
+        func window(day: Int32, firstDay: Int32?, inputs: Inputs) -> Window? {
+            guard dayRange.contains(day), settings.days.selects(day, anchor: firstDay ?? day) else { return nil }
+            let dayStart = inputs.dayStartMinutes
+            let startMinute = settings.startMinute ?? dayStart
+            let endDay: Int32, endMinute: Int32
+            if let cutoff = settings.endMinute {
+                (endDay, endMinute) = cutoff > startMinute ? (day, cutoff) : (day + 1, cutoff)
             } else {
-                window.outstanding.append(habitId)
+                (endDay, endMinute) = (day + 1, 0)
             }
+            // The habit day holding the window's last minute.
+            let (lastDay, lastMinute) = endMinute == 0 ? (endDay - 1, Int32(1439)) : (endDay, endMinute - 1)
+            let habitDay = lastMinute < dayStart ? lastDay - 1 : lastDay
+            let start = resolve(inputs.zones, civilDay: day, minute: startMinute)
+            let end = resolve(inputs.zones, civilDay: endDay, minute: endMinute)
+            guard start.ms < end.ms else { return nil } // a zone change jumped over the whole window
+            var spanEnd = end
+            if !settings.cutoffLifts {
+                let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
+                if dayEnd.ms > end.ms { spanEnd = dayEnd }
+            }
+            // What each habit says: done at T, excused from the start, or outstanding.
+            // Folded as they come: all lift at the latest (excused if every one is); any
+            // at the earliest (excused if one at that instant is).
+            var lift: (ms: Int64, excused: Bool)?
+            var outstanding: [Int64] = []
+            for habitId in settings.habits {
+                let days = inputs.habits[habitId]
+                let habitLift: (ms: Int64, excused: Bool)
+                if settings.excusedLifts, let days, days.excused(habitDay) {
+                    habitLift = (start.ms, true)
+                } else if let done = days?.doneAtMs[habitDay] {
+                    habitLift = (max(start.ms, ceilMinute(done)), false)
+                } else {
+                    outstanding.append(habitId)
+                    continue
+                }
+                guard let sofar = lift else {
+                    lift = habitLift
+                    continue
+                }
+                switch settings.lift {
+                case .all: lift = (max(sofar.ms, habitLift.ms), sofar.excused && habitLift.excused)
+                case .any: lift = sofar.ms == habitLift.ms ? (sofar.ms, sofar.excused || habitLift.excused) : (sofar.ms < habitLift.ms ? sofar : habitLift)
+                }
+            }
+            switch settings.lift {
+            case .all: if !outstanding.isEmpty { lift = nil }
+            case .any: if lift != nil { outstanding = [] }
+            }
+            return Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
+                          endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
+                          outstanding: outstanding, cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         }
-        switch settings.lift {
-        case .all:
-            if window.outstanding.isEmpty, let last = lifts.max(by: { $0.ms < $1.ms }) {
-                window.liftMs = last.ms
-                window.liftExcused = lifts.allSatisfy(\.excused)
-            }
-        case .any:
-            if let first = lifts.min(by: { $0.ms < $1.ms || ($0.ms == $1.ms && $0.excused && !$1.excused) }) {
-                window.liftMs = first.ms
-                window.liftExcused = first.excused
-                window.outstanding = []
-            }
-        }
-        return window
     }
 
     /// The longest stretch a window can cover: a day to its cutoff, a day more until done.
@@ -361,11 +379,24 @@ package enum ShieldPlan {
     /// Evaluates one rule at instants; caches its windows by day.
     struct RuleEvaluator {
         let rule: ShieldRule
+        /// rule.firstDay, read once.
+        let firstDay: Int32?
+        /// The rule's versions (same order; nil: removed), boxed once: reading one out
+        /// of an array is then a retain, where reading the rule's (day, settings)
+        /// pairs copied every string and array they hold, at every window and every
+        /// state outside one.
+        private let versions: [RuleVersion?]
         let inputs: Inputs
         /// Sessions and this rule's emergency unlocks as sorted, merged spans:
         /// back-to-back ones lift as one stretch, and a lookup is a binary search.
         let sessions: [Span]
         let emergencies: [Span]
+        /// The inputs' sessions as spans, rounded the way that never unshields early:
+        /// starts up, ends down.
+        static func sessionSpans(_ inputs: Inputs) -> [Span] {
+            Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
+        }
+
         /// Windows computed so far by day, from firstCachedDay on (nil: not yet
         /// computed). The days a search asks lie close together, and an array index
         /// costs a search's many lookups less than hashing the day.
@@ -375,11 +406,14 @@ package enum ShieldPlan {
         /// Days the cache spans at most before it starts over.
         private static let cacheSpanLimit = 4096
 
-        init(rule: ShieldRule, inputs: Inputs) {
+        /// `sessions` is sessionSpans(inputs), made once for all the rules.
+        init(rule: ShieldRule, inputs: Inputs, sessions: [Span]) {
             self.rule = rule
+            firstDay = rule.firstDay
+            versions = rule.versions.map { $0.settings.map(RuleVersion.init) }
             self.inputs = inputs
+            self.sessions = sessions
             // Rounded the way that never unshields early: starts up, ends down.
-            sessions = Span.merged(inputs.sessions.map { Span(startMs: ceilMinute($0.startMs), endMs: floorMinute($0.endMs)) })
             emergencies = Span.merged(inputs.emergencies.filter { $0.ruleId == rule.id }.map { unlock in
                 let start = ceilMinute(unlock.atMs)
                 return Span(startMs: start, endMs: start &+ Int64(unlock.minutes) * 60_000)
@@ -389,24 +423,39 @@ package enum ShieldPlan {
         mutating func window(_ day: Int32) -> Window? {
             let offset = Int(day) - Int(firstCachedDay)
             if cachedWindows.indices.contains(offset), let cached = cachedWindows[offset] { return cached.window }
-            let computed = ShieldPlan.window(rule, day: day, inputs: inputs)
+            let computed = uncachedWindow(day)
             keep(computed, day: day)
             return computed
         }
 
+        private func uncachedWindow(_ day: Int32) -> Window? {
+            version(on: day)?.window(day: day, firstDay: firstDay, inputs: inputs)
+        }
+
+        /// The rule's version for windows starting on `day`; nil when not in effect.
+        private func version(on day: Int32) -> RuleVersion? {
+            rule.versionIndex(on: day).flatMap { versions[$0] }
+        }
+
+        /// Days the cache makes room for beyond the day it keeps, when it grows: a
+        /// state walks five days down and a search days up, and growing a day at a
+        /// time cost more than the lookups.
+        private static let cacheGrowth = 16
+
         private mutating func keep(_ window: Window?, day: Int32) {
+            let growth = Self.cacheGrowth
             var offset = Int(day) - Int(firstCachedDay)
             let span = max(cachedWindows.count, offset + 1) - min(0, offset)
-            if cachedWindows.isEmpty || span > Self.cacheSpanLimit {
-                cachedWindows = [nil]
-                firstCachedDay = day
-                offset = 0
+            if cachedWindows.isEmpty || span + growth > Self.cacheSpanLimit {
+                cachedWindows = Array(repeating: nil, count: 2 * growth + 1)
+                firstCachedDay = day - Int32(growth)
+                offset = growth
             } else if offset < 0 {
-                cachedWindows.insert(contentsOf: repeatElement(nil, count: -offset), at: 0)
-                firstCachedDay = day
-                offset = 0
+                cachedWindows.insert(contentsOf: repeatElement(nil, count: growth - offset), at: 0)
+                firstCachedDay = day - Int32(growth)
+                offset = growth
             } else if offset >= cachedWindows.count {
-                cachedWindows.append(contentsOf: repeatElement(nil, count: offset - cachedWindows.count + 1))
+                cachedWindows.append(contentsOf: repeatElement(nil, count: offset - cachedWindows.count + 1 + growth))
             }
             cachedWindows[offset] = CachedWindow(window: window)
         }
@@ -459,7 +508,7 @@ package enum ShieldPlan {
                 }
             }
             // (No window holds ms here: one that did would have answered above.)
-            if state.reason == .outsideWindow, !rule.inEffect(on: ShieldPlan.civilDay(inputs.zones, ms: ms)) {
+            if state.reason == .outsideWindow, version(on: day) == nil {
                 state.reason = .notInEffect
             }
             return state
@@ -493,6 +542,7 @@ package enum ShieldPlan {
             func add(_ ms: Int64, _ moved: UInt32 = 0) { if ms >= fromMs && ms < toMs { result.append((ms, moved)) } }
             let first = ShieldPlan.civilDay(inputs.zones, ms: fromMs) - maxSpanDays - 1
             let last = ShieldPlan.civilDay(inputs.zones, ms: toMs &- 1) + 1
+            result.reserveCapacity(4 * max(0, Int(last) - Int(first) + 1) + 8) // four instants a window, a few spans
             var d = first
             while d <= last {
                 if let w = window(d) {
@@ -520,8 +570,9 @@ package enum ShieldPlan {
     /// Each rule's state at an instant.
     package static func states(_ inputs: Inputs, atMs: Int64) throws(HabitError) -> [State] {
         try checkInstant(atMs)
+        let sessions = RuleEvaluator.sessionSpans(inputs)
         return inputs.rules.map { rule in
-            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs, sessions: sessions)
             return evaluator.state(at: atMs)
         }
     }
@@ -543,8 +594,9 @@ package enum ShieldPlan {
         guard fromMs <= toMs else { throw .invalid("the range \(fromMs)...\(toMs) ms is reversed: from must not be after to") }
         guard toMs - fromMs <= maxRangeMs else { throw .invalid("the range is longer than 92 days") }
         var result: [Transition] = []
+        let sessions = RuleEvaluator.sessionSpans(inputs)
         for rule in inputs.rules {
-            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs, sessions: sessions)
             result += ruleTransitions(&evaluator, fromMs: fromMs, toMs: toMs, limit: limit)
         }
         result.sort { ($0.atMs, $0.ruleId) < ($1.atMs, $1.ruleId) }
@@ -601,8 +653,9 @@ package enum ShieldPlan {
     /// so the windows computed for the state serve the search too.
     package static func statesWithNext(_ inputs: Inputs, atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> [(State, Transition?)] {
         try checkInstant(atMs)
+        let sessions = RuleEvaluator.sessionSpans(inputs)
         return inputs.rules.map { rule in
-            var evaluator = RuleEvaluator(rule: rule, inputs: inputs)
+            var evaluator = RuleEvaluator(rule: rule, inputs: inputs, sessions: sessions)
             let state = evaluator.state(at: atMs)
             return (state, next(&evaluator, atMs: atMs, horizonDays: horizonDays))
         }
@@ -613,7 +666,7 @@ package enum ShieldPlan {
     package static func nextChange(_ inputs: Inputs, ruleIndex: Int, atMs: Int64, horizonDays: Int = 62) throws(HabitError) -> Transition? {
         try checkInstant(atMs)
         guard inputs.rules.indices.contains(ruleIndex) else { return nil }
-        var evaluator = RuleEvaluator(rule: inputs.rules[ruleIndex], inputs: inputs)
+        var evaluator = RuleEvaluator(rule: inputs.rules[ruleIndex], inputs: inputs, sessions: RuleEvaluator.sessionSpans(inputs))
         return next(&evaluator, atMs: atMs, horizonDays: horizonDays)
     }
 
@@ -658,7 +711,8 @@ package enum ShieldPlan {
         package let dataEndMs: Int64
 
         package init(_ inputs: Inputs, dataEndMs: Int64) {
-            evaluators = inputs.rules.map { RuleEvaluator(rule: $0, inputs: inputs) }
+            let sessions = RuleEvaluator.sessionSpans(inputs)
+            evaluators = inputs.rules.map { RuleEvaluator(rule: $0, inputs: inputs, sessions: sessions) }
             remembered = Array(repeating: nil, count: inputs.rules.count)
             self.dataEndMs = dataEndMs
         }

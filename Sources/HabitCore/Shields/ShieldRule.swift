@@ -100,29 +100,27 @@ package struct ShieldRule: Equatable, Sendable {
         a.id == b.id && a.versions.map(\.fromDay) == b.versions.map(\.fromDay) && a.versions.map(\.settings) == b.versions.map(\.settings)
     }
 
-    /// What the rule says for a window starting on a calendar date; nil before its
-    /// first version or after it was removed.
-    package func settings(on day: Int32) -> Settings? {
-        var chosen: Settings?
-        for version in versions {
-            guard version.fromDay <= day else { break }
-            chosen = version.settings
+    /// The index of the version for a window starting on a calendar date; nil before
+    /// the first version. (An index, not the settings: a lookup copies nothing.)
+    package func versionIndex(on day: Int32) -> Int? {
+        var chosen: Int?
+        for index in versions.indices {
+            guard versions[index].fromDay <= day else { break }
+            chosen = index
         }
         return chosen
     }
 
-    /// The first day the rule is in effect, if ever.
-    /// Whether a version in effect on `day` has settings (settings(on:) without the copy).
-    package func inEffect(on day: Int32) -> Bool {
-        var effective = false
-        for version in versions {
-            guard version.fromDay <= day else { break }
-            effective = version.settings != nil
-        }
-        return effective
+    /// What the rule says for a window starting on a calendar date; nil before its
+    /// first version or after it was removed.
+    package func settings(on day: Int32) -> Settings? {
+        versionIndex(on: day).flatMap { versions[$0].settings }
     }
 
-    package var firstDay: Int32? { versions.first { $0.settings != nil }?.fromDay }
+    /// The first day the rule is in effect, if ever.
+    package var firstDay: Int32? {
+        versions.indices.first { versions[$0].settings != nil }.map { versions[$0].fromDay }
+    }
 
 }
 
