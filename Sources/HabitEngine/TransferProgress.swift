@@ -13,11 +13,11 @@ struct ProgressGate {
     private let total: Int64
     private var done: Int64 = 0
     private var untilCheck = ProgressGate.stride
-    private var lastReportNs: UInt64 = 0
+    private var lastReportNs: Int64 = 0
 
     /// About 50 reports a second at most: a terminal line redrawn smoothly, a callback
     /// that never costs the transfer anything measurable.
-    static let intervalNs: UInt64 = 20_000_000
+    static let intervalNs: Int64 = 20_000_000
     static let stride = 512
 
     init(_ report: TransferProgress?, total: Int64) {
@@ -34,14 +34,14 @@ struct ProgressGate {
         untilCheck -= 1
         guard untilCheck <= 0 else { return }
         untilCheck = Self.stride
-        if Self.monotonicNs() &- lastReportNs >= Self.intervalNs { try call() }
+        if MonotonicClock.nanoseconds() &- lastReportNs >= Self.intervalNs { try call() }
     }
 
     /// Done so far, when units come in batches (bytes of a file read).
     mutating func advance(to newDone: Int64) throws(HabitError) {
         guard report != nil else { return }
         done = newDone
-        if Self.monotonicNs() &- lastReportNs >= Self.intervalNs { try call() }
+        if MonotonicClock.nanoseconds() &- lastReportNs >= Self.intervalNs { try call() }
     }
 
     /// The last report (done == total), once everything is done: too late to cancel,
@@ -53,13 +53,7 @@ struct ProgressGate {
 
     private mutating func call() throws(HabitError) {
         guard let report else { return }
-        lastReportNs = Self.monotonicNs()
+        lastReportNs = MonotonicClock.nanoseconds()
         if report(min(done, total), total) { throw HabitError(.cancelled, "cancelled by the progress callback; nothing was written") }
-    }
-
-    private static func monotonicNs() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(max(0, time.tv_sec)) &* 1_000_000_000 &+ UInt64(max(0, time.tv_nsec))
     }
 }

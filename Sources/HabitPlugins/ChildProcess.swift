@@ -93,7 +93,7 @@ package enum ChildProcess {
     /// the output is too large; then reaps.
     private static func collect(pid: pid_t, input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32,
                                 timeoutMs: Int64) -> Result<[UInt8], Failure> {
-        let deadline = Clock.microseconds() + timeoutMs * 1000
+        let deadline = MonotonicClock.microseconds() + timeoutMs * 1000
         var output: [UInt8] = []
         var log: [UInt8] = []
         var open: Set<Int32> = [stdout, stderr]
@@ -103,7 +103,7 @@ package enum ChildProcess {
         var buffer = [UInt8](repeating: 0, count: 65536)
         var failure: Failure?
         while !open.isEmpty && failure == nil {
-            let left = deadline - Clock.microseconds()
+            let left = deadline - MonotonicClock.microseconds()
             guard left > 0 else {
                 failure = Failure(reason: "timeout", message: "no answer within \(timeoutMs) ms; killed")
                 break

@@ -19,9 +19,9 @@ package final class ExecutableVerifier: Verifier {
 
     /// An executable has no fingerprint services: it gets the JSON request only.
     package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
-        let started = Clock.microseconds()
+        let started = MonotonicClock.microseconds()
         func fail(_ reason: String, _ message: String) -> Verdict {
-            .error(id, version, reason, message, durationUs: Clock.microseconds() - started)
+            .error(id, version, reason, message, durationUs: MonotonicClock.microseconds() - started)
         }
         switch ChildProcess.run(path: path, arguments: [], input: Array((evidence.requestJSON + "\n").utf8), timeoutMs: timeoutMs) {
         case .failure(let failure): return fail(failure.reason, failure.message)
@@ -29,7 +29,7 @@ package final class ExecutableVerifier: Verifier {
             let firstLine = output.prefix { $0 != UInt8(ascii: "\n") }
             do throws(HabitError) {
                 return try Evidence.verdict(fromLine: String(decoding: firstLine, as: UTF8.self), verifierId: id, version: version,
-                                            durationUs: Clock.microseconds() - started)
+                                            durationUs: MonotonicClock.microseconds() - started)
             } catch {
                 return fail("invalid_output", "the plugin printed no valid verdict line: \(error.message)")
             }

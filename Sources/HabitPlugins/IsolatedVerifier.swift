@@ -52,9 +52,9 @@ package final class IsolatedVerifier: Verifier {
     }
 
     package func verify(_ evidence: Evidence, session: VerifierSession) -> Verdict {
-        let started = Clock.microseconds()
+        let started = MonotonicClock.microseconds()
         func fail(_ reason: String, _ message: String) -> Verdict {
-            .error(id, version, reason, message, durationUs: Clock.microseconds() - started)
+            .error(id, version, reason, message, durationUs: MonotonicClock.microseconds() - started)
         }
         let runner: String, fingerprints: [RunnerProtocol.Fingerprint]
         do throws(HabitError) {
@@ -70,7 +70,7 @@ package final class IsolatedVerifier: Verifier {
             let line = String(decoding: output.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
             do throws(HabitError) {
                 let (verdict, kept) = try RunnerProtocol.parseReply(line, verifierId: id, version: version,
-                                                                    durationUs: Clock.microseconds() - started)
+                                                                    durationUs: MonotonicClock.microseconds() - started)
                 for item in kept { try session.keep(kind: item.kind, bytes: item.bytes) }
                 return verdict
             } catch {

@@ -54,9 +54,9 @@ enum CVerdict {
         var out = hc_plugin_verdict()
         out.struct_size = UInt32(MemoryLayout<hc_plugin_verdict>.size)
         out.outcome = HC_OUTCOME_ERROR
-        let started = Clock.microseconds()
+        let started = MonotonicClock.microseconds()
         let status = withEvidence(evidence, session: session) { call($0, &out) }
-        let duration = Clock.microseconds() - started
+        let duration = MonotonicClock.microseconds() - started
         guard status == 0 else { return .error(id, version, "plugin_failed", "verify returned \(status)", durationUs: duration) }
         guard let outcome = Outcome(rawValue: out.outcome) else {
             return .error(id, version, "invalid_output", "outcome \(out.outcome) is not an HC_VERDICT_* value", durationUs: duration)
@@ -77,13 +77,5 @@ enum CVerdict {
     private static func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
         guard let text else { return body(nil) }
         return text.withCString { body($0) }
-    }
-}
-
-enum Clock {
-    static func microseconds() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000 + Int64(time.tv_nsec) / 1000
     }
 }

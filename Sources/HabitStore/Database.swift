@@ -58,9 +58,7 @@ package final class Database {
     }
 
     private func waitAfterBusy(_ count: Int32) -> Bool {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        let nowNs = Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
+        let nowNs = MonotonicClock.nanoseconds()
         if count == 0 { busySinceNs = nowNs }
         let leftUs = (Int64(busyTimeoutMs) * 1_000_000 - (nowNs - busySinceNs)) / 1000
         guard leftUs > 0 else { return false }
