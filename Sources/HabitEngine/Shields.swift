@@ -1,4 +1,5 @@
 import HabitCore
+import HabitFiles
 import HabitStore
 
 /// What one hc_shield_state read and computed, kept by the handle for the next ask
@@ -287,6 +288,16 @@ extension Engine {
     package func writeShieldSnapshot(path: String, atMs: Int64) throws(HabitError) {
         guard !path.isEmpty, path.utf8.count < 4096, !path.utf8.contains(0) else { throw .invalid("path is empty or too long") }
         let text = try shieldSnapshotText(atMs: atMs)
-        try AtomicFile.write(Array(text.utf8), to: path)
+        do throws(AtomicOutput.Failure) {
+            // 0644: the extension that reads it may run as another user.
+            let output = try AtomicOutput(path: path, mode: 0o644)
+            try output.write(text)
+            try output.commit()
+        } catch {
+            switch error {
+            case .missingFolder: throw HabitError(.io, "cannot write \(path.prefix(300)): no such folder")
+            case .failed(let reason): throw HabitError(.io, reason)
+            }
+        }
     }
 }

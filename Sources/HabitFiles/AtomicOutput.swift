@@ -14,8 +14,10 @@ package final class AtomicOutput {
         case failed(String)     // what failed, with strerror's words
     }
 
-    /// Creates the temporary file (0600: an export is a person's history).
-    package init(path: String) throws(Failure) {
+    /// Creates the temporary file with `mode` (0600 by default: an export is a
+    /// person's history; a file other processes read asks for more). The mode is
+    /// set as given, not narrowed by the process's umask.
+    package init(path: String, mode: mode_t = 0o600) throws(Failure) {
         self.path = path
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { String(path[...$0]) } ?? ""
@@ -32,6 +34,11 @@ package final class AtomicOutput {
         }
         self.fd = fd
         temporary = String(decoding: template.dropLast().map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard mode == 0o600 || fchmod(fd, mode) == 0 else {
+            let reason = String(cString: strerror(errno))
+            abandon()
+            throw .failed("cannot set the mode of \(temporary): \(reason)")
+        }
     }
 
     deinit { abandon() }
