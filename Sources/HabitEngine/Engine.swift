@@ -561,7 +561,7 @@ package final class Engine {
             do throws(LineReader.Failure) { return try file.next() } catch { throw Self.fileError(error, path) }
         }
         while let line = try nextLine() {
-            if resolved == nil, !line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) {
+            if resolved == nil, !StoreDocument.LinesReader.isBlank(line) {
                 resolved = StoreDocument.detectLayout(String(decoding: line, as: UTF8.self))
             }
             if resolved == .json { break }

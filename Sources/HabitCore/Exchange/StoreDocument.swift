@@ -267,7 +267,7 @@ package enum StoreDocument {
         /// would go through witnesses for every byte.)
         package mutating func line(_ line: ArraySlice<UInt8>) throws(HabitError) {
             lineNumber += 1
-            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }) { return }
+            if Self.isBlank(line) { return }
             do throws(HabitError) {
                 let record = try JSON.parse(Array(line))
                 let type = try record.string("type")
@@ -283,6 +283,12 @@ package enum StoreDocument {
             } catch {
                 throw error.prefixed("line \(lineNumber)")
             }
+        }
+
+        /// A line of spaces, tabs and a "\r" (or nothing): skipped, and no help
+        /// in telling the layout.
+        package static func isBlank(_ line: ArraySlice<UInt8>) -> Bool {
+            line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }
         }
 
         /// The whole document, checked.
