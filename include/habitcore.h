@@ -2023,8 +2023,22 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * A copy made by hc_store_backup is a replica of its own (a new id) holding the
  * same records under the same global ids, so original and copy may both write on
- * and merge. A store file copied by other means keeps the original's id: open
- * only one of the two afterwards.
+ * and merge. A store file copied by other means, or restored from an older copy
+ * of itself, keeps the id it had then; when it writes on, its history forks from
+ * what its peers hold under that id, and the next exchange settles it (a state
+ * carries the stamp of the op at each replica's number, so the peer sees the fork):
+ *
+ * Forks. Two histories of a replica fork at the first sequence number where they
+ * hold different ops. Of the two ops there, the later one (higher clock stamp,
+ * then kind, then payload bytes) starts the branch that moves: a store holding it
+ * renames every op of that replica from that number on to a replica derived from
+ * the replica and that op, and when the replica is its own, writes on as the new
+ * one; records keep their local ids. A store receiving the moving branch while
+ * holding the other sets it aside and takes it again, renamed, from a store that
+ * moved it. Known gap (1.1): a store whose peer holds more of the replica than it
+ * does sends none of its own ops of it to compare, so a fork is found only when
+ * the peer holds the store's number too (a copy that wrote first at the fork, or a
+ * restore that lost more than it wrote since, can still lose writes).
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):

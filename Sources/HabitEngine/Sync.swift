@@ -19,6 +19,8 @@ extension Engine {
         package var proofsChanged = 0
         /// Applied credit accounts, spends, adjustments, refunds and step reports.
         package var creditsChanged = 0
+        /// Received ops of a forked replica's moving branch, set aside (SyncFork).
+        package var forked = 0
         package init() {}
     }
 
@@ -94,27 +96,31 @@ extension Engine {
     }
 
     /// Logs and applies the ops not held yet, oldest stamp first (what an op names has
-    /// an older stamp, so it is usually applied first).
+    /// an older stamp, so it is usually applied first). A changeset that holds another
+    /// op under an id this store holds shows a fork (SyncFork): this store's branch
+    /// moves first when it is the later one; the changeset's is set aside when it is.
     private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], _ summary: inout SyncSummary) throws(HabitError) {
-        var seen = Set<GlobalId>()
-        var fresh: [(op: StampedOp, raw: RawOp)] = []
-        // Above a replica's highest number held, nothing can be held: no lookup.
-        let highest = try store.highestSeqs()
-        for (number, item) in decoded.enumerated() {
-            if item.raw.id.seq <= highest[item.raw.id.replica] ?? 0, let held = try store.heldOp(item.raw.id) {
-                guard held == item.raw else {
-                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): this store holds a different op under the same id")
-                }
-                continue
+        var kept = decoded
+        var (fresh, forks) = try unheld(kept)
+        // A moved branch may fork again where it lands (a copy of a copy): settle until none is left.
+        var rounds = 0
+        while let (replica, fork) = forks.first {
+            rounds += 1
+            guard rounds <= 64 else {
+                throw HabitError.corrupt("changeset: \(fork.received.id.text): a fork of replica \(SyncHex.encode(replica)) did not settle")
             }
-            if !seen.insert(item.raw.id).inserted {
-                guard fresh.contains(where: { $0.raw == item.raw }) else {
-                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): two different ops under the same id")
+            var setAside: [[UInt8]: Int64] = [:]
+            for (replica, fork) in forks {
+                if SyncFork.isLater(fork.held, than: fork.received) {
+                    _ = try store.moveBranch(of: replica, from: fork.held.id.seq)
+                } else {
+                    setAside[replica] = fork.received.id.seq
                 }
-                continue
             }
-            fresh.append(item)
+            kept = kept.filter { item in setAside[item.raw.id.replica].map { item.raw.id.seq < $0 } ?? true }
+            (fresh, forks) = try unheld(kept)
         }
+        summary.forked = decoded.count - kept.count
         // Oldest stamp first; ties by global id (keys made once: comparing byte arrays in the sort is slow).
         let keys = fresh.map { item -> (Int64, UInt64, UInt64, Int64) in
             let r = item.raw.id.replica
@@ -132,6 +138,33 @@ extension Engine {
             case .waiting: try store.insertReceived(item.raw, waiting: true, localId: nil)
             }
         }
+    }
+
+    /// The changeset's ops this store does not hold (each once), and per replica the
+    /// first number where the changeset holds another op than this store: a fork.
+    private func unheld(_ decoded: [(op: StampedOp, raw: RawOp)]) throws(HabitError)
+        -> (fresh: [(op: StampedOp, raw: RawOp)], forks: [[UInt8]: (held: RawOp, received: RawOp)]) {
+        var seen = Set<GlobalId>()
+        var fresh: [(op: StampedOp, raw: RawOp)] = []
+        var forks: [[UInt8]: (held: RawOp, received: RawOp)] = [:]
+        // Above a replica's highest number held, nothing can be held: no lookup.
+        let highest = try store.highestSeqs()
+        for (number, item) in decoded.enumerated() {
+            if item.raw.id.seq <= highest[item.raw.id.replica] ?? 0, let held = try store.heldOp(item.raw.id) {
+                if held != item.raw, forks[held.id.replica].map({ held.id.seq < $0.held.id.seq }) ?? true {
+                    forks[held.id.replica] = (held, item.raw)
+                }
+                continue
+            }
+            if !seen.insert(item.raw.id).inserted {
+                guard fresh.contains(where: { $0.raw == item.raw }) else {
+                    throw HabitError.invalid("changeset: record \(number + 1): \(item.raw.id.text): two different ops under the same id")
+                }
+                continue
+            }
+            fresh.append(item)
+        }
+        return (fresh, forks)
     }
 
     /// Evidence for proofs held without a copy, when it hashes to the proof's sha256

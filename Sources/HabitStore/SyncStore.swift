@@ -288,9 +288,129 @@ extension Store {
         var vector = VersionVector()
         for (num, replica, seen) in try db.statement("SELECT num, replica, seen FROM sync_replicas").all({ ($0.int(0), $0.blob(1), $0.int(2)) }) {
             let prefix = try contiguous(num, from: seen)
-            if prefix > 0 { vector.seen[replica] = prefix }
+            guard prefix > 0 else { continue }
+            vector.seen[replica] = prefix
+            var ladder: [OpStamp] = []
+            for point in VersionVector.ladder(prefix) {
+                guard let op = try op(num: num, replica: replica, seq: point) else { break }
+                ladder.append(SyncFork.stamp(op))
+            }
+            // Every number up to the prefix is held: a short ladder means a damaged log.
+            guard ladder.count == VersionVector.ladder(prefix).count else { throw .corrupt("the op log lacks ops of replica \(SyncHex.encode(replica)) it counts") }
+            vector.stamps[replica] = ladder
         }
         return vector
+    }
+
+    /// The highest number up to which this store holds the same ops of a replica as
+    /// a peer whose state says seen and gives ladder (0: none in common). A different
+    /// op at a number the peer names means the replica forked (SyncFork).
+    private func sharedPrefix(num: Int64, replica: [UInt8], seen: Int64, ladder: [OpStamp]) throws(HabitError) -> Int64 {
+        for (point, stamp) in zip(VersionVector.ladder(seen), ladder) {
+            guard let held = try op(num: num, replica: replica, seq: point) else { continue }
+            if SyncFork.stamp(held) == stamp { return point }
+        }
+        return 0
+    }
+
+    private func op(num: Int64, replica: [UInt8], seq: Int64) throws(HabitError) -> RawOp? {
+        let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, seq)
+        return try statement.one { RawOp(id: GlobalId(replica: replica, seq: seq), hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2)) }
+    }
+
+    /// This store's ops of a replica from a sequence number on, in order.
+    package func ops(of replica: [UInt8], from seq: Int64) throws(HabitError) -> [RawOp] {
+        guard let num = try replicaNumber(replica, create: false) else { return [] }
+        return try ops(num: num, replica: replica, from: seq)
+    }
+
+    private func ops(num: Int64, replica: [UInt8], from seq: Int64) throws(HabitError) -> [RawOp] {
+        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq >= ?2 ORDER BY seq")
+        statement.bind(1, num)
+        statement.bind(2, seq)
+        return try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
+    }
+
+    /// Moves this store's branch of a forked replica (SyncFork): its ops from seq on
+    /// become the derived replica's, renamed with the ids they name, and the registers
+    /// and tombstones that name them follow. Records keep their local ids. When the
+    /// replica is this store's own, the derived one becomes its own. nil: no op to move.
+    package func moveBranch(of replica: [UInt8], from seq: Int64) throws(HabitError) -> SyncFork.Move? {
+        guard let num = try replicaNumber(replica, create: false) else { return nil }
+        let moving = try ops(num: num, replica: replica, from: seq)
+        guard let first = moving.first else { return nil }
+        let move = SyncFork.Move(replica: replica, from: first.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: first))
+        // A foreign key names the replica numbers renumbered here: checked at commit.
+        try db.execute("PRAGMA defer_foreign_keys = ON")
+        var source = num
+        let target: Int64
+        if num == 1 {
+            // This store's own replica: its earlier ops stay under its old id, as any
+            // replica's; the derived id becomes number 1, this store's own.
+            guard let fresh = try db.statement("SELECT max(num) + 1 FROM sync_replicas").one({ $0.int(0) }) else { throw .corrupt("no replica numbers") }
+            for sql in ["UPDATE sync_replicas SET num = ?1 WHERE num = 1", "UPDATE sync_ops SET rep = ?1 WHERE rep = 1", "UPDATE sync_removed SET rep = ?1 WHERE rep = 1"] {
+                try db.statement(sql).binding(fresh).run()
+            }
+            try db.statement("INSERT INTO sync_replicas(num, replica) VALUES(1, ?1)").binding(blob: move.to).run()
+            try db.statement("UPDATE sync_replica SET replica = ?1 WHERE id = 1").binding(blob: move.to).run()
+            cachedReplica = nil
+            source = fresh
+            target = 1
+        } else {
+            guard let number = try replicaNumber(move.to, create: true) else { throw .corrupt("a replica number was not recorded") }
+            target = number
+        }
+        let update = try db.statement("UPDATE sync_ops SET rep = ?1, seq = ?2, payload = ?3 WHERE rep = ?4 AND seq = ?5")
+        for op in moving {
+            let renamed = try move.renamed(op)
+            update.reset()
+            update.bind(1, target)
+            update.bind(2, renamed.id.seq)
+            update.bind(3, blob: renamed.payload)
+            update.bind(4, source)
+            update.bind(5, op.id.seq)
+            try update.run()
+        }
+        // A habit shown by a name marked with its global id (two active habits with one
+        // name) takes its new id's mark, as a store that received it renamed shows it.
+        for op in moving where op.kind == SyncOp.Kind.habitCreate.rawValue {
+            let renamedId = move.renamed(op.id)
+            let local = try db.statement("SELECT local_id FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+            local.bind(1, target)
+            local.bind(2, renamedId.seq)
+            guard let habitId = try local.one({ $0.optionalInt(0) }) ?? nil, let habit = try habit(id: habitId),
+                  case .habitCreate(let spec, _) = try SyncOp.decode(kind: op.kind, payload: op.payload) else { continue }
+            for full in [false, true] where habit.spec.name == SyncMerge.displacedName(spec.name, id: op.id, full: full) {
+                try renameRow(habitId, SyncMerge.displacedName(spec.name, id: renamedId, full: full), id: renamedId)
+            }
+        }
+        let tombstones = try db.statement("UPDATE sync_removed SET rep = ?1, seq = seq - ?2 + 1 WHERE rep = ?3 AND seq >= ?2")
+        tombstones.bind(1, target)
+        tombstones.bind(2, move.from)
+        tombstones.bind(3, source)
+        try tombstones.run()
+        let seen = try db.statement("UPDATE sync_replicas SET seen = min(seen, ?1) WHERE num = ?2")
+        seen.bind(1, move.from - 1)
+        seen.bind(2, source)
+        try seen.run()
+        // Registers: targets that name a moved record, and winners that are moved ops.
+        let movedStamps = Set(moving.map(\.hlc))
+        let registers = try db.statement("SELECT target, hlc, replica FROM sync_lww WHERE instr(target, ?1) > 0 OR replica = ?2")
+        registers.bind(1, SyncHex.encode(replica) + "-")
+        registers.bind(2, blob: replica)
+        for (old, hlc, winner) in try registers.all({ ($0.text(0) ?? "", $0.int(1), $0.blob(2)) }) {
+            let renamedTarget = move.renamed(target: old)
+            let renamedWinner = winner == replica && movedStamps.contains(hlc) ? move.to : winner
+            guard renamedTarget != old || renamedWinner != winner else { continue }
+            let remove = try db.statement("DELETE FROM sync_lww WHERE target = ?1")
+            remove.bind(1, old)
+            try remove.run()
+            try setRegister(renamedTarget, hlc: hlc, replica: renamedWinner)
+        }
+        syncCache = SyncCache(active: syncCache.active)
+        return move
     }
 
     /// How far a replica's ops run without a gap from `seen` (recorded at the last apply)
@@ -322,9 +442,13 @@ extension Store {
         let replicas = try db.statement("SELECT num, replica FROM sync_replicas ORDER BY replica").all { ($0.int(0), $0.blob(1)) }
         let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
         for (num, replica) in replicas {
+            var from = peer.seen[replica] ?? 0
+            // Above what the two hold alike: the peer may hold more of this replica, or
+            // other ops (a fork, which it finds among these: SyncFork).
+            if from > 0, let ladder = peer.stamps[replica] { from = try sharedPrefix(num: num, replica: replica, seen: from, ladder: ladder) }
             statement.reset()
             statement.bind(1, num)
-            statement.bind(2, peer.seen[replica] ?? 0)
+            statement.bind(2, from)
             result += try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
         }
         return result

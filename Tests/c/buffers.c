@@ -17,7 +17,7 @@ static int failures = 0;
         }                                                                                     \
     } while (0)
 
-#define MAX 64
+#define MAX 256
 /* A byte no call writes: what follows a short buffer must keep it. */
 #define GUARD 0xA5
 

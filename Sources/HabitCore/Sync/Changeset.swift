@@ -115,22 +115,54 @@ package enum Changeset {
 }
 
 /// What a store has seen: per replica, the highest sequence number below which it
-/// has every op of that replica. Sent to a peer, which answers with what lies above.
+/// has every op of that replica, and the stamps of the ops at a ladder of numbers up
+/// to it (VersionVector.ladder), so a peer finds the last number where it holds the
+/// same ops, and a peer holding different ones sees that the replica's history forked
+/// (SyncFork). Sent to a peer, which answers with what lies above.
 package struct VersionVector: Equatable, Sendable {
     package var seen: [[UInt8]: Int64] = [:]
-    package init(_ seen: [[UInt8]: Int64] = [:]) { self.seen = seen }
+    /// Per replica, the stamps of the ops at VersionVector.ladder(seen), in its order
+    /// (empty or absent: not said, as in a version 1 state or a hub's).
+    package var stamps: [[UInt8]: [OpStamp]] = [:]
+    package init(_ seen: [[UInt8]: Int64] = [:], stamps: [[UInt8]: [OpStamp]] = [:]) {
+        self.seen = seen
+        self.stamps = stamps
+    }
 
     package static let magic: [UInt8] = Array("HCSV".utf8)
+    /// 2: each replica's entry carries its ladder of stamps; version 1 states are still read.
+    package static let version: UInt8 = 2
+
+    /// The numbers a state gives stamps at: seen, then 1, 2, 4, 8 ... below it, down to
+    /// 1. A peer that holds the replica up to m finds the highest of them it shares in a
+    /// few lookups; what it then sends beyond that is at most about what it lags by.
+    package static func ladder(_ seen: Int64) -> [Int64] {
+        guard seen > 0 else { return [] }
+        var points = [seen]
+        var step: Int64 = 1
+        while step < seen {
+            points.append(seen - step)
+            guard step <= Int64.max / 2 else { break }
+            step *= 2
+        }
+        return points
+    }
 
     package func encode() -> [UInt8] {
         var w = SyncWriter()
         w.raw(Self.magic)
-        w.byte(Changeset.version)
+        w.byte(Self.version)
         let sorted = seen.keys.sorted { $0.lexicographicallyPrecedes($1) }
         w.uvarint(UInt64(sorted.count))
         for replica in sorted {
             w.raw(replica)
             w.uvarint(UInt64(bitPattern: seen[replica] ?? 0))
+            let ladder = stamps[replica] ?? []
+            w.uvarint(UInt64(ladder.count))
+            for stamp in ladder {
+                w.uvarint(UInt64(bitPattern: stamp.hlc))
+                w.uvarint(stamp.fingerprint)
+            }
         }
         w.uint32(CRC32.checksum(w.bytes))
         return w.bytes
@@ -139,12 +171,13 @@ package struct VersionVector: Equatable, Sendable {
     /// An empty buffer is the state of a store that has seen nothing.
     package static func decode(_ bytes: [UInt8]) throws(HabitError) -> VersionVector {
         if bytes.isEmpty { return VersionVector() }
-        guard bytes.count >= 10, bytes.count <= 64 + Changeset.maxReplicas * 26 else { throw .invalid("sync state: bad length \(bytes.count)") }
+        guard bytes.count >= 10, bytes.count <= 64 + Changeset.maxReplicas * 1_400 else { throw .invalid("sync state: bad length \(bytes.count)") }
         guard Array(bytes.prefix(4)) == magic else { throw .invalid("sync state: not a habitcore sync state (bad magic)") }
         var check = SyncReader(bytes, from: bytes.count - 4)
         guard CRC32.checksum(bytes, count: bytes.count - 4) == (try check.uint32()) else { throw .invalid("sync state: checksum mismatch") }
         var r = SyncReader(bytes, from: 4, to: bytes.count - 4)
-        guard try r.byte() == Changeset.version else { throw .invalid("sync state: unknown format version") }
+        let version = try r.byte()
+        guard version == 1 || version == Self.version else { throw .invalid("sync state: unknown format version \(version); upgrade habitcore to read it") }
         let count = try r.count(limit: Changeset.maxReplicas, "sync state: replica count")
         var vector = VersionVector()
         for _ in 0..<count {
@@ -152,6 +185,17 @@ package struct VersionVector: Equatable, Sendable {
             let seq = try r.uvarint()
             guard seq <= UInt64(Int64.max), vector.seen[replica] == nil else { throw .invalid("sync state: bad entry") }
             vector.seen[replica] = Int64(seq)
+            guard version >= 2 else { continue }
+            let points = ladder(Int64(seq)).count
+            let given = try r.count(limit: points, "sync state: stamp count")
+            guard given == 0 || given == points else { throw .invalid("sync state: \(given) stamps where \(points) are due") }
+            var ladder: [OpStamp] = []
+            for _ in 0..<given {
+                let hlc = try r.uvarint()
+                guard hlc <= UInt64(HybridClock.max) else { throw .invalid("sync state: clock stamp out of range") }
+                ladder.append(OpStamp(hlc: Int64(hlc), fingerprint: try r.uvarint()))
+            }
+            if !ladder.isEmpty { vector.stamps[replica] = ladder }
         }
         guard r.atEnd else { throw .invalid("sync state: bytes left over") }
         return vector

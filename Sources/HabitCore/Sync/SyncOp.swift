@@ -224,6 +224,33 @@ package enum SyncOp: Equatable, Sendable {
         }
     }
 
+    /// The same op with every global id it names passed through f (its own id is the
+    /// log's, not the payload's).
+    package func mappingIds(_ f: (GlobalId) -> GlobalId) -> SyncOp {
+        switch self {
+        case .habitCreate, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence: return self
+        case .habitField(let habit, let field, let value): return .habitField(habit: f(habit), field: field, value: value)
+        case .schedule(let habit, let fromDay, let schedule): return .schedule(habit: f(habit), fromDay: fromDay, schedule: schedule)
+        case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
+            return .entry(habit: f(habit), day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, note: note, undoes: undoes.map(f))
+        case .vacationAdd(let habit, let first, let last): return .vacationAdd(habit: habit.map(f), first: first, last: last)
+        case .vacationRemove(let vacation): return .vacationRemove(vacation: f(vacation))
+        case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
+            return .proof(habit: f(habit), day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs, receivedAtMs: receivedAtMs,
+                          metadata: metadata)
+        case .verdict(let proof, let verdict, let entry): return .verdict(proof: f(proof), verdict: verdict, entry: entry.map(f))
+        case .shieldVersion(let rule, let fromDay, let settings, let habits):
+            return .shieldVersion(rule: f(rule), fromDay: fromDay, settings: settings, habits: habits.map(f))
+        case .emergencyUnlock(let rule, let atMs, let day, let minutes, let reason):
+            return .emergencyUnlock(rule: f(rule), atMs: atMs, day: day, minutes: minutes, reason: reason)
+        case .creditRule(let account, let kind, let habit, let value, let fromDay, let recordedAtMs):
+            return .creditRule(account: account, kind: kind, habit: habit.map(f), value: value, fromDay: fromDay, recordedAtMs: recordedAtMs)
+        case .awardUnlock(let rule, let scopeHabit, let day, let atMs, let cause, let causeRecord, let causeHabit):
+            return .awardUnlock(rule: rule, scopeHabit: scopeHabit.map(f), day: day, atMs: atMs, cause: cause, causeRecord: causeRecord.map(f),
+                                causeHabit: causeHabit.map(f))
+        }
+    }
+
     // MARK: Payload coding
 
     package func encodePayload() -> [UInt8] {
