@@ -149,12 +149,15 @@ package final class Hub {
     package func sync(_ store: StoreSync, push: Bool, pull: Bool, actAs: String?) throws(HabitError) -> HubSyncResult {
         if let actAs, !Self.validUserName(actAs) { throw .invalid("act_as \"\(actAs)\" is not a hub user name") }
         var result = HubSyncResult()
-        if push { result.pushed = try self.push(store, actAs: actAs) }
+        // Pull first: a store whose replica forked (restored from an older copy, or
+        // copied) finds it in what the hub holds and moves its branch (SyncFork) before
+        // it pushes, so the hub is never sent a second op under one id.
         if pull {
             let (pulled, new) = try self.pull(store, actAs: actAs)
             result.pulled = pulled
             result.opsNew = new
         }
+        if push { result.pushed = try self.push(store, actAs: actAs) }
         return result
     }
 
@@ -174,8 +177,39 @@ package final class Hub {
                 let seqs = try db.query("SELECT seq FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq", [.text(user), .bytes(replica)])
                 vector.seen[replica] = SyncMerge.contiguousPrefix(seqs.rows.indices.compactMap { seqs.int($0, 0) })
             }
+            let points = VersionVector.ladder(vector.seen[replica] ?? 0)
+            let held = try records(user, replica, at: points)
+            let ladder = points.compactMap { held[$0].map(SyncFork.stamp) }
+            if ladder.count == points.count { vector.stamps[replica] = ladder }
         }
         return vector.encode()
+    }
+
+    /// The records the hub holds of a replica at some sequence numbers.
+    private func records(_ user: String, _ replica: [UInt8], at seqs: [Int64]) throws(PostgresError) -> [Int64: RawOp] {
+        guard !seqs.isEmpty else { return [:] }
+        let rows = try db.query(
+            "SELECT seq, hlc, kind, payload FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea AND seq = ANY($3::int8[])",
+            [.text(user), .bytes(replica), .text("{" + seqs.map(String.init).joined(separator: ",") + "}")], binary: true)
+        var result: [Int64: RawOp] = [:]
+        for row in rows.rows {
+            guard row.count == 4, let seq = BinaryValue.int(row[0]), let hlc = BinaryValue.int(row[1]),
+                  let kind = BinaryValue.int(row[2]).flatMap({ UInt8(exactly: $0) }), let payload = row[3]
+            else { throw PostgresError(sqlstate: "XX001", message: "hub: a record is not what it should be") }
+            result[seq] = RawOp(id: GlobalId(replica: replica, seq: seq), hlc: hlc, kind: kind, payload: payload)
+        }
+        return result
+    }
+
+    /// Where a pull starts for a replica the store names: above the highest number at
+    /// which the hub holds the same op as the store's state says (SyncFork finds a
+    /// fork among what lies above it).
+    private func sharedPrefix(_ user: String, _ replica: [UInt8], seen: Int64, ladder: [OpStamp]?) throws(PostgresError) -> Int64 {
+        guard let ladder, seen > 0 else { return seen }
+        let points = VersionVector.ladder(seen)
+        let held = try records(user, replica, at: points)
+        for (point, stamp) in zip(points, ladder) where held[point].map(SyncFork.stamp) == stamp { return point }
+        return 0
     }
 
     /// Sends every record the hub lacks in one transaction: a sync cut anywhere
@@ -217,9 +251,19 @@ package final class Hub {
                     }
                     let rows = try db.query(
                         "INSERT INTO habitcore.records (user_name, replica, seq, hlc, kind, payload) VALUES "
-                            + values.joined(separator: ", ") + " ON CONFLICT DO NOTHING RETURNING 1",
-                        params)
+                            + values.joined(separator: ", ") + " ON CONFLICT DO NOTHING RETURNING replica, seq",
+                        params, binary: true)
                     inserted += Int64(rows.rows.count)
+                    // A record the hub held already must be the same op: two under one id
+                    // is a fork the store did not settle, never dropped in silence.
+                    if rows.rows.count < batch.count {
+                        let new = Set(rows.rows.compactMap { row in row.count == 2 ? row[0].flatMap { r in BinaryValue.int(row[1]).map { GlobalId(replica: r, seq: $0) } } : nil })
+                        for op in batch where !new.contains(op.id) {
+                            guard let held = try records(user, op.id.replica, at: [op.id.seq])[op.id.seq], held != op else { continue }
+                            throw PostgresError(sqlstate: "HC001", message: "hub: the hub holds another record under \(op.id.text): that replica's history forked"
+                                                + " (a store restored from an older copy, or copied); sync the store again to settle it")
+                        }
+                    }
                     start += Self.insertBatch
                 }
                 return inserted
@@ -235,6 +279,10 @@ package final class Hub {
         let rows = try run { () throws(PostgresError) -> SQLRows in
             try db.transaction { () throws(PostgresError) -> SQLRows in
                 let user = try actingUser(actAs)
+                var from: [Int64] = []
+                for replica in replicas {
+                    from.append(try sharedPrefix(user, replica, seen: vector.seen[replica] ?? 0, ladder: vector.stamps[replica]))
+                }
                 return try db.query(
                     """
                     SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.records r
@@ -244,7 +292,7 @@ package final class Hub {
                     ORDER BY r.replica, r.seq
                     """,
                     [.text(user), .text("{" + replicas.map(SyncHex.encode).joined(separator: ",") + "}"),
-                     .text("{" + replicas.map { String(vector.seen[$0] ?? 0) }.joined(separator: ",") + "}")],
+                     .text("{" + from.map(String.init).joined(separator: ",") + "}")],
                     binary: true)
             }
         }

@@ -18,7 +18,7 @@ package struct PostgresError: Error {
     /// hub is outside the process), a duplicate is a conflict.
     package var habitError: HabitError {
         switch sqlstate {
-        case "23505", "42710": return HabitError(.conflict, message)  // a duplicate row, an existing role
+        case "23505", "42710", "HC001": return HabitError(.conflict, message)  // a duplicate row, an existing role, a record forked
         case "22023", "22P02", "23514": return HabitError(.invalid, message)
         default: return HabitError(.io, message)
         }

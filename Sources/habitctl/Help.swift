@@ -165,6 +165,7 @@ enum Help {
                habitctl sync changes [--since STATE_FILE] [--evidence] [--out FILE]
                habitctl sync apply FILE|-
                habitctl sync with OTHER_DB [--evidence]
+               habitctl sync canonical
 
         Devices that each keep a store merge their histories: every device may log,
         edit and undo offline, and after they exchange changes in any order, any
@@ -174,7 +175,14 @@ enum Help {
         whole first: a damaged one is exit 5 and changes nothing). with merges two
         store files both ways (say one in a synced folder). States and changesets are
         binary: they go to --out FILE, or to stdout when it is not a terminal; --json
-        prints them in hex with a summary instead.
+        prints them in hex with a summary instead. canonical prints the synced records
+        as text that does not depend on this store's own ids: two devices that have
+        exchanged everything print the same bytes (compare them with cmp or diff).
+
+        A store restored from an older copy of its file, or copied to a second device,
+        and then written to, is found at its next exchange and renamed as the header's
+        "Forks" rule says: it takes back from its peers what it lost, and keeps what it
+        wrote since.
 
         What merges: habits and their fields (the later edit wins per field), schedules
         (per effective day), entries and undos (all kept; an entry undone on two devices

@@ -15,6 +15,7 @@ enum SyncCommands {
         case "changes": try changes(rest, context)
         case "apply": try apply(rest, context)
         case "with": try with(rest, context)
+        case "canonical": try canonical(rest, context)
         default: throw .usage("unknown sync subcommand '\(sub)'; see habitctl sync --help")
         }
     }
@@ -22,7 +23,8 @@ enum SyncCommands {
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// The replicas a state names with how far each is known: "HCSV", version,
-    /// count, then (16-byte replica, varint seq) pairs, then a CRC-32.
+    /// count, then per replica a 16-byte id and a varint seq (version 2: then the
+    /// stamp of the op there, two varints), then a CRC-32.
     static func known(_ state: [UInt8]) -> [[String: Any]] {
         guard state.count >= 10 else { return [] }
         var i = 5
@@ -43,6 +45,7 @@ enum SyncCommands {
             let replica = hex(Array(state[i..<i + 16]))
             i += 16
             guard let seq = varint() else { break }
+            if state[4] >= 2 { guard varint() != nil, varint() != nil else { break } }
             result.append(["replica": replica, "seq": seq])
         }
         return result
@@ -132,6 +135,16 @@ enum SyncCommands {
     }
 
     /// with OTHER_DB [--evidence]: what the other store lacks goes there, what this one lacks comes here.
+    /// canonical: the synced records as text independent of local ids
+    /// (hc_sync_canonical), so scripts can compare two devices with cmp or diff.
+    static func canonical(_ raw: [String], _ context: Context) throws(CLIError) {
+        var args = try Arguments(raw, valued: [])
+        try args.finish(maxPositionals: 0)
+        let store = try context.openStore(readOnly: true)
+        let text = try kit { () throws(HabitError) in try store.kit.syncCanonical() }
+        context.output.emit(["canonical": text]) { String(text.dropLast()) }
+    }
+
     static func with(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: [])
         let path = try args.require(0, "OTHER_DB"), evidence = args.flag("evidence")
