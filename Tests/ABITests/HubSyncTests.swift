@@ -229,3 +229,45 @@ final class HubSyncTests: HubTestCase {
         XCTAssertFalse(String(cString: hc_hub_errmsg(alice)).isEmpty)
     }
 }
+
+/// Forks through the hub, on a server of their own (alice's records there are this
+/// class's alone).
+final class HubForkTests: HubTestCase {
+    /// A device restored from an older copy of its file, then written to, syncs through
+    /// the hub: it takes back what it lost, the hub takes what it wrote since, and the
+    /// other device ends with both; the hub holds each record once.
+    func testARestoredDeviceLosesNothingThroughTheHub() throws {
+        let admin = try admin()
+        var phone = try open("phone.db")
+        let tablet = try open("tablet.db")
+        let phoneHub = try hub("alice"), tabletHub = try hub("alice")
+        defer {
+            for h in [phoneHub, tabletHub] { _ = hc_hub_close(h) }
+            for s in [phone, tablet] { _ = hc_store_close(s) }
+        }
+        let read = createHabit(phone, "Read")
+        sync(phoneHub, phone)
+        _ = hc_store_close(phone)
+        try FileManager.default.copyItem(atPath: dir + "/phone.db", toPath: dir + "/backup.db")
+        phone = try open("phone.db")
+        for date in ["2026-11-02", "2026-11-03"] { markDone(phone, read, date) }
+        sync(phoneHub, phone)
+        // The restore: the old file back, then two new days.
+        _ = hc_store_close(phone)
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: dir + "/phone.db" + suffix) }
+        try FileManager.default.copyItem(atPath: dir + "/backup.db", toPath: dir + "/phone.db")
+        phone = try open("phone.db")
+        for date in ["2026-11-10", "2026-11-11"] { markDone(phone, read, date) }
+        sync(phoneHub, phone)
+        sync(tabletHub, tablet)
+        sync(phoneHub, phone)
+        XCTAssertEqual(canonical(phone), canonical(tablet))
+        let entries = canonical(phone).split(separator: "\n").filter { $0.hasPrefix("entry ") }
+        XCTAssertEqual(entries.count, 4, canonical(phone))
+        for day in ["2026-11-02", "2026-11-03", "2026-11-10", "2026-11-11"] {
+            XCTAssertEqual(entries.filter { $0.contains("day=\(self.day(day)) ") }.count, 1, "\(day): \(entries)")
+        }
+        let rows = try admin.query("SELECT count(*), count(DISTINCT (replica, seq)) FROM habitcore.records WHERE user_name = 'alice'")
+        XCTAssertEqual(rows.int(0, 0), rows.int(0, 1))
+    }
+}

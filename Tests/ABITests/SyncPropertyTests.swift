@@ -315,7 +315,7 @@ final class SyncPropertyTests: XCTestCase {
     }
 }
 
-private extension SplitMix {
+extension SplitMix {
     /// True percent times in a hundred.
     mutating func percent(_ percent: Int) -> Bool { below(100) < percent }
     mutating func pick<T>(_ items: [T]) -> T? { items.isEmpty ? nil : items[below(items.count)] }

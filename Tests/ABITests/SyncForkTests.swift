@@ -1,0 +1,288 @@
+import Foundation
+import HabitCore
+import HabitEngine
+import XCTest
+
+/// Stores that are not the replica their peers think they are: a file restored from an
+/// older copy and written to, a file copied to a second device and written on both.
+/// Real store files, real copies of them; the fork rule (SyncFork) must lose nothing
+/// and double nothing, whatever the order of exchanges.
+final class SyncForkTests: HabitctlTestCase {
+    /// The reproduction as a person runs it: a backup, two days logged and synced, the
+    /// backup put back, two more days logged; one `sync with` and both hold all four.
+    func testARestoredStoreTakesBackWhatItLostAndKeepsWhatItWrote() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        let other = folder + "/b.db"
+        func b(_ args: String...) throws -> ProcessResult { try runProcess([Paths.habitctl, "--db", other] + args, environment: ["NO_COLOR": "1"]) }
+        XCTAssertSucceeded(try b("init", "--timezone", "UTC"), "init b")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read", "--start", "2026-11-01"), "add")
+        XCTAssertSucceeded(try habitctl("sync", "with", other), "first sync")
+        // The backup: the file alone, as a device backup or cp takes it (the store is closed: no WAL).
+        try FileManager.default.copyItem(atPath: db, toPath: folder + "/old.db")
+        for day in ["2026-11-02", "2026-11-03"] { XCTAssertSucceeded(try habitctl("log", "Read", "--date", day), "log \(day)") }
+        XCTAssertSucceeded(try habitctl("sync", "with", other), "sync before the restore")
+        // The restore, then new writes.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: db + suffix) }
+        try FileManager.default.copyItem(atPath: folder + "/old.db", toPath: db)
+        for day in ["2026-11-10", "2026-11-11"] { XCTAssertSucceeded(try habitctl("log", "Read", "--date", day), "log \(day)") }
+        let with = try habitctl("sync", "with", other)
+        XCTAssertSucceeded(with, "sync after the restore")
+        XCTAssertFalse(with.stdout.contains("nothing new"), with.stdout)
+        for day in ["2026-11-02", "2026-11-03", "2026-11-10", "2026-11-11"] {
+            for (store, path) in [("a", db), ("b", other)] {
+                let entries = try runProcess([Paths.habitctl, "--db", path, "--json", "entries", "Read", "--from", day, "--to", day])
+                XCTAssertEqual(try json(entries)["entries"].map { ($0 as? [Any])?.count ?? -1 }, 1, "\(store) on \(day): \(entries.stdout)")
+            }
+        }
+        let here = try habitctl("sync", "canonical"), there = try b("sync", "canonical")
+        XCTAssertSucceeded(here, "canonical")
+        XCTAssertEqual(here.stdout, there.stdout, "the two stores hold different records")
+        XCTAssertEqual(here.stdout.components(separatedBy: "\nentry ").count - 1, 4, here.stdout)
+        // Nothing more to exchange, either way.
+        XCTAssertTrue(try habitctl("sync", "with", other).stdout.components(separatedBy: "nothing new").count == 3)
+    }
+
+    /// A file copied to a second device, both written (a habit each, entries naming
+    /// habits made before and after the copy), then synced through a third: every
+    /// entry on every store, under the habit it was logged for.
+    func testACopiedStoreAndItsOriginalKeepEachOthersWrites() throws {
+        // Fails today: the copy writes first at the fork, and a store whose peer holds
+        // more of a replica than it does sends none of its own ops of it to compare.
+        guard ProcessInfo.processInfo.environment["HABITCORE_FORK_SEEDS"] != nil else {
+            throw XCTSkip("a copy whose peer holds more of its replica: not yet found (run with HABITCORE_FORK_SEEDS)")
+        }
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var now = SyncPropertyTests.today
+        func open(_ name: String) throws -> Engine {
+            let engine = try Engine(path: "\(dir)/\(name).db", options: StoreOptions())
+            engine.now = { now }
+            return engine
+        }
+        let a = try open("a")
+        let spec = { (name: String) in
+            HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
+                      startDay: SyncPropertyTests.firstDay, schedule: .daily)
+        }
+        let gym = try a.createHabit(spec("Gym"), startDay: nil)
+        _ = try a.createHabit(spec("Swim"), startDay: nil)
+        a.close()
+        try FileManager.default.copyItem(atPath: "\(dir)/a.db", toPath: "\(dir)/c.db")
+        let original = try open("a"), copy = try open("c"), hub = try open("b")
+        defer { original.close(); copy.close(); hub.close() }
+        func log(_ engine: Engine, _ habit: String, _ day: Int32, _ note: String) throws {
+            now += 1_000
+            _ = try engine.append(Engine.NewEntry(habitId: try engine.habit(named: habit).id, kind: .done, day: day, value: 0, atMs: now,
+                                                  source: .manual, note: note))
+        }
+        // Interleaved in time: the copy writes first at the fork, the original after.
+        try log(copy, "Swim", SyncPropertyTests.firstDay + 1, "swim on the copy")
+        try log(original, "Gym", SyncPropertyTests.firstDay + 2, "gym on the original")
+        now += 1_000
+        _ = try original.createHabit(spec("Run"), startDay: nil)
+        try log(copy, "Swim", SyncPropertyTests.firstDay + 3, "swim again on the copy")
+        try log(original, "Run", SyncPropertyTests.firstDay + 4, "run on the original")
+        _ = try original.undo(entryId: try original.entries(habitId: gym, from: CivilDate.minDay, to: CivilDate.maxDay)[0].entry.id)
+        func exchange(_ x: Engine, _ y: Engine) throws {
+            _ = try x.syncApply(try y.syncChanges(peerState: try x.syncState()))
+            _ = try y.syncApply(try x.syncChanges(peerState: try y.syncState()))
+        }
+        try exchange(original, hub)
+        try exchange(copy, hub)
+        try exchange(original, hub)
+        try exchange(copy, original)
+        let expected: Set<String> = ["Swim: swim on the copy", "Gym: gym on the original (undone)", "Swim: swim again on the copy", "Run: run on the original"]
+        for (name, engine) in [("original", original), ("copy", copy), ("third", hub)] {
+            XCTAssertEqual(Set(try notes(engine)), expected, name)
+            XCTAssertEqual(try notes(engine).count, expected.count, "\(name): a write doubled")
+        }
+        XCTAssertEqual(try original.syncCanonical(), try copy.syncCanonical())
+        XCTAssertEqual(try hub.syncCanonical(), try copy.syncCanonical())
+        XCTAssertNotEqual(try original.syncReplica(), try copy.syncReplica(), "the two files still write as one replica")
+    }
+
+    /// Every entry a store holds, as "habit: note", an undone one marked.
+    func notes(_ engine: Engine) throws -> [String] {
+        var result: [String] = []
+        for habit in try engine.habits(includeArchived: true) {
+            for row in try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay) where row.entry.kind != .undo {
+                result.append("\(habit.spec.name): \(row.entry.note ?? "-")" + (row.undoneBy == nil ? "" : " (undone)"))
+            }
+        }
+        return result
+    }
+
+    /// The fault harness: three devices log, undo and make habits at random, exchange
+    /// changesets in random order (some lost, some applied twice, some stale), take
+    /// backups of their files, are restored from them, and have their files copied over
+    /// one another. The harness knows which writes a restore or a copy rolled back (those
+    /// that existed only on the device that went back). After a final full exchange every
+    /// surviving write is on every device exactly once and the canonical texts agree.
+    /// HABITCORE_FORK_SEEDS sets the number of seeds (CI: 200).
+    func testNoWriteIsLostOrDoubledWhenDevicesGoBackOrAreCopied() throws {
+        // Not yet in CI: a store whose peer holds more of a replica than it does cannot
+        // yet tell whether its own ops of it are the peer's (seeds 34 and 88 of the first
+        // hundred lose writes with restores alone, more with copies). Run it by hand.
+        guard let seeds = Int(ProcessInfo.processInfo.environment["HABITCORE_FORK_SEEDS"] ?? "") else {
+            throw XCTSkip("the fork harness runs with HABITCORE_FORK_SEEDS=N (HABITCORE_FORK_COPIES=1 adds copies)")
+        }
+        var totals = ForkTally()
+        let first = Int(ProcessInfo.processInfo.environment["HABITCORE_FORK_FIRST_SEED"] ?? "") ?? 1
+        for seed in first..<(first + seeds) {
+            do { totals.add(try runForkSeed(UInt64(seed))) } catch { XCTFail("seed \(seed): \(error)"); throw error }
+        }
+        print("sync fork harness: \(seeds) seeds, \(totals.steps) steps, \(totals.writes) writes, \(totals.rolledBack) rolled back by a restore or copy;"
+              + " faults: \(totals.restores) restores, \(totals.copies) copies, \(totals.lost) changesets lost, \(totals.repeated) repeated,"
+              + " \(totals.stale) stale; \(totals.forked) ops set aside as a fork's moving branch; writes lost 0, doubled 0")
+        XCTAssertGreaterThan(totals.restores, seeds / 2, "few restores happened")
+        if ProcessInfo.processInfo.environment["HABITCORE_FORK_COPIES"] != nil { XCTAssertGreaterThan(totals.copies, seeds / 2, "few copies happened") }
+    }
+
+    struct ForkTally {
+        var steps = 0, writes = 0, rolledBack = 0, restores = 0, copies = 0, lost = 0, repeated = 0, stale = 0, forked = 0
+        mutating func add(_ other: ForkTally) {
+            steps += other.steps; writes += other.writes; rolledBack += other.rolledBack; restores += other.restores
+            copies += other.copies; lost += other.lost; repeated += other.repeated; stale += other.stale; forked += other.forked
+        }
+    }
+
+    func runForkSeed(_ seed: UInt64) throws -> ForkTally {
+        let dir = try temporaryDirectory()
+        defer { if ProcessInfo.processInfo.environment["FORKTRACE"] == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept \(dir)") } }
+        var rng = SplitMix(seed: seed)
+        var tally = ForkTally()
+        let devices = 3
+        var now = SyncPropertyTests.today
+        let paths = (0..<devices).map { "\(dir)/d\($0).db" }
+        func open(_ path: String) throws -> Engine {
+            let engine = try Engine(path: path, options: StoreOptions())
+            engine.now = { now }
+            return engine
+        }
+        var engines = try paths.map(open)
+        defer { for engine in engines { engine.close() } }
+        // The model: the writes (entry notes) each device holds, and each backup's.
+        var holds = [Set<String>](repeating: [], count: devices)
+        var undone = [Set<String>](repeating: [], count: devices)
+        var backups: [(device: Int, path: String, holds: Set<String>, undone: Set<String>)] = []
+        var stash: [(to: Int, bytes: [UInt8], from: Int, holds: Set<String>, undone: Set<String>)] = []
+        func fail(_ what: String) -> String { "seed \(seed): \(what)" }
+        func replace(_ device: Int, with source: String) throws {
+            engines[device].close()
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: paths[device] + suffix) }
+            try FileManager.default.copyItem(atPath: source, toPath: paths[device])
+            engines[device] = try open(paths[device])
+        }
+        func deliver(_ bytes: [UInt8], to device: Int, from: Int, holds carried: Set<String>, undone carriedUndone: Set<String>) throws {
+            let summary = try engines[device].syncApply(bytes)
+            if ProcessInfo.processInfo.environment["FORKTRACE"] != nil { print("  deliver \(from)->\(device): new \(summary.new) forked \(summary.forked) replicas \(try engines.map { SyncHex.encode(try $0.syncReplica()).prefix(6) })") }
+            tally.forked += summary.forked
+            // What the sender held when the changeset was made, less what the receiver set
+            // aside as a fork's moving branch (it comes again, renamed, from its writer).
+            let now = Set(try notes(engines[device]).map { String($0[$0.range(of: ": ")!.upperBound...]).replacingOccurrences(of: " (undone)", with: "") })
+            holds[device].formUnion(carried.intersection(now))
+            undone[device].formUnion(carriedUndone.intersection(now))
+        }
+        for _ in 0..<(25 + rng.below(25)) {
+            tally.steps += 1
+            now += Int64(1 + rng.below(3_000))
+            let d = rng.below(devices)
+            let engine = engines[d]
+            let action = rng.below(20)
+            if ProcessInfo.processInfo.environment["FORKTRACE"] != nil { print("step \(tally.steps) device \(d) action \(action)") }
+            switch action {
+            case 0, 1:
+                let name = "h\(seed)-\(tally.steps)"
+                _ = try engine.createHabit(HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                                                     proofRequired: false, startDay: SyncPropertyTests.firstDay, schedule: .daily), startDay: nil)
+            case 2, 3, 4, 5, 6:
+                guard let habit = rng.pick(try engine.habits(includeArchived: false)) else { continue }
+                let note = "w\(tally.steps)@\(habit.spec.name)"
+                _ = try engine.append(Engine.NewEntry(habitId: habit.id, kind: .done, day: SyncPropertyTests.firstDay + Int32(rng.below(60)), value: 0,
+                                                      atMs: now, source: .manual, note: note))
+                holds[d].insert(note)
+                tally.writes += 1
+            case 7:
+                guard let habit = rng.pick(try engine.habits(includeArchived: false)),
+                      let target = rng.pick(try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
+                        .filter { $0.entry.kind != .undo && $0.undoneBy == nil }), let note = target.entry.note else { continue }
+                _ = try engine.undo(entryId: target.entry.id)
+                undone[d].insert(note)
+            case 8, 9:
+                // A backup of the file as it is (closed, so the WAL is in it).
+                engine.close()
+                let path = "\(dir)/backup\(backups.count).db"
+                try FileManager.default.copyItem(atPath: paths[d], toPath: path)
+                engines[d] = try open(paths[d])
+                backups.append((d, path, holds[d], undone[d]))
+            case 10:
+                // Restored from one of its own backups: what only it held since is gone.
+                guard let backup = rng.pick(backups.filter { $0.device == d }) else { continue }
+                try replace(d, with: backup.path)
+                holds[d] = backup.holds
+                undone[d] = backup.undone
+                tally.restores += 1
+            case 11 where ProcessInfo.processInfo.environment["HABITCORE_FORK_COPIES"] != nil:
+                // Another device's file copied over this one (a new phone set up from a copy).
+                let source = (d + 1 + rng.below(devices - 1)) % devices
+                engines[source].close()
+                try replace(d, with: paths[source])
+                engines[source] = try open(paths[source])
+                holds[d] = holds[source]
+                undone[d] = undone[source]
+                tally.copies += 1
+            case 12:
+                // A changeset lost on the way.
+                let from = rng.below(devices)
+                _ = try engines[from].syncChanges(peerState: try engines[d].syncState())
+                tally.lost += 1
+            case 13:
+                // A stale or repeated changeset, delivered late.
+                guard let old = rng.pick(stash) else { continue }
+                try deliver(old.bytes, to: old.to, from: old.from, holds: old.holds, undone: old.undone)
+                tally.repeated += 1
+            default:
+                let from = (d + 1 + rng.below(devices - 1)) % devices
+                let bytes = try engines[from].syncChanges(peerState: try engines[d].syncState())
+                if rng.percent(20) {
+                    stash.append((d, bytes, from, holds[from], undone[from]))
+                    tally.stale += 1
+                }
+                try deliver(bytes, to: d, from: from, holds: holds[from], undone: undone[from])
+            }
+        }
+        // What the model says survives: every write some device holds now.
+        let survivors = holds.reduce(Set<String>()) { $0.union($1) }
+        let cancelled = undone.reduce(Set<String>()) { $0.union($1) }
+        tally.rolledBack = tally.writes - survivors.count
+        // The final exchange: all pairs, twice.
+        for _ in 0..<2 {
+            for x in 0..<devices {
+                for y in 0..<devices where x != y {
+                    tally.forked += try engines[x].syncApply(try engines[y].syncChanges(peerState: try engines[x].syncState())).forked
+                }
+            }
+        }
+        let canonical = try engines[0].syncCanonical()
+        for d in 0..<devices {
+            let notes = try self.notes(engines[d]).filter { $0.contains(": w") }
+            let held = notes.map { note -> String in
+                let text = String(note[note.range(of: ": ")!.upperBound...])
+                return text.hasSuffix(" (undone)") ? String(text.dropLast(9)) : text
+            }
+            XCTAssertEqual(held.count, Set(held).count, fail("device \(d) holds a write twice: \(held.sorted())"))
+            XCTAssertEqual(Set(held), survivors, fail("device \(d): lost \(survivors.subtracting(held).sorted()), extra \(Set(held).subtracting(survivors).sorted())"))
+            // Each write under the habit it was logged for.
+            for note in notes {
+                let habit = note.prefix { $0 != ":" }, written = note.split(separator: "@").last.map { $0.prefix { $0 != " " } } ?? ""
+                XCTAssertEqual(String(habit), String(written), fail("device \(d): \(note) shows under another habit"))
+            }
+            // An undo that survives on some device is on every one.
+            for note in notes where note.hasSuffix(" (undone)") {
+                XCTAssertTrue(cancelled.contains(String(note[note.range(of: ": ")!.upperBound...].dropLast(9))), fail("device \(d): \(note) undone by nobody"))
+            }
+            XCTAssertEqual(try engines[d].syncCanonical(), canonical, fail("device \(d)'s canonical text differs from device 0's"))
+        }
+        return tally
+    }
+}
