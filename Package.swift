@@ -73,10 +73,11 @@ let package = Package(
         // The Swift API over the C header: what Swift apps use.
         .target(name: "HabitKit", dependencies: ["CHabitCore", "HabitPlatform"]),
         // The command line reaches the engine only through HabitKit (over the C header), and runs the
-        // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine.
+        // library we ship: it links libhabitcore.so.1 (RUNPATH $ORIGIN), not the engine. HabitFiles
+        // (no engine) writes its own files (sync --out, --svg) as the library writes its exports.
         .executableTarget(
             name: "habitctl",
-            dependencies: ["HabitPlatform", "HabitKit"],
+            dependencies: ["HabitPlatform", "HabitFiles", "HabitKit"],
             linkerSettings: [.linkedLibrary("habitcore")],
             plugins: ["ShippedLibrary"]
         ),

@@ -272,7 +272,10 @@ typedef int32_t (*hc_transfer_progress)(int64_t done, int64_t total, void *user_
  * record from one read snapshot, so memory stays flat however large the store (the
  * text is never whole in memory). The file appears at path whole or not at all:
  * the bytes go to a temporary file beside it (0600), synced and renamed over path
- * at the end; an existing file at path is replaced. progress (NULL: none) counts
+ * at the end; an existing file at path is replaced. A symbolic link at path is
+ * followed: the file it names is replaced (or created) and the link stays. A device
+ * or FIFO at path is written through, never replaced (opening a FIFO waits for a
+ * reader); there the bytes are not atomic. progress (NULL: none) counts
  * records: habits, entries and rows of other tables. On any error or a cancel,
  * path is left as it was and the temporary file is removed.
  * HC_OK, HC_E_INVALID (NULL or empty path, bad format), HC_E_NOT_FOUND (no such
@@ -1992,7 +1995,9 @@ int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rul
  * revision as a small JSON file at path ({"format":"habitcore-shields","version":1,
  * "revision":R,"at_ms":T,"rules":[{"rule_id","key","shielded","reason",
  * "fail_closed","next_change_ms"}],"transitions":[{"rule_id","at_ms","shielded",
- * "cause"}]}), atomically: written beside it, synced, then renamed over it. Read
+ * "cause"}]}), atomically: written beside it, synced, then renamed over it (a
+ * symbolic link's target is replaced and the link stays; a device or FIFO is
+ * written through, as hc_store_export_file does). Read
  * from one snapshot of the store; works on a store opened read-only. HC_OK,
  * HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write), HC_E_MISUSE,
  * HC_E_BUSY, HC_E_CORRUPT. One store handle per thread. */

@@ -292,9 +292,7 @@ enum Commands {
             try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
             for (name, text) in [("Habits.csv", csv.habits), ("Checkmarks.csv", csv.checkmarks)] {
                 let path = folder + "/" + name
-                guard FileManager.default.createFile(atPath: path, contents: Data(text.utf8)) else {
-                    throw CLIError(exitCode: 6, message: "cannot write \(path)")
-                }
+                try FileOutput.write(Array(text.utf8), to: path)
             }
             context.output.emit(["exported": true, "folder": folder]) { "exported Habits.csv and Checkmarks.csv to \(folder)" }
             return

@@ -146,9 +146,8 @@ enum ProgressCommands {
         }
         if let svgPath {
             let svg = Heatmap.svg(cells, scale: scale, weekStart: weekStart, title: title, subtitle: range + ": " + summary)
-            guard FileManager.default.createFile(atPath: svgPath, contents: Data(svg.utf8)) else {
-                throw CLIError(exitCode: 6, message: "cannot write \(svgPath)")
-            }
+            // 0644: a picture made to be shown (as createFile made it under the usual umask).
+            try FileOutput.write(Array(svg.utf8), to: svgPath, mode: 0o644)
             Output.log("wrote \(svgPath)")
         }
         let colour = Output.colourAllowed

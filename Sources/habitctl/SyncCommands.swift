@@ -60,7 +60,7 @@ enum SyncCommands {
     /// Bytes to --out FILE, or stdout unless it is a terminal (binary is not for reading there).
     static func deliver(_ bytes: [UInt8], out: String?, context: Context) throws(CLIError) -> String? {
         if let out {
-            guard FileManager.default.createFile(atPath: out, contents: Data(bytes)) else { throw CLIError(exitCode: 6, message: "cannot write \(out)") }
+            try FileOutput.write(bytes, to: out)
             return out
         }
         guard !context.output.json else { return nil }

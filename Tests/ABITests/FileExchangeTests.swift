@@ -223,4 +223,72 @@ final class FileExchangeTests: StoreTestCase {
         let noFolder = try runProcess([Paths.habitctl, "--db", db, "export", "--output", dir + "/no/such/x.json"])
         XCTAssertEqual(noFolder.status, 3, noFolder.stderr)
     }
+
+    /// --output goes where the path points (AtomicOutput): a symbolic link's target is
+    /// replaced and the link stays; a dangling link's target is created; a FIFO and a
+    /// device are written through, never replaced by a regular file.
+    func testExportOutputGoesWhereThePathPoints() throws {
+        addTeardownBlock { [dir] in try? FileManager.default.removeItem(atPath: dir) }
+        let db = dir + "/cli.db"
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", db, "habit", "add", "Read"]), "add")
+        let document = try runProcess([Paths.habitctl, "--db", db, "export"]).stdout
+        func export(to path: String) throws -> ProcessResult { try runProcess([Paths.habitctl, "--db", db, "export", "--output", path]) }
+        func info(_ path: String) -> stat? { var info = stat(); return lstat(path, &info) == 0 ? info : nil }
+        func kind(_ path: String) -> mode_t? { info(path).map { $0.st_mode & S_IFMT } }
+
+        // Relative links, as ln -s makes them.
+        try "old".write(toFile: dir + "/real.json", atomically: false, encoding: .utf8)
+        XCTAssertEqual(symlink("real.json", dir + "/link.json"), 0)
+        XCTAssertSucceeded(try export(to: dir + "/link.json"), "export to a link")
+        XCTAssertEqual(kind(dir + "/link.json"), S_IFLNK, "the link stays a link")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/real.json", encoding: .utf8), document)
+        XCTAssertEqual(symlink("made.json", dir + "/dangling.json"), 0)
+        XCTAssertSucceeded(try export(to: dir + "/dangling.json"), "export to a dangling link")
+        XCTAssertEqual(kind(dir + "/dangling.json"), S_IFLNK)
+        XCTAssertEqual(kind(dir + "/made.json"), S_IFREG, "the file the link names is created")
+        XCTAssertEqual(try String(contentsOfFile: dir + "/made.json", encoding: .utf8), document)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") }, [], "no temporary left")
+
+        // A FIFO with a reader: opened here first (with a writer of ours, so neither open
+        // waits), read on another thread, so the test ends even if habitctl replaced it.
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0, String(cString: strerror(errno)))
+        let readEnd = Glibc.open(fifo, O_RDONLY | O_NONBLOCK)
+        let ourWriter = Glibc.open(fifo, O_WRONLY)
+        XCTAssertGreaterThanOrEqual(readEnd, 0)
+        XCTAssertGreaterThanOrEqual(ourWriter, 0)
+        _ = fcntl(readEnd, F_SETFL, 0)
+        nonisolated(unsafe) var received: [UInt8] = []
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(readEnd, &buffer, buffer.count)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { break }
+                received += buffer[..<n]
+            }
+            done.signal()
+        }
+        let toFIFO = try export(to: fifo)
+        close(ourWriter)
+        done.wait()
+        close(readEnd)
+        XCTAssertSucceeded(toFIFO, "export to a FIFO")
+        XCTAssertEqual(String(decoding: received, as: UTF8.self), document, "the reader got every byte")
+        XCTAssertEqual(kind(fifo), S_IFIFO, "still a FIFO")
+
+        // A character device with /dev/null's numbers, in the test's own folder.
+        // makedev(1, 3), a macro Swift does not import: Linux keeps a small major in bits 8-19.
+        let numbers: dev_t = 1 << 8 | 3
+        let device = dir + "/null"
+        guard mknod(device, S_IFCHR | 0o666, numbers) == 0 else {
+            throw XCTSkip("mknod: \(String(cString: strerror(errno))) (the test runs as root in CI)")
+        }
+        XCTAssertSucceeded(try export(to: device), "export to a device")
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", db, "sync", "changes", "--out", device]), "sync changes to a device")
+        XCTAssertEqual(kind(device), S_IFCHR, "still a character device")
+        XCTAssertEqual(info(device)?.st_rdev, numbers)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.contains(".tmp-") }, [], "no temporary left")
+    }
 }

@@ -84,4 +84,22 @@ final class SyncCLITests: HabitctlTestCase {
         XCTAssertEqual(try habitctl("sync", "apply").status, 2)
         XCTAssertTrue(try habitctl("sync", "--help").stdout.contains("habitctl sync with OTHER_DB"))
     }
+
+    /// A state and a changeset hold the store's whole history: written 0600, whatever the
+    /// umask would allow, and over an existing file's wider mode too.
+    func testStateAndChangesFilesArePrivate() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")
+        try "old".write(toFile: folder + "/existing.changes", atomically: false, encoding: .utf8)
+        XCTAssertEqual(chmod(folder + "/existing.changes", 0o644), 0)
+        for args in [["sync", "state", "--out", folder + "/mine.state"], ["sync", "changes", "--out", folder + "/mine.changes"],
+                     ["sync", "changes", "--out", folder + "/existing.changes"]] {
+            // umask 022, as a login shell has it: a file made with the default mode is 0644.
+            let run = try runProcess(["/bin/sh", "-c", "umask 022 && exec \"$@\"", "sh", Paths.habitctl, "--db", db] + args)
+            XCTAssertSucceeded(run, "\(args)")
+            var info = stat()
+            XCTAssertEqual(stat(args[3], &info), 0)
+            XCTAssertEqual(info.st_mode & 0o777, 0o600, "\(args)")
+        }
+    }
 }
