@@ -46,11 +46,6 @@ final class SyncForkTests: HabitctlTestCase {
     /// habits made before and after the copy), then synced through a third: every
     /// entry on every store, under the habit it was logged for.
     func testACopiedStoreAndItsOriginalKeepEachOthersWrites() throws {
-        // Fails today: the copy writes first at the fork, and a store whose peer holds
-        // more of a replica than it does sends none of its own ops of it to compare.
-        guard ProcessInfo.processInfo.environment["HABITCORE_FORK_SEEDS"] != nil else {
-            throw XCTSkip("a copy whose peer holds more of its replica: not yet found (run with HABITCORE_FORK_SEEDS)")
-        }
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var now = SyncPropertyTests.today
@@ -103,10 +98,15 @@ final class SyncForkTests: HabitctlTestCase {
 
     /// Every entry a store holds, as "habit: note", an undone one marked.
     func notes(_ engine: Engine) throws -> [String] {
-        var result: [String] = []
+        try written(engine).map { "\($0.habit): \($0.note)" + ($0.undone ? " (undone)" : "") }
+    }
+
+    /// Every entry a store holds: the habit it shows under, its note, whether it is undone.
+    func written(_ engine: Engine) throws -> [(habit: String, note: String, undone: Bool)] {
+        var result: [(habit: String, note: String, undone: Bool)] = []
         for habit in try engine.habits(includeArchived: true) {
             for row in try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay) where row.entry.kind != .undo {
-                result.append("\(habit.spec.name): \(row.entry.note ?? "-")" + (row.undoneBy == nil ? "" : " (undone)"))
+                result.append((habit.spec.name, row.entry.note ?? "-", row.undoneBy != nil))
             }
         }
         return result
@@ -118,37 +118,41 @@ final class SyncForkTests: HabitctlTestCase {
     /// one another. The harness knows which writes a restore or a copy rolled back (those
     /// that existed only on the device that went back). After a final full exchange every
     /// surviving write is on every device exactly once and the canonical texts agree.
-    /// HABITCORE_FORK_SEEDS sets the number of seeds (CI: 200).
+    /// HABITCORE_FORK_SEEDS sets the number of seeds (200 by default) and
+    /// HABITCORE_FORK_FIRST_SEED the first; scripts/sync-faults.sh runs thousands.
+    /// Known to fail (see the header's "Forks"): seeds 276, 620 and 848 of the first
+    /// thousand, where a third device wrote about a record of a moving branch before the
+    /// fork was found, and other devices read that record as the staying branch's.
     func testNoWriteIsLostOrDoubledWhenDevicesGoBackOrAreCopied() throws {
-        // Not yet in CI: a store whose peer holds more of a replica than it does cannot
-        // yet tell whether its own ops of it are the peer's (seeds 34 and 88 of the first
-        // hundred lose writes with restores alone, more with copies). Run it by hand.
-        guard let seeds = Int(ProcessInfo.processInfo.environment["HABITCORE_FORK_SEEDS"] ?? "") else {
-            throw XCTSkip("the fork harness runs with HABITCORE_FORK_SEEDS=N (HABITCORE_FORK_COPIES=1 adds copies)")
-        }
+        let environment = ProcessInfo.processInfo.environment
+        let seeds = Int(environment["HABITCORE_FORK_SEEDS"] ?? "") ?? 200
+        let first = Int(environment["HABITCORE_FORK_FIRST_SEED"] ?? "") ?? 1
         var totals = ForkTally()
-        let first = Int(ProcessInfo.processInfo.environment["HABITCORE_FORK_FIRST_SEED"] ?? "") ?? 1
         for seed in first..<(first + seeds) {
             do { totals.add(try runForkSeed(UInt64(seed))) } catch { XCTFail("seed \(seed): \(error)"); throw error }
         }
-        print("sync fork harness: \(seeds) seeds, \(totals.steps) steps, \(totals.writes) writes, \(totals.rolledBack) rolled back by a restore or copy;"
-              + " faults: \(totals.restores) restores, \(totals.copies) copies, \(totals.lost) changesets lost, \(totals.repeated) repeated,"
-              + " \(totals.stale) stale; \(totals.forked) ops set aside as a fork's moving branch; writes lost 0, doubled 0")
+        print("sync fork harness: \(seeds) seeds from \(first), \(totals.steps) steps, \(totals.writes) writes, \(totals.rolledBack) rolled back by a"
+              + " restore or copy; faults: \(totals.restores) restores, \(totals.copies) copies, \(totals.lost) changesets lost, \(totals.repeated)"
+              + " repeated, \(totals.stale) stale; \(totals.forked) ops set aside as a fork's moving branch; writes lost \(totals.writesLost),"
+              + " doubled \(totals.writesDoubled), under another habit \(totals.misplaced); failing seeds: \(totals.failing)")
         XCTAssertGreaterThan(totals.restores, seeds / 2, "few restores happened")
-        if ProcessInfo.processInfo.environment["HABITCORE_FORK_COPIES"] != nil { XCTAssertGreaterThan(totals.copies, seeds / 2, "few copies happened") }
+        XCTAssertGreaterThan(totals.copies, seeds / 2, "few copies happened")
     }
 
     struct ForkTally {
         var steps = 0, writes = 0, rolledBack = 0, restores = 0, copies = 0, lost = 0, repeated = 0, stale = 0, forked = 0
+        var writesLost = 0, writesDoubled = 0, misplaced = 0
+        var failing: [UInt64] = []
         mutating func add(_ other: ForkTally) {
             steps += other.steps; writes += other.writes; rolledBack += other.rolledBack; restores += other.restores
             copies += other.copies; lost += other.lost; repeated += other.repeated; stale += other.stale; forked += other.forked
+            writesLost += other.writesLost; writesDoubled += other.writesDoubled; misplaced += other.misplaced; failing += other.failing
         }
     }
 
     func runForkSeed(_ seed: UInt64) throws -> ForkTally {
         let dir = try temporaryDirectory()
-        defer { if ProcessInfo.processInfo.environment["FORKTRACE"] == nil { try? FileManager.default.removeItem(atPath: dir) } else { print("kept \(dir)") } }
+        defer { try? FileManager.default.removeItem(atPath: dir) }
         var rng = SplitMix(seed: seed)
         var tally = ForkTally()
         let devices = 3
@@ -175,11 +179,10 @@ final class SyncForkTests: HabitctlTestCase {
         }
         func deliver(_ bytes: [UInt8], to device: Int, from: Int, holds carried: Set<String>, undone carriedUndone: Set<String>) throws {
             let summary = try engines[device].syncApply(bytes)
-            if ProcessInfo.processInfo.environment["FORKTRACE"] != nil { print("  deliver \(from)->\(device): new \(summary.new) forked \(summary.forked) replicas \(try engines.map { SyncHex.encode(try $0.syncReplica()).prefix(6) })") }
             tally.forked += summary.forked
             // What the sender held when the changeset was made, less what the receiver set
             // aside as a fork's moving branch (it comes again, renamed, from its writer).
-            let now = Set(try notes(engines[device]).map { String($0[$0.range(of: ": ")!.upperBound...]).replacingOccurrences(of: " (undone)", with: "") })
+            let now = Set(try written(engines[device]).map(\.note))
             holds[device].formUnion(carried.intersection(now))
             undone[device].formUnion(carriedUndone.intersection(now))
         }
@@ -188,9 +191,7 @@ final class SyncForkTests: HabitctlTestCase {
             now += Int64(1 + rng.below(3_000))
             let d = rng.below(devices)
             let engine = engines[d]
-            let action = rng.below(20)
-            if ProcessInfo.processInfo.environment["FORKTRACE"] != nil { print("step \(tally.steps) device \(d) action \(action)") }
-            switch action {
+            switch rng.below(20) {
             case 0, 1:
                 let name = "h\(seed)-\(tally.steps)"
                 _ = try engine.createHabit(HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
@@ -222,7 +223,7 @@ final class SyncForkTests: HabitctlTestCase {
                 holds[d] = backup.holds
                 undone[d] = backup.undone
                 tally.restores += 1
-            case 11 where ProcessInfo.processInfo.environment["HABITCORE_FORK_COPIES"] != nil:
+            case 11:
                 // Another device's file copied over this one (a new phone set up from a copy).
                 let source = (d + 1 + rng.below(devices - 1)) % devices
                 engines[source].close()
@@ -264,25 +265,27 @@ final class SyncForkTests: HabitctlTestCase {
             }
         }
         let canonical = try engines[0].syncCanonical()
+        var failed = false
         for d in 0..<devices {
-            let notes = try self.notes(engines[d]).filter { $0.contains(": w") }
-            let held = notes.map { note -> String in
-                let text = String(note[note.range(of: ": ")!.upperBound...])
-                return text.hasSuffix(" (undone)") ? String(text.dropLast(9)) : text
-            }
+            let entries = try written(engines[d]).filter { $0.note.hasPrefix("w") }
+            let held = entries.map(\.note)
+            let lost = survivors.subtracting(held), extra = Set(held).subtracting(survivors)
+            tally.writesLost += lost.count
+            tally.writesDoubled += held.count - Set(held).count
             XCTAssertEqual(held.count, Set(held).count, fail("device \(d) holds a write twice: \(held.sorted())"))
-            XCTAssertEqual(Set(held), survivors, fail("device \(d): lost \(survivors.subtracting(held).sorted()), extra \(Set(held).subtracting(survivors).sorted())"))
-            // Each write under the habit it was logged for.
-            for note in notes {
-                let habit = note.prefix { $0 != ":" }, written = note.split(separator: "@").last.map { $0.prefix { $0 != " " } } ?? ""
-                XCTAssertEqual(String(habit), String(written), fail("device \(d): \(note) shows under another habit"))
+            XCTAssertTrue(lost.isEmpty && extra.isEmpty, fail("device \(d): lost \(lost.sorted()), extra \(extra.sorted())"))
+            // Each write under the habit it was logged for ("w<step>@<habit>").
+            for entry in entries where !entry.note.hasSuffix("@" + entry.habit) {
+                tally.misplaced += 1
+                XCTFail(fail("device \(d): \(entry.note) shows under \(entry.habit)"))
             }
             // An undo that survives on some device is on every one.
-            for note in notes where note.hasSuffix(" (undone)") {
-                XCTAssertTrue(cancelled.contains(String(note[note.range(of: ": ")!.upperBound...].dropLast(9))), fail("device \(d): \(note) undone by nobody"))
-            }
-            XCTAssertEqual(try engines[d].syncCanonical(), canonical, fail("device \(d)'s canonical text differs from device 0's"))
+            for entry in entries where entry.undone && !cancelled.contains(entry.note) { XCTFail(fail("device \(d): \(entry.note) undone by nobody")) }
+            let text = try engines[d].syncCanonical()
+            XCTAssertEqual(text, canonical, fail("device \(d)'s canonical text differs from device 0's"))
+            failed = failed || !lost.isEmpty || !extra.isEmpty || held.count != Set(held).count || text != canonical
         }
+        if failed || tally.misplaced > 0 { tally.failing.append(seed) }
         return tally
     }
 }
