@@ -2123,9 +2123,12 @@ typedef struct hc_sync_summary {
     int64_t settings_changed;  /* applied settings and zone changes */
     int64_t proofs_changed;    /* applied proofs and verdicts */
     int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds, step reports and rules */
+    /* Since 1.1: ops of a forked replica's moving branch, set aside (not logged: they
+     * come again, renamed, from a store that moved them; see "Forks" above). */
+    int64_t ops_forked;
 } hc_sync_summary;
 
-#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+#define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_SYNC_SUMMARY_INIT (see "Option, input and result structs").
  * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
 int32_t hc_sync_summary_init(hc_sync_summary *out, uint32_t struct_size);

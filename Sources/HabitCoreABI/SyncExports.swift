@@ -65,14 +65,15 @@ public func hc_sync_changes_v2(_ out: UnsafeMutablePointer<UnsafeMutablePointer<
 public func hc_sync_apply(_ out: UnsafeMutablePointer<hc_sync_summary>?, _ store: OpaquePointer?, _ changes: UnsafePointer<UInt8>?,
                           _ size: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = out == nil ? nil : try Convert.result(out, "out")
+        // 96 bytes before ops_forked (1.1).
+        let result = out == nil ? nil : try Convert.grownResult(out, "out", sizes: [96, MemoryLayout<hc_sync_summary>.size])
         let summary = try engine.syncApply(try bytes(changes, size, "changes"))
-        result?.pointee = hc_sync_summary(
+        result?.write(hc_sync_summary(
             struct_size: UInt32(MemoryLayout<hc_sync_summary>.size), ops_received: Int64(summary.received), ops_new: Int64(summary.new),
             ops_applied: Int64(summary.applied), ops_superseded: Int64(summary.superseded), ops_waiting: Int64(summary.waiting),
             habits_changed: Int64(summary.habitsChanged), entries_added: Int64(summary.entriesAdded),
             vacations_changed: Int64(summary.vacationsChanged), settings_changed: Int64(summary.settingsChanged),
-            proofs_changed: Int64(summary.proofsChanged), credits_changed: Int64(summary.creditsChanged))
+            proofs_changed: Int64(summary.proofsChanged), credits_changed: Int64(summary.creditsChanged), ops_forked: Int64(summary.forked)))
     }
 }
 

@@ -24,6 +24,9 @@ public struct SyncSummary: Sendable, Hashable {
     public var proofsChanged: Int64
     /// Applied credit accounts, spends, adjustments, refunds, step reports and rules.
     public var creditsChanged: Int64
+    /// Ops of a forked replica's moving branch, set aside: they come again, renamed,
+    /// from a store that moved them (the header's "Forks").
+    public var opsForked: Int64
 
     init(_ s: hc_sync_summary) {
         opsReceived = s.ops_received
@@ -37,6 +40,7 @@ public struct SyncSummary: Sendable, Hashable {
         settingsChanged = s.settings_changed
         proofsChanged = s.proofs_changed
         creditsChanged = s.credits_changed
+        opsForked = s.ops_forked
     }
 }
 

@@ -72,12 +72,12 @@ enum SyncCommands {
     static func summaryObject(_ s: SyncSummary) -> [String: Any] {
         ["received": s.opsReceived, "new": s.opsNew, "applied": s.opsApplied, "superseded": s.opsSuperseded, "waiting": s.opsWaiting,
          "habits_changed": s.habitsChanged, "entries_added": s.entriesAdded, "vacations_changed": s.vacationsChanged,
-         "settings_changed": s.settingsChanged, "proofs_changed": s.proofsChanged, "credits_changed": s.creditsChanged]
+         "settings_changed": s.settingsChanged, "proofs_changed": s.proofsChanged, "credits_changed": s.creditsChanged, "forked": s.opsForked]
     }
 
     static func summaryLine(_ s: SyncSummary) -> String {
         if s.opsReceived == 0 { return "nothing new" }
-        if s.opsNew == 0 && s.opsApplied == 0 && s.opsWaiting == 0 { return "nothing new (\(s.opsReceived) changes already here)" }
+        if s.opsNew == 0 && s.opsApplied == 0 && s.opsWaiting == 0 && s.opsForked == 0 { return "nothing new (\(s.opsReceived) changes already here)" }
         var parts: [String] = []
         if s.entriesAdded > 0 { parts.append("\(s.entriesAdded) entr\(s.entriesAdded == 1 ? "y" : "ies")") }
         if s.habitsChanged > 0 { parts.append("\(s.habitsChanged) habit change\(s.habitsChanged == 1 ? "" : "s")") }
@@ -88,6 +88,7 @@ enum SyncCommands {
         var text = "\(s.opsNew) new of \(s.opsReceived) changes: " + (parts.isEmpty ? "no record changed" : parts.joined(separator: ", "))
         if s.opsSuperseded > 0 { text += "; \(s.opsSuperseded) overtaken by later changes" }
         if s.opsWaiting > 0 { text += "; \(s.opsWaiting) waiting for records not received yet" }
+        if s.opsForked > 0 { text += "; \(s.opsForked) of another device's copy of this history set aside, to come again renamed" }
         return text
     }
 
@@ -134,7 +135,6 @@ enum SyncCommands {
         context.output.emit(["applied": summaryObject(summary)]) { summaryLine(summary) }
     }
 
-    /// with OTHER_DB [--evidence]: what the other store lacks goes there, what this one lacks comes here.
     /// canonical: the synced records as text independent of local ids
     /// (hc_sync_canonical), so scripts can compare two devices with cmp or diff.
     static func canonical(_ raw: [String], _ context: Context) throws(CLIError) {
@@ -145,6 +145,7 @@ enum SyncCommands {
         context.output.emit(["canonical": text]) { String(text.dropLast()) }
     }
 
+    /// with OTHER_DB [--evidence]: what the other store lacks goes there, what this one lacks comes here.
     static func with(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: [])
         let path = try args.require(0, "OTHER_DB"), evidence = args.flag("evidence")

@@ -42,6 +42,24 @@ final class SyncForkTests: HabitctlTestCase {
         XCTAssertTrue(try habitctl("sync", "with", other).stdout.components(separatedBy: "nothing new").count == 3)
     }
 
+    /// A file copied as a person copies it, written first on the copy, then on the
+    /// original: the first `sync with` sets the original's later branch aside on the copy
+    /// (said in the summary) while the original moves it; the second brings it across.
+    func testACopyWrittenFirstSaysWhatItSetAside() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        let copy = folder + "/copy.db"
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read", "--start", "2026-11-01"), "add")
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", copy, "log", "Read", "--date", "2026-11-02"]), "log on the copy")
+        XCTAssertSucceeded(try habitctl("log", "Read", "--date", "2026-11-03"), "log on the original")
+        let first = try json(try runProcess([Paths.habitctl, "--db", copy, "--json", "sync", "with", db]))
+        XCTAssertEqual((first["received"] as? [String: Any])?["forked"] as? Int, 1, "\(first)")
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", copy, "sync", "with", db]), "second sync")
+        let here = try habitctl("sync", "canonical"), there = try runProcess([Paths.habitctl, "--db", copy, "sync", "canonical"])
+        XCTAssertEqual(here.stdout, there.stdout)
+        XCTAssertEqual(here.stdout.components(separatedBy: "\nentry ").count - 1, 2, here.stdout)
+    }
+
     /// A file copied to a second device, both written (a habit each, entries naming
     /// habits made before and after the copy), then synced through a third: every
     /// entry on every store, under the habit it was logged for.

@@ -179,7 +179,7 @@ class Reminder(ctypes.Structure):
 class SyncSummary(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("ops_received", i64), ("ops_new", i64), ("ops_applied", i64), ("ops_superseded", i64),
                 ("ops_waiting", i64), ("habits_changed", i64), ("entries_added", i64), ("vacations_changed", i64),
-                ("settings_changed", i64), ("proofs_changed", i64), ("credits_changed", i64)]
+                ("settings_changed", i64), ("proofs_changed", i64), ("credits_changed", i64), ("ops_forked", i64)]
 
 
 # The header's structs by C name, for the layout test.

@@ -488,6 +488,8 @@ class SyncSummary:
     settings_changed: int
     proofs_changed: int
     credits_changed: int
+    ops_forked: int
+    """Ops of a forked replica's moving branch, set aside: they come again, renamed (the header's "Forks")."""
 
 
 @dataclass(frozen=True)

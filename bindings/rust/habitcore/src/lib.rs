@@ -489,6 +489,9 @@ pub struct SyncSummary {
     pub settings_changed: i64,
     pub proofs_changed: i64,
     pub credits_changed: i64,
+    /// Ops of a forked replica's moving branch, set aside: they come again, renamed
+    /// (the header's "Forks").
+    pub ops_forked: i64,
 }
 
 /// An award.
@@ -986,6 +989,7 @@ impl Store {
             settings_changed: out.settings_changed,
             proofs_changed: out.proofs_changed,
             credits_changed: out.credits_changed,
+            ops_forked: out.ops_forked,
         })
     }
 
