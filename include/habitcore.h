@@ -233,10 +233,12 @@ int32_t hc_store_rollback(hc_store *store);
  * lives in: vacations, the credit ledger with its accounts, rules, step reports and
  * sessions, award rules, unlocks, referral redemptions, events and their
  * acknowledgements, proofs with their verdicts, fingerprints and kept copies, proof
- * policies, reminders with their quiet hours, snoozes and deliveries. Left out:
- * registered plugins (paths to programs on this machine, not to be run from a
- * backup restored elsewhere) and verifications under way. The layout is documented
- * in docs/FORMATS.md and carries a schema_version.
+ * policies, reminders with their quiet hours, snoozes and deliveries, and (since
+ * 1.1) shield rules with their versions, emergency unlocks and the store's zone
+ * changes. Left out: registered plugins (paths to programs on this machine, not to
+ * be run from a backup restored elsewhere), verifications under way, the shield
+ * revision (a counter) and the sync state (a restored store is a new replica). The
+ * layout is documented in docs/FORMATS.md and carries a schema_version.
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_store_export(char **out, hc_store *store, int32_t format);
 

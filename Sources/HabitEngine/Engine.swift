@@ -627,9 +627,12 @@ package final class Engine {
             // adds habits and entries only (the other rows name ids of the exported store).
             let restoring = try store.habits(includeArchived: true).isEmpty
             if let settings = plan.settings, restoring {
-                try setTimezone(settings.timezone)
-                try setDayStart(settings.dayStartMinutes)
-                if let weekStart = settings.weekStart { try setWeekStart(Int32(weekStart)) }
+                // The synced settings only where they differ from the store's: a default
+                // written out would be a setting the exported store never had, and sync
+                // would carry it to other devices as a fresh choice.
+                if settings.timezone != (try timezoneName()) { try setTimezone(settings.timezone) }
+                if settings.dayStartMinutes != (try dayStart()) { try setDayStart(settings.dayStartMinutes) }
+                if let weekStart = settings.weekStart, weekStart != (try self.weekStart()) { try setWeekStart(Int32(weekStart)) }
                 if let policy = settings.streakPolicy { try writeStoreStreakPolicy(policy) }
                 if let bounds = settings.routineBounds { try setRoutineBounds(bounds) }
             }

@@ -2,18 +2,49 @@ import HabitCore
 
 /// The rows of the tables a person's history lives in besides habits and entries, as
 /// a whole export carries them and a restore writes them back with their ids.
+///
+/// Every table of the schema is in exactly one of three lists: carried in the habit and
+/// entry records, carried as rows (historyTables), or left out (tablesLeftOut, each with
+/// its reason). WholeExportTests walks a new store's tables and fails on one in none, so
+/// a new table is never left out of a backup by forgetting it.
 extension Store {
-    /// Restore order (what a row refers to comes first). Left out, on purpose:
-    /// `plugins` (paths to programs on this machine: a backup restored elsewhere must
-    /// not run code from a path nobody chose there) and `proof_runs` (verifications
-    /// under way in a process of this machine). Habit schedules, habit streak policies
-    /// and entry keys travel in the habit and entry records.
+    /// Tables whose rows travel inside the habit records (schedules, streak policies)
+    /// and entry records (retry keys).
+    package static let recordTables = ["habits", "habit_schedules", "streak_policies", "entries", "entry_keys"]
+
+    /// Restore order (what a row refers to comes first).
     package static let historyTables = [
         "settings", "vacations", "credit_accounts", "credit_rules", "credit_steps", "unlock_sessions", "credit_entries", "session_ends",
         "award_rules", "award_unlocks", "referral_redemptions", "events", "event_acks",
-        "proofs", "proof_verdicts", "proof_fingerprints", "proof_policies",
+        "proofs", "proof_copies", "proof_verdicts", "proof_fingerprints", "proof_policies",
         "reminder_rules", "reminder_rule_versions", "quiet_hours", "reminder_snoozes", "reminder_deliveries",
+        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes",
     ]
+
+    /// Why a table is left out of an export.
+    package enum LeftOut: Sendable {
+        /// Recomputed from the records an export carries.
+        case derived
+        /// Belongs to this device or this file, not to the person's history.
+        case local
+    }
+
+    /// The tables an export leaves out, each with why.
+    package static let tablesLeftOut: [(table: String, kind: LeftOut, reason: String)] = [
+        ("shield_revision", .derived, "a counter every write that can change a shield moves; a restore's own writes move it"),
+        ("plugins", .local, "paths to programs on this machine: a backup restored elsewhere must not run code from a path nobody chose there"),
+        ("proof_runs", .local, "verifications under way in a process of this machine"),
+        ("sync_replica", .local, "this file's replica id and clock: a restored store is a new replica"),
+        ("sync_replicas", .local, "the replicas this file has exchanged with, and how far"),
+        ("sync_ops", .local, "this file's op log: a restore logs the restored records afresh, as its own"),
+        ("sync_lww", .local, "the op log's last-writer registers, rebuilt with it"),
+        ("sync_removed", .local, "the op log's removed records, rebuilt with it"),
+    ]
+
+    /// What the document's rows are given in place of their ids: zone changes, which
+    /// nothing refers to by id, are appended after any the store recorded before the
+    /// restore (a zone set before it), and read by instant as sync merges them.
+    private static let renumberedOnRestore: Set<String> = ["zone_changes"]
 
     private static let replacedOnRestore: Set<String> = ["award_rules"]
 
@@ -38,16 +69,18 @@ extension Store {
         // What a new store starts with (its award catalogue) gives way to the document's.
         if Self.replacedOnRestore.contains(table) { try db.execute("DELETE FROM \(table)") }
         for (index, row) in rows.enumerated() {
-            guard case .object(let members) = row, !members.isEmpty else { throw .invalid("\(table)[\(index)] is not an object of columns") }
-            for (name, _) in members where !columns.contains(name) {
+            guard case .object(let all) = row else { throw .invalid("\(table)[\(index)] is not an object of columns") }
+            for (name, _) in all where !columns.contains(name) {
                 throw .invalid("\(table)[\(index)]: '\(name.prefix(64))' is not a column of \(table)")
             }
-            let names = members.map(\.0)
+            let kept = Self.renumberedOnRestore.contains(table) ? all.filter { $0.0 != "id" } : all
+            guard !kept.isEmpty else { throw .invalid("\(table)[\(index)] is not an object of columns") }
+            let names = kept.map(\.0)
             // Settings and the default credit account exist in a new store: the document's win.
             let verb = table == "settings" || table == "credit_accounts" ? "INSERT OR REPLACE" : "INSERT"
             let sql = "\(verb) INTO \(table)(\(names.joined(separator: ", "))) VALUES(\((1...names.count).map { "?\($0)" }.joined(separator: ", ")))"
             let statement = try db.statement(sql)
-            for (offset, (_, value)) in members.enumerated() {
+            for (offset, (_, value)) in kept.enumerated() {
                 let position = Int32(offset + 1)
                 switch value {
                 case .null: statement.bind(position, nil as Int64?)
