@@ -3,12 +3,12 @@
 # parser of outside input: Tests/fuzz/<target>.swift, seeded from Tests/fuzz/corpus/<target>/.
 #   scripts/fuzz.sh TARGET [SECONDS]      one target (default 60 s)
 #   scripts/fuzz.sh all [SECONDS]         each target in turn
-# Targets: json import tzif awards reply proofcheck sync. What a run finds is kept in
+# Targets: json import tzif awards reply proofcheck sync syncstate. What a run finds is kept in
 # .build-fuzz/corpus-TARGET (not committed); a crash is written to
 # .build-fuzz/crash-TARGET-* and fails the run: make it a regression test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(json import tzif awards reply proofcheck sync)
+targets=(json import tzif awards reply proofcheck sync syncstate)
 target="${1:?usage: scripts/fuzz.sh TARGET|all [SECONDS]}"
 seconds="${2:-60}"
 out=.build-fuzz

@@ -72,12 +72,14 @@ package enum SyncFork {
         /// A register's target (its parts are separated by ':' and name records by
         /// their global id text), with the branch's ids renamed.
         package func renamed(target: String) -> String {
-            let prefix = SyncHex.encode(replica) + "-"
-            guard target.contains(prefix) else { return target }
-            return target.split(separator: ":", omittingEmptySubsequences: false).map { part -> String in
-                guard part.hasPrefix(prefix), let seq = Int64(part.dropFirst(prefix.count)) else { return String(part) }
-                return renamed(GlobalId(replica: replica, seq: seq)).text
-            }.joined(separator: ":")
+            // Split on the byte ':' (a name in a target may hold any text: a split by
+            // characters would join a ':' to a combining mark after it).
+            let prefix = Array((SyncHex.encode(replica) + "-").utf8)
+            let parts = target.utf8.split(separator: UInt8(ascii: ":"), omittingEmptySubsequences: false).map { part -> [UInt8] in
+                guard part.starts(with: prefix), let seq = Int64(String(decoding: part.dropFirst(prefix.count), as: UTF8.self)) else { return Array(part) }
+                return Array(renamed(GlobalId(replica: replica, seq: seq)).text.utf8)
+            }
+            return String(decoding: Array(parts.joined(separator: [UInt8(ascii: ":")])), as: UTF8.self)
         }
     }
 
