@@ -37,6 +37,16 @@
  *    open the same file; writers wait for each other (busy timeout 5 s, a
  *    read-only handle 100 ms: hc_store_set_busy_timeout).
  *    Functions without a handle may be called from any thread at any time.
+ *  - Re-entrant calls (since 1.1): a callback runs while the call that runs it
+ *    holds its store handle (a verifier, a progress report, a release). A call
+ *    on that same handle from inside the callback, on the thread running it, is
+ *    refused at once with HC_E_MISUSE ("a call on this store from inside a
+ *    callback the store is running is refused: ..."), never a deadlock; it
+ *    changes nothing, its message is in hc_last_error_message() and
+ *    hc_store_errmsg(store), and the outer call goes on with whatever the
+ *    callback returns. Calls on another handle, even one open on the same file,
+ *    work inside a callback as anywhere; other threads calling the handle wait
+ *    for the outer call, as always.
  */
 #ifndef HABITCORE_H
 #define HABITCORE_H
@@ -267,7 +277,8 @@ int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* f
  * at most about 50 times a second and at least at the start and the end (done ==
  * total, once everything is done: its answer is ignored). Return 0 to go on,
  * nonzero to cancel: the call then stops, writes nothing and returns
- * HC_E_CANCELLED. It must not call habitcore with the same store handle. */
+ * HC_E_CANCELLED. A call on the same store handle from inside it is refused with
+ * HC_E_MISUSE (see "Re-entrant calls" at the top). */
 typedef int32_t (*hc_transfer_progress)(int64_t done, int64_t total, void *user_data);
 
 /* Since 1.1. hc_store_export written to a file: the same bytes, written record by
@@ -1519,7 +1530,8 @@ int32_t hc_proof_policy_set(hc_store *store, int64_t habit_id, const hc_proof_po
 /* A verifier callback: fills *out (struct_size set, outcome HC_OUTCOME_ERROR on
  * entry) and returns 0; anything else makes its verdict an error. user_data is
  * what was registered. Called on the thread that submits, while the store handle
- * is held: it must not call habitcore with the same handle. */
+ * is held: a call on the same handle from inside it is refused with HC_E_MISUSE
+ * (see "Re-entrant calls" at the top). */
 typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data);
 
 /* Registers callback as verifier id (1-64 of a-z 0-9 - _ .) on this store handle,
@@ -1541,7 +1553,8 @@ typedef void (*hc_release_callback)(void *user_data);
  * closure's box as user_data and free it in release, with no registry of its own.
  * When the call fails, or callback is NULL (a removal, which releases the verifier
  * it replaces), release is not called for this user_data: it stays the caller's.
- * release must not call habitcore with the same store handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. (since 1.1) */
+ * A call on the same store handle from inside release is refused with HC_E_MISUSE
+ * (see "Re-entrant calls" at the top). HC_OK, HC_E_INVALID, HC_E_MISUSE. (since 1.1) */
 int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                                 void *user_data, hc_release_callback release);
 

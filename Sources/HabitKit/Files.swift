@@ -31,7 +31,8 @@ extension Store {
     /// same bytes as export(format:), memory flat however large the store; the file
     /// appears at path whole or not at all. progress gets (records done, total) at
     /// most about 50 times a second, on this thread, and cancels by returning true
-    /// (then path is left as it was); it must not use this store. Throws .invalid,
+    /// (then path is left as it was); a call on this store from inside it throws
+    /// .misuse. Throws .invalid,
     /// .notFound (no such folder), .io, .cancelled.
     public func export(to path: String, format: ExchangeFormat = .json, progress: TransferProgress? = nil) throws(HabitError) {
         try withHandle { store throws(HabitError) in
@@ -71,7 +72,8 @@ extension Store {
     /// Imports the store's own export from a file, all or nothing (hc_store_import_file):
     /// as importText, with JSON Lines read a line at a time. progress gets (done, total)
     /// in units of twice the file's bytes (read and checked, then written), on this
-    /// thread, and cancels by returning true (nothing is written). Throws as importText,
+    /// thread, and cancels by returning true (nothing is written); a call on this store
+    /// from inside it throws .misuse. Throws as importText,
     /// and .notFound (no such file), .cancelled.
     public func importFile(_ path: String, format: ExchangeFormat = .detect, progress: TransferProgress? = nil) throws(HabitError) {
         try withHandle { store throws(HabitError) in

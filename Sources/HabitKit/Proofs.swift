@@ -331,8 +331,9 @@ extension Store {
     /// Registers judge as verifier id on this store, replacing one of the same id
     /// (hc_verifier_register_v2). The library holds the closure until it is replaced,
     /// removed or the store closes, then releases it once and never calls it again.
-    /// It runs on the thread that submits and must not use this Store; what it throws
-    /// becomes an error verdict carrying its text.
+    /// It runs on the thread that submits, while this Store is held: a call on this
+    /// Store from inside it throws .misuse. What it throws becomes an error verdict
+    /// carrying its text.
     public func registerVerifier(id: String, version: String = "",
                                  _ judge: @escaping @Sendable (Evidence) throws -> VerifierVerdict) throws(HabitError) {
         let box = Unmanaged.passRetained(VerifierBox(judge))

@@ -4,7 +4,8 @@ import HabitPlatform
 /// A habitcore store: one SQLite file, opened through include/habitcore.h. It closes
 /// itself when the last reference goes; call close() to release the file now.
 /// Several threads may share one Store (the library serialises calls on a handle);
-/// a verifier closure must not call the Store that runs it.
+/// a call on this Store from inside a closure it is running (a verifier, a progress
+/// report) throws .misuse at once (the header's "Re-entrant calls").
 public final class Store: @unchecked Sendable {
     /// How to open a store.
     public struct OpenOptions: OptionSet, Sendable {

@@ -29,6 +29,17 @@ final class CLibraryTests: XCTestCase {
         XCTAssertEqual(result.stdout, "ok released 1 1 1 calls 1 1 1\n")
     }
 
+    /// A call on a store from inside a callback it runs (verifier, release, export and
+    /// import progress) is HC_E_MISUSE at once, never a deadlock (the program's alarm
+    /// makes one a failure); a second handle works; another thread waits (Tests/c/reentry.c).
+    func testCallsFromInsideCallbacksOnTheRunningHandleAreRefused() throws {
+        let dir = try temporaryDirectory()
+        try compileC([sources + "/reentry.c"], output: dir + "/reentry")
+        let result = try runProcess([dir + "/reentry", dir])
+        XCTAssertSucceeded(result, "reentry")
+        XCTAssertTrue(result.stdout.hasPrefix("ok verifier 2 export "), result.stdout)
+    }
+
     /// The header's one rule for caller buffers, on every call that takes one, and
     /// each hc_<struct>_init against its macro (Tests/c/buffers.c).
     func testEveryCallerBufferFollowsTheOneRule() throws {

@@ -318,6 +318,72 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(releases.value.count, 5)
         XCTAssertEqual(calls.value, ["first", "second", "third", "dropped"])
     }
+
+    /// A closure the store is running (a verifier, export and import progress) that calls
+    /// the same store gets .misuse at once, naming the rule, and the outer call goes on with
+    /// its answer; another Store on the same file works there. Run on a thread of its own
+    /// with a deadline, so a deadlock fails the test instead of hanging the suite.
+    func testCallsOnTheStoreFromInsideItsOwnClosuresThrowMisuse() throws {
+        let (store, path) = try freshStore()
+        let second = try HabitKit.Store(path: path)
+        let target = try HabitKit.Store(path: path + ".imported")
+        let seen = Locked<[String]>([])
+        // What one call from inside a closure gave: "refused" (.misuse naming the rule), "ok" or the error.
+        @Sendable func attempt(_ what: String, _ body: () throws(HabitError) -> Void) {
+            let outcome: String
+            do throws(HabitError) {
+                try body()
+                outcome = "ok"
+            } catch where error.code == .misuse && error.message.contains("from inside a callback the store is running is refused") {
+                outcome = "refused"
+            } catch {
+                outcome = "\(error.code.rawValue): \(error.message)"
+            }
+            seen.update { $0.append(what + " " + outcome) }
+        }
+        @Sendable func callBackIn(_ running: HabitKit.Store, _ other: HabitKit.Store, _ label: String) {
+            attempt(label + " same") { () throws(HabitError) in _ = try running.schemaVersion() }
+            attempt(label + " other") { () throws(HabitError) in _ = try other.dayStart() }
+        }
+        let walk = try store.createHabit(HabitOptions(name: "Walk"))
+        try store.setProofPolicy(ProofPolicy(verifiers: ["reentrant"]))
+        try store.registerVerifier(id: "reentrant") { _ in
+            callBackIn(store, second, "verifier")
+            return VerifierVerdict(outcome: .approved, confidence: 1, reasonCode: "reentered")
+        }
+        let file = path + ".jsonl"
+        let results = Locked<[String]>([])
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            do {
+                let proof = try store.submitProof(ProofInput(habitID: walk, bytes: [0x89, 0x50, 0x4E, 0x47, 1]))
+                results.update { $0.append("proof \(proof.outcome == .approved) \(proof.reasonCode)") }
+                try store.export(to: file, format: .jsonLines) { done, total in
+                    if done == total { callBackIn(store, second, "export") }
+                    return false
+                }
+                try target.importFile(file) { done, total in
+                    if done == total { callBackIn(target, store, "import") }
+                    return false
+                }
+                results.update { $0.append("done") }
+            } catch {
+                results.update { $0.append("\(error)") }
+            }
+            done.signal()
+        }
+        guard done.wait(timeout: .now() + 60) == .success else {
+            return XCTFail("a call from inside a closure did not return: deadlocked (seen so far: \(seen.value))")
+        }
+        XCTAssertEqual(results.value, ["proof true reentered", "done"])
+        XCTAssertEqual(seen.value, ["verifier same refused", "verifier other ok", "export same refused", "export other ok",
+                                    "import same refused", "import other ok"])
+        XCTAssertEqual(try target.habit(named: "Walk").name, "Walk")
+        XCTAssertGreaterThan(try store.schemaVersion(), 0) // usable again outside
+        try target.close()
+        try second.close()
+        try store.close()
+    }
 }
 
 extension XCTestCase {

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime
 import struct
+import threading
 from pathlib import Path
 
 import pytest
@@ -62,6 +63,40 @@ def test_verifier_exception_becomes_an_error_verdict(store: Store) -> None:
     assert entry is not None
     with pytest.raises(habitcore.ConflictError):
         store.review_proof(result.proof_id, Outcome.REJECTED, "parent", "changed my mind")
+
+
+def test_a_verifier_calling_its_own_store_gets_misuse_at_once(tmp_path: Path) -> None:
+    # A call on the store running the verifier is refused (it once waited for itself
+    # forever); another Store on the same file works. Run with a deadline, so a deadlock
+    # fails here instead of hanging the suite.
+    store, other = Store(tmp_path / "reentry.db"), Store(tmp_path / "reentry.db")
+    habit = store.create_habit("Walk")
+    store.set_proof_policy(["reentrant"])
+    seen: list[str] = []
+
+    def judge(evidence: Evidence) -> Judgement:
+        try:
+            store.day_start = 60
+            seen.append("not refused")
+        except habitcore.MisuseError as error:
+            seen.append(error.message)
+        seen.append(f"other {other.schema_version > 0}")
+        return Judgement(Outcome.APPROVED, 0.9, "reentered")
+
+    store.register_verifier("reentrant", "1", judge)
+    results: list[habitcore.ProofResult] = []
+    worker = threading.Thread(target=lambda: results.append(store.submit_proof(habit, png(80, 80))), daemon=True)
+    worker.start()
+    worker.join(timeout=60)
+    if worker.is_alive():
+        store._handle = None  # stuck for good: closing it would wait forever too
+        pytest.fail(f"submit_proof deadlocked; the verifier saw {seen}")
+    assert len(seen) == 2 and "from inside a callback the store is running is refused" in seen[0], seen
+    assert seen[1] == "other True"
+    assert len(results) == 1 and results[0].outcome == Outcome.APPROVED and results[0].reason_code == "reentered"
+    assert store.day_start == 0  # the refused call changed nothing
+    store.close()
+    other.close()
 
 
 def test_verifier_test_run_and_unregister(store: Store, tmp_path: Path) -> None:

@@ -968,8 +968,9 @@ class Store:
         """Plugs a Python function in as verifier ``verifier_id`` on this store handle.
 
         ``judge(evidence)`` returns a :class:`Judgement`. It runs on the thread that
-        submits, while the store is held: it must not call this store. An exception in it
-        (or an answer that is not a Judgement) becomes an error verdict, reason code
+        submits, while the store is held: a call on this store from inside it raises
+        :class:`MisuseError` at once (another Store on the same file works). An exception
+        in it (or an answer that is not a Judgement) becomes an error verdict, reason code
         ``python_exception``, whose message names the exception; it never crosses C."""
 
         def callback(evidence: Any, out: Any, _user_data: Any) -> int:

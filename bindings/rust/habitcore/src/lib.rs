@@ -1063,8 +1063,10 @@ impl Store {
 
     /// Registers a closure as verifier `id` on this handle, replacing one of the same id.
     ///
-    /// It runs on the thread that submits and must not call this store. A panic in it
-    /// becomes an error verdict naming the panic; it never unwinds through C.
+    /// It runs on the thread that submits, while this store is held: a call on this store
+    /// from inside it returns `ErrorKind::Misuse` at once (another `Store` on the same file
+    /// works). A panic in it becomes an error verdict naming the panic; it never unwinds
+    /// through C.
     ///
     /// ```
     /// use habitcore::{Judgement, Outcome, Store};

@@ -196,6 +196,52 @@ fn closures_verify_proofs_and_panics_become_error_verdicts() {
     assert_eq!(unregistered.outcome, Outcome::Error, "{unregistered:?}");
 }
 
+#[test]
+fn a_verifier_calling_its_own_store_gets_misuse_at_once() {
+    // A call on the store running the verifier is refused (it once waited for itself
+    // forever); another Store on the same file works. The submission runs on a thread of
+    // its own with a deadline, so a deadlock fails here instead of hanging the tests.
+    let dir = Dir::new("reentry");
+    let store = Arc::new(dir.store());
+    let other = dir.store();
+    let seen = Arc::new(std::sync::Mutex::new(Vec::new()));
+    let (running, log) = (Arc::downgrade(&store), seen.clone());
+    store
+        .register_verifier("reentrant", "1", move |_| {
+            // Weak: the closure lives in the store, so a strong reference would keep it open.
+            if let Some(running) = running.upgrade() {
+                for result in [running.today().map(|_| ()), running.create_habit(&HabitOptions::new("Inner")).map(|_| ())] {
+                    log.lock().unwrap().push(match result {
+                        Err(error) => format!("{:?} {}", error.kind(), error.message()),
+                        Ok(()) => "not refused".to_string(),
+                    });
+                }
+            }
+            log.lock().unwrap().push(format!("other {}", other.today().is_ok()));
+            Judgement { outcome: Outcome::Approved, confidence: 0.9, reason_code: "reentered".into(), message: String::new() }
+        })
+        .unwrap();
+    let walk = store.create_habit(&HabitOptions::new("Walk")).unwrap();
+    store.set_proof_policy(0, &["reentrant"]).unwrap();
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let submitting = store.clone();
+    std::thread::spawn(move || {
+        let _ = sender.send(submitting.submit_proof(walk.id, &[7u8; 64], None));
+    });
+    let result = receiver
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap_or_else(|_| panic!("submit_proof deadlocked; the verifier saw {:?}", seen.lock().unwrap()))
+        .unwrap();
+    assert_eq!((result.outcome, result.reason_code.as_str()), (Outcome::Approved, "reentered"));
+    let seen = seen.lock().unwrap().clone();
+    assert_eq!(seen.len(), 3, "{seen:?}");
+    for refused in &seen[..2] {
+        assert!(refused.starts_with("Misuse a call on this store from inside a callback the store is running is refused"), "{seen:?}");
+    }
+    assert_eq!(seen[2], "other true");
+    assert!(store.habits(false).unwrap().all(|habit| habit.name != "Inner"));
+}
+
 /// Counts its own drop: a closure capturing one is dropped when the library releases it.
 struct Dropped(&'static str, Arc<std::sync::Mutex<Vec<&'static str>>>);
 impl Drop for Dropped {
