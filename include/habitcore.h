@@ -2048,6 +2048,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * what its peers hold under that id, and the next exchange settles it (a state
  * carries the stamp of the op at each replica's number, so the peer sees the fork):
  *
+ * Clocks. An op stamped more than a day ahead of the receiving device's clock is
+ * not taken (counted in ops_waiting; its peers send it again) until that clock is
+ * within a day of it, so one device's wrong clock cannot drag every replica's
+ * hybrid clock to its limit, where stamps stop growing and later edits would tie.
+ *
  * Forks. Two histories of a replica fork at the first sequence number where they
  * hold different ops. Of the two ops there, the later one (higher clock stamp,
  * then kind, then payload bytes) starts the branch that moves: a store holding it
@@ -2131,7 +2136,7 @@ typedef struct hc_sync_summary {
     int64_t ops_new;           /* of those, not held before (the rest were duplicates) */
     int64_t ops_applied;       /* ops that changed records (new ones, or earlier ones that waited) */
     int64_t ops_superseded;    /* ops kept in the log that changed nothing: an older value, a second undo */
-    int64_t ops_waiting;       /* ops still waiting for a record they name */
+    int64_t ops_waiting;       /* ops still waiting for a record they name, or stamped more than a day ahead of this device's clock (not taken: peers send them again) */
     int64_t habits_changed;    /* applied habit creations, field changes and schedules */
     int64_t entries_added;     /* applied ledger entries */
     int64_t vacations_changed; /* applied vacation additions and removals */

@@ -78,6 +78,10 @@ extension Engine {
         }
         var summary = SyncSummary()
         summary.received = decoded.count + evidence.count
+        // Ops stamped far ahead of this device's clock wait for it: not taken now.
+        let now = store.syncNow()
+        let ahead = decoded.filter { HybridClock.isAhead($0.raw.hlc, nowMs: now) }.count
+        if ahead > 0 { decoded.removeAll { HybridClock.isAhead($0.raw.hlc, nowMs: now) } }
         try store.atomically { () throws(HabitError) in
             store.beginSyncApply()
             defer { store.endSyncApply() }
@@ -85,6 +89,7 @@ extension Engine {
             try store.receiveClock(newest)
             try applyNew(decoded, &summary)
             try materializePending(&summary)
+            summary.waiting += ahead
             try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
             for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }

@@ -59,6 +59,51 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertEqual(try fast.syncCanonical(), try slow.syncCanonical())
     }
 
+    /// One record stamped at the hybrid clock's limit (a device whose clock ran far
+    /// ahead, or a hostile one) waits instead of dragging every clock to the limit: two
+    /// later edits of one field still resolve the same way on both replicas.
+    func testAStampFarAheadWaitsAndLaterEditsStillAgree() throws {
+        let dir = try temporaryDirectory()
+        let a = try Engine(path: dir + "/a.db", options: StoreOptions()), b = try Engine(path: dir + "/b.db", options: StoreOptions())
+        defer { a.close(); b.close() }
+        var now = Self.today
+        a.now = { now }
+        b.now = { now }
+        let habit = try a.createHabit(HabitSpec(name: "Water", kind: .counter, target: 5, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                                                proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
+        _ = try b.syncApply(try a.syncChanges(peerState: try b.syncState()))
+        let id = try XCTUnwrap(try a.store.globalId(.habit, habit))
+        let far = SyncOp.habitField(habit: id, field: .target, value: .double(9))
+        let stranger = [UInt8](repeating: 0xAB, count: GlobalId.replicaBytes)
+        for stamp in [HybridClock.max, HybridClock.max - 1_000, (now + 2 * HybridClock.maxOffsetMs) << 16] {
+            let changeset = Changeset.encode(raw: [RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: stamp, kind: far.kind.rawValue, payload: far.encodePayload())])
+            for engine in [a, b] {
+                let summary = try engine.syncApply(changeset)
+                XCTAssertEqual(summary.waiting, 1, "a stamp far ahead waits")
+                XCTAssertEqual(summary.new, 0)
+            }
+        }
+        // Two later edits: the second one wins on both, whatever order they merge in.
+        var changes = Engine.HabitChanges()
+        now += 1_000
+        changes.target = (6, .atLeast)
+        try a.updateHabit(id: habit, changes)
+        now += 1_000
+        changes.target = (7, .atLeast)
+        try b.updateHabit(id: try b.habit(named: "Water").id, changes)
+        _ = try a.syncApply(try b.syncChanges(peerState: try a.syncState()))
+        _ = try b.syncApply(try a.syncChanges(peerState: try b.syncState()))
+        XCTAssertEqual(try a.habit(id: habit).spec.target, 7)
+        XCTAssertEqual(try b.habit(named: "Water").spec.target, 7)
+        XCTAssertEqual(try a.syncCanonical(), try b.syncCanonical())
+        // Once the clock is near the stamp, the op is taken like any other.
+        now += 2 * HybridClock.maxOffsetMs
+        let late = Changeset.encode(raw: [RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: (now + 1_000) << 16, kind: far.kind.rawValue,
+                                                payload: far.encodePayload())])
+        XCTAssertEqual(try b.syncApply(late).applied, 1)
+        XCTAssertEqual(try b.habit(named: "Water").spec.target, 9)
+    }
+
     func runSeed(_ seed: UInt64) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

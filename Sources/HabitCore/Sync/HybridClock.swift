@@ -8,6 +8,17 @@ package enum HybridClock {
     static let maxPhysical: Int64 = (1 << 46) - 1
     package static let max: Int64 = (maxPhysical << counterBits) | 0xFFFF
 
+    /// How far ahead of the receiver's wall clock a received stamp may be: beyond it
+    /// the op waits (it is not taken, so its peers send it again) until the receiver's
+    /// clock is near, so one device's wrong clock cannot pull every replica's clock to
+    /// its limit, where stamps stop growing and two later edits would tie.
+    package static let maxOffsetMs: Int64 = 86_400_000
+
+    /// Whether a received stamp is further ahead of nowMs than maxOffsetMs.
+    package static func isAhead(_ stamp: Int64, nowMs: Int64) -> Bool {
+        physical(stamp) > Swift.min(Swift.max(nowMs, 0), maxPhysical) + maxOffsetMs
+    }
+
     package static func physical(_ stamp: Int64) -> Int64 { stamp >> counterBits }
     package static func counter(_ stamp: Int64) -> Int64 { stamp & 0xFFFF }
 
