@@ -488,6 +488,16 @@ enum Schema {
 
     static var latestVersion: Int32 { Int32(migrations.count) }
 
+    /// Refuses another application's SQLite file before anything is written to it
+    /// (switching it to WAL, as a writer's open does first, would already change it).
+    static func refuseForeign(_ db: Database) throws(HabitError) {
+        guard try pragmaInt(db, "application_id") != applicationId else { return }
+        let version = try pragmaInt(db, "user_version"), tables = try scalar(db, "SELECT count(*) FROM sqlite_schema")
+        if version != 0 || tables != 0 {
+            throw HabitError.corrupt("the file is a SQLite database but not a habitcore store")
+        }
+    }
+
     /// Brings a file to the latest schema inside one write transaction, so two
     /// processes opening a new file at once cannot both create it.
     static func migrate(_ db: Database, readOnly: Bool) throws(HabitError) {
@@ -497,10 +507,7 @@ enum Schema {
         do throws(HabitError) {
             let version = try pragmaInt(db, "user_version")
             let application = try pragmaInt(db, "application_id")
-            let tables = try scalar(db, "SELECT count(*) FROM sqlite_schema")
-            if application != applicationId && (version != 0 || tables != 0) {
-                throw HabitError.corrupt("the file is a SQLite database but not a habitcore store")
-            }
+            if application != applicationId { try refuseForeign(db) }
             if version > Int64(latestVersion) {
                 throw HabitError(.tooNew, "the store has schema version \(version); this habitcore (\(latestVersion)) is older: upgrade habitcore to open it")
             }

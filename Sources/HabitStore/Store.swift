@@ -54,6 +54,7 @@ package final class Store {
         busyTimeoutMs = options.effectiveBusyTimeoutMs
         do throws(HabitError) {
             if !options.readOnly {
+                try Schema.refuseForeign(db)
                 try db.execute("PRAGMA journal_mode = WAL")
                 try db.execute("PRAGMA synchronous = \(options.syncFull ? "FULL" : "NORMAL")")
                 // The -wal and -shm stay when the writer closes (the -wal emptied: a

@@ -21,7 +21,12 @@ final class StoreTests: StoreTestCase {
         XCTAssertTrue(String(cString: hc_last_error_message()).contains("schema version 99"))
         // Another application's SQLite file is not ours.
         XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/other.db", "CREATE TABLE notes(x)"]), "foreign db")
+        let before = try XCTUnwrap(FileManager.default.contents(atPath: dir + "/other.db"))
         XCTAssertEqual(hc_store_open(&handle, dir + "/other.db", 0), HC_E_CORRUPT)
+        // Refused before anything is written to it: still in its own journal mode, byte for byte.
+        XCTAssertEqual(FileManager.default.contents(atPath: dir + "/other.db"), before)
+        XCTAssertEqual(try runProcess(["sqlite3", dir + "/other.db", "PRAGMA journal_mode"]).stdout, "delete\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: dir + "/other.db-wal"))
         // Not SQLite at all.
         try "hello, not a database, just text that is long enough to look like a header".write(toFile: dir + "/text.db", atomically: true, encoding: .utf8)
         XCTAssertEqual(hc_store_open(&handle, dir + "/text.db", 0), HC_E_CORRUPT)
