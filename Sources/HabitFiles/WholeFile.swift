@@ -19,10 +19,15 @@ package enum WholeFile {
         guard fstat(fd, &info) == 0 else { return .failure(.unreadable(errno)) }
         guard info.st_mode & S_IFMT == S_IFREG else { return .failure(.notRegular) }
         guard info.st_size <= maxBytes else { return .failure(.tooLarge) }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(Int(info.st_size))
         // A read past st_size finds the end (or what a /proc file really holds).
-        var chunk = [UInt8](repeating: 0, count: max(4096, min(65_536, Int(info.st_size) + 1)))
+        return read(descriptor: fd, maxBytes: maxBytes, sizeHint: Int(info.st_size))
+    }
+
+    /// Reads a descriptor to its end (a pipe, standard input), stopping past maxBytes.
+    package static func read(descriptor fd: Int32, maxBytes: Int, sizeHint: Int = 0) -> Result<[UInt8], Failure> {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(min(sizeHint, maxBytes))
+        var chunk = [UInt8](repeating: 0, count: max(4096, min(65_536, sizeHint + 1)))
         while true {
             let count = chunk.withUnsafeMutableBytes { posixRead(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }

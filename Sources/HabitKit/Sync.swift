@@ -70,6 +70,10 @@ extension Store {
         }
     }
 
+    /// The largest changeset hc_sync_apply takes (the header's 256 MiB): a caller reading
+    /// one from a file or a pipe stops there.
+    public static let changesetLimit = 256 << 20
+
     /// Every op this store holds that a peer in peerState (its syncState; empty: a
     /// peer that has nothing) lacks, as one changeset (hc_sync_changes, or
     /// hc_sync_changes_v2 with options). Throws .invalid (bad peer state or unknown

@@ -1,4 +1,5 @@
 import Foundation
+import HabitFiles
 import HabitKit
 import HabitPlatform
 
@@ -51,10 +52,17 @@ enum SyncCommands {
         return result
     }
 
+    /// A state or changeset file, or standard input ("-"), refused past the changeset
+    /// format's limit before more is read (a state is smaller still).
     static func readBytes(_ path: String) throws(CLIError) -> [UInt8] {
-        let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-        guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
-        return [UInt8](data)
+        let limit = HabitKit.Store.changesetLimit
+        switch path == "-" ? WholeFile.read(descriptor: 0, maxBytes: limit) : WholeFile.read(path, maxBytes: limit) {
+        case .success(let bytes): return bytes
+        case .failure(.tooLarge): throw CLIError(exitCode: 5, message: "\(path) is larger than a changeset may be (\(limit >> 20) MiB)")
+        case .failure(.missing): throw CLIError(exitCode: 3, message: "cannot read \(path): no such file")
+        case .failure(.notRegular): throw CLIError(exitCode: 3, message: "cannot read \(path): not a regular file")
+        case .failure(.unreadable(let code)): throw CLIError(exitCode: 3, message: "cannot read \(path): \(String(cString: strerror(code)))")
+        }
     }
 
     /// Bytes to --out FILE, or stdout unless it is a terminal (binary is not for reading there).

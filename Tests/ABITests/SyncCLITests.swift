@@ -78,6 +78,20 @@ final class SyncCLITests: HabitctlTestCase {
         XCTAssertEqual(damaged.status, 5, damaged.stderr)
         XCTAssertTrue(damaged.stderr.contains("changeset"), damaged.stderr)
         XCTAssertEqual(try habitctl("sync", "apply", folder + "/missing").status, 3)
+        // A file past the format's limit is refused by its size, before it is read: a
+        // sparse gigabyte, and the same through a pipe (read only up to the limit).
+        let huge = folder + "/huge.changes"
+        FileManager.default.createFile(atPath: huge, contents: nil)
+        let handle = try XCTUnwrap(FileHandle(forWritingAtPath: huge))
+        try handle.truncate(atOffset: 1 << 30)
+        try handle.close()
+        let tooLarge = try runProcess(["/usr/bin/time", "-f", "rss %M", Paths.habitctl, "--db", db, "sync", "apply", huge])
+        XCTAssertEqual(tooLarge.status, 5, tooLarge.stderr)
+        XCTAssertTrue(tooLarge.stderr.contains("larger than a changeset may be"), tooLarge.stderr)
+        let rss = tooLarge.stderr.split(separator: "\n").first { $0.hasPrefix("rss ") }.flatMap { Int($0.dropFirst(4)) } ?? Int.max
+        XCTAssertLessThan(rss, 64 * 1024, "peak RSS in KiB: the file was read")
+        let piped = try runProcess(["/bin/sh", "-c", "head -c 300000000 /dev/zero | \"$0\" --db \"$1\" sync apply -", Paths.habitctl, db])
+        XCTAssertEqual(piped.status, 5, piped.stderr)
         XCTAssertEqual(try habitctl("sync", "with", folder + "/missing.db").status, 3)
         XCTAssertEqual(try habitctl("sync", "changes", "--since", folder + "/all.changes").status, 5, "a changeset is not a state")
         XCTAssertEqual(try habitctl("sync", "frobnicate").status, 2)
