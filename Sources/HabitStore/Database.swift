@@ -152,7 +152,11 @@ package final class Database {
     package var isAutocommit: Bool { db.map { sqlite3_get_autocommit($0) != 0 } ?? true }
 
     package func lastError(_ status: Int32) -> HabitError {
-        let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        var message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "closed"
+        // An I/O error says which: a full disk, the file size limit (ulimit -f), ...
+        if status & 0xFF == SQLITE_IOERR || status & 0xFF == SQLITE_FULL, let db, sqlite3_system_errno(db) != 0 {
+            message += " (\(String(cString: strerror(sqlite3_system_errno(db)))))"
+        }
         return Database.error(status, "SQLite: \(message)")
     }
 

@@ -24,6 +24,10 @@ enum Writer {
         for fd in [STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO] where fcntl(fd, F_GETFD) == -1 && errno == EBADF {
             _ = open("/dev/null", fd == STDERR_FILENO ? O_WRONLY : O_RDONLY)
         }
+        // Past a file size limit (ulimit -f), a write fails with EFBIG instead of the
+        // process dying by SIGXFSZ with no word: before the commit the store reports it
+        // (nothing committed, exit 6), after it the output does (exit 8).
+        signal(SIGXFSZ, SIG_IGN)
     }
 
     /// Ends habitctl with code, or with `exitCode` when output was lost: every exit of a

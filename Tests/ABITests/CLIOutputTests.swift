@@ -170,6 +170,32 @@ final class CLIOutputTests: XCTestCase {
         for command in commands { XCTAssertTrue(covered.contains(command), "no output case for '\(command)'") }
     }
 
+    /// Past a file size limit (ulimit -f) habitctl says so and exits by its codes, never
+    /// by SIGXFSZ: the store's write is refused before the commit (6, nothing logged),
+    /// the output's after it (8, the entry logged).
+    func testAFileSizeLimitIsAnErrorNotASignal() throws {
+        let store = folder + "/limited.db"
+        try FileManager.default.copyItem(atPath: pristine, toPath: store)
+        let count = { () throws -> Int in
+            let listed = try runProcess([Paths.habitctl, "--db", store, "--json", "entries", "Read", "--from", "2026-01-01", "--to", "2026-01-31"]).stdout
+            let object = try JSONSerialization.jsonObject(with: Data(listed.utf8)) as? [String: Any]
+            return (object?["entries"] as? [Any])?.count ?? -1
+        }
+        let before = try count()
+        let refused = try runProcess(["/bin/bash", "-c", "ulimit -f 1; exec \"$@\" > /dev/null", "sh", Paths.habitctl, "--db", store, "log", "Read", "--date", "2026-01-10"])
+        XCTAssertEqual(refused.status, 6, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
+        XCTAssertEqual(try count(), before, "nothing was logged")
+        // Output appended to a file already past a limit the store's writes stay under.
+        let out = folder + "/out.txt"
+        FileManager.default.createFile(atPath: out, contents: Data(count: 2 << 20))
+        let lost = try runProcess(["/bin/bash", "-c", "ulimit -f 1024; exec \"$@\" >> \"$OUT\"", "sh", Paths.habitctl, "--db", store, "log", "Read", "--date", "2026-01-11"],
+                                  environment: ["OUT": out])
+        XCTAssertEqual(lost.status, 8, lost.stderr)
+        XCTAssertTrue(lost.stderr.contains("could not be written"), lost.stderr)
+        XCTAssertEqual(try count(), before + 1, "the entry was logged")
+    }
+
     func testAClosedPipeEndsQuietlyBySIGPIPE() throws {
         // The reader is gone before habitctl writes: the write raises SIGPIPE, as for cat.
         let result = try runProcess(["/bin/bash", "-c", "(sleep 0.3; exec \"$@\") | true; echo ${PIPESTATUS[0]}", "sh",
