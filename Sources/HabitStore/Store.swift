@@ -88,7 +88,11 @@ package final class Store {
             return
         }
         guard create, errno == ENOENT else { return }
-        let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        var fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
+        // A symbolic link to a file not made yet (O_EXCL does not follow it): the file it
+        // names is made owner-only too, not left for SQLite to make with the umask's mode.
+        var link = stat()
+        if fd < 0, errno == EEXIST, lstat(path, &link) == 0, link.st_mode & S_IFMT == S_IFLNK { fd = open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600) }
         if fd >= 0 { posixClose(fd); return }
         switch errno {
         case EEXIST: return  // another process made it first

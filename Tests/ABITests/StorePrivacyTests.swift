@@ -22,6 +22,18 @@ final class StorePrivacyTests: StoreTestCase {
         }
     }
 
+    /// A store made through a symbolic link to a file not made yet is owner-only too.
+    func testAStoreMadeThroughADanglingLinkIsOwnerOnly() throws {
+        let old = umask(0o022)
+        defer { umask(old) }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/link.db", withDestinationPath: dir + "/target.db")
+        let store = try open("link.db")
+        _ = createHabit(store, "Weigh in")
+        hc_store_close(store)
+        XCTAssertEqual(mode(dir + "/target.db"), 0o600)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: dir + "/link.db"), dir + "/target.db", "still a link")
+    }
+
     func testTheDefaultFolderIsOwnerOnly() throws {
         let home = dir + "/home"
         let result = try runProcess([Paths.habitctl, "init"], environment: ["HOME": home, "XDG_DATA_HOME": "", "HABITCORE_DB": ""])
