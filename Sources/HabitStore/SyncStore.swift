@@ -342,6 +342,11 @@ extension Store {
         let moving = try ops(num: num, replica: replica, from: seq)
         guard let first = moving.first else { return nil }
         let move = SyncFork.Move(replica: replica, from: first.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: first))
+        // Ops already held under the derived id (a forged changeset can name it) would
+        // give one id two ops: refused, nothing written.
+        if let held = try replicaNumber(move.to, create: false), try db.statement("SELECT 1 FROM sync_ops WHERE rep = ?1 LIMIT 1").binding(held).one({ _ in true }) != nil {
+            throw .invalid("the fork of replica \(SyncHex.encode(replica)) at \(move.from) cannot move: this store already holds ops of \(SyncHex.encode(move.to))")
+        }
         // A foreign key names the replica numbers renumbered here: checked at commit.
         try db.execute("PRAGMA defer_foreign_keys = ON")
         var source = num
