@@ -441,14 +441,13 @@ package enum SyncOp: Equatable, Sendable {
             guard let entryKind = EntryKind(rawValue: Int32(packed & 15)), let source = EntrySource(rawValue: Int32(packed >> 4)) else {
                 throw .invalid("entry kind or source out of range")
             }
-            var value = 0.0
-            if entryKind == .amount || entryKind == .total {
-                value = try r.double()
-                guard value.isFinite, value >= 0, value <= HabitSpec.maxTarget else { throw .invalid("entry value out of range") }
-            }
+            let value = entryKind == .amount || entryKind == .total ? try r.double() : 0
             let recordedAtMs = try r.varint()
             let note = try r.optionalText()
-            if let note { try TextRules.validate(note, field: "note", maxBytes: EntryRules.maxNoteBytes, allowEmpty: true) }
+            // What an append or an import would take: no more, no less. The op keeps the
+            // bits it came with (a -0 from an older writer; the store keeps 0): a moved
+            // fork branch is decoded and encoded again and must give the same bytes.
+            _ = try EntryRules.checked(kind: entryKind, value: value, day: d, recordedAtMs: recordedAtMs, note: note)
             let undoes = entryKind == .undo ? try read(&r) : nil
             op = .entry(habit: habit, day: d, kind: entryKind, value: value, recordedAtMs: recordedAtMs, source: source, note: note, undoes: undoes)
         case .vacationAdd:
