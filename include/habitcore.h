@@ -2056,6 +2056,12 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
+ *  - a record this store cannot apply yet never stops the rest of a changeset or
+ *    later ones: it is kept in the log, passed on to peers, counted in ops_waiting,
+ *    and applied at a later hc_sync_apply once it can be. It waits for a record it
+ *    names that has not arrived (below), or for a time zone: a timezone setting or
+ *    zone change naming a zone this machine's tz database lacks (a name newer than
+ *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it;
  *  - ledger entries, proofs and verdicts are a union of records; a record whose
  *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
  *    whose entry has not arrived
@@ -2125,7 +2131,7 @@ typedef struct hc_sync_summary {
     int64_t ops_new;           /* of those, not held before (the rest were duplicates) */
     int64_t ops_applied;       /* ops that changed records (new ones, or earlier ones that waited) */
     int64_t ops_superseded;    /* ops kept in the log that changed nothing: an older value, a second undo */
-    int64_t ops_waiting;       /* ops still waiting for a record they name */
+    int64_t ops_waiting;       /* ops still waiting: for a record they name, or a time zone this machine lacks */
     int64_t habits_changed;    /* applied habit creations, field changes and schedules */
     int64_t entries_added;     /* applied ledger entries */
     int64_t vacations_changed; /* applied vacation additions and removals */
@@ -2177,9 +2183,10 @@ int32_t hc_sync_changes_v2(uint8_t **out, int64_t *out_size, hc_store *store, co
 /* Applies a changeset from hc_sync_changes (any replica's, in any order, any
  * number of times) by the merge rules above. The whole buffer is validated first:
  * a truncated, damaged, oversized (above 256 MiB) or hostile one (a record no local
- * write could have made, as an entry against the rule at hc_entry_input) is
- * HC_E_INVALID with the message naming the record at fault, and nothing is written. Then, in
- * one transaction, unseen ops are logged and applied; ops already held change
+ * write could have made: an entry against the rule at hc_entry_input, a setting its
+ * setter refuses, a malformed zone name) is HC_E_INVALID with the message naming the
+ * record at fault, and nothing is written. Then, in one transaction, unseen ops are
+ * logged and applied (or wait, as the merge rules say); ops already held change
  * nothing. *out (may be NULL; struct_size set) gets the summary. HC_OK,
  * HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT.
  * Thread safety as every call on store. */

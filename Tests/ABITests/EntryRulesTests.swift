@@ -6,7 +6,8 @@ import XCTest
 /// One rule for an entry's own fields on every write path, on real store files: an
 /// append, an import and a peer's changeset take exactly the same entries (an append
 /// alone also refuses a day after tomorrow, by its own clock), and what one takes
-/// reaches a peer and an import of its export bit for bit.
+/// reaches a peer and an import of its export bit for bit. A record a store cannot
+/// apply yet (a zone its tz database lacks) waits and never stops the rest.
 final class EntryRulesTests: StoreTestCase {
     struct Candidate {
         var what: String
@@ -205,5 +206,71 @@ final class EntryRulesTests: StoreTestCase {
         defer { hc_store_close(peer) }
         pull(peer, from: laptop)
         XCTAssertEqual(canonical(peer), canonical(laptop))
+    }
+
+    /// A changeset naming a zone this machine's tz database lacks: its other records
+    /// apply, the setting and the zone change wait (and travel on), the store keeps
+    /// syncing, and once the database has the zone the next apply applies them.
+    func testAZoneTheMachineLacksWaitsAndTheRestApplies() throws {
+        let phone = try open("phone.db"), tablet = try open("tablet.db")
+        let zone = "Testland/Capital"
+        let entry = SyncOp.entry(habit: Self.waterId, day: day("2026-01-02"), kind: .amount, value: -1,
+                                 recordedAtMs: 1_767_312_000_000, source: .manual, note: nil, undoes: nil)
+        let bytes = changeset(water() + [.setting(key: "timezone", value: zone), entry, .zoneChange(atMs: 1_767_312_000_000, from: "UTC", to: zone)])
+        let first = apply(bytes, to: phone)
+        XCTAssertEqual(first.ops_new, 5)
+        XCTAssertEqual(first.ops_waiting, 2, "the setting and the zone change wait")
+        XCTAssertEqual(first.entries_added, 1)
+        XCTAssertEqual(total(phone, habitId(phone, "Water"), "2026-01-02"), -1)
+        XCTAssertNotEqual(timezone(phone), zone)
+        XCTAssertEqual(apply(bytes, to: phone).ops_new, 0, "applying it again is fine too")
+        // It keeps syncing both ways, and the waiting records travel on.
+        let read = createHabit(tablet, "Read")
+        append(tablet, read, on: "2026-01-03")
+        XCTAssertEqual(pull(phone, from: tablet).entries_added, 1)
+        XCTAssertEqual(pull(tablet, from: phone).ops_waiting, 2)
+        XCTAssertEqual(canonical(phone), canonical(tablet))
+        // A tz database that has the zone (as after a tzdata update): the next apply applies what waited.
+        let tzdir = dir + "/zoneinfo"
+        try FileManager.default.createDirectory(atPath: tzdir + "/Testland", withIntermediateDirectories: true)
+        for name in try FileManager.default.contentsOfDirectory(atPath: "/usr/share/zoneinfo") {
+            try FileManager.default.createSymbolicLink(atPath: tzdir + "/" + name, withDestinationPath: "/usr/share/zoneinfo/" + name)
+        }
+        try FileManager.default.copyItem(atPath: "/usr/share/zoneinfo/Europe/Paris", toPath: tzdir + "/" + zone)
+        let previous = getenv("TZDIR").map { String(cString: $0) }
+        setenv("TZDIR", tzdir, 1)
+        defer {
+            hc_store_close(phone)
+            hc_store_close(tablet)
+            if let previous { setenv("TZDIR", previous, 1) } else { unsetenv("TZDIR") }
+        }
+        let later = pull(phone, from: tablet)
+        XCTAssertEqual(later.ops_new, 0)
+        XCTAssertEqual(later.ops_waiting, 0)
+        XCTAssertEqual(later.settings_changed, 2, "the setting and the zone change")
+        XCTAssertEqual(timezone(phone), zone)
+        XCTAssertTrue(canonical(phone).contains("to=\"\(zone)\""))
+        XCTAssertEqual(pull(tablet, from: phone).ops_waiting, 0)
+        XCTAssertEqual(canonical(phone), canonical(tablet))
+    }
+
+    /// A zone name no store could hold is refused with the rest, as any damaged record.
+    func testAMalformedSettingIsRefusedWhole() throws {
+        let phone = try open("phone.db")
+        defer { hc_store_close(phone) }
+        let before = canonical(phone)
+        for op in [SyncOp.setting(key: "timezone", value: "../etc/passwd"), .setting(key: "day_start_minutes", value: "1440"),
+                   .setting(key: "week_start", value: "7"), .zoneChange(atMs: 1, from: "UTC", to: "/abs")] {
+            apply(changeset(water() + [op]), to: phone, expect: HC_E_INVALID)
+            XCTAssertTrue(String(cString: hc_last_error_message()).contains("record 3"), String(cString: hc_last_error_message()))
+        }
+        XCTAssertEqual(canonical(phone), before, "nothing written")
+    }
+
+    func timezone(_ store: OpaquePointer) -> String {
+        var zone: UnsafeMutablePointer<CChar>?
+        ok(hc_store_timezone(&zone, store))
+        defer { hc_free(zone) }
+        return zone.map { String(cString: $0) } ?? ""
     }
 }
