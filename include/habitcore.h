@@ -555,10 +555,19 @@ void hc_habit_list_free(hc_habit_list *list);
  * One entry to append. Which kinds a habit takes:
  *   checkmark: DONE, SKIP;  counter, duration: DONE, AMOUNT, TOTAL, SKIP;
  *   measurement: AMOUNT (a reading), SKIP.
- * value: AMOUNT may be negative (a correction), TOTAL is >= 0, |value| <= 1e12;
- * DONE and SKIP ignore it. day: the local date it counts for, kept as given
+ * value: finite, |value| <= 1e12; AMOUNT may be negative (a correction, or a
+ * measurement's reading below zero), TOTAL is >= 0; DONE and SKIP carry none (kept
+ * as 0), and -0.0 is kept as 0.0. day: the local date it counts for, kept as given
  * (travel never moves it); HC_DAY_NONE derives it from at_ms in the home zone.
- * A day more than one day after today is refused.
+ * A day more than one day after today is refused here: a guard against a mistyped
+ * date, by this device's clock.
+ *
+ * An entry's own fields follow one rule wherever the entry comes from: its value as
+ * above, a day in 0001-01-01...9999-12-31, recorded_at_ms in the years 0001 to 9999,
+ * a note of at most 4096 bytes. hc_entry_append, the imports and hc_sync_apply take
+ * exactly the same entries (the day-after-today guard is this call's alone: history
+ * a device wrote with its clock ahead imports and syncs as written), so nothing one
+ * device stores can stop another's sync or the import of its export.
  */
 typedef struct hc_entry_input {
     uint32_t struct_size; /* set by HC_ENTRY_INPUT_INIT */
@@ -1636,10 +1645,10 @@ int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_
  *    (SQLite's persistent WAL), so readers never need to create them. A read-write open of a store
  *    file this process may not write is HC_E_READONLY before anything is created.
  *    -wal and -shm files take the store file's own permissions (SQLite's rule).
- *  - Imports check every record with the rules of the call that writes it (dates
- *    up to the day after today, recorded_at_ms and created_at_ms in the years
- *    0001 to 9999, names as above, keys), naming the line or element at fault;
- *    nothing is written when one fails.
+ *  - Imports check every record with the rules of the call that writes it (entries
+ *    by the one rule of an entry's fields stated at hc_entry_input, any valid date
+ *    included; created_at_ms in the years 0001 to 9999, names as above, keys),
+ *    naming the line or element at fault; nothing is written when one fails.
  */
 
 #define HC_FORMAT_DETECT 3 /* hc_store_import only: JSON or JSON Lines, read from the text:
@@ -2067,6 +2076,12 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
+ *  - a record this store cannot apply yet never stops the rest of a changeset or
+ *    later ones: it is kept in the log, passed on to peers, counted in ops_waiting,
+ *    and applied at a later hc_sync_apply once it can be. It waits for a record it
+ *    names that has not arrived (below), or for a time zone: a timezone setting or
+ *    zone change naming a zone this machine's tz database lacks (a name newer than
+ *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it;
  *  - ledger entries, proofs and verdicts are a union of records; a record whose
  *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
  *    whose entry has not arrived
@@ -2136,7 +2151,8 @@ typedef struct hc_sync_summary {
     int64_t ops_new;           /* of those, not held before (the rest were duplicates) */
     int64_t ops_applied;       /* ops that changed records (new ones, or earlier ones that waited) */
     int64_t ops_superseded;    /* ops kept in the log that changed nothing: an older value, a second undo */
-    int64_t ops_waiting;       /* ops still waiting for a record they name, or stamped more than a day ahead of this device's clock (not taken: peers send them again) */
+    int64_t ops_waiting;       /* ops still waiting: for a record they name, a time zone this machine lacks,
+                                  or this device's clock (stamped more than a day ahead of it: not taken, peers send them again) */
     int64_t habits_changed;    /* applied habit creations, field changes and schedules */
     int64_t entries_added;     /* applied ledger entries */
     int64_t vacations_changed; /* applied vacation additions and removals */
@@ -2190,9 +2206,11 @@ int32_t hc_sync_changes_v2(uint8_t **out, int64_t *out_size, hc_store *store, co
 
 /* Applies a changeset from hc_sync_changes (any replica's, in any order, any
  * number of times) by the merge rules above. The whole buffer is validated first:
- * a truncated, damaged, oversized (above 256 MiB) or hostile one is HC_E_INVALID
- * with the message naming the record at fault, and nothing is written. Then, in
- * one transaction, unseen ops are logged and applied; ops already held change
+ * a truncated, damaged, oversized (above 256 MiB) or hostile one (a record no local
+ * write could have made: an entry against the rule at hc_entry_input, a setting its
+ * setter refuses, a malformed zone name) is HC_E_INVALID with the message naming the
+ * record at fault, and nothing is written. Then, in one transaction, unseen ops are
+ * logged and applied (or wait, as the merge rules say); ops already held change
  * nothing. *out (may be NULL; struct_size set) gets the summary. HC_OK,
  * HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT.
  * Thread safety as every call on store. */

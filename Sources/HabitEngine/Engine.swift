@@ -369,9 +369,10 @@ package final class Engine {
         try EntryRules.validate(day: day, today: today)
         let habit = try habit(id: new.habitId)
         guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to log") }
-        try EntryRules.validate(kind: new.kind, value: new.value, note: new.note, for: habit.spec)
+        try EntryRules.validate(kind: new.kind, for: habit.spec)
+        let value = try EntryRules.checked(kind: new.kind, value: new.value, day: day, recordedAtMs: at, note: new.note)
         let insert = { () throws(HabitError) -> Int64 in
-            try self.store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: new.kind == .amount || new.kind == .total ? new.value : 0,
+            try self.store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: value,
                                        recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
         }
         // One insert is atomic by itself; a habit that earns credits writes two tables.
@@ -541,7 +542,7 @@ package final class Engine {
 
     /// layout nil: read from the content (StoreDocument.detectLayout).
     package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
-        try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text), today: today()))
+        try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text)))
     }
 
     /// An import from a file, as importDocument would read its text. JSON Lines are read
@@ -555,7 +556,7 @@ package final class Engine {
         let size = file.size
         var gate = ProgressGate(progress, total: size.multipliedReportingOverflow(by: 2).overflow ? size : size * 2)
         try gate.start()
-        var lines = StoreDocument.LinesReader(today: try today())
+        var lines = StoreDocument.LinesReader()
         var resolved = layout
         func nextLine() throws(HabitError) -> ArraySlice<UInt8>? {
             do throws(LineReader.Failure) { return try file.next() } catch { throw Self.fileError(error, path) }
@@ -575,7 +576,7 @@ package final class Engine {
                   let text = String(validating: bytes, as: UTF8.self) else {
                 throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
             }
-            plan = try StoreDocument.decode(text, layout: .json, today: try today())
+            plan = try StoreDocument.decode(text, layout: .json)
         } else {
             plan = try lines.finish()
         }

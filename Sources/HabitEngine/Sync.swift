@@ -56,25 +56,14 @@ extension Engine {
         return records
     }
 
-    /// Validates the whole changeset, then applies it in one transaction.
+    /// Validates the whole changeset (every record as a local write would check it),
+    /// then applies it in one transaction; a record this store cannot apply yet waits.
     package func syncApply(_ bytes: [UInt8]) throws(HabitError) -> SyncSummary {
         // Evidence records are kept beside their proofs, never logged as ops.
         var decoded: [(op: StampedOp, raw: RawOp)] = []
         var evidence: [(proof: GlobalId, sha256: String, bytes: [UInt8])] = []
         for item in try Changeset.decode(bytes) {
             if case .evidence(let sha, let evidenceBytes) = item.op.op { evidence.append((item.op.id, sha, evidenceBytes)) } else { decoded.append(item) }
-        }
-        // Settings the engine reads back must be ones it could have written itself.
-        for (number, item) in decoded.enumerated() {
-            do throws(HabitError) {
-                switch item.op.op {
-                case .setting(let key, let value): try validateSetting(key, value)
-                case .zoneChange(_, let from, let to): try validateSetting("timezone", from); try validateSetting("timezone", to)
-                default: continue
-                }
-            } catch {
-                throw error.prefixed("changeset: record \(number + 1): \(item.op.id.text)")
-            }
         }
         var summary = SyncSummary()
         summary.received = decoded.count + evidence.count
@@ -360,18 +349,6 @@ extension Engine {
             lines.append("award-standing \(SyncCanonical.quote(unlock.rule.id)) \(ids[unlock.id]?.text ?? "-")")
         }
         return lines
-    }
-
-    private func validateSetting(_ key: String, _ value: String) throws(HabitError) {
-        switch key {
-        case "timezone": _ = try ZoneDatabase.load(value)
-        case "day_start_minutes":
-            guard let minutes = Int32(value) else { throw .invalid("day_start_minutes '\(value.prefix(40))' is not a number") }
-            try DayClock.validateDayStart(minutes)
-        case "week_start":
-            guard let weekday = Int(value), (0...6).contains(weekday) else { throw .invalid("week_start '\(value.prefix(40))' is not 0...6") }
-        default: throw .invalid("setting '\(key.prefix(40))' does not sync")
-        }
     }
 
     /// The synced part of the store as text that does not depend on local ids: records

@@ -682,11 +682,13 @@ extension Store {
             syncCache.awards.insert(rule.id)
             return .applied(remember(id, .awardUnlock, local))
         case .zoneChange(let atMs, let from, let to):
+            guard Self.hasZone(from), Self.hasZone(to) else { return .waiting }
             return .applied(remember(id, .zoneChange, try writeZoneChange(atMs: atMs, from: from, to: to)))
         case .evidence:
             // Never an op of the log: the engine keeps evidence beside its proof.
             return .superseded
         case .setting(let key, let value):
+            if key == "timezone", !Self.hasZone(value) { return .waiting }
             let target = Self.settingTarget(key)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
             try writeSetting(key, value)
@@ -694,6 +696,12 @@ extension Store {
             return .applied(nil)
         }
     }
+
+    /// Whether this machine's tz database has the zone a received op names. One it
+    /// lacks (a name newer than its tzdata) makes the op wait, as for a record that has
+    /// not arrived: the rest of the changeset applies, and a later apply after a tzdata
+    /// update applies it (the clock and shields could not read a zone they cannot load).
+    private static func hasZone(_ name: String) -> Bool { (try? ZoneDatabase.load(name)) != nil }
 
     /// The account a received credit op names (created when its own op has not
     /// arrived), recorded as touched: the engine re-derives its earnings and expiries.

@@ -172,7 +172,9 @@ enum Help {
         number of times, they hold the same records. state writes what this store has
         seen; on another device, changes --since that file writes what it lacks
         (without --since: everything); apply merges such a changeset here (validated
-        whole first: a damaged one is exit 5 and changes nothing). with merges two
+        whole first: a damaged one is exit 5 and changes nothing; a record this store
+        cannot apply yet, naming a record not yet arrived or a time zone this machine's
+        tz database lacks, waits and is applied by a later apply). with merges two
         store files both ways (say one in a synced folder). States and changesets are
         binary: they go to --out FILE, or to stdout when it is not a terminal; --json
         prints them in hex with a summary instead. canonical prints the synced records

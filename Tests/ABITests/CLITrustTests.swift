@@ -230,7 +230,7 @@ final class CLITrustTests: XCTestCase {
             ("habit target", [header, habit.replacingOccurrences(of: "\"target\":100", with: "\"target\":1e13"), entry], "line 2"),
             ("habit created_at_ms", [header, habit.replacingOccurrences(of: "1767225600000", with: "-99999999999999999"), entry], "line 2"),
             ("habit start date", [header, habit.replacingOccurrences(of: "\"start_date\":\"2026-01-01\"", with: "\"start_date\":\"2026-02-30\""), entry], "line 2"),
-            ("entry date in the future", [header, habit, entry.replacingOccurrences(of: "2026-01-02", with: "9999-12-31")], "line 3"),
+            ("entry date before year 1", [header, habit, entry.replacingOccurrences(of: "2026-01-02", with: "0000-12-31")], "line 3"),
             ("entry recorded_at_ms", [header, habit, entry.replacingOccurrences(of: "1767312000000", with: "999999999999999999")], "line 3"),
             ("entry value", [header, habit, entry.replacingOccurrences(of: "\"value\":5", with: "\"value\":1e300")], "line 3"),
             ("entry key", [header, habit, entry.replacingOccurrences(of: "\"note\":null", with: "\"note\":null,\"key\":\"\"")], "line 3"),

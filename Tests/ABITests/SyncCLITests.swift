@@ -67,6 +67,36 @@ final class SyncCLITests: HabitctlTestCase {
                        FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed-morning.jpg"))
     }
 
+    /// A negative amount (a correction) and a negative reading are entries like any
+    /// other: the store that logged them goes on syncing, applying and exporting.
+    func testANegativeAmountKeepsTheStoreSyncing() throws {
+        let folder = (db as NSString).deletingLastPathComponent
+        let other = folder + "/tablet.db"
+        func tablet(_ args: String...) throws -> ProcessResult {
+            try runProcess([Paths.habitctl, "--db", other] + args, environment: ["NO_COLOR": "1"])
+        }
+        XCTAssertSucceeded(try habitctl("habit", "add", "Water", "--kind", "counter", "--target", "8"), "add Water")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Weight", "--kind", "measurement"), "add Weight")
+        XCTAssertSucceeded(try tablet("init"), "init tablet")
+        XCTAssertSucceeded(try habitctl("log", "Water", "3"), "log 3")
+        XCTAssertSucceeded(try habitctl("log", "Water", "-1"), "log -1")
+        XCTAssertSucceeded(try habitctl("log", "Weight", "-0.5"), "a reading below zero")
+        XCTAssertSucceeded(try habitctl("sync", "with", other), "sync with")
+        XCTAssertEqual(try habitctl("sync", "canonical").stdout, try tablet("sync", "canonical").stdout)
+        XCTAssertTrue(try tablet("sync", "canonical").stdout.contains("value=-1.0"))
+        // Later writes, a changeset file and the other direction all go on.
+        XCTAssertSucceeded(try habitctl("log", "Water", "2"), "log 2")
+        XCTAssertSucceeded(try habitctl("sync", "changes", "--out", folder + "/phone.changes"), "changes")
+        XCTAssertSucceeded(try tablet("sync", "apply", folder + "/phone.changes"), "apply")
+        XCTAssertSucceeded(try tablet("log", "Water", "-2"), "tablet log -2")
+        XCTAssertSucceeded(try habitctl("sync", "with", other), "sync with again")
+        XCTAssertEqual(try habitctl("sync", "canonical").stdout, try tablet("sync", "canonical").stdout)
+        // The export of a store holding them imports.
+        let exported = try habitctl("export", "--format", "jsonl")
+        XCTAssertSucceeded(exported, "export")
+        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", folder + "/restored.db", "import", "-"], stdin: exported.stdout), "import")
+    }
+
     func testRefusalsAndTheirExitCodes() throws {
         let folder = (db as NSString).deletingLastPathComponent
         XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")

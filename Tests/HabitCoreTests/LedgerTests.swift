@@ -88,12 +88,24 @@ final class DayFoldTests: XCTestCase {
 
     func testEntryRules() throws {
         let checkmark = spec(.checkmark), counter = spec(.counter)
-        XCTAssertThrowsError(try EntryRules.validate(kind: .amount, value: 1, note: nil, for: checkmark))
-        XCTAssertThrowsError(try EntryRules.validate(kind: .amount, value: .nan, note: nil, for: counter))
-        XCTAssertThrowsError(try EntryRules.validate(kind: .amount, value: 2e12, note: nil, for: counter))
-        XCTAssertThrowsError(try EntryRules.validate(kind: .total, value: -1, note: nil, for: counter))
-        XCTAssertThrowsError(try EntryRules.validate(kind: .done, value: 0, note: String(repeating: "x", count: 5000), for: counter))
-        XCTAssertNoThrow(try EntryRules.validate(kind: .amount, value: -1, note: "a correction\nwith two lines", for: counter))
+        func checked(_ kind: EntryKind, _ value: Double, day: Int32 = 10, at: Int64 = 0, note: String? = nil) throws -> Double {
+            try EntryRules.checked(kind: kind, value: value, day: day, recordedAtMs: at, note: note)
+        }
+        XCTAssertThrowsError(try EntryRules.validate(kind: .amount, for: checkmark))
+        XCTAssertNoThrow(try EntryRules.validate(kind: .amount, for: counter))
+        XCTAssertThrowsError(try checked(.amount, .nan))
+        XCTAssertThrowsError(try checked(.amount, -.infinity))
+        XCTAssertThrowsError(try checked(.amount, 2e12))
+        XCTAssertThrowsError(try checked(.amount, -(1e12.nextUp)))
+        XCTAssertThrowsError(try checked(.total, -1))
+        XCTAssertThrowsError(try checked(.done, 0, note: String(repeating: "x", count: 5000)))
+        XCTAssertThrowsError(try checked(.done, 0, day: CivilDate.maxDay + 1))
+        XCTAssertThrowsError(try checked(.done, 0, at: Int64.max))
+        XCTAssertEqual(try checked(.amount, -1, note: "a correction\nwith two lines"), -1)
+        XCTAssertEqual(try checked(.amount, -1e12), -1e12)
+        XCTAssertEqual(try checked(.done, 7), 0, "a done entry carries no value")
+        XCTAssertEqual(try checked(.amount, -0.0).sign, .plus, "-0 is kept as 0")
+        XCTAssertEqual(try checked(.done, 0, day: CivilDate.maxDay), 0, "no clock: any valid day")
         XCTAssertThrowsError(try EntryRules.validate(day: 12, today: 10))
         XCTAssertNoThrow(try EntryRules.validate(day: 11, today: 10))
     }

@@ -53,7 +53,7 @@ package enum HabitBullCSV {
             }
         }
 
-        var plan = ImportPlan(today: today)
+        var plan = ImportPlan()
         for name in order {
             let recorded = days[name] ?? [:]
             let numeric = recorded.values.contains { $0.value > 1 }

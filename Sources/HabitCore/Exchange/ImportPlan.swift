@@ -55,18 +55,17 @@ package struct ImportPlan: Equatable, Sendable {
         }
     }
 
-    /// The store's today: entries may not be dated after the day after it, as for hc_entry_append.
-    package var today: Int32 = CivilDate.maxDay
     private var keys = Set<String>()
 
-    package init(today: Int32 = CivilDate.maxDay) { self.today = today }
+    package init() {}
 
     /// Adds an entry after checking it against its habit and the entries before it,
-    /// with the rules hc_entry_append applies.
+    /// with the rules every entry meets (EntryRules.checked: no limit by this store's
+    /// today, as a peer's changeset has none) and the habit's kinds, as an append.
     mutating func append(_ item: EntryItem, undone: inout Set<Int>) throws(HabitError) {
         guard habits.indices.contains(item.habitIndex) else { throw .invalid("entry refers to an unknown habit") }
-        try EntryRules.validate(day: item.day, today: today)
-        try EntryRules.validate(utcMs: item.recordedAtMs, field: "recorded_at_ms")
+        var item = item
+        item.value = try EntryRules.checked(kind: item.kind, value: item.value, day: item.day, recordedAtMs: item.recordedAtMs, note: item.note)
         if let key = item.key {
             try EntryRules.validate(key: key)
             guard keys.insert(key).inserted else { throw .conflict("key '\(key.prefix(200))' appears twice") }
@@ -85,7 +84,7 @@ package struct ImportPlan: Equatable, Sendable {
             }
         } else {
             guard item.undoesIndex == nil else { throw .invalid("only undo entries may name an entry they cancel") }
-            try EntryRules.validate(kind: item.kind, value: item.value, note: item.note, for: habit)
+            try EntryRules.validate(kind: item.kind, for: habit)
         }
         entries.append(item)
     }

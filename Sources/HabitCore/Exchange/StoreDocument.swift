@@ -214,9 +214,8 @@ package enum StoreDocument {
 
     /// Reads and checks a whole document. Errors name the line (JSON Lines) or
     /// the element ("habits[2]", "entries[17]") at fault.
-    package static func decode(_ text: String, layout: Layout, today: Int32 = CivilDate.maxDay) throws(HabitError) -> ImportPlan {
+    package static func decode(_ text: String, layout: Layout) throws(HabitError) -> ImportPlan {
         var reader = PlanBuilder()
-        reader.plan.today = today
         switch layout {
         case .json:
             let document = try JSON.parse(text)
@@ -236,7 +235,7 @@ package enum StoreDocument {
                 }
             }
         case .jsonLines:
-            var lines = LinesReader(today: today)
+            var lines = LinesReader()
             let bytes = text.utf8
             var start = bytes.startIndex
             while true {
@@ -260,7 +259,7 @@ package enum StoreDocument {
         private var lineNumber = 0
         private var sawHeader = false
 
-        package init(today: Int32 = CivilDate.maxDay) { reader.plan.today = today }
+        package init() {}
 
         /// The next line's bytes, without its "\n".
         /// (Concrete bytes, not a generic collection: a generic call from another module

@@ -73,13 +73,31 @@ package struct Entry: Equatable, Sendable {
     }
 }
 
-/// The rules an entry must meet before it is appended.
+/// The rules an entry must meet, wherever it comes from.
 package enum EntryRules {
     package static let maxValue = 1e12
     package static let maxNoteBytes = 4096
 
-    /// Which entry kinds a habit takes, and what their values may be.
-    package static func validate(kind: EntryKind, value: Double, note: String?, for habit: HabitSpec) throws(HabitError) {
+    /// An entry's own fields, the one check every path runs: an append, an import and
+    /// a peer's changeset. What one of them takes, every other takes too, so nothing a
+    /// device stored can stop a peer's sync or an import of its export. Returns the
+    /// value as every store keeps it: an AMOUNT may be negative (a correction, or a
+    /// reading below zero), a TOTAL may not; DONE, SKIP and UNDO carry none (0); -0 is
+    /// 0 (SQLite keeps no sign on a zero, so peers could not agree on it otherwise).
+    /// No clock here: how far ahead a person may date an entry is the append's rule
+    /// (validate(day:today:)); a record another device wrote is taken as it is.
+    package static func checked(kind: EntryKind, value: Double, day: Int32, recordedAtMs: Int64, note: String?) throws(HabitError) -> Double {
+        try validate(day: day)
+        try validate(utcMs: recordedAtMs, field: "recorded_at_ms")
+        if let note { try TextRules.validate(note, field: "note", maxBytes: maxNoteBytes, allowEmpty: true) }
+        guard kind == .amount || kind == .total else { return 0 }
+        guard value.isFinite, abs(value) <= maxValue else { throw .invalid("value must be a finite number within ±1e12") }
+        guard kind == .amount || value >= 0 else { throw .invalid("a total must not be negative") }
+        return value == 0 ? 0 : value
+    }
+
+    /// Which entry kinds a habit takes.
+    package static func validate(kind: EntryKind, for habit: HabitSpec) throws(HabitError) {
         let allowed: [EntryKind]
         switch habit.kind {
         case .checkmark: allowed = [.done, .skip]
@@ -89,11 +107,6 @@ package enum EntryRules {
         guard allowed.contains(kind) else {
             throw .invalid("a \(habit.kind.name) habit takes \(allowed.map(\.name).joined(separator: ", ")) entries, not \(kind.name)")
         }
-        if kind == .amount || kind == .total {
-            guard value.isFinite, abs(value) <= maxValue else { throw .invalid("value must be a finite number within ±1e12") }
-            if kind == .total && value < 0 { throw .invalid("a total must not be negative") }
-        }
-        if let note { try TextRules.validate(note, field: "note", maxBytes: maxNoteBytes, allowEmpty: true) }
     }
 
     package static let maxKeyBytes = 200
@@ -104,9 +117,14 @@ package enum EntryRules {
         try TextRules.validate(key, field: "key", maxBytes: maxKeyBytes)
     }
 
-    /// Entries may be for any past day and for up to one day ahead (travellers east of home).
-    package static func validate(day: Int32, today: Int32) throws(HabitError) {
+    package static func validate(day: Int32) throws(HabitError) {
         guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
+    }
+
+    /// A person appending may date an entry any past day and up to one day ahead
+    /// (travellers east of home): a guard against a mistyped date, by this device's clock.
+    package static func validate(day: Int32, today: Int32) throws(HabitError) {
+        try validate(day: day)
         guard Int64(day) <= Int64(today) + 1 else {
             let text = (try? CivilDate.format(day)) ?? String(day)
             throw .invalid("\(text) is in the future")

@@ -441,14 +441,13 @@ package enum SyncOp: Equatable, Sendable {
             guard let entryKind = EntryKind(rawValue: Int32(packed & 15)), let source = EntrySource(rawValue: Int32(packed >> 4)) else {
                 throw .invalid("entry kind or source out of range")
             }
-            var value = 0.0
-            if entryKind == .amount || entryKind == .total {
-                value = try r.double()
-                guard value.isFinite, value >= 0, value <= HabitSpec.maxTarget else { throw .invalid("entry value out of range") }
-            }
+            let value = entryKind == .amount || entryKind == .total ? try r.double() : 0
             let recordedAtMs = try r.varint()
             let note = try r.optionalText()
-            if let note { try TextRules.validate(note, field: "note", maxBytes: EntryRules.maxNoteBytes, allowEmpty: true) }
+            // What an append or an import would take: no more, no less. The op keeps the
+            // bits it came with (a -0 from an older writer; the store keeps 0): a moved
+            // fork branch is decoded and encoded again and must give the same bytes.
+            _ = try EntryRules.checked(kind: entryKind, value: value, day: d, recordedAtMs: recordedAtMs, note: note)
             let undoes = entryKind == .undo ? try read(&r) : nil
             op = .entry(habit: habit, day: d, kind: entryKind, value: value, recordedAtMs: recordedAtMs, source: source, note: note, undoes: undoes)
         case .vacationAdd:
@@ -462,8 +461,9 @@ package enum SyncOp: Equatable, Sendable {
             op = .vacationRemove(vacation: try read(&r))
         case .setting:
             let key = try r.text(limit: 64)
-            guard syncedSettings.contains(key) else { throw .invalid("setting '\(key)' does not sync") }
-            op = .setting(key: key, value: try r.text(limit: 256))
+            let value = try r.text(limit: 256)
+            try validateSetting(key, value)
+            op = .setting(key: key, value: value)
         case .proof:
             let habit = try read(&r)
             let d = try day(&r)
@@ -595,8 +595,11 @@ package enum SyncOp: Equatable, Sendable {
                               causeHabit: try readOptional(&r, "award cause habit"))
         case .zoneChange:
             let atMs = try r.varint()
-            // Names only here; the engine loads both zones before it applies anything.
-            op = .zoneChange(atMs: atMs, from: try r.text(limit: 100), to: try r.text(limit: 100))
+            let from = try r.text(limit: 100), to = try r.text(limit: 100)
+            // Names only here: whether this machine has the zones is the store's question.
+            _ = try ZoneRules.classify(from)
+            _ = try ZoneRules.classify(to)
+            op = .zoneChange(atMs: atMs, from: from, to: to)
         case .evidence:
             let sha = try r.text(limit: 64)
             let count = try r.count(limit: Evidence.maxBytes, "evidence size")
@@ -645,6 +648,21 @@ package enum SyncOp: Equatable, Sendable {
         let value = try int32(&r, "day")
         guard CivilDate.isValid(value) else { throw .invalid("day \(value) is not a valid date") }
         return value
+    }
+
+    /// A synced setting's value as a local write could have stored it. A zone is
+    /// checked as a name only: one this machine's tz database lacks is a valid record
+    /// that waits (Store.materialize), never a reason to refuse a changeset.
+    static func validateSetting(_ key: String, _ value: String) throws(HabitError) {
+        switch key {
+        case "timezone": _ = try ZoneRules.classify(value)
+        case "day_start_minutes":
+            guard let minutes = Int32(value) else { throw .invalid("day_start_minutes '\(value.prefix(40))' is not a number") }
+            try DayClock.validateDayStart(minutes)
+        case "week_start":
+            guard let weekday = Int(value), (0...6).contains(weekday) else { throw .invalid("week_start '\(value.prefix(40))' is not 0...6") }
+        default: throw .invalid("setting '\(key.prefix(40))' does not sync")
+        }
     }
 
     /// A field value as a local edit could have written it.
