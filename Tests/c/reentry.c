@@ -10,23 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-static int failures = 0;
-#define EXPECT(cond)                                                     \
-    do {                                                                 \
-        if (!(cond)) {                                                   \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                  \
-        }                                                                \
-    } while (0)
-#define EXPECT_STATUS(call, expected)                                                         \
-    do {                                                                                      \
-        int32_t got_ = (call);                                                                \
-        if (got_ != (expected)) {                                                             \
-            fprintf(stderr, "%s:%d: %s gave %d (%s), expected %d\n", __FILE__, __LINE__, #call, \
-                    got_, hc_last_error_message(), (expected));                               \
-            failures++;                                                                       \
-        }                                                                                     \
-    } while (0)
+#include "expect.h"
 
 static const char rule[] = "a call on this store from inside a callback the store is running is refused";
 

@@ -12,23 +12,7 @@ typedef struct tally {
     int calls, releases, calls_after_release;
 } tally;
 
-static int failures = 0;
-#define EXPECT(cond)                                                     \
-    do {                                                                 \
-        if (!(cond)) {                                                   \
-            fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #cond); \
-            failures++;                                                  \
-        }                                                                \
-    } while (0)
-#define EXPECT_STATUS(call, expected)                                                         \
-    do {                                                                                      \
-        int32_t got_ = (call);                                                                \
-        if (got_ != (expected)) {                                                             \
-            fprintf(stderr, "%s:%d: %s gave %d (%s), expected %d\n", __FILE__, __LINE__, #call, \
-                    got_, hc_last_error_message(), (expected));                               \
-            failures++;                                                                       \
-        }                                                                                     \
-    } while (0)
+#include "expect.h"
 
 static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
     (void)evidence;
