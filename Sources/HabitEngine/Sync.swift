@@ -69,8 +69,9 @@ extension Engine {
         summary.received = decoded.count + evidence.count
         // Ops stamped far ahead of this device's clock wait for it: not taken now.
         let now = store.syncNow()
-        let ahead = decoded.filter { HybridClock.isAhead($0.raw.hlc, nowMs: now) }.count
-        if ahead > 0 { decoded.removeAll { HybridClock.isAhead($0.raw.hlc, nowMs: now) } }
+        let received = decoded.count
+        decoded.removeAll { HybridClock.isAhead($0.raw.hlc, nowMs: now) }
+        let ahead = received - decoded.count
         try store.atomically { () throws(HabitError) in
             store.beginSyncApply()
             defer { store.endSyncApply() }
@@ -101,7 +102,7 @@ extension Engine {
         while let (replica, fork) = forks.first {
             rounds += 1
             guard rounds <= 64 else {
-                throw HabitError.corrupt("changeset: \(fork.received.id.text): a fork of replica \(SyncHex.encode(replica)) did not settle")
+                throw HabitError.invalid("changeset: \(fork.received.id.text): a fork of replica \(SyncHex.encode(replica)) did not settle")
             }
             var setAside: [[UInt8]: Int64] = [:]
             for (replica, fork) in forks {

@@ -201,17 +201,6 @@ package final class Hub {
         return result
     }
 
-    /// Where a pull starts for a replica the store names: above the highest number at
-    /// which the hub holds the same op as the store's state says (SyncFork finds a
-    /// fork among what lies above it).
-    private func sharedPrefix(_ user: String, _ replica: [UInt8], seen: Int64, ladder: [OpStamp]?) throws(PostgresError) -> Int64 {
-        guard let ladder, seen > 0 else { return seen }
-        let points = VersionVector.ladder(seen)
-        let held = try records(user, replica, at: points)
-        for (point, stamp) in zip(points, ladder) where held[point].map(SyncFork.stamp) == stamp { return point }
-        return 0
-    }
-
     /// Sends every record the hub lacks in one transaction: a sync cut anywhere
     /// before COMMIT leaves the hub as it was, and records are keyed by global id.
     private func push(_ store: StoreSync, actAs: String?) throws(HabitError) -> Int64 {
@@ -280,8 +269,10 @@ package final class Hub {
             try db.transaction { () throws(PostgresError) -> SQLRows in
                 let user = try actingUser(actAs)
                 var from: [Int64] = []
+                // Above what hub and store hold alike (a fork, if any, lies there: SyncFork).
                 for replica in replicas {
-                    from.append(try sharedPrefix(user, replica, seen: vector.seen[replica] ?? 0, ladder: vector.stamps[replica]))
+                    let held = try records(user, replica, at: VersionVector.ladder(vector.seen[replica] ?? 0))
+                    from.append(vector.sharedPrefix(of: replica) { held[$0] })
                 }
                 return try db.query(
                     """

@@ -302,17 +302,6 @@ extension Store {
         return vector
     }
 
-    /// The highest number up to which this store holds the same ops of a replica as
-    /// a peer whose state says seen and gives ladder (0: none in common). A different
-    /// op at a number the peer names means the replica forked (SyncFork).
-    private func sharedPrefix(num: Int64, replica: [UInt8], seen: Int64, ladder: [OpStamp]) throws(HabitError) -> Int64 {
-        for (point, stamp) in zip(VersionVector.ladder(seen), ladder) {
-            guard let held = try op(num: num, replica: replica, seq: point) else { continue }
-            if SyncFork.stamp(held) == stamp { return point }
-        }
-        return 0
-    }
-
     private func op(num: Int64, replica: [UInt8], seq: Int64) throws(HabitError) -> RawOp? {
         let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
         statement.bind(1, num)
@@ -447,10 +436,9 @@ extension Store {
         let replicas = try db.statement("SELECT num, replica FROM sync_replicas ORDER BY replica").all { ($0.int(0), $0.blob(1)) }
         let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
         for (num, replica) in replicas {
-            var from = peer.seen[replica] ?? 0
             // Above what the two hold alike: the peer may hold more of this replica, or
             // other ops (a fork, which it finds among these: SyncFork).
-            if from > 0, let ladder = peer.stamps[replica] { from = try sharedPrefix(num: num, replica: replica, seen: from, ladder: ladder) }
+            let from = try peer.sharedPrefix(of: replica) { (seq) throws(HabitError) in try op(num: num, replica: replica, seq: seq) }
             statement.reset()
             statement.bind(1, num)
             statement.bind(2, from)

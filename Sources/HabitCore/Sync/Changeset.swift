@@ -148,6 +148,18 @@ package struct VersionVector: Equatable, Sendable {
         return points
     }
 
+    /// The highest ladder number at which a holder of the replica holds the op this
+    /// state's stamp names (0: none): what the two hold alike ends there, and a fork,
+    /// if any, lies above it (SyncFork). held: the holder's op at a number, if any.
+    package func sharedPrefix<E: Error>(of replica: [UInt8], held: (Int64) throws(E) -> RawOp?) throws(E) -> Int64 {
+        let seen = seen[replica] ?? 0
+        guard seen > 0, let ladder = stamps[replica] else { return seen }
+        for (point, stamp) in zip(Self.ladder(seen), ladder) {
+            if let op = try held(point), SyncFork.stamp(op) == stamp { return point }
+        }
+        return 0
+    }
+
     package func encode() -> [UInt8] {
         var w = SyncWriter()
         w.raw(Self.magic)
