@@ -290,18 +290,20 @@ extension Store {
             let prefix = try contiguous(num, from: seen)
             guard prefix > 0 else { continue }
             vector.seen[replica] = prefix
+            let points = VersionVector.ladder(prefix)
             var ladder: [OpStamp] = []
-            for point in VersionVector.ladder(prefix) {
+            for point in points {
                 guard let op = try op(num: num, replica: replica, seq: point) else { break }
                 ladder.append(SyncFork.stamp(op))
             }
             // Every number up to the prefix is held: a short ladder means a damaged log.
-            guard ladder.count == VersionVector.ladder(prefix).count else { throw .corrupt("the op log lacks ops of replica \(SyncHex.encode(replica)) it counts") }
+            guard ladder.count == points.count else { throw .corrupt("the op log lacks ops of replica \(SyncHex.encode(replica)) it counts") }
             vector.stamps[replica] = ladder
         }
         return vector
     }
 
+    /// The op this store holds of a replica (by its number here) at a sequence number.
     private func op(num: Int64, replica: [UInt8], seq: Int64) throws(HabitError) -> RawOp? {
         let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
         statement.bind(1, num)
@@ -309,14 +311,9 @@ extension Store {
         return try statement.one { RawOp(id: GlobalId(replica: replica, seq: seq), hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2)) }
     }
 
-    /// This store's ops of a replica from a sequence number on, in order.
-    package func ops(of replica: [UInt8], from seq: Int64) throws(HabitError) -> [RawOp] {
-        guard let num = try replicaNumber(replica, create: false) else { return [] }
-        return try ops(num: num, replica: replica, from: seq)
-    }
-
-    private func ops(num: Int64, replica: [UInt8], from seq: Int64) throws(HabitError) -> [RawOp] {
-        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq >= ?2 ORDER BY seq")
+    /// This store's ops of a replica (by its number here) above a sequence number, in order.
+    private func ops(num: Int64, replica: [UInt8], above seq: Int64) throws(HabitError) -> [RawOp] {
+        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
         statement.bind(1, num)
         statement.bind(2, seq)
         return try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
@@ -328,7 +325,7 @@ extension Store {
     /// replica is this store's own, the derived one becomes its own. nil: no op to move.
     package func moveBranch(of replica: [UInt8], from seq: Int64) throws(HabitError) -> SyncFork.Move? {
         guard let num = try replicaNumber(replica, create: false) else { return nil }
-        let moving = try ops(num: num, replica: replica, from: seq)
+        let moving = try ops(num: num, replica: replica, above: seq - 1)
         guard let first = moving.first else { return nil }
         let move = SyncFork.Move(replica: replica, from: first.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: first))
         // Ops already held under the derived id (a forged changeset can name it) would
@@ -434,15 +431,11 @@ extension Store {
     package func opsAbove(_ peer: VersionVector) throws(HabitError) -> [RawOp] {
         var result: [RawOp] = []
         let replicas = try db.statement("SELECT num, replica FROM sync_replicas ORDER BY replica").all { ($0.int(0), $0.blob(1)) }
-        let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
         for (num, replica) in replicas {
             // Above what the two hold alike: the peer may hold more of this replica, or
             // other ops (a fork, which it finds among these: SyncFork).
-            let from = try peer.sharedPrefix(of: replica) { (seq) throws(HabitError) in try op(num: num, replica: replica, seq: seq) }
-            statement.reset()
-            statement.bind(1, num)
-            statement.bind(2, from)
-            result += try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
+            let shared = try peer.sharedPrefix(of: replica) { (seq) throws(HabitError) in try op(num: num, replica: replica, seq: seq) }
+            result += try ops(num: num, replica: replica, above: shared)
         }
         return result
     }
@@ -468,10 +461,7 @@ extension Store {
     /// The op held under a global id, if any.
     package func heldOp(_ id: GlobalId) throws(HabitError) -> RawOp? {
         guard let num = try replicaNumber(id.replica, create: false) else { return nil }
-        let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
-        statement.bind(1, num)
-        statement.bind(2, id.seq)
-        return try statement.one { RawOp(id: id, hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2)) }
+        return try op(num: num, replica: id.replica, seq: id.seq)
     }
 
     /// Logs a received op: applied (with the local id of the record it made) or waiting.
