@@ -37,6 +37,12 @@ extension Engine {
         let ops = try store.snapshot { () throws(HabitError) in
             var ops = try store.opsAbove(peer)
             if evidence { ops += try evidenceRecords(for: ops) }
+            // Every moved branch known here: few, and a peer may hold a moved branch's
+            // ops from a store that did not say where they came from.
+            ops += try store.moves().map { move in
+                RawOp(id: GlobalId(replica: move.replica, seq: move.from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue,
+                      payload: SyncOp.branchMoved(to: move.to).encodePayload())
+            }
             return ops
         }
         let bytes = Changeset.encode(raw: ops)
@@ -62,8 +68,13 @@ extension Engine {
         // Evidence records are kept beside their proofs, never logged as ops.
         var decoded: [(op: StampedOp, raw: RawOp)] = []
         var evidence: [(proof: GlobalId, sha256: String, bytes: [UInt8])] = []
+        var moves: [SyncFork.Move] = []
         for item in try Changeset.decode(bytes) {
-            if case .evidence(let sha, let evidenceBytes) = item.op.op { evidence.append((item.op.id, sha, evidenceBytes)) } else { decoded.append(item) }
+            switch item.op.op {
+            case .evidence(let sha, let evidenceBytes): evidence.append((item.op.id, sha, evidenceBytes))
+            case .branchMoved(let to): moves.append(SyncFork.Move(replica: item.op.id.replica, from: item.op.id.seq, to: to))
+            default: decoded.append(item)
+            }
         }
         var summary = SyncSummary()
         summary.received = decoded.count + evidence.count
@@ -77,6 +88,7 @@ extension Engine {
             defer { store.endSyncApply() }
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
+            for move in moves where move.to != move.replica { try store.recordMove(move) }
             try applyNew(decoded, &summary)
             try materializePending(&summary)
             summary.waiting += ahead
@@ -218,7 +230,7 @@ extension Engine {
             case .setting, .zoneChange: summary.settingsChanged += 1
             case .proof, .verdict: summary.proofsChanged += 1
             // Counted in ops_applied only (the summary struct has no shield counter).
-            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence: break
+            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence, .branchMoved: break
             case .creditAccount, .credit, .steps, .creditRule: summary.creditsChanged += 1
             }
         }

@@ -60,7 +60,7 @@ package enum SyncFork {
         package func moves(_ id: GlobalId) -> Bool { id.replica == replica && id.seq >= from }
 
         package func renamed(_ id: GlobalId) -> GlobalId {
-            moves(id) ? GlobalId(replica: to, seq: id.seq - from + 1) : id
+            moves(id) ? GlobalId(replica: to, seq: id.seq - from + 1, stamp: id.stamp) : id
         }
 
         /// An op of the branch under its new id, naming the branch's records by theirs.
