@@ -217,12 +217,21 @@ package final class Hub {
             try db.transaction { () throws(PostgresError) -> Int64 in
                 let user = try actingUser(actAs)
                 let state = try hubState(user)
-                let ops: [RawOp]
+                var ops: [RawOp]
                 do throws(HabitError) {
                     ops = try Changeset.decodeRaw(try store.changes(for: state))
                 } catch {
                     storeError = error
                     throw PostgresError(sqlstate: "HC000", message: error.message)
+                }
+                // Moved branches are kept apart from the records (a move's id is its first record's).
+                let moves = ops.filter { $0.kind == SyncOp.Kind.branchMoved.rawValue }
+                ops.removeAll { $0.kind == SyncOp.Kind.branchMoved.rawValue }
+                // (A move to its own replica says nothing: stores ignore it too.)
+                for move in moves where move.payload != move.id.replica {
+                    try db.query(
+                        "INSERT INTO habitcore.moves (user_name, replica, from_seq, to_replica) VALUES ($1, $2::bytea, $3::int8, $4::bytea) ON CONFLICT DO NOTHING",
+                        [.text(user), .bytes(move.id.replica), .int(move.id.seq), .bytes(move.payload)])
                 }
                 // One order for every writer: two devices pushing the same records
                 // wait for each other instead of deadlocking.
@@ -265,16 +274,18 @@ package final class Hub {
     private func pull(_ store: StoreSync, actAs: String?) throws(HabitError) -> (Int64, Int64) {
         let vector = try VersionVector.decode(try store.state())
         let replicas = vector.seen.keys.sorted { $0.lexicographicallyPrecedes($1) }
-        let rows = try run { () throws(PostgresError) -> SQLRows in
-            try db.transaction { () throws(PostgresError) -> SQLRows in
+        let (rows, moveRows) = try run { () throws(PostgresError) -> (SQLRows, SQLRows) in
+            try db.transaction { () throws(PostgresError) -> (SQLRows, SQLRows) in
                 let user = try actingUser(actAs)
+                let moves = try db.query("SELECT replica, from_seq, to_replica FROM habitcore.moves WHERE user_name = $1 ORDER BY replica, from_seq",
+                                         [.text(user)], binary: true)
                 var from: [Int64] = []
                 // Above what hub and store hold alike (a fork, if any, lies there: SyncFork).
                 for replica in replicas {
                     let held = try records(user, replica, at: VersionVector.ladder(vector.seen[replica] ?? 0))
                     from.append(vector.sharedPrefix(of: replica) { held[$0] })
                 }
-                return try db.query(
+                return (try db.query(
                     """
                     SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.records r
                     WHERE r.user_name = $1 AND r.seq > coalesce(
@@ -284,11 +295,18 @@ package final class Hub {
                     """,
                     [.text(user), .text("{" + replicas.map(SyncHex.encode).joined(separator: ",") + "}"),
                      .text("{" + from.map(String.init).joined(separator: ",") + "}")],
-                    binary: true)
+                    binary: true), moves)
             }
         }
+        // The moves first: the records after them may name records by their old ids.
+        guard !rows.rows.isEmpty else { return (0, 0) }
         var ops: [RawOp] = []
-        ops.reserveCapacity(rows.rows.count)
+        ops.reserveCapacity(moveRows.rows.count + rows.rows.count)
+        for row in moveRows.rows {
+            guard row.count == 3, let replica = row[0], replica.count == GlobalId.replicaBytes, let from = BinaryValue.int(row[1]), let to = row[2]
+            else { throw .corrupt("hub: a moved branch is not what it should be") }
+            ops.append(RawOp(id: GlobalId(replica: replica, seq: from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue, payload: to))
+        }
         for row in rows.rows {
             guard row.count == 5, let replica = row[0], replica.count == GlobalId.replicaBytes, let seq = BinaryValue.int(row[1]),
                   let hlc = BinaryValue.int(row[2]), let kind = BinaryValue.int(row[3]).flatMap({ UInt8(exactly: $0) }), let payload = row[4]
@@ -301,7 +319,7 @@ package final class Hub {
             new += try store.apply(Changeset.encode(raw: Array(ops[start..<min(start + Self.applyBatch, ops.count)])))
             start += Self.applyBatch
         }
-        return (Int64(ops.count), new)
+        return (Int64(rows.rows.count), new)
     }
 
     package func status(actAs: String?) throws(HabitError) -> HubStatus {

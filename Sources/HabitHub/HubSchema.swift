@@ -16,7 +16,7 @@ import HabitCore
 /// - the one cross-user operation, redeeming a referral code, is a SECURITY DEFINER
 ///   function with search_path pinned to pg_catalog, pg_temp.
 package enum HubSchema {
-    package static let version: Int32 = 1
+    package static let version: Int32 = 2
 
     /// The group roles hc_hub_user_add puts logins in. Cluster-wide, so created
     /// only when missing.
@@ -152,6 +152,21 @@ package enum HubSchema {
             "GRANT SELECT ON habitcore.referral_redemptions TO habitcore_device, habitcore_service",
         ] + ["schema_version", "records", "referral_codes", "referral_redemptions"].flatMap(appendOnly)
           + ["records", "referral_codes", "referral_redemptions"].flatMap(rowSecurity),
+        // 2: the moved branches of forked replicas (SyncFork) stores said they moved, so
+        // a store that pulls a moved branch's records finds records named by their old id.
+        [
+            """
+            CREATE TABLE habitcore.moves (
+                user_name habitcore.user_name NOT NULL,
+                replica bytea NOT NULL CHECK (length(replica) = 16),
+                from_seq bigint NOT NULL CHECK (from_seq >= 1),
+                to_replica bytea NOT NULL CHECK (length(to_replica) = 16 AND to_replica <> replica),
+                received_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (user_name, replica, from_seq)
+            )
+            """,
+            "GRANT SELECT, INSERT ON habitcore.moves TO habitcore_device, habitcore_service",
+        ] + appendOnly("moves") + rowSecurity("moves"),
     ]
 
     /// Triggers refusing UPDATE, DELETE and TRUNCATE, whoever asks.

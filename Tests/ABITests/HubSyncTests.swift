@@ -270,4 +270,41 @@ final class HubForkTests: HubTestCase {
         let rows = try admin.query("SELECT count(*), count(DISTINCT (replica, seq)) FROM habitcore.records WHERE user_name = 'alice'")
         XCTAssertEqual(rows.int(0, 0), rows.int(0, 1))
     }
+
+    /// A store copied to a second device gives two habits one id; a third device logs
+    /// under the copy's habit before the fork is found. Through the hub, a fourth device
+    /// (and every other) shows that entry under the habit it was logged for, never
+    /// under the other habit that shared its id.
+    func testAnEntryNamingAForkedIdStaysWithItsHabitThroughTheHub() throws {
+        var phone = try open("phone.db")
+        _ = createHabit(phone, "Read")
+        let phoneHub = try hub("bob"), watchHub = try hub("bob"), tabletHub = try hub("bob"), laptopHub = try hub("bob")
+        sync(phoneHub, phone)
+        _ = hc_store_close(phone)
+        try FileManager.default.copyItem(atPath: dir + "/phone.db", toPath: dir + "/watch.db")
+        phone = try open("phone.db")
+        let watch = try open("watch.db"), tablet = try open("tablet.db"), laptop = try open("laptop.db")
+        defer {
+            for h in [phoneHub, watchHub, tabletHub, laptopHub] { _ = hc_hub_close(h) }
+            for s in [phone, watch, tablet, laptop] { _ = hc_store_close(s) }
+        }
+        _ = createHabit(phone, "Gym")
+        sync(phoneHub, phone)
+        // The copy's habit takes the same id, with a later stamp: its branch is the one that moves.
+        usleep(5_000)
+        _ = createHabit(watch, "Swim")
+        pull(tablet, from: watch)
+        markDone(tablet, habitId(tablet, "Swim"), "2026-11-05")
+        for (h, s) in [(tabletHub, tablet), (laptopHub, laptop), (watchHub, watch), (phoneHub, phone), (tabletHub, tablet), (laptopHub, laptop)] { sync(h, s) }
+        for store in [phone, watch, tablet, laptop] {
+            let lines = canonical(store).split(separator: "\n")
+            let swim = try XCTUnwrap(lines.first { $0.hasPrefix("habit ") && $0.contains("name=\"Swim\"") }?.split(separator: " ")[1], canonical(store))
+            let entries = lines.filter { $0.hasPrefix("entry ") }
+            XCTAssertEqual(entries.count, 1, canonical(store))
+            XCTAssertTrue(entries.allSatisfy { $0.contains("habit=\(swim) ") }, canonical(store))
+        }
+        XCTAssertEqual(canonical(laptop), canonical(phone))
+        XCTAssertEqual(canonical(laptop), canonical(watch))
+        XCTAssertEqual(canonical(laptop), canonical(tablet))
+    }
 }
