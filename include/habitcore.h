@@ -2069,10 +2069,14 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * the replica and that op, and when the replica is its own, writes on as the new
  * one; records keep their local ids. A store receiving the moving branch while
  * holding the other sets it aside and takes it again, renamed, from a store that
- * moved it. Known gap (1.1): a store whose peer holds more of the replica than it
- * does sends none of its own ops of it to compare, so a fork is found only when
- * the peer holds the store's number too (a copy that wrote first at the fork, or a
- * restore that lost more than it wrote since, can still lose writes).
+ * moved it. A state carries stamps at a ladder of numbers below each replica's
+ * highest (seen, seen-1, seen-2, seen-4 ... 1), so two stores find the last number
+ * they hold alike however much more one of them holds. An op names each record by
+ * its global id and the clock stamp of the op that made it, and changesets carry
+ * the moves a store knows of: a record named before its branch moved (a third
+ * device logged under the copy's habit before the fork was found) is found under
+ * its new id everywhere, and an op naming it waits (ops_waiting) until the moved
+ * branch arrives, never taken for the other record that had its id.
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
