@@ -2085,7 +2085,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    and applied at a later hc_sync_apply once it can be. It waits for a record it
  *    names that has not arrived (below), or for a time zone: a timezone setting or
  *    zone change naming a zone this machine's tz database lacks (a name newer than
- *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it;
+ *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it.
+ *    Ops waiting for a record are tried again at each apply that applies an op or
+ *    learns of a moved branch, those waiting for a zone at every apply. A store keeps at most 1,000,000 ops waiting: past that, an apply
+ *    leaves further waiting ops out of its log (counted in ops_waiting; they are not
+ *    held, so peers send them again) and applies the rest;
  *  - ledger entries, proofs and verdicts are a union of records; a record whose
  *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
  *    whose entry has not arrived

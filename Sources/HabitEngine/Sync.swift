@@ -89,9 +89,13 @@ extension Engine {
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
             for move in moves where move.to != move.replica { try store.recordMove(move) }
-            try applyNew(decoded, &summary)
-            try materializePending(&summary)
-            summary.waiting += ahead
+            let waitingBefore = try store.waitingCount()
+            let (leftOut, movedHere) = try applyNew(decoded, waitingBefore: waitingBefore, &summary)
+            // What waits for a record can move only when something arrived or a branch
+            // moved (its records' ids changed); what waits for a time zone, whenever this
+            // machine's tz database has it.
+            try materializePending(zonesOnly: summary.applied == 0 && moves.isEmpty && !movedHere, &summary)
+            summary.waiting += ahead + leftOut
             try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
             for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
@@ -106,8 +110,12 @@ extension Engine {
     /// an older stamp, so it is usually applied first). A changeset that holds another
     /// op under an id this store holds shows a fork (SyncFork): this store's branch
     /// moves first when it is the later one; the changeset's is set aside when it is.
-    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], _ summary: inout SyncSummary) throws(HabitError) {
+    /// Returns how many waiting ops it left out of the log (past maxWaitingOps), and
+    /// whether a branch of this store moved.
+    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], waitingBefore: Int,
+                          _ summary: inout SyncSummary) throws(HabitError) -> (leftOut: Int, moved: Bool) {
         var kept = decoded
+        var moved = false
         var (fresh, forks) = try unheld(kept)
         // A moved branch may fork again where it lands (a copy of a copy): settle until none is left.
         var rounds = 0
@@ -119,7 +127,7 @@ extension Engine {
             var setAside: [[UInt8]: Int64] = [:]
             for (replica, fork) in forks {
                 if SyncFork.isLater(fork.held, than: fork.received) {
-                    _ = try store.moveBranch(of: replica, from: fork.held.id.seq)
+                    moved = try store.moveBranch(of: replica, from: fork.held.id.seq) != nil || moved
                 } else {
                     setAside[replica] = fork.received.id.seq
                 }
@@ -136,15 +144,24 @@ extension Engine {
         }
         fresh = fresh.indices.sorted { keys[$0] < keys[$1] }.map { fresh[$0] }
         summary.new = fresh.count
+        var waiting = waitingBefore, leftOut = 0
         for item in fresh {
             let result = try store.materialize(item.op)
             count(result, item.op.op, &summary)
             switch result {
             case .applied(let local): try store.insertReceived(item.raw, waiting: false, localId: local)
             case .superseded: try store.insertReceived(item.raw, waiting: false, localId: nil)
-            case .waiting: try store.insertReceived(item.raw, waiting: true, localId: nil)
+            case .waiting:
+                guard waiting < maxWaitingOps else {
+                    leftOut += 1
+                    continue
+                }
+                waiting += 1
+                try store.insertReceived(item.raw, waiting: true, localId: nil)
             }
         }
+        summary.new -= leftOut
+        return (leftOut, moved)
     }
 
     /// The changeset's ops this store does not hold (each once), and per replica the
@@ -236,10 +253,11 @@ extension Engine {
         }
     }
 
-    /// Applies every waiting op whose records are now present, oldest stamp first,
-    /// until none can move; the rest wait for a later apply.
-    private func materializePending(_ summary: inout SyncSummary) throws(HabitError) {
-        var pending = try store.pendingOps()
+    /// Applies every waiting op (zonesOnly: those that can wait for a time zone only)
+    /// that can be now, oldest stamp first, until none can move; the rest wait for a
+    /// later apply.
+    private func materializePending(zonesOnly: Bool, _ summary: inout SyncSummary) throws(HabitError) {
+        var pending = try store.pendingOps(zonesOnly: zonesOnly)
         while !pending.isEmpty {
             var waiting: [RawOp] = []
             for raw in pending {
@@ -260,7 +278,7 @@ extension Engine {
             if waiting.count == pending.count { break }
             pending = waiting
         }
-        summary.waiting = pending.count
+        summary.waiting = zonesOnly ? try store.waitingCount() : pending.count
     }
 
     /// Shield rules (each with its versions) and emergency unlocks, by global id.

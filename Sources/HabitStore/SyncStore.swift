@@ -546,11 +546,18 @@ extension Store {
         try statement.run()
     }
 
-    /// Received ops not yet applied, oldest stamp first.
-    package func pendingOps() throws(HabitError) -> [RawOp] {
-        try db.statement("""
+    /// How many received ops wait.
+    package func waitingCount() throws(HabitError) -> Int {
+        Int(try db.statement("SELECT count(*) FROM sync_ops WHERE pending = 1").one { $0.int(0) } ?? 0)
+    }
+
+    /// Received ops not yet applied, oldest stamp first; with zonesOnly, those that can
+    /// wait for a time zone only (a setting, a zone change).
+    package func pendingOps(zonesOnly: Bool = false) throws(HabitError) -> [RawOp] {
+        let zoneKinds = [SyncOp.Kind.setting, .zoneChange].map { String($0.rawValue) }.joined(separator: ", ")
+        return try db.statement("""
             SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
-            WHERE o.pending = 1 ORDER BY o.hlc, r.replica, o.seq
+            WHERE o.pending = 1\(zonesOnly ? " AND o.kind IN (\(zoneKinds))" : "") ORDER BY o.hlc, r.replica, o.seq
             """).all {
             RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
         }
