@@ -2068,8 +2068,7 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * renames every op of that replica from that number on to a replica derived from
  * the replica and that op, and when the replica is its own, writes on as the new
  * one; records keep their local ids. A store receiving the moving branch while
- * holding the other sets it aside and takes it again, renamed, from a store that
- * moved it. A state carries stamps at a ladder of numbers below each replica's
+ * holding the other takes it renamed the same way (counted in ops_forked). A state carries stamps at a ladder of numbers below each replica's
  * highest (seen, seen-1, seen-2, seen-4 ... 1), so two stores find the last number
  * they hold alike however much more one of them holds. An op names each record by
  * its global id and the clock stamp of the op that made it, and changesets carry
@@ -2167,8 +2166,8 @@ typedef struct hc_sync_summary {
     int64_t settings_changed;  /* applied settings and zone changes */
     int64_t proofs_changed;    /* applied proofs and verdicts */
     int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds, step reports and rules */
-    /* Since 1.1: ops of a forked replica's moving branch, set aside (not logged: they
-     * come again, renamed, from a store that moved them; see "Forks" above). */
+    /* Since 1.1: ops of a forked replica's moving branch, taken under their moved
+     * ids (see "Forks" above). */
     int64_t ops_forked;
 } hc_sync_summary;
 

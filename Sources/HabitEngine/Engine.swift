@@ -86,6 +86,8 @@ package final class Engine {
     }
 
     func dropCaches(keepingHistories: Bool = false) {
+        // Another connection's sync may have moved this store's own branch (SyncFork).
+        store.forgetReplicaId()
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil

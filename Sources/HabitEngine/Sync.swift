@@ -19,7 +19,7 @@ extension Engine {
         package var proofsChanged = 0
         /// Applied credit accounts, spends, adjustments, refunds and step reports.
         package var creditsChanged = 0
-        /// Received ops of a forked replica's moving branch, set aside (SyncFork).
+        /// Received ops of a forked replica's moving branch, taken under their moved ids (SyncFork).
         package var forked = 0
         package init() {}
     }
@@ -108,8 +108,8 @@ extension Engine {
 
     /// Logs and applies the ops not held yet, oldest stamp first (what an op names has
     /// an older stamp, so it is usually applied first). A changeset that holds another
-    /// op under an id this store holds shows a fork (SyncFork): this store's branch
-    /// moves first when it is the later one; the changeset's is set aside when it is.
+    /// op under an id this store holds shows a fork (SyncFork): the later branch moves,
+    /// this store's in its log or the changeset's as it is taken.
     /// Returns how many waiting ops it left out of the log (past maxWaitingOps), and
     /// whether a branch of this store moved.
     private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], waitingBefore: Int,
@@ -124,18 +124,23 @@ extension Engine {
             guard rounds <= 64 else {
                 throw HabitError.invalid("changeset: \(fork.received.id.text): a fork of replica \(SyncHex.encode(replica)) did not settle")
             }
-            var setAside: [[UInt8]: Int64] = [:]
             for (replica, fork) in forks {
                 if SyncFork.isLater(fork.held, than: fork.received) {
                     moved = try store.moveBranch(of: replica, from: fork.held.id.seq) != nil || moved
-                } else {
-                    setAside[replica] = fork.received.id.seq
+                    continue
+                }
+                // The changeset's branch moves: taken under the ids every store derives for it.
+                let move = SyncFork.Move(replica: replica, from: fork.received.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: fork.received))
+                try store.recordMove(move)
+                for index in kept.indices where move.moves(kept[index].raw.id) {
+                    let item = kept[index]
+                    kept[index] = (StampedOp(id: move.renamed(item.op.id), hlc: item.op.hlc, op: item.op.op.mappingIds(move.renamed)),
+                                   try move.renamed(item.raw))
+                    summary.forked += 1
                 }
             }
-            kept = kept.filter { item in setAside[item.raw.id.replica].map { item.raw.id.seq < $0 } ?? true }
             (fresh, forks) = try unheld(kept)
         }
-        summary.forked = decoded.count - kept.count
         // Oldest stamp first; ties by global id (keys made once: comparing byte arrays in the sort is slow).
         let keys = fresh.map { item -> (Int64, UInt64, UInt64, Int64) in
             let r = item.raw.id.replica

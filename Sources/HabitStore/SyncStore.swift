@@ -33,6 +33,9 @@ extension Store {
         return replica
     }
 
+    /// Reads the replica id again at its next use (another connection may have changed it).
+    package func forgetReplicaId() { cachedReplica = nil }
+
     private func clockState() throws(HabitError) -> Int64 {
         try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
     }

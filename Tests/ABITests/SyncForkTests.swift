@@ -43,9 +43,9 @@ final class SyncForkTests: HabitctlTestCase {
     }
 
     /// A file copied as a person copies it, written first on the copy, then on the
-    /// original: the first `sync with` sets the original's later branch aside on the copy
-    /// (said in the summary) while the original moves it; the second brings it across.
-    func testACopyWrittenFirstSaysWhatItSetAside() throws {
+    /// original: the first `sync with` moves the original's later branch on both (said
+    /// in the copy's summary) and both hold both entries.
+    func testACopyWrittenFirstTakesTheOriginalsBranchRenamed() throws {
         let folder = (db as NSString).deletingLastPathComponent
         let copy = folder + "/copy.db"
         XCTAssertSucceeded(try habitctl("habit", "add", "Read", "--start", "2026-11-01"), "add")
@@ -54,7 +54,6 @@ final class SyncForkTests: HabitctlTestCase {
         XCTAssertSucceeded(try habitctl("log", "Read", "--date", "2026-11-03"), "log on the original")
         let first = try json(try runProcess([Paths.habitctl, "--db", copy, "--json", "sync", "with", db]))
         XCTAssertEqual((first["received"] as? [String: Any])?["forked"] as? Int, 1, "\(first)")
-        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", copy, "sync", "with", db]), "second sync")
         let here = try habitctl("sync", "canonical"), there = try runProcess([Paths.habitctl, "--db", copy, "sync", "canonical"])
         XCTAssertEqual(here.stdout, there.stdout)
         XCTAssertEqual(here.stdout.components(separatedBy: "\nentry ").count - 1, 2, here.stdout)
@@ -119,18 +118,6 @@ final class SyncForkTests: HabitctlTestCase {
         try written(engine).map { "\($0.habit): \($0.note)" + ($0.undone ? " (undone)" : "") }
     }
 
-    /// Every entry a store holds: the habit it shows under, its note, whether it is
-    /// undone, its value.
-    func written(_ engine: Engine) throws -> [(habit: String, note: String, undone: Bool, value: Double)] {
-        var result: [(habit: String, note: String, undone: Bool, value: Double)] = []
-        for habit in try engine.habits(includeArchived: true) {
-            for row in try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay) where row.entry.kind != .undo {
-                result.append((habit.spec.name, row.entry.note ?? "-", row.undoneBy != nil, row.entry.value))
-            }
-        }
-        return result
-    }
-
     /// The fault harness: three devices make habits, log done, skipped and amount
     /// entries (amounts of any bits), undo, edit habits, add and remove vacations and
     /// adjust credits at random; exchange changesets in random order (some lost, some
@@ -153,13 +140,7 @@ final class SyncForkTests: HabitctlTestCase {
         for seed in first..<(first + seeds) {
             do { totals.add(try runForkSeed(UInt64(seed))) } catch { XCTFail("seed \(seed): \(error)"); throw error }
         }
-        print("sync fork harness: \(seeds) seeds from \(first), \(totals.steps) steps, \(totals.writes) writes (\(totals.amounts) amounts,"
-              + " \(totals.skips) skips), \(totals.undos) undos, \(totals.edits) edits, \(totals.vacations) vacation changes, \(totals.credits)"
-              + " credit adjustments; \(totals.rolledBack) writes rolled back by a restore, copy or deletion; faults: \(totals.restores) restores,"
-              + " \(totals.copies) copies, \(totals.deletions) deletions, \(totals.lost) changesets lost, \(totals.repeated) repeated late,"
-              + " \(totals.reapplied) applied twice at once, \(totals.stale) stale; \(totals.forked) ops set aside as a fork's moving branch;"
-              + " writes lost \(totals.writesLost), doubled \(totals.writesDoubled), under another habit \(totals.misplaced), amounts changed"
-              + " \(totals.amountsChanged), reads gone back \(totals.wentBack); failing seeds: \(totals.failing)")
+        print(totals.report(seeds: seeds, first: first))
         XCTAssertGreaterThan(totals.restores, seeds / 2, "few restores happened")
         XCTAssertGreaterThan(totals.copies, seeds / 2, "few copies happened")
         XCTAssertGreaterThan(totals.deletions, seeds / 4, "few deletions happened")
@@ -262,14 +243,38 @@ final class SyncForkTests: HabitctlTestCase {
         }
         if produced > 0 { XCTAssertEqual(try canonical(target.path), whole) }
     }
+}
+
+/// The fault harness, for the device-to-device run and the run through a hub.
+extension XCTestCase {
+    /// Every entry a store holds: the habit it shows under, its note, whether it is
+    /// undone, its value.
+    func written(_ engine: Engine) throws -> [(habit: String, note: String, undone: Bool, value: Double)] {
+        var result: [(habit: String, note: String, undone: Bool, value: Double)] = []
+        for habit in try engine.habits(includeArchived: true) {
+            for row in try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay) where row.entry.kind != .undo {
+                result.append((habit.spec.name, row.entry.note ?? "-", row.undoneBy != nil, row.entry.value))
+            }
+        }
+        return result
+    }
 
     struct ForkTally {
         var steps = 0, writes = 0, amounts = 0, skips = 0, undos = 0, edits = 0, vacations = 0, credits = 0, rolledBack = 0
-        var restores = 0, copies = 0, deletions = 0, lost = 0, repeated = 0, reapplied = 0, stale = 0, forked = 0
+        var hubSyncs = 0, restores = 0, copies = 0, deletions = 0, lost = 0, repeated = 0, reapplied = 0, stale = 0, forked = 0
         var writesLost = 0, writesDoubled = 0, misplaced = 0, amountsChanged = 0, wentBack = 0
         var failing: [UInt64] = []
+        /// The figures a run prints.
+        func report(seeds: Int, first: Int, through: String = "") -> String {
+            "sync fork harness\(through): \(seeds) seeds from \(first), \(steps) steps, \(writes) writes (\(amounts) amounts, \(skips) skips),"
+                + " \(undos) undos, \(edits) edits, \(vacations) vacation changes, \(credits) credit adjustments, \(hubSyncs) hub syncs;"
+                + " \(rolledBack) writes rolled back by a restore, copy or deletion; faults: \(restores) restores, \(copies) copies,"
+                + " \(deletions) deletions, \(lost) changesets lost, \(repeated) repeated late, \(reapplied) applied twice at once, \(stale) stale;"
+                + " \(forked) ops taken as a fork's moving branch; writes lost \(writesLost), doubled \(writesDoubled), under another habit"
+                + " \(misplaced), amounts changed \(amountsChanged), reads gone back \(wentBack); failing seeds: \(failing)"
+        }
         mutating func add(_ other: ForkTally) {
-            steps += other.steps; writes += other.writes; amounts += other.amounts; skips += other.skips; undos += other.undos
+            hubSyncs += other.hubSyncs; steps += other.steps; writes += other.writes; amounts += other.amounts; skips += other.skips; undos += other.undos
             edits += other.edits; vacations += other.vacations; credits += other.credits; rolledBack += other.rolledBack
             restores += other.restores; copies += other.copies; deletions += other.deletions; lost += other.lost; repeated += other.repeated
             reapplied += other.reapplied; stale += other.stale; forked += other.forked
@@ -278,13 +283,16 @@ final class SyncForkTests: HabitctlTestCase {
         }
     }
 
-    func runForkSeed(_ seed: UInt64) throws -> ForkTally {
+    /// One seed of the harness. With hubSync (a device's number and store path: push
+    /// and pull it through a hub), devices also sync through the hub, which keeps what
+    /// they pushed across their restores; startMs is the devices' clock at the start.
+    func runForkSeed(_ seed: UInt64, startMs: Int64 = SyncPropertyTests.today, hubSync: ((Int, String) throws -> Void)? = nil) throws -> ForkTally {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var rng = SplitMix(seed: seed)
         var tally = ForkTally()
         let devices = 3
-        var now = SyncPropertyTests.today
+        var now = startMs
         let paths = (0..<devices).map { "\(dir)/d\($0).db" }
         func open(_ path: String) throws -> Engine {
             let engine = try Engine(path: path, options: StoreOptions())
@@ -341,6 +349,19 @@ final class SyncForkTests: HabitctlTestCase {
             let now = Set(try written(engines[device]).map(\.note))
             holds[device].formUnion(carried.intersection(now))
             undone[device].formUnion(carriedUndone.intersection(now))
+            try checkForward(device)
+        }
+        // What the hub holds: what devices pushed (it keeps it across their restores).
+        var hubHolds = Set<String>(), hubUndone = Set<String>()
+        func syncThroughHub(_ device: Int) throws {
+            guard let hubSync else { return }
+            try hubSync(device, paths[device])
+            let now = Set(try written(engines[device]).map(\.note))
+            holds[device].formUnion(hubHolds.intersection(now))
+            undone[device].formUnion(hubUndone.intersection(now))
+            hubHolds.formUnion(holds[device])
+            hubUndone.formUnion(undone[device])
+            tally.hubSyncs += 1
             try checkForward(device)
         }
         /// An amount of any bits within the entry rule's range (negative ones too).
@@ -434,6 +455,8 @@ final class SyncForkTests: HabitctlTestCase {
                 let from = rng.below(devices)
                 _ = try engines[from].syncChanges(peerState: try engines[d].syncState())
                 tally.lost += 1
+            case 24, 25 where hubSync != nil:
+                try syncThroughHub(d)
             case 13:
                 // A stale or repeated changeset, delivered late.
                 guard let old = rng.pick(stash) else { continue }
@@ -449,12 +472,13 @@ final class SyncForkTests: HabitctlTestCase {
                 try deliver(bytes, to: d, from: from, holds: holds[from], undone: undone[from])
             }
         }
-        // What the model says survives: every write some device holds now.
-        let survivors = holds.reduce(Set<String>()) { $0.union($1) }
-        let cancelled = undone.reduce(Set<String>()) { $0.union($1) }
+        // What the model says survives: every write some device or the hub holds now.
+        let survivors = holds.reduce(hubHolds) { $0.union($1) }
+        let cancelled = undone.reduce(hubUndone) { $0.union($1) }
         tally.rolledBack = tally.writes - survivors.count
-        // The final exchange: all pairs, twice.
+        // The final exchange: through the hub, then all pairs, twice.
         for _ in 0..<2 {
+            for d in 0..<devices where hubSync != nil { try syncThroughHub(d) }
             for x in 0..<devices {
                 for y in 0..<devices where x != y {
                     tally.forked += try engines[x].syncApply(try engines[y].syncChanges(peerState: try engines[x].syncState())).forked
@@ -489,5 +513,4 @@ final class SyncForkTests: HabitctlTestCase {
         }
         if failed || tally.misplaced > 0 { tally.failing.append(seed) }
         return tally
-    }
-}
+    }}

@@ -489,7 +489,7 @@ class SyncSummary:
     proofs_changed: int
     credits_changed: int
     ops_forked: int
-    """Ops of a forked replica's moving branch, set aside: they come again, renamed (the header's "Forks")."""
+    """Ops of a forked replica's moving branch, taken under their moved ids (the header's "Forks")."""
 
 
 @dataclass(frozen=True)

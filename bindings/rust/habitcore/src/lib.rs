@@ -489,8 +489,8 @@ pub struct SyncSummary {
     pub settings_changed: i64,
     pub proofs_changed: i64,
     pub credits_changed: i64,
-    /// Ops of a forked replica's moving branch, set aside: they come again, renamed
-    /// (the header's "Forks").
+    /// Ops of a forked replica's moving branch, taken under their moved ids (the
+    /// header's "Forks").
     pub ops_forked: i64,
 }
 
