@@ -174,7 +174,8 @@ package final class Hub {
             if maxSeq == count {
                 vector.seen[replica] = maxSeq
             } else {
-                let seqs = try db.query("SELECT seq FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq", [.text(user), .bytes(replica)])
+                let seqs = try db.query("SELECT seq FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq",
+                                        [.text(user), .bytes(replica)])
                 vector.seen[replica] = SyncMerge.contiguousPrefix(seqs.rows.indices.compactMap { seqs.int($0, 0) })
             }
             let points = VersionVector.ladder(vector.seen[replica] ?? 0)
@@ -189,7 +190,7 @@ package final class Hub {
     private func records(_ user: String, _ replica: [UInt8], at seqs: [Int64]) throws(PostgresError) -> [Int64: RawOp] {
         guard !seqs.isEmpty else { return [:] }
         let rows = try db.query(
-            "SELECT seq, hlc, kind, payload FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea AND seq = ANY($3::int8[])",
+            "SELECT seq, hlc, kind, payload FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea AND seq = ANY($3::int8[])",
             [.text(user), .bytes(replica), .text("{" + seqs.map(String.init).joined(separator: ",") + "}")], binary: true)
         var result: [Int64: RawOp] = [:]
         for row in rows.rows {
@@ -236,6 +237,13 @@ package final class Hub {
                 // One order for every writer: two devices pushing the same records
                 // wait for each other instead of deadlocking.
                 let sorted = ops.sorted { $0.id.replica == $1.id.replica ? $0.id.seq < $1.id.seq : $0.id.replica.lexicographicallyPrecedes($1.id.replica) }
+                // Only an id the hub held before can hold two ops after (a store sends one op an id).
+                let heads = try db.query("SELECT encode(replica, 'hex'), max_seq FROM habitcore.replica_heads WHERE user_name = $1", [.text(user)])
+                var held: [[UInt8]: Int64] = [:]
+                for row in heads.rows.indices {
+                    if let hex = heads.text(row, 0), let replica = SyncHex.decode(hex), let max = heads.int(row, 1) { held[replica] = max }
+                }
+                let reused = sorted.filter { $0.id.seq <= held[$0.id.replica] ?? 0 }
                 var inserted: Int64 = 0
                 var start = 0
                 while start < sorted.count {
@@ -252,21 +260,42 @@ package final class Hub {
                             + values.joined(separator: ", ") + " ON CONFLICT DO NOTHING RETURNING replica, seq",
                         params, binary: true)
                     inserted += Int64(rows.rows.count)
-                    // A record the hub held already must be the same op: two under one id
-                    // is a fork the store did not settle, never dropped in silence.
+                    // A record the hub held already (same id and stamp) must be the same op.
                     if rows.rows.count < batch.count {
                         let new = Set(rows.rows.compactMap { row in row.count == 2 ? row[0].flatMap { r in BinaryValue.int(row[1]).map { GlobalId(replica: r, seq: $0) } } : nil })
                         for op in batch where !new.contains(op.id) {
-                            guard let held = try records(user, op.id.replica, at: [op.id.seq])[op.id.seq], held != op else { continue }
-                            throw PostgresError(sqlstate: "HC001", message: "hub: the hub holds another record under \(op.id.text): that replica's history forked"
-                                                + " (a store restored from an older copy, or copied); sync the store again to settle it")
+                            let held = try db.query(
+                                "SELECT kind, payload FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea AND seq = $3 AND hlc = $4",
+                                [.text(user), .bytes(op.id.replica), .int(op.id.seq), .int(op.hlc)], binary: true)
+                            guard let row = held.rows.first, row.count == 2,
+                                  BinaryValue.int(row[0]) != Int64(op.kind) || row[1] != op.payload else { continue }
+                            throw Self.forkNotSettled(op.id)
                         }
                     }
                     start += Self.insertBatch
                 }
+                // Two ops under one id that both stand (neither branch's move is held) are a
+                // fork the store did not settle: refused whole, never dropped in silence.
+                guard !reused.isEmpty else { return inserted }
+                let clash = try db.query(
+                    """
+                    SELECT encode(r.replica, 'hex'), r.seq FROM habitcore.current_records r
+                    JOIN unnest($2::text[], $3::int8[]) AS p(replica, seq) ON r.replica = decode(p.replica, 'hex') AND r.seq = p.seq
+                    WHERE r.user_name = $1 GROUP BY r.replica, r.seq HAVING count(*) > 1 LIMIT 1
+                    """,
+                    [.text(user), .text("{" + reused.map { SyncHex.encode($0.id.replica) }.joined(separator: ",") + "}"),
+                     .text("{" + reused.map { String($0.id.seq) }.joined(separator: ",") + "}")])
+                if let hex = clash.text(0, 0), let replica = SyncHex.decode(hex), let seq = clash.int(0, 1) {
+                    throw Self.forkNotSettled(GlobalId(replica: replica, seq: seq))
+                }
                 return inserted
             }
         }
+    }
+
+    private static func forkNotSettled(_ id: GlobalId) -> PostgresError {
+        PostgresError(sqlstate: "HC001", message: "hub: the hub holds another record under \(id.text): that replica's history forked"
+                      + " (a store restored from an older copy, or copied); sync the store again to settle it")
     }
 
     /// Applies every record beyond the store's state. Nothing is written at the hub;
@@ -287,7 +316,7 @@ package final class Hub {
                 }
                 return (try db.query(
                     """
-                    SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.records r
+                    SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.current_records r
                     WHERE r.user_name = $1 AND r.seq > coalesce(
                         (SELECT v.seen FROM unnest($2::text[], $3::int8[]) AS v(replica, seen)
                          WHERE decode(v.replica, 'hex') = r.replica), 0)
