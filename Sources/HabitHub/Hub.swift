@@ -306,7 +306,7 @@ package final class Hub {
         let (rows, moveRows) = try run { () throws(PostgresError) -> (SQLRows, SQLRows) in
             try db.transaction { () throws(PostgresError) -> (SQLRows, SQLRows) in
                 let user = try actingUser(actAs)
-                let moves = try db.query("SELECT replica, from_seq, to_replica FROM habitcore.moves WHERE user_name = $1 ORDER BY replica, from_seq",
+                let moves = try db.query("SELECT replica, from_seq, to_replica FROM habitcore.moves WHERE user_name = $1 ORDER BY replica, from_seq, to_replica",
                                          [.text(user)], binary: true)
                 var from: [Int64] = []
                 // Above what hub and store hold alike (a fork, if any, lies there: SyncFork).

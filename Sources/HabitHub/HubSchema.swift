@@ -166,7 +166,7 @@ package enum HubSchema {
                 from_seq bigint NOT NULL CHECK (from_seq >= 1),
                 to_replica bytea NOT NULL CHECK (length(to_replica) = 16 AND to_replica <> replica),
                 received_at timestamptz NOT NULL DEFAULT now(),
-                PRIMARY KEY (user_name, replica, from_seq)
+                PRIMARY KEY (user_name, replica, from_seq, to_replica)
             )
             """,
             "GRANT SELECT, INSERT ON habitcore.moves TO habitcore_device, habitcore_service",

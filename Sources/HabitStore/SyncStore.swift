@@ -423,7 +423,7 @@ extension Store {
     /// Every moved branch this store knows of.
     package func moves() throws(HabitError) -> [SyncFork.Move] {
         if let known = syncCache.moves { return known }
-        let moves = try db.statement("SELECT replica, from_seq, to_replica FROM sync_moves ORDER BY replica, from_seq").all {
+        let moves = try db.statement("SELECT replica, from_seq, to_replica FROM sync_moves ORDER BY replica, from_seq, to_replica").all {
             SyncFork.Move(replica: $0.blob(0), from: $0.int(1), to: $0.blob(2))
         }
         if syncCache.active { syncCache.moves = moves }
