@@ -1830,7 +1830,13 @@ int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_
  *  - The state is shielded or not; a transition is where it flips, so adjacent
  *    shielded stretches merge (never "unshield at 05:00, shield at 05:00").
  *    Instants that lift round up to the minute and those that shield round down:
- *    rounding never unshields early. Every transition is a whole minute.
+ *    rounding never unshields early. Every transition is a whole minute. Whether
+ *    habits were done in time is read on the instants recorded, before rounding:
+ *    Bed done at 08:59:10 with a 09:00 cutoff lifts at 09:00 (since_ms), and from
+ *    then on the window reads HC_SHIELD_COMPLETED, not HC_SHIELD_CUTOFF_PASSED; one
+ *    done at 09:00:00 or later is past the cutoff. After a passed cutoff,
+ *    outstanding lists the habits not done before it (a later completion of the
+ *    same habit day does not change what the cutoff found).
  *  - State is level-triggered: every wake-up (an extension callback, the app in
  *    the foreground, a widget reload) asks hc_shield_state for now and applies it
  *    idempotently. next_change is the next time-driven change assuming no new
@@ -1959,7 +1965,7 @@ typedef struct hc_shield_status {
     int32_t next_cause;       /* HC_SHIELD_CAUSE_* of that change (0: none) */
     uint32_t earlier;         /* HC_SHIELD_EARLIER_* bits */
     int32_t emergency_left;   /* emergency unlocks left this period; -1: unlimited */
-    int32_t outstanding_count; /* habits not done for habit_day (at most HC_SHIELD_MAX_HABITS) */
+    int32_t outstanding_count; /* habits not done for habit_day (CUTOFF_PASSED: not done before the cutoff; at most HC_SHIELD_MAX_HABITS) */
     int64_t outstanding[HC_SHIELD_MAX_HABITS];
 } hc_shield_status;
 
