@@ -15,6 +15,17 @@
  *  - Dates are local calendar days, as day numbers: days since 1970-01-01
  *    (negative before it), between 0001-01-01 and 9999-12-31. hc_date_parse
  *    and hc_date_format convert from and to "YYYY-MM-DD".
+ *  - Instants are UTC milliseconds since 1970-01-01T00:00Z (int64_t, names ending
+ *    in _ms). "Now", one rule: an instant a call is asked to act or answer at (an
+ *    at_ms parameter, hc_entry_input.at_ms) of 0 means now, the library's clock at
+ *    the call. That holds for hc_entry_append, hc_store_routine_at,
+ *    hc_credit_unlock_state, hc_credit_session_end, hc_shield_state (since 1.1;
+ *    before, it answered for 1970-01-01) and hc_shield_snapshot_write, and for any
+ *    later call taking an at_ms. Read as given are: the bounds of a range (from_ms,
+ *    to_ms: both ends are read alike), an instant that names something recorded
+ *    (a reminder's at_ms in hc_reminder_fired and hc_reminder_snooze), a fact the
+ *    caller reports (hc_proof_input.taken_at_ms: 0 is "unknown"), and the utc_ms
+ *    that hc_store_local_day converts (hc_store_today is its "now").
  *  - Option, input and result structs start with struct_size. Fill one with
  *    its HC_<STRUCT>_INIT macro in C, or with hc_<struct>_init(&s, sizeof s)
  *    from a language that cannot expand macros: both give the same defaults.
@@ -1969,7 +1980,7 @@ typedef struct hc_shield_status {
     int64_t outstanding[HC_SHIELD_MAX_HABITS];
 } hc_shield_status;
 
-/* Every rule's state at at_ms (UTC ms), by rule id, into the caller's buffer out
+/* Every rule's state at at_ms (UTC ms; 0: now), by rule id, into the caller's buffer out
  * (capacity elements): min(capacity, total) are written and *out_count gets the
  * total; out == NULL with capacity 0 asks for the total. *out_revision (may be
  * NULL) gets the store's shield revision, read in the same snapshot (one read

@@ -114,6 +114,31 @@ final class ShieldStoreTests: ProofTestCase {
         }
     }
 
+    /// at_ms = 0 is now for the state, as for the snapshot and the unlock state; a
+    /// window open all day reads today's window, not one of 1970-01-01.
+    func testAtZeroIsNowForTheStateTheSnapshotAndTheUnlockState() throws {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk])
+        let before = nowMs
+        var count: Int64 = 0
+        var zero = [hc_shield_status](repeating: hc_shield_status(), count: 1)
+        ok(hc_shield_state(&zero, 1, &count, nil, store, 0))
+        let after = nowMs
+        XCTAssertEqual(zero[0].reason, HC_SHIELD_WINDOW_OPEN, "at_ms 0 answered for another instant than now")
+        XCTAssertEqual(zero[0].window_day, today)
+        XCTAssertEqual(zero[0].next_change_ms, states(at: after).1[0].next, "the next change as asked for now")
+        XCTAssertEqual(zero[0].window_start_ms, Int64(today) * 86_400_000)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shields-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        ok(hc_shield_snapshot_write(store, path, 0))
+        let snapshot = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        XCTAssertTrue((before...nowMs).contains((snapshot["at_ms"] as? NSNumber)?.int64Value ?? 0), "the snapshot's at_ms is now")
+        XCTAssertEqual(((snapshot["rules"] as? [[String: Any]])?.first?["shielded"] as? NSNumber)?.boolValue, true)
+        var unlock = defaults(hc_unlock_state_init)
+        ok(hc_credit_unlock_state(&unlock, store, 1, 0))
+        XCTAssertEqual(unlock.active, 0)
+    }
+
     func testASessionLiftsWhileItRuns() {
         let walk = createHabit(store, "Walk", start: date(today - 10))
         addRule([walk])
