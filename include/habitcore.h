@@ -1230,12 +1230,16 @@ void hc_credit_list_free(hc_credit_list *list);
  *    completions are the days a habit was done; perfect days and the active-day
  *    streak are the global ones above; verified proofs are standing entries
  *    whose source is HC_SOURCE_PROOF; habits created count archived ones too;
- *    credits earned sum EARN entries of every account; referrals redeemed count
- *    hc_referral_redeem calls that succeeded.
+ *    active habits (since 1.1) count, on each day, the habits created by then and
+ *    not archived (archived from their archive day on): the value is the count on
+ *    the day asked, and the award unlocks on the first day the count reached the
+ *    threshold, caused by the habit whose creation brought it there, so "five
+ *    active focuses" is an award; credits earned sum EARN entries of every
+ *    account; referrals redeemed count hc_referral_redeem calls that succeeded.
  *  - Scope: one habit; any habit (the best single habit; the first to cross);
  *    all habits (counts summed; for streaks, the perfect-day streak). The
- *    store-wide metrics (perfect days, active-day streak, habits, credits,
- *    referrals) take HC_SCOPE_ALL only.
+ *    store-wide metrics (perfect days, active-day streak, habits created, active
+ *    habits, credits, referrals) take HC_SCOPE_ALL only.
  */
 #define HC_METRIC_CURRENT_STREAK 1
 #define HC_METRIC_LONGEST_STREAK 2
@@ -1246,6 +1250,7 @@ void hc_credit_list_free(hc_credit_list *list);
 #define HC_METRIC_HABITS_CREATED 7
 #define HC_METRIC_CREDITS_EARNED 8
 #define HC_METRIC_REFERRALS_REDEEMED 9
+#define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created (since 1.1) */
 
 #define HC_SCOPE_HABIT 1
 #define HC_SCOPE_ANY 2

@@ -198,6 +198,7 @@ class Metric(_OpenEnum):
     HABITS_CREATED = 7
     CREDITS_EARNED = 8
     REFERRALS_REDEEMED = 9
+    ACTIVE_HABITS = 10
 
 
 class Scope(_OpenEnum):

@@ -116,6 +116,7 @@ pub const HC_METRIC_VERIFIED_PROOFS: i32 = 6;
 pub const HC_METRIC_HABITS_CREATED: i32 = 7;
 pub const HC_METRIC_CREDITS_EARNED: i32 = 8;
 pub const HC_METRIC_REFERRALS_REDEEMED: i32 = 9;
+pub const HC_METRIC_ACTIVE_HABITS: i32 = 10;
 pub const HC_SCOPE_HABIT: i32 = 1;
 pub const HC_SCOPE_ANY: i32 = 2;
 pub const HC_SCOPE_ALL: i32 = 3;
