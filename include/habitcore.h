@@ -908,6 +908,25 @@ int32_t hc_habit_strength(double *out, int64_t capacity, int64_t *out_count, hc_
 int32_t hc_strength_compute(double *out, int64_t capacity, int64_t *out_count, const hc_habit_rules *rules,
                             const hc_day_state *days, int64_t day_count, int32_t from_day, int32_t to_day);
 
+/*
+ * Rates and the quota rule, stated once:
+ *  - A habit's completion (hc_habit_completion) counts its occurrences within the
+ *    range: kept / judged, quota periods by their done days up to the quota against
+ *    the quota. The current occurrence (the one holding today, not yet kept: this
+ *    week of a weekly:3, today itself) is left out of kept, judged and rate, and
+ *    given beside them (since 1.1): current_kept of current_required, its done days
+ *    so far up to its quota (2 of 3 on a Wednesday; today not done yet is 0 of 1),
+ *    and rate_with_current counts it as that fraction. An at-most day is not judged
+ *    before it ends and is not given.
+ *  - A day across habits reads quota habits (weekly:N, monthly:N, times:N/M) one of
+ *    two ways. Due until met (hc_store_day_scores, hc_group_completion, hc_store_due,
+ *    perfect days): a quota habit is due on each day of its period until its quota
+ *    is met (a day done is due and done; once met, its later days are not due).
+ *    Day-based (hc_group_day_rates's rate, as Numu shows a system's day): quota
+ *    habits are left out of due and done, and each one's period progress is given
+ *    beside it. hc_group_day_rates gives both readings.
+ */
+
 /* How often occurrences were kept. The caller sets struct_size (HC_COMPLETION_INIT). */
 typedef struct hc_completion {
     uint32_t struct_size;
@@ -915,9 +934,13 @@ typedef struct hc_completion {
     int32_t judged;  /* occurrences over (quota periods: their quotas); open and excused left out */
     int32_t excused; /* excused occurrences */
     double rate;     /* kept / judged, 0.0 to 1.0; -1.0 when nothing was judged */
+    /* Since 1.1 (a caller passing the 1.0 struct_size gets the fields above only): */
+    int32_t current_kept;     /* hc_habit_completion: the current, unfinished occurrence in the range: done so far, up to its quota; else 0 */
+    int32_t current_required; /* its quota (1 for a day); 0 when none is open in the range */
+    double rate_with_current; /* (kept + current_kept) / (judged + current_required); -1.0 when both are 0 */
 } hc_completion;
 
-#define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0 }
+#define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0, 0, 0, 0.0 }
 /* Fills *out with the defaults of HC_COMPLETION_INIT (see "Option, input and result structs").
  * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
 int32_t hc_completion_init(hc_completion *out, uint32_t struct_size);
@@ -932,6 +955,50 @@ int32_t hc_habit_completion(hc_completion *out, hc_store *store, int64_t habit_i
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group), HC_E_MISUSE, HC_E_IO. */
 int32_t hc_group_completion(hc_completion *out_day, hc_completion *out_window, hc_store *store, const char *group,
                             int32_t as_of, int32_t from_day, int32_t to_day);
+
+/* A quota habit's period holding a day, as of that day. An element of caller
+ * buffers: this layout is frozen. Since 1.1. */
+typedef struct hc_quota_progress {
+    int64_t habit_id;
+    int32_t period_first; /* the period's first day */
+    int32_t done;         /* done days from period_first to the day */
+    int32_t required;     /* the period's quota (excused days taken off) */
+    int32_t met;          /* 1 when done >= required */
+} hc_quota_progress;
+
+/* One day of a group, read both ways (see "Rates and the quota rule"). The caller
+ * sets struct_size (HC_GROUP_DAY_INIT). Since 1.1. */
+typedef struct hc_group_day {
+    uint32_t struct_size;
+    int32_t day;
+    /* Day-based (Numu's day rate): habits whose schedule names days; quota habits left out. */
+    int32_t due;          /* due, excused ones left out */
+    int32_t done;         /* of those, done */
+    int32_t excused;      /* excused that day */
+    int32_t quota_habits; /* quota habits beside it: those whose period holds the day (an all-excused period left out) */
+    double rate;          /* done / due, 0.0 to 1.0; -1.0 when none is due */
+    int32_t quota_met;    /* of the quota habits, those whose quota is met by the day */
+    /* Due until met (hc_group_completion's day, the daily score): every habit. */
+    int32_t all_due;
+    int32_t all_done;
+    int32_t all_excused;
+    double all_rate;      /* all_done / all_due; -1.0 when none is due */
+} hc_group_day;
+
+#define HC_GROUP_DAY_INIT { (uint32_t)sizeof(hc_group_day), 0, 0, 0, 0, 0, 0.0, 0, 0, 0, 0, 0.0 }
+/* Fills *out with the defaults of HC_GROUP_DAY_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. Since 1.1. */
+int32_t hc_group_day_init(hc_group_day *out, uint32_t struct_size);
+
+/* A group's (Numu's "system") day (HC_DAY_NONE: today) read both ways into *out,
+ * and each quota habit's period progress, by habit id, into the caller buffer
+ * quota (see "Caller buffers"; quota NULL with quota_capacity 0 when only *out is
+ * wanted; out_quota_count may then be NULL). group NULL reads every habit but
+ * measurements; names ignore ASCII case. Archived habits count on the days before
+ * their archive day. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group),
+ * HC_E_MISUSE, HC_E_IO. One store handle per thread. Since 1.1. */
+int32_t hc_group_day_rates(hc_group_day *out, hc_quota_progress *quota, int64_t quota_capacity, int64_t *out_quota_count,
+                           hc_store *store, const char *group, int32_t day);
 
 #define HC_DUE_PENDING 1 /* due and not done yet */
 #define HC_DUE_DONE 2

@@ -182,6 +182,7 @@ int main(int argc, char **argv) {
     SAME_DEFAULTS(hc_habit_rules, hc_habit_rules_init, HC_HABIT_RULES_INIT);
     SAME_DEFAULTS(hc_streak_policy, hc_streak_policy_init, HC_STREAK_POLICY_INIT);
     SAME_DEFAULTS(hc_completion, hc_completion_init, HC_COMPLETION_INIT);
+    SAME_DEFAULTS(hc_group_day, hc_group_day_init, HC_GROUP_DAY_INIT);
     SAME_DEFAULTS(hc_measurement_stats, hc_measurement_stats_init, HC_MEASUREMENT_STATS_INIT);
     SAME_DEFAULTS(hc_step_sync, hc_step_sync_init, HC_STEP_SYNC_INIT);
     SAME_DEFAULTS(hc_credit_day, hc_credit_day_init, HC_CREDIT_DAY_INIT);
