@@ -992,8 +992,8 @@ int32_t hc_group_day_init(hc_group_day *out, uint32_t struct_size);
 
 /* A group's (Numu's "system") day (HC_DAY_NONE: today) read both ways into *out,
  * and each quota habit's period progress, by habit id, into the caller buffer
- * quota (see "Caller buffers"; quota NULL with quota_capacity 0 when only *out is
- * wanted; out_quota_count may then be NULL). group NULL reads every habit but
+ * quota (see "Caller buffers"; quota NULL with quota_capacity 0 when only *out and
+ * the count are wanted). group NULL reads every habit but
  * measurements; names ignore ASCII case. Archived habits count on the days before
  * their archive day. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group),
  * HC_E_MISUSE, HC_E_IO. One store handle per thread. Since 1.1. */

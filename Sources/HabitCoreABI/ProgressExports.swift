@@ -315,13 +315,14 @@ public func hc_group_day_rates(_ out: UnsafeMutablePointer<hc_group_day>?, _ quo
     withStore(store) { engine throws(HabitError) in
         let result = try Convert.result(out, "out")
         let buffer = try Convert.array(quota, quota_capacity, "quota")
+        let count = try Convert.out(out_quota_count, "out_quota_count")
         let readings = try engine.dayReadings(group: try Convert.optionalString(group, "group"), day: try Convert.day(day, "day"))
         result.pointee = CProgress.groupDay(readings)
         for (index, progress) in readings.quota.prefix(buffer.count).enumerated() {
             buffer[index] = hc_quota_progress(habit_id: progress.habitId, period_first: progress.first, done: progress.done,
                                               required: progress.required, met: progress.met ? 1 : 0)
         }
-        out_quota_count?.pointee = Int64(readings.quota.count)
+        count.pointee = Int64(readings.quota.count)
     }
 }
 

@@ -275,7 +275,8 @@ final class ProgressStoreTests: StoreTestCase {
         var count: Int64 = -1
         ok(hc_group_day_rates(&out, nil, 0, &count, store, "scholar", day("2026-09-02")))
         XCTAssertEqual(count, 1)
-        XCTAssertEqual(hc_group_day_rates(&out, nil, 0, nil, store, "nobody", Int32.min), HC_E_NOT_FOUND)
+        XCTAssertEqual(hc_group_day_rates(&out, nil, 0, &count, store, "nobody", Int32.min), HC_E_NOT_FOUND)
+        XCTAssertEqual(hc_group_day_rates(&out, nil, 0, nil, store, "scholar", Int32.min), HC_E_INVALID, "out_quota_count is required")
         ok(hc_store_close(store))
     }
 

@@ -175,6 +175,16 @@ int main(int argc, char **argv) {
     int64_t proof_id = proof_result.proof_id;
 #define EVIDENCE(out, capacity, count) hc_proof_evidence(out, capacity, count, store, proof_id)
     WALK("hc_proof_evidence", uint8_t, EVIDENCE);
+    /* Two weekly quota habits (made last: the walks above keep their totals). */
+    options.schedule = "weekly:3";
+    options.name = "Run";
+    EXPECT(hc_habit_create(&other, store, &options) == HC_OK);
+    options.name = "Swim";
+    EXPECT(hc_habit_create(&other, store, &options) == HC_OK);
+    hc_group_day group_day;
+    EXPECT(hc_group_day_init(&group_day, sizeof group_day) == HC_OK);
+#define QUOTA_PROGRESS(out, capacity, count) hc_group_day_rates(&group_day, out, capacity, count, store, NULL, last)
+    WALK("hc_group_day_rates", hc_quota_progress, QUOTA_PROGRESS);
 
     SAME_DEFAULTS(hc_habit_options, hc_habit_options_init, HC_HABIT_OPTIONS_INIT);
     SAME_DEFAULTS(hc_entry_input, hc_entry_input_init, HC_ENTRY_INPUT_INIT);
