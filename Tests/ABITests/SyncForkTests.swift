@@ -113,6 +113,62 @@ final class SyncForkTests: HabitctlTestCase {
         XCTAssertNotEqual(try original.syncReplica(), try copy.syncReplica(), "the two files still write as one replica")
     }
 
+    /// Two copies of one file and the original each make a habit under the same id (a
+    /// three-way fork at one number); other devices log under each before any fork is
+    /// found, and meet the branches in every order. Each later branch moves from that
+    /// one number to its own replica, every move is kept, and every entry stays with
+    /// its habit (the hub harness's seed 294, minimised: a second move from one
+    /// number was dropped).
+    func testThreeCopiesForkingAtOneNumberKeepEveryEntryWithItsHabit() throws {
+        let dir = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        var now = SyncPropertyTests.today
+        func open(_ name: String) throws -> Engine {
+            let engine = try Engine(path: "\(dir)/\(name).db", options: StoreOptions())
+            engine.now = { now }
+            return engine
+        }
+        func spec(_ name: String) -> HabitSpec {
+            HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
+                      startDay: SyncPropertyTests.firstDay, schedule: .daily)
+        }
+        let a = try open("a")
+        _ = try a.createHabit(spec("Read"), startDay: nil)
+        a.close()
+        for copy in ["b", "c"] { try FileManager.default.copyItem(atPath: "\(dir)/a.db", toPath: "\(dir)/\(copy).db") }
+        let copies = try ["a", "b", "c"].map(open)
+        let loggers = try ["x", "y", "z"].map(open)
+        defer { for engine in copies + loggers { engine.close() } }
+        func exchange(_ x: Engine, _ y: Engine) throws {
+            _ = try x.syncApply(try y.syncChanges(peerState: try x.syncState()))
+            _ = try y.syncApply(try x.syncChanges(peerState: try y.syncState()))
+        }
+        // One habit each under the same id, stamps in order: a's earliest, c's latest.
+        for (engine, name) in zip(copies, ["Gym", "Swim", "Yoga"]) {
+            now += 1_000
+            _ = try engine.createHabit(spec(name), startDay: nil)
+        }
+        // Each logger meets one copy first and logs under its habit.
+        for (logger, (copy, name)) in zip(loggers, zip(copies, ["Gym", "Swim", "Yoga"])) {
+            try exchange(logger, copy)
+            now += 1_000
+            _ = try logger.append(Engine.NewEntry(habitId: try logger.habit(named: name).id, kind: .done, day: SyncPropertyTests.firstDay + 1, value: 0,
+                                                  atMs: now, source: .manual, note: "on \(name)"))
+        }
+        // Then every pair, in an order where one logger meets the later branches first.
+        let all = copies + loggers
+        for (i, j) in [(3, 2), (3, 1), (4, 0), (5, 3), (0, 1), (1, 2), (2, 4), (5, 0)] { try exchange(all[i], all[j]) }
+        for _ in 0..<2 {
+            for i in all.indices { for j in all.indices where i < j { try exchange(all[i], all[j]) } }
+        }
+        let canonical = try all[0].syncCanonical()
+        for (index, engine) in all.enumerated() {
+            XCTAssertEqual(Set(try notes(engine)), ["Gym: on Gym", "Swim: on Swim", "Yoga: on Yoga"], "store \(index)")
+            XCTAssertEqual(try engine.syncCanonical(), canonical, "store \(index)")
+            XCTAssertEqual(try engine.store.waitingCount(), 0, "store \(index)")
+        }
+    }
+
     /// Every entry a store holds, as "habit: note", an undone one marked.
     func notes(_ engine: Engine) throws -> [String] {
         try written(engine).map { "\($0.habit): \($0.note)" + ($0.undone ? " (undone)" : "") }
