@@ -214,10 +214,19 @@ final class HubReferralPrivacyTests: HubTestCase {
         return result.stdout.split(separator: "\n").map(String.init)
     }
 
-    func testTriesAreRationedAndAnswerTheSameForKnownAndUnknownCodes() throws {
+    func registerAlice(_ code: String) throws {
         let alice = try hub("alice")
         defer { _ = hc_hub_close(alice) }
-        ok(hc_hub_referral_register(alice, "ALICE-KNOWN"), "alice's code")
+        ok(hc_hub_referral_register(alice, code), "alice's code")
+    }
+
+    /// The tries name holds at the hub.
+    func tries(_ name: String) throws -> Int64? {
+        try admin().query("SELECT count(*) FROM habitcore_private.referral_tries WHERE user_name = $1", [.text(name)]).int(0, 0)
+    }
+
+    func testTriesAreRationedAndAnswerTheSameForKnownAndUnknownCodes() throws {
+        try registerAlice("ALICE-KNOWN")
         let dave = try user("dave")
         defer { _ = hc_hub_close(dave) }
         let tries = HubSchema.referralTries
@@ -231,14 +240,11 @@ final class HubReferralPrivacyTests: HubTestCase {
         XCTAssertTrue(String(cString: hc_hub_errmsg(dave)).contains("last hour"))
         // A code already tried this hour is answered again, as before.
         XCTAssertEqual(hc_hub_referral_redeem(dave, "GUESS-0"), HC_E_NOT_FOUND)
-        let admin = try admin()
-        XCTAssertEqual(try admin.query("SELECT count(*) FROM habitcore_private.referral_tries WHERE user_name = 'dave'").int(0, 0), Int64(tries))
+        XCTAssertEqual(try self.tries("dave"), Int64(tries))
     }
 
     func testAnswersAreGivenOnlyForCommittedTries() throws {
-        let alice = try hub("alice")
-        defer { _ = hc_hub_close(alice) }
-        ok(hc_hub_referral_register(alice, "ALICE-ROLLBACK"), "alice's code")
+        try registerAlice("ALICE-ROLLBACK")
         let erin = try user("erin")
         defer { _ = hc_hub_close(erin) }
         // Inside a transaction a code is never answered: the try must be committed first.
@@ -247,21 +253,19 @@ final class HubReferralPrivacyTests: HubTestCase {
         XCTAssertEqual(try psql("erin", "SELECT habitcore.redeem_referral('ALICE-ROLLBACK')"), ["6"], "the rolled-back try was not kept")
         // Committed, the try stays spent when the redemption it answers is rolled back.
         XCTAssertEqual(try psql("erin", "BEGIN; SELECT habitcore.redeem_referral('ALICE-ROLLBACK'); ROLLBACK"), ["0"])
-        let admin = try admin()
-        XCTAssertEqual(try admin.query("SELECT count(*) FROM habitcore_private.referral_tries WHERE user_name = 'erin'").int(0, 0), 1)
-        XCTAssertEqual(try admin.query("SELECT count(*) FROM habitcore.referral_redemptions WHERE user_name = 'erin'").int(0, 0), 0)
+        XCTAssertEqual(try tries("erin"), 1)
+        XCTAssertEqual(try admin().query("SELECT count(*) FROM habitcore.referral_redemptions WHERE user_name = 'erin'").int(0, 0), 0)
         // Registering answers only through the function: a direct INSERT is refused.
         XCTAssertTrue(try server.psql("erin", "erin-pw", "INSERT INTO habitcore.referral_codes (user_name, code) VALUES ('erin', 'ALICE-ROLLBACK')").stderr.contains("permission denied"))
         XCTAssertEqual(hc_hub_referral_register(erin, "ALICE-ROLLBACK"), HC_E_CONFLICT, "alice holds it: a try spent")
-        XCTAssertEqual(try admin.query("SELECT count(*) FROM habitcore_private.referral_tries WHERE user_name = 'erin'").int(0, 0), 1, "the same code, the same try")
+        XCTAssertEqual(try tries("erin"), 1, "the same code, the same try")
         ok(hc_hub_referral_register(erin, "ERIN-OWN"), "erin's code")
     }
 
     func testAfterRedeemingEveryOtherCodeAnswersTheSame() throws {
-        let alice = try hub("alice")
+        try registerAlice("ALICE-ONCE")
         let bob = try hub("bob")
-        defer { _ = hc_hub_close(alice); _ = hc_hub_close(bob) }
-        ok(hc_hub_referral_register(alice, "ALICE-ONCE"), "alice's code")
+        defer { _ = hc_hub_close(bob) }
         ok(hc_hub_referral_register(bob, "BOB-EXISTS"), "bob's code")
         let frank = try user("frank")
         defer { _ = hc_hub_close(frank) }
@@ -270,8 +274,7 @@ final class HubReferralPrivacyTests: HubTestCase {
         XCTAssertEqual(hc_hub_referral_redeem(frank, "BOB-EXISTS"), HC_E_CONFLICT)
         XCTAssertEqual(hc_hub_referral_redeem(frank, "NOBODY-HAS-IT"), HC_E_CONFLICT)
         XCTAssertEqual(String(cString: hc_hub_errmsg(frank)), "this user already redeemed another referral code")
-        let admin = try admin()
-        XCTAssertEqual(try admin.query("SELECT count(*) FROM habitcore_private.referral_tries WHERE user_name = 'frank'").int(0, 0), 1,
+        XCTAssertEqual(try tries("frank"), 1,
                        "answers after the redemption look nothing up")
     }
 }
