@@ -130,13 +130,20 @@ final class HubPrivacyTests: HubTestCase {
     }
 
     func testBobCannotBlockInit() throws {
+        // Work for init beside bob: a statistics target and a leakproof mark to put back.
+        let owner = try admin()
+        try owner.query("ALTER TABLE habitcore.records ALTER COLUMN hlc SET STATISTICS -1")
+        try owner.query("ALTER FUNCTION pg_catalog.texteq(text, text) LEAKPROOF")
         // Bob holds what he can: the advisory lock init once took, and his reads of the
-        // hub's tables in a transaction left open.
+        // hub's tables and the catalog in a transaction left open.
         let bob = try PostgresConnection(try server.conninfo("bob", Self.passwords["bob"] ?? ""))
         try bob.query("BEGIN")
         try bob.query("SELECT pg_advisory_xact_lock(7261001)")
         try bob.query("SELECT count(*) FROM habitcore.schema_version")
         try bob.query("SELECT count(*) FROM habitcore.records")
+        try bob.query("SELECT count(*) FROM habitcore.referral_codes")
+        try bob.query("SELECT count(relname) FROM pg_class")
+        try bob.query("SELECT count(*) FROM pg_proc")
         try bob.query("LOCK TABLE habitcore.schema_version IN ACCESS SHARE MODE")
         // Stronger locks are not his to take.
         for sql in ["LOCK TABLE habitcore.schema_version IN SHARE UPDATE EXCLUSIVE MODE", "LOCK TABLE habitcore.schema_version IN ROW SHARE MODE",
@@ -149,6 +156,8 @@ final class HubPrivacyTests: HubTestCase {
         var version: Int32 = 0
         ok(hc_hub_init(&version, admin), "init beside bob's transaction")
         XCTAssertEqual(version, HubSchema.version)
+        XCTAssertEqual(try owner.query("SELECT attstattarget FROM pg_attribute WHERE attrelid = 'habitcore.records'::regclass AND attname = 'hlc'").int(0, 0), 0)
+        XCTAssertEqual(try owner.query("SELECT proleakproof FROM pg_proc WHERE oid = 'pg_catalog.texteq(text, text)'::regprocedure").text(0, 0), "f")
         try bob.query("COMMIT")
     }
 
