@@ -259,7 +259,8 @@ package enum HubSchema {
             $fn$
             """,
             // 0: redeemed (now or before); 1: no such code; 2: the user's own code;
-            // 3: the user redeemed another code (whether this one exists or not);
+            // 3: the user redeemed another code (whether this one exists or not: only
+            // the user's own codes and the one it redeemed are told apart from the rest);
             // 4: no acting user; 5, 6: referral_try's.
             """
             CREATE OR REPLACE FUNCTION habitcore.redeem_referral(redeem_code text) RETURNS integer
@@ -271,10 +272,10 @@ package enum HubSchema {
                 tried integer;
             BEGIN
                 IF me IS NULL THEN RETURN 4; END IF;
+                IF EXISTS (SELECT 1 FROM habitcore.referral_codes c WHERE c.user_name = me AND c.code = redeem_code) THEN RETURN 2; END IF;
                 SELECT r.code INTO redeemed FROM habitcore.referral_redemptions r
                     WHERE r.user_name = me AND r.side = 'redeemer';
                 IF redeemed IS NOT NULL THEN RETURN CASE WHEN redeemed = redeem_code THEN 0 ELSE 3 END; END IF;
-                IF EXISTS (SELECT 1 FROM habitcore.referral_codes c WHERE c.user_name = me AND c.code = redeem_code) THEN RETURN 2; END IF;
                 tried := habitcore_private.referral_try(me, redeem_code);
                 IF tried IS NOT NULL THEN RETURN tried; END IF;
                 SELECT c.user_name INTO referrer FROM habitcore.referral_codes c WHERE c.code = redeem_code;
