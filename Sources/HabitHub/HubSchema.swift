@@ -351,10 +351,6 @@ package enum HubSchema {
             object text;
             columns text;
         BEGIN
-            IF NOT (SELECT r.rolsuper FROM pg_catalog.pg_roles r WHERE r.rolname = current_user) THEN
-                RAISE EXCEPTION 'habitcore hub: init needs a superuser, to take from PUBLIC the catalog views that show other users'
-                    USING ERRCODE = 'insufficient_privilege';
-            END IF;
             -- Row-level security lets a leakproof comparison run before the policy: as an
             -- index condition, EXPLAIN ANALYZE would count another user's rows (and the
             -- planner estimate them from the statistics). Not leakproof, they run after it.
@@ -432,12 +428,21 @@ package enum HubSchema {
         """
 
     /// Migrates to this library's version in one transaction. Two inits wait for each
-    /// other on a lock of a table hub users may only read (a SHARE UPDATE EXCLUSIVE
-    /// lock, which no lock they can hold delays; an advisory lock any user could take);
-    /// a migration's wait for a table a user holds is cut short by ending hub users'
-    /// sessions. The first init has no table to lock: a second one at the same moment
-    /// fails on the schema the first created, and runs again.
+    /// other on a lock of a table hub users may only read (SHARE UPDATE EXCLUSIVE,
+    /// which no lock they can hold delays; not an advisory lock, which any user could
+    /// take); a migration's wait for a table a user holds is cut short by ending hub
+    /// users' sessions. The first init has no table to lock: a second one at the same
+    /// moment fails on the schema the first created, and runs again.
     package static func migrate(_ db: PostgresConnection) throws(HabitError) -> Int32 {
+        let superuser: Bool
+        do throws(PostgresError) {
+            superuser = try db.query("SELECT current_setting('is_superuser')").text(0, 0) == "on"
+        } catch {
+            throw error.habitError
+        }
+        guard superuser else {
+            throw HabitError(.io, "hub init needs a superuser: it takes from PUBLIC the catalog views that show other users (docs/SCALE.md)")
+        }
         var attempts = 0
         while true {
             attempts += 1

@@ -130,6 +130,10 @@ final class HubPrivacyTests: HubTestCase {
     }
 
     func testBobCannotBlockInit() throws {
+        let bobHub = try hub("bob")
+        defer { _ = hc_hub_close(bobHub) }
+        XCTAssertEqual(hc_hub_init(nil, bobHub), HC_E_IO)
+        XCTAssertTrue(String(cString: hc_hub_errmsg(bobHub)).contains("needs a superuser"))
         // Work for init beside bob: a statistics target and a leakproof mark to put back.
         let owner = try admin()
         try owner.query("ALTER TABLE habitcore.records ALTER COLUMN hlc SET STATISTICS -1")
