@@ -47,11 +47,19 @@ const char *hc_hub_errmsg(hc_hub *hub);
  * the thread's next call into it). Never NULL. */
 const char *hc_hub_last_error_message(void);
 
-/* Admin (a superuser or the schema's owner): creates or migrates the hub schema to
- * this library's version, in one transaction; creating the group roles
- * habitcore_device and habitcore_service if they are missing. Running it again does
- * nothing. *out_version (may be NULL) gets the schema version. HC_OK, HC_E_MISUSE,
- * HC_E_IO (connection or permission), HC_E_TOO_NEW (a newer library migrated it). */
+/* Admin (a superuser): creates or migrates the hub schema to this library's version,
+ * in one transaction; creating the group roles habitcore_device and habitcore_service
+ * if they are missing. It also takes from PUBLIC, in the hub's database, what
+ * PostgreSQL shows every role of the others (sessions, locks, row counts and sizes,
+ * role lists; statistics of the hub's tables), which is why it needs a superuser; what
+ * stays visible is in docs/SCALE.md, "What a hub user sees". Running it again changes
+ * nothing, and puts back what a restore or a PostgreSQL upgrade dropped. No hub user
+ * can delay it: two inits wait for each other on a lock no hub user can hold, and a
+ * migration that waits for a table a hub user's open transaction holds ends the
+ * sessions of hub users in the database and runs again (their calls are safe to
+ * repeat). *out_version (may be NULL) gets the schema version. HC_OK, HC_E_MISUSE,
+ * HC_E_IO (connection or permission: not a superuser), HC_E_TOO_NEW (a newer library
+ * migrated it). */
 int32_t hc_hub_init(int32_t *out_version, hc_hub *hub);
 
 #define HC_HUB_USER_DEVICE 0  /* a person's role: sees and writes only its own rows */
@@ -131,16 +139,26 @@ int32_t hc_hub_status_init(hc_hub_status *out, uint32_t struct_size);
  * HC_E_IO. One call per hub handle at a time. */
 int32_t hc_hub_status_get(hc_hub_status *out, hc_hub *hub, const char *act_as);
 
+/* Referral answers ration what they tell of other users' codes: each code a user
+ * looks up (registering one new to it, or redeeming one that is not its own before it
+ * redeemed any) is a try, recorded and committed before it is answered, so a
+ * transaction rolled back takes no try back; a user has 10 tries an hour (a code
+ * already tried that hour is answered again without a new one), then HC_E_BUSY for
+ * every code, known or not, until the oldest try is an hour old. A service role's
+ * tries are the acting user's. */
+
 /* Registers code (4..64 bytes of [A-Za-z0-9_-]) as the connected user's referral
  * code. HC_OK, HC_E_INVALID, HC_E_CONFLICT (another user holds the code; the same
- * user registering it again is HC_OK), HC_E_MISUSE, HC_E_IO. */
+ * user registering it again is HC_OK), HC_E_BUSY (the hour's tries spent),
+ * HC_E_MISUSE, HC_E_IO. */
 int32_t hc_hub_referral_register(hc_hub *hub, const char *code);
 
 /* Redeems code for the connected user: records the redemption once, for both users
  * (the referrer sees it in hc_hub_status_get at its next call). HC_OK (also when
  * this user already redeemed this code), HC_E_NOT_FOUND (no such code),
- * HC_E_CONFLICT (the user's own code, or the user already redeemed another code),
- * HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * HC_E_CONFLICT (the user's own code, or the user already redeemed another code:
+ * then every other code, existing or not, answers this), HC_E_BUSY (the hour's
+ * tries spent), HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
 int32_t hc_hub_referral_redeem(hc_hub *hub, const char *code);
 
 #ifdef __cplusplus

@@ -380,25 +380,39 @@ package final class Hub {
 
     package func registerReferral(_ code: String) throws(HabitError) {
         guard Self.validCode(code) else { throw .invalid("referral code \"\(code)\": 4 to 64 of A-Z, a-z, 0-9, _ and -") }
-        try run { () throws(PostgresError) in
-            try db.query(
-                "INSERT INTO habitcore.referral_codes (user_name, code) VALUES ($1, $2) ON CONFLICT (user_name, code) DO NOTHING",
-                [.text(login), .text(code)])
+        switch try referral("register_referral", code) {
+        case 0: return
+        case 1: throw .conflict("another hub user holds the referral code \"\(code)\"")
+        default: throw HabitError(.io, "the hub did not recognise this connection's role as a hub user")
         }
     }
 
     package func redeemReferral(_ code: String) throws(HabitError) {
         guard Self.validCode(code) else { throw .invalid("referral code \"\(code)\": 4 to 64 of A-Z, a-z, 0-9, _ and -") }
-        let outcome = try run { () throws(PostgresError) -> Int64 in
-            try db.query("SELECT habitcore.redeem_referral($1)", [.text(code)]).int(0, 0) ?? -1
-        }
-        switch outcome {
+        switch try referral("redeem_referral", code) {
         case 0: return
         case 1: throw .notFound("no referral code \"\(code)\" at the hub")
         case 2: throw .conflict("\"\(code)\" is this user's own referral code")
         case 3: throw .conflict("this user already redeemed another referral code")
         default: throw HabitError(.io, "the hub did not recognise this connection's role as a hub user")
         }
+    }
+
+    /// One of the hub's referral functions, each call its own transaction: a code is
+    /// answered only once its try is committed (6: recorded, call again), and a user's
+    /// tries of the hour spent are HC_E_BUSY.
+    private func referral(_ function: String, _ code: String) throws(HabitError) -> Int64 {
+        for _ in 0..<3 {
+            let outcome = try run { () throws(PostgresError) -> Int64 in
+                try db.query("SELECT habitcore.\(function)($1)", [.text(code)]).int(0, 0) ?? -1
+            }
+            switch outcome {
+            case 5: throw HabitError(.busy, "this user looked up \(HubSchema.referralTries) referral codes in the last hour, the most the hub answers; try again later")
+            case 6: continue
+            default: return outcome
+            }
+        }
+        throw HabitError(.io, "the hub did not answer the referral code (its try was not kept)")
     }
 }
 

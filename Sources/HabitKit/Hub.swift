@@ -182,7 +182,8 @@ public final class Hub: @unchecked Sendable {
         }
     }
 
-    /// Admin: creates or migrates the hub schema and gives its version (hc_hub_init).
+    /// Admin (a superuser): creates or migrates the hub schema, hides from each user
+    /// what PostgreSQL would show of the others, and gives its version (hc_hub_init).
     /// Throws .io (connection or permission), .tooNew.
     @discardableResult
     public func initialise() throws(HabitError) -> Int32 {
@@ -240,13 +241,15 @@ public final class Hub: @unchecked Sendable {
     }
 
     /// Registers a referral code for the connected user (hc_hub_referral_register).
-    /// Throws .invalid, .conflict (another user holds it), .io.
+    /// Throws .invalid, .conflict (another user holds it), .busy (the hour's ten
+    /// codes looked up spent), .io.
     public func registerReferral(code: String) throws(HabitError) {
         try referral(code, library.referralRegister)
     }
 
     /// Redeems a referral code for the connected user (hc_hub_referral_redeem).
-    /// Throws .notFound (no such code), .conflict (own code, or another redeemed), .io.
+    /// Throws .notFound (no such code), .conflict (own code, or another redeemed),
+    /// .busy (the hour's ten codes looked up spent), .io.
     public func redeemReferral(code: String) throws(HabitError) {
         try referral(code, library.referralRedeem)
     }

@@ -154,12 +154,14 @@ enum Help {
 
         A hub is a PostgreSQL database that a person's devices sync through. URL is a
         libpq connection string or URI (or HABITCORE_HUB): who connects is who syncs,
-        each user as a PostgreSQL role of their own. init (admin) creates or migrates
-        the hub's schema; user add (admin) creates a user's role (--service: a trusted
-        server's role, which acts for one user at a time with --act-as); sync sends the
-        hub what it lacks and merges what this store lacks, and is safe to run again
-        after any failure; status counts what the hub holds for the user. habitctl
-        loads libhabitcore_hub.so.1 from beside libhabitcore.so (exit 6 without it).
+        each user as a PostgreSQL role of their own. init (a superuser) creates or
+        migrates the hub's schema and hides from each user what PostgreSQL would show
+        of the others (docs/SCALE.md); user add (admin) creates a user's role
+        (--service: a trusted server's role, which acts for one user at a time with
+        --act-as); sync sends the hub what it lacks and merges what this store lacks,
+        and is safe to run again after any failure; status counts what the hub holds
+        for the user. habitctl loads libhabitcore_hub.so.1 from beside libhabitcore.so
+        (exit 6 without it).
         """,
         "sync": """
         Usage: habitctl sync state [--out FILE]

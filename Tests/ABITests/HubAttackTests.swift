@@ -70,7 +70,7 @@ final class HubAttackTests: HubTestCase {
         // Every hub function, with alice's name wherever it takes text.
         XCTAssertEqual(try attempt("bob", "SELECT habitcore.acting_user()"), "bob")
         XCTAssertEqual(try attempt("bob", "SET habitcore.act_as = 'alice'; SELECT habitcore.acting_user()"), "bob")
-        XCTAssertEqual(try attempt("bob", "SELECT habitcore.redeem_referral('alice')"), "1", "no code named alice")
+        XCTAssertEqual(try attempt("bob", "SELECT habitcore.redeem_referral('alice')"), "3", "bob redeemed alice's code: every other code answers alike")
         try expectRefused("bob", "SELECT habitcore.refuse_change()")
         // Writes: alice's rows cannot be made, bob's own cannot be changed or removed.
         try expectRefused("bob", "INSERT INTO habitcore.records (user_name, replica, seq, hlc, kind, payload) VALUES ('alice', '\\x00112233445566778899aabbccddeeff', 999, 1, 1, '\\x00')")
@@ -108,7 +108,7 @@ final class HubAttackTests: HubTestCase {
             """)
         XCTAssertEqual(unpinned.int(0, 0), 0)
         let definers = try admin.query("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'habitcore' AND p.prosecdef")
-        XCTAssertEqual(definers.int(0, 0), 1, "redeem_referral, the one cross-user function")
+        XCTAssertEqual(definers.int(0, 0), 2, "register_referral and redeem_referral, the cross-user functions")
     }
 
     func testServiceRoleSeesNothingWithoutActAs() throws {

@@ -40,8 +40,8 @@ final class PostgresTestServer {
     var adminConninfo: String { conninfo("postgres", adminPassword) }
 
     /// psql, the real client, as user: one result per statement, unaligned, no headers.
-    func psql(_ user: String, _ password: String, _ sql: String) throws -> ProcessResult {
-        try runProcess(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-h", folder, "-U", user, "-d", "postgres", "-c", sql],
+    func psql(_ user: String, _ password: String, _ sql: String, database: String = "postgres") throws -> ProcessResult {
+        try runProcess(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-h", folder, "-U", user, "-d", database, "-c", sql],
                        environment: ["PGPASSWORD": password])
     }
 
