@@ -276,11 +276,18 @@ enum Help {
                [--group G|--no-group] [--routine R] [--schedule S] [--start DATE] [--proof|--no-proof]
                [--miss-allowance N|store] [--open-day previous|zero|store]
                [--description TEXT] [--question TEXT] [--colour #RRGGBB] [--icon ICON] [--position N]
+               [--from DATE]
         An empty --description, --question, --colour or --icon ("") clears it.
-        A new schedule applies from today; earlier days keep theirs. Streak rules apply to
-        the whole history: they say how it is read, not what happened.
+        Schedule, target and direction, group and proof apply from --from DATE (default
+        today; an earlier day re-judges the days from it, which the output names);
+        earlier days keep theirs. Streak rules, start and the other fields apply to the
+        whole history: they say how it is read, not what happened.
         """,
-        "habit archive": "Usage: habitctl habit archive HABIT [--restore]",
+        "habit archive": """
+        Usage: habitctl habit archive HABIT [--restore] [--from DATE]
+        Nothing is due from --from DATE (default today) while archived; a stretch archived
+        and then restored is excused.
+        """,
         "log": """
         Usage: habitctl log HABIT [AMOUNT|-] [--total] [--date DATE] [--note TEXT] [--source manual|import|health|proof]
                             [--key KEY]
