@@ -125,7 +125,9 @@ extension Engine {
     /// A group's completion on one day and over a window.
     package func groupCompletion(_ group: String, asOf: Int32?, from: Int32, to: Int32) throws(HabitError)
         -> (day: Scores.Completion, window: Scores.Completion) {
-        guard try habits(includeArchived: false).contains(where: { $0.spec.group?.lowercased() == group.lowercased() }) else {
+        // A group some active habit is in, or was in on some day (its versions).
+        guard try habits(includeArchived: false).contains(where: { $0.versions.contains { $0.group?.lowercased() == group.lowercased() }
+                                                                   || $0.spec.group?.lowercased() == group.lowercased() }) else {
             throw .notFound("no active habit is in the group '\(group.prefix(200))'")
         }
         let day = try resolve(asOf)
