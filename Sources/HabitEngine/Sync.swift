@@ -376,7 +376,7 @@ extension Engine {
                     + " description=\(s.display.description.map(SyncCanonical.quote) ?? "-") question=\(s.display.question.map(SyncCanonical.quote) ?? "-")"
                     + " colour=\(s.display.colour ?? "-") icon=\(s.display.icon.map(SyncCanonical.quote) ?? "-") position=\(s.display.position)"]
                 for v in habit.versions {
-                    block.append("  version \(v.fromDay) \(v.schedule.description) target=\(v.target) direction=\(v.direction.rawValue)"
+                    block.append("  settings \(v.fromDay) \(v.schedule.description) target=\(v.target) direction=\(v.direction.rawValue)"
                         + " proof=\(v.proofRequired ? 1 : 0) group=\(v.group.map(SyncCanonical.quote) ?? "-") archived=\(v.archived ? 1 : 0)")
                 }
                 habitLines.append((id, block))
