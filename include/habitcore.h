@@ -521,10 +521,10 @@ void hc_habit_free(hc_habit *habit);
  *    habit and day (the later write of one day's version wins). A stretch archived and
  *    later restored is excused (neither kept nor missed); nothing is due from the day
  *    a habit is archived on while it stays archived.
- *  - Whole-history (a change reads every day anew): the streak policy's miss allowance
- *    and open day (hc_streak_policy_set, per habit or store-wide), the week start, the
- *    start day, the kind (never changes), and the fields that judge nothing: name,
- *    unit, routine, description, question, colour, icon, position.
+ *  - Whole-history (a change reads every day anew): the streak policy's miss allowance,
+ *    open day and off days (hc_store_set_streak_policy, hc_habit_set_streak_policy),
+ *    the week start, the start day, the kind (never changes), and the fields that
+ *    judge nothing: name, unit, routine, description, question, colour, icon, position.
  * A change applies from today by default, or from an earlier day (hc_habit_update_from,
  * hc_habit_archive_from), never a later one; the days from it through today are
  * re-judged, and their completion credits follow in the same transaction: minutes
