@@ -2132,8 +2132,9 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *  - two active habits with one name (created offline on two devices): the one
  *    with the smaller global id keeps the name, the other shows it followed by
  *    " (<replica prefix>-<seq>)"; no habit is dropped;
- *  - schedules: by effective date, one per habit and day, last writer wins per
- *    day (history keeps the schedule it had);
+ *  - settings versions (schedule, target and direction, proof, group, archived):
+ *    by effective date, one per habit and day, last writer wins per day (history
+ *    keeps the versions it had);
  *  - vacations: an observed-remove set: a removal cancels the vacation it saw,
  *    a vacation added elsewhere meanwhile stays;
  *  - shield rules: a rule is one record everywhere (its global id is its creation);

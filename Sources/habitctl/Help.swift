@@ -186,8 +186,8 @@ enum Help {
         "Forks" rule says: it takes back from its peers what it lost, and keeps what it
         wrote since.
 
-        What merges: habits and their fields (the later edit wins per field), schedules
-        (per effective day), entries and undos (all kept; an entry undone on two devices
+        What merges: habits and their fields (the later edit wins per field), settings
+        versions (schedule, target, proof, group, archived: per effective day), entries and undos (all kept; an entry undone on two devices
         is cancelled once), vacations (a removal removes the one it saw), the time
         zone, day start and week start, proofs' records and verdicts, credit accounts,
         spends, step reports and rules (earnings are recounted on each device), award

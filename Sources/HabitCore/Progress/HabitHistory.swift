@@ -26,7 +26,7 @@ package struct HabitHistory: Sendable {
     private let emptyMark: UInt8
     /// Whether the versions differ in target, direction, proof, group or archive
     /// (then the judges read those per day).
-    private let variesBeyondSchedule: Bool
+    let variesBeyondSchedule: Bool
 
     /// How a day is kept: done, or skipped and not done.
     package enum Mark {
@@ -144,9 +144,6 @@ package struct HabitHistory: Sendable {
         guard variesBeyondSchedule, let version = versions.version(on: day) else { return (spec.target, spec.direction == .atMost) }
         return (version.target, version.direction == .atMost)
     }
-
-    /// Whether target or direction differ between days (then `limit(on:)` is read per day).
-    var limitVaries: Bool { variesBeyondSchedule }
 
     /// The days excused on top of skip entries: the vacations given, and the stretches
     /// the habit was archived before it was unarchived.

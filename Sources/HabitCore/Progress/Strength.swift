@@ -100,7 +100,7 @@ extension Scores {
         let numeric = kind == .counter || kind == .duration
         // Target and direction of each day's version; read per day only when they vary.
         let (target, atMost) = history.limit(on: startDay)
-        let limitVaries = history.limitVaries
+        let limitVaries = history.variesBeyondSchedule
         let last = history.lastActiveDay(asOf: to)
         let excused = ExcusedDays(history.excusedRanges(vacations), from: startDay, to: last)
         let hasVacations = !excused.isEmpty
