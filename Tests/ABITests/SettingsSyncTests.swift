@@ -47,10 +47,10 @@ final class SettingsSyncTests: StoreTestCase {
         let expected = [true, true, true, false, false, true, true]
         XCTAssertEqual(done(a, water, from: today - 7, to: today - 1), expected, "days -4 and -3 by 10, -2 and -1 by 9")
         XCTAssertEqual(done(b, there, from: today - 7, to: today - 1), expected)
-        // The same day changed on both: the later write wins on both.
+        // The same day changed on both, b's after it saw a's: the later write wins on both.
         _ = target(a, water, 12, from: today - 2)
-        _ = target(b, there, 8, from: today - 2)
         _ = pull(b, from: a)
+        _ = target(b, there, 8, from: today - 2)
         _ = pull(a, from: b)
         XCTAssertEqual(canonical(a), canonical(b))
         XCTAssertEqual(done(a, water, from: today - 2, to: today - 1), [true, true], "b's later 8 stands")
