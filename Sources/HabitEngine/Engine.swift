@@ -309,9 +309,7 @@ package final class Engine {
             cachedHabits[id] = nil
             historyCache.remove(habitId: id)
             try store.updateHabit(id: id, spec: spec)
-            var updated = current
-            updated.spec = spec
-            return try changeVersions(of: updated, from: day, today: today) { version in
+            return try changeVersions(of: current, from: day, today: today) { version in
                 if let target = changes.target { version.target = spec.target; version.direction = target.direction }
                 if changes.group != nil { version.group = spec.group }
                 if changes.proofRequired != nil { version.proofRequired = spec.proofRequired }
