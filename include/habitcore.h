@@ -519,18 +519,57 @@ int32_t hc_habit_find(hc_habit **out, hc_store *store, const char *name);
 /* Releases a habit from hc_habit_get or hc_habit_find. NULL is ignored. */
 void hc_habit_free(hc_habit *habit);
 
+/* Which settings judge a day, and how a change to them reads the past (the one place
+ * this is stated):
+ *  - Effective-dated (a habit keeps every version, each from the day it applies from,
+ *    and each day is judged by the version in force on it; a change never rewrites
+ *    the days before the day it applies from): the schedule, target and direction
+ *    (HC_HABIT_FIELD_TARGET), the proof requirement (HC_HABIT_FIELD_PROOF), group
+ *    membership (HC_HABIT_FIELD_GROUP) and archived or not (hc_habit_archive). Every
+ *    answer about a day reads that day's version: day states, streaks, strength,
+ *    completion, day scores, global streaks, group rates, completion credits, awards,
+ *    reminders, shields and exports. Sync carries the versions and merges them per
+ *    habit and day (the later write of one day's version wins). A stretch archived and
+ *    later restored is excused (neither kept nor missed); nothing is due from the day
+ *    a habit is archived on while it stays archived.
+ *  - Whole-history (a change reads every day anew): the streak policy's miss allowance,
+ *    open day and off days (hc_store_set_streak_policy, hc_habit_set_streak_policy),
+ *    the week start, the start day, the kind (never changes), and the fields that
+ *    judge nothing: name, unit, routine, description, question, colour, icon, position.
+ * A change applies from today by default, or from an earlier day (hc_habit_update_from,
+ * hc_habit_archive_from), never a later one; the days from it through today are
+ * re-judged, and their completion credits follow in the same transaction: minutes
+ * earned on a day that is no longer done are taken back (an adjust entry, reason
+ * "'NAME' re-judged not done by its settings from DATE"), a day that became done earns
+ * them ("'NAME' done under its settings from DATE"). */
+
 /* Changes the fields named by the HC_HABIT_FIELD_* bits in fields, taking
  * their values from options; other fields of options are not read. The kind
- * never changes. A schedule change applies from today; the days before keep the
- * schedule they had. A display bit with an options.struct_size of 1.0 (which has no
- * such field) is HC_E_INVALID. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT,
- * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * never changes. The effective-dated settings (above) change from today on; the
+ * days before keep the versions they had. A display bit with an options.struct_size
+ * of 1.0 (which has no such field) is HC_E_INVALID. HC_OK, HC_E_INVALID,
+ * HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
 int32_t hc_habit_update(hc_store *store, int64_t id, const hc_habit_options *options, uint32_t fields);
 
-/* Archives (archived = 1, from today) or restores (archived = 0) a habit. Its
- * entries stay. Restoring is HC_E_CONFLICT if an active habit has its name.
+/* Since 1.1. hc_habit_update with the effective-dated settings changed from from_day on
+ * (HC_DAY_NONE: today; a day after today is HC_E_INVALID; a day before the start day
+ * means the start day): the version in force on from_day takes the new values from
+ * that day, and so does every later version. *out_first and *out_last (either may be
+ * NULL) receive the days re-judged, from_day through today, or HC_DAY_NONE both when
+ * nothing that judges a day changed. Same codes as hc_habit_update. */
+int32_t hc_habit_update_from(hc_store *store, int64_t id, const hc_habit_options *options, uint32_t fields, int32_t from_day,
+                             int32_t *out_first, int32_t *out_last);
+
+/* Archives (archived = 1, from today) or restores (archived = 0, from today) a
+ * habit. Its entries stay. Restoring is HC_E_CONFLICT if an active habit has its name.
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
 int32_t hc_habit_archive(hc_store *store, int64_t id, int32_t archived);
+
+/* Since 1.1. hc_habit_archive from from_day on (HC_DAY_NONE: today; not after today):
+ * archived, nothing is due from that day; restored, days are due again from it and
+ * the stretch archived before stays excused. *out_first and *out_last as
+ * hc_habit_update_from gives them. Same codes as hc_habit_archive. */
+int32_t hc_habit_archive_from(hc_store *store, int64_t id, int32_t archived, int32_t from_day, int32_t *out_first, int32_t *out_last);
 
 typedef struct hc_habit_list hc_habit_list;
 #define HC_LIST_INCLUDE_ARCHIVED 0x1u
@@ -2189,8 +2228,9 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *  - two active habits with one name (created offline on two devices): the one
  *    with the smaller global id keeps the name, the other shows it followed by
  *    " (<replica prefix>-<seq>)"; no habit is dropped;
- *  - schedules: by effective date, one per habit and day, last writer wins per
- *    day (history keeps the schedule it had);
+ *  - settings versions (schedule, target and direction, proof, group, archived):
+ *    by effective date, one per habit and day, last writer wins per day (history
+ *    keeps the versions it had);
  *  - vacations: an observed-remove set: a removal cancels the vacation it saw,
  *    a vacation added elsewhere meanwhile stays;
  *  - shield rules: a rule is one record everywhere (its global id is its creation);

@@ -87,6 +87,12 @@ enum CHabit {
         return changes
     }
 
+    /// Writes the days a change re-judged to the caller's optional out pointers.
+    static func rejudged(_ days: ClosedRange<Int32>?, _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?) {
+        outFirst?.pointee = days?.lowerBound ?? dayNone
+        outLast?.pointee = days?.upperBound ?? dayNone
+    }
+
     /// Fills uninitialised memory with a habit; its strings are released by clear.
     static func fill(_ target: UnsafeMutablePointer<hc_habit>, _ habit: Habit) throws(HabitError) {
         let spec = habit.spec
@@ -184,9 +190,28 @@ public func hc_habit_update(_ store: OpaquePointer?, _ id: Int64, _ options: Uns
 }
 
 @c @implementation
+public func hc_habit_update_from(_ store: OpaquePointer?, _ id: Int64, _ options: UnsafePointer<hc_habit_options>?, _ fields: UInt32,
+                                 _ fromDay: Int32, _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let (options, display) = try CHabit.options(options)
+        let changes = try CHabit.changes(options, display: display, fields: fields, today: engine.today)
+        CHabit.rejudged(try engine.updateHabit(id: id, changes, from: try Convert.day(fromDay, "from_day")), outFirst, outLast)
+    }
+}
+
+@c @implementation
 public func hc_habit_archive(_ store: OpaquePointer?, _ id: Int64, _ archived: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         try engine.archiveHabit(id: id, archived: try CHabit.flag(archived, "archived"))
+    }
+}
+
+@c @implementation
+public func hc_habit_archive_from(_ store: OpaquePointer?, _ id: Int64, _ archived: Int32, _ fromDay: Int32,
+                                  _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let rejudged = try engine.archiveHabit(id: id, archived: try CHabit.flag(archived, "archived"), from: try Convert.day(fromDay, "from_day"))
+        CHabit.rejudged(rejudged, outFirst, outLast)
     }
 }
 

@@ -84,7 +84,7 @@ enum CProgress {
                 }
             }
         }
-        return HabitHistory(spec: spec, schedules: [], archivedDay: nil, marks: marks, values: values)
+        return HabitHistory(spec: spec, versions: [], archivedDay: nil, marks: marks, values: values)
     }
 
     /// The flags hc_day_state may carry.

@@ -111,8 +111,8 @@ extension Engine {
             let cancelled = DayFold.cancelledIds(in: entries)
             let proofs = entries.filter { $0.source == .proof && $0.kind != .undo && $0.kind != .skip && !cancelled.contains($0.id) }
                 .map { AwardFacts.Counted(day: $0.day, id: $0.id) }
-            let history = HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
-                                       days: DayFold.sparseStates(entries, habit: habit.spec))
+            let history = HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
+                                       days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
             let createdDay = (try? clock.localDay(utcMs: habit.createdAtMs)) ?? habit.spec.startDay
             habits.append(AwardFacts.HabitFacts(id: habit.id, history: history, createdDay: createdDay, proofs: proofs,
                                                 policy: policies.habits[habit.id] ?? policies.store))
@@ -226,10 +226,10 @@ extension Engine {
     }
 
     private func recordTargetReached(habit: Habit, day: Int32) throws(HabitError) {
-        guard habit.spec.kind != .measurement, habit.spec.direction == .atLeast, day >= habit.spec.startDay else { return }
+        guard habit.spec.kind != .measurement, habit.spec(on: day).direction == .atLeast, day >= habit.spec.startDay else { return }
         // One read of the day serves both its state and the entry that made it.
         let entries = try store.entries(habitId: habit.id, from: day, to: day)
-        let state = DayFold.states(entries, from: day, to: day, habit: habit.spec)[0]
+        let state = DayFold.states(entries, from: day, to: day, habit: habit.spec, versions: habit.versions)[0]
         guard state.done, let entry = Self.latestStanding(in: entries) else { return }
         _ = try store.insertEvent(HabitEvent(id: 0, kind: .targetReached, day: day, atMs: entry.recordedAtMs, habitId: habit.id,
                                              entryId: entry.id, awardId: nil, value: state.value, acknowledged: false),

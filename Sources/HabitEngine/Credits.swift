@@ -300,10 +300,15 @@ extension Engine {
     /// gives them back with an `adjust` entry, even when they were already spent (the
     /// balance then shows the debt); a reward changed for the day is recounted. So
     /// every replica that holds the same entries and rules holds the same credits.
-    func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64?) throws(HabitError) {
+    ///
+    /// A day a settings change re-judges (SettingsVersion) is settled the same way, in
+    /// the change's transaction: minutes earned on a day that is no longer done are
+    /// taken back, and a day that became done earns them, each with a reason that says
+    /// the day was re-judged.
+    func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64?, why: CreditSettlement = .entry(nil)) throws(HabitError) {
         guard try earnsCredits(habit.id) else { return }
         let entries = try store.entries(habitId: habit.id, from: day, to: day)
-        let done = DayFold.states(entries, from: day, to: day, habit: habit.spec).first?.done ?? false
+        let done = DayFold.states(entries, from: day, to: day, habit: habit.spec, versions: habit.versions).first?.done ?? false
         let cause = causeEntryId ?? entries.last?.id
         let at = now()
         let today = try today()
@@ -311,17 +316,45 @@ extension Engine {
             let held = try store.habitCredit(accountId: accountId, habitId: habit.id, day: day)
             let owed = try rules(accountId).habitMinutes(habitId: habit.id, on: day)
             guard let (kind, minutes) = CreditDerivation.habitReward(owed: owed, done: done, held: held) else { continue }
-            let name = habit.spec.name
-            let reason = kind == .earn ? "completed '\(name)'" : done ? "reward for '\(name)' recounted" : "completion of '\(name)' undone"
+            let reason = why.reason(kind: kind, done: done, habit: habit.spec.name)
             _ = try writeExpiries(accountId: accountId, today: today, at: at)
             _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
                                                         reason: reason, cause: .habitEntry, causeId: cause, habitId: habit.id, steps: nil))
         }
     }
 
-    /// After a reward of a habit changed from a day on: its days from then are re-settled.
-    func settleHabitCredits(habitId: Int64, from day: Int32) throws(HabitError) {
+    /// After a reward or the settings of a habit changed from a day on: its days from
+    /// then are re-settled (only days with entries can hold completion credits).
+    func settleHabitCredits(habitId: Int64, from day: Int32, why: CreditSettlement = .rewardChanged) throws(HabitError) {
         guard let habit = try store.habit(id: habitId) else { return }
-        for entryDay in try store.entryDays(habitId: habitId, from: day) { try settleHabitCredits(habit: habit, day: entryDay, causeEntryId: nil) }
+        for entryDay in try store.entryDays(habitId: habitId, from: day) {
+            try settleHabitCredits(habit: habit, day: entryDay, causeEntryId: nil, why: why)
+        }
+    }
+}
+
+/// Why a habit day's completion credits are settled again: what the entry's reason says.
+enum CreditSettlement {
+    /// An entry appended to the day (its kind; nil: not known here).
+    case entry(EntryKind?)
+    /// The reward of the habit changed.
+    case rewardChanged
+    /// The habit's judging settings changed from a day on.
+    case rejudged(from: Int32)
+
+    func reason(kind: CreditKind, done: Bool, habit name: String) -> String {
+        switch self {
+        case .rejudged(let from):
+            let since = (try? CivilDate.format(from)) ?? String(from)
+            if kind == .earn { return "'\(name)' done under its settings from \(since)" }
+            return done ? "reward for '\(name)' recounted" : "'\(name)' re-judged not done by its settings from \(since)"
+        case .entry(let entryKind):
+            if kind == .earn { return "completed '\(name)'" }
+            if done { return "reward for '\(name)' recounted" }
+            return entryKind == .undo ? "completion of '\(name)' undone" : "'\(name)' no longer done after a new entry"
+        case .rewardChanged:
+            if kind == .earn { return "completed '\(name)'" }
+            return done ? "reward for '\(name)' recounted" : "'\(name)' not done"
+        }
     }
 }

@@ -112,14 +112,15 @@ package final class Engine {
 
     /// Re-folds the one day this handle just wrote to, in a habit whose history
     /// is cached. On failure the habit's cache goes: the write itself stands.
-    private func refold(habitId: Int64, day: Int32, spec: HabitSpec, entryId: Int64) {
+    private func refold(habit: Habit, day: Int32, entryId: Int64) {
+        let habitId = habit.id
         if seenLastEntryId != nil {
             // Bounded: past it, the next foreign commit drops the histories (safe).
             if ownEntryIds.count < 4096 { ownEntryIds.insert(entryId) } else { seenLastEntryId = nil; ownEntryIds.removeAll() }
         }
         guard historyCache.byHabit[habitId] != nil else { return }
         guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
-              let state = DayFold.sortedStates(entries, habit: spec).first
+              let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
         else { historyCache.remove(habitId: habitId); return }
         historyCache.update(habitId: habitId, with: state)
     }
@@ -220,11 +221,11 @@ package final class Engine {
         var spec = draft
         spec.startDay = if let startDay { startDay } else { try today() }
         spec = try spec.validated()
-        let schedules = [ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)]
+        let versions = [SettingsVersion(fromDay: spec.startDay, spec: spec)]
         let createdAt = now()
         return try store.atomically { () throws(HabitError) in
             try requireNameFree(spec.name, except: nil)
-            return try store.insertHabit(spec, schedules: schedules, archivedDay: nil, createdAtMs: createdAt)
+            return try store.insertHabit(spec, versions: versions, archivedDay: nil, createdAtMs: createdAt)
         }
     }
 
@@ -277,9 +278,21 @@ package final class Engine {
         package init() {}
     }
 
-    package func updateHabit(id: Int64, _ changes: HabitChanges) throws(HabitError) {
-        let day = try today()
-        try store.atomically { () throws(HabitError) in
+    /// The days a settings change re-judges: from the day it applies from through
+    /// today (nil: it changed nothing that judges a day).
+    package typealias Rejudged = ClosedRange<Int32>?
+
+    /// Changes a habit's fields. The judging settings (target and direction, group,
+    /// proof, schedule) change from `from` on (nil: today; an earlier day is allowed,
+    /// a later one is not): every day before it keeps the version it had, and every
+    /// version from it on takes the new values. The other fields (name, unit, routine,
+    /// start day, display) are whole-history. The completion credits of the re-judged
+    /// days are settled in the same transaction. Returns the days re-judged.
+    @discardableResult
+    package func updateHabit(id: Int64, _ changes: HabitChanges, from: Int32? = nil) throws(HabitError) -> Rejudged {
+        let today = try today()
+        let day = try changeDay(from, today: today)
+        return try store.atomically { () throws(HabitError) -> Rejudged in
             let current = try habit(id: id)
             var spec = current.spec
             if let name = changes.name { spec.name = name }
@@ -300,23 +313,67 @@ package final class Engine {
             cachedHabits[id] = nil
             historyCache.remove(habitId: id)
             try store.updateHabit(id: id, spec: spec)
-            if let schedule = changes.schedule, schedule != current.spec.schedule {
-                // History keeps the schedule it had: the new one governs from today on.
-                try store.setSchedule(habitId: id, span: ScheduleSpan(fromDay: max(day, spec.startDay), schedule: schedule))
+            return try changeVersions(of: current, from: day, today: today) { version in
+                if let target = changes.target { version.target = spec.target; version.direction = target.direction }
+                if changes.group != nil { version.group = spec.group }
+                if changes.proofRequired != nil { version.proofRequired = spec.proofRequired }
+                if changes.schedule != nil { version.schedule = spec.schedule }
             }
         }
     }
 
-    package func archiveHabit(id: Int64, archived: Bool) throws(HabitError) {
-        let day = try today()
-        try store.atomically { () throws(HabitError) in
+    /// Archives (no day is due from `from` on) or restores (days are due again from
+    /// `from` on; the stretch archived before stays excused) a habit; nil: today.
+    @discardableResult
+    package func archiveHabit(id: Int64, archived: Bool, from: Int32? = nil) throws(HabitError) -> Rejudged {
+        let today = try today()
+        let day = try changeDay(from, today: today)
+        return try store.atomically { () throws(HabitError) -> Rejudged in
             let current = try habit(id: id)
-            guard current.isArchived != archived else { return }
+            guard current.isArchived != archived else { return nil }
             if !archived { try requireNameFree(current.spec.name, except: id) }
             cachedHabits[id] = nil
             historyCache.remove(habitId: id)
-            try store.setArchived(id: id, day: archived ? day : nil, name: current.spec.name)
+            try store.setArchived(id: id, day: archived ? max(day, current.spec.startDay) : nil, name: current.spec.name)
+            return try changeVersions(of: current, from: day, today: today) { $0.archived = archived }
         }
+    }
+
+    /// The day a change applies from: a caller's (checked, today at latest) or today.
+    private func changeDay(_ from: Int32?, today: Int32) throws(HabitError) -> Int32 {
+        guard let from else { return today }
+        guard CivilDate.isValid(from) else { throw .invalid("from day \(from) is outside 0001-01-01...9999-12-31") }
+        guard from <= today else {
+            throw .invalid("a change applies from today or an earlier day, not \((try? CivilDate.format(from)) ?? String(from))")
+        }
+        return from
+    }
+
+    /// Applies `change` to the judging settings from `day` on (never before the start
+    /// day): the version in force on it, changed, from that day, and every later version
+    /// changed the same way. Settles the re-judged days' credits; the caller's
+    /// transaction holds it all. Returns the days re-judged.
+    private func changeVersions(of habit: Habit, from day: Int32, today: Int32,
+                                _ change: (inout SettingsVersion) -> Void) throws(HabitError) -> Rejudged {
+        let first = max(day, habit.spec.startDay)
+        let versions = habit.versions.isEmpty ? [SettingsVersion(fromDay: habit.spec.startDay, spec: habit.spec)] : habit.versions
+        var written: [SettingsVersion] = []
+        let before = versions.version(on: first) ?? SettingsVersion(fromDay: first, spec: habit.spec)
+        var atFirst = before
+        atFirst.fromDay = first
+        change(&atFirst)
+        if !atFirst.judgesAlike(before) { written.append(atFirst) }
+        for version in versions where version.fromDay > first {
+            var changed = version
+            change(&changed)
+            if changed != version { written.append(changed) }
+        }
+        cachedHabits[habit.id] = nil
+        historyCache.remove(habitId: habit.id)
+        guard !written.isEmpty else { return nil }
+        for version in written { try store.setVersion(habitId: habit.id, version) }
+        if try earnsCredits(habit.id) { try settleHabitCredits(habitId: habit.id, from: first, why: .rejudged(from: first)) }
+        return first <= today ? first...today : nil
     }
 
     // MARK: The ledger
@@ -384,13 +441,13 @@ package final class Engine {
         if try earnsCredits(habit.id) {
             id = try store.atomically { () throws(HabitError) in
                 let id = try insert()
-                try settleHabitCredits(habit: habit, day: day, causeEntryId: id)
+                try settleHabitCredits(habit: habit, day: day, causeEntryId: id, why: .entry(new.kind))
                 return id
             }
         } else {
             id = try insert()
         }
-        refold(habitId: habit.id, day: day, spec: habit.spec, entryId: id)
+        refold(habit: habit, day: day, entryId: id)
         return id
     }
 
@@ -404,10 +461,10 @@ package final class Engine {
             try EntryRules.validateUndo(of: target, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
             let id = try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
                                            source: .manual, undoes: target.id, note: nil)
-            try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id)
+            try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id, why: .entry(.undo))
             return (id, habit, target.day)
         }
-        refold(habitId: undone.id, day: day, spec: undone.spec, entryId: id)
+        refold(habit: undone, day: day, entryId: id)
         return id
     }
 
@@ -435,8 +492,9 @@ package final class Engine {
 
     package func dayStates(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [DayState] {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
-        let spec = try habit(id: habitId).spec
-        return DayFold.states(try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: spec)
+        let habit = try habit(id: habitId)
+        return DayFold.states(try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
+                              versions: habit.versions)
     }
 
     package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {
@@ -536,7 +594,7 @@ package final class Engine {
                 let entries = try store.entries(habitId: habit.id, from: CivilDate.minDay, to: last)
                 let cancelled = DayFold.cancelledIds(in: entries)
                 let skipDays = Set(entries.lazy.filter { $0.kind == .skip && !cancelled.contains($0.id) }.map(\.day))
-                columns.append(.init(habit: habit, states: DayFold.sortedStates(entries, habit: habit.spec), skipDays: skipDays))
+                columns.append(.init(habit: habit, states: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), skipDays: skipDays))
             }
             let oldest = columns.compactMap { $0.states.lazy.map(\.day).min() }.min() ?? last
             try CivilDate.checkRange(from: min(oldest, last), to: last, limit: CivilDate.maxRangeDays)
@@ -645,7 +703,7 @@ package final class Engine {
             for (index, item) in plan.habits.enumerated() {
                 do throws(HabitError) {
                     if item.archivedDay == nil { try requireNameFree(item.spec.name, except: nil) }
-                    let id = try store.insertHabit(item.spec, schedules: item.schedules, archivedDay: item.archivedDay,
+                    let id = try store.insertHabit(item.spec, versions: item.versions, archivedDay: item.archivedDay,
                                                    createdAtMs: item.createdAtMs)
                     if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
                     for settings in item.reminders {

@@ -34,7 +34,7 @@ struct HistoryCache {
     mutating func store(_ habit: Habit, days: [DayState]) -> Folded {
         let fromStart = days[Self.firstIndex(in: days, atOrAfter: habit.spec.startDay)...]
         let folded = Folded(habit: habit, days: days,
-                            history: HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
+                            history: HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
                                                   days: Array(fromStart)))
         if enabled { byHabit[habit.id] = folded }
         return folded

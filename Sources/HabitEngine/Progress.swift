@@ -49,8 +49,8 @@ extension Engine {
         guard cachesHistories else {
             // The reference: every entry as stored, grouped by day and folded.
             let entries = try store.entries(habitId: habit.id, from: from, to: asOf)
-            return HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay,
-                                days: DayFold.sparseStates(entries, habit: habit.spec))
+            return HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
+                                days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
         }
         try revalidateCaches()
         let folded: HistoryCache.Folded
@@ -58,14 +58,14 @@ extension Engine {
             folded = kept
         } else {
             let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
-            folded = historyCache.store(habit, days: DayFold.sortedStates(entries, habit: habit.spec))
+            folded = historyCache.store(habit, days: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions))
         }
         // Nothing logged after asOf: the kept history is exactly the one asked for.
         if asOf >= habit.spec.startDay && (folded.days.last?.day ?? Int32.min) <= asOf { return folded.history }
         let first = HistoryCache.firstIndex(in: folded.days, atOrAfter: from)
         let end = HistoryCache.firstIndex(in: folded.days, atOrAfter: asOf == Int32.max ? asOf : asOf + 1)
         let days = asOf == Int32.max ? folded.days[first...] : folded.days[first..<max(first, end)]
-        return HabitHistory(spec: habit.spec, schedules: habit.schedules, archivedDay: habit.archivedDay, days: Array(days))
+        return HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay, days: Array(days))
     }
 
     /// A caller's day, checked, or today for nil.
@@ -87,7 +87,7 @@ extension Engine {
         let summary = Streaks.summary(history, asOf: asOf, weekStart: try weekStart(),
                                       vacations: Vacation.ranges(try vacations(), habitId: habitId),
                                       policy: try streakPolicy(habitId: habitId), best: best)
-        return (summary, history.span(on: asOf).schedule)
+        return (summary, history.schedule(on: asOf))
     }
 
     package func strength(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Double] {
@@ -113,21 +113,25 @@ extension Engine {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let asOf = try today()
         return Global.tally(try globalInputs(group: group, through: max(to, asOf)), vacations: try vacations(), from: from, to: to,
-                            asOf: asOf, weekStart: try weekStart())
+                            asOf: asOf, weekStart: try weekStart(), group: group)
     }
 
     /// The histories the store-wide results read: every habit but measurements, or one group's.
     private func globalInputs(group: String?, through last: Int32) throws(HabitError) -> [Global.Input] {
         var inputs: [Global.Input] = []
         for habit in try habits(includeArchived: true) where habit.spec.kind != .measurement {
-            if let group, habit.spec.group?.lowercased() != group.lowercased() { continue }
+            // A habit counts in a group on the days its version is in it.
+            if let group, !habit.versions.contains(where: { $0.group?.lowercased() == group.lowercased() }),
+               habit.spec.group?.lowercased() != group.lowercased() { continue }
             inputs.append(Global.Input(history: try history(of: habit, through: last), habitId: habit.id))
         }
         return inputs
     }
 
+    /// A group some active habit is in, or was in on some day (its versions).
     private func checkGroup(_ group: String) throws(HabitError) {
-        guard try habits(includeArchived: false).contains(where: { $0.spec.group?.lowercased() == group.lowercased() }) else {
+        guard try habits(includeArchived: false).contains(where: { $0.versions.contains { $0.group?.lowercased() == group.lowercased() }
+                                                                   || $0.spec.group?.lowercased() == group.lowercased() }) else {
             throw .notFound("no active habit is in the group '\(group.prefix(200))'")
         }
     }
@@ -138,7 +142,7 @@ extension Engine {
         if let group { try checkGroup(group) }
         let day = try resolve(day), asOf = try today()
         return Global.dayReadings(try globalInputs(group: group, through: max(day, asOf)), vacations: try vacations(), day: day,
-                                  asOf: asOf, weekStart: try weekStart())
+                                  asOf: asOf, weekStart: try weekStart(), group: group)
     }
 
     /// A group's completion on one day and over a window.

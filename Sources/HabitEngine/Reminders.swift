@@ -185,7 +185,7 @@ extension Engine {
         var inputs: [ReminderPlan.HabitInput] = []
         inputs.reserveCapacity(habits.count)
         for (habit, from) in zip(habits, readFrom) {
-            let states = DayFold.sparseStates(entries.removeValue(forKey: habit.id) ?? [], habit: habit.spec)
+            let states = DayFold.sparseStates(entries.removeValue(forKey: habit.id) ?? [], habit: habit.spec, versions: habit.versions)
             inputs.append(ReminderPlan.HabitInput(habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),
                                                   vacations: Vacation.ranges(vacations, habitId: habit.id), rules: rulesByHabit[habit.id] ?? []))
         }

@@ -218,7 +218,8 @@ extension Engine {
         for id in ids.sorted() {
             // A habit a rule names that this store does not hold lifts nothing.
             guard let habit = try store.habitFoldSpec(id: id) else { continue }
-            habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit,
+            habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
+                                              versions: habit.versions,
                                               vacations: Vacation.ranges(vacations, habitId: id))
         }
         var sessions: [ShieldPlan.Session] = []

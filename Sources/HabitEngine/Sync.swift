@@ -212,6 +212,9 @@ extension Engine {
     private func settleMergedHabitCredits() throws(HabitError) {
         rewardedHabits = nil
         for (habitId, fromDay) in store.syncChangedRewards { try settleHabitCredits(habitId: habitId, from: fromDay) }
+        for (habitId, fromDay) in store.syncChangedVersions where try earnsCredits(habitId) {
+            try settleHabitCredits(habitId: habitId, from: fromDay, why: .rejudged(from: fromDay))
+        }
         for (habitId, days) in store.syncTouchedHabitDays.sorted(by: { $0.key < $1.key }) {
             guard try earnsCredits(habitId), let habit = try store.habit(id: habitId) else { continue }
             for day in days.sorted() { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil) }
@@ -222,7 +225,7 @@ extension Engine {
     /// facts arrived, and those that reward a habit (a settlement may have written).
     private func touchedCreditAccounts() throws(HabitError) -> [Int64] {
         var accounts = store.syncTouchedCreditAccounts
-        if !store.syncTouchedHabitDays.isEmpty || !store.syncChangedRewards.isEmpty {
+        if !store.syncTouchedHabitDays.isEmpty || !store.syncChangedRewards.isEmpty || !store.syncChangedVersions.isEmpty {
             for account in try store.creditAccounts() where !(try store.creditRules(accountId: account.id).filter { $0.kind == .habitMinutes }.isEmpty) {
                 accounts.insert(account.id)
             }
@@ -246,7 +249,7 @@ extension Engine {
         case .applied:
             summary.applied += 1
             switch op {
-            case .habitCreate, .habitField, .schedule: summary.habitsChanged += 1
+            case .habitCreate, .habitField, .schedule, .settingsVersion: summary.habitsChanged += 1
             case .entry: summary.entriesAdded += 1
             case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
             case .setting, .zoneChange: summary.settingsChanged += 1
@@ -407,7 +410,10 @@ extension Engine {
                     + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"
                     + " description=\(s.display.description.map(SyncCanonical.quote) ?? "-") question=\(s.display.question.map(SyncCanonical.quote) ?? "-")"
                     + " colour=\(s.display.colour ?? "-") icon=\(s.display.icon.map(SyncCanonical.quote) ?? "-") position=\(s.display.position)"]
-                for span in habit.schedules { block.append("  schedule \(span.fromDay) \(span.schedule.description)") }
+                for v in habit.versions {
+                    block.append("  settings \(v.fromDay) \(v.schedule.description) target=\(v.target) direction=\(v.direction.rawValue)"
+                        + " proof=\(v.proofRequired ? 1 : 0) group=\(v.group.map(SyncCanonical.quote) ?? "-") archived=\(v.archived ? 1 : 0)")
+                }
                 habitLines.append((id, block))
             }
             for (_, block) in habitLines.sorted(by: { $0.0 < $1.0 }) { lines += block }

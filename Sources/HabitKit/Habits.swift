@@ -397,6 +397,28 @@ extension Store {
         }
     }
 
+    /// updateHabit with the effective-dated settings (schedule, target and direction,
+    /// group, proof) changed from a day on, nil meaning today (hc_habit_update_from):
+    /// the days before it keep their versions. Gives the days re-judged (from that day
+    /// through today), nil when nothing that judges a day changed. Throws .invalid for
+    /// a day after today, and as updateHabit.
+    @discardableResult
+    public func updateHabit(id: Int64, _ options: HabitOptions, fields: HabitFields, from: Day?) throws(HabitError) -> ClosedRange<Day>? {
+        let strings = CStrings()
+        var c = try cOptions(options, strings)
+        var first = noDay, last = noDay
+        try withExtendedLifetime(strings) { () throws(HabitError) in
+            try withHandle { store throws(HabitError) in
+                try check(hc_habit_update_from(store, id, &c, fields.rawValue, from?.rawValue ?? noDay, &first, &last))
+            }
+        }
+        return Self.rejudged(first, last)
+    }
+
+    private static func rejudged(_ first: Int32, _ last: Int32) -> ClosedRange<Day>? {
+        first == noDay || last < first ? nil : Day(rawValue: first)...Day(rawValue: last)
+    }
+
     /// The habit with this id, active or archived (hc_habit_get). Throws .notFound.
     public func habit(id: Int64) throws(HabitError) -> Habit {
         try withHandle { store throws(HabitError) in
@@ -432,6 +454,18 @@ extension Store {
     /// Archives a habit from today, or restores it (hc_habit_archive).
     public func setArchived(_ archived: Bool, habitID: Int64) throws(HabitError) {
         try withHandle { store throws(HabitError) in try check(hc_habit_archive(store, habitID, archived ? 1 : 0)) }
+    }
+
+    /// Archives a habit, or restores it, from a day on, nil meaning today
+    /// (hc_habit_archive_from); a stretch archived and then restored is excused. Gives
+    /// the days re-judged, nil when none.
+    @discardableResult
+    public func setArchived(_ archived: Bool, habitID: Int64, from: Day?) throws(HabitError) -> ClosedRange<Day>? {
+        var first = noDay, last = noDay
+        try withHandle { store throws(HabitError) in
+            try check(hc_habit_archive_from(store, habitID, archived ? 1 : 0, from?.rawValue ?? noDay, &first, &last))
+        }
+        return Self.rejudged(first, last)
     }
 
     /// Appends an entry and gives its id (hc_entry_append); committed when this returns.

@@ -455,10 +455,39 @@ enum Schema {
             PRIMARY KEY(replica, from_seq, to_replica)
         ) STRICT, WITHOUT ROWID;
         """,
+        // 18: every setting that judges a day is versioned by the day it applies from,
+        // as schedules were: the schedules become the habit's settings versions, each
+        // with target, direction, proof requirement, group and archived. An older
+        // store's versions take the habit's current values (what judged every day
+        // until now, so no answer changes), and an archived habit is archived from
+        // its archive day on.
+        """
+        ALTER TABLE habit_schedules RENAME TO habit_versions;
+        ALTER TABLE habit_versions ADD COLUMN target REAL NOT NULL DEFAULT 1;
+        ALTER TABLE habit_versions ADD COLUMN direction INTEGER NOT NULL DEFAULT 1;
+        ALTER TABLE habit_versions ADD COLUMN proof_required INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE habit_versions ADD COLUMN group_name TEXT;
+        ALTER TABLE habit_versions ADD COLUMN archived INTEGER NOT NULL DEFAULT 0;
+        UPDATE habit_versions SET
+            target = (SELECT target FROM habits WHERE id = habit_id),
+            direction = (SELECT direction FROM habits WHERE id = habit_id),
+            proof_required = (SELECT proof_required FROM habits WHERE id = habit_id),
+            group_name = (SELECT group_name FROM habits WHERE id = habit_id);
+        INSERT INTO habit_versions(habit_id, from_day, schedule, target, direction, proof_required, group_name, archived)
+            SELECT h.id, h.archived_day,
+                   coalesce((SELECT v.schedule FROM habit_versions v WHERE v.habit_id = h.id AND v.from_day <= h.archived_day
+                             ORDER BY v.from_day DESC LIMIT 1),
+                            (SELECT v.schedule FROM habit_versions v WHERE v.habit_id = h.id ORDER BY v.from_day LIMIT 1), 'daily'),
+                   h.target, h.direction, h.proof_required, h.group_name, 1
+            FROM habits h WHERE h.archived_day IS NOT NULL
+            ON CONFLICT(habit_id, from_day) DO UPDATE SET archived = 1;
+        UPDATE habit_versions SET archived = 1
+            WHERE from_day >= (SELECT archived_day FROM habits WHERE id = habit_id AND archived_day IS NOT NULL);
+        """,
     ]
 
     /// The tables whose rows decide a shield's state.
-    private static let shieldRevisionTables = ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends",
+    private static let shieldRevisionTables = ["settings", "habits", "habit_versions", "entries", "vacations", "unlock_sessions", "session_ends",
                                                "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes"]
     /// Those of them that are append-only (their own triggers refuse UPDATE and DELETE):
     /// each insert raises the table's largest rowid, so the revision counts them by

@@ -243,7 +243,7 @@ package final class Store {
     // Built once, not at every call.
     private static let habitByIdQuery = "SELECT \(habitColumns) FROM habits WHERE id = ?1"
 
-    package func insertHabit(_ spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
+    package func insertHabit(_ spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
         let statement = try db.statement("""
             INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms,
                                description, question, colour, icon, position)
@@ -257,7 +257,7 @@ package final class Store {
             let id = db.lastInsertRowId
             let (global, _) = try logLocal(.habitCreate(spec: spec, createdAtMs: createdAtMs), creates: .habit, localId: id)
             try logDisplay(of: global, from: .none, to: spec.display)
-            for span in schedules { try setSchedule(habitId: id, span: span) }
+            for version in versions { try setVersion(habitId: id, version) }
             if let archivedDay {
                 try logRegister(.habitField(habit: global, field: .archivedDay, value: .int(Int64(archivedDay))), target: Self.fieldTarget(global, .archivedDay))
             }
@@ -306,28 +306,37 @@ package final class Store {
         }
     }
 
-    /// Records the schedule in force from span.fromDay on (replacing one set for the same day).
-    package func setSchedule(habitId: Int64, span: ScheduleSpan) throws(HabitError) {
+    /// Records the judging settings in force from version.fromDay on (replacing the
+    /// version set for the same day), logged for sync as one register per habit and day.
+    package func setVersion(habitId: Int64, _ version: SettingsVersion) throws(HabitError) {
         try atomically { () throws(HabitError) in
-            try writeSchedule(habitId: habitId, span: span)
+            try writeVersion(habitId: habitId, version)
             let global = try requireGlobalId(.habit, habitId)
-            try logRegister(.schedule(habit: global, fromDay: span.fromDay, schedule: span.schedule), target: Self.scheduleTarget(global, span.fromDay))
+            try logRegister(.settingsVersion(habit: global, version: version), target: Self.versionTarget(global, version.fromDay))
         }
     }
 
-    func writeSchedule(habitId: Int64, span: ScheduleSpan) throws(HabitError) {
+    func writeVersion(habitId: Int64, _ version: SettingsVersion) throws(HabitError) {
         let statement = try db.statement("""
-            INSERT INTO habit_schedules(habit_id, from_day, schedule) VALUES(?1, ?2, ?3)
-            ON CONFLICT(habit_id, from_day) DO UPDATE SET schedule = excluded.schedule
+            INSERT INTO habit_versions(habit_id, from_day, schedule, target, direction, proof_required, group_name, archived)
+            VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+            ON CONFLICT(habit_id, from_day) DO UPDATE SET schedule = excluded.schedule, target = excluded.target,
+            direction = excluded.direction, proof_required = excluded.proof_required, group_name = excluded.group_name,
+            archived = excluded.archived
             """)
         statement.bind(1, habitId)
-        statement.bind(2, Int64(span.fromDay))
-        statement.bind(3, span.schedule.description)
+        statement.bind(2, Int64(version.fromDay))
+        statement.bind(3, version.schedule.description)
+        statement.bind(4, version.target)
+        statement.bind(5, Int64(version.direction.rawValue))
+        statement.bind(6, Int64(version.proofRequired ? 1 : 0))
+        statement.bind(7, version.group)
+        statement.bind(8, Int64(version.archived ? 1 : 0))
         try statement.run()
     }
 
     package func habit(id: Int64) throws(HabitError) -> Habit? {
-        try withSchedules(try habitRow(id: id))
+        try withVersions(try habitRow(id: id))
     }
 
     private func habitRow(id: Int64) throws(HabitError) -> Habit? {
@@ -337,12 +346,17 @@ package final class Store {
     }
 
     /// What folding a habit's entries into days reads of it (kind, target, direction,
-    /// proof required, routine, start day), for a caller that decides nothing by its
-    /// schedule, text or display (a shield ask): name reads "", group, unit and the
-    /// display nil, the schedule .daily. Whatever asks whether a day is due reads
-    /// habit(id:). A cold reader's ask reads a few such rows, so it prepares and
-    /// decodes no column it does not use.
-    package func habitFoldSpec(id: Int64) throws(HabitError) -> HabitSpec? {
+    /// proof required, routine, start day, and the versions of target, direction and
+    /// proof), for a caller that decides nothing by its schedule, text or display (a
+    /// shield ask): name reads "", group, unit and the display nil, the schedule
+    /// .daily. Whatever asks whether a day is due reads habit(id:). A cold reader's
+    /// ask reads a few such rows, so it prepares and decodes no column it does not use.
+    package func habitFoldSpec(id: Int64) throws(HabitError) -> (spec: HabitSpec, versions: [SettingsVersion])? {
+        guard let spec = try habitFoldRow(id: id) else { return nil }
+        return (spec, try versions(habitId: id))
+    }
+
+    private func habitFoldRow(id: Int64) throws(HabitError) -> HabitSpec? {
         let statement = try db.statement("SELECT kind, target, direction, routine, proof_required, start_day FROM habits WHERE id = ?1")
         statement.bind(1, id)
         return try statement.one { (s) throws(HabitError) -> HabitSpec in
@@ -359,27 +373,34 @@ package final class Store {
     package func activeHabit(named name: String) throws(HabitError) -> Habit? {
         let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE name = ?1 COLLATE NOCASE AND archived_day IS NULL")
         statement.bind(1, name)
-        return try withSchedules(try statement.one(readHabitRow))
+        return try withVersions(try statement.one(readHabitRow))
     }
 
     package func habits(includeArchived: Bool) throws(HabitError) -> [Habit] {
         let filter = includeArchived ? "" : " WHERE archived_day IS NULL"
         let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits\(filter) ORDER BY id")
         var result: [Habit] = []
-        // Schedules come from a second statement, once the first is done.
+        // Versions come from a second statement, once the first is done.
         for habit in try statement.all(readHabitRow) {
-            if let complete = try withSchedules(habit) { result.append(complete) }
+            if let complete = try withVersions(habit) { result.append(complete) }
         }
         return result
     }
 
-    package func schedules(habitId: Int64) throws(HabitError) -> [ScheduleSpan] {
-        let statement = try db.statement("SELECT from_day, schedule FROM habit_schedules WHERE habit_id = ?1 ORDER BY from_day")
+    /// A habit's versions of its judging settings, oldest first.
+    package func versions(habitId: Int64) throws(HabitError) -> [SettingsVersion] {
+        let statement = try db.statement("""
+            SELECT from_day, schedule, target, direction, proof_required, group_name, archived FROM habit_versions
+            WHERE habit_id = ?1 ORDER BY from_day
+            """)
         statement.bind(1, habitId)
-        return try statement.all { (row) throws(HabitError) -> ScheduleSpan in
-            guard let day = Int32(exactly: row.int(0)), let text = row.text(1) else { throw .corrupt("habit \(habitId): bad schedule row") }
+        return try statement.all { (row) throws(HabitError) -> SettingsVersion in
+            guard let day = Int32(exactly: row.int(0)), let text = row.text(1),
+                  let direction = Direction(rawValue: Int32(clamping: row.int(3)))
+            else { throw .corrupt("habit \(habitId): bad settings version row") }
             do throws(HabitError) {
-                return ScheduleSpan(fromDay: day, schedule: try Schedule(parsing: text))
+                return SettingsVersion(fromDay: day, schedule: try Schedule(parsing: text), target: row.double(2), direction: direction,
+                                       proofRequired: row.int(4) != 0, group: row.text(5), archived: row.int(6) != 0)
             } catch {
                 throw .corrupt("habit \(habitId): stored schedule is invalid: \(error.message)")
             }
@@ -410,15 +431,17 @@ package final class Store {
         }
     }
 
-    /// The habit with its schedule history, the last one being the schedule in force.
-    private func withSchedules(_ row: Habit?) throws(HabitError) -> Habit? {
+    /// The habit with its versions, the last one being the settings in force: its
+    /// judging fields are the spec's (the row's own copies are what it was created with
+    /// and last edited to; the versions decide).
+    private func withVersions(_ row: Habit?) throws(HabitError) -> Habit? {
         guard var habit = row else { return nil }
-        habit.schedules = try schedules(habitId: habit.id)
-        if let current = habit.schedules.last { habit.spec.schedule = current.schedule }
+        habit.versions = try versions(habitId: habit.id)
+        if let current = habit.versions.last { habit.spec = habit.spec.judged(by: current) }
         return habit
     }
 
-    /// A habit row without its schedules (the caller reads those).
+    /// A habit row without its versions (the caller reads those).
     private func readHabitRow(_ s: Statement) throws(HabitError) -> Habit {
         let id = s.int(0)
         guard let kind = HabitKind(rawValue: Int32(clamping: s.int(2))),
@@ -431,7 +454,7 @@ package final class Store {
                              display: HabitDisplay(description: s.text(12), question: s.text(13), colour: s.text(14), icon: s.text(15),
                                                    position: s.int(16)))
         let archived = s.optionalInt(10).flatMap { Int32(exactly: $0) }
-        return Habit(id: id, spec: spec, archivedDay: archived, createdAtMs: s.int(11), schedules: [])
+        return Habit(id: id, spec: spec, archivedDay: archived, createdAtMs: s.int(11), versions: [])
     }
 
     // MARK: Vacations

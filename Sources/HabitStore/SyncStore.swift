@@ -134,7 +134,8 @@ extension Store {
     }
 
     static func fieldTarget(_ habit: GlobalId, _ field: HabitField) -> String { "h:\(habit.text):\(field.rawValue)" }
-    static func scheduleTarget(_ habit: GlobalId, _ day: Int32) -> String { "s:\(habit.text):\(day)" }
+    /// One register per habit and day for its settings version (older replicas' schedule ops share it).
+    static func versionTarget(_ habit: GlobalId, _ day: Int32) -> String { "s:\(habit.text):\(day)" }
     static func settingTarget(_ key: String) -> String { "k:\(key)" }
     static func shieldVersionTarget(_ rule: GlobalId, _ day: Int32) -> String { "r:\(rule.text):\(day)" }
 
@@ -162,9 +163,11 @@ extension Store {
         try atomically { () throws(HabitError) in
             for habit in try habits(includeArchived: true) where try globalId(.habit, habit.id) == nil {
                 var spec = habit.spec
-                spec.schedule = habit.schedules.first?.schedule ?? spec.schedule
+                if let first = habit.versions.first { spec = spec.judged(by: first) }
                 let (id, _) = try logLocal(.habitCreate(spec: spec, createdAtMs: habit.createdAtMs), creates: .habit, localId: habit.id)
-                for span in habit.schedules { try logRegister(.schedule(habit: id, fromDay: span.fromDay, schedule: span.schedule), target: Self.scheduleTarget(id, span.fromDay)) }
+                for version in habit.versions {
+                    try logRegister(.settingsVersion(habit: id, version: version), target: Self.versionTarget(id, version.fromDay))
+                }
                 if let archived = habit.archivedDay {
                     try logRegister(.habitField(habit: id, field: .archivedDay, value: .int(Int64(archived))), target: Self.fieldTarget(id, .archivedDay))
                 }
@@ -608,7 +611,7 @@ extension Store {
                 statement.bind(10, createdAtMs)
                 try statement.run()
             }
-            // Its schedules arrive as schedule ops, logged right after the creation.
+            // Its versions arrive as settings ops, logged right after the creation.
             return .applied(remember(id, .habit, db.lastInsertRowId))
         case .habitField(let habit, let field, let value):
             guard let local = try localId(habit, .habit) else { return .waiting }
@@ -621,9 +624,23 @@ extension Store {
             return .applied(nil)
         case .schedule(let habit, let fromDay, let schedule):
             guard let local = try localId(habit, .habit) else { return .waiting }
-            let target = Self.scheduleTarget(habit, fromDay)
+            let target = Self.versionTarget(habit, fromDay)
             guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
-            try writeSchedule(habitId: local, span: ScheduleSpan(fromDay: fromDay, schedule: schedule))
+            // The other settings stay those in force on that day here.
+            guard let row = try self.habit(id: local) else { return .waiting }
+            var version = row.versions.version(on: fromDay) ?? SettingsVersion(fromDay: fromDay, spec: row.spec)
+            version.fromDay = fromDay
+            version.schedule = schedule
+            try writeVersion(habitId: local, version)
+            if syncCache.active { syncCache.versionChanges.append((local, fromDay)) }
+            try setRegister(target, hlc: stamped.hlc, replica: id.replica)
+            return .applied(nil)
+        case .settingsVersion(let habit, let version):
+            guard let local = try localId(habit, .habit) else { return .waiting }
+            let target = Self.versionTarget(habit, version.fromDay)
+            guard SyncMerge.wins(hlc: stamped.hlc, replica: id.replica, over: try register(target)) else { return .superseded }
+            try writeVersion(habitId: local, version)
+            if syncCache.active { syncCache.versionChanges.append((local, version.fromDay)) }
             try setRegister(target, hlc: stamped.hlc, replica: id.replica)
             return .applied(nil)
         case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
@@ -776,6 +793,7 @@ extension Store {
     /// changed (habit, from day): what completion credits are re-settled for.
     package var syncTouchedHabitDays: [Int64: Set<Int32>] { syncCache.entryDays }
     package var syncChangedRewards: [(habitId: Int64, fromDay: Int32)] { syncCache.rewardChanges }
+    package var syncChangedVersions: [(habitId: Int64, fromDay: Int32)] { syncCache.versionChanges }
     /// The awards (rule ids) the current apply brought unlocks of.
     package var syncUnlockedAwards: Set<String> { syncCache.awards }
 
@@ -892,6 +910,8 @@ package struct SyncCache {
     var creditAccounts: Set<Int64> = []
     var entryDays: [Int64: Set<Int32>] = [:]
     var rewardChanges: [(Int64, Int32)] = []
+    /// Habits whose settings versions this apply changed, with the first day they re-judge.
+    var versionChanges: [(Int64, Int32)] = []
     var awards: Set<String> = []
     /// The moved branches (sync_moves), read once per apply.
     var moves: [SyncFork.Move]?

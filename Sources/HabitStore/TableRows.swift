@@ -10,7 +10,7 @@ import HabitCore
 extension Store {
     /// Tables whose rows travel inside the habit records (schedules, streak policies)
     /// and entry records (retry keys).
-    package static let recordTables = ["habits", "habit_schedules", "streak_policies", "entries", "entry_keys"]
+    package static let recordTables = ["habits", "habit_versions", "streak_policies", "entries", "entry_keys"]
 
     /// Restore order (what a row refers to comes first).
     package static let historyTables = [

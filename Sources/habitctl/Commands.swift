@@ -121,7 +121,8 @@ enum Commands {
     }
 
     static func habitEdit(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: (["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
+        var args = try Arguments(raw, valued: (["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day",
+                                                "from"] as Set<String>)
             .union(DisplayOptions.valued))
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
@@ -164,31 +165,48 @@ enum Commands {
         display.fill(&options)
         fields.formUnion(display.fields)
         let policy = try PolicyOptions.habitChange(&args)
+        let from = try args.option("from").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
         try args.finish(maxPositionals: 1)
         guard !fields.isEmpty || !policy.isEmpty else { throw .usage("nothing to change; see habitctl habit edit --help") }
+        var rejudged: ClosedRange<Day>?
         try kit { () throws(HabitError) in
             try store.kit.transaction { () throws(HabitError) in
-                if !fields.isEmpty { try store.kit.updateHabit(id: current.id, options, fields: fields) }
+                if !fields.isEmpty { rejudged = try store.kit.updateHabit(id: current.id, options, fields: fields, from: from) }
                 try PolicyOptions.apply(policy, to: current.id, store.kit)
             }
         }
         let habit = try store.habit(id: current.id)
         let streaks = try PolicyOptions.habitJSON(current.id, store)
-        context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
-            "updated \(habit.summary)" + (policy.isEmpty ? "" : "\n  " + PolicyOptions.describe(streaks))
+        context.output.emit(["habit": habit.json, "streak_policy": streaks, "rejudged": rejudgedJSON(rejudged)]) {
+            "updated \(habit.summary)" + rejudgedLine(rejudged) + (policy.isEmpty ? "" : "\n  " + PolicyOptions.describe(streaks))
         }
     }
 
+    /// The days a settings change re-judged, as JSON ({"from", "to"} or null) and as a line.
+    static func rejudgedJSON(_ days: ClosedRange<Day>?) -> Any {
+        guard let days else { return NSNull() }
+        return ["from": days.lowerBound.description, "to": days.upperBound.description]
+    }
+
+    static func rejudgedLine(_ days: ClosedRange<Day>?) -> String {
+        guard let days else { return "" }
+        return days.lowerBound == days.upperBound ? "\n  re-judged \(days.lowerBound)" : "\n  re-judged \(days.lowerBound) to \(days.upperBound)"
+    }
+
     static func habitArchive(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: [])
+        var args = try Arguments(raw, valued: ["from"])
         let reference = try args.require(0, "HABIT")
         let restore = args.flag("restore")
+        let from = try args.option("from").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        try kit { () throws(HabitError) in try store.kit.setArchived(!restore, habitID: habit.id) }
+        var rejudged: ClosedRange<Day>?
+        try kit { () throws(HabitError) in rejudged = try store.kit.setArchived(!restore, habitID: habit.id, from: from) }
         let updated = try store.habit(id: habit.id)
-        context.output.emit(["habit": updated.json]) { "\(restore ? "restored" : "archived") \(updated.summary)" }
+        context.output.emit(["habit": updated.json, "rejudged": rejudgedJSON(rejudged)]) {
+            "\(restore ? "restored" : "archived") \(updated.summary)" + rejudgedLine(rejudged)
+        }
     }
 
     static func log(_ raw: [String], _ context: Context, skip: Bool) throws(CLIError) {

@@ -189,8 +189,8 @@ enum Help {
         "Forks" rule says: it takes back from its peers what it lost, and keeps what it
         wrote since.
 
-        What merges: habits and their fields (the later edit wins per field), schedules
-        (per effective day), entries and undos (all kept; an entry undone on two devices
+        What merges: habits and their fields (the later edit wins per field), settings
+        versions (schedule, target, proof, group, archived: per effective day), entries and undos (all kept; an entry undone on two devices
         is cancelled once), vacations (a removal removes the one it saw), the time
         zone, day start and week start, proofs' records and verdicts, credit accounts,
         spends, step reports and rules (earnings are recounted on each device), award
@@ -279,11 +279,18 @@ enum Help {
                [--group G|--no-group] [--routine R] [--schedule S] [--start DATE] [--proof|--no-proof]
                [--miss-allowance N|store] [--open-day previous|zero|store]
                [--description TEXT] [--question TEXT] [--colour #RRGGBB] [--icon ICON] [--position N]
+               [--from DATE]
         An empty --description, --question, --colour or --icon ("") clears it.
-        A new schedule applies from today; earlier days keep theirs. Streak rules apply to
-        the whole history: they say how it is read, not what happened.
+        Schedule, target and direction, group and proof apply from --from DATE (default
+        today; an earlier day re-judges the days from it, which the output names);
+        earlier days keep theirs. Streak rules, start and the other fields apply to the
+        whole history: they say how it is read, not what happened.
         """,
-        "habit archive": "Usage: habitctl habit archive HABIT [--restore]",
+        "habit archive": """
+        Usage: habitctl habit archive HABIT [--restore] [--from DATE]
+        Nothing is due from --from DATE (default today) while archived; a stretch archived
+        and then restored is excused.
+        """,
         "log": """
         Usage: habitctl log HABIT [AMOUNT|-] [--total] [--date DATE] [--note TEXT] [--source manual|import|health|proof]
                             [--key KEY]

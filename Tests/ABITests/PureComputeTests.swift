@@ -33,7 +33,7 @@ final class PureComputeTests: XCTestCase {
 
             // The domain over the same states recorded one by one, in the caller's order.
             func recorded(through last: Int32) -> HabitHistory {
-                var history = HabitHistory(spec: spec, schedules: [], archivedDay: nil, through: last)
+                var history = HabitHistory(spec: spec, versions: [], archivedDay: nil, through: last)
                 for state in states where state.day <= last {
                     history.record(day: state.day, value: state.value, done: state.flags & HC_DAY_DONE != 0,
                                    skipped: state.flags & HC_DAY_SKIPPED != 0)

@@ -146,8 +146,8 @@ final class StoreTests: StoreTestCase {
         XCTAssertEqual(pointer.map { String(cString: $0.pointee.schedule) }, "weekly:3")
         hc_habit_free(pointer)
         let document = export(store, HC_FORMAT_JSON)
-        XCTAssertTrue(document.contains(#"{"from":"2026-01-05","schedule":"days:mon,wed,fri"}"#), document)
-        XCTAssertTrue(document.contains(#""schedule":"weekly:3"}"#), document)
+        XCTAssertTrue(document.contains(#"{"from":"2026-01-05","schedule":"days:mon,wed,fri","target":1,"#), document)
+        XCTAssertTrue(document.contains(#""schedule":"weekly:3","target":1,"#), document)
 
         ok(hc_habit_archive(store, habit, 1))
         XCTAssertEqual(append(store, habit, on: "2026-01-06").0, HC_E_CONFLICT)

@@ -100,7 +100,7 @@ func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> 
 
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
-let latestSchemaVersion: Int32 = 17
+let latestSchemaVersion: Int32 = 18
 
 /// The Swift toolchain's root (/opt/swift for /opt/swift/usr/bin/swift): what a
 /// consumer of the self-contained library must not need.
@@ -136,8 +136,13 @@ enum InstalledPrefix {
 
 /// SQL that takes schema 13's habit display columns away again, for tests that turn a
 /// store back into an older schema (the migration adds them with ALTER TABLE).
-let dropHabitDisplaySQL = ["description", "question", "colour", "icon", "position"].map { "ALTER TABLE habits DROP COLUMN \($0);" }
-    .joined(separator: " ") + " "
+let dropHabitDisplaySQL = revertSettingsVersionsSQL + ["description", "question", "colour", "icon", "position"]
+    .map { "ALTER TABLE habits DROP COLUMN \($0);" }.joined(separator: " ") + " "
+
+/// SQL that takes migration 18 (a habit's settings versions) back to the schedules
+/// table it grew from: every schema older than 13 lacks it too.
+let revertSettingsVersionsSQL = ["target", "direction", "proof_required", "group_name", "archived"]
+    .map { "ALTER TABLE habit_versions DROP COLUMN \($0);" }.joined(separator: " ") + " ALTER TABLE habit_versions RENAME TO habit_schedules; "
 
 /// SQL that takes schema 12's shields away again (its tables, and the triggers it
 /// put on older tables), for tests that turn a store back into an older schema.

@@ -28,7 +28,7 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
         XCTAssertGreaterThan(Self.shieldsCompared, 100, "shield states were hardly compared")
         // Every kind of record was written and merged somewhere in the run.
-        for kind in ["setting", "habit", "schedule", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps",
+        for kind in ["setting", "habit", "settings", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps",
                      "credit-day", "credit", "credit-rule", "award", "award-standing", "zone-change", "rewarded"] {
             XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
         }
@@ -73,7 +73,10 @@ final class SyncPropertyTests: XCTestCase {
                                                 proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
         _ = try b.syncApply(try a.syncChanges(peerState: try b.syncState()))
         let id = try XCTUnwrap(try a.store.globalId(.habit, habit))
-        let far = SyncOp.habitField(habit: id, field: .target, value: .double(9))
+        // The settings version of today, the register the two later target edits write too.
+        var nine = SettingsVersion(fromDay: try a.today(), spec: try a.habit(id: habit).spec)
+        nine.target = 9
+        let far = SyncOp.settingsVersion(habit: id, version: nine)
         let stranger = [UInt8](repeating: 0xAB, count: GlobalId.replicaBytes)
         for stamp in [HybridClock.max, HybridClock.max - 1_000, (now + 2 * HybridClock.maxOffsetMs) << 16] {
             let changeset = Changeset.encode(raw: [RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: stamp, kind: far.kind.rawValue, payload: far.encodePayload())])

@@ -10,7 +10,7 @@ final class AwardTests: XCTestCase {
             let spec = HabitSpec(name: "h\(habit.id)", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
                                  routine: .anytime, proofRequired: false, startDay: day(habit.start), schedule: habit.schedule)
             let states = habit.done.map { DayState(day: $0, value: 1, done: true, skipped: false, entryCount: 1) }
-            return AwardFacts.HabitFacts(id: habit.id, history: HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: states),
+            return AwardFacts.HabitFacts(id: habit.id, history: HabitHistory(spec: spec, versions: [], archivedDay: nil, days: states),
                                          createdDay: day(habit.start), proofs: [])
         }, vacations: [], creditsEarned: [], referrals: [], weekStart: 1)
     }

@@ -41,7 +41,8 @@ final class StoreDocumentTests: XCTestCase {
         let spec = try HabitSpec(name: "Water", kind: .counter, target: 8, direction: .atLeast, group: "Health", unit: "glasses",
                                  routine: .day, proofRequired: false, startDay: 20_000, schedule: .weekdays(0b0101010)).validated()
         let habit = Habit(id: 7, spec: spec, archivedDay: nil, createdAtMs: 1_700_000_000_000,
-                          schedules: [ScheduleSpan(fromDay: 20_000, schedule: .daily), ScheduleSpan(fromDay: 20_010, schedule: .weekdays(0b0101010))])
+                          versions: [SettingsVersion(fromDay: 20_000, schedule: .daily, target: 10, group: "Health"),
+                                     SettingsVersion(fromDay: 20_010, spec: spec)])
         let entries = [
             Entry(id: 3, habitId: 7, day: 20_001, kind: .amount, value: 3, recordedAtMs: 1, source: .manual, undoes: nil, note: "a \"quote\""),
             Entry(id: 4, habitId: 7, day: 20_001, kind: .total, value: 5, recordedAtMs: 2, source: .health, undoes: nil, note: nil),
@@ -63,7 +64,7 @@ final class StoreDocumentTests: XCTestCase {
                                                 routineBounds: bounds))
             XCTAssertEqual(plan.habits[0].streakPolicy, .init(missAllowance: 2, openDay: nil), "open day: the store's")
             XCTAssertEqual(plan.habits.map(\.spec), habits.map(\.spec))
-            XCTAssertEqual(plan.habits[0].schedules, habits[0].schedules)
+            XCTAssertEqual(plan.habits[0].versions, habits[0].versions, "every version's settings travel")
             XCTAssertEqual(plan.entries.map(\.kind), [.amount, .total, .undo])
             XCTAssertEqual(plan.entries[2].undoesIndex, 0)
             XCTAssertEqual(plan.entries[0].note, "a \"quote\"")

@@ -16,7 +16,7 @@ struct PureLoopReferenceTests {
         var asOf: Int32
         var policy: StreakPolicy
 
-        var history: HabitHistory { HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: states) }
+        var history: HabitHistory { HabitHistory(spec: spec, versions: [], archivedDay: nil, days: states) }
         var description: String {
             "\(spec.kind) \(spec.direction) \(spec.schedule) asOf +\(asOf - start) \(states.count) states \(vacations) \(policy)"
         }

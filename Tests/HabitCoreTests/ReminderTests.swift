@@ -105,7 +105,7 @@ final class ReminderTests: XCTestCase {
 
     func plan(_ spec: HabitSpec, days: [DayState] = [], vacations: [ClosedRange<Int32>] = [], weekdays: UInt8 = 0, minute: Int32 = 20 * 60,
               archivedDay: Int32? = nil, from: String, to: String) throws -> [Int32] {
-        let history = HabitHistory(spec: spec, schedules: [], archivedDay: archivedDay, days: days)
+        let history = HabitHistory(spec: spec, versions: [], archivedDay: archivedDay, days: days)
         let rule = ReminderRule(id: 1, habitId: 1, versions: DatedSpans([.init(fromDay: spec.startDay,
                                                                                value: .init(minute: minute, weekdays: weekdays, message: nil, quiet: .drop))]))
         let input = ReminderPlan.HabitInput(habitId: 1, history: history, vacations: vacations, rules: [rule])
@@ -161,7 +161,7 @@ final class ReminderTests: XCTestCase {
         let rule = ReminderRule(id: 7, habitId: 1, versions: DatedSpans([.init(fromDay: monday, value: .init(minute: 480, weekdays: 0, message: "go", quiet: .drop))]))
         let snooze = ReminderPlan.Snooze(ruleId: 7, day: monday, fromMs: try utc("2026-06-01T08:00Z"), atMs: try utc("2026-06-01T08:10Z"))
         func run(_ days: [DayState]) throws -> [ReminderPlan.Reminder] {
-            try ReminderPlan.reminders([.init(habitId: 1, history: HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: days), vacations: [],
+            try ReminderPlan.reminders([.init(habitId: 1, history: HabitHistory(spec: spec, versions: [], archivedDay: nil, days: days), vacations: [],
                                               rules: [rule])],
                                        quietHours: DatedSpans([.init(fromDay: monday, value: try QuietHours(start: 0, end: 60 * 9))]),
                                        snoozes: [snooze], clock: DayClock(zone: .utc, dayStartMinutes: 0),
@@ -197,12 +197,12 @@ final class ReminderTests: XCTestCase {
             let start = base + Int32(next(120))
             let first = schedules[next(schedules.count)]
             // The first schedule from the start, or from after it (a start moved earlier), or before it (moved later).
-            var spans = [ScheduleSpan(fromDay: start + Int32(next(3) - 1) * 10, schedule: first)]
-            if next(3) == 0 { spans.append(ScheduleSpan(fromDay: start + Int32(next(150)), schedule: schedules[next(schedules.count)])) }
+            var spans = [SettingsVersion(fromDay: start + Int32(next(3) - 1) * 10, schedule: first)]
+            if next(3) == 0 { spans.append(SettingsVersion(fromDay: start + Int32(next(150)), schedule: schedules[next(schedules.count)])) }
             let spec = HabitSpec(name: "h", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
                                  proofRequired: false, startDay: start, schedule: spans.last!.schedule)
             let archived: Int32? = next(4) == 0 ? start + Int32(next(250)) : nil
-            let habit = Habit(id: 1, spec: spec, archivedDay: archived, createdAtMs: 0, schedules: spans)
+            let habit = Habit(id: 1, spec: spec, archivedDay: archived, createdAtMs: 0, versions: spans)
             var states: [DayState] = []
             for offset in 0..<300 where next(10) < 6 {
                 states.append(DayState(day: start + Int32(offset), value: 1, done: next(5) > 0, skipped: next(5) == 0, entryCount: 1))
@@ -214,7 +214,7 @@ final class ReminderTests: XCTestCase {
             let fromMs = Int64(windowStart) * 86_400_000 + Int64(next(86_400_000))
             let toMs = fromMs + Int64(1 + next(20 * 86_400_000))
             let window = try ReminderPlan.days(fromMs: fromMs, toMs: toMs, clock: clock)
-            let whole = HabitHistory(spec: spec, schedules: spans, archivedDay: archived, days: states)
+            let whole = HabitHistory(spec: spec, versions: spans, archivedDay: archived, days: states)
             let readFrom = ReminderPlan.firstDayRead(habit, days: window, weekStart: 1)
             let cut = ReminderPlan.windowHistory(habit, from: readFrom, states: states.filter { $0.day >= readFrom })
             func plan(_ history: HabitHistory) throws -> [ReminderPlan.Reminder] {

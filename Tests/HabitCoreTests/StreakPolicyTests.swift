@@ -14,7 +14,7 @@ final class StreakPolicyTests: XCTestCase {
     func history(_ schedule: Schedule = .daily, start: Int32, done: [Int32]) -> HabitHistory {
         let spec = HabitSpec(name: "h", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
                              routine: .anytime, proofRequired: false, startDay: start, schedule: schedule)
-        return HabitHistory(spec: spec, schedules: [], archivedDay: nil,
+        return HabitHistory(spec: spec, versions: [], archivedDay: nil,
                             days: done.map { DayState(day: $0, value: 1, done: true, skipped: false, entryCount: 1) })
     }
 

@@ -15,7 +15,7 @@ struct StreakProperties {
             let skipped = Int.random(in: 0..<12, using: &random) == 0
             states.append(DayState(day: 20_000 + Int32(offset), value: skipped ? 0 : 1, done: !skipped, skipped: skipped, entryCount: 1))
         }
-        return HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: states)
+        return HabitHistory(spec: spec, versions: [], archivedDay: nil, days: states)
     }
 
     @Test(arguments: 0..<6, 1...15)

@@ -6,7 +6,7 @@ final class StreakTests: XCTestCase {
     func day(_ text: String) -> Int32 { (try? CivilDate.parseDay(text)) ?? 0 }
 
     func history(_ kind: HabitKind = .checkmark, target: Double = 1, direction: Direction = .atLeast,
-                 schedule: Schedule = .daily, start: String, schedules: [ScheduleSpan] = [],
+                 schedule: Schedule = .daily, start: String, schedules: [SettingsVersion] = [],
                  done: [Int32] = [], skipped: [Int32] = [], values: [Int32: Double] = [:]) -> HabitHistory {
         let spec = HabitSpec(name: "h", kind: kind, target: target, direction: direction, group: nil, unit: nil,
                              routine: .anytime, proofRequired: false, startDay: day(start), schedule: schedule)
@@ -21,7 +21,7 @@ final class StreakTests: XCTestCase {
             }
             states.append(DayState(day: d, value: value, done: isDone, skipped: skipped.contains(d) && !isDone, entryCount: 1))
         }
-        return HabitHistory(spec: spec, schedules: schedules, archivedDay: nil, days: states)
+        return HabitHistory(spec: spec, versions: schedules, archivedDay: nil, days: states)
     }
 
     func summary(_ h: HabitHistory, asOf: String, weekStart: Int = 1, vacation: ClosedRange<Int32>? = nil) -> StreakSummary {
@@ -81,8 +81,8 @@ final class StreakTests: XCTestCase {
         XCTAssertEqual(summary(h, asOf: "2026-11-14").best.map(\.length), [2])
         // The blocks count from the day the schedule began governing, also mid-history.
         let changed = history(schedule: .daily, start: "2026-11-01",
-                              schedules: [ScheduleSpan(fromDay: day("2026-11-01"), schedule: .daily),
-                                          ScheduleSpan(fromDay: start, schedule: .timesInDays(2, 3))], done: done)
+                              schedules: [SettingsVersion(fromDay: day("2026-11-01"), schedule: .daily),
+                                          SettingsVersion(fromDay: start, schedule: .timesInDays(2, 3))], done: done)
         XCTAssertEqual(Array(Judge.occurrences(changed, asOf: start + 11, weekStart: 1).map(\.first).suffix(4)),
                        [start, start + 3, start + 6, start + 9])
         XCTAssertEqual(Judge.periodStart(.timesInDays(2, 3), day: start - 1, weekStart: 1, anchor: start), start - 3,
@@ -127,7 +127,7 @@ final class StreakTests: XCTestCase {
 
     func testAScheduleChangeMidHistoryJudgesEachDayByItsOwnSchedule() {
         let start = day("2026-01-05") // a Monday
-        let spans = [ScheduleSpan(fromDay: start, schedule: .daily), ScheduleSpan(fromDay: start + 7, schedule: .weekdays(0b0000010))]
+        let spans = [SettingsVersion(fromDay: start, schedule: .daily), SettingsVersion(fromDay: start + 7, schedule: .weekdays(0b0000010))]
         // Daily for a week, then Mondays only: done every day of week one and on the next two Mondays.
         let h = history(start: "2026-01-05", schedules: spans, done: (0..<7).map { start + Int32($0) } + [start + 7, start + 14])
         let result = summary(h, asOf: "2026-01-20")

@@ -35,7 +35,7 @@ final class StrengthTests: XCTestCase {
                 states.append(DayState(day: day, value: amount, done: done, skipped: isSkip && !done, entryCount: 1))
             }
         }
-        return HabitHistory(spec: spec, schedules: [], archivedDay: nil, days: states)
+        return HabitHistory(spec: spec, versions: [], archivedDay: nil, days: states)
     }
 
     /// Strength for the days today - (count - 1) ... today, newest first as Loop's

@@ -157,6 +157,8 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_habit_find(&habit, s, "x"), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_update(s, 1, &options, HC_HABIT_FIELD_NAME), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_archive(s, 1, 1), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_update_from(s, 1, &options, HC_HABIT_FIELD_TARGET, HC_DAY_NONE, NULL, NULL), HC_E_MISUSE);
+        EXPECT_STATUS(hc_habit_archive_from(s, 1, 1, HC_DAY_NONE, NULL, NULL), HC_E_MISUSE);
         hc_habit_list *habits = NULL;
         EXPECT_STATUS(hc_habit_list_open(&habits, s, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_entry_append(&id, s, &entry), HC_E_MISUSE);
@@ -484,6 +486,19 @@ int main(int argc, char **argv) {
     bad = options; bad.position = INT64_MIN; /* any order is an order */
     EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_POSITION), HC_OK);
     EXPECT_STATUS(hc_habit_update(store, INT64_MAX, &options, HC_HABIT_FIELD_NAME), HC_E_NOT_FOUND);
+    {
+        /* A change applies from a valid day, today at latest; the re-judged days are optional outs. */
+        int32_t today = 0, first = 0, last = 0;
+        EXPECT_STATUS(hc_store_today(&today, store), HC_OK);
+        EXPECT_STATUS(hc_habit_update_from(store, habit_id, &options, HC_HABIT_FIELD_TARGET, today + 1, &first, &last), HC_E_INVALID);
+        EXPECT_STATUS(hc_habit_update_from(store, habit_id, &options, HC_HABIT_FIELD_TARGET, INT32_MAX, &first, &last), HC_E_INVALID);
+        EXPECT_STATUS(hc_habit_update_from(store, habit_id, NULL, HC_HABIT_FIELD_TARGET, HC_DAY_NONE, &first, &last), HC_E_INVALID);
+        EXPECT_STATUS(hc_habit_update_from(store, INT64_MAX, &options, HC_HABIT_FIELD_TARGET, HC_DAY_NONE, NULL, NULL), HC_E_NOT_FOUND);
+        EXPECT_STATUS(hc_habit_update_from(store, habit_id, &options, HC_HABIT_FIELD_NAME, today, &first, &last), HC_OK);
+        EXPECT(first == HC_DAY_NONE && last == HC_DAY_NONE); /* a name judges no day */
+        EXPECT_STATUS(hc_habit_archive_from(store, habit_id, 2, HC_DAY_NONE, NULL, NULL), HC_E_INVALID);
+        EXPECT_STATUS(hc_habit_archive_from(store, habit_id, 1, INT32_MIN + 1, NULL, NULL), HC_E_INVALID);
+    }
     bad = options; bad.name = NULL;
     EXPECT_STATUS(hc_habit_update(store, habit_id, &bad, HC_HABIT_FIELD_NAME), HC_E_INVALID);
     bad = options; bad.schedule = "weekly:9";

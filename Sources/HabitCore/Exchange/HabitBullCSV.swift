@@ -64,7 +64,7 @@ package enum HabitBullCSV {
                                          group: category[name], unit: nil, routine: .anytime, proofRequired: false,
                                          startDay: min(first, today), schedule: .daily,
                                          display: HabitDisplay(description: description[name])).validated()
-                plan.habits.append(.init(spec: spec, schedules: [ScheduleSpan(fromDay: spec.startDay, schedule: .daily)],
+                plan.habits.append(.init(spec: spec, versions: [SettingsVersion(fromDay: spec.startDay, spec: spec)],
                                          archivedDay: nil, createdAtMs: nowMs))
             } catch {
                 throw error.prefixed("HabitBull CSV line \(line)")

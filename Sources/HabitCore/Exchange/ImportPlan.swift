@@ -4,7 +4,8 @@
 package struct ImportPlan: Equatable, Sendable {
     package struct HabitItem: Equatable, Sendable {
         package var spec: HabitSpec
-        package var schedules: [ScheduleSpan]
+        /// The judging settings' versions, oldest first (the last one's are the spec's).
+        package var versions: [SettingsVersion]
         package var archivedDay: Int32?
         package var createdAtMs: Int64
         /// The habit's own streak policy fields.

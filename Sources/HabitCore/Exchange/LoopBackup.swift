@@ -156,7 +156,7 @@ package struct LoopBackup: Equatable, Sendable {
                                          display: display(habit)).validated()
                 let reminder = try Self.reminder(hour: habit.reminderHour, minute: habit.reminderMinute, days: habit.reminderDays)
                 indexOf[habit.id] = plan.habits.count
-                plan.habits.append(.init(spec: spec, schedules: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs,
+                plan.habits.append(.init(spec: spec, versions: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs,
                                          reminders: reminder.map { [$0] } ?? []))
             } catch {
                 throw error.prefixed("Habits row id \(habit.id)")
@@ -194,7 +194,7 @@ package struct LoopBackup: Equatable, Sendable {
         for index in plan.habits.indices {
             let start = min(firstDay[index] ?? today, today)
             plan.habits[index].spec.startDay = start
-            plan.habits[index].schedules = [ScheduleSpan(fromDay: start, schedule: plan.habits[index].spec.schedule)]
+            plan.habits[index].versions = [SettingsVersion(fromDay: start, spec: plan.habits[index].spec)]
         }
         return plan
     }

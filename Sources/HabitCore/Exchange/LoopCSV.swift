@@ -55,7 +55,7 @@ package enum LoopCSV {
                     direction: atMost ? .atMost : .atLeast, group: nil, unit: numeric ? field("unit") : nil,
                     routine: .anytime, proofRequired: false, startDay: today,
                     schedule: schedule(numerator: numerator, denominator: denominator), display: display).validated()
-                plan.habits.append(.init(spec: spec, schedules: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
+                plan.habits.append(.init(spec: spec, versions: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
                 loopHabits.append((name, numeric, field("position").flatMap { Int($0) }))
             } catch {
                 throw error.prefixed("Habits.csv line \(line)")
@@ -112,7 +112,7 @@ package enum LoopCSV {
         for index in plan.habits.indices {
             let start = min(firstDay[index] ?? today, today)
             plan.habits[index].spec.startDay = start
-            plan.habits[index].schedules = [ScheduleSpan(fromDay: start, schedule: plan.habits[index].spec.schedule)]
+            plan.habits[index].versions = [SettingsVersion(fromDay: start, spec: plan.habits[index].spec)]
         }
         return plan
     }

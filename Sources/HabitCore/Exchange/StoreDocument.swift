@@ -166,8 +166,11 @@ package enum StoreDocument {
             ("group", optional(spec.group)), ("unit", optional(spec.unit)), ("routine", .string(spec.routine.name)),
             ("proof_required", .bool(spec.proofRequired)), ("start_date", date(spec.startDay)),
             ("archived_date", habit.archivedDay.map(date) ?? .null), ("created_at_ms", .int(habit.createdAtMs)),
-            ("schedules", .array(habit.schedules.map {
-                .object([("from", date($0.fromDay)), ("schedule", .string($0.schedule.description))])
+            // Each version of the judging settings (named "schedules" as before they grew).
+            ("schedules", .array(habit.versions.map {
+                .object([("from", date($0.fromDay)), ("schedule", .string($0.schedule.description)), ("target", .double($0.target)),
+                         ("direction", .string($0.direction.name)), ("proof_required", .bool($0.proofRequired)),
+                         ("group", optional($0.group)), ("archived", .bool($0.archived))])
             })),
         ] + displayRecord(spec.display)
     }
@@ -364,14 +367,22 @@ package enum StoreDocument {
         mutating func habit(_ record: JSON) throws(HabitError) {
             let id = try record.int("id")
             let startDay = try CivilDate.parseDay(try record.string("start_date"))
-            var schedules: [ScheduleSpan] = []
+            // A document from before the versions grew gives each the habit's own values.
+            let target = try record.number("target"), direction = try Direction(name: try record.string("direction"))
+            let proof = try record.bool("proof_required"), group = try record.optionalString("group")
+            var versions: [SettingsVersion] = []
             for item in try record.array("schedules") {
-                let span = ScheduleSpan(fromDay: try CivilDate.parseDay(try item.string("from")),
-                                        schedule: try Schedule(parsing: try item.string("schedule")))
-                if let last = schedules.last, last.fromDay >= span.fromDay { throw .invalid("'schedules' must be in date order") }
-                schedules.append(span)
+                let version = SettingsVersion(
+                    fromDay: try CivilDate.parseDay(try item.string("from")), schedule: try Schedule(parsing: try item.string("schedule")),
+                    target: item["target"] == nil ? target : try item.number("target"),
+                    direction: item["direction"] == nil ? direction : try Direction(name: try item.string("direction")),
+                    proofRequired: item["proof_required"] == nil ? proof : try item.bool("proof_required"),
+                    group: item["group"] == nil ? group : try item.optionalString("group"),
+                    archived: item["archived"] == nil ? false : try item.bool("archived"))
+                if let last = versions.last, last.fromDay >= version.fromDay { throw .invalid("'schedules' must be in date order") }
+                versions.append(version)
             }
-            guard let current = schedules.last?.schedule else { throw .invalid("'schedules' must not be empty") }
+            guard let current = versions.last?.schedule else { throw .invalid("'schedules' must not be empty") }
             let spec = try HabitSpec(
                 name: try record.string("name"), kind: try HabitKind(name: try record.string("kind")),
                 target: try record.number("target"), direction: try Direction(name: try record.string("direction")),
@@ -384,7 +395,12 @@ package enum StoreDocument {
             ).validated()
             let archived = try record.optionalString("archived_date")
             let own = try record.optionalObject("streak_policy").map { (policy) throws(HabitError) in try Self.habitPolicy(policy) }
-            let item = ImportPlan.HabitItem(spec: spec, schedules: schedules,
+            // Each version checked as the habit's own fields are.
+            for index in versions.indices {
+                let checked = try spec.judged(by: versions[index]).validated()
+                versions[index] = SettingsVersion(fromDay: versions[index].fromDay, spec: checked, archived: versions[index].archived)
+            }
+            let item = ImportPlan.HabitItem(spec: spec, versions: versions,
                                             archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
                                             createdAtMs: try record.int("created_at_ms"),
                                             streakPolicy: own ?? .none)

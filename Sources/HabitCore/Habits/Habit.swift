@@ -124,16 +124,20 @@ package struct Habit: Equatable, Sendable {
     package var spec: HabitSpec
     package var archivedDay: Int32?
     package var createdAtMs: Int64
-    /// Every schedule the habit has had, oldest first; `spec.schedule` is the last.
-    package var schedules: [ScheduleSpan]
+    /// Every version of the judging settings the habit has had, oldest first; the
+    /// spec's judging fields are the last one's.
+    package var versions: [SettingsVersion]
 
-    package init(id: Int64, spec: HabitSpec, archivedDay: Int32?, createdAtMs: Int64, schedules: [ScheduleSpan]) {
+    package init(id: Int64, spec: HabitSpec, archivedDay: Int32?, createdAtMs: Int64, versions: [SettingsVersion]) {
         self.id = id
         self.spec = spec
         self.archivedDay = archivedDay
         self.createdAtMs = createdAtMs
-        self.schedules = schedules
+        self.versions = versions
     }
+
+    /// The spec a day is judged by (the version in force on it).
+    package func spec(on day: Int32) -> HabitSpec { versions.spec(spec, on: day) }
 
     package var isArchived: Bool { archivedDay != nil }
 }

@@ -87,14 +87,3 @@ package enum Schedule: Equatable, Hashable, Sendable, CustomStringConvertible {
         }
     }
 }
-
-/// A schedule and the first day it governs; a habit keeps every one it ever had.
-package struct ScheduleSpan: Equatable, Sendable {
-    package var fromDay: Int32
-    package var schedule: Schedule
-
-    package init(fromDay: Int32, schedule: Schedule) {
-        self.fromDay = fromDay
-        self.schedule = schedule
-    }
-}

@@ -74,8 +74,9 @@ package enum DayFold {
         return DayState(day: day, value: value, done: done, skipped: skip && !done, entryCount: count)
     }
 
-    /// Day states for every day of from...to, from entries sorted by append order.
-    package static func states(_ entries: [Entry], from: Int32, to: Int32, habit: HabitSpec) -> [DayState] {
+    /// Day states for every day of from...to, from entries sorted by append order;
+    /// each day judged by the version in force on it (`versions` empty: by `habit`).
+    package static func states(_ entries: [Entry], from: Int32, to: Int32, habit: HabitSpec, versions: [SettingsVersion] = []) -> [DayState] {
         guard from <= to else { return [] }
         let cancelled = cancelledIds(in: entries)
         var byDay: [Int32: [Entry]] = [:]
@@ -84,7 +85,7 @@ package enum DayFold {
         result.reserveCapacity(Int(to) - Int(from) + 1)
         var day = from
         while true {
-            result.append(fold(byDay[day] ?? [], day: day, habit: habit, cancelled: cancelled))
+            result.append(fold(byDay[day] ?? [], day: day, habit: versions.spec(habit, on: day), cancelled: cancelled))
             if day == to { break }
             day += 1
         }
@@ -94,7 +95,7 @@ package enum DayFold {
     /// States of the days that have entries only, from entries sorted by day and,
     /// within a day, by append order (as the store's fold index gives them): the
     /// same states as `sparseStates`, without grouping by day.
-    package static func sortedStates(_ entries: [Entry], habit: HabitSpec) -> [DayState] {
+    package static func sortedStates(_ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = []) -> [DayState] {
         let cancelled = cancelledIds(in: entries)
         var result: [DayState] = []
         var first = entries.startIndex
@@ -102,17 +103,17 @@ package enum DayFold {
             let day = entries[first].day
             var end = first + 1
             while end < entries.endIndex && entries[end].day == day { end += 1 }
-            result.append(fold(entries[first..<end], day: day, habit: habit, cancelled: cancelled))
+            result.append(fold(entries[first..<end], day: day, habit: versions.spec(habit, on: day), cancelled: cancelled))
             first = end
         }
         return result
     }
 
     /// States of the days that have entries only, for long histories.
-    package static func sparseStates(_ entries: [Entry], habit: HabitSpec) -> [DayState] {
+    package static func sparseStates(_ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = []) -> [DayState] {
         let cancelled = cancelledIds(in: entries)
         var byDay: [Int32: [Entry]] = [:]
         for entry in entries { byDay[entry.day, default: []].append(entry) }
-        return byDay.keys.sorted().map { fold(byDay[$0] ?? [], day: $0, habit: habit, cancelled: cancelled) }
+        return byDay.keys.sorted().map { fold(byDay[$0] ?? [], day: $0, habit: versions.spec(habit, on: $0), cancelled: cancelled) }
     }
 }

@@ -33,21 +33,29 @@ package enum Global {
         }
     }
 
+    /// With a group, a habit counts on the days its version is in that group (names
+    /// compared case-insensitively). A day a habit was archived on is not counted at all.
     package static func tally(_ habits: [Input], vacations: [Vacation], from: Int32, to: Int32, asOf: Int32,
-                              weekStart: Int) -> [DayTally] {
+                              weekStart: Int, group: String? = nil) -> [DayTally] {
         guard from <= to else { return [] }
         var result = (from...to).map { DayTally(day: $0) }
         for habit in habits {
             let demands = Judge.demands(habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart,
                                         vacations: Vacation.ranges(vacations, habitId: habit.habitId))
             let lastActive = habit.history.lastActiveDay(asOf: to)
-            let hasQuota = habit.history.spec.schedule.isQuota || habit.history.schedules.contains { $0.schedule.isQuota }
+            let hasQuota = habit.history.spec.schedule.isQuota || habit.history.versions.contains { $0.schedule.isQuota }
+            let perDay = group != nil || habit.history.versions.contains(where: \.archived)
             for (index, demand) in demands.enumerated() {
                 let day = from + Int32(index)
+                if perDay {
+                    let version = habit.history.spec(on: day)
+                    if let group, version.group?.lowercased() != group.lowercased() { continue }
+                    if habit.history.versions.version(on: day)?.archived == true { continue }
+                }
                 switch demand {
                 case .notDue:
                     // A quota schedule governs every day of its periods: nothing due means met.
-                    if hasQuota, day >= habit.history.spec.startDay, day <= lastActive, habit.history.span(on: day).schedule.isQuota {
+                    if hasQuota, day >= habit.history.spec.startDay, day <= lastActive, habit.history.schedule(on: day).isQuota {
                         result[index].quotaMet += 1
                     }
                 case .excused: result[index].excused += 1
@@ -113,15 +121,20 @@ package enum Global {
         package var quota: [QuotaProgress]
     }
 
-    package static func dayReadings(_ habits: [Input], vacations: [Vacation], day: Int32, asOf: Int32, weekStart: Int) -> DayReadings {
-        let dueUntilMet = tally(habits, vacations: vacations, from: day, to: day, asOf: asOf, weekStart: weekStart).first ?? DayTally(day: day)
+    package static func dayReadings(_ habits: [Input], vacations: [Vacation], day: Int32, asOf: Int32, weekStart: Int,
+                                    group: String? = nil) -> DayReadings {
+        let dueUntilMet = tally(habits, vacations: vacations, from: day, to: day, asOf: asOf, weekStart: weekStart, group: group).first
+            ?? DayTally(day: day)
         var dayBased = DayTally(day: day)
         var quota: [QuotaProgress] = []
         for habit in habits.sorted(by: { $0.habitId < $1.habitId }) {
             let history = habit.history
             guard day >= history.spec.startDay, day <= history.lastActiveDay(asOf: day) else { continue }
+            // As tally: a habit counts on the days its version is in the group and not archived.
+            if let group, history.spec(on: day).group?.lowercased() != group.lowercased() { continue }
+            if history.versions.version(on: day)?.archived == true { continue }
             let excused = Vacation.ranges(vacations, habitId: habit.habitId)
-            if history.span(on: day).schedule.isQuota {
+            if history.schedule(on: day).isQuota {
                 // Judged as of the day: the period holding it ends there, its done days counted up to it.
                 let holding = Judge.occurrences(history, asOf: day, weekStart: weekStart, vacations: excused).last
                 guard let holding, holding.first <= day, day <= holding.last, holding.verdict != .excused else { continue }

@@ -6,9 +6,12 @@
 /// judging loops over years of days stay within a small multiple of a plain loop.
 package struct HabitHistory: Sendable {
     package var spec: HabitSpec
-    /// Every schedule with the day it took effect, oldest first; empty when the
-    /// spec's schedule has always governed (no array to build for the pure calls).
-    package var schedules: [ScheduleSpan]
+    /// Every version of the judging settings with the day it took effect, oldest
+    /// first; empty when the spec's have always governed (no array to build for the
+    /// pure calls).
+    package var versions: [SettingsVersion]
+    /// The day the habit was archived on, when it is archived now: nothing is due
+    /// from it on. Stretches archived before (and unarchived since) are excused.
     package var archivedDay: Int32?
     /// The day of marks[0] and values[0]: the start day.
     private let base: Int32
@@ -21,8 +24,9 @@ package struct HabitHistory: Sendable {
     /// A day without a record: a counter kept at most is within its limit on a
     /// day with nothing logged.
     private let emptyMark: UInt8
-    /// At-most counters and durations are judged only once the day is over.
-    private let judgedAtDayEnd: Bool
+    /// Whether the versions differ in target, direction, proof, group or archive
+    /// (then the judges read those per day).
+    let variesBeyondSchedule: Bool
 
     /// How a day is kept: done, or skipped and not done.
     package enum Mark {
@@ -48,32 +52,44 @@ package struct HabitHistory: Sendable {
 
     /// A history from its days as kept: `marks[i]` and `values[i]` are day
     /// `spec.startDay + i`; `values` is empty when `keepsValues(spec)` is false.
-    /// Days past the arrays have no entries. `schedules` empty means the spec's
-    /// schedule has always governed.
-    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, marks: [UInt8], values: [Double]) {
+    /// Days past the arrays have no entries. `versions` empty means the spec's
+    /// judging settings have always governed; the days past the arrays are judged
+    /// by the last version.
+    package init(spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, marks: [UInt8], values: [Double]) {
         self.spec = spec
-        self.schedules = schedules
-        self.archivedDay = archivedDay
+        self.versions = versions
+        self.archivedDay = versions.finalArchiveDay ?? archivedDay
         base = spec.startDay
         keepsValues = Self.keepsValues(spec)
-        judgedAtDayEnd = Self.judgedAtDayEnd(spec)
-        emptyMark = Mark.empty(for: spec)
+        variesBeyondSchedule = versions.variesBeyondSchedule
+        emptyMark = Mark.empty(for: versions.last.map(spec.judged(by:)) ?? spec)
         self.marks = marks
         self.values = keepsValues ? values : []
         // A caller's values shorter than its marks: pad, so lookups stay in step.
         if keepsValues && self.values.count < marks.count { self.values += [Double](repeating: 0, count: marks.count - self.values.count) }
     }
 
-    /// An empty history with room for the days up to `lastDay`.
-    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, through lastDay: Int32) {
-        let count = lastDay >= spec.startDay ? Int(lastDay) - Int(spec.startDay) + 1 : 0
-        self.init(spec: spec, schedules: schedules, archivedDay: archivedDay,
-                  marks: [UInt8](repeating: Mark.empty(for: spec), count: count),
+    /// An empty history with room for the days up to `lastDay` (and, when the
+    /// versions judge an empty day differently, up to the last version's first day).
+    package init(spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, through lastDay: Int32) {
+        let emptyMarks = Set(versions.map { Mark.empty(for: spec.judged(by: $0)) })
+        let through = emptyMarks.count > 1 ? max(lastDay, versions.last?.fromDay ?? lastDay) : lastDay
+        let count = through >= spec.startDay ? Int(through) - Int(spec.startDay) + 1 : 0
+        var marks = [UInt8](repeating: Mark.empty(for: versions.last.map(spec.judged(by:)) ?? spec), count: count)
+        if emptyMarks.count > 1 {
+            for (index, version) in versions.enumerated() {
+                let end = index + 1 < versions.count ? Int(versions[index + 1].fromDay) - Int(spec.startDay) : count
+                let first = index == 0 ? 0 : max(0, Int(version.fromDay) - Int(spec.startDay))
+                let mark = Mark.empty(for: spec.judged(by: version))
+                if first < min(end, count) { for i in first..<min(end, count) { marks[i] = mark } }
+            }
+        }
+        self.init(spec: spec, versions: versions, archivedDay: archivedDay, marks: marks,
                   values: Self.keepsValues(spec) ? [Double](repeating: 0, count: count) : [])
     }
 
-    package init(spec: HabitSpec, schedules: [ScheduleSpan], archivedDay: Int32?, days: [DayState]) {
-        self.init(spec: spec, schedules: schedules, archivedDay: archivedDay, through: days.lazy.map(\.day).max() ?? Int32.min)
+    package init(spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, days: [DayState]) {
+        self.init(spec: spec, versions: versions, archivedDay: archivedDay, through: days.lazy.map(\.day).max() ?? Int32.min)
         for state in days { record(state) }
     }
 
@@ -91,6 +107,7 @@ package struct HabitHistory: Sendable {
     }
 
     private mutating func grow(to count: Int) {
+        // Past the last version's first day (the array reaches it when versions judge an empty day differently).
         marks += [UInt8](repeating: emptyMark, count: count - marks.count)
         if keepsValues { values += [Double](repeating: 0, count: count - values.count) }
     }
@@ -114,7 +131,26 @@ package struct HabitHistory: Sendable {
 
     /// The days as judged as of a day, for the loops over them.
     func judged(asOf: Int32) -> JudgedDays {
-        JudgedDays(marks: marks, base: base, emptyMark: emptyMark, overFrom: judgedAtDayEnd ? asOf : Int32.max)
+        JudgedDays(marks: marks, base: base, emptyMark: emptyMark, overFrom: Self.judgedAtDayEnd(spec(on: asOf)) ? asOf : Int32.max)
+    }
+
+    /// The spec a day is judged by: the version in force on it. Every judge that reads
+    /// a judging setting of a day reads it here.
+    package func spec(on day: Int32) -> HabitSpec { versions.spec(spec, on: day) }
+
+    /// A day's target and direction (the loops over days call this only when versions vary).
+    @inline(__always)
+    func limit(on day: Int32) -> (target: Double, atMost: Bool) {
+        guard variesBeyondSchedule, let version = versions.version(on: day) else { return (spec.target, spec.direction == .atMost) }
+        return (version.target, version.direction == .atMost)
+    }
+
+    /// The days excused on top of skip entries: the vacations given, and the stretches
+    /// the habit was archived before it was unarchived.
+    package func excusedRanges(_ vacations: [ClosedRange<Int32>]) -> [ClosedRange<Int32>] {
+        guard variesBeyondSchedule else { return vacations }
+        let stretches = versions.archivedStretches
+        return stretches.isEmpty ? vacations : vacations + stretches
     }
 
     /// A history's marks as judged as of a day: a value the judging loops keep in
@@ -169,14 +205,11 @@ package struct HabitHistory: Sendable {
         min(asOf, (archivedDay ?? Int32.max) &- 1)
     }
 
-    /// The schedule span governing a day (the first one also governs days before it).
-    package func span(on day: Int32) -> ScheduleSpan {
-        var chosen = ScheduleSpan(fromDay: spec.startDay, schedule: spec.schedule)
-        for (index, span) in schedules.enumerated() where index == 0 || span.fromDay <= day { chosen = span }
-        return chosen
-    }
+    /// The schedule governing a day (the first version also governs days before it).
+    package func schedule(on day: Int32) -> Schedule { versions.version(on: day)?.schedule ?? spec.schedule }
 
-    /// The stretches of [first, last] each governed by one schedule, in order.
+    /// The stretches of [first, last] each governed by one schedule, in order
+    /// (consecutive versions with the same schedule are one stretch).
     /// `anchor` is where an every:N schedule counts from; `governedEnd` the last day
     /// the schedule governs at all (beyond `last`, for quota periods).
     struct Segment {
@@ -221,19 +254,25 @@ package struct HabitHistory: Sendable {
     @inline(__always)
     func forEachSegment(from first: Int32, through last: Int32, _ body: (Segment) -> Void) {
         let archiveEnd = (archivedDay ?? Int32.max) &- 1
-        if schedules.isEmpty {
+        if versions.isEmpty {
             if first <= last { body(Segment(first: first, last: last, schedule: spec.schedule, anchor: min(spec.startDay, first),
                                             governedEnd: archiveEnd)) }
             return
         }
-        for index in schedules.indices {
-            let span = schedules[index]
-            let next = index + 1 < schedules.count ? schedules[index + 1].fromDay &- 1 : Int32.max
-            let segmentFirst = index == 0 ? first : max(first, span.fromDay)
+        var index = 0
+        while index < versions.count {
+            let version = versions[index]
+            // The run of versions with this schedule: one segment, counted from its first day.
+            var end = index + 1
+            while end < versions.count && versions[end].schedule == version.schedule { end += 1 }
+            let next = end < versions.count ? versions[end].fromDay &- 1 : Int32.max
+            let segmentFirst = index == 0 ? first : max(first, version.fromDay)
             let segmentLast = min(last, next)
-            guard segmentFirst <= segmentLast else { continue }
-            body(Segment(first: segmentFirst, last: segmentLast, schedule: span.schedule,
-                         anchor: index == 0 ? min(span.fromDay, first) : span.fromDay, governedEnd: min(next, archiveEnd)))
+            if segmentFirst <= segmentLast {
+                body(Segment(first: segmentFirst, last: segmentLast, schedule: version.schedule,
+                             anchor: index == 0 ? min(version.fromDay, first) : version.fromDay, governedEnd: min(next, archiveEnd)))
+            }
+            index = end
         }
     }
 }

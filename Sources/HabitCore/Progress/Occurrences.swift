@@ -3,9 +3,11 @@
 /// still open. Every streak, score and rate is computed from these.
 ///
 /// Rules (stated in the header and the README too):
-/// - Nothing is due before the start day or from the archive day on.
-/// - Each day is judged by the schedule in force on it; a schedule change never
-///   rewrites the days before it.
+/// - Nothing is due before the start day or from the archive day on; a stretch
+///   archived and later unarchived is excused.
+/// - Each day is judged by the settings in force on it (SettingsVersion: schedule,
+///   target, direction, proof, group, archive); a change never rewrites the days
+///   before it.
 /// - Day-based schedules (daily, days:, every:, monthdays:) make each due day
 ///   an occurrence. every:N counts from the first day its schedule governed.
 ///   monthdays:31 falls on a shorter month's last day.
@@ -189,7 +191,7 @@ package enum Judge {
         let last = history.lastActiveDay(asOf: asOf)
         guard first <= last else { return }
         // Quota periods look up to a block (times:N/365) past `last` for their quota.
-        let excused = ExcusedDays(vacations, from: first, to: last &+ 366)
+        let excused = ExcusedDays(history.excusedRanges(vacations), from: first, to: last &+ 366)
         history.forEachSegment(from: first, through: last) { segment in
             if segment.schedule.isQuota {
                 periods(segment, history, asOf: asOf, last: last, weekStart: weekStart, excused: excused, into: &sink)

@@ -68,7 +68,7 @@ extension Judge {
         guard from <= to else { return [] }
         var result = [DayDemand](repeating: .notDue, count: Int(to) - Int(from) + 1)
         let occurrences = Judge.occurrences(history, asOf: max(asOf, to), weekStart: weekStart, vacations: vacations)
-        let excusedDays = ExcusedDays(vacations, from: from, to: to)
+        let excusedDays = ExcusedDays(history.excusedRanges(vacations), from: from, to: to)
         let days = history.judged(asOf: asOf)
         for occurrence in occurrences where occurrence.last >= from && occurrence.first <= to {
             var day = max(occurrence.first, from)

@@ -95,16 +95,18 @@ extension Scores {
         guard from <= to else { return [] }
         let count = Int(to) - Int(from) + 1
         // The spec's fields this needs, not a copy of the spec (its strings are retained per copy).
-        let kind = history.spec.kind, startDay = history.spec.startDay, target = history.spec.target
+        let kind = history.spec.kind, startDay = history.spec.startDay
         guard kind != .measurement else { return [Double](repeating: 0, count: count) }
         let numeric = kind == .counter || kind == .duration
-        let atMost = history.spec.direction == .atMost
+        // Target and direction of each day's version; read per day only when they vary.
+        let (target, atMost) = history.limit(on: startDay)
+        let limitVaries = history.variesBeyondSchedule
         let last = history.lastActiveDay(asOf: to)
-        let excused = ExcusedDays(vacations, from: startDay, to: last)
+        let excused = ExcusedDays(history.excusedRanges(vacations), from: startDay, to: last)
         let hasVacations = !excused.isEmpty
         let marks = history.judged(asOf: Int32.max)
         // At-most numbers: a day is done only once it is over (asOf on, not yet).
-        let doneFrom = HabitHistory.judgedAtDayEnd(history.spec) ? asOf : Int32.max
+        let doneFrom = HabitHistory.judgedAtDayEnd(history.spec(on: asOf)) ? asOf : Int32.max
 
         // What a day from the start on puts into the window: a done check (1), or a number in thousandths.
         @inline(__always) func contribution(_ day: Int32, _ mark: UInt8, numeric: Bool) -> Int64 {
@@ -166,8 +168,9 @@ extension Scores {
                             let skipped = mark & HabitHistory.Mark.skipped != 0 || (hasVacations && excused.contains(day))
                             let counts = over || (mark & HabitHistory.Mark.done != 0 && day < doneFrom)
                             if !skipped && counts {
+                                let limit = limitVaries ? history.limit(on: day) : (target: target, atMost: atMost)
                                 let value = numeric
-                                    ? Strength.numberValue(sum: Double(sum) / 1000, target: target, atMost: atMost)
+                                    ? Strength.numberValue(sum: Double(sum) / 1000, target: limit.target, atMost: limit.atMost)
                                     : Strength.checkValue(doneInWindow: Int(sum), times: times)
                                 score = Strength.step(previous: score, value: value, multiplier: m)
                             }

@@ -92,7 +92,7 @@ package enum ReminderPlan {
     package static func firstDayRead(_ habit: Habit, days: ClosedRange<Int32>, weekStart: Int) -> Int32 {
         var first = days.lowerBound
         // Anchors as HabitHistory.forEachSegment sets them (times:N/M counts from them).
-        for (index, span) in habit.schedules.enumerated() where span.schedule.isQuota {
+        for (index, span) in habit.versions.enumerated() where span.schedule.isQuota {
             let anchor = index == 0 ? min(span.fromDay, habit.spec.startDay) : span.fromDay
             first = min(first, Judge.periodStart(span.schedule, day: days.lowerBound, weekStart: weekStart, anchor: anchor))
         }
@@ -109,8 +109,8 @@ package enum ReminderPlan {
     /// counts from the start, so the whole history is kept).
     package static func windowHistory(_ habit: Habit, from firstDayRead: Int32, states: [DayState]) -> HabitHistory {
         var spec = habit.spec
-        if let first = habit.schedules.first?.fromDay, first <= spec.startDay { spec.startDay = max(spec.startDay, firstDayRead) }
-        return HabitHistory(spec: spec, schedules: habit.schedules, archivedDay: habit.archivedDay, days: states)
+        if let first = habit.versions.first?.fromDay, first <= spec.startDay { spec.startDay = max(spec.startDay, firstDayRead) }
+        return HabitHistory(spec: spec, versions: habit.versions, archivedDay: habit.archivedDay, days: states)
     }
 
     /// Every reminder with fromMs <= atMs < toMs, ordered by instant, habit, rule.
@@ -248,7 +248,7 @@ package enum ReminderPlan {
     /// An at-most habit's day is decided only once it is over, so it always wants one.
     package static func wantsNudge(_ demand: DayDemand, history: HabitHistory, day: Int32) -> Bool {
         guard case .due(let done) = demand else { return false }
-        if HabitHistory.judgedAtDayEnd(history.spec) { return true }
+        if HabitHistory.judgedAtDayEnd(history.spec(on: day)) { return true }
         return !done && !history.isMarkedDone(day)
     }
 

@@ -791,11 +791,14 @@ package enum ShieldPlan {
 extension ShieldPlan {
     /// A habit's days as shields read them, from its entries: when each day became
     /// done and stayed done (an undo can take a completion back), and which days
-    /// were skipped. A habit that requires proof counts only entries an accepted
-    /// proof appended.
-    package static func habitDays(_ entries: [Entry], habit: HabitSpec, vacations: [ClosedRange<Int32>]) -> HabitDays {
+    /// were skipped. A habit that requires proof on a day counts only entries an
+    /// accepted proof appended. Each day is judged by the version in force on it.
+    package static func habitDays(_ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = [],
+                                  vacations: [ClosedRange<Int32>]) -> HabitDays {
         var days = HabitDays(vacations: vacations)
-        var counted = habit.proofRequired ? entries.filter { $0.source == .proof || $0.kind == .undo } : entries
+        let proofVaries = versions.contains { $0.proofRequired != habit.proofRequired }
+        var counted = habit.proofRequired || proofVaries
+            ? entries.filter { $0.source == .proof || $0.kind == .undo || !versions.spec(habit, on: $0.day).proofRequired } : entries
         // Each day's entries in append order, days one after another: the store reads
         // them so (by day, then id), and anything else is sorted here.
         if !zip(counted, counted.dropFirst()).allSatisfy({ ($0.day, $0.id) < ($1.day, $1.id) }) {
@@ -809,7 +812,7 @@ extension ShieldPlan {
             defer { first = last + 1 }
             func state(through end: Int) -> DayState {
                 let prefix = counted[first...end]
-                return DayFold.fold(prefix, day: day, habit: habit, cancelled: DayFold.cancelledIds(in: prefix))
+                return DayFold.fold(prefix, day: day, habit: versions.spec(habit, on: day), cancelled: DayFold.cancelledIds(in: prefix))
             }
             let final = state(through: last)
             if final.skipped { days.skipped.insert(day) }

@@ -131,8 +131,12 @@ package enum SyncOp: Equatable, Sendable {
     /// A new habit; its global id is the op's. Fields change later by habitField.
     indirect case habitCreate(spec: HabitSpec, createdAtMs: Int64)
     case habitField(habit: GlobalId, field: HabitField, value: SyncValue)
-    /// The schedule in force from a day on (the last writer wins per habit and day).
+    /// The schedule in force from a day on, as older replicas write it: it changes
+    /// only the schedule of the version of that day (the last writer wins per habit and day).
     case schedule(habit: GlobalId, fromDay: Int32, schedule: Schedule)
+    /// Every judging setting in force from a day on (the last writer wins per habit
+    /// and day, one register with the schedule ops of that day).
+    case settingsVersion(habit: GlobalId, version: SettingsVersion)
     /// A ledger entry; its global id is the op's. An undo names the entry it cancels.
     case entry(habit: GlobalId, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64, source: EntrySource,
                note: String?, undoes: GlobalId?)
@@ -196,6 +200,7 @@ package enum SyncOp: Equatable, Sendable {
         case awardUnlock = 13, creditRule = 14, zoneChange = 15
         case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
         case evidence = 20, branchMoved = 21
+        case settingsVersion = 22
     }
 
     /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
@@ -223,6 +228,7 @@ package enum SyncOp: Equatable, Sendable {
         case .zoneChange: return .zoneChange
         case .evidence: return .evidence
         case .branchMoved: return .branchMoved
+        case .settingsVersion: return .settingsVersion
         }
     }
 
@@ -232,7 +238,7 @@ package enum SyncOp: Equatable, Sendable {
         case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence, .branchMoved: return []
         case .creditRule(_, _, let habit, _, _, _): return habit.map { [$0] } ?? []
         case .awardUnlock(_, let scopeHabit, _, _, _, let causeRecord, let causeHabit): return [scopeHabit, causeRecord, causeHabit].compactMap { $0 }
-        case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
+        case .habitField(let habit, _, _), .schedule(let habit, _, _), .settingsVersion(let habit, _): return [habit]
         case .entry(let habit, _, _, _, _, _, _, let undoes): return undoes.map { [habit, $0] } ?? [habit]
         case .vacationAdd(let habit, _, _): return habit.map { [$0] } ?? []
         case .proof(let habit, _, _, _, _, _, _, _): return [habit]
@@ -249,6 +255,7 @@ package enum SyncOp: Equatable, Sendable {
         case .habitCreate, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence, .branchMoved: return self
         case .habitField(let habit, let field, let value): return .habitField(habit: f(habit), field: field, value: value)
         case .schedule(let habit, let fromDay, let schedule): return .schedule(habit: f(habit), fromDay: fromDay, schedule: schedule)
+        case .settingsVersion(let habit, let version): return .settingsVersion(habit: f(habit), version: version)
         case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
             // Only an undo names the entry it cancels (the payload carries no other).
             return .entry(habit: f(habit), day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, note: note,
@@ -435,6 +442,15 @@ package enum SyncOp: Equatable, Sendable {
             w.raw(bytes)
         case .branchMoved(let to):
             w.raw(to)
+        case .settingsVersion(let habit, let version):
+            Self.write(habit, &w)
+            w.varint(Int64(version.fromDay))
+            w.text(version.schedule.description)
+            w.double(version.target)
+            w.varint(Int64(version.direction.rawValue))
+            w.byte(version.proofRequired ? 1 : 0)
+            w.optionalText(version.group)
+            w.byte(version.archived ? 1 : 0)
         }
     }
 
@@ -651,6 +667,18 @@ package enum SyncOp: Equatable, Sendable {
             op = .evidence(sha256: sha, bytes: bytes)
         case .branchMoved:
             op = .branchMoved(to: try r.raw(GlobalId.replicaBytes))
+        case .settingsVersion:
+            let habit = try read(&r)
+            let fromDay = try day(&r)
+            let schedule = try Schedule(parsing: try r.text())
+            let target = try r.double()
+            try validate(.target, .double(target))
+            guard let direction = Direction(rawValue: try int32(&r, "direction")) else { throw .invalid("direction out of range") }
+            let proof = try r.byte(), group = try r.optionalText(), archived = try r.byte()
+            guard proof <= 1, archived <= 1 else { throw .invalid("proof_required or archived is not 0 or 1") }
+            try validate(.group, group.map(SyncValue.text) ?? .null)
+            op = .settingsVersion(habit: habit, version: SettingsVersion(fromDay: fromDay, schedule: schedule, target: target, direction: direction,
+                                                                         proofRequired: proof == 1, group: group, archived: archived == 1))
         }
         if !r.atEnd {
             var stamps: [Int64] = []

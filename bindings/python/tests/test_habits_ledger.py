@@ -173,3 +173,29 @@ def test_export_and_import(store: Store, tmp_path: Path) -> None:
             copy.import_text("{not json")
         assert caught.value.message
     assert json.loads(store.export())["schema_version"] >= 1
+
+
+def test_settings_change_from_a_day_and_keep_the_past(store: Store) -> None:
+    today = store.today()
+    water = store.create_habit("Water", kind=Kind.COUNTER, target=8, start=today - datetime.timedelta(days=7))
+    for back in range(1, 8):
+        store.append(water, EntryKind.AMOUNT, 8, date=today - datetime.timedelta(days=back))
+    # From today (the default): the past week stays done, its streak whole.
+    assert store.update_habit(water, target=10).target == 10
+    week = store.day_states(water, today - datetime.timedelta(days=7), today - datetime.timedelta(days=1))
+    assert all(state.done for state in week)
+    assert store.streaks(water).current.length == 7
+    # From an earlier day: the days from it on are judged by the new target.
+    store.update_habit(water, target=12, from_day=today - datetime.timedelta(days=2))
+    week = store.day_states(water, today - datetime.timedelta(days=7), today - datetime.timedelta(days=1))
+    assert [state.done for state in week] == [True] * 5 + [False] * 2
+    with pytest.raises(habitcore.InvalidArgumentError) as caught:
+        store.update_habit(water, target=9, from_day=today + datetime.timedelta(days=1))
+    assert "today or an earlier day" in caught.value.message
+    # Archived from three days ago, restored today: the stretch is excused, and the call names the days.
+    walk = store.create_habit("Walk", start=today - datetime.timedelta(days=10))
+    for back in range(4, 11):
+        store.append(walk, date=today - datetime.timedelta(days=back))
+    assert store.archive_habit(walk, from_day=today - datetime.timedelta(days=3)) == (today - datetime.timedelta(days=3), today)
+    assert store.archive_habit(walk, archived=False) == (today, today)
+    assert store.streaks(walk).current.length == 7

@@ -71,7 +71,11 @@ def test_scores_completion_and_due(store: Store) -> None:
     assert [(s.date, s.due, s.done, s.score) for s in scores] == [(D(2026, 3, 5), 1, 1, 1.0), (D(2026, 3, 6), 1, 0, 0.0)]
     completion = store.completion(read, D(2026, 3, 1), D(2026, 3, 7))
     assert (completion.kept, completion.judged) == (6, 7)
+    # Group membership is effective-dated: from today the past week is not in "mind"; from its start it is.
     store.update_habit(read, group="mind")
+    _, window = store.group_completion("mind", D(2026, 3, 1), D(2026, 3, 7), as_of=D(2026, 3, 7))
+    assert (window.kept, window.judged) == (0, 0)
+    store.update_habit(read, group="mind", from_day=D(2026, 3, 1))
     _, window = store.group_completion("mind", D(2026, 3, 1), D(2026, 3, 7), as_of=D(2026, 3, 7))
     assert (window.kept, window.judged) == (6, 7)
     due = store.due(D(2026, 3, 6))

@@ -258,6 +258,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_habit_free": (None, [_p(Habit)]),
     "hc_habit_update": (i32, [ptr, i64, _p(HabitOptions), u32]),
     "hc_habit_archive": (i32, [ptr, i64, i32]),
+    "hc_habit_update_from": (i32, [ptr, i64, _p(HabitOptions), u32, i32, _p(ctypes.c_int32), _p(ctypes.c_int32)]),
+    "hc_habit_archive_from": (i32, [ptr, i64, i32, i32, _p(ctypes.c_int32), _p(ctypes.c_int32)]),
     "hc_habit_list_open": (i32, [PTRP, ptr, u32]),
     "hc_habit_list_count": (i32, [I64P, ptr]),
     "hc_habit_list_get": (i32, [_pp(Habit), ptr, i64]),

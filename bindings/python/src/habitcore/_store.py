@@ -629,9 +629,12 @@ class Store:
                      direction: Direction = _UNSET, group: str | None = _UNSET, unit: str | None = _UNSET,
                      routine: Routine = _UNSET, proof_required: bool = _UNSET, schedule: str = _UNSET,
                      start: DateLike = _UNSET, description: str | None = _UNSET, question: str | None = _UNSET,
-                     colour: str | None = _UNSET, icon: str | None = _UNSET, position: int = _UNSET) -> Habit:
-        """Changes the fields given (a schedule from today on) and returns the habit as stored.
-        None (or "") clears description, question, colour or icon."""
+                     colour: str | None = _UNSET, icon: str | None = _UNSET, position: int = _UNSET,
+                     from_day: DateLike | None = None) -> Habit:
+        """Changes the fields given and returns the habit as stored. Schedule, target and
+        direction, group and proof change from from_day on (None: today; an earlier day
+        re-judges the days from it through today, and their completion credits follow);
+        the days before keep theirs. None (or "") clears description, question, colour or icon."""
         o = _init(N.HabitOptions)
         fields = HabitField(0)
         if name is not _UNSET:
@@ -668,12 +671,20 @@ class Store:
         if position is not _UNSET:
             fields |= HabitField.POSITION
             o.position = _i64(position, "position")
-        _check(lib.hc_habit_update(self._h, _hid(habit), ctypes.byref(o), int(fields)))
+        first, last = ctypes.c_int32(), ctypes.c_int32()
+        _check(lib.hc_habit_update_from(self._h, _hid(habit), ctypes.byref(o), int(fields), _day(from_day, "from_day"),
+                                        ctypes.byref(first), ctypes.byref(last)))
         return self.habit(habit)
 
-    def archive_habit(self, habit: HabitRef, archived: bool = True) -> None:
-        """Archives a habit from today (or restores it with archived=False); its entries stay."""
-        _check(lib.hc_habit_archive(self._h, _hid(habit), 1 if archived else 0))
+    def archive_habit(self, habit: HabitRef, archived: bool = True, *,
+                      from_day: DateLike | None = None) -> tuple[datetime.date, datetime.date] | None:
+        """Archives a habit from from_day (None: today), or restores it with archived=False
+        (a stretch archived and then restored is excused); its entries stay. Returns the
+        days re-judged (first, last), or None when nothing changed."""
+        first, last = ctypes.c_int32(), ctypes.c_int32()
+        _check(lib.hc_habit_archive_from(self._h, _hid(habit), 1 if archived else 0, _day(from_day, "from_day"),
+                                         ctypes.byref(first), ctypes.byref(last)))
+        return None if first.value == N.DAY_NONE else (_date(first.value), _date(last.value))
 
     def habits(self, *, include_archived: bool = False) -> ListIterator[Habit]:
         """The habits, ordered by id."""

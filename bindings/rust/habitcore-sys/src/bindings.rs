@@ -845,7 +845,9 @@ extern "C" {
     pub fn hc_habit_find(out: *mut *mut hc_habit, store: *mut hc_store, name: *const c_char) -> i32;
     pub fn hc_habit_free(habit: *mut hc_habit);
     pub fn hc_habit_update(store: *mut hc_store, id: i64, options: *const hc_habit_options, fields: u32) -> i32;
+    pub fn hc_habit_update_from(store: *mut hc_store, id: i64, options: *const hc_habit_options, fields: u32, from_day: i32, out_first: *mut i32, out_last: *mut i32) -> i32;
     pub fn hc_habit_archive(store: *mut hc_store, id: i64, archived: i32) -> i32;
+    pub fn hc_habit_archive_from(store: *mut hc_store, id: i64, archived: i32, from_day: i32, out_first: *mut i32, out_last: *mut i32) -> i32;
     pub fn hc_habit_list_open(out: *mut *mut hc_habit_list, store: *mut hc_store, flags: u32) -> i32;
     pub fn hc_habit_list_count(out_count: *mut i64, list: *const hc_habit_list) -> i32;
     pub fn hc_habit_list_get(out: *mut *const hc_habit, list: *const hc_habit_list, index: i64) -> i32;

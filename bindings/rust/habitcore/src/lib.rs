@@ -306,6 +306,18 @@ pub struct HabitOptions {
     display: Display,
 }
 
+/// A change to a habit's effective-dated settings (hc_habit_update_from): each field
+/// set changes from the day given on; the days before keep their versions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SettingsChange {
+    /// Target and direction.
+    pub target: Option<(f64, Direction)>,
+    pub schedule: Option<String>,
+    /// Some(None) leaves the group.
+    pub group: Option<Option<String>>,
+    pub proof_required: Option<bool>,
+}
+
 /// What a frontend shows of a habit (1.1): a description, the question asked each day,
 /// a "#RRGGBB" colour, an icon (opaque: a name or an emoji) and the app's order.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -872,6 +884,44 @@ impl Store {
     /// Archives a habit from today (`true`) or restores it (`false`).
     pub fn archive_habit(&self, id: i64, archived: bool) -> Result<()> {
         check(unsafe { sys::hc_habit_archive(self.raw, id, archived as i32) })
+    }
+
+    /// Archives or restores a habit from `from` on (None: today; a stretch archived and
+    /// then restored is excused). Returns the days re-judged, None when none.
+    pub fn archive_habit_from(&self, id: i64, archived: bool, from: Option<Day>) -> Result<Option<(Day, Day)>> {
+        let (mut first, mut last) = (0, 0);
+        check(unsafe { sys::hc_habit_archive_from(self.raw, id, archived as i32, day_or_none(from), &mut first, &mut last) })?;
+        Ok((first != sys::HC_DAY_NONE).then_some((Day(first), Day(last))))
+    }
+
+    /// Changes a habit's effective-dated settings from `from` on (None: today; never a
+    /// later day). Returns the days re-judged (from that day through today), None when
+    /// nothing that judges a day changed; their completion credits follow.
+    pub fn update_settings_from(&self, id: i64, change: &SettingsChange, from: Option<Day>) -> Result<Option<(Day, Day)>> {
+        let mut o = defaults!(hc_habit_options_init, sys::hc_habit_options);
+        let mut fields = 0u32;
+        if let Some((target, direction)) = change.target {
+            o.target = target;
+            o.direction = direction.raw();
+            fields |= sys::HC_HABIT_FIELD_TARGET;
+        }
+        let schedule = opt_text(change.schedule.as_deref(), "schedule")?;
+        if change.schedule.is_some() {
+            o.schedule = opt_ptr(&schedule);
+            fields |= sys::HC_HABIT_FIELD_SCHEDULE;
+        }
+        let group = opt_text(change.group.clone().flatten().as_deref(), "group")?;
+        if change.group.is_some() {
+            o.group_name = opt_ptr(&group);
+            fields |= sys::HC_HABIT_FIELD_GROUP;
+        }
+        if let Some(proof) = change.proof_required {
+            o.proof_required = proof as i32;
+            fields |= sys::HC_HABIT_FIELD_PROOF;
+        }
+        let (mut first, mut last) = (0, 0);
+        check(unsafe { sys::hc_habit_update_from(self.raw, id, &o, fields, day_or_none(from), &mut first, &mut last) })?;
+        Ok((first != sys::HC_DAY_NONE).then_some((Day(first), Day(last))))
     }
 
     /// The habits by id.

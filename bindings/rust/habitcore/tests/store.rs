@@ -1,5 +1,5 @@
 //! The safe crate against the real library: every group it wraps, and bad input.
-use habitcore::{Day, Display, EntryKind, ErrorKind, EventKind, HabitOptions, Judgement, Kind, Outcome, Store};
+use habitcore::{Day, Direction, Display, EntryKind, ErrorKind, EventKind, HabitOptions, Judgement, Kind, Outcome, SettingsChange, Store};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
@@ -402,4 +402,28 @@ fn sync_between_two_stores() {
     let before = laptop.sync_canonical().unwrap();
     assert_eq!(laptop.sync_apply(&damaged).unwrap_err().kind(), ErrorKind::Invalid);
     assert_eq!(laptop.sync_canonical().unwrap(), before);
+}
+
+#[test]
+fn settings_change_from_a_day_and_keep_the_past() {
+    let dir = Dir::new("settings");
+    let store = dir.store();
+    let today = store.today().unwrap();
+    let water = store.create_habit(&HabitOptions::new("Water").kind(Kind::Counter).target(8.0).start(Day(today.0 - 7))).unwrap();
+    for back in 1..=7 {
+        store.append(water.id, EntryKind::Amount, 8.0, Some(Day(today.0 - back))).unwrap();
+    }
+    let raise = SettingsChange { target: Some((10.0, Direction::AtLeast)), ..Default::default() };
+    assert_eq!(store.update_settings_from(water.id, &raise, None).unwrap(), Some((today, today)));
+    let week = store.day_states(water.id, Day(today.0 - 7), Day(today.0 - 1)).unwrap();
+    assert!(week.iter().all(|state| state.done), "the past week keeps the target it had");
+    assert_eq!(store.streaks(water.id, None).unwrap().current.length, 7);
+    let earlier = SettingsChange { target: Some((12.0, Direction::AtLeast)), ..Default::default() };
+    assert_eq!(store.update_settings_from(water.id, &earlier, Some(Day(today.0 - 2))).unwrap(), Some((Day(today.0 - 2), today)));
+    let week = store.day_states(water.id, Day(today.0 - 7), Day(today.0 - 1)).unwrap();
+    assert_eq!(week.iter().map(|state| state.done).collect::<Vec<_>>(), [true, true, true, true, true, false, false]);
+    let later = store.update_settings_from(water.id, &earlier, Some(Day(today.0 + 1))).unwrap_err();
+    assert_eq!(later.kind(), ErrorKind::Invalid);
+    assert_eq!(store.archive_habit_from(water.id, true, Some(Day(today.0 - 1))).unwrap(), Some((Day(today.0 - 1), today)));
+    assert_eq!(store.archive_habit_from(water.id, false, None).unwrap(), Some((today, today)));
 }
