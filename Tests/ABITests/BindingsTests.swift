@@ -28,15 +28,13 @@ final class BindingsTests: XCTestCase {
         let prefix = try InstalledPrefix.path()
         let environment = quiet.merging(try InstalledPrefix.environment()) { $1 }.merging(["HABITCORE_INCLUDE": prefix + "/include"]) { $1 }
         let imported = try runWithToolchainHidden("env -u HABITCORE_LIBRARY '\(venv)/bin/python' -c 'import habitcore; print(habitcore.__file__); "
-                                                  + "print(habitcore.library_path); print(habitcore.__version__); "
-                                                  + "print([l.split()[-1] for l in open(\"/proc/self/maps\") if \"libhabitcore.so\" in l][0])'",
+                                                  + "print(habitcore.library_path); print(habitcore.__version__)'",
                                                   environment: environment, currentDirectory: dir)
         XCTAssertSucceeded(imported, "import habitcore")
         let lines = imported.stdout.split(separator: "\n").map(String.init)
         XCTAssertTrue(lines.first?.hasPrefix(venv + "/lib/") == true, "imported from the venv, not the sources: \(imported.stdout)")
-        XCTAssertEqual(lines.dropFirst().first, "libhabitcore.so.1", "the system's way: \(imported.stdout)")
-        XCTAssertEqual(lines.dropFirst(2).first, try Self.headerVersion())
-        XCTAssertTrue(lines.last?.hasPrefix(prefix + "/lib/libhabitcore.so.") == true, "loaded from the prefix: \(imported.stdout)")
+        XCTAssertEqual(lines.dropFirst().first, prefix + "/lib/libhabitcore.so.1", "found by the loader in the prefix: \(imported.stdout)")
+        XCTAssertEqual(lines.last, try Self.headerVersion())
 
         let suite = try runWithToolchainHidden("env -u HABITCORE_LIBRARY '\(venv)/bin/python' -m pytest -q -p no:cacheprovider -rs '\(bindings)/python/tests'",
                                                environment: environment, currentDirectory: dir)

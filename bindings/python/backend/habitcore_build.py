@@ -12,6 +12,7 @@ import hashlib
 import io
 import os
 import re
+import stat
 import sysconfig
 import tarfile
 import zipfile
@@ -75,7 +76,8 @@ def _wheel(directory: str, contents: dict[str, bytes], tag: str) -> str:
         for path, data in contents.items():
             entry = zipfile.ZipInfo(path, date_time=(2026, 1, 1, 0, 0, 0))
             executable = ".so" in path or path.endswith("/habitcore-plugin-runner")
-            entry.external_attr = (0o755 if executable else 0o644) << 16
+            # A regular file's type bits too: installers honour the mode only with them.
+            entry.external_attr = (stat.S_IFREG | (0o755 if executable else 0o644)) << 16
             archive.writestr(entry, data, zipfile.ZIP_DEFLATED)
     return name
 
