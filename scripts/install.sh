@@ -57,7 +57,8 @@ binary() { # SOURCE PATH: an executable or library, stripped, its debug informat
     local name debug id
     name="$(basename "$2")"
     debug="$(dirname "$2")/.debug/$name.debug"
-    objcopy --only-keep-debug "$1" "$scratch/$name.debug"
+    # Compressed (zlib, as Debian's debug packages are): gdb and valgrind read it so.
+    objcopy --only-keep-debug --compress-debug-sections=zlib "$1" "$scratch/$name.debug"
     strip --strip-unneeded -o "$scratch/$name" "$1"
     # The link names the debug file and holds its checksum; gdb and valgrind look for it
     # in .debug/ beside the binary, wherever that was installed.
