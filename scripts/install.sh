@@ -137,7 +137,8 @@ case "$prefix" in
         echo "    ldconfig" ;;
     *)
         shown="$prefix"
-        case "$prefix" in "$HOME"/*) shown="\$HOME${prefix#"$HOME"}" ;; esac
+        home="${HOME:-}"
+        case "$prefix" in "${home%/}"/?*) [ -n "${home%/}" ] && shown="\$HOME${prefix#"${home%/}"}" ;; esac
         echo "For pkg-config and the dynamic loader to find habitcore in $prefix:"
         echo "    export PKG_CONFIG_PATH=\"$shown/lib/pkgconfig\${PKG_CONFIG_PATH:+:\$PKG_CONFIG_PATH}\""
         echo "    export LD_LIBRARY_PATH=\"$shown/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}\""
