@@ -15,6 +15,17 @@
  *  - Dates are local calendar days, as day numbers: days since 1970-01-01
  *    (negative before it), between 0001-01-01 and 9999-12-31. hc_date_parse
  *    and hc_date_format convert from and to "YYYY-MM-DD".
+ *  - Instants are UTC milliseconds since 1970-01-01T00:00Z (int64_t, names ending
+ *    in _ms). "Now", one rule: an instant a call is asked to act or answer at (an
+ *    at_ms parameter, hc_entry_input.at_ms) of 0 means now, the library's clock at
+ *    the call. That holds for hc_entry_append, hc_store_routine_at,
+ *    hc_credit_unlock_state, hc_credit_session_end, hc_shield_state (Since 1.1.
+ *    Before, it answered for 1970-01-01) and hc_shield_snapshot_write, and for any
+ *    later call taking an at_ms. Read as given are: the bounds of a range (from_ms,
+ *    to_ms: both ends are read alike), an instant that names something recorded
+ *    (a reminder's at_ms in hc_reminder_fired and hc_reminder_snooze), a fact the
+ *    caller reports (hc_proof_input.taken_at_ms: 0 is "unknown"), and the utc_ms
+ *    that hc_store_local_day converts (hc_store_today is its "now").
  *  - Option, input and result structs start with struct_size. Fill one with
  *    its HC_<STRUCT>_INIT macro in C, or with hc_<struct>_init(&s, sizeof s)
  *    from a language that cannot expand macros: both give the same defaults.
@@ -902,6 +913,25 @@ int32_t hc_habit_strength(double *out, int64_t capacity, int64_t *out_count, hc_
 int32_t hc_strength_compute(double *out, int64_t capacity, int64_t *out_count, const hc_habit_rules *rules,
                             const hc_day_state *days, int64_t day_count, int32_t from_day, int32_t to_day);
 
+/*
+ * Rates and the quota rule, stated once:
+ *  - A habit's completion (hc_habit_completion) counts its occurrences within the
+ *    range: kept / judged, quota periods by their done days up to the quota against
+ *    the quota. The current occurrence (the one holding today, not yet kept: this
+ *    week of a weekly:3, today itself) is left out of kept, judged and rate, and
+ *    given beside them (Since 1.1.): current_kept of current_required, its done days
+ *    so far up to its quota (2 of 3 on a Wednesday; today not done yet is 0 of 1),
+ *    and rate_with_current counts it as that fraction. An at-most day is not judged
+ *    before it ends and is not given.
+ *  - A day across habits reads quota habits (weekly:N, monthly:N, times:N/M) one of
+ *    two ways. Due until met (hc_store_day_scores, hc_group_completion, hc_store_due,
+ *    perfect days): a quota habit is due on each day of its period until its quota
+ *    is met (a day done is due and done; once met, its later days are not due).
+ *    Day-based (hc_group_day_rates's rate, as Numu shows a system's day): quota
+ *    habits are left out of due and done, and each one's period progress is given
+ *    beside it. hc_group_day_rates gives both readings.
+ */
+
 /* How often occurrences were kept. The caller sets struct_size (HC_COMPLETION_INIT). */
 typedef struct hc_completion {
     uint32_t struct_size;
@@ -909,9 +939,13 @@ typedef struct hc_completion {
     int32_t judged;  /* occurrences over (quota periods: their quotas); open and excused left out */
     int32_t excused; /* excused occurrences */
     double rate;     /* kept / judged, 0.0 to 1.0; -1.0 when nothing was judged */
+    /* Since 1.1. (A caller passing the 1.0 struct_size gets the fields above only.) */
+    int32_t current_kept;     /* hc_habit_completion: the current, unfinished occurrence in the range: done so far, up to its quota; else 0 */
+    int32_t current_required; /* its quota (1 for a day); 0 when none is open in the range */
+    double rate_with_current; /* (kept + current_kept) / (judged + current_required); -1.0 when both are 0 */
 } hc_completion;
 
-#define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0 }
+#define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0, 0, 0, 0.0 }
 /* Fills *out with the defaults of HC_COMPLETION_INIT (see "Option, input and result structs").
  * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
 int32_t hc_completion_init(hc_completion *out, uint32_t struct_size);
@@ -926,6 +960,50 @@ int32_t hc_habit_completion(hc_completion *out, hc_store *store, int64_t habit_i
  * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group), HC_E_MISUSE, HC_E_IO. */
 int32_t hc_group_completion(hc_completion *out_day, hc_completion *out_window, hc_store *store, const char *group,
                             int32_t as_of, int32_t from_day, int32_t to_day);
+
+/* A quota habit's period holding a day, as of that day. An element of caller
+ * buffers: this layout is frozen. Since 1.1. */
+typedef struct hc_quota_progress {
+    int64_t habit_id;
+    int32_t period_first; /* the period's first day */
+    int32_t done;         /* done days from period_first to the day */
+    int32_t required;     /* the period's quota (excused days taken off) */
+    int32_t met;          /* 1 when done >= required */
+} hc_quota_progress;
+
+/* One day of a group, read both ways (see "Rates and the quota rule"). The caller
+ * sets struct_size (HC_GROUP_DAY_INIT). Since 1.1. */
+typedef struct hc_group_day {
+    uint32_t struct_size;
+    int32_t day;
+    /* Day-based (Numu's day rate): habits whose schedule names days; quota habits left out. */
+    int32_t due;          /* due, excused ones left out */
+    int32_t done;         /* of those, done */
+    int32_t excused;      /* excused that day */
+    int32_t quota_habits; /* quota habits beside it: those whose period holds the day (an all-excused period left out) */
+    double rate;          /* done / due, 0.0 to 1.0; -1.0 when none is due */
+    int32_t quota_met;    /* of the quota habits, those whose quota is met by the day */
+    /* Due until met (hc_group_completion's day, the daily score): every habit. */
+    int32_t all_due;
+    int32_t all_done;
+    int32_t all_excused;
+    double all_rate;      /* all_done / all_due; -1.0 when none is due */
+} hc_group_day;
+
+#define HC_GROUP_DAY_INIT { (uint32_t)sizeof(hc_group_day), 0, 0, 0, 0, 0, 0.0, 0, 0, 0, 0, 0.0 }
+/* Fills *out with the defaults of HC_GROUP_DAY_INIT (see "Option, input and result structs").
+ * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. Since 1.1. */
+int32_t hc_group_day_init(hc_group_day *out, uint32_t struct_size);
+
+/* A group's (Numu's "system") day (HC_DAY_NONE: today) read both ways into *out,
+ * and each quota habit's period progress, by habit id, into the caller buffer
+ * quota (see "Caller buffers"; quota NULL with quota_capacity 0 when only *out and
+ * the count are wanted). group NULL reads every habit but
+ * measurements; names ignore ASCII case. Archived habits count on the days before
+ * their archive day. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group),
+ * HC_E_MISUSE, HC_E_IO. One store handle per thread. Since 1.1. */
+int32_t hc_group_day_rates(hc_group_day *out, hc_quota_progress *quota, int64_t quota_capacity, int64_t *out_quota_count,
+                           hc_store *store, const char *group, int32_t day);
 
 #define HC_DUE_PENDING 1 /* due and not done yet */
 #define HC_DUE_DONE 2
@@ -1224,12 +1302,16 @@ void hc_credit_list_free(hc_credit_list *list);
  *    completions are the days a habit was done; perfect days and the active-day
  *    streak are the global ones above; verified proofs are standing entries
  *    whose source is HC_SOURCE_PROOF; habits created count archived ones too;
- *    credits earned sum EARN entries of every account; referrals redeemed count
- *    hc_referral_redeem calls that succeeded.
+ *    active habits (Since 1.1.) count, on each day, the habits created by then and
+ *    not archived (archived from their archive day on): the value is the count on
+ *    the day asked, and the award unlocks on the first day the count reached the
+ *    threshold, caused by the habit whose creation brought it there, so "five
+ *    active focuses" is an award; credits earned sum EARN entries of every
+ *    account; referrals redeemed count hc_referral_redeem calls that succeeded.
  *  - Scope: one habit; any habit (the best single habit; the first to cross);
  *    all habits (counts summed; for streaks, the perfect-day streak). The
- *    store-wide metrics (perfect days, active-day streak, habits, credits,
- *    referrals) take HC_SCOPE_ALL only.
+ *    store-wide metrics (perfect days, active-day streak, habits created, active
+ *    habits, credits, referrals) take HC_SCOPE_ALL only.
  */
 #define HC_METRIC_CURRENT_STREAK 1
 #define HC_METRIC_LONGEST_STREAK 2
@@ -1240,6 +1322,7 @@ void hc_credit_list_free(hc_credit_list *list);
 #define HC_METRIC_HABITS_CREATED 7
 #define HC_METRIC_CREDITS_EARNED 8
 #define HC_METRIC_REFERRALS_REDEEMED 9
+#define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created. Since 1.1. */
 
 #define HC_SCOPE_HABIT 1
 #define HC_SCOPE_ANY 2
@@ -1835,7 +1918,13 @@ int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_
  *  - The state is shielded or not; a transition is where it flips, so adjacent
  *    shielded stretches merge (never "unshield at 05:00, shield at 05:00").
  *    Instants that lift round up to the minute and those that shield round down:
- *    rounding never unshields early. Every transition is a whole minute.
+ *    rounding never unshields early. Every transition is a whole minute. Whether
+ *    habits were done in time is read on the instants recorded, before rounding:
+ *    Bed done at 08:59:10 with a 09:00 cutoff lifts at 09:00 (since_ms), and from
+ *    then on the window reads HC_SHIELD_COMPLETED, not HC_SHIELD_CUTOFF_PASSED; one
+ *    done at 09:00:00 or later is past the cutoff. After a passed cutoff,
+ *    outstanding lists the habits not done before it (a later completion of the
+ *    same habit day does not change what the cutoff found).
  *  - State is level-triggered: every wake-up (an extension callback, the app in
  *    the foreground, a widget reload) asks hc_shield_state for now and applies it
  *    idempotently. next_change is the next time-driven change assuming no new
@@ -1964,11 +2053,11 @@ typedef struct hc_shield_status {
     int32_t next_cause;       /* HC_SHIELD_CAUSE_* of that change (0: none) */
     uint32_t earlier;         /* HC_SHIELD_EARLIER_* bits */
     int32_t emergency_left;   /* emergency unlocks left this period; -1: unlimited */
-    int32_t outstanding_count; /* habits not done for habit_day (at most HC_SHIELD_MAX_HABITS) */
+    int32_t outstanding_count; /* habits not done for habit_day (CUTOFF_PASSED: not done before the cutoff; at most HC_SHIELD_MAX_HABITS) */
     int64_t outstanding[HC_SHIELD_MAX_HABITS];
 } hc_shield_status;
 
-/* Every rule's state at at_ms (UTC ms), by rule id, into the caller's buffer out
+/* Every rule's state at at_ms (UTC ms; 0: now), by rule id, into the caller's buffer out
  * (capacity elements): min(capacity, total) are written and *out_count gets the
  * total; out == NULL with capacity 0 asks for the total. *out_revision (may be
  * NULL) gets the store's shield revision, read in the same snapshot (one read
@@ -2073,11 +2162,14 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * renames every op of that replica from that number on to a replica derived from
  * the replica and that op, and when the replica is its own, writes on as the new
  * one; records keep their local ids. A store receiving the moving branch while
- * holding the other sets it aside and takes it again, renamed, from a store that
- * moved it. Known gap: a store whose peer holds more of the replica than it
- * does sends none of its own ops of it to compare, so a fork is found only when
- * the peer holds the store's number too (a copy that wrote first at the fork, or a
- * restore that lost more than it wrote since, can still lose writes).
+ * holding the other takes it renamed the same way (counted in ops_forked). A state carries stamps at a ladder of numbers below each replica's
+ * highest (seen, seen-1, seen-2, seen-4 ... 1), so two stores find the last number
+ * they hold alike however much more one of them holds. An op names each record by
+ * its global id and the clock stamp of the op that made it, and changesets carry
+ * the moves a store knows of: a record named before its branch moved (a third
+ * device logged under the copy's habit before the fork was found) is found under
+ * its new id everywhere, and an op naming it waits (ops_waiting) until the moved
+ * branch arrives, never taken for the other record that had its id.
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
@@ -2086,7 +2178,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    and applied at a later hc_sync_apply once it can be. It waits for a record it
  *    names that has not arrived (below), or for a time zone: a timezone setting or
  *    zone change naming a zone this machine's tz database lacks (a name newer than
- *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it;
+ *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it.
+ *    Ops waiting for a record are tried again at each apply that applies an op or
+ *    learns of a moved branch, those waiting for a zone at every apply. A store keeps at most 1,000,000 ops waiting: past that, an apply
+ *    leaves further waiting ops out of its log (counted in ops_waiting; they are not
+ *    held, so peers send them again) and applies the rest;
  *  - ledger entries, proofs and verdicts are a union of records; a record whose
  *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
  *    whose entry has not arrived
@@ -2164,8 +2260,8 @@ typedef struct hc_sync_summary {
     int64_t settings_changed;  /* applied settings and zone changes */
     int64_t proofs_changed;    /* applied proofs and verdicts */
     int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds, step reports and rules */
-    /* Since 1.1. Ops of a forked replica's moving branch, set aside (not logged: they
-     * come again, renamed, from a store that moved them; see "Forks" above). */
+    /* Since 1.1. Ops of a forked replica's moving branch, taken under their moved
+     * ids (see "Forks" above). */
     int64_t ops_forked;
 } hc_sync_summary;
 

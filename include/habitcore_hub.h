@@ -93,18 +93,21 @@ int32_t hc_hub_sync_summary_init(hc_hub_sync_summary *out, uint32_t struct_size)
 /* Syncs store with the user's records at the hub: pulls every record beyond what the
  * store and the hub hold alike and applies them with hc_sync_apply (idempotent),
  * then pushes, in one transaction, every record the hub lacks (records are keyed by
- * user and global id, so a record sent twice is kept once). Pulling first lets a
- * store whose replica forked (restored from an older copy, or copied; see "Forks"
- * in habitcore.h) move its branch before it pushes. Safe to retry at any point: a
+ * user, global id and clock stamp, so a record sent twice is kept once). Pulling
+ * first lets a store whose replica forked (restored from an older copy, or copied;
+ * see "Forks" in habitcore.h) settle the fork before it pushes: the later branch
+ * moves, its own or the one the hub holds. The hub rewrites nothing: it keeps the
+ * moves stores push, and a record whose branch moved (its moved copy held) no longer
+ * stands, so the other branch's record under its id is kept beside it and stands;
+ * a pull sends standing records and every move. Safe to retry at any point: a
  * sync killed or disconnected anywhere loses nothing and duplicates nothing; call it
  * again. store is a handle from libhabitcore's hc_store_open. options may be NULL
  * (push and pull as the connected role). *out (may be NULL; struct_size set) gets
  * the summary. HC_OK, HC_E_INVALID (options, act_as), HC_E_MISUSE (handles),
  * HC_E_IO (connection, refused by the hub's rules), HC_E_CORRUPT (a record the hub
- * holds is damaged), HC_E_CONFLICT (the hub holds another record under an id the
- * store pushes: the hub keeps records as they came and never renames them, so a
- * moving branch that reached the hub first stays there; nothing is dropped in
- * silence), and the store's codes from hc_sync_state/changes/apply. One call per hub
+ * holds is damaged), HC_E_CONFLICT (a push would leave two different records
+ * standing under one id: a fork the store did not settle, refused whole, never
+ * dropped in silence), and the store's codes from hc_sync_state/changes/apply. One call per hub
  * handle at a time; the store's own rules for store. */
 int32_t hc_hub_sync(hc_hub_sync_summary *out, hc_hub *hub, hc_store *store, const hc_hub_sync_options *options);
 

@@ -29,6 +29,10 @@ enum Convert {
         return value
     }
 
+    /// An instant a call is asked to act or answer at (an at_ms parameter or input
+    /// field): 0 means now (nil), the one rule the header states at its top.
+    static func instant(_ value: Int64) -> Int64? { value == 0 ? nil : value }
+
     /// A caller's option struct, once its struct_size says it is the layout we know.
     static func options<T>(_ pointer: UnsafePointer<T>?, _ name: String) throws(HabitError) -> T {
         guard let pointer else { throw .invalid("\(name) is NULL") }

@@ -132,7 +132,7 @@ public func hc_credit_unlock_state(_ out: UnsafeMutablePointer<hc_unlock_state>?
     withStore(store) { engine throws(HabitError) in
         let result = try Convert.result(out, "out")
         guard at_ms >= 0 else { throw .invalid("at_ms \(at_ms) is negative") }
-        let state = try engine.unlockState(accountId: account_id, atMs: at_ms == 0 ? nil : at_ms)
+        let state = try engine.unlockState(accountId: account_id, atMs: Convert.instant(at_ms))
         result.pointee = hc_unlock_state(struct_size: UInt32(MemoryLayout<hc_unlock_state>.size), active: state.active ? 1 : 0,
                                          session_id: state.sessionId, start_ms: state.startMs, until_ms: state.untilMs)
     }
@@ -170,7 +170,7 @@ public func hc_credit_session_end(_ out_refund_minutes: UnsafeMutablePointer<Int
                                   _ at_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         guard at_ms >= 0 else { throw .invalid("at_ms \(at_ms) is negative") }
-        let end = try engine.endSession(id: session_id, atMs: at_ms == 0 ? nil : at_ms)
+        let end = try engine.endSession(id: session_id, atMs: Convert.instant(at_ms))
         out_refund_minutes?.pointee = end.refundMinutes
     }
 }

@@ -13,7 +13,7 @@ enum CEntry {
         guard let source = EntrySource(rawValue: input.source) else { throw .invalid("source \(input.source) is not an HC_SOURCE_* constant") }
         guard input.habit_id > 0 else { throw .invalid("habit_id \(input.habit_id) is not a habit id") }
         return Engine.NewEntry(habitId: input.habit_id, kind: kind, day: try Convert.day(input.day, "day"), value: input.value,
-                               atMs: input.at_ms == 0 ? nil : input.at_ms, source: source,
+                               atMs: Convert.instant(input.at_ms), source: source,
                                note: try Convert.optionalString(input.note, "note"),
                                key: try Convert.optionalString(input.key, "key"))
     }

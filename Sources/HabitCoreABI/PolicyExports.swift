@@ -102,6 +102,6 @@ public func hc_store_routine_at(_ out_routine: UnsafeMutablePointer<Int32>?, _ s
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out_routine, "out_routine")
         guard at_ms >= 0 else { throw .invalid("at_ms \(at_ms) is negative") }
-        out.pointee = try engine.routine(atMs: at_ms == 0 ? nil : at_ms).rawValue
+        out.pointee = try engine.routine(atMs: Convert.instant(at_ms)).rawValue
     }
 }

@@ -125,7 +125,22 @@ enum CProgress {
 
     static func completion(_ value: Scores.Completion) -> hc_completion {
         hc_completion(struct_size: UInt32(MemoryLayout<hc_completion>.size), kept: value.kept, judged: value.judged,
-                      excused: value.excused, rate: value.rate ?? -1)
+                      excused: value.excused, rate: value.rate ?? -1, current_kept: value.currentKept,
+                      current_required: value.currentRequired, rate_with_current: value.rateWithCurrent ?? -1)
+    }
+
+    /// hc_completion's sizes: 1.0's (without the current occurrence), then today's.
+    static func completionResult(_ out: UnsafeMutablePointer<hc_completion>?, _ name: String) throws(HabitError)
+        -> Convert.GrownResult<hc_completion> {
+        try Convert.grownResult(out, name, sizes: [24, MemoryLayout<hc_completion>.size])
+    }
+
+    static func groupDay(_ r: Global.DayReadings) -> hc_group_day {
+        hc_group_day(struct_size: UInt32(MemoryLayout<hc_group_day>.size), day: r.dayBased.day, due: r.dayBased.due,
+                     done: r.dayBased.done, excused: r.dayBased.excused, quota_habits: Int32(clamping: r.quota.count),
+                     rate: r.dayBased.score ?? -1, quota_met: Int32(clamping: r.quota.filter(\.met).count),
+                     all_due: r.dueUntilMet.due, all_done: r.dueUntilMet.done, all_excused: r.dueUntilMet.excused,
+                     all_rate: r.dueUntilMet.score ?? -1)
     }
 }
 
@@ -274,8 +289,8 @@ public func hc_strength_compute(_ out: UnsafeMutablePointer<Double>?, _ capacity
 public func hc_habit_completion(_ out: UnsafeMutablePointer<hc_completion>?, _ store: OpaquePointer?, _ habit_id: Int64,
                                 _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let result = try Convert.result(out, "out")
-        result.pointee = CProgress.completion(try engine.completion(habitId: habit_id, from: from_day, to: to_day))
+        let result = try CProgress.completionResult(out, "out")
+        result.write(CProgress.completion(try engine.completion(habitId: habit_id, from: from_day, to: to_day)))
     }
 }
 
@@ -284,12 +299,30 @@ public func hc_group_completion(_ out_day: UnsafeMutablePointer<hc_completion>?,
                                 _ store: OpaquePointer?, _ group: UnsafePointer<CChar>?, _ as_of: Int32,
                                 _ from_day: Int32, _ to_day: Int32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        let dayResult = try Convert.result(out_day, "out_day")
-        let windowResult = try Convert.result(out_window, "out_window")
+        let dayResult = try CProgress.completionResult(out_day, "out_day")
+        let windowResult = try CProgress.completionResult(out_window, "out_window")
         let (day, window) = try engine.groupCompletion(try Convert.string(group, "group"), asOf: try Convert.day(as_of, "as_of"),
                                                        from: from_day, to: to_day)
-        dayResult.pointee = CProgress.completion(day)
-        windowResult.pointee = CProgress.completion(window)
+        dayResult.write(CProgress.completion(day))
+        windowResult.write(CProgress.completion(window))
+    }
+}
+
+@c @implementation
+public func hc_group_day_rates(_ out: UnsafeMutablePointer<hc_group_day>?, _ quota: UnsafeMutablePointer<hc_quota_progress>?,
+                               _ quota_capacity: Int64, _ out_quota_count: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?,
+                               _ group: UnsafePointer<CChar>?, _ day: Int32) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let result = try Convert.result(out, "out")
+        let buffer = try Convert.array(quota, quota_capacity, "quota")
+        let count = try Convert.out(out_quota_count, "out_quota_count")
+        let readings = try engine.dayReadings(group: try Convert.optionalString(group, "group"), day: try Convert.day(day, "day"))
+        result.pointee = CProgress.groupDay(readings)
+        for (index, progress) in readings.quota.prefix(buffer.count).enumerated() {
+            buffer[index] = hc_quota_progress(habit_id: progress.habitId, period_first: progress.first, done: progress.done,
+                                              required: progress.required, met: progress.met ? 1 : 0)
+        }
+        count.pointee = Int64(readings.quota.count)
     }
 }
 

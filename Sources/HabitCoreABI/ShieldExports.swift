@@ -177,7 +177,7 @@ public func hc_shield_state(_ out: UnsafeMutablePointer<hc_shield_status>?, _ ca
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
-        let (revision, states) = try engine.shieldStates(atMs: at_ms)
+        let (revision, states) = try engine.shieldStates(atMs: Convert.instant(at_ms))
         Convert.copy(states, into: buffer, count: count, CShield.state)
         out_revision?.pointee = revision
     }
@@ -216,6 +216,6 @@ public func hc_shield_emergency_unlock(_ out_id: UnsafeMutablePointer<Int64>?, _
 public func hc_shield_snapshot_write(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ at_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let path = try Convert.string(path, "path")
-        try engine.writeShieldSnapshot(path: path, atMs: at_ms == 0 ? engine.now() : at_ms)
+        try engine.writeShieldSnapshot(path: path, atMs: Convert.instant(at_ms))
     }
 }

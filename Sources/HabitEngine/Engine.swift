@@ -14,6 +14,8 @@ package final class Engine {
     package let store: Store
     /// The clock, in UTC milliseconds; tests may replace it.
     package var now: () -> Int64 = Engine.systemNowMs
+    /// How many received ops this store keeps waiting (Changeset.maxWaiting); tests may lower it.
+    package var maxWaitingOps = Changeset.maxWaiting
     private var zoneCache: ZoneRules = .utc
     /// Settings and habits as last read. Dropped when this engine changes them
     /// and when another connection commits (PRAGMA data_version moves). Inside an
@@ -84,6 +86,8 @@ package final class Engine {
     }
 
     func dropCaches(keepingHistories: Bool = false) {
+        // Another connection's sync may have moved this store's own branch (SyncFork).
+        store.forgetReplicaId()
         cachedClock = nil
         cachedHabits.removeAll(keepingCapacity: true)
         rewardedHabits = nil

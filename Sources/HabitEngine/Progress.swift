@@ -105,27 +105,46 @@ extension Engine {
         let habit = try habit(id: habitId)
         let occurrences = Judge.occurrences(try history(of: habit, through: asOf), asOf: asOf, weekStart: try weekStart(),
                                             vacations: Vacation.ranges(try vacations(), habitId: habitId))
-        return Scores.completion(occurrences, from: from, to: to)
+        return Scores.completion(occurrences, from: from, to: to, judgedAtDayEnd: HabitHistory.judgedAtDayEnd(habit.spec))
     }
 
     /// Day tallies across the active habits (or one group) for [from, to].
     package func tallies(from: Int32, to: Int32, group: String? = nil) throws(HabitError) -> [Global.DayTally] {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let asOf = try today()
+        return Global.tally(try globalInputs(group: group, through: max(to, asOf)), vacations: try vacations(), from: from, to: to,
+                            asOf: asOf, weekStart: try weekStart())
+    }
+
+    /// The histories the store-wide results read: every habit but measurements, or one group's.
+    private func globalInputs(group: String?, through last: Int32) throws(HabitError) -> [Global.Input] {
         var inputs: [Global.Input] = []
         for habit in try habits(includeArchived: true) where habit.spec.kind != .measurement {
             if let group, habit.spec.group?.lowercased() != group.lowercased() { continue }
-            inputs.append(Global.Input(history: try history(of: habit, through: max(to, asOf)), habitId: habit.id))
+            inputs.append(Global.Input(history: try history(of: habit, through: last), habitId: habit.id))
         }
-        return Global.tally(inputs, vacations: try vacations(), from: from, to: to, asOf: asOf, weekStart: try weekStart())
+        return inputs
+    }
+
+    private func checkGroup(_ group: String) throws(HabitError) {
+        guard try habits(includeArchived: false).contains(where: { $0.spec.group?.lowercased() == group.lowercased() }) else {
+            throw .notFound("no active habit is in the group '\(group.prefix(200))'")
+        }
+    }
+
+    /// One day of a group (nil: every habit) read both ways: quota habits due until
+    /// met, and day-based habits only with the quota habits' progress beside them.
+    package func dayReadings(group: String?, day: Int32?) throws(HabitError) -> Global.DayReadings {
+        if let group { try checkGroup(group) }
+        let day = try resolve(day), asOf = try today()
+        return Global.dayReadings(try globalInputs(group: group, through: max(day, asOf)), vacations: try vacations(), day: day,
+                                  asOf: asOf, weekStart: try weekStart())
     }
 
     /// A group's completion on one day and over a window.
     package func groupCompletion(_ group: String, asOf: Int32?, from: Int32, to: Int32) throws(HabitError)
         -> (day: Scores.Completion, window: Scores.Completion) {
-        guard try habits(includeArchived: false).contains(where: { $0.spec.group?.lowercased() == group.lowercased() }) else {
-            throw .notFound("no active habit is in the group '\(group.prefix(200))'")
-        }
+        try checkGroup(group)
         let day = try resolve(asOf)
         return (Global.completion(try tallies(from: day, to: day, group: group)),
                 Global.completion(try tallies(from: from, to: to, group: group)))

@@ -109,7 +109,8 @@ extension Engine {
     /// computed; any write drops it, so the ledger stays the truth. The read
     /// transaction covers only the reads, not the evaluation: a busy reader holds
     /// up a writer's checkpoint as briefly as it can.
-    package func shieldStates(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
+    package func shieldStates(atMs: Int64?) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
+        let atMs = atMs ?? now()
         if cachesShieldStates, var cache = shieldCache, atMs >= cache.fromMs, try store.changeStamp() == cache.stamp {
             shieldCache = nil // mutated in place below, not copied
             let answers = try? cache.evaluation.statesWithNext(atMs: atMs)
@@ -285,9 +286,9 @@ extension Engine {
 
     /// Writes the snapshot to `path` atomically: a temporary file beside it, synced,
     /// then renamed over it, so a reader sees the old file or the new one.
-    package func writeShieldSnapshot(path: String, atMs: Int64) throws(HabitError) {
+    package func writeShieldSnapshot(path: String, atMs: Int64?) throws(HabitError) {
         guard !path.isEmpty, path.utf8.count < 4096, !path.utf8.contains(0) else { throw .invalid("path is empty or too long") }
-        let text = try shieldSnapshotText(atMs: atMs)
+        let text = try shieldSnapshotText(atMs: atMs ?? now())
         do throws(AtomicOutput.Failure) {
             // 0644: the extension that reads it may run as another user.
             let output = try AtomicOutput(path: path, mode: 0o644)

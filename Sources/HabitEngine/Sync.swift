@@ -19,7 +19,7 @@ extension Engine {
         package var proofsChanged = 0
         /// Applied credit accounts, spends, adjustments, refunds and step reports.
         package var creditsChanged = 0
-        /// Received ops of a forked replica's moving branch, set aside (SyncFork).
+        /// Received ops of a forked replica's moving branch, taken under their moved ids (SyncFork).
         package var forked = 0
         package init() {}
     }
@@ -37,6 +37,12 @@ extension Engine {
         let ops = try store.snapshot { () throws(HabitError) in
             var ops = try store.opsAbove(peer)
             if evidence { ops += try evidenceRecords(for: ops) }
+            // Every moved branch known here: few, and a peer may hold a moved branch's
+            // ops from a store that did not say where they came from.
+            ops += try store.moves().map { move in
+                RawOp(id: GlobalId(replica: move.replica, seq: move.from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue,
+                      payload: SyncOp.branchMoved(to: move.to).encodePayload())
+            }
             return ops
         }
         let bytes = Changeset.encode(raw: ops)
@@ -62,8 +68,13 @@ extension Engine {
         // Evidence records are kept beside their proofs, never logged as ops.
         var decoded: [(op: StampedOp, raw: RawOp)] = []
         var evidence: [(proof: GlobalId, sha256: String, bytes: [UInt8])] = []
+        var moves: [SyncFork.Move] = []
         for item in try Changeset.decode(bytes) {
-            if case .evidence(let sha, let evidenceBytes) = item.op.op { evidence.append((item.op.id, sha, evidenceBytes)) } else { decoded.append(item) }
+            switch item.op.op {
+            case .evidence(let sha, let evidenceBytes): evidence.append((item.op.id, sha, evidenceBytes))
+            case .branchMoved(let to): moves.append(SyncFork.Move(replica: item.op.id.replica, from: item.op.id.seq, to: to))
+            default: decoded.append(item)
+            }
         }
         var summary = SyncSummary()
         summary.received = decoded.count + evidence.count
@@ -77,9 +88,14 @@ extension Engine {
             defer { store.endSyncApply() }
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
-            try applyNew(decoded, &summary)
-            try materializePending(&summary)
-            summary.waiting += ahead
+            for move in moves where move.to != move.replica { try store.recordMove(move) }
+            let waitingBefore = try store.waitingCount()
+            let (leftOut, movedHere) = try applyNew(decoded, waitingBefore: waitingBefore, &summary)
+            // What waits for a record can move only when something arrived or a branch
+            // moved (its records' ids changed); what waits for a time zone, whenever this
+            // machine's tz database has it.
+            try materializePending(zonesOnly: summary.applied == 0 && moves.isEmpty && !movedHere, &summary)
+            summary.waiting += ahead + leftOut
             try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
             for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
@@ -92,10 +108,14 @@ extension Engine {
 
     /// Logs and applies the ops not held yet, oldest stamp first (what an op names has
     /// an older stamp, so it is usually applied first). A changeset that holds another
-    /// op under an id this store holds shows a fork (SyncFork): this store's branch
-    /// moves first when it is the later one; the changeset's is set aside when it is.
-    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], _ summary: inout SyncSummary) throws(HabitError) {
+    /// op under an id this store holds shows a fork (SyncFork): the later branch moves,
+    /// this store's in its log or the changeset's as it is taken.
+    /// Returns how many waiting ops it left out of the log (past maxWaitingOps), and
+    /// whether a branch of this store moved.
+    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], waitingBefore: Int,
+                          _ summary: inout SyncSummary) throws(HabitError) -> (leftOut: Int, moved: Bool) {
         var kept = decoded
+        var moved = false
         var (fresh, forks) = try unheld(kept)
         // A moved branch may fork again where it lands (a copy of a copy): settle until none is left.
         var rounds = 0
@@ -104,18 +124,23 @@ extension Engine {
             guard rounds <= 64 else {
                 throw HabitError.invalid("changeset: \(fork.received.id.text): a fork of replica \(SyncHex.encode(replica)) did not settle")
             }
-            var setAside: [[UInt8]: Int64] = [:]
             for (replica, fork) in forks {
                 if SyncFork.isLater(fork.held, than: fork.received) {
-                    _ = try store.moveBranch(of: replica, from: fork.held.id.seq)
-                } else {
-                    setAside[replica] = fork.received.id.seq
+                    moved = try store.moveBranch(of: replica, from: fork.held.id.seq) != nil || moved
+                    continue
+                }
+                // The changeset's branch moves: taken under the ids every store derives for it.
+                let move = SyncFork.Move(replica: replica, from: fork.received.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: fork.received))
+                try store.recordMove(move)
+                for index in kept.indices where move.moves(kept[index].raw.id) {
+                    let item = kept[index]
+                    kept[index] = (StampedOp(id: move.renamed(item.op.id), hlc: item.op.hlc, op: item.op.op.mappingIds(move.renamed)),
+                                   try move.renamed(item.raw))
+                    summary.forked += 1
                 }
             }
-            kept = kept.filter { item in setAside[item.raw.id.replica].map { item.raw.id.seq < $0 } ?? true }
             (fresh, forks) = try unheld(kept)
         }
-        summary.forked = decoded.count - kept.count
         // Oldest stamp first; ties by global id (keys made once: comparing byte arrays in the sort is slow).
         let keys = fresh.map { item -> (Int64, UInt64, UInt64, Int64) in
             let r = item.raw.id.replica
@@ -124,15 +149,24 @@ extension Engine {
         }
         fresh = fresh.indices.sorted { keys[$0] < keys[$1] }.map { fresh[$0] }
         summary.new = fresh.count
+        var waiting = waitingBefore, leftOut = 0
         for item in fresh {
             let result = try store.materialize(item.op)
             count(result, item.op.op, &summary)
             switch result {
             case .applied(let local): try store.insertReceived(item.raw, waiting: false, localId: local)
             case .superseded: try store.insertReceived(item.raw, waiting: false, localId: nil)
-            case .waiting: try store.insertReceived(item.raw, waiting: true, localId: nil)
+            case .waiting:
+                guard waiting < maxWaitingOps else {
+                    leftOut += 1
+                    continue
+                }
+                waiting += 1
+                try store.insertReceived(item.raw, waiting: true, localId: nil)
             }
         }
+        summary.new -= leftOut
+        return (leftOut, moved)
     }
 
     /// The changeset's ops this store does not hold (each once), and per replica the
@@ -218,16 +252,17 @@ extension Engine {
             case .setting, .zoneChange: summary.settingsChanged += 1
             case .proof, .verdict: summary.proofsChanged += 1
             // Counted in ops_applied only (the summary struct has no shield counter).
-            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence: break
+            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence, .branchMoved: break
             case .creditAccount, .credit, .steps, .creditRule: summary.creditsChanged += 1
             }
         }
     }
 
-    /// Applies every waiting op whose records are now present, oldest stamp first,
-    /// until none can move; the rest wait for a later apply.
-    private func materializePending(_ summary: inout SyncSummary) throws(HabitError) {
-        var pending = try store.pendingOps()
+    /// Applies every waiting op (zonesOnly: those that can wait for a time zone only)
+    /// that can be now, oldest stamp first, until none can move; the rest wait for a
+    /// later apply.
+    private func materializePending(zonesOnly: Bool, _ summary: inout SyncSummary) throws(HabitError) {
+        var pending = try store.pendingOps(zonesOnly: zonesOnly)
         while !pending.isEmpty {
             var waiting: [RawOp] = []
             for raw in pending {
@@ -248,7 +283,7 @@ extension Engine {
             if waiting.count == pending.count { break }
             pending = waiting
         }
-        summary.waiting = pending.count
+        summary.waiting = zonesOnly ? try store.waitingCount() : pending.count
     }
 
     /// Shield rules (each with its versions) and emergency unlocks, by global id.

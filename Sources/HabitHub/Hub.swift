@@ -174,7 +174,8 @@ package final class Hub {
             if maxSeq == count {
                 vector.seen[replica] = maxSeq
             } else {
-                let seqs = try db.query("SELECT seq FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq", [.text(user), .bytes(replica)])
+                let seqs = try db.query("SELECT seq FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq",
+                                        [.text(user), .bytes(replica)])
                 vector.seen[replica] = SyncMerge.contiguousPrefix(seqs.rows.indices.compactMap { seqs.int($0, 0) })
             }
             let points = VersionVector.ladder(vector.seen[replica] ?? 0)
@@ -189,7 +190,7 @@ package final class Hub {
     private func records(_ user: String, _ replica: [UInt8], at seqs: [Int64]) throws(PostgresError) -> [Int64: RawOp] {
         guard !seqs.isEmpty else { return [:] }
         let rows = try db.query(
-            "SELECT seq, hlc, kind, payload FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea AND seq = ANY($3::int8[])",
+            "SELECT seq, hlc, kind, payload FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea AND seq = ANY($3::int8[])",
             [.text(user), .bytes(replica), .text("{" + seqs.map(String.init).joined(separator: ",") + "}")], binary: true)
         var result: [Int64: RawOp] = [:]
         for row in rows.rows {
@@ -217,16 +218,32 @@ package final class Hub {
             try db.transaction { () throws(PostgresError) -> Int64 in
                 let user = try actingUser(actAs)
                 let state = try hubState(user)
-                let ops: [RawOp]
+                var ops: [RawOp]
                 do throws(HabitError) {
                     ops = try Changeset.decodeRaw(try store.changes(for: state))
                 } catch {
                     storeError = error
                     throw PostgresError(sqlstate: "HC000", message: error.message)
                 }
+                // Moved branches are kept apart from the records (a move's id is its first record's).
+                let moves = ops.filter { $0.kind == SyncOp.Kind.branchMoved.rawValue }
+                ops.removeAll { $0.kind == SyncOp.Kind.branchMoved.rawValue }
+                // (A move to its own replica says nothing: stores ignore it too.)
+                for move in moves where move.payload != move.id.replica {
+                    try db.query(
+                        "INSERT INTO habitcore.moves (user_name, replica, from_seq, to_replica) VALUES ($1, $2::bytea, $3::int8, $4::bytea) ON CONFLICT DO NOTHING",
+                        [.text(user), .bytes(move.id.replica), .int(move.id.seq), .bytes(move.payload)])
+                }
                 // One order for every writer: two devices pushing the same records
                 // wait for each other instead of deadlocking.
                 let sorted = ops.sorted { $0.id.replica == $1.id.replica ? $0.id.seq < $1.id.seq : $0.id.replica.lexicographicallyPrecedes($1.id.replica) }
+                // Only an id the hub held before can hold two ops after (a store sends one op an id).
+                let heads = try db.query("SELECT encode(replica, 'hex'), max_seq FROM habitcore.replica_heads WHERE user_name = $1", [.text(user)])
+                var held: [[UInt8]: Int64] = [:]
+                for row in heads.rows.indices {
+                    if let hex = heads.text(row, 0), let replica = SyncHex.decode(hex), let max = heads.int(row, 1) { held[replica] = max }
+                }
+                let reused = sorted.filter { $0.id.seq <= held[$0.id.replica] ?? 0 }
                 var inserted: Int64 = 0
                 var start = 0
                 while start < sorted.count {
@@ -243,21 +260,42 @@ package final class Hub {
                             + values.joined(separator: ", ") + " ON CONFLICT DO NOTHING RETURNING replica, seq",
                         params, binary: true)
                     inserted += Int64(rows.rows.count)
-                    // A record the hub held already must be the same op: two under one id
-                    // is a fork the store did not settle, never dropped in silence.
+                    // A record the hub held already (same id and stamp) must be the same op.
                     if rows.rows.count < batch.count {
                         let new = Set(rows.rows.compactMap { row in row.count == 2 ? row[0].flatMap { r in BinaryValue.int(row[1]).map { GlobalId(replica: r, seq: $0) } } : nil })
                         for op in batch where !new.contains(op.id) {
-                            guard let held = try records(user, op.id.replica, at: [op.id.seq])[op.id.seq], held != op else { continue }
-                            throw PostgresError(sqlstate: "HC001", message: "hub: the hub holds another record under \(op.id.text): that replica's history forked"
-                                                + " (a store restored from an older copy, or copied); sync the store again to settle it")
+                            let held = try db.query(
+                                "SELECT kind, payload FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea AND seq = $3 AND hlc = $4",
+                                [.text(user), .bytes(op.id.replica), .int(op.id.seq), .int(op.hlc)], binary: true)
+                            guard let row = held.rows.first, row.count == 2,
+                                  BinaryValue.int(row[0]) != Int64(op.kind) || row[1] != op.payload else { continue }
+                            throw Self.forkNotSettled(op.id)
                         }
                     }
                     start += Self.insertBatch
                 }
+                // Two ops under one id that both stand (neither branch's move is held) are a
+                // fork the store did not settle: refused whole, never dropped in silence.
+                guard !reused.isEmpty else { return inserted }
+                let clash = try db.query(
+                    """
+                    SELECT encode(r.replica, 'hex'), r.seq FROM habitcore.current_records r
+                    JOIN unnest($2::text[], $3::int8[]) AS p(replica, seq) ON r.replica = decode(p.replica, 'hex') AND r.seq = p.seq
+                    WHERE r.user_name = $1 GROUP BY r.replica, r.seq HAVING count(*) > 1 LIMIT 1
+                    """,
+                    [.text(user), .text("{" + reused.map { SyncHex.encode($0.id.replica) }.joined(separator: ",") + "}"),
+                     .text("{" + reused.map { String($0.id.seq) }.joined(separator: ",") + "}")])
+                if let hex = clash.text(0, 0), let replica = SyncHex.decode(hex), let seq = clash.int(0, 1) {
+                    throw Self.forkNotSettled(GlobalId(replica: replica, seq: seq))
+                }
                 return inserted
             }
         }
+    }
+
+    private static func forkNotSettled(_ id: GlobalId) -> PostgresError {
+        PostgresError(sqlstate: "HC001", message: "hub: the hub holds another record under \(id.text): that replica's history forked"
+                      + " (a store restored from an older copy, or copied); sync the store again to settle it")
     }
 
     /// Applies every record beyond the store's state. Nothing is written at the hub;
@@ -265,18 +303,20 @@ package final class Hub {
     private func pull(_ store: StoreSync, actAs: String?) throws(HabitError) -> (Int64, Int64) {
         let vector = try VersionVector.decode(try store.state())
         let replicas = vector.seen.keys.sorted { $0.lexicographicallyPrecedes($1) }
-        let rows = try run { () throws(PostgresError) -> SQLRows in
-            try db.transaction { () throws(PostgresError) -> SQLRows in
+        let (rows, moveRows) = try run { () throws(PostgresError) -> (SQLRows, SQLRows) in
+            try db.transaction { () throws(PostgresError) -> (SQLRows, SQLRows) in
                 let user = try actingUser(actAs)
+                let moves = try db.query("SELECT replica, from_seq, to_replica FROM habitcore.moves WHERE user_name = $1 ORDER BY replica, from_seq, to_replica",
+                                         [.text(user)], binary: true)
                 var from: [Int64] = []
                 // Above what hub and store hold alike (a fork, if any, lies there: SyncFork).
                 for replica in replicas {
                     let held = try records(user, replica, at: VersionVector.ladder(vector.seen[replica] ?? 0))
                     from.append(vector.sharedPrefix(of: replica) { held[$0] })
                 }
-                return try db.query(
+                return (try db.query(
                     """
-                    SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.records r
+                    SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.current_records r
                     WHERE r.user_name = $1 AND r.seq > coalesce(
                         (SELECT v.seen FROM unnest($2::text[], $3::int8[]) AS v(replica, seen)
                          WHERE decode(v.replica, 'hex') = r.replica), 0)
@@ -284,11 +324,18 @@ package final class Hub {
                     """,
                     [.text(user), .text("{" + replicas.map(SyncHex.encode).joined(separator: ",") + "}"),
                      .text("{" + from.map(String.init).joined(separator: ",") + "}")],
-                    binary: true)
+                    binary: true), moves)
             }
         }
+        // The moves first: the records after them may name records by their old ids.
+        guard !rows.rows.isEmpty else { return (0, 0) }
         var ops: [RawOp] = []
-        ops.reserveCapacity(rows.rows.count)
+        ops.reserveCapacity(moveRows.rows.count + rows.rows.count)
+        for row in moveRows.rows {
+            guard row.count == 3, let replica = row[0], replica.count == GlobalId.replicaBytes, let from = BinaryValue.int(row[1]), let to = row[2]
+            else { throw .corrupt("hub: a moved branch is not what it should be") }
+            ops.append(RawOp(id: GlobalId(replica: replica, seq: from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue, payload: to))
+        }
         for row in rows.rows {
             guard row.count == 5, let replica = row[0], replica.count == GlobalId.replicaBytes, let seq = BinaryValue.int(row[1]),
                   let hlc = BinaryValue.int(row[2]), let kind = BinaryValue.int(row[3]).flatMap({ UInt8(exactly: $0) }), let payload = row[4]
@@ -301,7 +348,7 @@ package final class Hub {
             new += try store.apply(Changeset.encode(raw: Array(ops[start..<min(start + Self.applyBatch, ops.count)])))
             start += Self.applyBatch
         }
-        return (Int64(ops.count), new)
+        return (Int64(rows.rows.count), new)
     }
 
     package func status(actAs: String?) throws(HabitError) -> HubStatus {

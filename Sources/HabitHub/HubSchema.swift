@@ -16,7 +16,7 @@ import HabitCore
 /// - the one cross-user operation, redeeming a referral code, is a SECURITY DEFINER
 ///   function with search_path pinned to pg_catalog, pg_temp.
 package enum HubSchema {
-    package static let version: Int32 = 1
+    package static let version: Int32 = 2
 
     /// The group roles hc_hub_user_add puts logins in. Cluster-wide, so created
     /// only when missing.
@@ -152,6 +152,41 @@ package enum HubSchema {
             "GRANT SELECT ON habitcore.referral_redemptions TO habitcore_device, habitcore_service",
         ] + ["schema_version", "records", "referral_codes", "referral_redemptions"].flatMap(appendOnly)
           + ["records", "referral_codes", "referral_redemptions"].flatMap(rowSecurity),
+        // 2: forked replicas (SyncFork). moves: the branches stores said they moved, so a
+        // store that pulls a moved branch's records finds records named by their old id.
+        // A record is keyed by its clock stamp too: once the branch it starts has moved
+        // (its moved copy is held), the other branch's record under its id is taken
+        // beside it; nothing is rewritten. current_records: the records not moved away,
+        // what stores are sent and what the hub's state counts.
+        [
+            """
+            CREATE TABLE habitcore.moves (
+                user_name habitcore.user_name NOT NULL,
+                replica bytea NOT NULL CHECK (length(replica) = 16),
+                from_seq bigint NOT NULL CHECK (from_seq >= 1),
+                to_replica bytea NOT NULL CHECK (length(to_replica) = 16 AND to_replica <> replica),
+                received_at timestamptz NOT NULL DEFAULT now(),
+                PRIMARY KEY (user_name, replica, from_seq, to_replica)
+            )
+            """,
+            "GRANT SELECT, INSERT ON habitcore.moves TO habitcore_device, habitcore_service",
+            "ALTER TABLE habitcore.records DROP CONSTRAINT records_pkey",
+            "ALTER TABLE habitcore.records ADD PRIMARY KEY (user_name, replica, seq, hlc)",
+            """
+            CREATE VIEW habitcore.current_records WITH (security_invoker = true) AS
+                SELECT r.* FROM habitcore.records r
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM habitcore.moves m JOIN habitcore.records c
+                        ON c.user_name = m.user_name AND c.replica = m.to_replica AND c.seq = r.seq - m.from_seq + 1 AND c.hlc = r.hlc
+                    WHERE m.user_name = r.user_name AND m.replica = r.replica AND m.from_seq <= r.seq)
+            """,
+            """
+            CREATE OR REPLACE VIEW habitcore.replica_heads WITH (security_invoker = true) AS
+                SELECT user_name, replica, max(seq) AS max_seq, count(*) AS records
+                FROM habitcore.current_records GROUP BY user_name, replica
+            """,
+            "GRANT SELECT ON habitcore.current_records TO habitcore_device, habitcore_service",
+        ] + appendOnly("moves") + rowSecurity("moves"),
     ]
 
     /// Triggers refusing UPDATE, DELETE and TRUNCATE, whoever asks.

@@ -24,6 +24,8 @@ public struct AwardMetric: RawRepresentable, Hashable, Sendable {
     public static let creditsEarned = AwardMetric(rawValue: HC_METRIC_CREDITS_EARNED)
     /// HC_METRIC_REFERRALS_REDEEMED.
     public static let referralsRedeemed = AwardMetric(rawValue: HC_METRIC_REFERRALS_REDEEMED)
+    /// HC_METRIC_ACTIVE_HABITS: habits not archived on the day (since 1.1).
+    public static let activeHabits = AwardMetric(rawValue: HC_METRIC_ACTIVE_HABITS)
 }
 
 /// Which habits an award's metric looks at (HC_SCOPE_*). Open.

@@ -72,12 +72,75 @@ public struct Completion: Sendable, Hashable {
     public var excused: Int32
     /// kept / judged, 0...1; nil when nothing was judged.
     public var rate: Double?
+    /// The current, unfinished occurrence in the range (this week of a weekly
+    /// quota, today): done so far up to its quota, and its quota (0 when none).
+    public var currentKept: Int32
+    public var currentRequired: Int32
+    /// The rate with the current occurrence counted as that fraction; nil when nothing counts.
+    public var rateWithCurrent: Double?
 
     init(_ c: hc_completion) {
         kept = c.kept
         judged = c.judged
         excused = c.excused
         rate = c.rate < 0 ? nil : c.rate
+        currentKept = c.current_kept
+        currentRequired = c.current_required
+        rateWithCurrent = c.rate_with_current < 0 ? nil : c.rate_with_current
+    }
+}
+
+/// A quota habit's period holding a day, as of that day (hc_quota_progress).
+public struct QuotaProgress: Sendable, Hashable {
+    /// The habit.
+    public var habitID: Int64
+    /// The period's first day.
+    public var periodFirst: Day
+    /// Done days from periodFirst to the day, and the period's quota.
+    public var done: Int32
+    public var required: Int32
+    /// Whether the quota is met by the day.
+    public var met: Bool
+
+    init(_ c: hc_quota_progress) {
+        habitID = c.habit_id
+        periodFirst = Day(rawValue: c.period_first)
+        done = c.done
+        required = c.required
+        met = c.met != 0
+    }
+}
+
+/// One day of a group read both ways (hc_group_day, hc_group_day_rates): day-based
+/// habits only, with the quota habits' progress beside them (Numu's day rate), and
+/// every habit with quota habits due until met (the daily score).
+public struct GroupDay: Sendable, Hashable {
+    /// The day.
+    public var day: Day
+    /// Day-based habits due (excused left out), done, excused; done / due (nil: none due).
+    public var due: Int32
+    public var done: Int32
+    public var excused: Int32
+    public var rate: Double?
+    /// Each quota habit's period progress, by habit id.
+    public var quota: [QuotaProgress]
+    /// Quota habits due until met: every habit's due, done and excused; the rate (nil: none due).
+    public var allDue: Int32
+    public var allDone: Int32
+    public var allExcused: Int32
+    public var allRate: Double?
+
+    init(_ c: hc_group_day, quota: [QuotaProgress]) {
+        day = Day(rawValue: c.day)
+        due = c.due
+        done = c.done
+        excused = c.excused
+        rate = c.rate < 0 ? nil : c.rate
+        self.quota = quota
+        allDue = c.all_due
+        allDone = c.all_done
+        allExcused = c.all_excused
+        allRate = c.all_rate < 0 ? nil : c.all_rate
     }
 }
 
@@ -317,6 +380,21 @@ extension Store {
             var onDay = newCompletion(), window = newCompletion()
             try check(hc_group_completion(&onDay, &window, store, group, day?.rawValue ?? noDay, from.rawValue, through.rawValue))
             return (Completion(onDay), Completion(window))
+        }
+    }
+
+    /// A group's day (nil group: every habit; nil day: today) read both ways, with
+    /// each quota habit's period progress (hc_group_day_rates). Throws .invalid,
+    /// .notFound (no such group).
+    public func groupDay(group: String? = nil, on day: Day? = nil) throws(HabitError) -> GroupDay {
+        try withHandle { store throws(HabitError) in
+            var out = hc_group_day()
+            try check(hc_group_day_init(&out, UInt32(MemoryLayout<hc_group_day>.size)))
+            let quota = try buffered(hc_quota_progress()) { buffer, capacity, total in
+                let ask = { (name: UnsafePointer<CChar>?) in hc_group_day_rates(&out, buffer, capacity, total, store, name, day?.rawValue ?? noDay) }
+                return group.map { $0.withCString(ask) } ?? ask(nil)
+            }
+            return GroupDay(out, quota: quota.map(QuotaProgress.init))
         }
     }
 

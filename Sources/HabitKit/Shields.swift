@@ -364,9 +364,9 @@ extension Store {
         }
     }
 
-    /// Every rule's state at an instant (UTC ms) and the revision, from one snapshot
-    /// (hc_shield_state). Works on a read-only store.
-    public func shieldState(atMs: Int64) throws(HabitError) -> ShieldState {
+    /// Every rule's state at an instant (UTC ms; 0: now) and the revision, from one
+    /// snapshot (hc_shield_state). Works on a read-only store.
+    public func shieldState(atMs: Int64 = 0) throws(HabitError) -> ShieldState {
         try withHandle { store throws(HabitError) in
             var revision: Int64 = 0
             let rules = try buffered(hc_shield_status()) { out, capacity, total in

@@ -24,8 +24,8 @@ public struct SyncSummary: Sendable, Hashable {
     public var proofsChanged: Int64
     /// Applied credit accounts, spends, adjustments, refunds, step reports and rules.
     public var creditsChanged: Int64
-    /// Ops of a forked replica's moving branch, set aside: they come again, renamed,
-    /// from a store that moved them (the header's "Forks").
+    /// Ops of a forked replica's moving branch, taken under their moved ids (the
+    /// header's "Forks").
     public var opsForked: Int64
 
     init(_ s: hc_sync_summary) {

@@ -443,6 +443,18 @@ enum Schema {
         Schema.shieldRevisionTables.flatMap { table in
             ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
         }.joined(separator: "\n"),
+        // 17: the moved branches of forked replicas (SyncFork) this store knows of: the
+        // ops of a branch of `replica` from `from_seq` on are those of `to_replica` from
+        // 1 on, so a record named by its old id and its stamp is found under the new one
+        // (two copies can fork from one number: each later branch has its own move).
+        """
+        CREATE TABLE sync_moves(
+            replica BLOB NOT NULL CHECK(length(replica) = 16),
+            from_seq INTEGER NOT NULL CHECK(from_seq >= 1),
+            to_replica BLOB NOT NULL CHECK(length(to_replica) = 16),
+            PRIMARY KEY(replica, from_seq, to_replica)
+        ) STRICT, WITHOUT ROWID;
+        """,
     ]
 
     /// The tables whose rows decide a shield's state.

@@ -33,6 +33,9 @@ extension Store {
         return replica
     }
 
+    /// Reads the replica id again at its next use (another connection may have changed it).
+    package func forgetReplicaId() { cachedReplica = nil }
+
     private func clockState() throws(HabitError) -> Int64 {
         try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
     }
@@ -73,7 +76,7 @@ extension Store {
         guard !overflow else { throw .corrupt("the op log's sequence is exhausted") }
         let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
         try setClock(hlc)
-        let id = GlobalId(replica: replica, seq: seq)
+        let id = GlobalId(replica: replica, seq: seq, stamp: hlc)
         // This replica is number 1 in its own sync_replicas (migration 13).
         let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(1, ?1, ?2, ?3, ?4, 0, ?5)")
         statement.bind(1, seq)
@@ -87,11 +90,11 @@ extension Store {
 
     package func globalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId? {
         let statement = try db.statement("""
-            SELECT r.replica, o.seq FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.kind = ?1 AND o.local_id = ?2
+            SELECT r.replica, o.seq, o.hlc FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.kind = ?1 AND o.local_id = ?2
             """)
         statement.bind(1, kind.rawValue)
         statement.bind(2, localId)
-        return try statement.one { GlobalId(replica: $0.blob(0), seq: $0.int(1)) }
+        return try statement.one { GlobalId(replica: $0.blob(0), seq: $0.int(1), stamp: $0.int(2)) }
     }
 
     /// The global id of a local record, which every syncable record has once backfilled.
@@ -400,8 +403,76 @@ extension Store {
             try remove.run()
             try setRegister(renamedTarget, hlc: hlc, replica: renamedWinner)
         }
+        try recordMove(move)
         syncCache = SyncCache(active: syncCache.active)
         return move
+    }
+
+    // MARK: Moved branches
+
+    /// Records that a branch moved (here, or on a peer that said so): idempotent.
+    package func recordMove(_ move: SyncFork.Move) throws(HabitError) {
+        let statement = try db.statement("INSERT OR IGNORE INTO sync_moves(replica, from_seq, to_replica) VALUES(?1, ?2, ?3)")
+        statement.bind(1, blob: move.replica)
+        statement.bind(2, move.from)
+        statement.bind(3, blob: move.to)
+        try statement.run()
+        syncCache.moves = nil
+    }
+
+    /// Every moved branch this store knows of.
+    package func moves() throws(HabitError) -> [SyncFork.Move] {
+        if let known = syncCache.moves { return known }
+        let moves = try db.statement("SELECT replica, from_seq, to_replica FROM sync_moves ORDER BY replica, from_seq, to_replica").all {
+            SyncFork.Move(replica: $0.blob(0), from: $0.int(1), to: $0.blob(2))
+        }
+        if syncCache.active { syncCache.moves = moves }
+        return moves
+    }
+
+    /// The id a record named by an op has in this store's log now, or nil while the
+    /// record is not held. A name with a stamp is the op at that id with that stamp,
+    /// or, when the id's op here is another (a fork), the op its branch moved to
+    /// (SyncFork.Move, followed as often as the branch moved); one without a stamp is
+    /// the id as it stands.
+    package func heldRecord(_ name: GlobalId) throws(HabitError) -> GlobalId? {
+        guard name.stamp != 0 else { return name }
+        var candidates = [name]
+        var visited = 0
+        while let id = candidates.popLast() {
+            visited += 1
+            // Each move derives a new replica id: moves that go round are forged; the
+            // op naming the record waits, as for one not held.
+            guard visited <= 256 else { return nil }
+            if try heldStamp(id) == name.stamp { return id }
+            candidates += try moves().filter { $0.moves(id) }.map { $0.renamed(id) }
+        }
+        return nil
+    }
+
+    /// op with every record it names by the id heldRecord gives; nil while one is not held.
+    func heldNames(_ op: SyncOp) throws(HabitError) -> SyncOp? {
+        let names = op.references
+        guard names.contains(where: { $0.stamp != 0 }) else { return op }
+        var held: [GlobalId] = []
+        for name in names {
+            guard let id = try heldRecord(name) else { return nil }
+            held.append(id)
+        }
+        var index = 0
+        return op.mappingIds { name in
+            defer { index += 1 }
+            return index < held.count ? held[index] : name
+        }
+    }
+
+    /// The clock stamp of the op held under a global id, if any.
+    private func heldStamp(_ id: GlobalId) throws(HabitError) -> Int64? {
+        guard let num = try replicaNumber(id.replica, create: false) else { return nil }
+        let statement = try db.statement("SELECT hlc FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, id.seq)
+        return try statement.one { $0.int(0) }
     }
 
     /// How far a replica's ops run without a gap from `seen` (recorded at the last apply)
@@ -478,11 +549,18 @@ extension Store {
         try statement.run()
     }
 
-    /// Received ops not yet applied, oldest stamp first.
-    package func pendingOps() throws(HabitError) -> [RawOp] {
-        try db.statement("""
+    /// How many received ops wait.
+    package func waitingCount() throws(HabitError) -> Int {
+        Int(try db.statement("SELECT count(*) FROM sync_ops WHERE pending = 1").one { $0.int(0) } ?? 0)
+    }
+
+    /// Received ops not yet applied, oldest stamp first; with zonesOnly, those that can
+    /// wait for a time zone only (a setting, a zone change).
+    package func pendingOps(zonesOnly: Bool = false) throws(HabitError) -> [RawOp] {
+        let zoneKinds = [SyncOp.Kind.setting, .zoneChange].map { String($0.rawValue) }.joined(separator: ", ")
+        return try db.statement("""
             SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
-            WHERE o.pending = 1 ORDER BY o.hlc, r.replica, o.seq
+            WHERE o.pending = 1\(zonesOnly ? " AND o.kind IN (\(zoneKinds))" : "") ORDER BY o.hlc, r.replica, o.seq
             """).all {
             RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
         }
@@ -510,7 +588,9 @@ extension Store {
     /// materialised once: when it arrives, or later when what it waited for has.
     package func materialize(_ stamped: StampedOp) throws(HabitError) -> Applied {
         let id = stamped.id
-        switch stamped.op {
+        // The records it names, by their ids here (a moved branch's records have new ones).
+        guard let named = try heldNames(stamped.op) else { return .waiting }
+        switch named {
         case .habitCreate(let spec, let createdAtMs):
             let name = try claimName(spec.name, for: id)
             var stored = spec
@@ -662,8 +742,8 @@ extension Store {
         case .zoneChange(let atMs, let from, let to):
             guard Self.hasZone(from), Self.hasZone(to) else { return .waiting }
             return .applied(remember(id, .zoneChange, try writeZoneChange(atMs: atMs, from: from, to: to)))
-        case .evidence:
-            // Never an op of the log: the engine keeps evidence beside its proof.
+        case .evidence, .branchMoved:
+            // Never ops of the log: the engine keeps evidence beside its proof, and moves apart.
             return .superseded
         case .setting(let key, let value):
             if key == "timezone", !Self.hasZone(value) { return .waiting }
@@ -813,4 +893,6 @@ package struct SyncCache {
     var entryDays: [Int64: Set<Int32>] = [:]
     var rewardChanges: [(Int64, Int32)] = []
     var awards: Set<String> = []
+    /// The moved branches (sync_moves), read once per apply.
+    var moves: [SyncFork.Move]?
 }

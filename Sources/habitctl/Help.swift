@@ -36,6 +36,7 @@ enum Help {
       today                what is due today, the current routine first
       streak HABIT|--global  current and longest streaks
       stats HABIT          streaks, completion rate and strength (or a measurement's readings)
+      stats --group NAME   a group's ("system") day: day-based rate, quota progress, all-habit rate
       heatmap [HABIT]      daily scores, or a habit's days, as a grid (--svg FILE writes an image)
       vacation add|list|remove  excused date ranges
       credits              the credit ledger: sync-steps, spend, end, adjust, balance, day,
@@ -358,7 +359,10 @@ enum Help {
         (then the date is that instant's day unless --date is given).
         """,
         "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
-        "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\nStreaks, completion rate over N days (30) and strength; for a measurement, its readings.",
+        "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\n       habitctl stats --group NAME [--date DATE]\n" +
+            "Streaks, completion rate over N days (30), with the current unfinished period counted as its fraction beside it, and strength;\n" +
+            "for a measurement, its readings. With --group: the group's day read both ways: day-based habits only (quota habits left\n" +
+            "out, their period progress beside it, as Numu shows a system's day), and every habit with quota habits due until met.",
         "heatmap": """
         Usage: habitctl heatmap [HABIT] [--days 200] [--date DATE] [--svg FILE] [--title TEXT]
         Daily scores as a grid of weeks, or with HABIT that habit's days (done, skipped, logged,

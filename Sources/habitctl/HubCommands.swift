@@ -17,7 +17,7 @@ enum HubCommands {
             try args.finish(maxPositionals: 1)
             let library = try load()
             let version = try kit { () throws(HabitError) in try Hub(conninfo: hubURL, library: library).initialise() }
-            context.output.emit(["schema_version": Int(version)]) { "hub schema at version \(version)" }
+            context.output.emit(["hub_schema_version": Int(version)]) { "hub schema at version \(version)" }
         case "user":
             guard args.positional(1) == "add" else { throw .usage("usage: habitctl hub user add NAME [--service] (password on stdin)") }
             let name = try args.require(2, "NAME")
@@ -43,7 +43,7 @@ enum HubCommands {
             let library = try load()
             let status = try kit { () throws(HabitError) in try Hub(conninfo: hubURL, library: library).status(actAs: actAs) }
             context.output.emit([
-                "schema_version": Int(status.schemaVersion), "records": Int(status.records), "replicas": Int(status.replicas),
+                "hub_schema_version": Int(status.schemaVersion), "records": Int(status.records), "replicas": Int(status.replicas),
                 "referral_codes": Int(status.referralCodes), "referrals_made": Int(status.referralsMade),
                 "referral_redeemed": status.referralRedeemed,
             ]) {

@@ -65,9 +65,13 @@ enum ProgressCommands {
     }
 
     static func stats(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["date", "days"])
+        var args = try Arguments(raw, valued: ["date", "days", "group"])
         let store = try context.openStore(readOnly: true)
         let day = try store.day(args.option("date"))
+        if let group = args.option("group") {
+            try args.finish(maxPositionals: 0)
+            return try groupStats(group, day: day, store: store, context)
+        }
         guard let window = Int32(args.option("days") ?? "30"), (1...100_000).contains(window) else { throw .invalid("--days must be 1...100000") }
         let habit = try store.habit(try args.require(0, "HABIT"))
         try args.finish(maxPositionals: 1)
@@ -95,13 +99,47 @@ enum ProgressCommands {
             let strength = strengths.first ?? 0
             document["streaks"] = json(result)
             document["completion"] = ["kept": Int(completion.kept), "judged": Int(completion.judged),
-                                      "rate": completion.rate.map { $0 as Any } ?? NSNull()]
+                                      "rate": completion.rate.map { $0 as Any } ?? NSNull(),
+                                      "current_kept": Int(completion.currentKept), "current_required": Int(completion.currentRequired),
+                                      "rate_with_current": completion.rateWithCurrent.map { $0 as Any } ?? NSNull()]
             document["strength"] = strength
             lines.append("  streak \(describe(result.current, unit: result.unit)), longest \(describe(result.longest, unit: result.unit))")
-            let rate = completion.rate.map { String(format: "%.0f%%", $0 * 100) } ?? "n/a"
-            lines.append("  completion \(rate) (\(completion.kept)/\(completion.judged)) over \(window) days, strength \(String(format: "%.1f%%", strength * 100))")
+            var line = "  completion \(percent(completion.rate)) (\(completion.kept)/\(completion.judged)) over \(window) days"
+            if completion.currentRequired > 0 {
+                line += "; with the current \(completion.currentKept)/\(completion.currentRequired): \(percent(completion.rateWithCurrent))"
+            }
+            lines.append(line + ", strength \(String(format: "%.1f%%", strength * 100))")
         }
         context.output.emit(document) { lines.joined(separator: "\n") }
+    }
+
+    private static func percent(_ rate: Double?) -> String { rate.map { String(format: "%.0f%%", $0 * 100) } ?? "n/a" }
+
+    /// A group's day both ways: day-based habits with the quota habits' progress
+    /// beside them, and every habit with quota habits due until met.
+    private static func groupStats(_ group: String, day: Int32, store: StoreRef, _ context: Context) throws(CLIError) {
+        let reading = try kit { () throws(HabitError) in try store.kit.groupDay(group: group, on: Day(rawValue: day)) }
+        let names = Dictionary(try store.habits(includeArchived: true).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
+        let quota: [[String: Any]] = reading.quota.map {
+            ["habit_id": $0.habitID, "name": names[$0.habitID] ?? "", "period_first": Library.format($0.periodFirst.rawValue),
+             "done": Int($0.done), "required": Int($0.required), "met": $0.met]
+        }
+        let document: [String: Any] = [
+            "date": Library.format(day), "group": group,
+            "day_based": ["due": Int(reading.due), "done": Int(reading.done), "excused": Int(reading.excused),
+                          "rate": reading.rate.map { $0 as Any } ?? NSNull()],
+            "quota": quota,
+            "due_until_met": ["due": Int(reading.allDue), "done": Int(reading.allDone), "excused": Int(reading.allExcused),
+                              "rate": reading.allRate.map { $0 as Any } ?? NSNull()]]
+        context.output.emit(document) {
+            var lines = ["\(group) on \(Library.format(day))",
+                         "  day rate \(percent(reading.rate)) (\(reading.done)/\(reading.due) day-based habits)"]
+            for (item, row) in zip(reading.quota, quota) {
+                lines.append("  \(row["name"] as? String ?? "")  \(item.done)/\(item.required) since \(row["period_first"] as? String ?? "")\(item.met ? " (met)" : "")")
+            }
+            lines.append("  all habits \(percent(reading.allRate)) (\(reading.allDone)/\(reading.allDue), quota habits due until met)")
+            return lines.joined(separator: "\n")
+        }
     }
 
     static func heatmap(_ raw: [String], _ context: Context) throws(CLIError) {

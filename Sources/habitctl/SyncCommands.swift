@@ -96,7 +96,7 @@ enum SyncCommands {
         var text = "\(s.opsNew) new of \(s.opsReceived) changes: " + (parts.isEmpty ? "no record changed" : parts.joined(separator: ", "))
         if s.opsSuperseded > 0 { text += "; \(s.opsSuperseded) overtaken by later changes" }
         if s.opsWaiting > 0 { text += "; \(s.opsWaiting) waiting for records not received yet" }
-        if s.opsForked > 0 { text += "; \(s.opsForked) of another device's copy of this history set aside, to come again renamed" }
+        if s.opsForked > 0 { text += "; \(s.opsForked) from another device's copy of this history, taken under new ids" }
         return text
     }
 

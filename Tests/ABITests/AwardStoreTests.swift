@@ -273,6 +273,33 @@ final class AwardStoreTests: OpenStoreTestCase {
         XCTAssertNotNil(progress("proofs-7")?.unlockedDay, "stays unlocked")
     }
 
+    /// "Five active focuses": archived habits count as created, not as active; the
+    /// award unlocks when a creation brings the active count to five.
+    func testActiveHabitsLeaveArchivedOnesOutBesideHabitsCreated() {
+        ok(hc_award_catalog_load(store, """
+            {"format": "habitcore-awards", "version": 1, "rules": [
+              {"id": "created-5", "title": "Five made", "metric": "habits_created", "threshold": 5},
+              {"id": "active-5", "title": "Five active focuses", "metric": "active_habits", "threshold": 5}]}
+            """))
+        let habits = ["Read", "Run", "Swim", "Write", "Sleep"].map { createHabit(store, $0, start: date(today - 3)) }
+        ok(hc_habit_archive(store, habits[4], 1))
+        let fresh = evaluate()
+        XCTAssertEqual(fresh.map(\.id), ["created-5"], "an archived habit counted as active")
+        XCTAssertEqual(progress("created-5")?.value, 5)
+        XCTAssertEqual(progress("active-5")?.value, 4)
+        XCTAssertEqual(awards { hc_award_list_open_progress(&$0, store, today - 1) }.map(\.value), [0, 0], "none was created yet")
+        let sixth = createHabit(store, "Stretch", start: date(today))
+        let active = evaluate().first { $0.id == "active-5" }
+        XCTAssertEqual(active?.unlockedDay, today)
+        XCTAssertEqual(active?.causeKind, HC_AWARD_CAUSE_HABIT_CREATED)
+        XCTAssertEqual(active?.causeId, sixth, "the creation that made five active")
+        XCTAssertEqual(progress("active-5")?.value, 5)
+        XCTAssertEqual(hc_award_catalog_load(store, """
+            {"format": "habitcore-awards", "version": 1, "rules": [
+              {"id": "active-one", "title": "Bad", "metric": "active_habits", "scope": "any", "threshold": 1}]}
+            """), HC_E_INVALID, "a store-wide metric takes scope all only")
+    }
+
     func testReferralCodesAreStableAndEachRedeemedCodeCountsOnce() throws {
         var code: UnsafeMutablePointer<CChar>?
         ok(hc_referral_code(&code, store))

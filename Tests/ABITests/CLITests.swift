@@ -209,6 +209,30 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(stats.stdout.contains("[duration ≥ 20:00, daily"), stats.stdout)
     }
 
+    /// A group's day both ways from the shell: Wednesday 2026-09-02, Read daily and
+    /// Run weekly:3 in "Scholar", Run done Monday and Tuesday.
+    func testGroupStatsGiveTheDayBothWays() throws {
+        XCTAssertSucceeded(try habitctl("init", "--week-start", "mon"), "init")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Read", "--group", "Scholar", "--start", "2026-08-24"), "add read")
+        XCTAssertSucceeded(try habitctl("habit", "add", "Run", "--group", "Scholar", "--schedule", "weekly:3", "--start", "2026-08-24"), "add run")
+        for date in ["2026-08-31", "2026-09-01"] { XCTAssertSucceeded(try habitctl("log", "Run", "--date", date), "log run") }
+        XCTAssertSucceeded(try habitctl("log", "Read", "--date", "2026-09-02"), "log read")
+        let stats = try json(try habitctl("--json", "stats", "--group", "scholar", "--date", "2026-09-02"))
+        XCTAssertEqual((stats["day_based"] as? [String: Any])?["rate"] as? Double, 1.0, "Read only: the quota habit is beside it")
+        XCTAssertEqual((stats["due_until_met"] as? [String: Any])?["rate"] as? Double, 0.5)
+        let quota = try XCTUnwrap((stats["quota"] as? [[String: Any]])?.first)
+        XCTAssertEqual(quota["name"] as? String, "Run")
+        XCTAssertEqual([quota["done"] as? Int, quota["required"] as? Int], [2, 3])
+        XCTAssertEqual(quota["period_first"] as? String, "2026-08-31")
+        let text = try habitctl("stats", "--group", "Scholar", "--date", "2026-09-02")
+        XCTAssertTrue(text.stdout.contains("day rate 100% (1/1 day-based habits)"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("Run  2/3 since 2026-08-31"), text.stdout)
+        XCTAssertTrue(text.stdout.contains("all habits 50% (1/2, quota habits due until met)"), text.stdout)
+        let missing = try habitctl("stats", "--group", "Nobody")
+        XCTAssertNotEqual(missing.status, 0)
+        XCTAssertTrue(missing.stderr.contains("Nobody"), missing.stderr)
+    }
+
     func testCreditsFromTheShell() throws {
         XCTAssertSucceeded(try habitctl("init"), "init")
         let first = try json(try habitctl("--json", "credits", "sync-steps", "--steps", "5400"))

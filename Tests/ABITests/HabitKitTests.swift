@@ -96,6 +96,37 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(try store.habits().map(\.name), ["Read"])
     }
 
+    /// A group's day both ways, and the current week beside a completion rate.
+    func testGroupDayAndTheCurrentPeriodThroughHabitKit() throws {
+        let (store, _) = try freshStore()
+        let start = try Day("2026-08-24")
+        var read = HabitOptions(name: "Read")
+        read.startDay = start
+        read.group = "Scholar"
+        var run = HabitOptions(name: "Run")
+        run.startDay = start
+        run.group = "Scholar"
+        run.schedule = "weekly:3"
+        let readID = try store.createHabit(read), runID = try store.createHabit(run)
+        for text in ["2026-08-31", "2026-09-01"] { _ = try store.append(EntryInput(habitID: runID, day: try Day(text))) }
+        let wednesday = try Day("2026-09-02")
+        _ = try store.append(EntryInput(habitID: readID, day: wednesday))
+        let day = try store.groupDay(group: "scholar", on: wednesday)
+        XCTAssertEqual([day.due, day.done], [1, 1])
+        XCTAssertEqual(day.rate, 1)
+        XCTAssertEqual(day.quota.map(\.habitID), [runID])
+        XCTAssertEqual(day.quota.first.map { [$0.done, $0.required] }, [2, 3])
+        XCTAssertEqual(day.quota.first?.periodFirst, try Day("2026-08-31"))
+        XCTAssertEqual(day.allRate, 0.5)
+        XCTAssertEqual(try store.groupDay(on: wednesday).quota.count, 1, "every habit: the same here")
+        expect(.notFound) { _ = try store.groupDay(group: "nobody") }
+        let today = try store.today()
+        _ = try store.append(EntryInput(habitID: runID, day: today))
+        let completion = try store.completion(habitID: runID, from: start, through: today)
+        XCTAssertEqual([completion.currentKept, completion.currentRequired], [1, 3])
+        XCTAssertEqual(try XCTUnwrap(completion.rateWithCurrent), Double(completion.kept + 1) / Double(completion.judged + 3), accuracy: 1e-12)
+    }
+
     /// Routine and EntrySource name the header's values, and a store keeps them.
     func testRoutinesAndSourcesAreTheHeadersValues() throws {
         XCTAssertEqual([Routine.anytime, Routine.morning, Routine.day, Routine.evening],

@@ -17,7 +17,7 @@ final class HubCLITests: HubTestCase {
         XCTAssertEqual(try runProcess([habitctl, "hub", "user", "add", "carol", "--hub", server.adminConninfo], stdin: "x\n").status, 4, "exists: conflict")
         let hub = server.conninfo("carol", "carol-pw")
         let initAgain = try runProcess([habitctl, "--json", "hub", "init", "--hub", server.adminConninfo])
-        XCTAssertTrue(initAgain.stdout.contains("\"schema_version\":1"), initAgain.stdout + initAgain.stderr)
+        XCTAssertTrue(initAgain.stdout.contains("\"hub_schema_version\":2"), initAgain.stdout + initAgain.stderr)
         let first = dir + "/first.db", second = dir + "/second.db"
         XCTAssertEqual(try runProcess([habitctl, "--db", first, "habit", "add", "Read"]).status, 0)
         XCTAssertEqual(try runProcess([habitctl, "--db", first, "log", "Read"]).status, 0)

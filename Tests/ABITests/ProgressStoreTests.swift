@@ -213,6 +213,115 @@ final class ProgressStoreTests: StoreTestCase {
         ok(hc_store_close(store))
     }
 
+    /// A group ("system") with a daily habit and a weekly:3 one, on Wednesday
+    /// 2026-09-02 (weeks start Monday): Numu's day rate leaves the quota habit out and
+    /// gives its progress; the current reading counts it due until its quota is met.
+    func testAGroupDayReadBothWaysWithQuotaProgress() throws {
+        let store = try open()
+        func habit(_ name: String, schedule: String, group: String) -> Int64 {
+            var options = defaults(hc_habit_options_init)
+            options.start_day = day("2026-08-24")
+            var id: Int64 = 0
+            name.withCString { n in
+                schedule.withCString { s in
+                    group.withCString { g in
+                        options.name = n
+                        options.schedule = s
+                        options.group_name = g
+                        ok(hc_habit_create(&id, store, &options))
+                    }
+                }
+            }
+            return id
+        }
+        let read = habit("Read", schedule: "daily", group: "Scholar")
+        let run = habit("Run", schedule: "weekly:3", group: "scholar")
+        let other = habit("Walk", schedule: "daily", group: "Walker")
+        for date in ["2026-08-31", "2026-09-01"] { ok(append(store, run, on: date).0) }
+        ok(append(store, read, on: "2026-09-02").0)
+        func reading(_ group: String?, _ date: String) -> (hc_group_day, [hc_quota_progress]) {
+            var out = defaults(hc_group_day_init)
+            var quota = [hc_quota_progress](repeating: hc_quota_progress(), count: 4)
+            var count: Int64 = 0
+            let status = withOptionalCString(group) { hc_group_day_rates(&out, &quota, 4, &count, store, $0, day(date)) }
+            XCTAssertEqual(status, HC_OK, String(cString: hc_last_error_message()))
+            return (out, Array(quota.prefix(Int(count))))
+        }
+        var (wednesday, quota) = reading("SCHOLAR", "2026-09-02")
+        XCTAssertEqual([wednesday.due, wednesday.done, wednesday.excused], [1, 1, 0], "the day rate counts Read only")
+        XCTAssertEqual(wednesday.rate, 1)
+        XCTAssertEqual([wednesday.quota_habits, wednesday.quota_met], [1, 0])
+        XCTAssertEqual(quota.map { [Int64($0.habit_id), Int64($0.period_first), Int64($0.done), Int64($0.required), Int64($0.met)] },
+                       [[run, Int64(day("2026-08-31")), 2, 3, 0]], "Run: 2 of 3 since Monday")
+        XCTAssertEqual([wednesday.all_due, wednesday.all_done], [2, 1], "due until met: Run is due on Wednesday, not done")
+        XCTAssertEqual(wednesday.all_rate, 0.5)
+        var today = defaults(hc_completion_init), window = defaults(hc_completion_init)
+        ok(hc_group_completion(&today, &window, store, "Scholar", day("2026-09-02"), day("2026-09-02"), day("2026-09-02")))
+        XCTAssertEqual([today.kept, today.judged], [wednesday.all_done, wednesday.all_due], "the current reading is hc_group_completion's")
+        // Run done on Wednesday too: met, and from then on not due that week.
+        ok(append(store, run, on: "2026-09-02").0)
+        (wednesday, quota) = reading("Scholar", "2026-09-02")
+        XCTAssertEqual(quota.map(\.done), [3])
+        XCTAssertEqual(quota.map(\.met), [1])
+        XCTAssertEqual([wednesday.all_due, wednesday.all_done, wednesday.quota_met], [2, 2, 1])
+        let thursday = reading("Scholar", "2026-09-03")
+        XCTAssertEqual([thursday.0.due, thursday.0.done, thursday.0.all_due], [1, 0, 1], "a met quota is not due on Thursday")
+        XCTAssertEqual(thursday.1.map(\.done), [3], "the week's progress as of Thursday")
+        // Every habit (group NULL): Walk joins the day-based habits.
+        let all = reading(nil, "2026-09-02").0
+        XCTAssertEqual([all.due, all.done, all.quota_habits], [2, 1, 1], "Walk (\(other)) joins the day-based habits")
+        // Asking the total alone, and an unknown group.
+        var out = defaults(hc_group_day_init)
+        var count: Int64 = -1
+        ok(hc_group_day_rates(&out, nil, 0, &count, store, "scholar", day("2026-09-02")))
+        XCTAssertEqual(count, 1)
+        XCTAssertEqual(hc_group_day_rates(&out, nil, 0, &count, store, "nobody", Int32.min), HC_E_NOT_FOUND)
+        XCTAssertEqual(hc_group_day_rates(&out, nil, 0, nil, store, "scholar", Int32.min), HC_E_INVALID, "out_quota_count is required")
+        ok(hc_store_close(store))
+    }
+
+    /// A habit's completion leaves the current week out and gives it beside the rate
+    /// as a fraction; a caller with the 1.0 struct gets the 1.0 fields only.
+    func testTheCurrentPeriodCountsAsAFractionBesideTheRate() throws {
+        let store = try open()
+        var today: Int32 = 0
+        ok(hc_store_today(&today, store))
+        let run = createHabit(store, "Run", schedule: "weekly:3", start: date(today - 35))
+        let read = createHabit(store, "Read", start: date(today - 35))
+        var options = defaults(hc_habit_options_init)
+        options.kind = HC_KIND_DURATION
+        options.target = 60
+        options.direction = HC_DIRECTION_AT_MOST
+        options.start_day = today - 35
+        var limit: Int64 = 0
+        "Screen".withCString { options.name = $0; ok(hc_habit_create(&limit, store, &options)) }
+        ok(append(store, run, on: date(today)).0)
+        var completion = defaults(hc_completion_init)
+        ok(hc_habit_completion(&completion, store, run, today - 35, today))
+        XCTAssertEqual([completion.current_kept, completion.current_required], [1, 3], "this week: 1 of 3 so far")
+        XCTAssertEqual(completion.rate_with_current, Double(completion.kept + 1) / Double(completion.judged + 3), accuracy: 1e-12)
+        XCTAssertLessThan(completion.judged, 20, "the current week is not among the judged ones")
+        ok(hc_habit_completion(&completion, store, read, today - 6, today))
+        XCTAssertEqual([completion.kept, completion.judged, completion.current_kept, completion.current_required], [0, 6, 0, 1],
+                       "today, not done yet: 0 of 1 beside six missed days")
+        XCTAssertEqual(completion.rate_with_current, 0)
+        ok(append(store, read, on: date(today)).0)
+        ok(hc_habit_completion(&completion, store, read, today - 6, today))
+        XCTAssertEqual([completion.kept, completion.judged, completion.current_required], [1, 7, 0], "done today: kept, nothing open")
+        XCTAssertEqual(completion.rate_with_current, completion.rate)
+        // A caller built against 1.0 passes 24 bytes: nothing past them is written.
+        var old = [UInt8](repeating: 0xAB, count: MemoryLayout<hc_completion>.size)
+        old.withUnsafeMutableBytes { raw in
+            raw.storeBytes(of: UInt32(24), as: UInt32.self)
+            ok(hc_habit_completion(raw.baseAddress?.assumingMemoryBound(to: hc_completion.self), store, run, today - 35, today))
+        }
+        XCTAssertEqual(Array(old[24...]), [UInt8](repeating: 0xAB, count: old.count - 24))
+        // An at-most day is judged once it ends: today is not given as a fraction.
+        ok(hc_habit_completion(&completion, store, limit, today - 6, today))
+        XCTAssertEqual([completion.kept, completion.judged, completion.current_kept, completion.current_required], [6, 6, 0, 0])
+        ok(hc_store_close(store))
+    }
+
     func testASchemaOneStoreIsMigratedForward() throws {
         let store = try open()
         let habit = createHabit(store, "Old habit")

@@ -81,6 +81,64 @@ final class ShieldStoreTests: ProofTestCase {
         XCTAssertEqual(states(at: dayBefore + 10 * 3_600_000).1[0].reason, HC_SHIELD_CUTOFF_PASSED)
     }
 
+    /// Bed done at 08:59:10 with a 09:00 cutoff: shielded to 09:00 (rounding never
+    /// unshields early), then completed, never "cutoff passed" with nothing left.
+    /// Done at 09:00:00 is past the cutoff, and the cutoff names the habit it found.
+    func testACompletionInTheLastMinuteLiftsAsCompleted() {
+        let bed = createHabit(store, "Bed", start: date(today - 10))
+        let rule = addRule([bed], start: 6 * 60, end: 9 * 60, fromDay: today - 5)
+        let inTime = Int64(today - 2) * 86_400_000, late = Int64(today - 3) * 86_400_000
+        let cutoff = 9 * 3_600_000 as Int64
+        ok(append(store, bed, on: date(today - 2), atMs: inTime + cutoff - 50_000).0) // 08:59:10
+        ok(append(store, bed, on: date(today - 3), atMs: late + cutoff).0)            // 09:00:00
+        let before = states(at: inTime + cutoff - 1).1[0]
+        XCTAssertEqual(before.reason, HC_SHIELD_WINDOW_OPEN, "lifted before the minute it was done in ended")
+        XCTAssertEqual(before.next, inTime + cutoff)
+        for asked in [inTime + cutoff, inTime + cutoff + 3_600_000] {
+            let s = states(at: asked).1[0]
+            XCTAssertEqual(s.reason, HC_SHIELD_COMPLETED, "done at 08:59:10 read as a passed cutoff")
+            XCTAssertEqual(s.sinceMs, inTime + cutoff, "lifted at the next whole minute")
+            XCTAssertEqual(s.outstanding, [])
+        }
+        var count: Int64 = 0
+        var flips = [hc_shield_transition](repeating: hc_shield_transition(), count: 8)
+        ok(hc_shield_transitions(&flips, 8, &count, nil, store, inTime, inTime + 86_400_000))
+        let lift = flips.prefix(Int(count)).first { $0.rule_id == rule && $0.shielded == 0 }
+        XCTAssertEqual(lift?.at_ms, inTime + cutoff)
+        XCTAssertEqual(lift?.to_reason, HC_SHIELD_COMPLETED)
+        XCTAssertEqual(lift?.cause, HC_SHIELD_CAUSE_COMPLETION)
+        for asked in [late + cutoff, late + cutoff + 3_600_000] {
+            let s = states(at: asked).1[0]
+            XCTAssertEqual(s.reason, HC_SHIELD_CUTOFF_PASSED, "done at 09:00:00 is past a 09:00 cutoff")
+            XCTAssertEqual(s.outstanding, [bed], "the cutoff passed with Bed outstanding")
+        }
+    }
+
+    /// at_ms = 0 is now for the state, as for the snapshot and the unlock state; a
+    /// window open all day reads today's window, not one of 1970-01-01.
+    func testAtZeroIsNowForTheStateTheSnapshotAndTheUnlockState() throws {
+        let walk = createHabit(store, "Walk", start: date(today - 10))
+        addRule([walk])
+        let before = nowMs
+        var count: Int64 = 0
+        var zero = [hc_shield_status](repeating: hc_shield_status(), count: 1)
+        ok(hc_shield_state(&zero, 1, &count, nil, store, 0))
+        let after = nowMs
+        XCTAssertEqual(zero[0].reason, HC_SHIELD_WINDOW_OPEN, "at_ms 0 answered for another instant than now")
+        XCTAssertEqual(zero[0].window_day, today)
+        XCTAssertEqual(zero[0].next_change_ms, states(at: after).1[0].next, "the next change as asked for now")
+        XCTAssertEqual(zero[0].window_start_ms, Int64(today) * 86_400_000)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("shields-\(UUID().uuidString).json").path
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        ok(hc_shield_snapshot_write(store, path, 0))
+        let snapshot = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: path))) as? [String: Any])
+        XCTAssertTrue((before...nowMs).contains((snapshot["at_ms"] as? NSNumber)?.int64Value ?? 0), "the snapshot's at_ms is now")
+        XCTAssertEqual(((snapshot["rules"] as? [[String: Any]])?.first?["shielded"] as? NSNumber)?.boolValue, true)
+        var unlock = defaults(hc_unlock_state_init)
+        ok(hc_credit_unlock_state(&unlock, store, 1, 0))
+        XCTAssertEqual(unlock.active, 0)
+    }
+
     func testASessionLiftsWhileItRuns() {
         let walk = createHabit(store, "Walk", start: date(today - 10))
         addRule([walk])

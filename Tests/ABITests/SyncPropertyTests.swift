@@ -104,6 +104,50 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertEqual(try b.habit(named: "Water").spec.target, 9)
     }
 
+    /// Ops naming a record that has not arrived wait, up to the store's bound: past it
+    /// they are left out of the log (and come again), the rest of the changeset still
+    /// applies, and once the record arrives every one of them is applied.
+    func testWaitingOpsAreBoundedAndTheRestStillApplies() throws {
+        let dir = try temporaryDirectory()
+        let store = try Engine(path: dir + "/store.db", options: StoreOptions())
+        defer { store.close() }
+        store.now = { Self.today }
+        store.maxWaitingOps = 50
+        let absent = [UInt8](repeating: 0xA1, count: GlobalId.replicaBytes), other = [UInt8](repeating: 0xB2, count: GlobalId.replicaBytes)
+        let spec = HabitSpec(name: "Water", kind: .counter, target: 5, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                             proofRequired: false, startDay: Self.firstDay, schedule: .daily)
+        let habit = StampedOp(id: GlobalId(replica: absent, seq: 1), hlc: 1 << 16, op: .habitCreate(spec: spec, createdAtMs: 1))
+        var entries: [StampedOp] = [], others: [StampedOp] = []
+        for n in 1...80 {
+            let op = SyncOp.entry(habit: GlobalId(replica: absent, seq: 1), day: Self.firstDay + Int32(n % 30), kind: .amount, value: Double(n),
+                                  recordedAtMs: 100 + Int64(n), source: .manual, note: "n\(n)", undoes: nil)
+            entries.append(StampedOp(id: GlobalId(replica: other, seq: Int64(n)), hlc: Int64(100 + n) << 16, op: op))
+        }
+        for n in 1...5 {
+            var made = spec
+            made.name = "Other \(n)"
+            made.kind = .checkmark
+            others.append(StampedOp(id: GlobalId(replica: other, seq: Int64(80 + n)), hlc: Int64(200 + n) << 16, op: .habitCreate(spec: made, createdAtMs: 200)))
+        }
+        let first = try store.syncApply(Changeset.encode(entries + others))
+        XCTAssertEqual(first.waiting, 80)
+        XCTAssertEqual(first.applied, 5, "the rest of the changeset applies")
+        XCTAssertEqual(try store.store.waitingCount(), 50, "no more than the bound is kept")
+        let again = try store.syncApply(Changeset.encode(entries + others))
+        XCTAssertEqual(again.waiting, 80)
+        XCTAssertEqual(try store.store.waitingCount(), 50)
+        XCTAssertEqual(try store.habits(includeArchived: false).count, 5)
+        // The habit arrives: what waited applies; what was left out comes again and applies.
+        let arrived = try store.syncApply(Changeset.encode([habit]))
+        XCTAssertEqual(arrived.applied, 51)
+        XCTAssertEqual(arrived.waiting, 0)
+        let rest = try store.syncApply(Changeset.encode(entries + others))
+        XCTAssertEqual(rest.applied, 30)
+        let water = try store.habit(named: "Water").id
+        XCTAssertEqual(try store.entries(habitId: water, from: CivilDate.minDay, to: CivilDate.maxDay).count, 80)
+        XCTAssertEqual(try store.store.waitingCount(), 0)
+    }
+
     func runSeed(_ seed: UInt64) throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }

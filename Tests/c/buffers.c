@@ -175,6 +175,16 @@ int main(int argc, char **argv) {
     int64_t proof_id = proof_result.proof_id;
 #define EVIDENCE(out, capacity, count) hc_proof_evidence(out, capacity, count, store, proof_id)
     WALK("hc_proof_evidence", uint8_t, EVIDENCE);
+    /* Two weekly quota habits (made last: the walks above keep their totals). */
+    options.schedule = "weekly:3";
+    options.name = "Run";
+    EXPECT(hc_habit_create(&other, store, &options) == HC_OK);
+    options.name = "Swim";
+    EXPECT(hc_habit_create(&other, store, &options) == HC_OK);
+    hc_group_day group_day;
+    EXPECT(hc_group_day_init(&group_day, sizeof group_day) == HC_OK);
+#define QUOTA_PROGRESS(out, capacity, count) hc_group_day_rates(&group_day, out, capacity, count, store, NULL, last)
+    WALK("hc_group_day_rates", hc_quota_progress, QUOTA_PROGRESS);
 
     SAME_DEFAULTS(hc_habit_options, hc_habit_options_init, HC_HABIT_OPTIONS_INIT);
     SAME_DEFAULTS(hc_entry_input, hc_entry_input_init, HC_ENTRY_INPUT_INIT);
@@ -182,6 +192,7 @@ int main(int argc, char **argv) {
     SAME_DEFAULTS(hc_habit_rules, hc_habit_rules_init, HC_HABIT_RULES_INIT);
     SAME_DEFAULTS(hc_streak_policy, hc_streak_policy_init, HC_STREAK_POLICY_INIT);
     SAME_DEFAULTS(hc_completion, hc_completion_init, HC_COMPLETION_INIT);
+    SAME_DEFAULTS(hc_group_day, hc_group_day_init, HC_GROUP_DAY_INIT);
     SAME_DEFAULTS(hc_measurement_stats, hc_measurement_stats_init, HC_MEASUREMENT_STATS_INIT);
     SAME_DEFAULTS(hc_step_sync, hc_step_sync_init, HC_STEP_SYNC_INIT);
     SAME_DEFAULTS(hc_credit_day, hc_credit_day_init, HC_CREDIT_DAY_INIT);

@@ -72,6 +72,7 @@ int main(int argc, char **argv) {
     HOSTILE_INIT(hc_habit_rules, hc_habit_rules_init);
     HOSTILE_INIT(hc_streak_policy, hc_streak_policy_init);
     HOSTILE_INIT(hc_completion, hc_completion_init);
+    HOSTILE_INIT(hc_group_day, hc_group_day_init);
     HOSTILE_INIT(hc_measurement_stats, hc_measurement_stats_init);
     HOSTILE_INIT(hc_step_sync, hc_step_sync_init);
     HOSTILE_INIT(hc_credit_day, hc_credit_day_init);
@@ -740,6 +741,17 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_group_completion(&completion, &window, store, "nobody", HC_DAY_NONE, 0, 3), HC_E_NOT_FOUND);
     EXPECT_STATUS(hc_group_completion(NULL, &window, store, "nobody", HC_DAY_NONE, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_group_completion(&completion, &tiny, store, "nobody", HC_DAY_NONE, 0, 3), HC_E_INVALID);
+    hc_group_day group_day = HC_GROUP_DAY_INIT, odd_day = HC_GROUP_DAY_INIT;
+    hc_quota_progress quota[1];
+    odd_day.struct_size = 7;
+    EXPECT_STATUS(hc_group_day_rates(NULL, NULL, 0, NULL, store, NULL, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_group_day_rates(&odd_day, NULL, 0, NULL, store, NULL, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_group_day_rates(&group_day, NULL, 1, &count, store, NULL, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_group_day_rates(&group_day, quota, -1, &count, store, NULL, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_group_day_rates(&group_day, quota, 1, &count, store, bad_utf8, HC_DAY_NONE), HC_E_INVALID);
+    EXPECT_STATUS(hc_group_day_rates(&group_day, quota, 1, &count, store, "nobody", HC_DAY_NONE), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_group_day_rates(&group_day, quota, 1, &count, store, NULL, INT32_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_group_day_rates(&group_day, quota, 1, &count, store, NULL, HC_DAY_NONE), HC_OK);
     hc_due_item due[1];
     EXPECT_STATUS(hc_store_due(NULL, 1, &count, store, HC_DAY_NONE), HC_E_INVALID);
     EXPECT_STATUS(hc_store_due(due, 1, NULL, store, HC_DAY_NONE), HC_E_INVALID);

@@ -85,6 +85,10 @@ package struct AwardStanding: Equatable, Sendable {
 /// - Scope any: the habit that got there first; all: the streak of perfect days,
 ///   or the sum of the habits' counts.
 /// - Completions are the days a habit was done (an at-most day once it is over).
+/// - Habits created count archived ones too; active habits count, on each day,
+///   those created by then and not archived (a habit archived on day A is inactive
+///   from A on). The value is the count on asOf; the crossing is the first day the
+///   count reached the threshold, caused by the creation that brought it there.
 package enum AwardEvaluation {
     package static func standings(_ rules: [AwardRule], facts: AwardFacts, asOf: Int32) -> [AwardStanding] {
         var judge = Judgement(facts: facts, asOf: asOf,
@@ -203,6 +207,8 @@ private struct Judgement {
             let created = facts.habits.filter { $0.createdDay <= asOf }.map { AwardFacts.Counted(day: $0.createdDay, id: $0.id) }
                 .sorted { ($0.day, $0.id) < ($1.day, $1.id) }
             return count(created, n, cause: AwardCrossing.Cause.habitCreated)
+        case .activeHabits:
+            return activeHabits(n)
         case .creditsEarned:
             return count(facts.creditsEarned.filter { $0.day <= asOf }, n, cause: AwardCrossing.Cause.creditEntry)
         case .referralsRedeemed:
@@ -235,6 +241,27 @@ private struct Judgement {
             if crossing == nil && sum >= n { crossing = AwardCrossing(day: item.day, cause: cause(item.id)) }
         }
         return (sum, crossing)
+    }
+
+    /// The active-habit count on asOf, and the first day it reached n. Each habit is
+    /// active over [created, archived); a day's archivings are counted before its
+    /// creations, so a crossing is read on the day's count, not on a passing peak.
+    private func activeHabits(_ n: Int64) -> (Int64, AwardCrossing?) {
+        var changes: [(day: Int32, delta: Int64, id: Int64)] = []
+        for habit in facts.habits where habit.createdDay <= asOf {
+            let archived = habit.history.archivedDay ?? Int32.max
+            guard habit.createdDay < archived else { continue }
+            changes.append((habit.createdDay, 1, habit.id))
+            if archived <= asOf { changes.append((archived, -1, habit.id)) }
+        }
+        changes.sort { ($0.day, $0.delta, $0.id) < ($1.day, $1.delta, $1.id) }
+        var active: Int64 = 0
+        var crossing: AwardCrossing?
+        for change in changes {
+            active += change.delta
+            if crossing == nil, change.delta > 0, active >= n { crossing = AwardCrossing(day: change.day, cause: .habitCreated(change.id)) }
+        }
+        return (active, crossing)
     }
 
     private static func nth<T>(_ items: [T], _ n: Int64) -> T? {

@@ -9,6 +9,7 @@ package enum AwardMetric: Int32, CaseIterable, Sendable {
     case habitsCreated = 7
     case creditsEarned = 8
     case referralsRedeemed = 9
+    case activeHabits = 10
 
     package var name: String {
         switch self {
@@ -21,6 +22,7 @@ package enum AwardMetric: Int32, CaseIterable, Sendable {
         case .habitsCreated: return "habits_created"
         case .creditsEarned: return "credits_earned"
         case .referralsRedeemed: return "referrals_redeemed"
+        case .activeHabits: return "active_habits"
         }
     }
 
@@ -34,7 +36,7 @@ package enum AwardMetric: Int32, CaseIterable, Sendable {
     package var isPerHabit: Bool {
         switch self {
         case .currentStreak, .longestStreak, .totalCompletions, .verifiedProofs: return true
-        case .perfectDays, .activeDayStreak, .habitsCreated, .creditsEarned, .referralsRedeemed: return false
+        case .perfectDays, .activeDayStreak, .habitsCreated, .creditsEarned, .referralsRedeemed, .activeHabits: return false
         }
     }
 }

@@ -89,6 +89,56 @@ package enum Global {
         }
     }
 
+    /// A quota habit's period holding a day, as of that day.
+    package struct QuotaProgress: Equatable, Sendable {
+        package var habitId: Int64
+        /// The period's first day (as the schedule governs it).
+        package var first: Int32
+        /// Done days from `first` to the day, and the period's quota.
+        package var done: Int32
+        package var required: Int32
+        package var met: Bool { done >= required }
+    }
+
+    /// One day of a set of habits read both ways apps read it (the quota rule):
+    /// - `dueUntilMet` (the daily score, hc_group_completion's day): a quota habit is
+    ///   due on every day of its period until its quota is met, as the tallies count;
+    /// - `dayBased` (Numu's day rate): quota habits left out, only habits whose
+    ///   schedule names days (daily, days:, every:, monthdays:) counted, and each
+    ///   quota habit's period progress as of the day in `quota`, by habit id. A
+    ///   period all excused is left out of both.
+    package struct DayReadings: Equatable, Sendable {
+        package var dueUntilMet: DayTally
+        package var dayBased: DayTally
+        package var quota: [QuotaProgress]
+    }
+
+    package static func dayReadings(_ habits: [Input], vacations: [Vacation], day: Int32, asOf: Int32, weekStart: Int) -> DayReadings {
+        let dueUntilMet = tally(habits, vacations: vacations, from: day, to: day, asOf: asOf, weekStart: weekStart).first ?? DayTally(day: day)
+        var dayBased = DayTally(day: day)
+        var quota: [QuotaProgress] = []
+        for habit in habits.sorted(by: { $0.habitId < $1.habitId }) {
+            let history = habit.history
+            guard day >= history.spec.startDay, day <= history.lastActiveDay(asOf: day) else { continue }
+            let excused = Vacation.ranges(vacations, habitId: habit.habitId)
+            if history.span(on: day).schedule.isQuota {
+                // Judged as of the day: the period holding it ends there, its done days counted up to it.
+                let holding = Judge.occurrences(history, asOf: day, weekStart: weekStart, vacations: excused).last
+                guard let holding, holding.first <= day, day <= holding.last, holding.verdict != .excused else { continue }
+                quota.append(QuotaProgress(habitId: habit.habitId, first: holding.first, done: holding.doneDays, required: holding.required))
+            } else {
+                switch Judge.demands(history, from: day, to: day, asOf: asOf, weekStart: weekStart, vacations: excused).first {
+                case .excused: dayBased.excused += 1
+                case .due(let done):
+                    dayBased.due += 1
+                    if done { dayBased.done += 1 }
+                case .notDue, nil: break
+                }
+            }
+        }
+        return DayReadings(dueUntilMet: dueUntilMet, dayBased: dayBased, quota: quota)
+    }
+
     /// Due habit-days kept over due habit-days, for a group or the whole store.
     package static func completion(_ tallies: [DayTally]) -> Scores.Completion {
         Scores.Completion(kept: tallies.reduce(0) { $0 + $1.done }, judged: tallies.reduce(0) { $0 + $1.due },

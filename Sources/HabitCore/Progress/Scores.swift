@@ -1,24 +1,40 @@
 /// Completion rates and daily scores (strength: Strength.swift). Rules:
 /// - Completion rate: kept / judged occurrences (open and excused ones left out);
 ///   quota periods count their done days up to the quota against the quota.
+/// - The current occurrence (the one holding asOf, still open: this week of a
+///   weekly:3, today) is left out of that rate and given beside it as a fraction:
+///   its done days so far, up to its quota, against its quota (2 of 3 on a
+///   Wednesday; today not done yet is 0 of 1). An at-most habit's open day is not
+///   judged before it ends, so it is not given.
 package enum Scores {
     package struct Completion: Equatable, Sendable {
         package var kept: Int32
         package var judged: Int32
         package var excused: Int32
+        /// The current, unfinished occurrence: done so far (up to its quota) and its quota.
+        package var currentKept: Int32
+        package var currentRequired: Int32
 
-        package init(kept: Int32, judged: Int32, excused: Int32) {
+        package init(kept: Int32, judged: Int32, excused: Int32, currentKept: Int32 = 0, currentRequired: Int32 = 0) {
             self.kept = kept
             self.judged = judged
             self.excused = excused
+            self.currentKept = currentKept
+            self.currentRequired = currentRequired
         }
 
         /// nil when nothing was judged.
         package var rate: Double? { judged > 0 ? Double(kept) / Double(judged) : nil }
+        /// The rate with the current occurrence counted as its fraction; nil when nothing counts.
+        package var rateWithCurrent: Double? {
+            let required = judged + currentRequired
+            return required > 0 ? Double(kept + currentKept) / Double(required) : nil
+        }
     }
 
-    /// Completion over the occurrences that lie within [from, to].
-    package static func completion(_ occurrences: [Occurrence], from: Int32, to: Int32) -> Completion {
+    /// Completion over the occurrences that lie within [from, to]. `judgedAtDayEnd`
+    /// (at-most habits): an open occurrence cannot be given as a fraction.
+    package static func completion(_ occurrences: [Occurrence], from: Int32, to: Int32, judgedAtDayEnd: Bool = false) -> Completion {
         var result = Completion(kept: 0, judged: 0, excused: 0)
         for occurrence in occurrences where occurrence.first >= from && occurrence.last <= to {
             switch occurrence.verdict {
@@ -26,7 +42,10 @@ package enum Scores {
                 result.kept += min(occurrence.doneDays, occurrence.required)
                 result.judged += occurrence.required
             case .excused: result.excused += 1
-            case .open: break
+            case .open:
+                guard !judgedAtDayEnd else { break }
+                result.currentKept += min(occurrence.doneDays, occurrence.required)
+                result.currentRequired += occurrence.required
             }
         }
         return result

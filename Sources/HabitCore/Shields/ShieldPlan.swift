@@ -14,7 +14,9 @@
 ///   in the zone in force then (or the change itself, if that had passed).
 /// - The state is the shielded bit; transitions are where it flips, so adjacent
 ///   shielded stretches merge. Instants that lift round up to the minute, those
-///   that shield round down: rounding never unshields early.
+///   that shield round down: rounding never unshields early. Whether habits were
+///   done before the cutoff is read on the recorded instants, before rounding: one
+///   done at 08:59:10 with a 09:00 cutoff lifts at 09:00 as completed.
 package enum ShieldPlan {
     // MARK: Inputs
 
@@ -243,14 +245,22 @@ package enum ShieldPlan {
         /// When its habits lift it (rounded up), and whether that is an excused day.
         let liftMs: Int64?
         let liftExcused: Bool
+        /// Whether its habits were done (or excused) before the span's end, read
+        /// on the instants recorded: a completion at 08:59:10 with a 09:00 cutoff
+        /// lifts at 09:00, the cutoff itself, and the window counts as completed.
+        let liftedInTime: Bool
         let outstanding: [Int64]
+        /// The habits not done (nor excused, when that lifts) before the span's end:
+        /// what a passed cutoff left outstanding.
+        let outstandingAtEnd: [Int64]
         /// What the rule's settings for the window's day say (kept alone: copying the
         /// settings' strings and arrays at every lookup cost more than the rest).
         let cutoffLifts: Bool
         let sessionLifts: Bool
 
         init(day: Int32, habitDay: Int32, startMs: Int64, endMs: Int64, spanEndMs: Int64, startMoved: UInt32, endMoved: UInt32,
-             spanEndMoved: UInt32, liftMs: Int64?, liftExcused: Bool, outstanding: [Int64], cutoffLifts: Bool, sessionLifts: Bool) {
+             spanEndMoved: UInt32, liftMs: Int64?, liftExcused: Bool, liftedInTime: Bool, outstanding: [Int64], outstandingAtEnd: [Int64],
+             cutoffLifts: Bool, sessionLifts: Bool) {
             self.day = day
             self.habitDay = habitDay
             self.startMs = startMs
@@ -261,7 +271,9 @@ package enum ShieldPlan {
             self.spanEndMoved = spanEndMoved
             self.liftMs = liftMs
             self.liftExcused = liftExcused
+            self.liftedInTime = liftedInTime
             self.outstanding = outstanding
+            self.outstandingAtEnd = outstandingAtEnd
             self.cutoffLifts = cutoffLifts
             self.sessionLifts = sessionLifts
         }
@@ -303,36 +315,45 @@ package enum ShieldPlan {
             }
             // What each habit says: done at T, excused from the start, or outstanding.
             // Folded as they come: all lift at the latest (excused if every one is); any
-            // at the earliest (excused if one at that instant is).
-            var lift: (ms: Int64, excused: Bool)?
+            // at the earliest (excused if one at that instant is). `recorded` is the
+            // instant before rounding up, which decides whether it came before the end.
+            var lift: (ms: Int64, recorded: Int64, excused: Bool)?
             var outstanding: [Int64] = []
+            var outstandingAtEnd: [Int64] = []
             for habitId in settings.habits {
                 let days = inputs.habits[habitId]
-                let habitLift: (ms: Int64, excused: Bool)
+                let habitLift: (ms: Int64, recorded: Int64, excused: Bool)
                 if settings.excusedLifts, let days, days.excused(habitDay) {
-                    habitLift = (start.ms, true)
+                    habitLift = (start.ms, start.ms, true)
                 } else if let done = days?.doneAtMs[habitDay] {
-                    habitLift = (max(start.ms, ceilMinute(done)), false)
+                    habitLift = (max(start.ms, ceilMinute(done)), max(start.ms, done), false)
                 } else {
                     outstanding.append(habitId)
+                    outstandingAtEnd.append(habitId)
                     continue
                 }
+                if habitLift.recorded >= spanEnd.ms { outstandingAtEnd.append(habitId) }
                 guard let sofar = lift else {
                     lift = habitLift
                     continue
                 }
                 switch settings.lift {
-                case .all: lift = (max(sofar.ms, habitLift.ms), sofar.excused && habitLift.excused)
-                case .any: lift = sofar.ms == habitLift.ms ? (sofar.ms, sofar.excused || habitLift.excused) : (sofar.ms < habitLift.ms ? sofar : habitLift)
+                case .all:
+                    lift = (max(sofar.ms, habitLift.ms), max(sofar.recorded, habitLift.recorded), sofar.excused && habitLift.excused)
+                case .any:
+                    lift = sofar.ms == habitLift.ms ? (sofar.ms, min(sofar.recorded, habitLift.recorded), sofar.excused || habitLift.excused)
+                        : (sofar.ms < habitLift.ms ? sofar : habitLift)
                 }
             }
             switch settings.lift {
             case .all: if !outstanding.isEmpty { lift = nil }
             case .any: if lift != nil { outstanding = [] }
             }
+            let liftedInTime = lift.map { $0.recorded < spanEnd.ms } ?? false
             return Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
                           endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
-                          outstanding: outstanding, cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
+                          liftedInTime: liftedInTime, outstanding: outstanding, outstandingAtEnd: liftedInTime ? [] : outstandingAtEnd,
+                          cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         }
     }
 
@@ -499,12 +520,12 @@ package enum ShieldPlan {
                 state.habitDay = last.habitDay
                 state.windowStartMs = last.startMs
                 state.windowEndMs = last.endMs
-                if let lift = last.liftMs, lift < last.spanEndMs {
+                if let lift = last.liftMs, last.liftedInTime {
                     state.reason = last.liftExcused ? .excused : .completed
                     state.sinceMs = lift
                 } else if last.cutoffLifts {
                     state.reason = .cutoffPassed
-                    state.outstanding = last.outstanding
+                    state.outstanding = last.outstandingAtEnd
                 }
             }
             // (No window holds ms here: one that did would have answered above.)

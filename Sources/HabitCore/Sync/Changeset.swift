@@ -22,6 +22,10 @@ package enum Changeset {
     package static let maxOps = 10_000_000
     package static let maxReplicas = 65_536
     package static let maxPayload = 65_536
+    /// A store keeps at most this many received ops waiting (for a record they name, a
+    /// time zone): past it, an apply leaves further waiting ops out of the log (they are
+    /// not held, so peers send them again) and applies the rest.
+    package static let maxWaiting = 1_000_000
     /// An evidence record's: the bytes of one proof, its sha256 and their length.
     package static let maxEvidencePayload = Evidence.maxBytes + 80
 

@@ -12,9 +12,11 @@
 ///    replica and the op at d (SyncFork.movedReplica), with the ids its payload
 ///    names renamed the same way. When the replica is the store's own, the new one
 ///    becomes its own: it writes on from there;
-///  - a store that receives the moving branch while holding the other sets those ops
-///    aside (hc_sync_summary.ops_forked); they come again, renamed, from a store that
-///    has moved them.
+///  - a store that receives the moving branch while holding the other takes those ops
+///    renamed the same way (hc_sync_summary.ops_forked);
+///  - an op names each record with the stamp of the op that made it, and stores keep
+///    and pass on the moves they know of (Store.heldRecord), so a record named by its
+///    old id is found under its new one.
 /// A store that went back without writing anything since takes back the ops it lost
 /// as those of any replica, and writes on after them.
 package enum SyncFork {
@@ -60,7 +62,7 @@ package enum SyncFork {
         package func moves(_ id: GlobalId) -> Bool { id.replica == replica && id.seq >= from }
 
         package func renamed(_ id: GlobalId) -> GlobalId {
-            moves(id) ? GlobalId(replica: to, seq: id.seq - from + 1) : id
+            moves(id) ? GlobalId(replica: to, seq: id.seq - from + 1, stamp: id.stamp) : id
         }
 
         /// An op of the branch under its new id, naming the branch's records by theirs.

@@ -5,10 +5,23 @@ package struct GlobalId: Hashable, Comparable, Sendable {
     package static let replicaBytes = 16
     package var replica: [UInt8]
     package var seq: Int64
+    /// Where an op names a record: the clock stamp of the op that made it (0: not said,
+    /// as in ops written before 1.1). Not part of the identity: it tells apart the two
+    /// records a forked replica gave one id (SyncFork), so a reference finds its record
+    /// after that record's branch moved.
+    package var stamp: Int64
 
-    package init(replica: [UInt8], seq: Int64) {
+    package init(replica: [UInt8], seq: Int64, stamp: Int64 = 0) {
         self.replica = replica
         self.seq = seq
+        self.stamp = stamp
+    }
+
+    package static func == (a: GlobalId, b: GlobalId) -> Bool { a.seq == b.seq && a.replica == b.replica }
+
+    package func hash(into hasher: inout Hasher) {
+        hasher.combine(replica)
+        hasher.combine(seq)
     }
 
     package static func < (a: GlobalId, b: GlobalId) -> Bool {
@@ -172,13 +185,17 @@ package enum SyncOp: Equatable, Sendable {
     /// a changeset is asked for with them (its id is the proof's, its stamp 0). The
     /// receiver keeps them as the proof's copy when they hash to the proof's sha256.
     indirect case evidence(sha256: String, bytes: [UInt8])
+    /// Not an op of the log: a forked replica's branch moved (SyncFork.Move), sent
+    /// beside the ops so a receiver finds a record named by its old id under its new
+    /// one. Its id is (the replica, the first number moved), its stamp 0.
+    case branchMoved(to: [UInt8])
 
     package enum Kind: UInt8, CaseIterable, Sendable {
         case habitCreate = 1, habitField = 2, schedule = 3, entry = 4, vacationAdd = 5, vacationRemove = 6, setting = 7, proof = 8, verdict = 9
         case creditAccount = 10, credit = 11, steps = 12
         case awardUnlock = 13, creditRule = 14, zoneChange = 15
         case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
-        case evidence = 20
+        case evidence = 20, branchMoved = 21
     }
 
     /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
@@ -205,13 +222,14 @@ package enum SyncOp: Equatable, Sendable {
         case .awardUnlock: return .awardUnlock
         case .zoneChange: return .zoneChange
         case .evidence: return .evidence
+        case .branchMoved: return .branchMoved
         }
     }
 
     /// The records this op needs applied before it can be: until they arrive it waits.
     package var dependencies: [GlobalId] {
         switch self {
-        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence: return []
+        case .habitCreate, .vacationRemove, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence, .branchMoved: return []
         case .creditRule(_, _, let habit, _, _, _): return habit.map { [$0] } ?? []
         case .awardUnlock(_, let scopeHabit, _, _, _, let causeRecord, let causeHabit): return [scopeHabit, causeRecord, causeHabit].compactMap { $0 }
         case .habitField(let habit, _, _), .schedule(let habit, _, _): return [habit]
@@ -228,11 +246,13 @@ package enum SyncOp: Equatable, Sendable {
     /// log's, not the payload's).
     package func mappingIds(_ f: (GlobalId) -> GlobalId) -> SyncOp {
         switch self {
-        case .habitCreate, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence: return self
+        case .habitCreate, .setting, .shieldRule, .creditAccount, .credit, .steps, .zoneChange, .evidence, .branchMoved: return self
         case .habitField(let habit, let field, let value): return .habitField(habit: f(habit), field: field, value: value)
         case .schedule(let habit, let fromDay, let schedule): return .schedule(habit: f(habit), fromDay: fromDay, schedule: schedule)
         case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
-            return .entry(habit: f(habit), day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, note: note, undoes: undoes.map(f))
+            // Only an undo names the entry it cancels (the payload carries no other).
+            return .entry(habit: f(habit), day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, note: note,
+                          undoes: kind == .undo ? undoes.map(f) : nil)
         case .vacationAdd(let habit, let first, let last): return .vacationAdd(habit: habit.map(f), first: first, last: last)
         case .vacationRemove(let vacation): return .vacationRemove(vacation: f(vacation))
         case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
@@ -251,10 +271,32 @@ package enum SyncOp: Equatable, Sendable {
         }
     }
 
+    /// The records the op names, in the order its payload writes them.
+    package var references: [GlobalId] {
+        var ids: [GlobalId] = []
+        _ = mappingIds { id in
+            ids.append(id)
+            return id
+        }
+        return ids
+    }
+
     // MARK: Payload coding
 
+    /// The payload; when any record it names carries its stamp, the stamps follow the
+    /// fields, one per named record in order (a payload without them is one written
+    /// before 1.1, and names its records by id alone).
     package func encodePayload() -> [UInt8] {
         var w = SyncWriter()
+        writeFields(&w)
+        let stamps = references.map(\.stamp)
+        if stamps.contains(where: { $0 != 0 }) {
+            for stamp in stamps { w.uvarint(UInt64(bitPattern: stamp)) }
+        }
+        return w.bytes
+    }
+
+    private func writeFields(_ w: inout SyncWriter) {
         switch self {
         case .habitCreate(let spec, let createdAtMs):
             w.text(spec.name)
@@ -391,15 +433,16 @@ package enum SyncOp: Equatable, Sendable {
             w.text(sha256)
             w.uvarint(UInt64(bytes.count))
             w.raw(bytes)
+        case .branchMoved(let to):
+            w.raw(to)
         }
-        return w.bytes
     }
 
     /// Decodes and validates a payload: every field in range, every text valid, nothing left over.
     package static func decode(kind rawKind: UInt8, payload: [UInt8]) throws(HabitError) -> SyncOp {
         guard let kind = Kind(rawValue: rawKind) else { throw .invalid("unknown op kind \(rawKind)") }
         var r = SyncReader(payload)
-        let op: SyncOp
+        var op: SyncOp
         switch kind {
         case .habitCreate:
             let name = try r.text()
@@ -606,6 +649,23 @@ package enum SyncOp: Equatable, Sendable {
             let bytes = try r.raw(count)
             guard !bytes.isEmpty, SHA256.hex(bytes) == sha else { throw .invalid("evidence does not hash to its sha256") }
             op = .evidence(sha256: sha, bytes: bytes)
+        case .branchMoved:
+            op = .branchMoved(to: try r.raw(GlobalId.replicaBytes))
+        }
+        if !r.atEnd {
+            var stamps: [Int64] = []
+            for _ in op.references {
+                let stamp = try r.uvarint()
+                guard stamp <= UInt64(HybridClock.max) else { throw .invalid("a named record's clock stamp is out of range") }
+                stamps.append(Int64(stamp))
+            }
+            var index = 0
+            op = op.mappingIds { id in
+                var stamped = id
+                stamped.stamp = index < stamps.count ? stamps[index] : 0
+                index += 1
+                return stamped
+            }
         }
         guard r.atEnd else { throw .invalid("\(r.remaining) bytes left over after the record") }
         return op

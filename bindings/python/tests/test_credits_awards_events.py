@@ -92,3 +92,18 @@ def test_day_argument_types(store: Store) -> None:
     with pytest.raises(TypeError):
         store.credit_day(20260308)  # type: ignore[arg-type]
     assert store.credit_day(datetime.datetime(2026, 3, 8, 12, 0)).date == datetime.date(2026, 3, 8)
+
+
+def test_active_habits_leave_archived_ones_out(store: Store) -> None:
+    store.load_award_catalog(
+        '{"format": "habitcore-awards", "version": 1, "rules": ['
+        '{"id": "made-3", "title": "Three made", "metric": "habits_created", "threshold": 3},'
+        '{"id": "active-3", "title": "Three active", "metric": "active_habits", "threshold": 3}]}'
+    )
+    habits = [store.create_habit(name) for name in ("Read", "Run", "Swim")]
+    store.archive_habit(habits[2])
+    assert [a.id for a in store.evaluate_awards()] == ["made-3"]
+    values = {a.id: (a.metric, a.value) for a in store.award_progress()}
+    assert values == {"made-3": (habitcore.Metric.HABITS_CREATED, 3), "active-3": (habitcore.Metric.ACTIVE_HABITS, 2)}
+    store.create_habit("Write")
+    assert [a.id for a in store.evaluate_awards()] == ["active-3"]

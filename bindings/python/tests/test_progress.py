@@ -83,6 +83,26 @@ def test_scores_completion_and_due(store: Store) -> None:
     assert store.routine_at(noon) == habitcore.Routine.DAY
 
 
+def test_group_day_both_ways_and_the_current_period(store: Store) -> None:
+    # Wednesday 2026-09-02; weeks start Monday. Read is daily, Run weekly:3, both "Scholar".
+    read = store.create_habit("Read", start=D(2026, 8, 24), group="Scholar")
+    run = store.create_habit("Run", start=D(2026, 8, 24), schedule="weekly:3", group="Scholar")
+    store.done(run, D(2026, 8, 31))
+    store.done(run, D(2026, 9, 1))
+    store.done(read, D(2026, 9, 2))
+    day = store.group_day("scholar", D(2026, 9, 2))
+    assert (day.date, day.due, day.done, day.rate) == (D(2026, 9, 2), 1, 1, 1.0)
+    assert day.quota == (habitcore.QuotaProgress(run.id, D(2026, 8, 31), 2, 3, False),)
+    assert (day.all_due, day.all_done, day.all_rate) == (2, 1, 0.5)
+    with pytest.raises(habitcore.NotFoundError):
+        store.group_day("nobody")
+    today = store.today()
+    store.done(run, today)
+    completion = store.completion(run, today - datetime.timedelta(days=35), today)
+    assert (completion.current_kept, completion.current_required) == (1, 3)
+    assert completion.rate_with_current == pytest.approx((completion.kept + 1) / (completion.judged + 3))
+
+
 def test_measurements(store: Store) -> None:
     weight = store.create_habit("Weight", kind=Kind.MEASUREMENT, direction=habitcore.Direction.AT_MOST,
                                 start=D(2026, 3, 1))

@@ -29,8 +29,8 @@ from ._store import (
 from ._types import (
     ACCOUNT_DEFAULT, POLICY_INHERIT, Award, AwardCause, Cause, Completion, CreditDay, CreditEntry, CreditKind,
     CreditRule, DayFlag, DayScore, DayState, Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind,
-    Evidence, Expiry, Format, Habit, HabitField, HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays,
-    OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode, ProofResult, Quiet, Reminder, ReminderKind, ReminderRule,
+    Evidence, Expiry, Format, GroupDay, Habit, HabitField, HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays,
+    OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode, ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule,
     Routine, RuleKind, Scope, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync, SyncSummary,
     UnlockState, Vacation, Verdict,
 )
@@ -41,10 +41,10 @@ __all__ = [
     "ABI_VERSION", "ACCOUNT_DEFAULT", "POLICY_INHERIT", "Award", "AwardCause", "BusyError", "CancelledError", "Cause", "Completion",
     "ConflictError", "CorruptError", "CreditDay", "CreditEntry", "CreditKind", "CreditRule", "DateLike", "DayFlag",
     "DayScore", "DayState", "Direction", "DueItem", "DueState", "Entry", "EntryKind", "Error", "Event", "EventKind",
-    "Evidence", "Expiry", "Format", "Habit", "HabitField", "HabitRef", "HabitRules", "InsufficientCreditsError",
+    "Evidence", "Expiry", "Format", "GroupDay", "Habit", "HabitField", "HabitRef", "HabitRules", "InsufficientCreditsError",
     "InternalError", "InvalidArgumentError", "Judgement", "Kind", "ListIterator", "MeasurementStats", "Metric",
     "MisuseError", "NotFoundError", "OffDays", "OpenDay", "OpenFlag", "Outcome", "OutOfMemoryError", "PluginKind",
-    "PolicyMode", "ProofResult", "Quiet", "ReadOnlyError", "Reminder", "ReminderKind", "ReminderRule", "Routine",
+    "PolicyMode", "ProofResult", "QuotaProgress", "Quiet", "ReadOnlyError", "Reminder", "ReminderKind", "ReminderRule", "Routine",
     "RuleKind", "Scope", "Source", "Stage", "Status", "StepSync", "Store", "StoreIOError", "Streak", "StreakPolicy",
     "StreakResult", "StreakUnit", "SyncSummary", "TooNewError", "UnlockState", "Vacation", "Verdict", "Verifier", "format_date",
     "library_path", "library_version", "parse_date", "status_string", "streak_compute", "strength_compute",

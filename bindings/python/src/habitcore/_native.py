@@ -80,7 +80,18 @@ class DayScore(ctypes.Structure):
 
 
 class Completion(ctypes.Structure):
-    _fields_ = [("struct_size", u32), ("kept", i32), ("judged", i32), ("excused", i32), ("rate", f64)]
+    _fields_ = [("struct_size", u32), ("kept", i32), ("judged", i32), ("excused", i32), ("rate", f64),
+                ("current_kept", i32), ("current_required", i32), ("rate_with_current", f64)]
+
+
+class QuotaProgress(ctypes.Structure):
+    _fields_ = [("habit_id", i64), ("period_first", i32), ("done", i32), ("required", i32), ("met", i32)]
+
+
+class GroupDay(ctypes.Structure):
+    _fields_ = [("struct_size", u32), ("day", i32), ("due", i32), ("done", i32), ("excused", i32), ("quota_habits", i32),
+                ("rate", f64), ("quota_met", i32), ("all_due", i32), ("all_done", i32), ("all_excused", i32),
+                ("all_rate", f64)]
 
 
 class DueItem(ctypes.Structure):
@@ -187,7 +198,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_habit_options": HabitOptions, "hc_habit": Habit, "hc_entry_input": EntryInput, "hc_entry": Entry,
     "hc_day_state": DayState, "hc_streak": Streak, "hc_streak_result": StreakResult, "hc_habit_rules": HabitRules,
     "hc_vacation": Vacation, "hc_streak_policy": StreakPolicy, "hc_day_score": DayScore,
-    "hc_completion": Completion, "hc_due_item": DueItem, "hc_measurement_stats": MeasurementStats,
+    "hc_completion": Completion, "hc_quota_progress": QuotaProgress, "hc_group_day": GroupDay, "hc_due_item": DueItem, "hc_measurement_stats": MeasurementStats,
     "hc_credit_rule": CreditRule, "hc_step_sync": StepSync, "hc_credit_day": CreditDay,
     "hc_unlock_state": UnlockState, "hc_credit_entry": CreditEntry, "hc_award": Award, "hc_event": Event,
     "hc_plugin_evidence": PluginEvidence, "hc_plugin_verdict": PluginVerdict, "hc_proof_input": ProofInput,
@@ -286,6 +297,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_completion_init": (i32, [_p(Completion), u32]),
     "hc_habit_completion": (i32, [_p(Completion), ptr, i64, i32, i32]),
     "hc_group_completion": (i32, [_p(Completion), _p(Completion), ptr, text, i32, i32, i32]),
+    "hc_group_day_init": (i32, [_p(GroupDay), u32]),
+    "hc_group_day_rates": (i32, [_p(GroupDay), _p(QuotaProgress), i64, I64P, ptr, text, i32]),
     "hc_store_due": (i32, [_p(DueItem), i64, I64P, ptr, i32]),
     "hc_store_set_routine_bounds": (i32, [ptr, i32, i32, i32]),
     "hc_store_routine_bounds": (i32, [I32P, I32P, I32P, ptr]),

@@ -13,9 +13,9 @@ from . import _native as N
 from ._errors import InvalidArgumentError, Status, error_for
 from ._types import (
     Award, AwardCause, Cause, Completion, CreditDay, CreditEntry, CreditKind, CreditRule, DayFlag, DayScore, DayState,
-    Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, Habit, HabitField, HabitRules,
-    Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
-    ProofResult, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, Source, Stage, Streak,
+    Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, GroupDay, Habit, HabitField,
+    HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
+    ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, Source, Stage, Streak,
     StreakPolicy, StreakResult, StreakUnit, StepSync, SyncSummary, UnlockState, Vacation, Verdict, _enum,
 )
 
@@ -123,7 +123,7 @@ def _hid(habit: HabitRef) -> int:
 _INITS: dict[type, str] = {
     N.HabitOptions: "hc_habit_options_init", N.EntryInput: "hc_entry_input_init",
     N.StreakResult: "hc_streak_result_init", N.HabitRules: "hc_habit_rules_init",
-    N.StreakPolicy: "hc_streak_policy_init", N.Completion: "hc_completion_init",
+    N.StreakPolicy: "hc_streak_policy_init", N.Completion: "hc_completion_init", N.GroupDay: "hc_group_day_init",
     N.MeasurementStats: "hc_measurement_stats_init", N.StepSync: "hc_step_sync_init",
     N.CreditDay: "hc_credit_day_init", N.UnlockState: "hc_unlock_state_init",
     N.ProofInput: "hc_proof_input_init", N.ProofResult: "hc_proof_result_init",
@@ -208,7 +208,8 @@ def _native_policy(policy: StreakPolicy) -> N.StreakPolicy:
 
 
 def _completion(c: N.Completion) -> Completion:
-    return Completion(kept=c.kept, judged=c.judged, excused=c.excused, rate=c.rate)
+    return Completion(kept=c.kept, judged=c.judged, excused=c.excused, rate=c.rate, current_kept=c.current_kept,
+                      current_required=c.current_required, rate_with_current=c.rate_with_current)
 
 
 def _credit_entry(e: N.CreditEntry) -> CreditEntry:
@@ -808,6 +809,18 @@ class Store:
         _check(lib.hc_group_completion(ctypes.byref(day), ctypes.byref(window), self._h, _enc(group, "group"),
                                        _day(as_of, "as_of"), _day(first, "first"), _day(last, "last")))
         return _completion(day), _completion(window)
+
+    def group_day(self, group: str | None = None, date: DateLike | None = None) -> GroupDay:
+        """A group's day (None: every habit; date None: today) read both ways, with each
+        quota habit's period progress."""
+        out = _init(N.GroupDay)
+        name, day = _enc(group, "group"), _day(date)
+        raw = _buffer(N.QuotaProgress, lambda buf, cap, count: lib.hc_group_day_rates(
+            ctypes.byref(out), buf, cap, count, self._h, name, day))
+        quota = tuple(QuotaProgress(habit_id=q.habit_id, period_first=_date(q.period_first), done=q.done,
+                                    required=q.required, met=bool(q.met)) for q in raw)
+        return GroupDay(date=_date(out.day), due=out.due, done=out.done, excused=out.excused, rate=out.rate, quota=quota,
+                        all_due=out.all_due, all_done=out.all_done, all_excused=out.all_excused, all_rate=out.all_rate)
 
     def due(self, date: DateLike | None = None) -> list[DueItem]:
         """What is due on a day, grouped by routine and by name."""

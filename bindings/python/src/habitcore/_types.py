@@ -198,6 +198,7 @@ class Metric(_OpenEnum):
     HABITS_CREATED = 7
     CREDITS_EARNED = 8
     REFERRALS_REDEEMED = 9
+    ACTIVE_HABITS = 10
 
 
 class Scope(_OpenEnum):
@@ -405,12 +406,48 @@ class DayScore:
 
 @dataclass(frozen=True)
 class Completion:
-    """How often occurrences were kept (hc_completion); rate -1.0 when nothing was judged."""
+    """How often occurrences were kept (hc_completion); rate -1.0 when nothing was judged.
+
+    current_kept of current_required is the current, unfinished occurrence (this week of
+    a weekly quota, today), left out of rate; rate_with_current counts it as that
+    fraction (-1.0 when nothing counts)."""
 
     kept: int
     judged: int
     excused: int
     rate: float
+    current_kept: int = 0
+    current_required: int = 0
+    rate_with_current: float = -1.0
+
+
+@dataclass(frozen=True)
+class QuotaProgress:
+    """A quota habit's period holding a day, as of that day (hc_quota_progress)."""
+
+    habit_id: int
+    period_first: datetime.date
+    done: int
+    required: int
+    met: bool
+
+
+@dataclass(frozen=True)
+class GroupDay:
+    """A group's day read both ways (hc_group_day): day-based habits only (rate; quota
+    habits left out, their progress in quota), and every habit with quota habits due
+    until met (all_rate). Rates are -1.0 when nothing is due."""
+
+    date: datetime.date
+    due: int
+    done: int
+    excused: int
+    rate: float
+    quota: tuple[QuotaProgress, ...]
+    all_due: int
+    all_done: int
+    all_excused: int
+    all_rate: float
 
 
 @dataclass(frozen=True)
@@ -489,7 +526,7 @@ class SyncSummary:
     proofs_changed: int
     credits_changed: int
     ops_forked: int
-    """Ops of a forked replica's moving branch, set aside: they come again, renamed (the header's "Forks")."""
+    """Ops of a forked replica's moving branch, taken under their moved ids (the header's "Forks")."""
 
 
 @dataclass(frozen=True)

@@ -116,6 +116,7 @@ pub const HC_METRIC_VERIFIED_PROOFS: i32 = 6;
 pub const HC_METRIC_HABITS_CREATED: i32 = 7;
 pub const HC_METRIC_CREDITS_EARNED: i32 = 8;
 pub const HC_METRIC_REFERRALS_REDEEMED: i32 = 9;
+pub const HC_METRIC_ACTIVE_HABITS: i32 = 10;
 pub const HC_SCOPE_HABIT: i32 = 1;
 pub const HC_SCOPE_ANY: i32 = 2;
 pub const HC_SCOPE_ALL: i32 = 3;
@@ -394,6 +395,36 @@ pub struct hc_completion {
     pub judged: i32,
     pub excused: i32,
     pub rate: f64,
+    pub current_kept: i32,
+    pub current_required: i32,
+    pub rate_with_current: f64,
+}
+
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_quota_progress {
+    pub habit_id: i64,
+    pub period_first: i32,
+    pub done: i32,
+    pub required: i32,
+    pub met: i32,
+}
+
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_group_day {
+    pub struct_size: u32,
+    pub day: i32,
+    pub due: i32,
+    pub done: i32,
+    pub excused: i32,
+    pub quota_habits: i32,
+    pub rate: f64,
+    pub quota_met: i32,
+    pub all_due: i32,
+    pub all_done: i32,
+    pub all_excused: i32,
+    pub all_rate: f64,
 }
 
 #[repr(C)]
@@ -851,6 +882,8 @@ extern "C" {
     pub fn hc_completion_init(out: *mut hc_completion, struct_size: u32) -> i32;
     pub fn hc_habit_completion(out: *mut hc_completion, store: *mut hc_store, habit_id: i64, from_day: i32, to_day: i32) -> i32;
     pub fn hc_group_completion(out_day: *mut hc_completion, out_window: *mut hc_completion, store: *mut hc_store, group: *const c_char, as_of: i32, from_day: i32, to_day: i32) -> i32;
+    pub fn hc_group_day_init(out: *mut hc_group_day, struct_size: u32) -> i32;
+    pub fn hc_group_day_rates(out: *mut hc_group_day, quota: *mut hc_quota_progress, quota_capacity: i64, out_quota_count: *mut i64, store: *mut hc_store, group: *const c_char, day: i32) -> i32;
     pub fn hc_store_due(out: *mut hc_due_item, capacity: i64, out_count: *mut i64, store: *mut hc_store, day: i32) -> i32;
     pub fn hc_store_set_routine_bounds(store: *mut hc_store, morning: i32, day: i32, evening: i32) -> i32;
     pub fn hc_store_routine_bounds(out_morning: *mut i32, out_day: *mut i32, out_evening: *mut i32, store: *mut hc_store) -> i32;
@@ -966,7 +999,9 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_vacation", core::mem::size_of::<hc_vacation>(), vec![("id", core::mem::offset_of!(hc_vacation, id)), ("habit_id", core::mem::offset_of!(hc_vacation, habit_id)), ("from_day", core::mem::offset_of!(hc_vacation, from_day)), ("to_day", core::mem::offset_of!(hc_vacation, to_day))]),
         ("hc_streak_policy", core::mem::size_of::<hc_streak_policy>(), vec![("struct_size", core::mem::offset_of!(hc_streak_policy, struct_size)), ("miss_allowance", core::mem::offset_of!(hc_streak_policy, miss_allowance)), ("open_day", core::mem::offset_of!(hc_streak_policy, open_day)), ("off_days", core::mem::offset_of!(hc_streak_policy, off_days))]),
         ("hc_day_score", core::mem::size_of::<hc_day_score>(), vec![("day", core::mem::offset_of!(hc_day_score, day)), ("due", core::mem::offset_of!(hc_day_score, due)), ("done", core::mem::offset_of!(hc_day_score, done)), ("excused", core::mem::offset_of!(hc_day_score, excused)), ("score", core::mem::offset_of!(hc_day_score, score))]),
-        ("hc_completion", core::mem::size_of::<hc_completion>(), vec![("struct_size", core::mem::offset_of!(hc_completion, struct_size)), ("kept", core::mem::offset_of!(hc_completion, kept)), ("judged", core::mem::offset_of!(hc_completion, judged)), ("excused", core::mem::offset_of!(hc_completion, excused)), ("rate", core::mem::offset_of!(hc_completion, rate))]),
+        ("hc_completion", core::mem::size_of::<hc_completion>(), vec![("struct_size", core::mem::offset_of!(hc_completion, struct_size)), ("kept", core::mem::offset_of!(hc_completion, kept)), ("judged", core::mem::offset_of!(hc_completion, judged)), ("excused", core::mem::offset_of!(hc_completion, excused)), ("rate", core::mem::offset_of!(hc_completion, rate)), ("current_kept", core::mem::offset_of!(hc_completion, current_kept)), ("current_required", core::mem::offset_of!(hc_completion, current_required)), ("rate_with_current", core::mem::offset_of!(hc_completion, rate_with_current))]),
+        ("hc_quota_progress", core::mem::size_of::<hc_quota_progress>(), vec![("habit_id", core::mem::offset_of!(hc_quota_progress, habit_id)), ("period_first", core::mem::offset_of!(hc_quota_progress, period_first)), ("done", core::mem::offset_of!(hc_quota_progress, done)), ("required", core::mem::offset_of!(hc_quota_progress, required)), ("met", core::mem::offset_of!(hc_quota_progress, met))]),
+        ("hc_group_day", core::mem::size_of::<hc_group_day>(), vec![("struct_size", core::mem::offset_of!(hc_group_day, struct_size)), ("day", core::mem::offset_of!(hc_group_day, day)), ("due", core::mem::offset_of!(hc_group_day, due)), ("done", core::mem::offset_of!(hc_group_day, done)), ("excused", core::mem::offset_of!(hc_group_day, excused)), ("quota_habits", core::mem::offset_of!(hc_group_day, quota_habits)), ("rate", core::mem::offset_of!(hc_group_day, rate)), ("quota_met", core::mem::offset_of!(hc_group_day, quota_met)), ("all_due", core::mem::offset_of!(hc_group_day, all_due)), ("all_done", core::mem::offset_of!(hc_group_day, all_done)), ("all_excused", core::mem::offset_of!(hc_group_day, all_excused)), ("all_rate", core::mem::offset_of!(hc_group_day, all_rate))]),
         ("hc_due_item", core::mem::size_of::<hc_due_item>(), vec![("habit_id", core::mem::offset_of!(hc_due_item, habit_id)), ("routine", core::mem::offset_of!(hc_due_item, routine)), ("state", core::mem::offset_of!(hc_due_item, state)), ("value", core::mem::offset_of!(hc_due_item, value)), ("target", core::mem::offset_of!(hc_due_item, target))]),
         ("hc_measurement_stats", core::mem::size_of::<hc_measurement_stats>(), vec![("struct_size", core::mem::offset_of!(hc_measurement_stats, struct_size)), ("count", core::mem::offset_of!(hc_measurement_stats, count)), ("latest_day", core::mem::offset_of!(hc_measurement_stats, latest_day)), ("latest", core::mem::offset_of!(hc_measurement_stats, latest)), ("best_day", core::mem::offset_of!(hc_measurement_stats, best_day)), ("best", core::mem::offset_of!(hc_measurement_stats, best)), ("change", core::mem::offset_of!(hc_measurement_stats, change))]),
         ("hc_credit_rule", core::mem::size_of::<hc_credit_rule>(), vec![("struct_size", core::mem::offset_of!(hc_credit_rule, struct_size)), ("kind", core::mem::offset_of!(hc_credit_rule, kind)), ("id", core::mem::offset_of!(hc_credit_rule, id)), ("account_id", core::mem::offset_of!(hc_credit_rule, account_id)), ("habit_id", core::mem::offset_of!(hc_credit_rule, habit_id)), ("value", core::mem::offset_of!(hc_credit_rule, value)), ("from_day", core::mem::offset_of!(hc_credit_rule, from_day)), ("reserved", core::mem::offset_of!(hc_credit_rule, reserved))]),

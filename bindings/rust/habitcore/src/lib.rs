@@ -453,6 +453,39 @@ pub struct Completion {
     pub judged: i32,
     pub excused: i32,
     pub rate: f64,
+    /// The current, unfinished occurrence (this week of a weekly quota, today), left
+    /// out of `rate`: done so far up to its quota, of its quota (1.1).
+    pub current_kept: i32,
+    pub current_required: i32,
+    /// The rate with the current occurrence counted as that fraction (-1.0 when nothing counts).
+    pub rate_with_current: f64,
+}
+
+/// A quota habit's period holding a day, as of that day (1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QuotaProgress {
+    pub habit_id: i64,
+    pub period_first: Day,
+    pub done: i32,
+    pub required: i32,
+    pub met: bool,
+}
+
+/// A group's day read both ways (1.1): day-based habits only (`rate`; quota habits
+/// left out, their progress in `quota`), and every habit with quota habits due until
+/// met (`all_rate`). Rates are -1.0 when nothing is due.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GroupDay {
+    pub day: Day,
+    pub due: i32,
+    pub done: i32,
+    pub excused: i32,
+    pub rate: f64,
+    pub quota: Vec<QuotaProgress>,
+    pub all_due: i32,
+    pub all_done: i32,
+    pub all_excused: i32,
+    pub all_rate: f64,
 }
 
 /// A credit ledger entry.
@@ -489,8 +522,8 @@ pub struct SyncSummary {
     pub settings_changed: i64,
     pub proofs_changed: i64,
     pub credits_changed: i64,
-    /// Ops of a forked replica's moving branch, set aside: they come again, renamed
-    /// (the header's "Forks").
+    /// Ops of a forked replica's moving branch, taken under their moved ids (the
+    /// header's "Forks").
     pub ops_forked: i64,
 }
 
@@ -930,7 +963,46 @@ impl Store {
     pub fn completion(&self, habit_id: i64, first: Day, last: Day) -> Result<Completion> {
         let mut c = defaults!(hc_completion_init, sys::hc_completion);
         check(unsafe { sys::hc_habit_completion(&mut c, self.raw, habit_id, first.0, last.0) })?;
-        Ok(Completion { kept: c.kept, judged: c.judged, excused: c.excused, rate: c.rate })
+        Ok(Completion {
+            kept: c.kept,
+            judged: c.judged,
+            excused: c.excused,
+            rate: c.rate,
+            current_kept: c.current_kept,
+            current_required: c.current_required,
+            rate_with_current: c.rate_with_current,
+        })
+    }
+
+    /// A group's day (None: every habit; day None: today) read both ways, with each
+    /// quota habit's period progress.
+    pub fn group_day(&self, group: Option<&str>, day: Option<Day>) -> Result<GroupDay> {
+        let name = opt_text(group, "group")?;
+        let name_ptr = name.as_ref().map_or(ptr::null(), |n| n.as_ptr());
+        let day = day_or_none(day);
+        let mut out = defaults!(hc_group_day_init, sys::hc_group_day);
+        let quota = buffer(|buf, cap, count| unsafe { sys::hc_group_day_rates(&mut out, buf, cap, count, self.raw, name_ptr, day) })?;
+        Ok(GroupDay {
+            day: Day(out.day),
+            due: out.due,
+            done: out.done,
+            excused: out.excused,
+            rate: out.rate,
+            quota: quota
+                .into_iter()
+                .map(|q: sys::hc_quota_progress| QuotaProgress {
+                    habit_id: q.habit_id,
+                    period_first: Day(q.period_first),
+                    done: q.done,
+                    required: q.required,
+                    met: q.met != 0,
+                })
+                .collect(),
+            all_due: out.all_due,
+            all_done: out.all_done,
+            all_excused: out.all_excused,
+            all_rate: out.all_rate,
+        })
     }
 
     /// Excuses `first..=last` for a habit (0: every habit); returns the vacation's id.

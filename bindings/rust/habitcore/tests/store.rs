@@ -119,6 +119,30 @@ fn streaks_and_runs() {
     assert_eq!(copy.import("{ not json").unwrap_err().kind(), ErrorKind::Invalid);
 }
 
+/// A weekly:3 habit beside a daily one, on Wednesday 2026-03-04 (weeks start Monday):
+/// the day rate leaves the quota habit out and gives its progress; the current week
+/// counts as its fraction beside the completion rate.
+#[test]
+fn group_day_and_the_current_period() {
+    let dir = Dir::new("group-day");
+    let store = dir.store();
+    let start = d("2026-02-23");
+    let read = store.create_habit(&HabitOptions::new("Read").start(start)).unwrap();
+    let run = store.create_habit(&HabitOptions::new("Run").schedule("weekly:3").start(start)).unwrap();
+    let wednesday = d("2026-03-04");
+    for day in [d("2026-03-02"), d("2026-03-03")] {
+        store.append(run.id, EntryKind::Done, 0.0, Some(day)).unwrap();
+    }
+    store.append(read.id, EntryKind::Done, 0.0, Some(wednesday)).unwrap();
+    let day = store.group_day(None, Some(wednesday)).unwrap();
+    assert_eq!((day.due, day.done, day.rate), (1, 1, 1.0), "the day rate leaves the quota habit out");
+    assert_eq!(day.quota, [habitcore::QuotaProgress { habit_id: run.id, period_first: d("2026-03-02"), done: 2, required: 3, met: false }]);
+    assert_eq!((day.all_due, day.all_done), (2, 1), "due until met: Run is due on Wednesday");
+    let completion = store.completion(run.id, start, store.today().unwrap()).unwrap();
+    assert_eq!((completion.current_kept, completion.current_required), (0, 3), "this week, nothing done yet, beside the rate");
+    assert_eq!(store.group_day(Some("nobody"), None).unwrap_err().kind(), ErrorKind::NotFound);
+}
+
 #[test]
 fn credits_awards_and_events() {
     let dir = Dir::new("credits");
