@@ -107,7 +107,10 @@ let package = Package(
             name: "Proofcheck",
             dependencies: ["ProofcheckCore", "HabitCore", "ProofcheckEntry", "CHabitCore", "JPEGGray", "CPNG"],
             exclude: ["exports.map"],
-            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)"], .when(platforms: [.linux]))]
+            // A SONAME of its own: without one the linker names the plugin's symbol version
+            // base by the path it was built at.
+            linkerSettings: [.unsafeFlags(["-Xlinker", "--version-script=\(pluginVersionScript)", "-Xlinker", "-soname=libhabitcore_proofcheck.so"],
+                                          .when(platforms: [.linux]))]
         ),
         // HabitKit against direct C calls (bench/habitkit.sh builds it in release).
         .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "HabitCoreABI", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),

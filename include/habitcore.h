@@ -19,8 +19,8 @@
  *    in _ms). "Now", one rule: an instant a call is asked to act or answer at (an
  *    at_ms parameter, hc_entry_input.at_ms) of 0 means now, the library's clock at
  *    the call. That holds for hc_entry_append, hc_store_routine_at,
- *    hc_credit_unlock_state, hc_credit_session_end, hc_shield_state (since 1.1;
- *    before, it answered for 1970-01-01) and hc_shield_snapshot_write, and for any
+ *    hc_credit_unlock_state, hc_credit_session_end, hc_shield_state (Since 1.1.
+ *    Before, it answered for 1970-01-01) and hc_shield_snapshot_write, and for any
  *    later call taking an at_ms. Read as given are: the bounds of a range (from_ms,
  *    to_ms: both ends are read alike), an instant that names something recorded
  *    (a reminder's at_ms in hc_reminder_fired and hc_reminder_snooze), a fact the
@@ -48,7 +48,7 @@
  *    open the same file; writers wait for each other (busy timeout 5 s, a
  *    read-only handle 100 ms: hc_store_set_busy_timeout).
  *    Functions without a handle may be called from any thread at any time.
- *  - Re-entrant calls (since 1.1): a callback runs while the call that runs it
+ *  - Re-entrant calls. Since 1.1. A callback runs while the call that runs it
  *    holds its store handle (a verifier, a progress report, a release). A call
  *    on that same handle from inside the callback, on the thread running it, is
  *    refused at once with HC_E_MISUSE ("a call on this store from inside a
@@ -58,6 +58,11 @@
  *    callback returns. Calls on another handle, even one open on the same file,
  *    work inside a callback as anywhere; other threads calling the handle wait
  *    for the outer call, as always.
+ *  - Versions: every declaration is in 1.0 (symbol version HC_1.0) unless its
+ *    comment, or its section's, says "Since 1.1." (symbol version HC_1.1, so a
+ *    program that calls it names 1.1 to the dynamic linker and will not start
+ *    with an older libhabitcore.so.1). docs/ABI.md and CHANGELOG.md in the source
+ *    tree list the releases.
  */
 #ifndef HABITCORE_H
 #define HABITCORE_H
@@ -76,11 +81,11 @@ extern "C" {
 /* ------------------------------------------------------------------------ */
 
 #define HC_VERSION_MAJOR 1
-#define HC_VERSION_MINOR 0
+#define HC_VERSION_MINOR 1
 #define HC_VERSION_PATCH 0
 /* MAJOR * 1000000 + MINOR * 1000 + PATCH */
 #define HC_VERSION_NUMBER (HC_VERSION_MAJOR * 1000000 + HC_VERSION_MINOR * 1000 + HC_VERSION_PATCH)
-#define HC_VERSION_STRING "1.0.0"
+#define HC_VERSION_STRING "1.1.0"
 /* Bumped only when an existing declaration changes incompatibly. 0.x was 1; 1.0
  * made the conventions above uniform and is 2 (SONAME libhabitcore.so.1). From 1.0
  * on, declarations only grow: a changed one gets a new name. */
@@ -111,7 +116,7 @@ int32_t hc_abi_version(void);
 #define HC_E_READONLY 10 /* a write on a store opened with HC_OPEN_READONLY */
 #define HC_E_INTERNAL 11 /* a bug in habitcore: please report it */
 #define HC_E_INSUFFICIENT 12 /* a spend larger than the available credits; nothing was written */
-#define HC_E_CANCELLED 13 /* a callback asked to stop; nothing was written (since 1.1) */
+#define HC_E_CANCELLED 13 /* a callback asked to stop; nothing was written. Since 1.1. */
 
 /* A short English name for a status code ("HC_E_INVALID: invalid argument").
  * Static string, never freed; unknown codes get "unknown status". Any thread. */
@@ -174,10 +179,10 @@ int32_t hc_store_open(hc_store **out, const char *path, uint32_t flags);
  * for the host's SQLite use as for ours. Call it once, first: before any SQLite
  * use in the process, habitcore's or the host's, while no other thread uses SQLite.
  * HC_OK, or HC_E_MISUSE when SQLite is already initialised in this process
- * (nothing changed). (since 1.1) */
+ * (nothing changed). Since 1.1. */
 int32_t hc_process_disable_sqlite_statistics(void);
 
-/* Since 1.0 (issue 24). How long calls on this handle wait for another
+/* Since 1.1. How long calls on this handle wait for another
  * connection's lock before HC_E_BUSY, in milliseconds (0...600000; 0: not at
  * all). A store opened with HC_OPEN_READONLY waits 100 ms by default (in WAL mode
  * only a writer's recovery or closing checkpoint makes a reader wait), any other
@@ -227,7 +232,7 @@ int32_t hc_store_local_day(int32_t *out_day, hc_store *store, int64_t utc_ms);
 /* Today's local day in the home zone, from the system clock. Same codes. */
 int32_t hc_store_today(int32_t *out_day, hc_store *store);
 
-/* (0.3) The UTC instant (ms) of local time `minute` (0..1439 after midnight) of the
+/* The UTC instant (ms) of local time `minute` (0..1439 after midnight) of the
  * local day `day` in the home zone: the inverse of hc_store_local_day. A minute
  * before the day start falls on the next calendar date (with a 03:00 day start,
  * 01:30 of a day is the night after it). A time the clocks skip is the first
@@ -250,12 +255,12 @@ int32_t hc_store_rollback(hc_store *store);
 
 /* The whole store as text in the given format, into *out (free with hc_free):
  * settings, habits with their schedules and streak policies, every entry with its
- * retry key, and (schema_version 2, since 1.0) every other table a person's history
+ * retry key, and (schema_version 2) every other table a person's history
  * lives in: vacations, the credit ledger with its accounts, rules, step reports and
  * sessions, award rules, unlocks, referral redemptions, events and their
  * acknowledgements, proofs with their verdicts, fingerprints and kept copies, proof
- * policies, reminders with their quiet hours, snoozes and deliveries, and (since
- * 1.1) shield rules with their versions, emergency unlocks and the store's zone
+ * policies, reminders with their quiet hours, snoozes and deliveries, and (Since
+ * 1.1.) shield rules with their versions, emergency unlocks and the store's zone
  * changes. Left out: registered plugins (paths to programs on this machine, not to
  * be run from a backup restored elsewhere), verifications under way, the shield
  * revision (a counter) and the sync state (a restored store is a new replica). The
@@ -263,7 +268,7 @@ int32_t hc_store_rollback(hc_store *store);
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
 int32_t hc_store_export(char **out, hc_store *store, int32_t format);
 
-/* Since 0.4. A consistent copy of the whole store (SQLite's online backup API, so
+/* Since 1.1. A consistent copy of the whole store (SQLite's online backup API, so
  * other handles and processes may keep writing) in a new file at path, created
  * 0600; an existing file is never overwritten (HC_E_CONFLICT). The copy opens with
  * hc_store_open like the original. Thread safety as every call on store.
@@ -337,7 +342,7 @@ int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, 
  * All or nothing, the error naming the file and line. Same codes as hc_store_import. */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
 
-/* Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
+/* Since 1.1. Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
  * ("Loop Habits CSV <date>.zip") in memory, size bytes at data. Its Habits.csv and
  * Checkmarks.csv (at the top, or in one folder) are read as hc_store_import_loop_csv
  * reads them; each habit's folder ("001 Name/Checkmarks.csv", 001 its Position)
@@ -351,7 +356,7 @@ int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const 
  * One thread per store handle, as every store call. */
 int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t size);
 
-/* Exports the store in Loop Habit Tracker's CSV format, as Loop's exporter writes
+/* Since 1.1. Exports the store in Loop Habit Tracker's CSV format, as Loop's exporter writes
  * it: Habits.csv into *out_habits_csv and the top-level Checkmarks.csv into
  * *out_checkmarks_csv, both allocated here and released with hc_free (on error
  * both are left NULL). Checkmarks.csv has a row per day, newest first, from the
@@ -367,7 +372,7 @@ int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t s
  * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. One thread per store handle. */
 int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_csv, hc_store *store, int32_t to_day);
 
-/* Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
+/* Since 1.1. Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
  * CalendarDate, Value, CommentText), as Loop Habit Tracker imports it: a daily
  * habit per name, in the order names first appear, its category as its group, its
  * HabitDescription as its description; a habit with any value above 1 is a counter (target 1,
@@ -379,7 +384,7 @@ int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_cs
  * line. Same codes as hc_store_import. One thread per store handle. */
 int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
 
-/* Imports Loop Habit Tracker's full backup ("Export full backup": its SQLite
+/* Since 1.1. Imports Loop Habit Tracker's full backup ("Export full backup": its SQLite
  * database) from path, opened read-only and left as it is. Every schema version of
  * Loop's migrations (9 to 25) is read by the columns it has: habits with their
  * frequency (as hc_store_import_loop_csv maps it), numeric type, target (Loop's
@@ -428,7 +433,7 @@ int32_t hc_store_import_loop_db(hc_store *store, const char *path);
  *                               M days counted from the first day the schedule governed
  * Limits: name 1..200 bytes, group and unit up to 200 and 32 bytes, no control
  * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored).
- * Display fields (1.1): description up to 4096 bytes, question up to 500, icon up to
+ * Display fields (Since 1.1.): description up to 4096 bytes, question up to 500, icon up to
  * 64, colour "#RRGGBB"; anything else is HC_E_INVALID naming the field, nothing written.
  */
 typedef struct hc_habit_options {
@@ -443,7 +448,7 @@ typedef struct hc_habit_options {
     const char *schedule;   /* NULL means "daily" */
     int32_t start_day;      /* HC_DAY_NONE means today */
     int32_t proof_required; /* 0 or 1 */
-    /* Added in 1.1 (read when struct_size covers them; a caller of 1.0's size creates
+    /* Since 1.1. (Read when struct_size covers them; a caller of 1.0's size creates
      * habits without them and cannot name them in hc_habit_update): what a frontend
      * shows. The engine decides nothing by them; imports and exports keep them.
      * Strings are read during the call only (the library copies them); NULL or ""
@@ -471,7 +476,7 @@ int32_t hc_habit_options_init(hc_habit_options *out, uint32_t struct_size);
 #define HC_HABIT_FIELD_PROOF 0x20u
 #define HC_HABIT_FIELD_SCHEDULE 0x40u  /* applies from today on; earlier days keep theirs */
 #define HC_HABIT_FIELD_START_DAY 0x80u
-/* Added in 1.1: the display fields; options.struct_size must cover them. */
+/* Since 1.1. The display fields; options.struct_size must cover them. */
 #define HC_HABIT_FIELD_DESCRIPTION 0x100u
 #define HC_HABIT_FIELD_QUESTION 0x200u
 #define HC_HABIT_FIELD_COLOUR 0x400u
@@ -495,7 +500,7 @@ typedef struct hc_habit {
     int32_t proof_required;
     int32_t archived_day; /* HC_DAY_NONE while active */
     int64_t created_at_ms;
-    /* Added in 1.1 (present when struct_size covers them): the display fields of
+    /* Since 1.1. (Present when struct_size covers them): the display fields of
      * hc_habit_options, owned by the habit like name (NULL when none). */
     const char *description;
     const char *question;
@@ -628,7 +633,7 @@ typedef struct hc_entry_input {
     double value;
     int64_t at_ms;    /* when it happened, UTC ms; 0 means now */
     const char *note; /* optional, up to 4096 bytes */
-    /* Added in 0.3 (read when struct_size covers it): optional retry key, 1 to 200
+    /* Read when struct_size covers it: optional retry key, 1 to 200
      * bytes of UTF-8 without control characters. Appending with a key that already
      * appended an entry of the same habit appends nothing and returns that entry's id
      * (HC_OK), so a caller that does not know whether a call went through can repeat
@@ -783,7 +788,7 @@ typedef struct hc_streak_result {
     int32_t unit;      /* HC_STREAK_UNIT_* of the schedule in force at as_of */
     hc_streak current; /* still going at as_of; length 0 if the last judged occurrence was missed */
     hc_streak longest;
-    /* Added after 0.2.0 (a caller passing the 0.2.0 struct_size gets the fields above only): */
+    /* Read when struct_size covers it (a caller built with 0.2.0's smaller struct gets the fields above only): */
     int32_t current_forgiven; /* missed occurrences the allowance forgave in the current streak, trailing ones included */
     int32_t longest_forgiven; /* the same inside the longest */
 } hc_streak_result;
@@ -953,7 +958,7 @@ int32_t hc_strength_compute(double *out, int64_t capacity, int64_t *out_count, c
  *    range: kept / judged, quota periods by their done days up to the quota against
  *    the quota. The current occurrence (the one holding today, not yet kept: this
  *    week of a weekly:3, today itself) is left out of kept, judged and rate, and
- *    given beside them (since 1.1): current_kept of current_required, its done days
+ *    given beside them (Since 1.1.): current_kept of current_required, its done days
  *    so far up to its quota (2 of 3 on a Wednesday; today not done yet is 0 of 1),
  *    and rate_with_current counts it as that fraction. An at-most day is not judged
  *    before it ends and is not given.
@@ -973,7 +978,7 @@ typedef struct hc_completion {
     int32_t judged;  /* occurrences over (quota periods: their quotas); open and excused left out */
     int32_t excused; /* excused occurrences */
     double rate;     /* kept / judged, 0.0 to 1.0; -1.0 when nothing was judged */
-    /* Since 1.1 (a caller passing the 1.0 struct_size gets the fields above only): */
+    /* Since 1.1. (A caller passing the 1.0 struct_size gets the fields above only.) */
     int32_t current_kept;     /* hc_habit_completion: the current, unfinished occurrence in the range: done so far, up to its quota; else 0 */
     int32_t current_required; /* its quota (1 for a day); 0 when none is open in the range */
     double rate_with_current; /* (kept + current_kept) / (judged + current_required); -1.0 when both are 0 */
@@ -1227,7 +1232,7 @@ typedef struct hc_credit_day {
     int64_t adjusted;  /* by hand (hc_credit_adjust), + or - */
     int64_t expired;   /* as a positive number, written or not yet */
     int64_t available; /* at the end of the day; for today, now */
-    /* Added after 0.2.0 (a caller passing the 0.2.0 struct_size gets the fields above only): */
+    /* Read when struct_size covers it (a caller built with 0.2.0's smaller struct gets the fields above only): */
     int64_t refunded; /* given back by sessions ended early (HC_CREDIT_REFUND) */
 } hc_credit_day;
 
@@ -1336,7 +1341,7 @@ void hc_credit_list_free(hc_credit_list *list);
  *    completions are the days a habit was done; perfect days and the active-day
  *    streak are the global ones above; verified proofs are standing entries
  *    whose source is HC_SOURCE_PROOF; habits created count archived ones too;
- *    active habits (since 1.1) count, on each day, the habits created by then and
+ *    active habits (Since 1.1.) count, on each day, the habits created by then and
  *    not archived (archived from their archive day on): the value is the count on
  *    the day asked, and the award unlocks on the first day the count reached the
  *    threshold, caused by the habit whose creation brought it there, so "five
@@ -1356,7 +1361,7 @@ void hc_credit_list_free(hc_credit_list *list);
 #define HC_METRIC_HABITS_CREATED 7
 #define HC_METRIC_CREDITS_EARNED 8
 #define HC_METRIC_REFERRALS_REDEEMED 9
-#define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created (since 1.1) */
+#define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created. Since 1.1. */
 
 #define HC_SCOPE_HABIT 1
 #define HC_SCOPE_ANY 2
@@ -1685,7 +1690,7 @@ typedef void (*hc_release_callback)(void *user_data);
  * When the call fails, or callback is NULL (a removal, which releases the verifier
  * it replaces), release is not called for this user_data: it stays the caller's.
  * A call on the same store handle from inside release is refused with HC_E_MISUSE
- * (see "Re-entrant calls" at the top). HC_OK, HC_E_INVALID, HC_E_MISUSE. (since 1.1) */
+ * (see "Re-entrant calls" at the top). HC_OK, HC_E_INVALID, HC_E_MISUSE. Since 1.1. */
 int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                                 void *user_data, hc_release_callback release);
 
@@ -1698,7 +1703,7 @@ int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *ver
  * plugin is foreign code and the host is someone's app: one bad plugin must not end
  * the session (as audio hosts run plugins out of process); it costs a process start
  * per verification (a few milliseconds) and its fingerprints travel as JSON.
- * HC_PLUGIN_SHARED_OBJECT_IN_PROCESS (since 1.0) loads the plugin into the calling
+ * HC_PLUGIN_SHARED_OBJECT_IN_PROCESS loads the plugin into the calling
  * process, for trusted plugins such as libhabitcore_proofcheck.so: faster, no
  * helper needed, but a crash in it is a crash of the host. */
 #define HC_PLUGIN_SHARED_OBJECT 1
@@ -1729,7 +1734,7 @@ int32_t hc_plugin_list_json(char **out_json, hc_store *store);
  * HC_E_MISUSE, HC_E_IO. */
 int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, const char *path);
 
-/* ---- Plugin settings and fingerprints (0.2) --------------------------------------
+/* ---- Plugin settings and fingerprints --------------------------------------------
  *
  *  - A plugin's settings are per store: a JSON object the host hands it with each
  *    piece of evidence (hc_plugin_evidence.config_json; "config" in an executable's
@@ -1749,7 +1754,7 @@ int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, co
  * HC_E_NOT_FOUND (no such plugin), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
 int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_json);
 
-/* ---- Scripting guarantees (0.3) -----------------------------------------------
+/* ---- Scripting guarantees -----------------------------------------------------
  *
  *  - Habit names (hc_habit_create, hc_habit_update, imports) are stored in Unicode
  *    NFC. Two names are the same when equal under full Unicode case folding
@@ -1762,8 +1767,8 @@ int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_
  *  - hc_entry_input.key makes an append safe to retry (see hc_entry_input).
  *  - HC_OPEN_READONLY needs no write access: a store whose -wal file is missing or
  *    empty (closed cleanly) that this process may not write, or whose folder it may
- *    not write, is read as immutable and nothing is created beside it. Since 1.0
- *    (issue 24) a writer keeps its -wal (emptied on its last close) and -shm files
+ *    not write, is read as immutable and nothing is created beside it. Since 1.1.
+ *    A writer keeps its -wal (emptied on its last close) and -shm files
  *    (SQLite's persistent WAL), so readers never need to create them. A read-write open of a store
  *    file this process may not write is HC_E_READONLY before anything is created.
  *    -wal and -shm files take the store file's own permissions (SQLite's rule).
@@ -1922,7 +1927,7 @@ int32_t hc_reminder_fired(int32_t *out_recorded, hc_store *store, int64_t rule_i
 int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms, int64_t until_ms);
 
 /* ------------------------------------------------------------------------- */
-/* Shields                                                                   */
+/* Shields. Since 1.1.                                                       */
 /* ------------------------------------------------------------------------- */
 /*
  * Shields: when a person's apps are blocked, answered once for every app and
@@ -2156,7 +2161,7 @@ int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rul
 int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_ms);
 
 /* ------------------------------------------------------------------------ */
-/* Sync between a person's devices (since 1.1)                               */
+/* Sync between a person's devices. Since 1.1.                               */
 /* ------------------------------------------------------------------------ */
 /*
  * Each store is a replica with a random 16-byte id made at its creation (or at
@@ -2295,7 +2300,7 @@ typedef struct hc_sync_summary {
     int64_t settings_changed;  /* applied settings and zone changes */
     int64_t proofs_changed;    /* applied proofs and verdicts */
     int64_t credits_changed;   /* applied credit accounts, spends, adjustments, refunds, step reports and rules */
-    /* Since 1.1: ops of a forked replica's moving branch, taken under their moved
+    /* Since 1.1. Ops of a forked replica's moving branch, taken under their moved
      * ids (see "Forks" above). */
     int64_t ops_forked;
 } hc_sync_summary;

@@ -2,7 +2,7 @@
  *
  * A second library, libhabitcore_hub.so (SONAME libhabitcore_hub.so.1), beside
  * libhabitcore.so: it links libpq, so apps that never use a hub never load libpq.
- * It follows include/habitcore.h's conventions (docs: /work/shared/ABI.md): int32_t
+ * It follows habitcore.h's conventions (see docs/ABI.md in the source tree): int32_t
  * status codes (HC_OK, HC_E_*), option and result structs that start with
  * struct_size, a message per handle (hc_hub_errmsg) and per thread
  * (hc_last_error_message() is libhabitcore's; this library keeps its own:

@@ -7,7 +7,7 @@ exports, and checks a description against a committed baseline.
     abi-guard.py update BASELINE INCLUDE_DIR LIBRARY     check, then append what is new
 
 The description has one line per fact, sorted:
-    symbol NAME VERSION_NODE                  every exported function, from the ELF table
+    symbol NAME VERSION_NODE                  every exported function and its symbol version, from the ELF table
     function NAME: RETURN (PARAMETERS)        every prototype, as the header writes it
     callback NAME: RETURN (PARAMETERS)        every function-pointer typedef
     constant NAME = VALUE                     every object-like HC_ macro and enum constant, as the compiler evaluates it
@@ -19,7 +19,9 @@ missing from the new description, or keyed the same and different, is a break;
 the exceptions are the size of a versioned struct, which may grow (fields are
 only ever appended to such structs, and each field keeps its line), and the
 release's own numbers (HC_VERSION_MINOR, _PATCH, _NUMBER, _STRING), which `update`
-rewrites. New lines are additions and pass; `update` appends them.
+rewrites. New lines are additions and pass; `update` appends them. A symbol keeps its
+version node for good (a move is a change, and so a break), and a new symbol must be
+bound to the node of the release the header states, HC_<MAJOR>.<MINOR>.
 """
 import os
 import re
@@ -154,6 +156,14 @@ def breaks(baseline, current):
     return found
 
 
+def misplaced(added, current):
+    """Each new symbol that is not bound to the node of the header's release, in words."""
+    numbers = dict(line[len("constant "):].split(" = ", 1) for line in current if line.startswith("constant HC_VERSION_M"))
+    node = f"HC_{numbers.get('HC_VERSION_MAJOR', '?')}.{numbers.get('HC_VERSION_MINOR', '?')}"
+    return [f"misplaced: {line} (a symbol new in this release is bound to {node})"
+            for line in added if line.startswith("symbol ") and line.split()[2] != node]
+
+
 def main(argv):
     if len(argv) == 4 and argv[1] == "describe":
         print("\n".join(describe(argv[2], argv[3])))
@@ -161,14 +171,14 @@ def main(argv):
     if len(argv) == 5 and argv[1] in ("check", "update"):
         baseline = [line for line in open(argv[2], encoding="utf-8").read().splitlines() if line and not line.startswith("#")]
         current = describe(argv[3], argv[4])
-        found = breaks(baseline, current)
+        known = {key(line) for line in baseline}
+        added = [line for line in current if key(line) not in known]
+        found = breaks(baseline, current) + misplaced(added, current)
         for item in found:
             print(f"abi-guard: {item}")
         if found:
             print(f"abi-guard: {len(found)} break(s) against {argv[2]}")
             return 1
-        known = {key(line) for line in baseline}
-        added = [line for line in current if key(line) not in known]
         if argv[1] == "update":
             now = {key(line): line for line in current}
             text = open(argv[2], encoding="utf-8").read().splitlines()

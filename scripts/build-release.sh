@@ -16,7 +16,14 @@ scratch="${HABITCORE_RELEASE_SCRATCH:-.build-release}"
 for library in "$scratch"/release/libhabitcore.so "$scratch"/release/libhabitcore_*.so; do
     if [ -e "$library" ] && [ scripts/hot-functions.txt -nt "$library" ]; then rm -f "$library"; fi
 done
+# Debug information names files relative to the source tree (no path of this machine is
+# installed), is DWARF 4 throughout, which valgrind and older gdb read (clang's C would
+# be DWARF 5), and leaves out the imported C modules' pointers to this build's module
+# cache; a build id names each file's separate debug file (scripts/install.sh).
 swift build -c release --scratch-path "$scratch" -Xswiftc -static-stdlib -Xlinker -rpath='$ORIGIN/../lib' \
     -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
-    -Xlinker --symbol-ordering-file="$PWD/scripts/hot-functions.txt" -Xlinker --no-warn-symbol-ordering >&2
+    -Xlinker --symbol-ordering-file="$PWD/scripts/hot-functions.txt" -Xlinker --no-warn-symbol-ordering \
+    -Xlinker --build-id=sha1 -Xcc -gdwarf-4 -Xcc -ffile-prefix-map="$PWD"=. \
+    -Xswiftc -file-prefix-map -Xswiftc "$PWD"=. -Xswiftc -debug-prefix-map -Xswiftc "$PWD"=. \
+    -Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs >&2
 (cd "$scratch/release" && pwd)

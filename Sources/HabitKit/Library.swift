@@ -6,7 +6,7 @@ public enum HabitKitVersion {
     public static let built: Int32 = HC_ABI_VERSION
     /// The ABI version of the running library (hc_abi_version()).
     public static var running: Int32 { hc_abi_version() }
-    /// The version HabitKit was built with (HC_VERSION_STRING), e.g. "1.0.0".
+    /// The version HabitKit was built with (HC_VERSION_STRING), e.g. "1.1.0".
     public static let string: String = HC_VERSION_STRING
     /// The running library's version number, MAJOR * 1000000 + MINOR * 1000 + PATCH
     /// (hc_version_number()).

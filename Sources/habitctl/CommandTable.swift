@@ -34,5 +34,6 @@ enum CommandTable {
         ("completions", Completions.run),
         ("manual", Manual.run),
         ("demo", Demo.run),
+        ("help", Help.run),
     ]
 }

@@ -55,11 +55,17 @@ enum CreditCommands {
         let unlock = !args.flag("no-unlock")
         let reason = args.option("reason")
         try args.finish(maxPositionals: 1)
+        let before = try kit { () throws(HabitError) in try store.kit.today() }
         let id = try kit { () throws(HabitError) in try store.kit.spend(minutes, account: account, reason: reason, unlock: unlock) }
+        // The session this spend opened is the spend entry's cause (what `credits end` takes).
+        let session: Int64? = unlock ? try kit { () throws(HabitError) in
+            try store.kit.creditEntries(account: account, from: before, through: try store.kit.today())
+        }.first { $0.id == id && $0.cause == .session }?.causeID : nil
         let state = try unlockState(store, account)
-        context.output.emit(["entry_id": id, "minutes": minutes, "unlocked": state.active, "running_session_id": state.sessionID ?? 0,
-                             "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
-            unlock ? "spent \(minutes) min; apps unlocked until \(Output.time(state.untilMs))" : "spent \(minutes) min"
+        context.output.emit(["entry_id": id, "minutes": minutes, "session_id": session.map { $0 as Any } ?? NSNull(), "unlocked": state.active,
+                             "running_session_id": state.sessionID ?? 0, "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
+            guard let session else { return "spent \(minutes) min" }
+            return "spent \(minutes) min; unlock session \(session); apps unlocked until \(Output.localTime(state.untilMs))"
         }
     }
 
@@ -77,7 +83,7 @@ enum CreditCommands {
         context.output.emit(["session_id": session, "refunded": refund, "unlocked": state.active,
                              "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
             "ended session \(session); refunded \(refund) min" +
-                (state.active ? "; apps unlocked until \(Output.time(state.untilMs)) (queued sessions moved up)" : "; apps locked")
+                (state.active ? "; apps unlocked until \(Output.localTime(state.untilMs)) (queued sessions moved up)" : "; apps locked")
         }
     }
 
@@ -101,7 +107,7 @@ enum CreditCommands {
         let state = try unlockState(store, account)
         context.output.emit(["available": available, "unlocked": state.active,
                              "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
-            "\(available) min available" + (state.active ? "; apps unlocked until \(Output.time(state.untilMs))" : "")
+            "\(available) min available" + (state.active ? "; apps unlocked until \(Output.localTime(state.untilMs))" : "")
         }
     }
 

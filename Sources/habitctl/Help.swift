@@ -1,5 +1,25 @@
-/// Usage text for every command (`habitctl COMMAND --help`).
+/// Usage text for every command (`habitctl COMMAND --help`, `habitctl help COMMAND`).
 enum Help {
+    /// The command that words name: "habit add" for habit's subcommands, else the first word.
+    static func key(_ words: [String]) -> String {
+        words.first == "habit" && words.count > 1 ? "habit \(words[1])" : words.first ?? ""
+    }
+
+    /// The help of a command, or the general help for a command without its own.
+    static func text(_ key: String) -> String {
+        commands[key] ?? main
+    }
+
+    /// `habitctl help [COMMAND]`: what `habitctl [COMMAND] --help` prints.
+    static func run(_ args: [String], _ context: Context) throws(CLIError) {
+        guard !args.isEmpty else { print(main); return }
+        let key = key(args)
+        guard CommandTable.all.contains(where: { $0.name == key || $0.name.hasPrefix(key + " ") }) else {
+            throw .usage("unknown command '\(key)'\(Suggestion.hint(key, among: CommandTable.all.map(\.name))); see habitctl --help")
+        }
+        print(text(key))
+    }
+
     static let main = """
     habitctl: habits and their ledger, from the shell. Built on libhabitcore.
 
@@ -37,11 +57,12 @@ enum Help {
       demo                 a guided run against a store in a temporary folder
       completions bash|zsh|fish  the shell's completion script (installed by scripts/install.sh)
       manual               this help as a man page (roff), as installed in man1/habitctl.1
+      help [COMMAND]       this help, or a command's (as COMMAND --help prints it)
 
     Global options:
       --db PATH   the store file (else $HABITCORE_DB, else ~/.local/share/habitcore/habits.db)
       --json      machine-readable output with a schema_version
-      --help      usage of habitctl or of a command
+      --help      usage of habitctl or of a command (habitctl help COMMAND says the same)
       --version   the library's version
 
     HABIT names a habit: #7 (or --id 7) is always the habit with id 7; a word is
@@ -143,8 +164,12 @@ enum Help {
         an excused day does (unless --no-excused), and --until-done keeps it past the
         cutoff. Emergency unlocks are limited by --budget (none: unlimited; exit 7
         past it). T is a local date-time (2026-06-05T07:30), a time today (07:30),
-        or an instant (2026-06-05T05:30Z). snapshot writes the state, the next day's
-        changes and the revision to PATH atomically, for an extension.
+        or an instant (2026-06-05T05:30Z). RULE is #3 (the rule with id 3) or the name
+        of a rule in force; a bare number is the rule with that id or that name
+        (refused as ambiguous, exit 4, when those are two rules). Instants print in
+        local time with the offset (2026-06-05T07:30:00+02:00), in UTC under --json.
+        snapshot writes the state, the next day's changes and the revision to PATH
+        atomically, for an extension.
         """,
         "hub": """
         Usage: habitctl hub init --hub URL
@@ -221,7 +246,8 @@ enum Help {
         once, so with several processes asking, each reminder goes to exactly one.
         fired records one delivery by hand; snooze gives a reminder a new instant
         (default 10 minutes on). RULE DATE AT are the rule id, date and instant next
-        prints. Instants: now, +30m, -2h, +1d, UTC milliseconds, or 2026-03-08T07:00Z.
+        prints. Instants: now, +30m, -2h, +1d, UTC milliseconds, or 2026-03-08T07:00Z
+        (or +01:00). They print in local time with the offset, in UTC under --json.
         """,
         "credits": """
         Usage: habitctl credits SUBCOMMAND [--account NAME] ...
@@ -232,7 +258,8 @@ enum Help {
           sync-steps --steps N [--date D]   a health source's step total for a day
                                             (only a higher total earns; 100 steps = 1 min)
           spend MINUTES [--reason R] [--no-unlock]
-                                            spend now, opening an unlock session
+                                            spend now, opening an unlock session and
+                                            printing its id, the SESSION that end takes
                                             (exit 7 and nothing written when short)
           end SESSION [--at TIME]           end an unlock session early (now, or at TIME:
                                             HH:MM local or 2026-03-10T07:30Z); its unused
@@ -247,6 +274,8 @@ enum Help {
           rules set --steps-per-minute N | --habit H --minutes M | --expiry day|carry
                     [--from DATE]           a rule from today (or a later date) on
           account add NAME                  another account (--account NAME elsewhere)
+
+        Instants print in local time with the offset, in UTC under --json.
         """,
         "init": """
         Usage: habitctl init [--timezone TZ] [--day-start HH:MM] [--week-start mon|sun|...]

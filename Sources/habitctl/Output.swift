@@ -36,13 +36,28 @@ struct Output {
         Writer.standardError(message + "\n")
     }
 
-    /// A UTC time in milliseconds as ISO 8601 ("2026-11-22T08:15:00Z").
+    // Instants, one rule for every command: a person reads local time with its offset
+    // (localTime, in the zone of this machine or $TZ), --json carries UTC (time). Both
+    // are ISO 8601 that every --at, --from, --until and AT argument takes back.
+
+    /// A UTC time in milliseconds as ISO 8601 in UTC ("2026-11-22T08:15:00Z"): --json.
     static func time(_ ms: Int64) -> String {
         var seconds = time_t(ms / 1000)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return String(ms) }
         return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
                       Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
+    /// A UTC time in milliseconds as ISO 8601 in local time with its offset
+    /// ("2026-11-22T09:15:00+01:00"): what text output shows.
+    static func localTime(_ ms: Int64) -> String {
+        var seconds = time_t(ms / 1000)
+        var parts = tm()
+        guard localtime_r(&seconds, &parts) != nil else { return time(ms) }
+        let offset = Int(parts.tm_gmtoff), sign = offset < 0 ? "-" : "+"
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
     }
 
     /// A number without a trailing ".0" when it is whole.

@@ -138,9 +138,9 @@ enum ReminderCommands {
              "deferred": r.deferred, "fired": r.fired, "message": r.message ?? NSNull()]
         }
         context.output.emit(["from": Output.time(from), "to": Output.time(to), "reminders": rows]) {
-            guard !reminders.isEmpty else { return "no reminders between \(Output.time(from)) and \(Output.time(to))" }
+            guard !reminders.isEmpty else { return "no reminders between \(Output.localTime(from)) and \(Output.localTime(to))" }
             return reminders.map { r in
-                var line = "\(Library.format(r.day.rawValue)) \(clock(r.localMinute))  \(names[r.habitID] ?? "?")  (rule #\(r.ruleID), \(Output.time(r.atMs)))"
+                var line = "\(Library.format(r.day.rawValue)) \(clock(r.localMinute))  \(names[r.habitID] ?? "?")  (rule #\(r.ruleID), \(Output.localTime(r.atMs)))"
                 if r.kind == .snoozed { line += " snoozed" }
                 if r.deferred { line += " moved by quiet hours" }
                 if r.fired && !claim { line += " delivered" }
@@ -179,7 +179,7 @@ enum ReminderCommands {
         let store = try context.openStore()
         try kit { () throws(HabitError) in try store.kit.snoozeReminder(ruleID: rule, day: Day(rawValue: day), atMs: at, untilMs: until) }
         context.output.emit(["rule_id": rule, "date": Library.format(day), "at": Output.time(until), "at_ms": until]) {
-            "snoozed until \(Output.time(until))"
+            "snoozed until \(Output.localTime(until))"
         }
     }
 

@@ -148,10 +148,10 @@ enum ShieldCommands {
             guard !states.isEmpty else { return "no shield rules" }
             return states.map { s in
                 var text = "#\(s.ruleID) \(names[s.ruleID] ?? "")  \(s.shielded ? "SHIELDED" : "open")  (\(name(reasons, s.reason.rawValue))"
-                if let since = s.sinceMs { text += " at \(Output.time(since))" }
-                if let until = s.untilMs { text += " until \(Output.time(until))" }
+                if let since = s.sinceMs { text += " at \(Output.localTime(since))" }
+                if let until = s.untilMs { text += " until \(Output.localTime(until))" }
                 text += ")"
-                if let next = s.nextChangeMs { text += ", next change \(Output.time(next)) (\(name(causes, s.nextCause?.rawValue ?? 0)))" }
+                if let next = s.nextChangeMs { text += ", next change \(Output.localTime(next)) (\(name(causes, s.nextCause?.rawValue ?? 0)))" }
                 return text
             }.joined(separator: "\n")
         }
@@ -181,9 +181,9 @@ enum ShieldCommands {
                     "to": name(reasonKeys, t.toReason.rawValue), "cause": name(causes, t.cause.rawValue)]
         }
         context.output.emit(["from": Output.time(from), "to": Output.time(to), "revision": revision, "transitions": rows]) {
-            guard !rows.isEmpty else { return "no shield changes between \(Output.time(from)) and \(Output.time(to))" }
+            guard !rows.isEmpty else { return "no shield changes between \(Output.localTime(from)) and \(Output.localTime(to))" }
             return rows.map { r in
-                "\(r["local"] ?? "") \(r["zone"] ?? "")  #\(r["rule_id"] ?? "") \(r["shielded"] as? Bool == true ? "shield" : "lift")  (\(r["cause"] ?? ""))"
+                "\(Output.localTime(r["at_ms"] as? Int64 ?? 0))  #\(r["rule_id"] ?? "") \(r["shielded"] as? Bool == true ? "shield" : "lift")  (\(r["cause"] ?? ""))"
                     + ((r["moved"] as? [String]).map { $0.isEmpty ? "" : "  moved: " + $0.joined(separator: ",") } ?? "")
             }.joined(separator: "\n")
         }
@@ -193,7 +193,7 @@ enum ShieldCommands {
 
     static func emergency(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["minutes", "reason"])
-        let rule = try ReminderCommands.ruleId(try args.require(0, "RULE"))
+        let reference = try args.require(0, "RULE")
         let minutes = try args.option("minutes").map { (text) throws(CLIError) -> Int32 in
             guard let value = Int32(text) else { throw .invalid("--minutes takes 1 to 1440") }
             return value
@@ -201,8 +201,35 @@ enum ShieldCommands {
         let reason = args.option("reason")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
+        let rule = try ruleID(reference, store)
         let id = try kit { () throws(HabitError) in try store.kit.emergencyUnlock(ruleID: rule, minutes: minutes, reason: reason) }
         context.output.emit(["unlock_id": id, "rule_id": rule, "minutes": minutes]) { "emergency unlock #\(id): rule #\(rule) lifted for \(minutes) min" }
+    }
+
+    /// RULE names a shield rule as HABIT names a habit: #3 is the rule with id 3, a word
+    /// is the name of a rule in force today, and a bare number is either, refused as
+    /// ambiguous (exit 4) when those are two rules.
+    static func ruleID(_ text: String, _ store: StoreRef) throws(CLIError) -> Int64 {
+        let reference = HabitReference(text)
+        if case .id(let id) = reference { return id }
+        let inForce = try kit { () throws(HabitError) in try store.kit.shieldRules(on: nil) }
+        switch reference {
+        case .id(let id):
+            return id
+        case .name(let name):
+            let found = inForce.filter { $0.rule.name == name }.map(\.id)
+            guard found.count < 2 else { throw CLIError(exitCode: 4, message: "\(found.count) shield rules are named '\(name)'; write #\(found[0]) or #\(found[1])") }
+            guard let id = found.first else {
+                throw CLIError(exitCode: 3, message: "no shield rule named '\(name)'\(Suggestion.hint(name, among: inForce.map(\.rule.name)))")
+            }
+            return id
+        case .idOrName(let id, let name):
+            let byName = inForce.first { $0.rule.name == name }?.id
+            if let byName, byName != id, inForce.contains(where: { $0.id == id }) {
+                throw CLIError(exitCode: 4, message: "'\(name)' is ambiguous: shield rule #\(id), and rule #\(byName) is named '\(name)'; write #\(id) or #\(byName)")
+            }
+            return byName ?? id
+        }
     }
 
     static func snapshot(_ raw: [String], _ context: Context) throws(CLIError) {

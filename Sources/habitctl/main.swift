@@ -31,10 +31,9 @@ func run(_ argv: [String]) throws(CLIError) {
         if wantsHelp { print(Help.main); return }
         throw .usage("no command given; see habitctl --help")
     }
-    var key = command
-    if command == "habit", rest.count > 1 { key = "habit \(rest[1])" }
+    let key = Help.key(rest)
     if wantsHelp {
-        print(Help.commands[key] ?? Help.main)
+        print(Help.text(key))
         return
     }
     let context = Context(output: Output(json: json), dbPath: dbPath)

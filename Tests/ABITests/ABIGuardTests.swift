@@ -85,6 +85,90 @@ final class ABIGuardTests: XCTestCase {
         }
     }
 
+    /// A stand-in library exporting the baseline's symbols, each bound to the node the
+    /// baseline names, except where `nodes` says otherwise, plus `extra` symbols.
+    private func standInLibrary(nodes: [String: String] = [:], extra: [String: String] = [:]) throws -> String {
+        let dir = try temporaryDirectory()
+        var byNode: [String: [String]] = [:]
+        for line in try String(contentsOfFile: Self.baseline, encoding: .utf8).split(separator: "\n") where line.hasPrefix("symbol ") {
+            let parts = line.split(separator: " ").map(String.init)
+            byNode[nodes[parts[1]] ?? parts[2], default: []].append(parts[1])
+        }
+        for (name, node) in extra { byNode[node, default: []].append(name) }
+        let names = byNode.values.flatMap { $0 }
+        try names.map { "void \($0)(void) {}\n" }.joined().write(toFile: dir + "/stand-in.c", atomically: true, encoding: .utf8)
+        let ordered = byNode.keys.sorted()
+        let script = ordered.enumerated().map { index, node in
+            "\(node) { global: \(byNode[node, default: []].map { $0 + ";" }.joined(separator: " ")) \(index == 0 ? "local: *;" : "") }"
+                + (index == 0 ? ";" : " \(ordered[index - 1]);")
+        }.joined(separator: "\n")
+        try script.write(toFile: dir + "/stand-in.map", atomically: true, encoding: .utf8)
+        XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", "-w", dir + "/stand-in.c", "-Wl,--version-script=" + dir + "/stand-in.map",
+                                           "-o", dir + "/libstand-in.so"]), "cc stand-in")
+        return dir + "/libstand-in.so"
+    }
+
+    /// Symbol versions are part of the ABI: a 1.0 call moved to a later node breaks
+    /// programs linked against it, and a new call bound to an old node lies about what
+    /// a program needs. The same header and baseline, a library built each way.
+    func testSymbolVersionsAreGuarded() throws {
+        let current = try runProcess(["python3", Self.script, "check", Self.baseline, Paths.include, try standInLibrary()])
+        XCTAssertEqual(current.status, 0, current.stdout + current.stderr)
+
+        let moved = try runProcess(["python3", Self.script, "check", Self.baseline, Paths.include, try standInLibrary(nodes: ["hc_habit_create": "HC_1.1"])])
+        XCTAssertEqual(moved.status, 1, moved.stdout)
+        XCTAssertTrue(moved.stdout.contains("changed: symbol hc_habit_create HC_1.0\n     now: symbol hc_habit_create HC_1.1"), moved.stdout)
+
+        let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8).split(separator: "\n")
+            .first { $0.hasPrefix("#define HC_VERSION_MINOR ") }?.split(separator: " ").last.map(String.init))
+        let old = try runProcess(["python3", Self.script, "check", Self.baseline, Paths.include,
+                                  try standInLibrary(extra: ["hc_something_new": "HC_1.0"])])
+        XCTAssertEqual(old.status, 1, old.stdout)
+        XCTAssertTrue(old.stdout.contains("misplaced: symbol hc_something_new HC_1.0 (a symbol new in this release is bound to HC_1.\(version))"), old.stdout)
+        let newest = try runProcess(["python3", Self.script, "check", Self.baseline, Paths.include,
+                                     try standInLibrary(extra: ["hc_something_new": "HC_1.\(version)"])])
+        XCTAssertEqual(newest.status, 0, newest.stdout)
+        XCTAssertTrue(newest.stdout.contains("no breaks; 1 addition(s)"), newest.stdout)
+    }
+
+    /// The shipped library's 1.0 calls are bound to HC_1.0 and the calls added since to
+    /// HC_1.1, and the header says "Since 1.1." of exactly the latter (in the call's
+    /// comment or its section's title).
+    func testTheHeaderSaysSinceOfEveryCallBoundToALaterNode() throws {
+        let table = try runProcess(["readelf", "--dyn-syms", "-W", Paths.library])
+        var nodes: [String: String] = [:]
+        for line in table.stdout.split(separator: "\n") {
+            let parts = line.split(separator: " ", omittingEmptySubsequences: true)
+            if parts.count >= 8, parts[3] == "FUNC", parts[6] != "UND", parts[7].hasPrefix("hc_") {
+                let symbol = parts[7].split(separator: "@", omittingEmptySubsequences: true).map(String.init)
+                nodes[symbol[0]] = symbol.count > 1 ? symbol[1] : "(none)"
+            }
+        }
+        XCTAssertGreaterThan(nodes.count, 150)
+        XCTAssertEqual(Set(nodes.values), ["HC_1.0", "HC_1.1"])
+        var since: [String: Bool] = [:]
+        var sectionSince = false, comment = ""
+        for line in try String(contentsOfFile: Paths.header, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+            let text = String(line)
+            if text.hasPrefix("/* ----") { continue }
+            if text.hasPrefix("/* ") && text.hasSuffix("*/") && text.contains("   ") && !text.contains(";") {
+                sectionSince = text.contains("Since 1.1."); comment = ""; continue  // a section's title line
+            }
+            if text.hasPrefix("/*") || text.hasPrefix(" *") { comment += text + "\n"; continue }
+            if let match = text.firstMatch(of: /^[a-z].*?\b(hc_\w+)\(/) {
+                since[String(match.1)] = sectionSince || comment.contains("Since 1.1.")
+                comment = ""
+            } else if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("typedef") || text.hasPrefix("}") {
+                comment = ""
+            }
+        }
+        for (name, node) in nodes.sorted(by: { $0.key < $1.key }) {
+            XCTAssertEqual(since[name], node == "HC_1.1", "\(name) is bound to \(node); the header \(since[name] == true ? "says" : "does not say") Since 1.1.")
+        }
+        let header = try String(contentsOfFile: Paths.header, encoding: .utf8)
+        XCTAssertNil(header.firstMatch(of: /[Ii]ssue \d|\(since \d|[Aa]dded in \d|\(\d\.\d\)/), "one spelling, no issue numbers")
+    }
+
     func testAdditionsPassAndAreCounted() throws {
         let include = try scratchInclude {
             $0.replacingOccurrences(of: "#ifdef __cplusplus\n}\n#endif\n\n#endif /* HABITCORE_H */",

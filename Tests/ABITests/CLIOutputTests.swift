@@ -61,7 +61,7 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["plugin", "configure", "decode_check", "-"], stdin: "{}"),
             Case(args: ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py", "--id", "second"]),
             Case(args: ["plugin", "remove", "decode_check"]),
-            Case(args: ["completions", "bash"]), Case(args: ["manual"]),
+            Case(args: ["completions", "bash"]), Case(args: ["manual"]), Case(args: ["help", "log"]),
             Case(args: ["demo"], freshStore: true),
             // Streak rules, routines and sessions (issue 26).
             Case(args: ["habit", "edit", "Read", "--miss-allowance", "1", "--open-day", "zero"]), Case(args: ["today", "--at", "07:30"]),

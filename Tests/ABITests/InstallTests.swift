@@ -1,9 +1,9 @@
 import Foundation
 import XCTest
 
-/// scripts/install.sh as a user runs it: into a prefix, and staged under DESTDIR;
-/// then the installed tree alone serves pkg-config, a C and a C++ consumer and
-/// habitctl, with the Swift toolchain hidden from them.
+/// scripts/install.sh as a user runs it: into ~/.local as README.md's Install says, and
+/// staged under DESTDIR; then the installed tree alone serves pkg-config, a C and a C++
+/// consumer, habitctl, valgrind and gdb, with the Swift toolchain hidden from them.
 final class InstallTests: XCTestCase {
     func install(_ arguments: [String], environment: [String: String] = [:]) throws -> ProcessResult {
         let result = try runProcess([Paths.root + "/scripts/install.sh"] + arguments, environment: environment, currentDirectory: Paths.root)
@@ -13,8 +13,7 @@ final class InstallTests: XCTestCase {
 
     func testInstalledTreeServesPkgConfigCAndCxxConsumersAndHabitctl() throws {
         let dir = try temporaryDirectory()
-        let prefix = try temporaryDirectory() + "/prefix"
-        _ = try install(["--prefix", prefix])
+        let prefix = try InstalledPrefix.path()
         let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8)
             .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
             .split(separator: "\"").dropFirst().first.map(String.init))
@@ -39,8 +38,11 @@ final class InstallTests: XCTestCase {
 
         // pkg-config and habitctl agree on the version the header states.
         let pkgConfig = ["PKG_CONFIG_PATH": prefix + "/lib/pkgconfig"]
-        let modversion = try runProcess(["pkg-config", "--modversion", "habitcore"], environment: pkgConfig)
-        XCTAssertEqual(modversion.stdout.trimmingCharacters(in: .whitespacesAndNewlines), version)
+        let modversion = try runProcess(["pkg-config", "--modversion", "habitcore", "habitcore_hub"], environment: pkgConfig)
+        XCTAssertEqual(modversion.stdout, "\(version)\n\(version)\n")
+        let hubFlags = try runProcess(["pkg-config", "--cflags", "--libs", "habitcore_hub"], environment: pkgConfig)
+        XCTAssertEqual(hubFlags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+                       ["-I\(prefix)/include", "-L\(prefix)/lib", "-lhabitcore_hub", "-lhabitcore"])
         let flags = try runProcess(["pkg-config", "--cflags", "--libs", "habitcore"], environment: pkgConfig)
         XCTAssertSucceeded(flags, "pkg-config")
         let pkgFlags = flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -80,13 +82,6 @@ final class InstallTests: XCTestCase {
             + "COMP_WORDS=(habitctl --db x.db st); COMP_CWORD=3; _habitctl; echo \"${COMPREPLY[*]}\""])
         XCTAssertEqual(completion.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "streak stats")
 
-        // The uninstall list names every file installed; removing them leaves no file behind.
-        let list = try String(contentsOfFile: prefix + "/share/habitcore/uninstall.txt", encoding: .utf8)
-            .split(separator: "\n").map(String.init)
-        XCTAssertEqual(list.count, 18)
-        XCTAssertSucceeded(try runProcess(["sh", "-c", "xargs rm -f < '\(prefix)/share/habitcore/uninstall.txt'"]), "uninstall")
-        let left = try runProcess(["find", prefix, "!", "-type", "d"])
-        XCTAssertEqual(left.stdout, "", "files left after uninstalling")
     }
 
     func testDestdirStagesTheTreeForThePrefix() throws {
@@ -100,9 +95,90 @@ final class InstallTests: XCTestCase {
         XCTAssertTrue(pc.contains("prefix=/opt/habitcore\n"), pc)
         let list = try String(contentsOfFile: stage + "/opt/habitcore/share/habitcore/uninstall.txt", encoding: .utf8)
         XCTAssertTrue(list.split(separator: "\n").allSatisfy { $0.hasPrefix("/opt/habitcore/") }, list)
+        // The list names every file and link installed; removing them leaves no file behind.
+        let listed = Set(list.split(separator: "\n").map { stage + $0 })
+        let found = try runProcess(["find", stage, "!", "-type", "d"])
+        XCTAssertEqual(Set(found.stdout.split(separator: "\n").map(String.init)), listed)
+        XCTAssertEqual(listed.count, 30, "5 binaries with their debug files and build-id links, 4 library links, 3 headers, 2 .pc, "
+                                         + "a man page, 3 completions, valgrind.supp, the list")
+        XCTAssertSucceeded(try runProcess(["sh", "-c", "sed 's|^|\(stage)|' '\(stage)/opt/habitcore/share/habitcore/uninstall.txt' | xargs rm -f"]),
+                           "uninstall")
+        XCTAssertEqual(try runProcess(["find", stage, "!", "-type", "d"]).stdout, "", "files left after uninstalling")
 
         let refused = try runProcess([Paths.root + "/scripts/install.sh", "--prefix", "relative/path"], currentDirectory: Paths.root)
         XCTAssertEqual(refused.status, 2)
         XCTAssertTrue(refused.stderr.contains("absolute"), refused.stderr)
+    }
+
+    /// README.md's Install block as written, in a temporary home: install.sh prints the
+    /// same exports the README shows, both C examples build with them through pkg-config
+    /// (basic.c runs; the hub example runs in HubExampleTests), and the README's valgrind
+    /// line over basic.c is clean with the installed suppressions.
+    func testReadmeInstallSectionAsWritten() throws {
+        let home = try InstalledPrefix.home()
+        // install.sh's closing advice is the README's export lines, for this HOME.
+        let output = try InstalledPrefix.output()
+        let advice = output.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for line in try ReadmeInstall.exports {
+            XCTAssertTrue(advice.contains(line), "install.sh prints '\(line)':\n\(output)")
+        }
+        let builds = try ReadmeInstall.builds
+        XCTAssertEqual(builds.count, 2)
+        let dir = try temporaryDirectory()
+        // The README's lines, run from a folder of their own (the examples named in the source tree).
+        let script = (builds.map { $0.replacingOccurrences(of: "examples/", with: Paths.root + "/examples/") }
+            + [try ReadmeInstall.valgrind + " 2> valgrind.txt", "cat valgrind.txt >&2"]).joined(separator: "\n")
+        let environment = try InstalledPrefix.environment().merging(["HOME": home]) { $1 }
+        let ran = try runWithToolchainHidden("set -e\n" + script, environment: environment, currentDirectory: dir)
+        XCTAssertSucceeded(ran, "README's Install and valgrind lines")
+        XCTAssertTrue(ran.stdout.contains("c basic: Water on 2026-03-08 totals 5 after undo (library "), ran.stdout)
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: dir + "/hub_leaderboard"))
+        // valgrind read the library's debug file (names, not addresses) and found nothing.
+        XCTAssertFalse(ran.stderr.contains("Giving up") || ran.stderr.contains("debuginfo reader"), ran.stderr)
+        let summary = try XCTUnwrap(ran.stderr.split(separator: "\n").first { $0.contains("ERROR SUMMARY:") }, ran.stderr)
+        XCTAssertTrue(summary.hasSuffix("ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 2 from 2)")
+                      || summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), String(summary))
+        XCTAssertTrue(ran.stderr.contains("definitely lost: 0 bytes") || ran.stderr.contains("All heap blocks were freed"), ran.stderr)
+        XCTAssertTrue(ran.stderr.contains("possibly lost: 0 bytes") || ran.stderr.contains("All heap blocks were freed"), ran.stderr)
+        print("valgrind over the installed library: \(summary)")
+    }
+
+    /// Installed binaries are stripped; their debug information is in .debug/NAME.debug beside
+    /// each, which the .gnu_debuglink names and lib/debug/.build-id/ links to; gdb finds
+    /// it from this prefix with no setting and shows a habitcore function's source line.
+    /// Nothing installed names the source tree or the build folder.
+    func testDebugInformationIsApartAndFound() throws {
+        let prefix = try InstalledPrefix.path()
+        let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8)
+            .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
+            .split(separator: "\"").dropFirst().first.map(String.init))
+        for binary in ["lib/libhabitcore.so.\(version)", "lib/libhabitcore_hub.so.\(version)", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
+                       "lib/habitcore/habitcore-plugin-runner", "bin/habitctl"] {
+            let path = prefix + "/" + binary, name = URL(fileURLWithPath: binary).lastPathComponent
+            let debug = URL(fileURLWithPath: path).deletingLastPathComponent().path + "/.debug/\(name).debug"
+            let sections = try runProcess(["readelf", "-S", "-W", path]).stdout
+            XCTAssertFalse(sections.contains(".debug_info"), "\(binary) is stripped")
+            XCTAssertFalse(sections.contains(".symtab"), "\(binary) is stripped")
+            XCTAssertTrue(sections.contains(".gnu_debuglink"), binary)
+            let link = try runProcess(["sh", "-c", "readelf --string-dump=.gnu_debuglink '\(path)' | LC_ALL=C tr -c '[:print:]\\n' '?'"]).stdout
+            XCTAssertTrue(link.contains("\(name).debug"), link)
+            XCTAssertTrue(try runProcess(["readelf", "-S", "-W", debug]).stdout.contains(".debug_info"), debug)
+            let id = try XCTUnwrap(try runProcess(["readelf", "-n", path]).stdout.firstMatch(of: /Build ID: ([0-9a-f]+)/).map { String($0.1) })
+            let byID = prefix + "/lib/debug/.build-id/\(id.prefix(2))/\(id.dropFirst(2)).debug"
+            XCTAssertEqual(URL(fileURLWithPath: byID).resolvingSymlinksInPath().path, URL(fileURLWithPath: debug).resolvingSymlinksInPath().path, byID)
+        }
+        // gdb on the stripped library, no setting given: the line and the function come from the debug file.
+        let gdb = try runProcess(["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "info line hc_store_open",
+                                  prefix + "/lib/libhabitcore.so.1"])
+        XCTAssertSucceeded(gdb, "gdb")
+        XCTAssertNotNil(gdb.stdout.firstMatch(of: /Line \d+ of "Sources\/HabitCoreABI\/\w+\.swift" starts at address 0x[0-9a-f]+ <hc_store_open>/),
+                        gdb.stdout + gdb.stderr)
+        let plain = try temporaryDirectory() + "/libhabitcore.so.1"
+        try FileManager.default.copyItem(atPath: prefix + "/lib/libhabitcore.so.\(version)", toPath: plain)
+        let without = try runProcess(["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "info line hc_store_open", plain])
+        XCTAssertFalse(without.stdout.contains("Sources/"), "without its debug file, the library alone has no lines: \(without.stdout)")
+        // No installed file, binary or text, debug files included, names the source tree it was built in.
+        let found = try runProcess(["grep", "-r", "-l", "-F", "-a", Paths.root, prefix])
+        XCTAssertEqual(found.stdout, "", "installed files naming \(Paths.root)")
     }
 }

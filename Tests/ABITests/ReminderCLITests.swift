@@ -19,8 +19,10 @@ final class ReminderCLITests: HabitctlTestCase {
         XCTAssertEqual(rows.map { $0["local_time"] as? String }, ["03:00", "08:00"])
         XCTAssertEqual(rows.first?["message"] as? String, "up!")
         XCTAssertEqual(rows.first?["date"] as? String, "2026-03-08")
-        let human = try habitctl("reminders", "next", "--from", "2026-03-08T00:00Z", "--to", "2026-03-09T00:00Z")
-        XCTAssertTrue(human.stdout.contains("2026-03-08 03:00  Stretch  (rule #1, 2026-03-08T07:00:00Z)  up!"), human.stdout)
+        // Text shows the instant in the local time of the shell (TZ) with its offset.
+        let human = try runProcess([Paths.habitctl, "--db", db, "reminders", "next", "--from", "2026-03-08T00:00Z", "--to", "2026-03-09T00:00Z"],
+                                   environment: ["TZ": "America/New_York"])
+        XCTAssertTrue(human.stdout.contains("2026-03-08 03:00  Stretch  (rule #1, 2026-03-08T03:00:00-04:00)  up!"), human.stdout)
 
         // Delivered once; a snooze is a new instant of the same reminder.
         XCTAssertEqual(try habitctl("reminders", "fired", "1", "2026-03-08", "2026-03-08T07:00Z").stdout, "recorded\n")

@@ -118,19 +118,65 @@ func runWithToolchainHidden(_ script: String, environment: [String: String] = [:
     return try runProcess(unshare + ["sh", "-c", hide + script], environment: environment, currentDirectory: currentDirectory)
 }
 
-/// scripts/install.sh run once per test process into a temporary prefix: the installed
-/// tree that InstallTests and BindingsTests use as a user would.
-enum InstalledPrefix {
-    nonisolated(unsafe) private static var made: String?
+/// README.md's Install section as written: its shell block (install.sh into ~/.local, the
+/// two exports, the C examples built with pkg-config) and its valgrind line.
+enum ReadmeInstall {
+    /// The lines of the first ```sh block after `heading`.
+    static func block(after heading: String) throws -> [String] {
+        let readme = try String(contentsOfFile: Paths.root + "/README.md", encoding: .utf8)
+        guard let section = readme.range(of: heading), let start = readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex),
+              let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
+        else { throw XCTSkip("README.md has no sh block after \(heading)") }
+        return readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
+    }
 
-    static func path() throws -> String {
-        if let made { return made }
-        let prefix = try temporaryDirectory() + "/prefix"
-        let result = try runProcess([Paths.root + "/scripts/install.sh", "--prefix", prefix], currentDirectory: Paths.root)
-        XCTAssertSucceeded(result, "scripts/install.sh --prefix \(prefix)")
+    static var lines: [String] { get throws { try block(after: "## Install\n") } }
+    /// `scripts/install.sh --prefix ~/.local ...`
+    static var install: String { get throws { try XCTUnwrap(try lines.first { $0.hasPrefix("scripts/install.sh ") }) } }
+    /// The `export` lines install.sh prints for that prefix.
+    static var exports: [String] { get throws { try lines.filter { $0.hasPrefix("export ") } } }
+    /// The `cc examples/c/...` lines.
+    static var builds: [String] { get throws { try lines.filter { $0.hasPrefix("cc ") } } }
+    /// `valgrind ... --suppressions=$HOME/.local/share/habitcore/valgrind.supp ./basic habits.db`
+    static var valgrind: String { get throws { try XCTUnwrap(try block(after: "**Debugging.**").first { $0.hasPrefix("valgrind ") }) } }
+}
+
+/// README.md's install line run once per test process, with HOME a temporary folder: the
+/// installed ~/.local that InstallTests, BindingsTests and HubExampleTests use as a user
+/// would, through the README's exports.
+enum InstalledPrefix {
+    nonisolated(unsafe) private static var made: (home: String, output: String)?
+
+    /// The temporary home; the prefix is its .local.
+    static func home() throws -> String {
+        if let made { return made.home }
+        let home = try temporaryDirectory() + "/home"
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let result = try runProcess(["bash", "-c", try ReadmeInstall.install], environment: ["HOME": home], currentDirectory: Paths.root)
+        XCTAssertSucceeded(result, "README: \(try ReadmeInstall.install)")
         guard result.status == 0 else { throw XCTSkip("install.sh failed") }
-        made = prefix
-        return prefix
+        made = (home, result.stdout)
+        return home
+    }
+
+    static func path() throws -> String { try home() + "/.local" }
+
+    /// What install.sh printed.
+    static func output() throws -> String {
+        _ = try home()
+        return made?.output ?? ""
+    }
+
+    /// The environment after the README's export lines, run in a shell where neither
+    /// variable was set before: PKG_CONFIG_PATH and LD_LIBRARY_PATH (HOME stays the
+    /// test's own: rustup and cargo live there).
+    static func environment() throws -> [String: String] {
+        let home = try home()
+        let script = try ReadmeInstall.exports.joined(separator: "\n") + "\nprintf '%s\\n%s\\n' \"$PKG_CONFIG_PATH\" \"$LD_LIBRARY_PATH\""
+        let result = try runProcess(["env", "-u", "PKG_CONFIG_PATH", "-u", "LD_LIBRARY_PATH", "bash", "-c", script], environment: ["HOME": home])
+        XCTAssertSucceeded(result, "README's exports")
+        let values = result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return ["PKG_CONFIG_PATH": values.first ?? "", "LD_LIBRARY_PATH": values.dropFirst().first ?? ""]
     }
 }
 

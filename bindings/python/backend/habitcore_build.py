@@ -2,8 +2,8 @@
 
 `pip install bindings/python` then needs nothing from an index, with or without build
 isolation: no setuptools, no wheel. It packs src/habitcore (and a libhabitcore.so*
-placed there, which makes the wheel platform-specific) with the metadata of
-pyproject.toml's [project] table.
+placed there, which makes the wheel platform-specific: scripts/build-wheel.sh does that
+in a copy of the package) with the metadata of pyproject.toml's [project] table.
 """
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import hashlib
 import io
 import os
 import re
+import stat
 import sysconfig
 import tarfile
 import zipfile
@@ -74,7 +75,9 @@ def _wheel(directory: str, contents: dict[str, bytes], tag: str) -> str:
     with zipfile.ZipFile(os.path.join(directory, name), "w", zipfile.ZIP_DEFLATED) as archive:
         for path, data in contents.items():
             entry = zipfile.ZipInfo(path, date_time=(2026, 1, 1, 0, 0, 0))
-            entry.external_attr = (0o755 if ".so" in path else 0o644) << 16
+            executable = ".so" in path or path.endswith("/habitcore-plugin-runner")
+            # A regular file's type bits too: installers honour the mode only with them.
+            entry.external_attr = (stat.S_IFREG | (0o755 if executable else 0o644)) << 16
             archive.writestr(entry, data, zipfile.ZIP_DEFLATED)
     return name
 

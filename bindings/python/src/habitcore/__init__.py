@@ -35,7 +35,7 @@ from ._types import (
     UnlockState, Vacation, Verdict,
 )
 
-__version__ = "1.0.0"
+__version__ = "1.1.0"
 
 __all__ = [
     "ABI_VERSION", "ACCOUNT_DEFAULT", "POLICY_INHERIT", "Award", "AwardCause", "BusyError", "CancelledError", "Cause", "Completion",

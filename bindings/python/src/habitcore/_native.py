@@ -395,6 +395,25 @@ def _candidates() -> list[str]:
     return beside + ([env] if env else []) + ["libhabitcore.so.1", "libhabitcore.so"]
 
 
+class _DlInfo(ctypes.Structure):
+    _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
+                ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
+
+
+def _file_of(lib: ctypes.CDLL, candidate: str) -> str:
+    """The file the loader took for candidate (a bare name is looked up as the system does)."""
+    try:
+        dladdr = ctypes.CDLL(None).dladdr
+    except (OSError, AttributeError):
+        return candidate
+    dladdr.restype = ctypes.c_int
+    dladdr.argtypes = [ctypes.c_void_p, ctypes.POINTER(_DlInfo)]
+    info = _DlInfo()
+    if dladdr(ctypes.cast(lib.hc_abi_version, ctypes.c_void_p), ctypes.byref(info)) and info.dli_fname:
+        return os.fsdecode(info.dli_fname)
+    return candidate
+
+
 def load() -> tuple[ctypes.CDLL, str]:
     """Loads libhabitcore: beside this package, else $HABITCORE_LIBRARY, else the system's.
 
@@ -415,7 +434,7 @@ def load() -> tuple[ctypes.CDLL, str]:
             function = getattr(lib, name)
             function.restype = restype
             function.argtypes = argtypes
-        return lib, candidate
+        return lib, _file_of(lib, candidate)
     raise ImportError("libhabitcore not found (set HABITCORE_LIBRARY to its path). Tried:\n  " + "\n  ".join(tried))
 
 
