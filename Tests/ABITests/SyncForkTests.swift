@@ -66,16 +66,9 @@ final class SyncForkTests: HabitctlTestCase {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var now = SyncPropertyTests.today
-        func open(_ name: String) throws -> Engine {
-            let engine = try Engine(path: "\(dir)/\(name).db", options: StoreOptions())
-            engine.now = { now }
-            return engine
-        }
+        let open = opener(dir) { now }
         let a = try open("a")
-        let spec = { (name: String) in
-            HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
-                      startDay: SyncPropertyTests.firstDay, schedule: .daily)
-        }
+        let spec = Self.checkmark
         let gym = try a.createHabit(spec("Gym"), startDay: nil)
         _ = try a.createHabit(spec("Swim"), startDay: nil)
         a.close()
@@ -123,15 +116,8 @@ final class SyncForkTests: HabitctlTestCase {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         var now = SyncPropertyTests.today
-        func open(_ name: String) throws -> Engine {
-            let engine = try Engine(path: "\(dir)/\(name).db", options: StoreOptions())
-            engine.now = { now }
-            return engine
-        }
-        func spec(_ name: String) -> HabitSpec {
-            HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
-                      startDay: SyncPropertyTests.firstDay, schedule: .daily)
-        }
+        let open = opener(dir) { now }
+        let spec = Self.checkmark
         let a = try open("a")
         _ = try a.createHabit(spec("Read"), startDay: nil)
         a.close()
@@ -167,6 +153,21 @@ final class SyncForkTests: HabitctlTestCase {
             XCTAssertEqual(try engine.syncCanonical(), canonical, "store \(index)")
             XCTAssertEqual(try engine.store.waitingCount(), 0, "store \(index)")
         }
+    }
+
+    /// Opens store files in dir, their clock the one the test moves.
+    func opener(_ dir: String, _ clock: @escaping () -> Int64) -> (String) throws -> Engine {
+        { name in
+            let engine = try Engine(path: "\(dir)/\(name).db", options: StoreOptions())
+            engine.now = clock
+            return engine
+        }
+    }
+
+    /// A daily checkmark habit from the tests' first day.
+    static func checkmark(_ name: String) -> HabitSpec {
+        HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
+                  startDay: SyncPropertyTests.firstDay, schedule: .daily)
     }
 
     /// Every entry a store holds, as "habit: note", an undone one marked.
