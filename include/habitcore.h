@@ -2197,18 +2197,24 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * Forks. Two histories of a replica fork at the first sequence number where they
  * hold different ops. Of the two ops there, the later one (higher clock stamp,
- * then kind, then payload bytes) starts the branch that moves: a store holding it
- * renames every op of that replica from that number on to a replica derived from
- * the replica and that op, and when the replica is its own, writes on as the new
- * one; records keep their local ids. A store receiving the moving branch while
- * holding the other takes it renamed the same way (counted in ops_forked). A state carries stamps at a ladder of numbers below each replica's
- * highest (seen, seen-1, seen-2, seen-4 ... 1), so two stores find the last number
- * they hold alike however much more one of them holds. An op names each record by
- * its global id and the clock stamp of the op that made it, and changesets carry
- * the moves a store knows of: a record named before its branch moved (a third
- * device logged under the copy's habit before the fork was found) is found under
- * its new id everywhere, and an op naming it waits (ops_waiting) until the moved
- * branch arrives, never taken for the other record that had its id.
+ * then kind, then payload bytes) starts the branch that moves. Each op of the
+ * moving branch from that number on moves on its own: it becomes op 1 of a replica
+ * derived from the replica, its number and the op itself, so every store gives it
+ * the same id whatever order it meets the branches in (three copies writing at once
+ * included). A store holding a moving op moves it; a store receiving one takes it
+ * moved (counted in ops_forked); changesets carry every move their store knows of,
+ * and a store told of a move moves its own copy of that op when the op derives it.
+ * When the replica is the store's own, the replica of its first moved op becomes
+ * its own and it writes on there; records keep their local ids. A state carries
+ * stamps at a ladder of numbers below each replica's highest (seen, seen-1, seen-2,
+ * seen-4 ... 1), so two stores find the last number they hold alike however much
+ * more one of them holds. An op names each record by its global id and the clock
+ * stamp of the op that made it: a record named before it moved (a third device
+ * logged under the copy's habit before the fork was found) is found under its new
+ * id everywhere, and an op naming it waits (ops_waiting) until it arrives, never
+ * taken for the other record that had its id. Ops written before 1.1 name records
+ * by id alone: one of them naming a record that moved is read as naming the op
+ * that stayed under that id.
  *
  * Merge rules (the same on every replica, so every order of exchanges ends in the
  * same records; hc_sync_canonical shows them):
@@ -2219,9 +2225,10 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    zone change naming a zone this machine's tz database lacks (a name newer than
  *    its tzdata, as Europe/Kyiv on an older system) waits until the database has it.
  *    Ops waiting for a record are tried again at each apply that applies an op or
- *    learns of a moved branch, those waiting for a zone at every apply. A store keeps at most 1,000,000 ops waiting: past that, an apply
- *    leaves further waiting ops out of its log (counted in ops_waiting; they are not
- *    held, so peers send them again) and applies the rest;
+ *    moves one, those waiting for a zone at every apply. A store keeps at most
+ *    1,000,000 ops waiting: past that, an apply leaves further waiting ops out of
+ *    its log (counted in ops_waiting; they are not held, so peers send them again)
+ *    and applies the rest;
  *  - ledger entries, proofs and verdicts are a union of records; a record whose
  *    habit, proof or entry has not arrived waits for it (ops_waiting); an undo
  *    whose entry has not arrived

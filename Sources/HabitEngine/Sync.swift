@@ -37,8 +37,7 @@ extension Engine {
         let ops = try store.snapshot { () throws(HabitError) in
             var ops = try store.opsAbove(peer)
             if evidence { ops += try evidenceRecords(for: ops) }
-            // Every moved branch known here: few, and a peer may hold a moved branch's
-            // ops from a store that did not say where they came from.
+            // Every moved op known here: few, and a peer may hold a moved op's old copy.
             ops += try store.moves().map { move in
                 RawOp(id: GlobalId(replica: move.replica, seq: move.from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue,
                       payload: SyncOp.branchMoved(to: move.to).encodePayload())
@@ -88,9 +87,15 @@ extension Engine {
             defer { store.endSyncApply() }
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
-            for move in moves where move.to != move.replica { try store.recordMove(move) }
+            // Told moves: recorded, and this store's copy of each op moved the same way.
+            var movedHere = false
+            for move in moves where move.to != move.replica {
+                try store.recordMove(move)
+                movedHere = try store.moveIfHeld(move) || movedHere
+            }
             let waitingBefore = try store.waitingCount()
-            let (leftOut, movedHere) = try applyNew(decoded, waitingBefore: waitingBefore, &summary)
+            let (leftOut, movedByForks) = try applyNew(decoded, waitingBefore: waitingBefore, &summary)
+            movedHere = movedHere || movedByForks
             // What waits for a record can move only when something arrived or a branch
             // moved (its records' ids changed); what waits for a time zone, whenever this
             // machine's tz database has it.
@@ -116,8 +121,15 @@ extension Engine {
                           _ summary: inout SyncSummary) throws(HabitError) -> (leftOut: Int, moved: Bool) {
         var kept = decoded
         var moved = false
+        // An op this store knows moved (its move derives from it) is taken under its moved id.
+        let known = Dictionary(grouping: try store.moves(), by: { GlobalId(replica: $0.replica, seq: $0.from) })
+        for index in kept.indices {
+            guard let candidates = known[kept[index].raw.id] else { continue }
+            let move = SyncFork.moved(kept[index].raw)
+            if candidates.contains(move) { take(&kept[index], moved: move) }
+        }
         var (fresh, forks) = try unheld(kept)
-        // A moved branch may fork again where it lands (a copy of a copy): settle until none is left.
+        // A moved op's replica may fork again (a copy of a copy): settle until no fork is left.
         var rounds = 0
         while let (replica, fork) = forks.first {
             rounds += 1
@@ -126,16 +138,14 @@ extension Engine {
             }
             for (replica, fork) in forks {
                 if SyncFork.isLater(fork.held, than: fork.received) {
-                    moved = try store.moveBranch(of: replica, from: fork.held.id.seq) != nil || moved
+                    moved = try store.moveBranch(of: replica, from: fork.held.id.seq) > 0 || moved
                     continue
                 }
-                // The changeset's branch moves: taken under the ids every store derives for it.
-                let move = SyncFork.Move(replica: replica, from: fork.received.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: fork.received))
-                try store.recordMove(move)
-                for index in kept.indices where move.moves(kept[index].raw.id) {
-                    let item = kept[index]
-                    kept[index] = (StampedOp(id: move.renamed(item.op.id), hlc: item.op.hlc, op: item.op.op.mappingIds(move.renamed)),
-                                   try move.renamed(item.raw))
+                // The changeset's branch moves: each of its ops taken under the id every store derives for it.
+                for index in kept.indices where kept[index].raw.id.replica == replica && kept[index].raw.id.seq >= fork.received.id.seq {
+                    let move = SyncFork.moved(kept[index].raw)
+                    try store.recordMove(move)
+                    take(&kept[index], moved: move)
                     summary.forked += 1
                 }
             }
@@ -167,6 +177,11 @@ extension Engine {
         }
         summary.new -= leftOut
         return (leftOut, moved)
+    }
+
+    /// A received op under its moved id.
+    private func take(_ item: inout (op: StampedOp, raw: RawOp), moved move: SyncFork.Move) {
+        item = (StampedOp(id: move.renamed(item.op.id), hlc: item.op.hlc, op: item.op.op), move.renamed(item.raw))
     }
 
     /// The changeset's ops this store does not hold (each once), and per replica the

@@ -333,7 +333,7 @@ package final class Hub {
         ops.reserveCapacity(moveRows.rows.count + rows.rows.count)
         for row in moveRows.rows {
             guard row.count == 3, let replica = row[0], replica.count == GlobalId.replicaBytes, let from = BinaryValue.int(row[1]), let to = row[2]
-            else { throw .corrupt("hub: a moved branch is not what it should be") }
+            else { throw .corrupt("hub: a moved op is not what it should be") }
             ops.append(RawOp(id: GlobalId(replica: replica, seq: from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue, payload: to))
         }
         for row in rows.rows {

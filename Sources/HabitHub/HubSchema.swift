@@ -160,8 +160,8 @@ package enum HubSchema {
             "GRANT SELECT ON habitcore.referral_redemptions TO habitcore_device, habitcore_service",
         ] + ["schema_version", "records", "referral_codes", "referral_redemptions"].flatMap(appendOnly)
           + ["records", "referral_codes", "referral_redemptions"].flatMap(rowSecurity),
-        // 2: forked replicas (SyncFork). moves: the branches stores said they moved, so a
-        // store that pulls a moved branch's records finds records named by their old id.
+        // 2: forked replicas (SyncFork). moves: the ops stores said they moved, so a store
+        // that pulls a moved op finds records named by their old id.
         // A record is keyed by its clock stamp too: once the branch it starts has moved
         // (its moved copy is held), the other branch's record under its id is taken
         // beside it; nothing is rewritten. current_records: the records not moved away,
@@ -185,8 +185,8 @@ package enum HubSchema {
                 SELECT r.* FROM habitcore.records r
                 WHERE NOT EXISTS (
                     SELECT 1 FROM habitcore.moves m JOIN habitcore.records c
-                        ON c.user_name = m.user_name AND c.replica = m.to_replica AND c.seq = r.seq - m.from_seq + 1 AND c.hlc = r.hlc
-                    WHERE m.user_name = r.user_name AND m.replica = r.replica AND m.from_seq <= r.seq)
+                        ON c.user_name = m.user_name AND c.replica = m.to_replica AND c.seq = 1 AND c.hlc = r.hlc
+                    WHERE m.user_name = r.user_name AND m.replica = r.replica AND m.from_seq = r.seq)
             """,
             """
             CREATE OR REPLACE VIEW habitcore.replica_heads WITH (security_invoker = true) AS

@@ -443,10 +443,10 @@ enum Schema {
         Schema.shieldRevisionTables.flatMap { table in
             ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
         }.joined(separator: "\n"),
-        // 17: the moved branches of forked replicas (SyncFork) this store knows of: the
-        // ops of a branch of `replica` from `from_seq` on are those of `to_replica` from
-        // 1 on, so a record named by its old id and its stamp is found under the new one
-        // (two copies can fork from one number: each later branch has its own move).
+        // 17: the moved ops of forked replicas (SyncFork) this store knows of: an op of
+        // `replica` at `from_seq` became op 1 of `to_replica`, so a record named by its
+        // old id and its stamp is found under the new one (two copies can fork at one
+        // number: each later op there has its own move).
         """
         CREATE TABLE sync_moves(
             replica BLOB NOT NULL CHECK(length(replica) = 16),

@@ -325,27 +325,42 @@ extension Store {
         return try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
     }
 
-    /// Moves this store's branch of a forked replica (SyncFork): its ops from seq on
-    /// become the derived replica's, renamed with the ids they name, and the registers
-    /// and tombstones that name them follow. Records keep their local ids. When the
-    /// replica is this store's own, the derived one becomes its own. nil: no op to move.
-    package func moveBranch(of replica: [UInt8], from seq: Int64) throws(HabitError) -> SyncFork.Move? {
-        guard let num = try replicaNumber(replica, create: false) else { return nil }
+    /// Moves this store's ops of a forked replica from seq on (SyncFork): each becomes
+    /// op 1 of the replica derived from it. Returns how many moved.
+    package func moveBranch(of replica: [UInt8], from seq: Int64) throws(HabitError) -> Int {
+        guard let num = try replicaNumber(replica, create: false) else { return 0 }
         let moving = try ops(num: num, replica: replica, above: seq - 1)
-        guard let first = moving.first else { return nil }
-        let move = SyncFork.Move(replica: replica, from: first.id.seq, to: SyncFork.movedReplica(of: replica, firstMoved: first))
-        // Ops already held under the derived id (a forged changeset can name it) would
+        for op in moving { try move(op) }
+        return moving.count
+    }
+
+    /// Moves one held op to where SyncFork.moved puts it, when it is held and derives
+    /// that move (a move a peer told of names its op by id: the op here may be another).
+    /// Returns whether it moved.
+    package func moveIfHeld(_ told: SyncFork.Move) throws(HabitError) -> Bool {
+        guard let op = try heldOp(GlobalId(replica: told.replica, seq: told.from)), SyncFork.moved(op) == told else { return false }
+        try move(op)
+        return true
+    }
+
+    /// Moves one held op (SyncFork.moved): its row takes the new id, payload as it was;
+    /// the tombstone, registers and displaced name that name it follow; its record
+    /// keeps its local id. The store's own replica's op: the new replica becomes its own
+    /// when it is the first of its ops to move (the rest of its branch follows).
+    private func move(_ op: RawOp) throws(HabitError) {
+        let move = SyncFork.moved(op)
+        guard var source = try replicaNumber(op.id.replica, create: false) else { return }
+        // An op already held under the moved id (a forged changeset can name it) would
         // give one id two ops: refused, nothing written.
-        if let held = try replicaNumber(move.to, create: false), try db.statement("SELECT 1 FROM sync_ops WHERE rep = ?1 LIMIT 1").binding(held).one({ _ in true }) != nil {
-            throw .invalid("the fork of replica \(SyncHex.encode(replica)) at \(move.from) cannot move: this store already holds ops of \(SyncHex.encode(move.to))")
+        if try heldOp(GlobalId(replica: move.to, seq: 1)) != nil {
+            throw .invalid("\(op.id.text) cannot move to \(SyncHex.encode(move.to))-1: this store already holds an op there")
         }
         // A foreign key names the replica numbers renumbered here: checked at commit.
         try db.execute("PRAGMA defer_foreign_keys = ON")
-        var source = num
         let target: Int64
-        if num == 1 {
+        if source == 1 {
             // This store's own replica: its earlier ops stay under its old id, as any
-            // replica's; the derived id becomes number 1, this store's own.
+            // replica's; the moved op's replica becomes number 1, this store's own.
             guard let fresh = try db.statement("SELECT max(num) + 1 FROM sync_replicas").one({ $0.int(0) }) else { throw .corrupt("no replica numbers") }
             for sql in ["UPDATE sync_replicas SET num = ?1 WHERE num = 1", "UPDATE sync_ops SET rep = ?1 WHERE rep = 1", "UPDATE sync_removed SET rep = ?1 WHERE rep = 1"] {
                 try db.statement(sql).binding(fresh).run()
@@ -353,53 +368,43 @@ extension Store {
             try db.statement("INSERT INTO sync_replicas(num, replica) VALUES(1, ?1)").binding(blob: move.to).run()
             try db.statement("UPDATE sync_replica SET replica = ?1 WHERE id = 1").binding(blob: move.to).run()
             cachedReplica = nil
+            syncCache.numbers = [:]
             source = fresh
             target = 1
         } else {
             guard let number = try replicaNumber(move.to, create: true) else { throw .corrupt("a replica number was not recorded") }
             target = number
         }
-        let update = try db.statement("UPDATE sync_ops SET rep = ?1, seq = ?2, payload = ?3 WHERE rep = ?4 AND seq = ?5")
-        for op in moving {
-            let renamed = try move.renamed(op)
-            update.reset()
-            update.bind(1, target)
-            update.bind(2, renamed.id.seq)
-            update.bind(3, blob: renamed.payload)
-            update.bind(4, source)
-            update.bind(5, op.id.seq)
-            try update.run()
+        for sql in ["UPDATE sync_ops SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3", "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3"] {
+            let statement = try db.statement(sql)
+            statement.bind(1, target)
+            statement.bind(2, source)
+            statement.bind(3, op.id.seq)
+            try statement.run()
         }
-        // A habit shown by a name marked with its global id (two active habits with one
-        // name) takes its new id's mark, as a store that received it renamed shows it.
-        for op in moving where op.kind == SyncOp.Kind.habitCreate.rawValue {
-            let renamedId = move.renamed(op.id)
-            let local = try db.statement("SELECT local_id FROM sync_ops WHERE rep = ?1 AND seq = ?2")
-            local.bind(1, target)
-            local.bind(2, renamedId.seq)
-            guard let habitId = try local.one({ $0.optionalInt(0) }) ?? nil, let habit = try habit(id: habitId),
-                  case .habitCreate(let spec, _) = try SyncOp.decode(kind: op.kind, payload: op.payload) else { continue }
-            for full in [false, true] where habit.spec.name == SyncMerge.displacedName(spec.name, id: op.id, full: full) {
-                try renameRow(habitId, SyncMerge.displacedName(spec.name, id: renamedId, full: full), id: renamedId)
-            }
-        }
-        let tombstones = try db.statement("UPDATE sync_removed SET rep = ?1, seq = seq - ?2 + 1 WHERE rep = ?3 AND seq >= ?2")
-        tombstones.bind(1, target)
-        tombstones.bind(2, move.from)
-        tombstones.bind(3, source)
-        try tombstones.run()
         let seen = try db.statement("UPDATE sync_replicas SET seen = min(seen, ?1) WHERE num = ?2")
-        seen.bind(1, move.from - 1)
+        seen.bind(1, op.id.seq - 1)
         seen.bind(2, source)
         try seen.run()
-        // Registers: targets that name a moved record, and winners that are moved ops.
-        let movedStamps = Set(moving.map(\.hlc))
-        let registers = try db.statement("SELECT target, hlc, replica FROM sync_lww WHERE instr(target, ?1) > 0 OR replica = ?2")
-        registers.bind(1, SyncHex.encode(replica) + "-")
-        registers.bind(2, blob: replica)
+        // A habit shown by a name marked with its global id (two active habits with one
+        // name) takes its new id's mark, as a store that received it moved shows it.
+        if op.kind == SyncOp.Kind.habitCreate.rawValue {
+            let renamedId = move.renamed(op.id)
+            if let habitId = try localId(renamedId, .habit), let habit = try habit(id: habitId),
+               case .habitCreate(let spec, _) = try SyncOp.decode(kind: op.kind, payload: op.payload) {
+                for full in [false, true] where habit.spec.name == SyncMerge.displacedName(spec.name, id: op.id, full: full) {
+                    try renameRow(habitId, SyncMerge.displacedName(spec.name, id: renamedId, full: full), id: renamedId)
+                }
+            }
+        }
+        // Registers: targets that name the moved record, and a winner that is the moved op.
+        let registers = try db.statement("SELECT target, hlc, replica FROM sync_lww WHERE instr(target, ?1) > 0 OR (replica = ?2 AND hlc = ?3)")
+        registers.bind(1, op.id.text)
+        registers.bind(2, blob: op.id.replica)
+        registers.bind(3, op.hlc)
         for (old, hlc, winner) in try registers.all({ ($0.text(0) ?? "", $0.int(1), $0.blob(2)) }) {
             let renamedTarget = move.renamed(target: old)
-            let renamedWinner = winner == replica && movedStamps.contains(hlc) ? move.to : winner
+            let renamedWinner = winner == op.id.replica && hlc == op.hlc ? move.to : winner
             guard renamedTarget != old || renamedWinner != winner else { continue }
             let remove = try db.statement("DELETE FROM sync_lww WHERE target = ?1")
             remove.bind(1, old)
@@ -408,12 +413,11 @@ extension Store {
         }
         try recordMove(move)
         syncCache = SyncCache(active: syncCache.active)
-        return move
     }
 
     // MARK: Moved branches
 
-    /// Records that a branch moved (here, or on a peer that said so): idempotent.
+    /// Records that an op moved (here, or on a peer that said so): idempotent.
     package func recordMove(_ move: SyncFork.Move) throws(HabitError) {
         let statement = try db.statement("INSERT OR IGNORE INTO sync_moves(replica, from_seq, to_replica) VALUES(?1, ?2, ?3)")
         statement.bind(1, blob: move.replica)
@@ -423,7 +427,7 @@ extension Store {
         syncCache.moves = nil
     }
 
-    /// Every moved branch this store knows of.
+    /// Every moved op this store knows of.
     package func moves() throws(HabitError) -> [SyncFork.Move] {
         if let known = syncCache.moves { return known }
         let moves = try db.statement("SELECT replica, from_seq, to_replica FROM sync_moves ORDER BY replica, from_seq, to_replica").all {
@@ -435,9 +439,9 @@ extension Store {
 
     /// The id a record named by an op has in this store's log now, or nil while the
     /// record is not held. A name with a stamp is the op at that id with that stamp,
-    /// or, when the id's op here is another (a fork), the op its branch moved to
-    /// (SyncFork.Move, followed as often as the branch moved); one without a stamp is
-    /// the id as it stands.
+    /// or, when the id's op here is another (a fork), where that op moved to
+    /// (SyncFork.Move, followed as often as it moved); one without a stamp is the id
+    /// as it stands.
     package func heldRecord(_ name: GlobalId) throws(HabitError) -> GlobalId? {
         guard name.stamp != 0 else { return name }
         var candidates = [name]
@@ -591,7 +595,7 @@ extension Store {
     /// materialised once: when it arrives, or later when what it waited for has.
     package func materialize(_ stamped: StampedOp) throws(HabitError) -> Applied {
         let id = stamped.id
-        // The records it names, by their ids here (a moved branch's records have new ones).
+        // The records it names, by their ids here (a moved op's record has a new one).
         guard let named = try heldNames(stamped.op) else { return .waiting }
         switch named {
         case .habitCreate(let spec, let createdAtMs):
@@ -913,6 +917,6 @@ package struct SyncCache {
     /// Habits whose settings versions this apply changed, with the first day they re-judge.
     var versionChanges: [(Int64, Int32)] = []
     var awards: Set<String> = []
-    /// The moved branches (sync_moves), read once per apply.
+    /// The moved ops (sync_moves), read once per apply.
     var moves: [SyncFork.Move]?
 }

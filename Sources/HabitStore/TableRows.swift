@@ -39,7 +39,7 @@ extension Store {
         ("sync_ops", .local, "this file's op log: a restore logs the restored records afresh, as its own"),
         ("sync_lww", .local, "the op log's last-writer registers, rebuilt with it"),
         ("sync_removed", .local, "the op log's removed records, rebuilt with it"),
-        ("sync_moves", .local, "the forked replicas' moved branches the op log names, rebuilt with it"),
+        ("sync_moves", .local, "the forked replicas' moved ops the op log names, rebuilt with it"),
     ]
 
     /// What the document's rows are given in place of their ids: zone changes, which

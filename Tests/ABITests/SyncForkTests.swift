@@ -316,6 +316,17 @@ extension XCTestCase {
         return result
     }
 
+    /// The notes of every entry a store holds in its log: shown, or waiting for a record it names.
+    /// With them, "habit:NAME" for every habit it shows.
+    func logged(_ engine: Engine) throws -> Set<String> {
+        var notes = Set(try written(engine).map(\.note))
+        notes.formUnion(try engine.habits(includeArchived: true).map { "habit:" + $0.spec.name })
+        for raw in try engine.store.pendingOps() where raw.kind == SyncOp.Kind.entry.rawValue {
+            if case .entry(_, _, _, _, _, _, let note?, _) = try SyncOp.decode(kind: raw.kind, payload: raw.payload) { notes.insert(note) }
+        }
+        return notes
+    }
+
     struct ForkTally {
         var steps = 0, writes = 0, amounts = 0, skips = 0, undos = 0, edits = 0, vacations = 0, credits = 0, rolledBack = 0
         var hubSyncs = 0, restores = 0, copies = 0, deletions = 0, lost = 0, repeated = 0, reapplied = 0, stale = 0, forked = 0
@@ -401,9 +412,9 @@ extension XCTestCase {
                     XCTFail(fail("device \(device): a changeset applied again changed the store (\(again.new) new)"))
                 }
             }
-            // What the sender held when the changeset was made, less what the receiver set
-            // aside as a fork's moving branch (it comes again, renamed, from its writer).
-            let now = Set(try written(engines[device]).map(\.note))
+            // What the sender held when the changeset was made and the receiver now holds
+            // in its log (shown, or waiting for a record it names).
+            let now = try logged(engines[device])
             holds[device].formUnion(carried.intersection(now))
             undone[device].formUnion(carriedUndone.intersection(now))
             try checkForward(device)
@@ -413,7 +424,7 @@ extension XCTestCase {
         func syncThroughHub(_ device: Int) throws {
             guard let hubSync else { return }
             try hubSync(device, paths[device])
-            let now = Set(try written(engines[device]).map(\.note))
+            let now = try logged(engines[device])
             holds[device].formUnion(hubHolds.intersection(now))
             undone[device].formUnion(hubUndone.intersection(now))
             hubHolds.formUnion(holds[device])
@@ -438,6 +449,7 @@ extension XCTestCase {
                 _ = try engine.createHabit(HabitSpec(name: name, kind: counter ? .counter : .checkmark, target: counter ? 8 : 1, direction: .atLeast,
                                                      group: nil, unit: nil, routine: .anytime, proofRequired: false,
                                                      startDay: SyncPropertyTests.firstDay, schedule: .daily), startDay: nil)
+                holds[d].insert("habit:" + name)
             case 2, 3, 4, 5, 6:
                 guard let habit = rng.pick(try engine.habits(includeArchived: false)) else { continue }
                 let note = "w\(tally.steps)@\(habit.spec.name)"
@@ -529,8 +541,11 @@ extension XCTestCase {
                 try deliver(bytes, to: d, from: from, holds: holds[from], undone: undone[from])
             }
         }
-        // What the model says survives: every write some device or the hub holds now.
-        let survivors = holds.reduce(hubHolds) { $0.union($1) }
+        // What the model says survives: every habit and write some device or the hub
+        // holds now (a write whose habit was rolled back everywhere cannot show).
+        let held = holds.reduce(hubHolds) { $0.union($1) }
+        let survivors = held.filter { $0.hasPrefix("w") && held.contains("habit:" + ($0.split(separator: "@").last.map(String.init) ?? "")) }
+        let habitsSurviving = held.filter { $0.hasPrefix("habit:") }
         let cancelled = undone.reduce(hubUndone) { $0.union($1) }
         tally.rolledBack = tally.writes - survivors.count
         // The final exchange: through the hub, then all pairs, twice.
@@ -551,6 +566,8 @@ extension XCTestCase {
                 failed = true
                 XCTFail(fail("device \(d): \(entry.note) holds \(entry.value), logged as \(amount)"))
             }
+            let shownHabits = Set(try engines[d].habits(includeArchived: true).map { "habit:" + $0.spec.name })
+            XCTAssertTrue(habitsSurviving.isSubset(of: shownHabits), fail("device \(d) lost habits \(habitsSurviving.subtracting(shownHabits).sorted())"))
             let held = entries.map(\.note)
             let lost = survivors.subtracting(held), extra = Set(held).subtracting(survivors)
             tally.writesLost += lost.count
