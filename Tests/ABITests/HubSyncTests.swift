@@ -295,7 +295,9 @@ final class HubForkTests: HubTestCase {
                 guard hc_store_open(&store, path, 0) == HC_OK, let store else { throw NSError(domain: String(cString: hc_last_error_message()), code: 1) }
                 defer { hc_store_close(store) }
                 var summary = hc_hub_sync_summary()
-                summary.struct_size = UInt32(MemoryLayout<hc_hub_sync_summary>.size)
+                guard hc_hub_sync_summary_init(&summary, UInt32(MemoryLayout<hc_hub_sync_summary>.size)) == HC_OK else {
+                    throw NSError(domain: "hub sync summary init", code: 1)
+                }
                 var status = hc_hub_sync(&summary, hub, store, nil)
                 for _ in 0..<3 where status == HC_E_IO { status = hc_hub_sync(&summary, hub, store, nil) }
                 guard status == HC_OK else {
