@@ -244,18 +244,22 @@ final class SyncForkTests: HabitctlTestCase {
         let whole = try canonical(reference.path)
         XCTAssertEqual(whole.components(separatedBy: "\nentry ").count - 1, 8_000)
         var rng = SplitMix(seed: 38)
-        var killedInside = 0
-        for trial in 0..<10 {
-            let store = try newStore("killed\(trial)")
+        /// Runs habitctl with arguments and SIGKILLs it at a random moment within an apply's time.
+        func killInside(_ arguments: [String]) throws {
             let process = Process()
             process.executableURL = URL(fileURLWithPath: Paths.habitctl)
-            process.arguments = ["--db", store.path, "sync", "apply", changes]
+            process.arguments = arguments
             process.standardOutput = FileHandle.nullDevice
             process.standardError = FileHandle.nullDevice
             try process.run()
             usleep(UInt32(rng.below(Int(applyMicros))))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+        }
+        var killedInside = 0
+        for trial in 0..<10 {
+            let store = try newStore("killed\(trial)")
+            try killInside(["--db", store.path, "sync", "apply", changes])
             let after = try canonical(store.path)
             XCTAssertTrue(after == store.canonical || after == whole, "trial \(trial): a killed apply left part of the changeset")
             if after == store.canonical { killedInside += 1 }
@@ -285,15 +289,7 @@ final class SyncForkTests: HabitctlTestCase {
         var produced = 0
         for trial in 0..<8 {
             let out = dir + "/killed\(trial).changes"
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Paths.habitctl)
-            process.arguments = ["--db", dir + "/phone.db", "sync", "changes", "--out", out]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            usleep(UInt32(rng.below(Int(applyMicros))))
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
+            try killInside(["--db", dir + "/phone.db", "sync", "changes", "--out", out])
             guard FileManager.default.fileExists(atPath: out) else { continue }
             produced += 1
             XCTAssertSucceeded(try apply(target.path, out), "trial \(trial): a changeset left by a killed writer is whole")
