@@ -2205,10 +2205,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * moved (counted in ops_forked); changesets carry every move their store knows of,
  * and a store told of a move moves its own copy of that op when the op derives it.
  * When the replica is the store's own, the replica of its first moved op becomes
- * its own and it writes on there; records keep their local ids. A state carries
- * stamps at a ladder of numbers below each replica's highest (seen, seen-1, seen-2,
- * seen-4 ... 1), so two stores find the last number they hold alike however much
- * more one of them holds. An op names each record by its global id and the clock
+ * its own and it writes on there; records keep their local ids. A state carries,
+ * at a ladder of numbers below each replica's highest (seen, seen-1, seen-2,
+ * seen-4 ... 1), the stamp there and a digest of every op up to there, so two stores
+ * find the last number up to which they hold the same ops however much more one of
+ * them holds, even when one holds a replica's numbers from two branches. An op names each record by its global id and the clock
  * stamp of the op that made it: a record named before it moved (a third device
  * logged under the copy's habit before the fork was found) is found under its new
  * id everywhere, and an op naming it waits (ops_waiting) until it arrives, never

@@ -484,6 +484,11 @@ enum Schema {
         UPDATE habit_versions SET archived = 1
             WHERE from_day >= (SELECT archived_day FROM habits WHERE id = habit_id AND archived_day IS NOT NULL);
         """,
+        // Each op's replica prefix digest through it (SyncFork.prefixShare), NULL until
+        // every op below it is held; filled for the ops already logged (Store.extendDigests).
+        """
+        ALTER TABLE sync_ops ADD COLUMN digest INTEGER;
+        """,
     ]
 
     /// The tables whose rows decide a shield's state.
@@ -557,6 +562,7 @@ enum Schema {
                 for step in Int(version)..<migrations.count {
                     try db.execute(migrations[step])
                     if step == 3 { try Store.writeAwardRules(AwardCatalogue.builtIn, into: db) }
+                    if step == 18 { try Store.extendAllDigests(db) }
                 }
                 try db.execute("PRAGMA application_id = \(applicationId); PRAGMA user_version = \(latestVersion)")
             }

@@ -11,6 +11,22 @@ import XCTest
 /// each record once, and bob never sees a row of alice's.
 final class HubSyncTests: HubTestCase {
 
+    /// The hub's share of a record in a replica's prefix digest (habitcore.op_share, in
+    /// SQL) is the library's (SyncFork.prefixShare) for random ops of every kind and
+    /// size: otherwise a store and the hub never find what they hold alike.
+    func testTheHubSharesEachRecordInAPrefixDigestAsStoresDo() throws {
+        let admin = try admin()
+        var random = SplitMix(seed: 0x5A4E)
+        for _ in 0..<300 {
+            let payload = (0..<random.below(200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let op = RawOp(id: GlobalId(replica: Array(repeating: 7, count: GlobalId.replicaBytes), seq: 1 + Int64(random.next() >> 2)),
+                           hlc: Int64(random.next() >> 1), kind: UInt8(random.below(256)), payload: payload)
+            let rows = try admin.query("SELECT habitcore.op_share($1, $2, $3::smallint, $4)",
+                                       [.int(op.id.seq), .int(op.hlc), .int(Int64(op.kind)), .bytes(op.payload)], binary: true)
+            XCTAssertEqual(rows.rows.first?.first.flatMap(BinaryValue.int).map { UInt64(bitPattern: $0) }, SyncFork.prefixShare(op))
+        }
+    }
+
     /// Kills every backend of user from the admin connection.
     func kill(_ admin: PostgresConnection, _ user: String) throws {
         _ = try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [.text(user)])
