@@ -28,7 +28,7 @@ package enum HubSchema {
 
     /// The group roles hc_hub_user_add puts logins in. Cluster-wide, so created
     /// only when missing.
-    static let roles = """
+    package static let roles = """
         DO $roles$
         BEGIN
             IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'habitcore_device') THEN
@@ -42,7 +42,7 @@ package enum HubSchema {
         """
 
     /// migrations[i] takes the schema from version i to i + 1.
-    static let migrations: [[String]] = [
+    package static let migrations: [[String]] = [
         [
             "REVOKE ALL ON SCHEMA public FROM PUBLIC",
             "CREATE SCHEMA habitcore",
