@@ -403,6 +403,22 @@ extension XCTestCase {
         }
     }
 
+    /// Each prefix digest a store's state gives is the sum of the shares of the ops it
+    /// holds of that replica up to there (SyncFork.prefixShare), recomputed from its log.
+    func assertDigestsAreSums(_ engine: Engine, _ what: String) throws {
+        let state = try VersionVector.decode(try engine.syncState())
+        let ops = Dictionary(grouping: try engine.store.allOps(), by: \.id.replica)
+        for (replica, ladder) in state.stamps {
+            var sums: [Int64: UInt64] = [:], sum: UInt64 = 0
+            for op in (ops[replica] ?? []).sorted(by: { $0.id.seq < $1.id.seq }) {
+                sum &+= SyncFork.prefixShare(op)
+                sums[op.id.seq] = sum
+            }
+            let expected = VersionVector.ladder(state.seen[replica] ?? 0).map { sums[$0] }
+            XCTAssertEqual(ladder.map(\.digest), expected, "\(what): replica \(SyncHex.encode(replica))")
+        }
+    }
+
     /// One seed of the harness. With hubSync (a device's number and store path: push
     /// and pull it through a hub), devices also sync through the hub, which keeps what
     /// they pushed across their restores; startMs is the devices' clock at the start.
@@ -635,6 +651,7 @@ extension XCTestCase {
             for entry in entries where entry.undone && !cancelled.contains(entry.note) { XCTFail(fail("device \(d): \(entry.note) undone by nobody")) }
             let text = try engines[d].syncCanonical()
             XCTAssertEqual(text, canonical, fail("device \(d)'s canonical text differs from device 0's"))
+            try assertDigestsAreSums(engines[d], fail("device \(d)"))
             failed = failed || !lost.isEmpty || !extra.isEmpty || held.count != Set(held).count || text != canonical
         }
         if failed || tally.misplaced > 0 { tally.failing.append(seed) }
