@@ -24,6 +24,7 @@ HabitKit's HabitError.Code constants each name every HC_E_* code.
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import sys
@@ -135,25 +136,28 @@ def check(include: Path) -> list[str]:
             missing = sorted(required_codes(bodies[name]) - set(t["status"]), key=names.index)
             if missing:
                 faults.append(f"{where}: its export can return {' '.join(missing)}, not in @status")
-    faults += check_bindings(names)
+    faults += check_bindings(codes)
     return faults
 
 
-def check_bindings(names: list[str]) -> list[str]:
-    """Each binding's error table names every HC_E_* code."""
+def check_bindings(codes: list[tuple[str, int]]) -> list[str]:
+    """Each binding's error table names every HC_E_* code, with its value where the table holds one."""
     faults = []
-    errors = [n for n in names if n != "HC_OK"]
-    python = (ROOT / "bindings/python/src/habitcore/_errors.py").read_text(encoding="utf-8")
-    members = dict(re.findall(r"^    ([A-Z_]+) = (\d+)$", python, flags=re.M))
-    classes = set(re.findall(r"status = Status\.([A-Z_]+)", python))
+    errors = [n for n, _ in codes if n != "HC_OK"]
+    # Python's table as the package defines it (the module needs nothing but enum).
+    spec = importlib.util.spec_from_file_location("habitcore_errors", ROOT / "bindings/python/src/habitcore/_errors.py")
+    errors_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(errors_module)
+    members = {m.name: m.value for m in errors_module.Status}
+    classes = {cls.status.name for cls in errors_module.ERRORS.values()}
     rust = (ROOT / "bindings/rust/habitcore/src/lib.rs").read_text(encoding="utf-8")
     rust_kinds = set(re.findall(r"sys::(HC_E_\w+) => ErrorKind::", rust))
     swift = (ROOT / "Sources/HabitKit/HabitError.swift").read_text(encoding="utf-8")
     swift_codes = set(re.findall(r"Code\(rawValue: (HC_E_\w+)\)", swift))
-    for code in names:
+    for code, value in codes:
         short = code.removeprefix("HC_E_").removeprefix("HC_")
-        if short not in members:
-            faults.append(f"bindings/python _errors.py: Status has no {short} ({code})")
+        if members.get(short) != value:
+            faults.append(f"bindings/python _errors.py: Status.{short} is not {value} ({code})")
         if code in errors and short not in classes:
             faults.append(f"bindings/python _errors.py: no error class for {code}")
         if code in errors and code not in rust_kinds:
