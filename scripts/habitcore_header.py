@@ -72,6 +72,8 @@ class Header:
     handles: list[str] = field(default_factory=list)
     callbacks: list[Callback] = field(default_factory=list)
     functions: list[Function] = field(default_factory=list)
+    # Opaque handles and callback types as ("handle" | "callback", name), in header order.
+    typedefs: list[tuple[str, str]] = field(default_factory=list)
 
 
 def strip_comments(text: str) -> str:
@@ -196,10 +198,12 @@ def parse(header: str) -> Header:
         m = re.fullmatch(r"typedef struct (\w+) (\w+)", s)
         if m:
             out.handles.append(m.group(1))
+            out.typedefs.append(("handle", m.group(1)))
             continue
         m = re.fullmatch(r"typedef (.+?)\(\s*\*\s*(\w+)\s*\)\s*\((.*)\)", s)
         if m:
             out.callbacks.append(Callback(m.group(2), m.group(1).strip(), [declaration(p) for p in split_params(m.group(3))]))
+            out.typedefs.append(("callback", m.group(2)))
             continue
         m = re.fullmatch(r"(.+?)\b(hc_\w+)\s*\((.*)\)", s)
         if m:
