@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Generates src/habitcore/_header.py, the ctypes mirror of include/habitcore_plugin.h and
-include/habitcore.h: every numeric and string constant, every struct, every callback
-type and every function's restype and argtypes.
+"""Generates the Python mirror of include/habitcore_plugin.h and include/habitcore.h:
 
-    python3 generate.py            # rewrite src/habitcore/_header.py
-    python3 generate.py --check    # exit 1 if it differs from what the headers give
-    python3 generate.py --stdout   # print it
+    src/habitcore/_header.py   ctypes: every numeric and string constant, every struct,
+                               every callback type, every function's restype and argtypes
+    src/habitcore/_enums.py    the public enums (Kind, EntryKind, Metric, ...): each the
+                               header's constants of one prefix (ENUMS below names them)
+
+    python3 generate.py            # rewrite both
+    python3 generate.py --check    # exit 1 if either differs from what the headers give
+    python3 generate.py --stdout   # print both
 
 The headers are read by scripts/habitcore_header.py, the one reader the Rust -sys
 generator uses too. Types map as the package's callers pass them: handles and void *
@@ -23,6 +26,56 @@ import habitcore_header as header  # noqa: E402
 
 HEADERS = ["habitcore_plugin.h", "habitcore.h"]
 OUTPUT = HERE / "src" / "habitcore" / "_header.py"
+ENUMS_OUTPUT = HERE / "src" / "habitcore" / "_enums.py"
+
+# The public enums: (class, the header's prefix, base, docstring, members the binding
+# adds before the header's, the prefix's names that belong elsewhere). Members are the
+# header's constants of that prefix, in the header's order, named by what follows it.
+ENUMS = [
+    ("Kind", "HC_KIND_", "_OpenEnum", "HC_KIND_*: what a habit measures.", [], []),
+    ("Direction", "HC_DIRECTION_", "_OpenEnum", "HC_DIRECTION_*.", [], []),
+    ("Routine", "HC_ROUTINE_", "_OpenEnum", "HC_ROUTINE_*.", [], []),
+    ("OpenFlag", "HC_OPEN_", "enum.IntFlag", "HC_OPEN_*.", [], ["DAY_PREVIOUS", "DAY_ZERO"]),
+    ("Format", "HC_FORMAT_", "_OpenEnum", "HC_FORMAT_*: export and import formats.", [], []),
+    ("HabitField", "HC_HABIT_FIELD_", "enum.IntFlag", "HC_HABIT_FIELD_*: what :meth:`Store.update_habit` changes.", [], []),
+    ("EntryKind", "HC_ENTRY_", "_OpenEnum", "HC_ENTRY_*.", [], []),
+    ("Source", "HC_SOURCE_", "_OpenEnum", "HC_SOURCE_*.", [], []),
+    ("DayFlag", "HC_DAY_", "enum.IntFlag", "HC_DAY_*: bits of a day state.", [], ["NONE"]),
+    ("StreakUnit", "HC_STREAK_UNIT_", "_OpenEnum", "HC_STREAK_UNIT_*.", [], []),
+    ("OpenDay", "HC_OPEN_DAY_", "_OpenEnum", "HC_OPEN_DAY_* (0: a habit inherits the store's).", [("INHERIT", 0)], []),
+    ("OffDays", "HC_OFF_DAYS_", "_OpenEnum", "HC_OFF_DAYS_* (0 for a habit).", [("NONE", 0)], []),
+    ("DueState", "HC_DUE_", "_OpenEnum", "HC_DUE_*.", [], []),
+    ("CreditKind", "HC_CREDIT_", "_OpenEnum", "HC_CREDIT_*.", [], []),
+    ("Cause", "HC_CAUSE_", "_OpenEnum", "HC_CAUSE_*: what wrote a credit entry.", [("NONE", 0)], []),
+    ("Expiry", "HC_EXPIRY_", "_OpenEnum", "HC_EXPIRY_*.", [], []),
+    ("RuleKind", "HC_RULE_", "_OpenEnum", "HC_RULE_*: credit rules.", [], []),
+    ("Metric", "HC_METRIC_", "_OpenEnum", "HC_METRIC_*.", [], []),
+    ("Scope", "HC_SCOPE_", "_OpenEnum", "HC_SCOPE_*.", [], []),
+    ("AwardCause", "HC_AWARD_CAUSE_", "_OpenEnum", "HC_AWARD_CAUSE_*.", [], []),
+    ("EventKind", "HC_EVENT_", "_OpenEnum", "HC_EVENT_*.", [], []),
+    ("Outcome", "HC_OUTCOME_", "_OpenEnum", "HC_OUTCOME_*: verdicts, decisions and reviews.", [], []),
+    ("Stage", "HC_STAGE_", "_OpenEnum", "HC_STAGE_*.", [], []),
+    ("PolicyMode", "HC_POLICY_", "_OpenEnum", "HC_POLICY_ALL / HC_POLICY_ANY.", [], ["INHERIT", "OWN"]),
+    ("PluginKind", "HC_PLUGIN_", "_OpenEnum", "HC_PLUGIN_*.", [], ["ABI_VERSION", "FINGERPRINT_MAX"]),
+    ("Quiet", "HC_QUIET_", "_OpenEnum", "HC_QUIET_*: what quiet hours do to a reminder.", [], []),
+    ("ReminderKind", "HC_REMINDER_", "_OpenEnum", "HC_REMINDER_*.", [], []),
+]
+# Single constants the package exports by their short names.
+SINGLE = [("POLICY_INHERIT", "HC_POLICY_INHERIT", "HC_POLICY_INHERIT: a habit's miss allowance follows the store's."),
+          ("ACCOUNT_DEFAULT", "HC_ACCOUNT_DEFAULT", None)]
+OPEN_ENUM = '''class _OpenEnum(enum.IntEnum):
+    """An IntEnum that takes a value newer than this package as an ``UNKNOWN_<n>`` member
+    instead of failing: the header's constants are only ever appended."""
+
+    @classmethod
+    def _missing_(cls, value: object) -> _OpenEnum | None:
+        if not isinstance(value, int) or isinstance(value, bool):
+            return None
+        member = int.__new__(cls, value)
+        member._name_ = f"UNKNOWN_{value}"
+        member._value_ = value
+        return member
+'''
 SCALARS = {"uint32_t": "u32", "int32_t": "i32", "int64_t": "i64", "double": "f64", "uint8_t": "ctypes.c_uint8"}
 POINTERS = {"int32_t": "I32P", "int64_t": "I64P", "double": "F64P", "uint8_t": "u8p"}
 
@@ -165,18 +218,52 @@ def generate() -> str:
     return "\n".join(out)
 
 
+def generate_enums() -> str:
+    constants = {c.name: c for name in HEADERS for c in header.parse(name).constants if not c.string}
+    out = [
+        '"""@generated by bindings/python/generate.py from include/habitcore_plugin.h and include/habitcore.h.',
+        "",
+        "The header's constants as the package's enums. Do not edit: run `python3 bindings/python/generate.py`",
+        '(tests/test_generated.py checks it is current)."""',
+        "from __future__ import annotations",
+        "",
+        "import enum",
+        "",
+        "",
+        OPEN_ENUM,
+    ]
+    for name, prefix, base, doc, added, excluded in ENUMS:
+        members = list(added) + [(c[len(prefix):], constants[c].value) for c in constants
+                                 if c.startswith(prefix) and c[len(prefix):] not in excluded]
+        if len(members) == len(added):
+            raise header.HeaderError(f"no constant starts with {prefix} (enum {name})")
+        out += ["", f"class {name}({base}):", f'    """{doc}"""', ""]
+        for member, value in members:
+            comment = constants.get(prefix + member)
+            note = f"  # {comment.comment}" if comment is not None and comment.comment else ""
+            out.append(f"    {member} = {python_value(constants[prefix + member]) if comment else value}{note}")
+        out.append("")
+    for name, c_name, doc in SINGLE:
+        out += ["", f"{name} = {python_value(constants[c_name])}"]
+        if doc:
+            out.append(f'"""{doc}"""')
+    out.append("")
+    return "\n".join(out)
+
+
 def main() -> int:
-    text = generate()
+    outputs = [(OUTPUT, generate()), (ENUMS_OUTPUT, generate_enums())]
     if "--stdout" in sys.argv:
-        sys.stdout.write(text)
+        for _, text in outputs:
+            sys.stdout.write(text)
         return 0
     if "--check" in sys.argv:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{OUTPUT} is not what generate.py makes of the headers: run python3 bindings/python/generate.py", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
+        stale = [path for path, text in outputs if (path.read_text(encoding="utf-8") if path.exists() else "") != text]
+        for path in stale:
+            print(f"{path} is not what generate.py makes of the headers: run python3 bindings/python/generate.py", file=sys.stderr)
+        return 1 if stale else 0
+    for path, text in outputs:
+        path.write_text(text, encoding="utf-8")
     return 0
 
 
