@@ -468,10 +468,10 @@ int32_t hc_store_import_loop_db(hc_store *store, const char *path);
 #define HC_DIRECTION_AT_LEAST 1 /* reach the target; for measurements: higher is better */
 #define HC_DIRECTION_AT_MOST 2  /* stay at or under it; for measurements: lower is better */
 
-#define HC_ROUTINE_ANYTIME 0
-#define HC_ROUTINE_MORNING 1
-#define HC_ROUTINE_DAY 2
-#define HC_ROUTINE_EVENING 3
+#define HC_ROUTINE_ANYTIME 0 /* any time of day (the default) */
+#define HC_ROUTINE_MORNING 1 /* the morning */
+#define HC_ROUTINE_DAY 2 /* the day */
+#define HC_ROUTINE_EVENING 3 /* the evening */
 
 /*
  * What a habit is. Schedules are text:
@@ -523,10 +523,10 @@ int32_t hc_habit_options_init(hc_habit_options *out, uint32_t struct_size);
 /* Bits naming the fields hc_habit_update changes. */
 #define HC_HABIT_FIELD_NAME 0x01u
 #define HC_HABIT_FIELD_TARGET 0x02u    /* target and direction */
-#define HC_HABIT_FIELD_GROUP 0x04u
-#define HC_HABIT_FIELD_UNIT 0x08u
+#define HC_HABIT_FIELD_GROUP 0x04u /* group_name (NULL clears it) */
+#define HC_HABIT_FIELD_UNIT 0x08u /* unit (NULL clears it) */
 #define HC_HABIT_FIELD_ROUTINE 0x10u
-#define HC_HABIT_FIELD_PROOF 0x20u
+#define HC_HABIT_FIELD_PROOF 0x20u /* proof_required */
 #define HC_HABIT_FIELD_SCHEDULE 0x40u  /* applies from today on; earlier days keep theirs */
 #define HC_HABIT_FIELD_START_DAY 0x80u
 /* Since 1.1. The display fields; options.struct_size must cover them. */
@@ -663,10 +663,10 @@ void hc_habit_list_free(hc_habit_list *list);
 #define HC_ENTRY_SKIP 4   /* the day is excused */
 #define HC_ENTRY_UNDO 5   /* cancels the entry named in `undoes`; appended by hc_entry_undo */
 
-#define HC_SOURCE_MANUAL 1
-#define HC_SOURCE_IMPORT 2
-#define HC_SOURCE_HEALTH 3
-#define HC_SOURCE_PROOF 4
+#define HC_SOURCE_MANUAL 1 /* logged by hand (the default) */
+#define HC_SOURCE_IMPORT 2 /* brought in by an import */
+#define HC_SOURCE_HEALTH 3 /* reported by a health service */
+#define HC_SOURCE_PROOF 4 /* appended by an approved proof */
 
 /*
  * One entry to append. Which kinds a habit takes:
@@ -834,9 +834,9 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
  *    never judges the days its schedule leaves free.
  */
 
-#define HC_STREAK_UNIT_DAYS 1
-#define HC_STREAK_UNIT_WEEKS 2
-#define HC_STREAK_UNIT_MONTHS 3
+#define HC_STREAK_UNIT_DAYS 1 /* days */
+#define HC_STREAK_UNIT_WEEKS 2 /* weeks (weekly quotas) */
+#define HC_STREAK_UNIT_MONTHS 3 /* months (monthly quotas) */
 #define HC_STREAK_UNIT_PERIODS 4 /* times:N/M: blocks of M days */
 
 /* A run of kept occurrences; length 0 means none. An element of caller arrays:
@@ -1135,7 +1135,7 @@ int32_t hc_group_day_rates(hc_group_day *out, hc_quota_progress *quota, int64_t 
                            hc_store *store, const char *group, int32_t day);
 
 #define HC_DUE_PENDING 1 /* due and not done yet */
-#define HC_DUE_DONE 2
+#define HC_DUE_DONE 2 /* done */
 #define HC_DUE_EXCUSED 3 /* skipped or on vacation */
 
 /* ------------------------------------------------------------------------ */
@@ -1240,17 +1240,17 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
  *    1..525600 per spend (adjust: -525600..525600, not 0), steps per minute
  *    1..100000, minutes per completion 0..1440, reasons up to 500 bytes.
  */
-#define HC_CREDIT_EARN 1
-#define HC_CREDIT_SPEND 2
-#define HC_CREDIT_ADJUST 3
-#define HC_CREDIT_EXPIRE 4
+#define HC_CREDIT_EARN 1 /* minutes earned */
+#define HC_CREDIT_SPEND 2 /* minutes spent */
+#define HC_CREDIT_ADJUST 3 /* a correction by hand */
+#define HC_CREDIT_EXPIRE 4 /* minutes expired */
 #define HC_CREDIT_REFUND 5 /* unused minutes of an unlock session ended early (cause HC_CAUSE_SESSION) */
 
 #define HC_CAUSE_STEPS 1       /* a step sync; steps holds the reported total */
 #define HC_CAUSE_HABIT_ENTRY 2 /* cause_id: the habit entry (or undo) that changed the day; habit_id set */
 #define HC_CAUSE_SESSION 3     /* cause_id: the unlock session the spend opened, or the refund is for */
-#define HC_CAUSE_MANUAL 4
-#define HC_CAUSE_EXPIRY 5
+#define HC_CAUSE_MANUAL 4 /* by hand */
+#define HC_CAUSE_EXPIRY 5 /* the expiry rule */
 
 #define HC_EXPIRY_END_OF_DAY 1
 #define HC_EXPIRY_CARRY_OVER 2
@@ -1476,9 +1476,9 @@ void hc_credit_list_free(hc_credit_list *list);
 #define HC_METRIC_REFERRALS_REDEEMED 9
 #define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created. Since 1.1. */
 
-#define HC_SCOPE_HABIT 1
-#define HC_SCOPE_ANY 2
-#define HC_SCOPE_ALL 3
+#define HC_SCOPE_HABIT 1 /* one habit */
+#define HC_SCOPE_ANY 2 /* the best single habit, the first to cross */
+#define HC_SCOPE_ALL 3 /* all habits together */
 
 /* What crossed an award's threshold (cause_id names it). */
 #define HC_AWARD_CAUSE_NONE 0          /* e.g. a kept at-most day with nothing logged */
@@ -1575,9 +1575,9 @@ int32_t hc_referral_redeem(int64_t *out_id, hc_store *store, const char *code);
  *    acknowledges them in the same transaction: each event goes to exactly one
  *    reader, however many processes read.
  */
-#define HC_EVENT_AWARD_UNLOCKED 1
-#define HC_EVENT_STREAK_MILESTONE 2
-#define HC_EVENT_TARGET_REACHED 3
+#define HC_EVENT_AWARD_UNLOCKED 1 /* an award was unlocked; value is its threshold */
+#define HC_EVENT_STREAK_MILESTONE 2 /* a habit's current run reached a milestone; value is its length */
+#define HC_EVENT_TARGET_REACHED 3 /* an at-least habit's day became done; value is the day's total */
 
 #define HC_EVENTS_ACK 0x1u
 
@@ -1654,7 +1654,7 @@ void hc_event_list_free(hc_event_list *list);
  */
 /* A proof was decided, by the policy or a review (value: the HC_OUTCOME_*;
  * entry_id: the completion it logged, if any); an event like those above. */
-#define HC_EVENT_PROOF_VERDICT 4
+#define HC_EVENT_PROOF_VERDICT 4 /* a proof was decided; value is the HC_OUTCOME_* */
 
 /* Outcomes: HC_OUTCOME_* in habitcore_plugin.h (one set for verdicts, plugins and reviews). */
 
@@ -1835,9 +1835,9 @@ int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *ver
  * HC_PLUGIN_SHARED_OBJECT_IN_PROCESS loads the plugin into the calling
  * process, for trusted plugins such as libhabitcore_proofcheck.so: faster, no
  * helper needed, but a crash in it is a crash of the host. */
-#define HC_PLUGIN_SHARED_OBJECT 1
-#define HC_PLUGIN_EXECUTABLE 2
-#define HC_PLUGIN_SHARED_OBJECT_IN_PROCESS 3
+#define HC_PLUGIN_SHARED_OBJECT 1 /* a shared object exporting hc_plugin_entry, run isolated in the runner */
+#define HC_PLUGIN_EXECUTABLE 2 /* an executable: one JSON request on stdin, one JSON line back */
+#define HC_PLUGIN_SHARED_OBJECT_IN_PROCESS 3 /* a shared object loaded into this process */
 
 /* Registers a plugin in the store. path is a file, or the bare name of a plugin
  * installed with this library when no such file is in the working folder
@@ -2115,8 +2115,8 @@ int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_
  *    any process: a plan registered with an older revision is stale.
  */
 
-#define HC_SHIELD_LIFT_ALL 1
-#define HC_SHIELD_LIFT_ANY 2
+#define HC_SHIELD_LIFT_ALL 1 /* every habit done */
+#define HC_SHIELD_LIFT_ANY 2 /* one habit done */
 
 #define HC_SHIELD_BUDGET_UNLIMITED 0 /* emergency unlocks are not counted */
 #define HC_SHIELD_BUDGET_WEEK 1      /* budget_count per week (the store's week start) */

@@ -153,7 +153,8 @@ def parse(header: str) -> Header:
     out = Header()
     text = strip_comments(raw)
     # Comments of #defines: the text after the value on the same line.
-    define_comments = {m.group(1): m.group(2) for m in re.finditer(r"#define (HC_\w+)\b[^\n]*?/\*(.*?)\*/", raw)}
+    define_comments = {m.group(1): " ".join(m.group(2).split())
+                       for m in re.finditer(r"#define (HC_\w+)\b[^\n]*?/\*(.*?)\*/", raw, flags=re.S)}
     body_lines = []
     for line in re.sub(r"\\\n", " ", text).split("\n"):
         stripped = line.strip()

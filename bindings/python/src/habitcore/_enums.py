@@ -40,10 +40,10 @@ class Direction(_OpenEnum):
 class Routine(_OpenEnum):
     """HC_ROUTINE_*."""
 
-    ANYTIME = 0
-    MORNING = 1
-    DAY = 2
-    EVENING = 3
+    ANYTIME = 0  # any time of day (the default)
+    MORNING = 1  # the morning
+    DAY = 2  # the day
+    EVENING = 3  # the evening
 
 
 class OpenFlag(enum.IntFlag):
@@ -51,7 +51,7 @@ class OpenFlag(enum.IntFlag):
 
     READONLY = 0x1  # never write; the file must exist
     NOCREATE = 0x2  # fail with HC_E_NOT_FOUND if the file does not exist
-    SYNC_FULL = 0x4
+    SYNC_FULL = 0x4  # fsync every commit: survives power loss, slower. The default (WAL, synchronous=NORMAL) survives any crash of the process but may lose the last commits on power loss.
 
 
 class Format(_OpenEnum):
@@ -59,7 +59,7 @@ class Format(_OpenEnum):
 
     JSON = 1  # one JSON document
     JSONL = 2  # JSON Lines: a header line, then one habit or entry per line
-    DETECT = 3
+    DETECT = 3  # hc_store_import only: JSON or JSON Lines, read from the text: JSON Lines when its first line is a whole JSON object whose "type" is "header"
 
 
 class HabitField(enum.IntFlag):
@@ -67,10 +67,10 @@ class HabitField(enum.IntFlag):
 
     NAME = 0x01
     TARGET = 0x02  # target and direction
-    GROUP = 0x04
-    UNIT = 0x08
+    GROUP = 0x04  # group_name (NULL clears it)
+    UNIT = 0x08  # unit (NULL clears it)
     ROUTINE = 0x10
-    PROOF = 0x20
+    PROOF = 0x20  # proof_required
     SCHEDULE = 0x40  # applies from today on; earlier days keep theirs
     START_DAY = 0x80
     DESCRIPTION = 0x100
@@ -93,10 +93,10 @@ class EntryKind(_OpenEnum):
 class Source(_OpenEnum):
     """HC_SOURCE_*."""
 
-    MANUAL = 1
-    IMPORT = 2
-    HEALTH = 3
-    PROOF = 4
+    MANUAL = 1  # logged by hand (the default)
+    IMPORT = 2  # brought in by an import
+    HEALTH = 3  # reported by a health service
+    PROOF = 4  # appended by an approved proof
 
 
 class DayFlag(enum.IntFlag):
@@ -110,9 +110,9 @@ class DayFlag(enum.IntFlag):
 class StreakUnit(_OpenEnum):
     """HC_STREAK_UNIT_*."""
 
-    DAYS = 1
-    WEEKS = 2
-    MONTHS = 3
+    DAYS = 1  # days
+    WEEKS = 2  # weeks (weekly quotas)
+    MONTHS = 3  # months (monthly quotas)
     PERIODS = 4  # times:N/M: blocks of M days
 
 
@@ -136,17 +136,17 @@ class DueState(_OpenEnum):
     """HC_DUE_*."""
 
     PENDING = 1  # due and not done yet
-    DONE = 2
+    DONE = 2  # done
     EXCUSED = 3  # skipped or on vacation
 
 
 class CreditKind(_OpenEnum):
     """HC_CREDIT_*."""
 
-    EARN = 1
-    SPEND = 2
-    ADJUST = 3
-    EXPIRE = 4
+    EARN = 1  # minutes earned
+    SPEND = 2  # minutes spent
+    ADJUST = 3  # a correction by hand
+    EXPIRE = 4  # minutes expired
     REFUND = 5  # unused minutes of an unlock session ended early (cause HC_CAUSE_SESSION)
 
 
@@ -157,8 +157,8 @@ class Cause(_OpenEnum):
     STEPS = 1  # a step sync; steps holds the reported total
     HABIT_ENTRY = 2  # cause_id: the habit entry (or undo) that changed the day; habit_id set
     SESSION = 3  # cause_id: the unlock session the spend opened, or the refund is for
-    MANUAL = 4
-    EXPIRY = 5
+    MANUAL = 4  # by hand
+    EXPIRY = 5  # the expiry rule
 
 
 class Expiry(_OpenEnum):
@@ -194,9 +194,9 @@ class Metric(_OpenEnum):
 class Scope(_OpenEnum):
     """HC_SCOPE_*."""
 
-    HABIT = 1
-    ANY = 2
-    ALL = 3
+    HABIT = 1  # one habit
+    ANY = 2  # the best single habit, the first to cross
+    ALL = 3  # all habits together
 
 
 class AwardCause(_OpenEnum):
@@ -212,19 +212,19 @@ class AwardCause(_OpenEnum):
 class EventKind(_OpenEnum):
     """HC_EVENT_*."""
 
-    AWARD_UNLOCKED = 1
-    STREAK_MILESTONE = 2
-    TARGET_REACHED = 3
-    PROOF_VERDICT = 4
+    AWARD_UNLOCKED = 1  # an award was unlocked; value is its threshold
+    STREAK_MILESTONE = 2  # a habit's current run reached a milestone; value is its length
+    TARGET_REACHED = 3  # an at-least habit's day became done; value is the day's total
+    PROOF_VERDICT = 4  # a proof was decided; value is the HC_OUTCOME_*
 
 
 class Outcome(_OpenEnum):
     """HC_OUTCOME_*: verdicts, decisions and reviews."""
 
-    APPROVED = 1
-    REJECTED = 2
-    NEEDS_REVIEW = 3
-    ERROR = 4
+    APPROVED = 1  # the proof holds: the day's completion is appended
+    REJECTED = 2  # the proof does not hold
+    NEEDS_REVIEW = 3  # a person decides (hc_proof_review)
+    ERROR = 4  # a verifier failed to judge
 
 
 class Stage(_OpenEnum):
@@ -245,9 +245,9 @@ class PolicyMode(_OpenEnum):
 class PluginKind(_OpenEnum):
     """HC_PLUGIN_*."""
 
-    SHARED_OBJECT = 1
-    EXECUTABLE = 2
-    SHARED_OBJECT_IN_PROCESS = 3
+    SHARED_OBJECT = 1  # a shared object exporting hc_plugin_entry, run isolated in the runner
+    EXECUTABLE = 2  # an executable: one JSON request on stdin, one JSON line back
+    SHARED_OBJECT_IN_PROCESS = 3  # a shared object loaded into this process
 
 
 class Quiet(_OpenEnum):
