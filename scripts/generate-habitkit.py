@@ -121,19 +121,7 @@ def generate() -> str:
 
 
 def main() -> int:
-    text = generate()
-    if "--stdout" in sys.argv:
-        sys.stdout.write(text)
-        return 0
-    if "--check" in sys.argv:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{OUTPUT} is not what generate-habitkit.py makes of the headers: run python3 scripts/generate-habitkit.py",
-                  file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    return 0
+    return header.emit([(OUTPUT, generate())], "python3 scripts/generate-habitkit.py", sys.argv)
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ an error, so a header change the readers do not understand cannot slip by.
 from __future__ import annotations
 
 import re
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -222,3 +223,21 @@ def parse(header: str) -> Header:
             continue
         raise HeaderError(f"cannot read {s[:120]!r} in {header}")
     return out
+
+
+def emit(outputs: list[tuple[Path, str]], regenerate: str, argv: list[str]) -> int:
+    """What every generator's command line does with its outputs ((path, text) pairs):
+    --stdout prints them, --check exits 1 naming each checked-in file that differs from
+    its text (regenerate: the command that fixes it), and no option writes them."""
+    if "--stdout" in argv:
+        for _, text in outputs:
+            print(text, end="")
+        return 0
+    if "--check" in argv:
+        stale = [path for path, text in outputs if (path.read_text(encoding="utf-8") if path.exists() else "") != text]
+        for path in stale:
+            print(f"{path} is not what the generator makes of the headers: run {regenerate}", file=sys.stderr)
+        return 1 if stale else 0
+    for path, text in outputs:
+        path.write_text(text, encoding="utf-8")
+    return 0

@@ -252,19 +252,7 @@ def generate_enums() -> str:
 
 
 def main() -> int:
-    outputs = [(OUTPUT, generate()), (ENUMS_OUTPUT, generate_enums())]
-    if "--stdout" in sys.argv:
-        for _, text in outputs:
-            sys.stdout.write(text)
-        return 0
-    if "--check" in sys.argv:
-        stale = [path for path, text in outputs if (path.read_text(encoding="utf-8") if path.exists() else "") != text]
-        for path in stale:
-            print(f"{path} is not what generate.py makes of the headers: run python3 bindings/python/generate.py", file=sys.stderr)
-        return 1 if stale else 0
-    for path, text in outputs:
-        path.write_text(text, encoding="utf-8")
-    return 0
+    return header.emit([(OUTPUT, generate()), (ENUMS_OUTPUT, generate_enums())], "python3 bindings/python/generate.py", sys.argv)
 
 
 if __name__ == "__main__":

@@ -128,18 +128,7 @@ def render(constants: list[str], types: list[str], functions: list[str], layouts
 
 
 def main() -> int:
-    text = generate()
-    if "--stdout" in sys.argv:
-        sys.stdout.write(text)
-        return 0
-    if "--check" in sys.argv:
-        current = OUTPUT.read_text(encoding="utf-8") if OUTPUT.exists() else ""
-        if current != text:
-            print(f"{OUTPUT} is not what generate.py makes of the headers: run python3 generate.py", file=sys.stderr)
-            return 1
-        return 0
-    OUTPUT.write_text(text, encoding="utf-8")
-    return 0
+    return header.emit([(OUTPUT, generate())], "python3 bindings/rust/habitcore-sys/generate.py", sys.argv)
 
 
 if __name__ == "__main__":
