@@ -149,8 +149,9 @@ def comment_before(raw: str, offset: int) -> str:
     return "\n".join(line for line in lines if line)
 
 
-def parse(header: str) -> Header:
-    raw = (INCLUDE / header).read_text(encoding="utf-8")
+def parse(header: str, include: Path = INCLUDE) -> Header:
+    """The declarations of include/<header> (include: another folder holding the headers)."""
+    raw = (include / header).read_text(encoding="utf-8")
     out = Header()
     text = strip_comments(raw)
     # Comments of #defines: the text after the value on the same line.

@@ -85,9 +85,8 @@ def tags(include: Path) -> tuple[dict[str, dict], list[tuple[str, int]], list[st
     out: dict[str, dict] = {}
     faults: list[str] = []
     codes: list[tuple[str, int]] = []
-    header.INCLUDE = include
     for name in HEADERS:
-        parsed = header.parse(name)
+        parsed = header.parse(name, include)
         if name == "habitcore.h":
             codes = status_codes(parsed)
         for f in parsed.functions:
