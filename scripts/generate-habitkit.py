@@ -77,11 +77,9 @@ def member_name(suffix: str, names: dict[str, str]) -> str:
 
 
 def doc(constant: header.Constant) -> str:
-    """The header's comment on the constant as a sentence naming it."""
+    """The constant's name, then the header's comment on it."""
     text = constant.comment.rstrip(".")
-    if not text:
-        return f"{constant.name}."
-    return f"{text[0].upper()}{text[1:]} ({constant.name})."
+    return f"{constant.name}: {text}." if text else f"{constant.name}."
 
 
 def generate() -> str:
@@ -108,10 +106,10 @@ def generate() -> str:
                 out += [f"    /// {doc(c)}", f"    public static let {member_name(c.name[len(prefix):], names)}: Int32 = {c.name}"]
         else:
             raw = "UInt32" if shape == "options" else "Int32"
-            what = "bits" if shape == "options" else "value"
+            what = f"these {family} bits" if shape == "options" else f"this {family} value"
             out += [f"public struct {swift}: {conformances} {{",
-                    f"    /// The {family} {what}.", f"    public let rawValue: {raw}",
-                    f"    /// The {swift} with this {family} {what}.",
+                    f"    /// The {family} {'bits' if shape == 'options' else 'value'}.", f"    public let rawValue: {raw}",
+                    f"    /// The {swift} with {what}.",
                     f"    public init(rawValue: {raw}) {{ self.rawValue = rawValue }}"]
             for c in members:
                 out += [f"    /// {doc(c)}", f"    public static let {member_name(c.name[len(prefix):], names)} = {swift}(rawValue: {c.name})"]

@@ -8,13 +8,13 @@ public struct HabitKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The HabitKind with this HC_KIND_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Done or not (HC_KIND_CHECKMARK).
+    /// HC_KIND_CHECKMARK: done or not.
     public static let checkmark = HabitKind(rawValue: HC_KIND_CHECKMARK)
-    /// A count per day against a target (HC_KIND_COUNTER).
+    /// HC_KIND_COUNTER: a count per day against a target.
     public static let counter = HabitKind(rawValue: HC_KIND_COUNTER)
-    /// Seconds per day against a target (HC_KIND_DURATION).
+    /// HC_KIND_DURATION: seconds per day against a target.
     public static let duration = HabitKind(rawValue: HC_KIND_DURATION)
-    /// A value recorded now and then, no daily target (HC_KIND_MEASUREMENT).
+    /// HC_KIND_MEASUREMENT: a value recorded now and then, no daily target.
     public static let measurement = HabitKind(rawValue: HC_KIND_MEASUREMENT)
 }
 
@@ -24,21 +24,21 @@ public struct Direction: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The Direction with this HC_DIRECTION_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Reach the target; for measurements: higher is better (HC_DIRECTION_AT_LEAST).
+    /// HC_DIRECTION_AT_LEAST: reach the target; for measurements: higher is better.
     public static let atLeast = Direction(rawValue: HC_DIRECTION_AT_LEAST)
-    /// Stay at or under it; for measurements: lower is better (HC_DIRECTION_AT_MOST).
+    /// HC_DIRECTION_AT_MOST: stay at or under it; for measurements: lower is better.
     public static let atMost = Direction(rawValue: HC_DIRECTION_AT_MOST)
 }
 
 /// The values of a habit's `routine` (HC_ROUTINE_*): the part of the day it belongs to.
 public enum Routine {
-    /// Any time of day (the default) (HC_ROUTINE_ANYTIME).
+    /// HC_ROUTINE_ANYTIME: any time of day (the default).
     public static let anytime: Int32 = HC_ROUTINE_ANYTIME
-    /// The morning (HC_ROUTINE_MORNING).
+    /// HC_ROUTINE_MORNING: the morning.
     public static let morning: Int32 = HC_ROUTINE_MORNING
-    /// The day (HC_ROUTINE_DAY).
+    /// HC_ROUTINE_DAY: the day.
     public static let day: Int32 = HC_ROUTINE_DAY
-    /// The evening (HC_ROUTINE_EVENING).
+    /// HC_ROUTINE_EVENING: the evening.
     public static let evening: Int32 = HC_ROUTINE_EVENING
 }
 
@@ -46,21 +46,21 @@ public enum Routine {
 public struct HabitFields: OptionSet, Sendable {
     /// The HC_HABIT_FIELD_* bits.
     public let rawValue: UInt32
-    /// The HabitFields with this HC_HABIT_FIELD_* bits.
+    /// The HabitFields with these HC_HABIT_FIELD_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
     /// HC_HABIT_FIELD_NAME.
     public static let name = HabitFields(rawValue: HC_HABIT_FIELD_NAME)
-    /// Target and direction (HC_HABIT_FIELD_TARGET).
+    /// HC_HABIT_FIELD_TARGET: target and direction.
     public static let target = HabitFields(rawValue: HC_HABIT_FIELD_TARGET)
-    /// Group_name (NULL clears it) (HC_HABIT_FIELD_GROUP).
+    /// HC_HABIT_FIELD_GROUP: group_name (NULL clears it).
     public static let group = HabitFields(rawValue: HC_HABIT_FIELD_GROUP)
-    /// Unit (NULL clears it) (HC_HABIT_FIELD_UNIT).
+    /// HC_HABIT_FIELD_UNIT: unit (NULL clears it).
     public static let unit = HabitFields(rawValue: HC_HABIT_FIELD_UNIT)
     /// HC_HABIT_FIELD_ROUTINE.
     public static let routine = HabitFields(rawValue: HC_HABIT_FIELD_ROUTINE)
-    /// Proof_required (HC_HABIT_FIELD_PROOF).
+    /// HC_HABIT_FIELD_PROOF: proof_required.
     public static let proof = HabitFields(rawValue: HC_HABIT_FIELD_PROOF)
-    /// Applies from today on; earlier days keep theirs (HC_HABIT_FIELD_SCHEDULE).
+    /// HC_HABIT_FIELD_SCHEDULE: applies from today on; earlier days keep theirs.
     public static let schedule = HabitFields(rawValue: HC_HABIT_FIELD_SCHEDULE)
     /// HC_HABIT_FIELD_START_DAY.
     public static let startDay = HabitFields(rawValue: HC_HABIT_FIELD_START_DAY)
@@ -82,27 +82,27 @@ public struct EntryKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The EntryKind with this HC_ENTRY_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The habit was done that day (HC_ENTRY_DONE).
+    /// HC_ENTRY_DONE: the habit was done that day.
     public static let done = EntryKind(rawValue: HC_ENTRY_DONE)
-    /// Value adds to the day (counter, duration); a reading (measurement) (HC_ENTRY_AMOUNT).
+    /// HC_ENTRY_AMOUNT: value adds to the day (counter, duration); a reading (measurement).
     public static let amount = EntryKind(rawValue: HC_ENTRY_AMOUNT)
-    /// Value is a source's cumulative figure for the day: the highest counts (HC_ENTRY_TOTAL).
+    /// HC_ENTRY_TOTAL: value is a source's cumulative figure for the day: the highest counts.
     public static let total = EntryKind(rawValue: HC_ENTRY_TOTAL)
-    /// The day is excused (HC_ENTRY_SKIP).
+    /// HC_ENTRY_SKIP: the day is excused.
     public static let skip = EntryKind(rawValue: HC_ENTRY_SKIP)
-    /// Cancels the entry named in `undoes`; appended by hc_entry_undo (HC_ENTRY_UNDO).
+    /// HC_ENTRY_UNDO: cancels the entry named in `undoes`; appended by hc_entry_undo.
     public static let undo = EntryKind(rawValue: HC_ENTRY_UNDO)
 }
 
 /// The values of an entry's `source` (HC_SOURCE_*): where it came from.
 public enum EntrySource {
-    /// Logged by hand (the default) (HC_SOURCE_MANUAL).
+    /// HC_SOURCE_MANUAL: logged by hand (the default).
     public static let manual: Int32 = HC_SOURCE_MANUAL
-    /// Brought in by an import (HC_SOURCE_IMPORT).
+    /// HC_SOURCE_IMPORT: brought in by an import.
     public static let imported: Int32 = HC_SOURCE_IMPORT
-    /// Reported by a health service (HC_SOURCE_HEALTH).
+    /// HC_SOURCE_HEALTH: reported by a health service.
     public static let health: Int32 = HC_SOURCE_HEALTH
-    /// Appended by an approved proof (HC_SOURCE_PROOF).
+    /// HC_SOURCE_PROOF: appended by an approved proof.
     public static let proof: Int32 = HC_SOURCE_PROOF
 }
 
@@ -112,13 +112,13 @@ public struct StreakUnit: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The StreakUnit with this HC_STREAK_UNIT_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Days (HC_STREAK_UNIT_DAYS).
+    /// HC_STREAK_UNIT_DAYS: days.
     public static let days = StreakUnit(rawValue: HC_STREAK_UNIT_DAYS)
-    /// Weeks (weekly quotas) (HC_STREAK_UNIT_WEEKS).
+    /// HC_STREAK_UNIT_WEEKS: weeks (weekly quotas).
     public static let weeks = StreakUnit(rawValue: HC_STREAK_UNIT_WEEKS)
-    /// Months (monthly quotas) (HC_STREAK_UNIT_MONTHS).
+    /// HC_STREAK_UNIT_MONTHS: months (monthly quotas).
     public static let months = StreakUnit(rawValue: HC_STREAK_UNIT_MONTHS)
-    /// Times:N/M: blocks of M days (HC_STREAK_UNIT_PERIODS).
+    /// HC_STREAK_UNIT_PERIODS: times:N/M: blocks of M days.
     public static let periods = StreakUnit(rawValue: HC_STREAK_UNIT_PERIODS)
 }
 
@@ -126,13 +126,13 @@ public struct StreakUnit: RawRepresentable, Hashable, Sendable {
 public struct DayFlags: OptionSet, Hashable, Sendable {
     /// The HC_DAY_* bits.
     public let rawValue: UInt32
-    /// The DayFlags with this HC_DAY_* bits.
+    /// The DayFlags with these HC_DAY_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Done: checked, target reached (at least), kept under (at most), or a reading taken (HC_DAY_DONE).
+    /// HC_DAY_DONE: done: checked, target reached (at least), kept under (at most), or a reading taken.
     public static let done = DayFlags(rawValue: HC_DAY_DONE)
-    /// Excused by a skip entry and not done (HC_DAY_SKIPPED).
+    /// HC_DAY_SKIPPED: excused by a skip entry and not done.
     public static let skipped = DayFlags(rawValue: HC_DAY_SKIPPED)
-    /// At least one standing entry (HC_DAY_HAS_ENTRIES).
+    /// HC_DAY_HAS_ENTRIES: at least one standing entry.
     public static let hasEntries = DayFlags(rawValue: HC_DAY_HAS_ENTRIES)
 }
 
@@ -142,11 +142,11 @@ public struct DueState: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The DueState with this HC_DUE_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Due and not done yet (HC_DUE_PENDING).
+    /// HC_DUE_PENDING: due and not done yet.
     public static let pending = DueState(rawValue: HC_DUE_PENDING)
-    /// Done (HC_DUE_DONE).
+    /// HC_DUE_DONE: done.
     public static let done = DueState(rawValue: HC_DUE_DONE)
-    /// Skipped or on vacation (HC_DUE_EXCUSED).
+    /// HC_DUE_EXCUSED: skipped or on vacation.
     public static let excused = DueState(rawValue: HC_DUE_EXCUSED)
 }
 
@@ -156,9 +156,9 @@ public struct OpenDay: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The OpenDay with this HC_OPEN_DAY_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// An open occurrence leaves the streak as it was (default) (HC_OPEN_DAY_PREVIOUS).
+    /// HC_OPEN_DAY_PREVIOUS: an open occurrence leaves the streak as it was (default).
     public static let previous = OpenDay(rawValue: HC_OPEN_DAY_PREVIOUS)
-    /// An open occurrence counts as a miss (HC_OPEN_DAY_ZERO).
+    /// HC_OPEN_DAY_ZERO: an open occurrence counts as a miss.
     public static let zero = OpenDay(rawValue: HC_OPEN_DAY_ZERO)
 }
 
@@ -168,9 +168,9 @@ public struct OffDays: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The OffDays with this HC_OFF_DAYS_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A day with nothing due is skipped (default) (HC_OFF_DAYS_SKIP).
+    /// HC_OFF_DAYS_SKIP: a day with nothing due is skipped (default).
     public static let skip = OffDays(rawValue: HC_OFF_DAYS_SKIP)
-    /// A day with nothing due breaks the perfect-day streak (HC_OFF_DAYS_BREAK).
+    /// HC_OFF_DAYS_BREAK: a day with nothing due breaks the perfect-day streak.
     public static let `break` = OffDays(rawValue: HC_OFF_DAYS_BREAK)
 }
 
@@ -180,11 +180,11 @@ public struct ExchangeFormat: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The ExchangeFormat with this HC_FORMAT_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// One JSON document (HC_FORMAT_JSON).
+    /// HC_FORMAT_JSON: one JSON document.
     public static let json = ExchangeFormat(rawValue: HC_FORMAT_JSON)
-    /// JSON Lines: a header line, then one habit or entry per line (HC_FORMAT_JSONL).
+    /// HC_FORMAT_JSONL: JSON Lines: a header line, then one habit or entry per line.
     public static let jsonLines = ExchangeFormat(rawValue: HC_FORMAT_JSONL)
-    /// Hc_store_import only: JSON or JSON Lines, read from the text: JSON Lines when its first line is a whole JSON object whose "type" is "header" (HC_FORMAT_DETECT).
+    /// HC_FORMAT_DETECT: hc_store_import only: JSON or JSON Lines, read from the text: JSON Lines when its first line is a whole JSON object whose "type" is "header".
     public static let detect = ExchangeFormat(rawValue: HC_FORMAT_DETECT)
 }
 
@@ -194,15 +194,15 @@ public struct CreditEntryKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The CreditEntryKind with this HC_CREDIT_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Minutes earned (HC_CREDIT_EARN).
+    /// HC_CREDIT_EARN: minutes earned.
     public static let earn = CreditEntryKind(rawValue: HC_CREDIT_EARN)
-    /// Minutes spent (HC_CREDIT_SPEND).
+    /// HC_CREDIT_SPEND: minutes spent.
     public static let spend = CreditEntryKind(rawValue: HC_CREDIT_SPEND)
-    /// A correction by hand (HC_CREDIT_ADJUST).
+    /// HC_CREDIT_ADJUST: a correction by hand.
     public static let adjust = CreditEntryKind(rawValue: HC_CREDIT_ADJUST)
-    /// Minutes expired (HC_CREDIT_EXPIRE).
+    /// HC_CREDIT_EXPIRE: minutes expired.
     public static let expire = CreditEntryKind(rawValue: HC_CREDIT_EXPIRE)
-    /// Unused minutes of an unlock session ended early (cause HC_CAUSE_SESSION) (HC_CREDIT_REFUND).
+    /// HC_CREDIT_REFUND: unused minutes of an unlock session ended early (cause HC_CAUSE_SESSION).
     public static let refund = CreditEntryKind(rawValue: HC_CREDIT_REFUND)
 }
 
@@ -212,15 +212,15 @@ public struct CreditCause: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The CreditCause with this HC_CAUSE_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A step sync; steps holds the reported total (HC_CAUSE_STEPS).
+    /// HC_CAUSE_STEPS: a step sync; steps holds the reported total.
     public static let steps = CreditCause(rawValue: HC_CAUSE_STEPS)
-    /// Cause_id: the habit entry (or undo) that changed the day; habit_id set (HC_CAUSE_HABIT_ENTRY).
+    /// HC_CAUSE_HABIT_ENTRY: cause_id: the habit entry (or undo) that changed the day; habit_id set.
     public static let habitEntry = CreditCause(rawValue: HC_CAUSE_HABIT_ENTRY)
-    /// Cause_id: the unlock session the spend opened, or the refund is for (HC_CAUSE_SESSION).
+    /// HC_CAUSE_SESSION: cause_id: the unlock session the spend opened, or the refund is for.
     public static let session = CreditCause(rawValue: HC_CAUSE_SESSION)
-    /// By hand (HC_CAUSE_MANUAL).
+    /// HC_CAUSE_MANUAL: by hand.
     public static let manual = CreditCause(rawValue: HC_CAUSE_MANUAL)
-    /// The expiry rule (HC_CAUSE_EXPIRY).
+    /// HC_CAUSE_EXPIRY: the expiry rule.
     public static let expiry = CreditCause(rawValue: HC_CAUSE_EXPIRY)
 }
 
@@ -230,11 +230,11 @@ public struct CreditRuleKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The CreditRuleKind with this HC_RULE_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Value: steps that earn one minute (HC_RULE_STEPS_PER_MINUTE).
+    /// HC_RULE_STEPS_PER_MINUTE: value: steps that earn one minute.
     public static let stepsPerMinute = CreditRuleKind(rawValue: HC_RULE_STEPS_PER_MINUTE)
-    /// Value: minutes per completed day of habit_id (HC_RULE_HABIT_MINUTES).
+    /// HC_RULE_HABIT_MINUTES: value: minutes per completed day of habit_id.
     public static let habitMinutes = CreditRuleKind(rawValue: HC_RULE_HABIT_MINUTES)
-    /// Value: HC_EXPIRY_* (HC_RULE_EXPIRY).
+    /// HC_RULE_EXPIRY: value: HC_EXPIRY_*.
     public static let expiry = CreditRuleKind(rawValue: HC_RULE_EXPIRY)
 }
 
@@ -262,7 +262,7 @@ public struct AwardMetric: RawRepresentable, Hashable, Sendable {
     public static let creditsEarned = AwardMetric(rawValue: HC_METRIC_CREDITS_EARNED)
     /// HC_METRIC_REFERRALS_REDEEMED.
     public static let referralsRedeemed = AwardMetric(rawValue: HC_METRIC_REFERRALS_REDEEMED)
-    /// Habits not archived, beside habits created. Since 1.1 (HC_METRIC_ACTIVE_HABITS).
+    /// HC_METRIC_ACTIVE_HABITS: habits not archived, beside habits created. Since 1.1.
     public static let activeHabits = AwardMetric(rawValue: HC_METRIC_ACTIVE_HABITS)
 }
 
@@ -272,11 +272,11 @@ public struct AwardScope: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The AwardScope with this HC_SCOPE_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// One habit (HC_SCOPE_HABIT).
+    /// HC_SCOPE_HABIT: one habit.
     public static let habit = AwardScope(rawValue: HC_SCOPE_HABIT)
-    /// The best single habit, the first to cross (HC_SCOPE_ANY).
+    /// HC_SCOPE_ANY: the best single habit, the first to cross.
     public static let any = AwardScope(rawValue: HC_SCOPE_ANY)
-    /// All habits together (HC_SCOPE_ALL).
+    /// HC_SCOPE_ALL: all habits together.
     public static let all = AwardScope(rawValue: HC_SCOPE_ALL)
 }
 
@@ -286,15 +286,15 @@ public struct AwardCause: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The AwardCause with this HC_AWARD_CAUSE_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// E.g. a kept at-most day with nothing logged (HC_AWARD_CAUSE_NONE).
+    /// HC_AWARD_CAUSE_NONE: e.g. a kept at-most day with nothing logged.
     public static let none = AwardCause(rawValue: HC_AWARD_CAUSE_NONE)
-    /// A habit entry (HC_AWARD_CAUSE_HABIT_ENTRY).
+    /// HC_AWARD_CAUSE_HABIT_ENTRY: a habit entry.
     public static let habitEntry = AwardCause(rawValue: HC_AWARD_CAUSE_HABIT_ENTRY)
-    /// A credit entry (HC_AWARD_CAUSE_CREDIT_ENTRY).
+    /// HC_AWARD_CAUSE_CREDIT_ENTRY: a credit entry.
     public static let creditEntry = AwardCause(rawValue: HC_AWARD_CAUSE_CREDIT_ENTRY)
-    /// A habit (its creation) (HC_AWARD_CAUSE_HABIT_CREATED).
+    /// HC_AWARD_CAUSE_HABIT_CREATED: a habit (its creation).
     public static let habitCreated = AwardCause(rawValue: HC_AWARD_CAUSE_HABIT_CREATED)
-    /// A referral redemption (HC_AWARD_CAUSE_REFERRAL).
+    /// HC_AWARD_CAUSE_REFERRAL: a referral redemption.
     public static let referral = AwardCause(rawValue: HC_AWARD_CAUSE_REFERRAL)
 }
 
@@ -304,13 +304,13 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The EventKind with this HC_EVENT_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// An award was unlocked; value is its threshold (HC_EVENT_AWARD_UNLOCKED).
+    /// HC_EVENT_AWARD_UNLOCKED: an award was unlocked; value is its threshold.
     public static let awardUnlocked = EventKind(rawValue: HC_EVENT_AWARD_UNLOCKED)
-    /// A habit's current run reached a milestone; value is its length (HC_EVENT_STREAK_MILESTONE).
+    /// HC_EVENT_STREAK_MILESTONE: a habit's current run reached a milestone; value is its length.
     public static let streakMilestone = EventKind(rawValue: HC_EVENT_STREAK_MILESTONE)
-    /// An at-least habit's day became done; value is the day's total (HC_EVENT_TARGET_REACHED).
+    /// HC_EVENT_TARGET_REACHED: an at-least habit's day became done; value is the day's total.
     public static let targetReached = EventKind(rawValue: HC_EVENT_TARGET_REACHED)
-    /// A proof was decided; value is the HC_OUTCOME_* (HC_EVENT_PROOF_VERDICT).
+    /// HC_EVENT_PROOF_VERDICT: a proof was decided; value is the HC_OUTCOME_*.
     public static let proofVerdict = EventKind(rawValue: HC_EVENT_PROOF_VERDICT)
 }
 
@@ -320,13 +320,13 @@ public struct Outcome: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The Outcome with this HC_OUTCOME_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The proof holds: the day's completion is appended (HC_OUTCOME_APPROVED).
+    /// HC_OUTCOME_APPROVED: the proof holds: the day's completion is appended.
     public static let approved = Outcome(rawValue: HC_OUTCOME_APPROVED)
-    /// The proof does not hold (HC_OUTCOME_REJECTED).
+    /// HC_OUTCOME_REJECTED: the proof does not hold.
     public static let rejected = Outcome(rawValue: HC_OUTCOME_REJECTED)
-    /// A person decides (hc_proof_review) (HC_OUTCOME_NEEDS_REVIEW).
+    /// HC_OUTCOME_NEEDS_REVIEW: a person decides (hc_proof_review).
     public static let needsReview = Outcome(rawValue: HC_OUTCOME_NEEDS_REVIEW)
-    /// A verifier failed to judge (HC_OUTCOME_ERROR).
+    /// HC_OUTCOME_ERROR: a verifier failed to judge.
     public static let error = Outcome(rawValue: HC_OUTCOME_ERROR)
 }
 
@@ -336,11 +336,11 @@ public struct PluginKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The PluginKind with this HC_PLUGIN_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A shared object exporting hc_plugin_entry, run isolated in the runner (HC_PLUGIN_SHARED_OBJECT).
+    /// HC_PLUGIN_SHARED_OBJECT: a shared object exporting hc_plugin_entry, run isolated in the runner.
     public static let sharedObject = PluginKind(rawValue: HC_PLUGIN_SHARED_OBJECT)
-    /// An executable: one JSON request on stdin, one JSON line back (HC_PLUGIN_EXECUTABLE).
+    /// HC_PLUGIN_EXECUTABLE: an executable: one JSON request on stdin, one JSON line back.
     public static let executable = PluginKind(rawValue: HC_PLUGIN_EXECUTABLE)
-    /// A shared object loaded into this process (HC_PLUGIN_SHARED_OBJECT_IN_PROCESS).
+    /// HC_PLUGIN_SHARED_OBJECT_IN_PROCESS: a shared object loaded into this process.
     public static let sharedObjectInProcess = PluginKind(rawValue: HC_PLUGIN_SHARED_OBJECT_IN_PROCESS)
 }
 
@@ -350,9 +350,9 @@ public struct QuietPolicy: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The QuietPolicy with this HC_QUIET_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Inside quiet hours: move to their end (the default) (HC_QUIET_DEFER).
+    /// HC_QUIET_DEFER: inside quiet hours: move to their end (the default).
     public static let `defer` = QuietPolicy(rawValue: HC_QUIET_DEFER)
-    /// Inside quiet hours: not sent (HC_QUIET_DROP).
+    /// HC_QUIET_DROP: inside quiet hours: not sent.
     public static let drop = QuietPolicy(rawValue: HC_QUIET_DROP)
 }
 
@@ -362,9 +362,9 @@ public struct ReminderKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The ReminderKind with this HC_REMINDER_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The rule's own instant (perhaps moved by quiet hours) (HC_REMINDER_SCHEDULED).
+    /// HC_REMINDER_SCHEDULED: the rule's own instant (perhaps moved by quiet hours).
     public static let scheduled = ReminderKind(rawValue: HC_REMINDER_SCHEDULED)
-    /// A snooze's instant (HC_REMINDER_SNOOZED).
+    /// HC_REMINDER_SNOOZED: a snooze's instant.
     public static let snoozed = ReminderKind(rawValue: HC_REMINDER_SNOOZED)
 }
 
@@ -372,11 +372,11 @@ public struct ReminderKind: RawRepresentable, Hashable, Sendable {
 public struct ReminderListOptions: OptionSet, Hashable, Sendable {
     /// The HC_REMINDERS_* bits.
     public let rawValue: UInt32
-    /// The ReminderListOptions with this HC_REMINDERS_* bits.
+    /// The ReminderListOptions with these HC_REMINDERS_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Leave out reminders already delivered (HC_REMINDERS_PENDING).
+    /// HC_REMINDERS_PENDING: leave out reminders already delivered.
     public static let pending = ReminderListOptions(rawValue: HC_REMINDERS_PENDING)
-    /// Pending ones only, each recorded as delivered in the same write transaction: with several processes asking at once, each instant goes to exactly one of them (HC_REMINDERS_CLAIM).
+    /// HC_REMINDERS_CLAIM: pending ones only, each recorded as delivered in the same write transaction: with several processes asking at once, each instant goes to exactly one of them.
     public static let claim = ReminderListOptions(rawValue: HC_REMINDERS_CLAIM)
 }
 
@@ -386,9 +386,9 @@ public struct ShieldLift: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The ShieldLift with this HC_SHIELD_LIFT_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Every habit done (HC_SHIELD_LIFT_ALL).
+    /// HC_SHIELD_LIFT_ALL: every habit done.
     public static let all = ShieldLift(rawValue: HC_SHIELD_LIFT_ALL)
-    /// One habit done (HC_SHIELD_LIFT_ANY).
+    /// HC_SHIELD_LIFT_ANY: one habit done.
     public static let any = ShieldLift(rawValue: HC_SHIELD_LIFT_ANY)
 }
 
@@ -398,11 +398,11 @@ public struct ShieldBudgetPeriod: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The ShieldBudgetPeriod with this HC_SHIELD_BUDGET_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Emergency unlocks are not counted (HC_SHIELD_BUDGET_UNLIMITED).
+    /// HC_SHIELD_BUDGET_UNLIMITED: emergency unlocks are not counted.
     public static let unlimited = ShieldBudgetPeriod(rawValue: HC_SHIELD_BUDGET_UNLIMITED)
-    /// Budget_count per week (the store's week start) (HC_SHIELD_BUDGET_WEEK).
+    /// HC_SHIELD_BUDGET_WEEK: budget_count per week (the store's week start).
     public static let week = ShieldBudgetPeriod(rawValue: HC_SHIELD_BUDGET_WEEK)
-    /// Budget_count per calendar month (HC_SHIELD_BUDGET_MONTH).
+    /// HC_SHIELD_BUDGET_MONTH: budget_count per calendar month.
     public static let month = ShieldBudgetPeriod(rawValue: HC_SHIELD_BUDGET_MONTH)
 }
 
@@ -412,23 +412,23 @@ public struct ShieldReason: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The ShieldReason with this HC_SHIELD_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Shielded: the window is open, habits outstanding (HC_SHIELD_WINDOW_OPEN).
+    /// HC_SHIELD_WINDOW_OPEN: shielded: the window is open, habits outstanding.
     public static let windowOpen = ShieldReason(rawValue: HC_SHIELD_WINDOW_OPEN)
-    /// Shielded: past the cutoff, kept until done (HC_SHIELD_UNTIL_DONE).
+    /// HC_SHIELD_UNTIL_DONE: shielded: past the cutoff, kept until done.
     public static let untilDone = ShieldReason(rawValue: HC_SHIELD_UNTIL_DONE)
-    /// Not shielded: no window now (HC_SHIELD_OUTSIDE_WINDOW).
+    /// HC_SHIELD_OUTSIDE_WINDOW: not shielded: no window now.
     public static let outsideWindow = ShieldReason(rawValue: HC_SHIELD_OUTSIDE_WINDOW)
-    /// Not shielded: lifted by completion at since_ms (HC_SHIELD_COMPLETED).
+    /// HC_SHIELD_COMPLETED: not shielded: lifted by completion at since_ms.
     public static let completed = ShieldReason(rawValue: HC_SHIELD_COMPLETED)
-    /// Not shielded: a credit unlock session until until_ms (HC_SHIELD_SESSION).
+    /// HC_SHIELD_SESSION: not shielded: a credit unlock session until until_ms.
     public static let session = ShieldReason(rawValue: HC_SHIELD_SESSION)
-    /// Not shielded: an emergency unlock until until_ms (HC_SHIELD_EMERGENCY).
+    /// HC_SHIELD_EMERGENCY: not shielded: an emergency unlock until until_ms.
     public static let emergency = ShieldReason(rawValue: HC_SHIELD_EMERGENCY)
-    /// Not shielded: the cutoff passed, habits outstanding (HC_SHIELD_CUTOFF_PASSED).
+    /// HC_SHIELD_CUTOFF_PASSED: not shielded: the cutoff passed, habits outstanding.
     public static let cutoffPassed = ShieldReason(rawValue: HC_SHIELD_CUTOFF_PASSED)
-    /// Not shielded: an excused day (vacation, skip) (HC_SHIELD_EXCUSED).
+    /// HC_SHIELD_EXCUSED: not shielded: an excused day (vacation, skip).
     public static let excused = ShieldReason(rawValue: HC_SHIELD_EXCUSED)
-    /// Not shielded: the rule is not in effect (HC_SHIELD_NOT_IN_EFFECT).
+    /// HC_SHIELD_NOT_IN_EFFECT: not shielded: the rule is not in effect.
     public static let notInEffect = ShieldReason(rawValue: HC_SHIELD_NOT_IN_EFFECT)
 }
 
@@ -464,15 +464,15 @@ public struct ShieldCause: RawRepresentable, Hashable, Sendable {
 public struct ShieldEarlier: OptionSet, Hashable, Sendable {
     /// The HC_SHIELD_EARLIER_* bits.
     public let rawValue: UInt32
-    /// The ShieldEarlier with this HC_SHIELD_EARLIER_* bits.
+    /// The ShieldEarlier with these HC_SHIELD_EARLIER_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// The outstanding habits done (HC_SHIELD_EARLIER_COMPLETION).
+    /// HC_SHIELD_EARLIER_COMPLETION: the outstanding habits done.
     public static let completion = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_COMPLETION)
-    /// A credit unlock session bought (HC_SHIELD_EARLIER_SESSION).
+    /// HC_SHIELD_EARLIER_SESSION: a credit unlock session bought.
     public static let session = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_SESSION)
-    /// An emergency unlock (budget left) (HC_SHIELD_EARLIER_EMERGENCY).
+    /// HC_SHIELD_EARLIER_EMERGENCY: an emergency unlock (budget left).
     public static let emergency = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_EMERGENCY)
-    /// The running session ended early (HC_SHIELD_EARLIER_SESSION_END).
+    /// HC_SHIELD_EARLIER_SESSION_END: the running session ended early.
     public static let sessionEnd = ShieldEarlier(rawValue: HC_SHIELD_EARLIER_SESSION_END)
 }
 
@@ -480,13 +480,13 @@ public struct ShieldEarlier: OptionSet, Hashable, Sendable {
 public struct ShieldMoved: OptionSet, Hashable, Sendable {
     /// The HC_SHIELD_MOVED_* bits.
     public let rawValue: UInt32
-    /// The ShieldMoved with this HC_SHIELD_MOVED_* bits.
+    /// The ShieldMoved with these HC_SHIELD_MOVED_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// In the spring-forward gap: moved forward by it (HC_SHIELD_MOVED_GAP).
+    /// HC_SHIELD_MOVED_GAP: in the spring-forward gap: moved forward by it.
     public static let gap = ShieldMoved(rawValue: HC_SHIELD_MOVED_GAP)
-    /// Read twice (clocks set back): the first occurrence (HC_SHIELD_MOVED_REPEATED).
+    /// HC_SHIELD_MOVED_REPEATED: read twice (clocks set back): the first occurrence.
     public static let repeated = ShieldMoved(rawValue: HC_SHIELD_MOVED_REPEATED)
-    /// Skipped by a change of the store's zone: the change (HC_SHIELD_MOVED_ZONE_CHANGE).
+    /// HC_SHIELD_MOVED_ZONE_CHANGE: skipped by a change of the store's zone: the change.
     public static let zoneChange = ShieldMoved(rawValue: HC_SHIELD_MOVED_ZONE_CHANGE)
 }
 
@@ -494,9 +494,9 @@ public struct ShieldMoved: OptionSet, Hashable, Sendable {
 public struct SyncChangesOptions: OptionSet, Hashable, Sendable {
     /// The HC_SYNC_* bits.
     public let rawValue: UInt32
-    /// The SyncChangesOptions with this HC_SYNC_* bits.
+    /// The SyncChangesOptions with these HC_SYNC_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Proofs travel with their kept evidence bytes (HC_SYNC_EVIDENCE).
+    /// HC_SYNC_EVIDENCE: proofs travel with their kept evidence bytes.
     public static let evidence = SyncChangesOptions(rawValue: HC_SYNC_EVIDENCE)
 }
 
@@ -506,9 +506,9 @@ public struct HubUserKind: RawRepresentable, Hashable, Sendable {
     public let rawValue: Int32
     /// The HubUserKind with this HC_HUB_USER_* value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A person's role: sees and writes only its own rows (HC_HUB_USER_DEVICE).
+    /// HC_HUB_USER_DEVICE: a person's role: sees and writes only its own rows.
     public static let device = HubUserKind(rawValue: HC_HUB_USER_DEVICE)
-    /// A trusted server's role: acts for one user per transaction (HC_HUB_USER_SERVICE).
+    /// HC_HUB_USER_SERVICE: a trusted server's role: acts for one user per transaction.
     public static let service = HubUserKind(rawValue: HC_HUB_USER_SERVICE)
 }
 
@@ -516,10 +516,10 @@ public struct HubUserKind: RawRepresentable, Hashable, Sendable {
 public struct HubSyncDirection: OptionSet, Hashable, Sendable {
     /// The HC_HUB_* bits.
     public let rawValue: UInt32
-    /// The HubSyncDirection with this HC_HUB_* bits.
+    /// The HubSyncDirection with these HC_HUB_* bits.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Send the hub what it lacks (HC_HUB_PUSH).
+    /// HC_HUB_PUSH: send the hub what it lacks.
     public static let push = HubSyncDirection(rawValue: HC_HUB_PUSH)
-    /// Apply what the store lacks (HC_HUB_PULL).
+    /// HC_HUB_PULL: apply what the store lacks.
     public static let pull = HubSyncDirection(rawValue: HC_HUB_PULL)
 }
