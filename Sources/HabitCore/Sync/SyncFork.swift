@@ -37,12 +37,12 @@ package enum SyncFork {
     /// part even below a number where both hold the same op. The hub computes the same
     /// share in SQL (HubSchema's habitcore.op_share).
     package static func prefixShare(_ op: RawOp) -> UInt64 {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(17 + op.payload.count)
-        for value in [UInt64(bitPattern: op.id.seq), UInt64(bitPattern: op.hlc)] {
-            for shift in stride(from: 56, through: 0, by: -8) { bytes.append(UInt8(truncatingIfNeeded: value >> UInt64(shift))) }
+        var bytes = [UInt8](repeating: 0, count: 17)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: UInt64(bitPattern: op.id.seq) >> UInt64(56 - 8 * i))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: UInt64(bitPattern: op.hlc) >> UInt64(56 - 8 * i))
         }
-        bytes.append(op.kind)
+        bytes[16] = op.kind
         bytes += op.payload
         return SHA256.digest(bytes).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
