@@ -85,6 +85,7 @@ extension Engine {
         try store.atomically { () throws(HabitError) in
             store.beginSyncApply()
             defer { store.endSyncApply() }
+            try store.settleDigests()
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
             // Told moves: recorded, and this store's copy of each op moved the same way.

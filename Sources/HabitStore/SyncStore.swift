@@ -71,22 +71,20 @@ extension Store {
     @discardableResult
     func logLocal(_ op: SyncOp, creates kind: SyncKind? = nil, localId: Int64 = 0) throws(HabitError) -> (id: GlobalId, hlc: Int64) {
         let replica = try replicaId()
-        let top = try db.statement("SELECT seq, digest FROM sync_ops WHERE rep = 1 ORDER BY seq DESC LIMIT 1").one { ($0.int(0), $0.optionalInt(1)) }
-        let last = top?.0 ?? 0
+        let last = try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = 1").one { $0.int(0) } ?? 0
         let (seq, overflow) = last.addingReportingOverflow(1)
         guard !overflow else { throw .corrupt("the op log's sequence is exhausted") }
         let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
         try setClock(hlc)
         let id = GlobalId(replica: replica, seq: seq, stamp: hlc)
-        let payload = op.encodePayload()
-        // This replica is number 1 in its own sync_replicas (migration 13).
-        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id, digest) VALUES(1, ?1, ?2, ?3, ?4, 0, ?5, ?6)")
+        // This replica is number 1 in its own sync_replicas (migration 13). Its prefix
+        // digest is summed when sync needs it (settleDigests), not on every write.
+        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(1, ?1, ?2, ?3, ?4, 0, ?5)")
         statement.bind(1, seq)
         statement.bind(2, hlc)
         statement.bind(3, Int64(op.kind.rawValue))
-        statement.bind(4, blob: payload)
+        statement.bind(4, blob: op.encodePayload())
         statement.bind(5, kind == nil ? nil : localId)
-        statement.bind(6, Self.digest(after: last == 0 ? 0 : top?.1, RawOp(id: id, hlc: hlc, kind: op.kind.rawValue, payload: payload)))
         try statement.run()
         return (id, hlc)
     }
@@ -300,25 +298,64 @@ extension Store {
             guard prefix > 0 else { continue }
             vector.seen[replica] = prefix
             let points = VersionVector.ladder(prefix)
-            var ladder: [OpStamp] = []
-            for point in points {
-                guard let stamp = try stamp(num: num, seq: point) else { break }
-                ladder.append(stamp)
-            }
-            // Every number up to the prefix is held and digested: a short ladder means a damaged log.
+            let held = try stamps(num: num, at: points)
+            let ladder = points.compactMap { held[$0] }
+            // Every number up to the prefix is held: a short ladder means a damaged log.
             guard ladder.count == points.count else { throw .corrupt("the op log lacks ops of replica \(SyncHex.encode(replica)) it counts") }
             vector.stamps[replica] = ladder
         }
         return vector
     }
 
-    /// The stamp and prefix digest of the op this store holds of a replica (by its
-    /// number here) at a sequence number, when every op below it is held.
-    private func stamp(num: Int64, seq: Int64) throws(HabitError) -> OpStamp? {
-        let statement = try db.statement("SELECT hlc, digest FROM sync_ops WHERE rep = ?1 AND seq = ?2 AND digest IS NOT NULL")
+    /// The stamps and prefix digests of the ops this store holds of a replica (by its
+    /// number here) at some sequence numbers, for those with every op below them held.
+    /// Digests not kept yet (this store's own ops since its last apply) are summed here
+    /// from the last one kept, and not written: a read may run on a read-only handle.
+    private func stamps(num: Int64, at seqs: [Int64]) throws(HabitError) -> [Int64: OpStamp] {
+        var result: [Int64: OpStamp] = [:]
+        let kept = try db.statement("SELECT hlc, digest FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        var missing: [Int64] = []
+        for seq in seqs {
+            kept.reset()
+            kept.bind(1, num)
+            kept.bind(2, seq)
+            switch try kept.one({ ($0.int(0), $0.optionalInt(1)) }) {
+            case .some((let hlc, .some(let digest))): result[seq] = OpStamp(hlc: hlc, digest: UInt64(bitPattern: digest))
+            case .some((_, .none)): missing.append(seq)
+            case .none: continue
+            }
+        }
+        guard let lowest = missing.min(), let highest = missing.max() else { return result }
+        var (next, sum) = try lastDigest(num: num, below: lowest).map { ($0.seq + 1, UInt64(bitPattern: $0.digest)) } ?? (1, 0)
+        let rows = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq")
+        rows.bind(1, num)
+        rows.bind(2, next)
+        rows.bind(3, highest)
+        let wanted = Set(missing)
+        try rows.each(while: { (row) throws(HabitError) -> Bool in
+            guard row.int(0) == next else { return false }
+            let op = RawOp(id: GlobalId(replica: [], seq: next), hlc: row.int(1), kind: UInt8(truncatingIfNeeded: row.int(2)), payload: row.blob(3))
+            sum &+= SyncFork.prefixShare(op)
+            if wanted.contains(next) { result[next] = OpStamp(hlc: op.hlc, digest: sum) }
+            next += 1
+            return true
+        })
+        return result
+    }
+
+    /// The highest op of a replica (by its number here) below a sequence number whose
+    /// prefix digest is kept (those kept run from op 1 without a gap).
+    private func lastDigest(num: Int64, below seq: Int64) throws(HabitError) -> (seq: Int64, digest: Int64)? {
+        let statement = try db.statement("SELECT seq, digest FROM sync_ops WHERE rep = ?1 AND seq < ?2 AND digest IS NOT NULL ORDER BY seq DESC LIMIT 1")
         statement.bind(1, num)
         statement.bind(2, seq)
-        return try statement.one { OpStamp(hlc: $0.int(0), digest: UInt64(bitPattern: $0.int(1))) }
+        return try statement.one { ($0.int(0), $0.int(1)) }
+    }
+
+    /// Keeps the prefix digests of this store's own ops logged since they were last
+    /// kept (in a write transaction: an apply's).
+    package func settleDigests() throws(HabitError) {
+        try Self.extendDigests(db, num: 1, below: try lastDigest(num: 1, below: Int64.max)?.seq ?? 0)
     }
 
     /// The op this store holds of a replica (by its number here) at a sequence number.
@@ -532,7 +569,8 @@ extension Store {
         for (num, replica) in replicas {
             // Above what the two hold alike: the peer may hold more of this replica, or
             // other ops (a fork, which it finds among these: SyncFork).
-            let shared = try peer.sharedPrefix(of: replica) { (seq) throws(HabitError) in try stamp(num: num, seq: seq) }
+            let held = try stamps(num: num, at: VersionVector.ladder(peer.seen[replica] ?? 0))
+            let shared = peer.sharedPrefix(of: replica) { held[$0] }
             result += try ops(num: num, replica: replica, above: shared)
         }
         return result
