@@ -25,7 +25,16 @@ extension Engine {
     }
 
     package func syncState() throws(HabitError) -> [UInt8] {
-        try store.snapshot { () throws(HabitError) in try store.versionVector().encode() }
+        try keepOwnDigests()
+        return try store.snapshot { () throws(HabitError) in try store.versionVector().encode() }
+    }
+
+    /// Keeps the prefix digests of this store's own ops logged since its last sync, in
+    /// one write when there are any, so states and changesets do not sum them again (a
+    /// read-only handle sums them in memory each time).
+    private func keepOwnDigests() throws(HabitError) {
+        guard !store.readOnly, try store.ownDigestsPending() else { return }
+        try store.atomically { () throws(HabitError) in try store.settleDigests() }
     }
 
     package func syncReplica() throws(HabitError) -> [UInt8] { try store.replicaId() }
@@ -34,6 +43,7 @@ extension Engine {
     /// changeset; with evidence, each proof's kept evidence beside its op.
     package func syncChanges(peerState: [UInt8], evidence: Bool = false) throws(HabitError) -> [UInt8] {
         let peer = try VersionVector.decode(peerState)
+        try keepOwnDigests()
         let ops = try store.snapshot { () throws(HabitError) in
             var ops = try store.opsAbove(peer)
             if evidence { ops += try evidenceRecords(for: ops) }
@@ -85,7 +95,6 @@ extension Engine {
         try store.atomically { () throws(HabitError) in
             store.beginSyncApply()
             defer { store.endSyncApply() }
-            try store.settleDigests()
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
             // Told moves: recorded, and this store's copy of each op moved the same way.
@@ -106,6 +115,7 @@ extension Engine {
             try settleMergedHabitCredits()
             for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
             try announceMergedAwards()
+            try store.settleDigests()
             try store.recordSeen()
         }
         dropCaches()

@@ -352,10 +352,17 @@ extension Store {
         return try statement.one { ($0.int(0), $0.int(1)) }
     }
 
-    /// Keeps the prefix digests of this store's own ops logged since they were last
-    /// kept (in a write transaction: an apply's).
+    /// Keeps the prefix digests not kept yet (in a write transaction): this store's own
+    /// ops logged since, and ops an apply logged above a number it had not held.
     package func settleDigests() throws(HabitError) {
-        try Self.extendDigests(db, num: 1, below: try lastDigest(num: 1, below: Int64.max)?.seq ?? 0)
+        for num in syncCache.received.union([1]).sorted() {
+            try Self.extendDigests(db, num: num, below: try lastDigest(num: num, below: Int64.max)?.seq ?? 0)
+        }
+    }
+
+    /// Whether this store's own newest op has no prefix digest kept yet.
+    package func ownDigestsPending() throws(HabitError) -> Bool {
+        try db.statement("SELECT digest IS NULL FROM sync_ops WHERE rep = 1 ORDER BY seq DESC LIMIT 1").one { $0.int(0) != 0 } ?? false
     }
 
     /// The op this store holds of a replica (by its number here) at a sequence number.
@@ -603,7 +610,8 @@ extension Store {
     /// Logs a received op: applied (with the local id of the record it made) or waiting.
     package func insertReceived(_ op: RawOp, waiting: Bool, localId: Int64?) throws(HabitError) {
         guard let num = try replicaNumber(op.id.replica, create: true) else { throw .corrupt("a replica number was not recorded") }
-        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+        let digest = try receivedDigest(num: num, op)
+        let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id, digest) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
         statement.bind(1, num)
         statement.bind(2, op.id.seq)
         statement.bind(3, op.hlc)
@@ -611,8 +619,22 @@ extension Store {
         statement.bind(5, blob: op.payload)
         statement.bind(6, Int64(waiting ? 1 : 0))
         statement.bind(7, localId)
+        statement.bind(8, digest)
         try statement.run()
-        try Self.extendDigests(db, num: num, below: op.id.seq - 1)
+        if let digest { syncCache.digests[num] = (op.id.seq, digest) }
+        syncCache.received.insert(num)
+    }
+
+    /// A received op's prefix digest when the one below it is known (kept, or logged
+    /// by this apply just before); nil otherwise, for settleDigests to sum.
+    private func receivedDigest(num: Int64, _ op: RawOp) throws(HabitError) -> Int64? {
+        let below = op.id.seq - 1
+        if below == 0 { return Self.digest(after: 0, op) }
+        if let last = syncCache.digests[num], last.seq == below { return Self.digest(after: last.digest, op) }
+        let statement = try db.statement("SELECT digest FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        statement.bind(1, num)
+        statement.bind(2, below)
+        return Self.digest(after: try statement.one({ $0.optionalInt(0) }) ?? nil, op)
     }
 
     // MARK: Prefix digests
@@ -1034,4 +1056,8 @@ package struct SyncCache {
     var awards: Set<String> = []
     /// The moved ops (sync_moves), read once per apply.
     var moves: [SyncFork.Move]?
+    /// Per replica number, the last op this apply logged with its prefix digest, and
+    /// every replica it logged ops of.
+    var digests: [Int64: (seq: Int64, digest: Int64)] = [:]
+    var received: Set<Int64> = []
 }
