@@ -55,8 +55,7 @@ extension Engine {
         if let fromDay { guard CivilDate.isValid(fromDay) else { throw .invalid("from day \(fromDay) is outside 0001-01-01...9999-12-31") } }
         // Days before the change are settled (their expiries written) under the old rules first.
         let id = try writingCredits(accountId) { (write) throws(HabitError) in
-            let from = fromDay ?? write.today
-            guard from >= write.today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
+            let from = try EffectiveDay.fromTodayOn(fromDay ?? write.today, today: write.today, "a credit rule takes effect")
             let id = try store.insertCreditRule(accountId: write.account.id, kind: kind, habitId: habitId, value: value, fromDay: from,
                                                 recordedAtMs: write.at)
             // Completions already logged for the days it covers (today's) earn by it, as

@@ -291,7 +291,7 @@ package final class Engine {
     @discardableResult
     package func updateHabit(id: Int64, _ changes: HabitChanges, from: Int32? = nil) throws(HabitError) -> Rejudged {
         let today = try today()
-        let day = try changeDay(from, today: today)
+        let day = try EffectiveDay.fromTodayBack(from, today: today)
         return try store.atomically { () throws(HabitError) -> Rejudged in
             let current = try habit(id: id)
             var spec = current.spec
@@ -327,7 +327,7 @@ package final class Engine {
     @discardableResult
     package func archiveHabit(id: Int64, archived: Bool, from: Int32? = nil) throws(HabitError) -> Rejudged {
         let today = try today()
-        let day = try changeDay(from, today: today)
+        let day = try EffectiveDay.fromTodayBack(from, today: today)
         return try store.atomically { () throws(HabitError) -> Rejudged in
             let current = try habit(id: id)
             guard current.isArchived != archived else { return nil }
@@ -337,16 +337,6 @@ package final class Engine {
             try store.setArchived(id: id, day: archived ? max(day, current.spec.startDay) : nil, name: current.spec.name)
             return try changeVersions(of: current, from: day, today: today) { $0.archived = archived }
         }
-    }
-
-    /// The day a change applies from: a caller's (checked, today at latest) or today.
-    private func changeDay(_ from: Int32?, today: Int32) throws(HabitError) -> Int32 {
-        guard let from else { return today }
-        guard CivilDate.isValid(from) else { throw .invalid("from day \(from) is outside 0001-01-01...9999-12-31") }
-        guard from <= today else {
-            throw .invalid("a change applies from today or an earlier day, not \((try? CivilDate.format(from)) ?? String(from))")
-        }
-        return from
     }
 
     /// Applies `change` to the judging settings from `day` on (never before the start
@@ -403,6 +393,7 @@ package final class Engine {
     /// Appends an entry; with a key, the entry that key first appended when there is one
     /// (for the same habit; another habit's key is a conflict), so a retry appends once.
     package func append(_ new: NewEntry) throws(HabitError) -> Int64 {
+        try EntryRules.validateAppended(kind: new.kind)
         guard let key = new.key else { return try appendOnce(new) }
         try EntryRules.validate(key: key)
         // One write transaction: two processes retrying with one key append once.
@@ -420,7 +411,6 @@ package final class Engine {
     }
 
     private func appendOnce(_ new: NewEntry) throws(HabitError) -> Int64 {
-        guard new.kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
         let clock = try clock()
         let at = new.atMs ?? now()
         try EntryRules.validate(utcMs: at, field: "at_ms")

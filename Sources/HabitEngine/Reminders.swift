@@ -35,9 +35,7 @@ extension Engine {
     /// (nil: today), so no day already lived is rewritten.
     package func changeReminderRule(id: Int64, _ settings: ReminderRule.Settings?, fromDay: Int32?) throws(HabitError) {
         let settings = try settings?.validated()
-        let today = try today()
-        let day = try resolve(fromDay)
-        guard day >= today else { throw .invalid("a reminder changes from today on, not from a day already lived") }
+        let day = try EffectiveDay.fromTodayOn(try resolve(fromDay), today: try today(), "a reminder changes")
         try store.atomically { () throws(HabitError) in
             guard id > 0, try store.reminderRuleHabit(ruleId: id) != nil else { throw .notFound("no reminder rule with id \(id)") }
             try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
@@ -60,9 +58,7 @@ extension Engine {
 
     /// Sets the store's quiet hours (nil: none) from a day on, today or later (nil: today).
     package func setQuietHours(_ hours: QuietHours?, fromDay: Int32?) throws(HabitError) {
-        let today = try today()
-        let day = try resolve(fromDay)
-        guard day >= today else { throw .invalid("quiet hours change from today on, not from a day already lived") }
+        let day = try EffectiveDay.fromTodayOn(try resolve(fromDay), today: try today(), "quiet hours change")
         try store.atomically { () throws(HabitError) in try store.setQuietHours(fromDay: day, hours) }
     }
 
@@ -119,10 +115,7 @@ extension Engine {
     /// A new instant for the same reminder (rule and day), at most a day after it;
     /// the reminder snoozed counts as delivered.
     package func snoozeReminder(ruleId: Int64, day: Int32, atMs: Int64, untilMs: Int64) throws(HabitError) {
-        let (gap, overflow) = untilMs.subtractingReportingOverflow(atMs)
-        guard untilMs > atMs, !overflow, gap <= 86_400_000 else {
-            throw .invalid("a snooze moves a reminder forward by at most a day: \(untilMs) ms is not within (\(atMs), \(atMs) + 1 day]")
-        }
+        try ReminderPlan.Snooze.validate(fromMs: atMs, untilMs: untilMs)
         let at = now()
         try store.atomically { () throws(HabitError) in
             let reminder = try existingReminder(ruleId: ruleId, day: day, atMs: atMs)

@@ -75,9 +75,7 @@ extension Engine {
     /// Changes a rule (settings) or removes it (nil) from a day on: today or later.
     package func changeShieldRule(id: Int64, _ settings: ShieldRule.Settings?, fromDay: Int32?) throws(HabitError) {
         let settings = try settings?.validated()
-        let today = try today()
-        let day = try resolve(fromDay)
-        guard day >= today else { throw .invalid("a shield rule changes from today on, not from a day already lived") }
+        let day = try EffectiveDay.fromTodayOn(try resolve(fromDay), today: try today(), "a shield rule changes")
         try store.atomically { () throws(HabitError) in
             guard id > 0, try store.shieldRuleExists(id: id) else { throw .notFound("no shield rule with id \(id)") }
             if let settings { try checkHabits(settings) }

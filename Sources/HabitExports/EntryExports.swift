@@ -7,9 +7,7 @@ import HabitEngine
 
 enum CEntry {
     static func newEntry(_ input: hc_entry_input) throws(HabitError) -> Engine.NewEntry {
-        guard let kind = EntryKind(rawValue: input.kind), kind != .undo else {
-            throw .invalid("kind \(input.kind) is not HC_ENTRY_DONE, _AMOUNT, _TOTAL or _SKIP")
-        }
+        guard let kind = EntryKind(rawValue: input.kind) else { throw .invalid("kind \(input.kind) is not an HC_ENTRY_* constant") }
         guard let source = EntrySource(rawValue: input.source) else { throw .invalid("source \(input.source) is not an HC_SOURCE_* constant") }
         guard input.habit_id > 0 else { throw .invalid("habit_id \(input.habit_id) is not a habit id") }
         return Engine.NewEntry(habitId: input.habit_id, kind: kind, day: try Convert.day(input.day, "day"), value: input.value,

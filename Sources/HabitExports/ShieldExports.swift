@@ -26,8 +26,8 @@ enum CShield {
             guard (0..<1440).contains(value) else { throw .invalid("rule.\(field) \(value) is not a time of day: minutes 0...1439 (00:00-23:59), or -1") }
             return value
         }
-        guard rule.habit_count >= 0, rule.habit_count <= Int64(HC_SHIELD_MAX_HABITS) else {
-            throw .invalid("rule.habit_count \(rule.habit_count) is not in 1...\(HC_SHIELD_MAX_HABITS)")
+        guard rule.habit_count >= 0, rule.habit_count <= Int64(ShieldRule.maxHabits) else {
+            throw .invalid("rule.habit_count \(rule.habit_count) is not in 1...\(ShieldRule.maxHabits)")
         }
         guard rule.habit_count == 0 || rule.habit_ids != nil else { throw .invalid("rule.habit_ids is NULL with habit_count \(rule.habit_count)") }
         let habits = rule.habit_ids.map { Array(UnsafeBufferPointer(start: $0, count: Int(rule.habit_count))) } ?? []
@@ -61,7 +61,7 @@ enum CShield {
         out.next_cause = view.next?.cause.rawValue ?? 0
         out.earlier = view.earlier
         out.emergency_left = view.emergencyLeft ?? -1
-        let outstanding = s.outstanding.prefix(Int(HC_SHIELD_MAX_HABITS))
+        let outstanding = s.outstanding.prefix(ShieldRule.maxHabits)
         out.outstanding_count = Int32(outstanding.count)
         withUnsafeMutableBytes(of: &out.outstanding) { raw in
             let ids = raw.bindMemory(to: Int64.self)

@@ -161,6 +161,7 @@ enum ReminderCommands {
     }
 
     /// Snoozes RULE DATE AT until an instant (--until) or for some minutes (--minutes, default 10).
+    /// How far a snooze may reach is the library's rule: it refuses a later one with a message.
     static func snooze(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["until", "minutes"])
         let (rule, day, at) = try reminder(args)
@@ -170,10 +171,12 @@ enum ReminderCommands {
             until = try instant(text, now: now)
         } else {
             let minutes = try args.option("minutes").map { (text) throws(CLIError) -> Int64 in
-                guard let value = Int64(text), (1...1440).contains(value) else { throw .invalid("--minutes takes 1 to 1440") }
+                guard let value = Int64(text), value > 0 else { throw .invalid("--minutes takes a whole number of minutes") }
                 return value
             } ?? 10
-            until = try later(max(at, now), by: minutes * 60_000, "AT")
+            let (delta, overflow) = minutes.multipliedReportingOverflow(by: 60_000)
+            guard !overflow else { throw .invalid("--minutes \(minutes) is too late: instants end at \(Int64.max) ms") }
+            until = try later(max(at, now), by: delta, "AT")
         }
         try args.finish(maxPositionals: 3)
         let store = try context.openStore()

@@ -1,4 +1,6 @@
+import CHabitCore
 import Foundation
+import HabitCore
 import XCTest
 
 /// The header is the contract: it compiles alone, strictly, as C and C++, and it
@@ -118,5 +120,10 @@ final class HeaderContractTests: XCTestCase {
         """.write(toFile: source, atomically: true, encoding: .utf8)
         try compileC([source], output: dir + "/macros")
         XCTAssertSucceeded(try runProcess([dir + "/macros"]), "macros")
+    }
+
+    /// A limit the header states as a constant is the domain's rule, stated once there.
+    func testTheDomainStatesTheHeadersLimits() {
+        XCTAssertEqual(ShieldRule.maxHabits, Int(HC_SHIELD_MAX_HABITS))
     }
 }

@@ -96,6 +96,12 @@ package enum EntryRules {
         return value == 0 ? 0 : value
     }
 
+    /// An append takes every kind but undo: an undo is appended by undo, which names
+    /// the entry it cancels.
+    package static func validateAppended(kind: EntryKind) throws(HabitError) {
+        guard kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
+    }
+
     /// Which entry kinds a habit takes.
     package static func validate(kind: EntryKind, for habit: HabitSpec) throws(HabitError) {
         let allowed: [EntryKind]

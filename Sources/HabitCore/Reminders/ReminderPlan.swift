@@ -62,6 +62,14 @@ package enum ReminderPlan {
     }
 
     package struct Snooze: Equatable, Sendable {
+        /// A snooze moves a reminder forward, by at most a day.
+        package static func validate(fromMs: Int64, untilMs: Int64) throws(HabitError) {
+            let (gap, overflow) = untilMs.subtractingReportingOverflow(fromMs)
+            guard untilMs > fromMs, !overflow, gap <= 86_400_000 else {
+                throw .invalid("a snooze moves a reminder forward by at most a day: \(untilMs) ms is not within (\(fromMs), \(fromMs) + 1 day]")
+            }
+        }
+
         package var ruleId: Int64
         package var day: Int32
         package var fromMs: Int64
