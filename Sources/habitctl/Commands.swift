@@ -111,7 +111,7 @@ enum Commands {
         let habit = try store.habit(reference)
         let streaks = try PolicyOptions.habitJSON(habit.id, store)
         context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
-            var lines = [habit.summary, "  started \(Library.format(habit.startDay))"]
+            var lines = [habit.summary, "  started \(Library.format(habit.startDay.rawValue))"]
             if let group = habit.group { lines.append("  group \(group)") }
             if habit.proofRequired { lines.append("  proof required") }
             lines += habit.displayLines
@@ -139,7 +139,7 @@ enum Commands {
         if target != nil || atMost || atLeast {
             fields.insert(.target)
             options.target = target ?? current.target
-            options.direction = atMost ? .atMost : atLeast ? .atLeast : Direction(rawValue: current.direction)
+            options.direction = atMost ? .atMost : atLeast ? .atLeast : current.direction
         }
         options.unit = args.option("unit")
         options.group = args.option("group")
@@ -235,7 +235,7 @@ enum Commands {
         let id = try kit { () throws(HabitError) in try store.kit.append(input) }
         // Committed: from here on nothing may fail the command, or a script would retry it.
         let entry = try? store.entry(id: id, habitId: habit.id)
-        let total = entry.flatMap { entry in try? store.kit.dayTotal(habitID: habit.id, day: Day(rawValue: entry.day)) }
+        let total = entry.flatMap { entry in try? store.kit.dayTotal(habitID: habit.id, day: entry.day) }
         let hasTotal = total != nil
         var document: [String: Any] = ["entry": entry?.json ?? ["id": id]]
         if let total { document["day_total"] = total }

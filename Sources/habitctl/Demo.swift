@@ -121,7 +121,7 @@ enum Demo {
     }
 
     /// "  Read         ■■–■…  streak 9 (longest 14, 3 excused), strength 74%, today 17:30 of 20:00"
-    private static func habitLine(_ store: StoreRef, _ habit: HabitInfo, from: Int32, to: Int32,
+    private static func habitLine(_ store: StoreRef, _ habit: Habit, from: Int32, to: Int32,
                                   vacation: ClosedRange<Int32>) throws(CLIError) -> String {
         let states = try store.days(habitId: habit.id, from: from, to: to)
         let strip = states.map {
@@ -133,17 +133,17 @@ enum Demo {
         }
         return "  \(habit.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(strip)  streak \(streaks.current.length) " +
             "(longest \(streaks.longest.length), \(streaks.current.excusedDays) excused), strength \(Int((strength * 100).rounded()))%, " +
-            "today " + (habit.kind == HabitKind.checkmark.rawValue ? (states.last?.flags.contains(.done) == true ? "done" : "not yet")
+            "today " + (habit.kind == .checkmark ? (states.last?.flags.contains(.done) == true ? "done" : "not yet")
                 : habit.progress(states.last?.value ?? 0))
     }
 
     /// "[x] Make the bed · [ ] Water 5 of 8 glasses · …", morning first.
-    private static func dueToday(_ store: StoreRef, _ habits: [Int64: HabitInfo], _ day: Int32) throws(CLIError) -> String {
+    private static func dueToday(_ store: StoreRef, _ habits: [Int64: Habit], _ day: Int32) throws(CLIError) -> String {
         let items = try kit { () throws(HabitError) in try store.kit.due(on: Day(rawValue: day)) }
         return items.compactMap { item in
             guard let habit = habits[item.habitID] else { return nil }
             let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
-            return "\(mark) \(habit.name)" + (habit.kind == HabitKind.checkmark.rawValue ? "" : " \(habit.progress(item.value))")
+            return "\(mark) \(habit.name)" + (habit.kind == .checkmark ? "" : " \(habit.progress(item.value))")
         }.joined(separator: " · ")
     }
 

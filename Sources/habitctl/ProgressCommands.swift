@@ -32,7 +32,7 @@ enum ProgressCommands {
                 if name != routine { lines.append(item.routine == routineNow ? "\(name) (now)" : name); routine = name }
                 let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
                 var line = "  \(mark) \(row["name"] as? String ?? "")"
-                if let habit = habits[item.habitID], habit.kind == HabitKind.counter.rawValue || habit.kind == HabitKind.duration.rawValue {
+                if let habit = habits[item.habitID], habit.kind == .counter || habit.kind == .duration {
                     line += "  \(habit.progress(item.value))"
                 }
                 lines.append(line)
@@ -78,7 +78,7 @@ enum ProgressCommands {
         let from = day - window + 1
         var document: [String: Any] = ["date": Library.format(day), "habit": habit.json, "window_days": Int(window)]
         var lines = ["\(habit.summary)"]
-        if habit.kind == HabitKind.measurement.rawValue {
+        if habit.kind == .measurement {
             let stats = try kit { () throws(HabitError) in
                 try store.kit.measurements(habitID: habit.id, from: Day(rawValue: from), through: Day(rawValue: day))
             }
@@ -157,7 +157,7 @@ enum ProgressCommands {
         if let reference {
             // One habit: its day states, from its start day on.
             let habit = try store.habit(reference)
-            let first = max(from, habit.startDay)
+            let first = max(from, habit.startDay.rawValue)
             let states = first <= day ? try store.days(habitId: habit.id, from: first, to: day) : []
             if first <= day { range = "\(Library.format(first)) to \(Library.format(day))" }
             cells = Heatmap.cells(states)
