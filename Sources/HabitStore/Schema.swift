@@ -1,15 +1,23 @@
 import HabitCore
 
-/// The store's schema and its forward migrations. Version N of the schema is
-/// reached by running migrations[0..<N] in order; a file from a newer habitcore
-/// (user_version above ours) is refused, never touched.
+/// A step of the schema, named for what it adds: its SQL, then the data it writes
+/// (a step is found by its name, never by its place in the list).
+struct Migration: Sendable {
+    let name: String
+    let sql: String
+    var data: (@Sendable (Database) throws(HabitError) -> Void)? = nil
+}
+
+/// The store's schema and its forward migrations. Version N of the schema (the
+/// file's user_version) is reached by running migrations[0..<N] in order; a file
+/// from a newer habitcore (user_version above ours) is refused, never touched.
 enum Schema {
     /// "HBCR": marks a SQLite file as a habitcore store.
     static let applicationId: Int64 = 0x4842_4352
 
-    static let migrations: [String] = [
+    static let migrations: [Migration] = [
         // 1: settings, habits with their schedule history, the append-only ledger.
-        """
+        Migration(name: "ledger", sql: """
         CREATE TABLE settings(key TEXT PRIMARY KEY, value TEXT NOT NULL) STRICT;
         CREATE TABLE habits(
             id INTEGER PRIMARY KEY,
@@ -48,19 +56,19 @@ enum Schema {
         CREATE UNIQUE INDEX entries_undoes ON entries(undoes) WHERE undoes IS NOT NULL;
         -- The ledger is append-only: the database itself refuses changes.
         \(appendOnly("entries", "entries"))
-        """,
+        """),
         // 2: vacations, for one habit or (habit_id NULL) all of them.
-        """
+        Migration(name: "vacations", sql: """
         CREATE TABLE vacations(
             id INTEGER PRIMARY KEY,
             habit_id INTEGER REFERENCES habits(id),
             from_day INTEGER NOT NULL,
             to_day INTEGER NOT NULL
         ) STRICT;
-        """,
+        """),
         // 3: the credit ledger: accounts (1 is the default), effective-dated rules,
         // append-only entries, step reports and unlock sessions.
-        """
+        Migration(name: "credits", sql: """
         CREATE TABLE credit_accounts(id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at_ms INTEGER NOT NULL) STRICT;
         CREATE UNIQUE INDEX credit_accounts_name ON credit_accounts(name COLLATE NOCASE);
         INSERT INTO credit_accounts(id, name, created_at_ms) VALUES(1, 'default', 0);
@@ -109,11 +117,11 @@ enum Schema {
         \(appendOnly("credit_rules", "credit rules"))
         \(appendOnly("credit_steps", "step reports"))
         \(appendOnly("unlock_sessions", "sessions"))
-        """,
+        """),
         // 4: awards: the catalogue (replaceable; the built-in one is written after
         // this step), unlocks recorded once, referral redemptions, and events with
         // their acknowledgements. All but the catalogue are append-only.
-        """
+        Migration(name: "awards", sql: """
         CREATE TABLE award_rules(
             position INTEGER PRIMARY KEY,
             id TEXT NOT NULL UNIQUE,
@@ -161,10 +169,10 @@ enum Schema {
         \(appendOnly("referral_redemptions", "redemptions"))
         \(appendOnly("events", "events"))
         \(appendOnly("event_acks", "acknowledgements"))
-        """,
+        """, data: { db throws(HabitError) in try Store.writeAwardRules(AwardCatalogue.builtIn, into: db) }),
         // 5: proofs and their verdicts (append-only), policies (habit_id 0: the
         // store's) and registered plugins.
-        """
+        Migration(name: "proofs", sql: """
         CREATE TABLE proofs(
             id INTEGER PRIMARY KEY,
             habit_id INTEGER NOT NULL REFERENCES habits(id),
@@ -216,10 +224,10 @@ enum Schema {
         ) STRICT;
         \(appendOnly("proofs", "proofs"))
         \(appendOnly("proof_verdicts", "verdicts"))
-        """,
+        """),
         // 6: fingerprints verifiers keep with proofs (append-only), and each plugin's
         // settings in this store.
-        """
+        Migration(name: "fingerprints", sql: """
         CREATE TABLE proof_fingerprints(
             id INTEGER PRIMARY KEY,
             proof_id INTEGER NOT NULL REFERENCES proofs(id),
@@ -230,10 +238,10 @@ enum Schema {
         CREATE INDEX proof_fingerprints_kind ON proof_fingerprints(verifier_id, kind, proof_id);
         ALTER TABLE plugins ADD COLUMN config TEXT;
         \(appendOnly("proof_fingerprints", "fingerprints"))
-        """,
+        """),
         // 7: a habit's own streak policy (NULL: the store's, kept in settings), and
         // unlock sessions ended early (append-only; a session ends at most once).
-        """
+        Migration(name: "streak policies and session ends", sql: """
         CREATE TABLE streak_policies(
             habit_id INTEGER PRIMARY KEY REFERENCES habits(id),
             miss_allowance INTEGER,
@@ -247,28 +255,28 @@ enum Schema {
         ) STRICT;
         CREATE INDEX credit_entries_session ON credit_entries(cause_id) WHERE cause = 3;
         \(appendOnly("session_ends", "session ends"))
-        """,
+        """),
         // 8: caller-chosen keys that make an append safe to retry: a key names the one
         // entry it first appended (append-only, one entry per key).
-        """
+        Migration(name: "append keys", sql: """
         CREATE TABLE entry_keys(
             key TEXT PRIMARY KEY,
             entry_id INTEGER NOT NULL UNIQUE REFERENCES entries(id)
         ) STRICT;
         \(appendOnly("entry_keys", "entry keys"))
-        """,
+        """),
         // 9: the fold's index. A habit's entries in (day, append) order with every
         // column the day fold reads, so a history is read from the index alone;
         // it replaces (habit_id, day), which is its prefix.
-        """
+        Migration(name: "fold index", sql: """
         CREATE INDEX IF NOT EXISTS entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);
         DROP INDEX IF EXISTS entries_habit_day;
-        """,
+        """),
         // 10: reminders: rules per habit with their versions (each from a day on; a
         // NULL minute removes the rule), store-wide quiet hours from a day on (NULL
         // bounds: none), snoozes and deliveries (append-only; one delivery per rule,
         // day and instant, which is what makes several processes deliver once).
-        """
+        Migration(name: "reminders", sql: """
         CREATE TABLE reminder_rules(
             id INTEGER PRIMARY KEY,
             habit_id INTEGER NOT NULL REFERENCES habits(id),
@@ -306,22 +314,22 @@ enum Schema {
         CREATE INDEX reminder_deliveries_at ON reminder_deliveries(at_ms);
         \(appendOnly("reminder_snoozes", "snoozes"))
         \(appendOnly("reminder_deliveries", "reminder deliveries"))
-        """,
+        """),
         // 11: proofs whose verifiers are running, with the process running them: a
         // row left behind by a process that died is marked an error at the next open.
-        """
+        Migration(name: "running verifications", sql: """
         CREATE TABLE proof_runs(
             proof_id INTEGER PRIMARY KEY REFERENCES proofs(id),
             pid INTEGER NOT NULL,
             started_at_ms INTEGER NOT NULL
         ) STRICT;
-        """,
+        """),
         // 12: shields: rules with their versions (each from a day on; a NULL name
         // removes the rule), emergency unlocks (append-only, with the habit day the
         // budget counts them on), the store's zone changes (append-only) and a
         // revision that every write able to change a shield bumps, by trigger, from
         // any process.
-        """
+        Migration(name: "shields", sql: """
         CREATE TABLE shield_rules(id INTEGER PRIMARY KEY, created_at_ms INTEGER NOT NULL) STRICT;
         CREATE TABLE shield_rule_versions(
             rule_id INTEGER NOT NULL REFERENCES shield_rules(id),
@@ -357,16 +365,16 @@ enum Schema {
         \(appendOnly("zone_changes", "zone changes"))
         \(bumpsRevision(["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends", "shield_rules",
                          "shield_rule_versions", "shield_emergencies", "zone_changes"]))
-        """,
+        """),
         // 13: what a frontend shows of a habit (HabitDisplay): description, question,
         // colour, icon, and its place in the app's order (0 for every habit before).
-        """
+        Migration(name: "habit display", sql: """
         ALTER TABLE habits ADD COLUMN description TEXT;
         ALTER TABLE habits ADD COLUMN question TEXT;
         ALTER TABLE habits ADD COLUMN colour TEXT;
         ALTER TABLE habits ADD COLUMN icon TEXT;
         ALTER TABLE habits ADD COLUMN position INTEGER NOT NULL DEFAULT 0;
-        """,
+        """),
         // 14: sync between a person's devices. The store's random replica id and its
         // hybrid logical clock; the replicas it knows, by a small number, with the
         // sequence number up to which it holds all of each one's ops; the op log:
@@ -376,7 +384,7 @@ enum Schema {
         // names; the last-writer-wins registers; removed vacations (the observed-remove
         // set's tombstones). backfilled = 0: an older store's rows still need ops,
         // written at the next writable open.
-        """
+        Migration(name: "sync", sql: """
         CREATE TABLE sync_replica(
             id INTEGER PRIMARY KEY CHECK(id = 1),
             replica BLOB NOT NULL CHECK(length(replica) = 16),
@@ -404,13 +412,13 @@ enum Schema {
         CREATE INDEX sync_ops_pending ON sync_ops(pending) WHERE pending = 1;
         CREATE TABLE sync_lww(target TEXT PRIMARY KEY, hlc INTEGER NOT NULL, replica BLOB NOT NULL) STRICT;
         CREATE TABLE sync_removed(rep INTEGER NOT NULL, seq INTEGER NOT NULL, PRIMARY KEY(rep, seq)) STRICT, WITHOUT ROWID;
-        """,
+        """),
         // 15: award unlocks, credit rules and zone changes sync. A replica keeps every
         // device's unlock of an award (the earliest crossing day stands), so rule_id is
         // no longer unique. proof_copies: evidence received by sync for a proof that
         // arrived without its copy (proofs are append-only). backfilled = 0: the unlocks, rules and zone changes recorded
         // before get ops at the next writable open.
-        """
+        Migration(name: "synced awards, credit rules and zones", sql: """
         CREATE TABLE award_unlocks_15(
             id INTEGER PRIMARY KEY,
             rule_id TEXT NOT NULL,
@@ -436,32 +444,32 @@ enum Schema {
         CREATE TABLE proof_copies(proof_id INTEGER PRIMARY KEY REFERENCES proofs(id), bytes BLOB NOT NULL) STRICT;
         \(appendOnly("proof_copies", "evidence copies"))
         UPDATE sync_replica SET backfilled = 0;
-        """,
+        """),
         // 16: the shield revision's triggers leave the file for each writer's connection
         // (Schema.installWriterTriggers): every reader parses the file's whole schema at
         // its first statement, and these 30 were a tenth of a cold shield ask's work.
-        Schema.shieldRevisionTables.flatMap { table in
+        Migration(name: "writer triggers", sql: Schema.shieldRevisionTables.flatMap { table in
             ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
-        }.joined(separator: "\n"),
+        }.joined(separator: "\n")),
         // 17: the moved ops of forked replicas (SyncFork) this store knows of: an op of
         // `replica` at `from_seq` became op 1 of `to_replica`, so a record named by its
         // old id and its stamp is found under the new one (two copies can fork at one
         // number: each later op there has its own move).
-        """
+        Migration(name: "sync moves", sql: """
         CREATE TABLE sync_moves(
             replica BLOB NOT NULL CHECK(length(replica) = 16),
             from_seq INTEGER NOT NULL CHECK(from_seq >= 1),
             to_replica BLOB NOT NULL CHECK(length(to_replica) = 16),
             PRIMARY KEY(replica, from_seq, to_replica)
         ) STRICT, WITHOUT ROWID;
-        """,
+        """),
         // 18: every setting that judges a day is versioned by the day it applies from,
         // as schedules were: the schedules become the habit's settings versions, each
         // with target, direction, proof requirement, group and archived. An older
         // store's versions take the habit's current values (what judged every day
         // until now, so no answer changes), and an archived habit is archived from
         // its archive day on.
-        """
+        Migration(name: "settings versions", sql: """
         ALTER TABLE habit_schedules RENAME TO habit_versions;
         ALTER TABLE habit_versions ADD COLUMN target REAL NOT NULL DEFAULT 1;
         ALTER TABLE habit_versions ADD COLUMN direction INTEGER NOT NULL DEFAULT 1;
@@ -483,7 +491,7 @@ enum Schema {
             ON CONFLICT(habit_id, from_day) DO UPDATE SET archived = 1;
         UPDATE habit_versions SET archived = 1
             WHERE from_day >= (SELECT archived_day FROM habits WHERE id = habit_id AND archived_day IS NOT NULL);
-        """,
+        """),
     ]
 
     /// The tables whose rows decide a shield's state.
@@ -554,9 +562,9 @@ enum Schema {
             }
             if version < Int64(latestVersion) {
                 guard !readOnly else { throw HabitError(.readOnly, "the store needs a schema upgrade and was opened read-only") }
-                for step in Int(version)..<migrations.count {
-                    try db.execute(migrations[step])
-                    if step == 3 { try Store.writeAwardRules(AwardCatalogue.builtIn, into: db) }
+                for migration in migrations[Int(version)...] {
+                    try db.execute(migration.sql)
+                    try migration.data?(db)
                 }
                 try db.execute("PRAGMA application_id = \(applicationId); PRAGMA user_version = \(latestVersion)")
             }
