@@ -1,7 +1,7 @@
 import Foundation
 import HabitKit
 
-/// The streak policy and routine options of init, habit add|edit and today (issue 26).
+/// The streak policy and routine options of init, habit add|edit and today.
 enum PolicyOptions {
     /// --miss-allowance N|store and --open-day previous|zero|store, as a habit's own
     /// fields to change: nil leaves a field as it is; .some(nil) follows the store.

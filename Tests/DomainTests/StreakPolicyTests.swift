@@ -1,7 +1,7 @@
 import XCTest
 @testable import HabitCore
 
-/// The streak policies (issue 26), one table per rule and one row per case the
+/// The streak policies, one table per rule and one row per case the
 /// apps' own rules give. March 2026: the 1st is a Sunday, the 12th a Thursday.
 final class StreakPolicyTests: XCTestCase {
     func day(_ text: String) -> Int32 { (try? CivilDate.parseDay(text)) ?? 0 }

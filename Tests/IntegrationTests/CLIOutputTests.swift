@@ -63,23 +63,23 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["plugin", "remove", "decode_check"]),
             Case(args: ["completions", "bash"]), Case(args: ["manual"]), Case(args: ["help", "log"]),
             Case(args: ["demo"], freshStore: true),
-            // Streak rules, routines and sessions (issue 26).
+            // Streak rules, routines and sessions.
             Case(args: ["habit", "edit", "Read", "--miss-allowance", "1", "--open-day", "zero"]), Case(args: ["today", "--at", "07:30"]),
             Case(args: ["credits", "end", "1"]),
-            // Reminders (issue 21).
+            // Reminders.
             Case(args: ["reminders", "add", "Read", "--at", "20:00"]), Case(args: ["reminders", "list"]),
             Case(args: ["reminders", "next", "--from", "now", "--to", "+1d"]),
             Case(args: ["reminders", "quiet", "22:00-07:00"]),
-            // Shields (issue 24).
+            // Shields.
             Case(args: ["shield", "add", "Evening", "--habits", "Read,Water", "--any", "--start", "21:00", "--cutoff", "05:00"]),
             Case(args: ["shield", "list"]), Case(args: ["shield", "state", "--at", "07:30"]), Case(args: ["--json", "shield", "state"]),
             Case(args: ["shield", "next", "--hours", "48"]), Case(args: ["shield", "emergency", "1", "--minutes", "5"]),
             Case(args: ["shield", "snapshot", folder + "/shields.json"]),
-            // Display fields and the heatmap of one habit (issue 18).
+            // Display fields and the heatmap of one habit.
             Case(args: ["habit", "add", "Sit", "--question", "Sat?", "--colour", "#00897B", "--icon", "lotus", "--position", "2"]),
             Case(args: ["habit", "edit", "Read", "--description", "Twenty pages", "--color", ""]),
             Case(args: ["heatmap", "Read", "--svg", "{folder}/read.svg"]),
-            // Sync (issue 16).
+            // Sync.
             // (Binary on stdout reads back as no text here: the state and changes go to files or JSON.)
             Case(args: ["sync", "state", "--out", "{folder}/state.bin"]), Case(args: ["--json", "sync", "state"]),
             Case(args: ["--json", "sync", "changes"]), Case(args: ["sync", "changes", "--out", "{folder}/changes.bin"]),

@@ -38,7 +38,7 @@ final class CLITrustTests: XCTestCase {
             (["#7"], 3, nil),     // an id, never the habit named "007"
             (["+1"], 0, 4),       // a word, not the number 1
             (["1"], 0, 1),        // id 1; no habit is named "1"
-            (["99"], 0, 5),       // no habit #99: the habit named "99" (the "no habit with id 99")
+            (["99"], 0, 5),       // no habit #99: the habit named "99" (not "no habit with id 99")
             (["#99"], 3, nil),
             (["#0"], 3, nil),     // not an id: a name no habit has
             (["--id", "x"], 2, nil), (["--id", "0"], 2, nil), (["Nobody"], 3, nil),

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import XCTest
 
-/// habitctl's side of issue 18's last two items: the display fields through habit
+/// habitctl's side of the display fields and the heatmap: the display fields through habit
 /// add/edit/show/list (human and --json), and the heatmap SVG a person opens, read back
 /// with Foundation's XMLParser for its structure (title, weekday rows and labels, month
 /// labels at month starts, a legend of every level, cells coloured by their day).

@@ -11,7 +11,7 @@ final class HabitKitCoverageTests: XCTestCase {
         "hc_store_errmsg",      // the thread's hc_last_error_message, read at once, serves every call
     ]
 
-    /// Not bound yet: issue 23 left these for a later session. Shrink it, never grow it
+    /// Not bound yet: left for a later session. Shrink it, never grow it
     /// silently: a new header function must be bound or added here on purpose.
     static let notYetBound: Set<String> = recordsNotYetBound.union(rulesNotYetBound)
 

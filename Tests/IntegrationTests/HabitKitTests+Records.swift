@@ -352,7 +352,7 @@ extension HabitKitTests {
         expect(.invalid) { try bull.importHabitBullCSV("no,HabitBull\nhere,at all") }
     }
 
-    /// habitctl reaches the engine through HabitKit only (issue 23): no file under
+    /// habitctl reaches the engine through HabitKit only: no file under
     /// Sources/habitctl calls an hc_ function or imports the C module. Help's text may
     /// name hc_plugin_entry, the symbol a plugin exports: it is no call.
     func testHabitctlCallsNoCFunction() throws {

@@ -332,7 +332,7 @@ final class ShieldStoreTests: ProofTestCase {
         print(outputs.joined())
     }
 
-    // MARK: What a handle keeps, readers after the writer, busy waits (issue 24's remaining items)
+    // MARK: What a handle keeps, readers after the writer, busy waits
 
     /// A handle keeps what its last hc_shield_state read and computed while the store
     /// is unchanged; its answers are those of a handle that has never asked, at every
