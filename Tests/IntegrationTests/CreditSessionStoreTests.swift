@@ -24,19 +24,6 @@ final class CreditSessionStoreTests: OpenStoreTestCase {
         return (last.session_id, last.start_ms)
     }
 
-    func creditEntries() -> [hc_credit_entry] {
-        var list: OpaquePointer?
-        ok(hc_credit_list_open(&list, store, 0, day("0001-01-01"), day("9999-12-31")))
-        defer { hc_credit_list_free(list) }
-        var count: Int64 = 0
-        ok(hc_credit_list_count(&count, list))
-        return (0..<count).compactMap { index in
-            var entry: UnsafePointer<hc_credit_entry>?
-            ok(hc_credit_list_get(&entry, list, index))
-            return entry?.pointee
-        }
-    }
-
     func testRefundsOfTheUnusedWholeMinutesRoundedUp() {
         // The sessions end up to 12 minutes from now, and a refund counts for the day its
         // session ends on: a zone whose local time is about noon keeps them on today

@@ -24,19 +24,6 @@ final class CreditStoreTests: OpenStoreTestCase {
         return result
     }
 
-    func entries(_ account: Int64 = 0) -> [hc_credit_entry] {
-        var list: OpaquePointer?
-        ok(hc_credit_list_open(&list, store, account, day("0001-01-01"), day("9999-12-31")))
-        defer { hc_credit_list_free(list) }
-        var count: Int64 = 0
-        ok(hc_credit_list_count(&count, list))
-        return (0..<count).compactMap { index in
-            var entry: UnsafePointer<hc_credit_entry>?
-            ok(hc_credit_list_get(&entry, list, index))
-            return entry?.pointee
-        }
-    }
-
     func rule(_ kind: Int32, _ value: Int64, habit: Int64 = 0, from: Int32 = Int32.min, account: Int64 = 0) {
         ok(hc_credit_rule_set(nil, store, account, kind, habit, value, from))
     }
@@ -51,7 +38,7 @@ final class CreditStoreTests: OpenStoreTestCase {
         XCTAssertEqual(sync(5_499).earned_now, 0, "whole minutes only")
         XCTAssertEqual(sync(5_500).earned_now, 1)
         XCTAssertEqual(summary(today).steps, 5_500)
-        XCTAssertEqual(entries().filter { $0.kind == HC_CREDIT_EARN }.map(\.minutes), [54, 1])
+        XCTAssertEqual(creditEntries().filter { $0.kind == HC_CREDIT_EARN }.map(\.minutes), [54, 1])
     }
 
     func testARatioChangeFromADateLeavesEarlierDaysAsTheyWere() {
@@ -73,11 +60,11 @@ final class CreditStoreTests: OpenStoreTestCase {
 
     func testASpendLargerThanTheBalanceFailsAndWritesNothing() {
         sync(2_000)
-        let before = entries().count
+        let before = creditEntries().count
         var id: Int64 = 0
         XCTAssertEqual(hc_credit_spend(&id, store, 0, 30, "instagram", 0), HC_E_INSUFFICIENT)
         XCTAssertTrue(String(cString: hc_last_error_message()).contains("20"), "the message says what is available")
-        XCTAssertEqual(entries().count, before, "nothing written")
+        XCTAssertEqual(creditEntries().count, before, "nothing written")
         XCTAssertEqual(balance(), 20)
         ok(hc_credit_spend(&id, store, 0, 20, "instagram", 0))
         XCTAssertEqual(balance(), 0)
@@ -94,7 +81,7 @@ final class CreditStoreTests: OpenStoreTestCase {
         XCTAssertEqual(balance(), 0)
         // The next write on the account records the expiry, so the ledger sums to the balance.
         sync(1_000)
-        let written = entries()
+        let written = creditEntries()
         XCTAssertEqual(written.filter { $0.kind == HC_CREDIT_EXPIRE }.map(\.minutes), [-54])
         XCTAssertEqual(written.reduce(0) { $0 + $1.minutes }, balance())
         XCTAssertEqual(balance(), 10)
@@ -118,7 +105,7 @@ final class CreditStoreTests: OpenStoreTestCase {
         XCTAssertEqual(balance(), 15)
         ok(append(store, habit).0)
         XCTAssertEqual(balance(), 15, "a day earns once, however many entries")
-        let earn = entries().first { $0.kind == HC_CREDIT_EARN }
+        let earn = creditEntries().first { $0.kind == HC_CREDIT_EARN }
         XCTAssertEqual(earn?.cause, HC_CAUSE_HABIT_ENTRY)
         XCTAssertEqual(earn?.cause_id, entry)
         XCTAssertEqual(earn?.habit_id, habit)
@@ -129,14 +116,14 @@ final class CreditStoreTests: OpenStoreTestCase {
         XCTAssertEqual(balance(), 0, "still done by the first entry")
         ok(hc_entry_undo(&undo, store, entry))
         XCTAssertEqual(balance(), -15, "the spent credit is owed")
-        let reversal = entries().last
+        let reversal = creditEntries().last
         XCTAssertEqual(reversal?.kind, HC_CREDIT_ADJUST)
         XCTAssertEqual(reversal?.cause_id, undo)
         XCTAssertEqual(hc_credit_spend(nil, store, 0, 1, nil, 0), HC_E_INSUFFICIENT)
         // Done again: earned again, the debt paid.
         ok(append(store, habit).0)
         XCTAssertEqual(balance(), 0)
-        XCTAssertEqual(entries().reduce(0) { $0 + $1.minutes }, 0, "the ledger balances to the minute")
+        XCTAssertEqual(creditEntries().reduce(0) { $0 + $1.minutes }, 0, "the ledger balances to the minute")
     }
 
     func testAnUnlockSessionSaysUntilWhenAppsAreOpenAndQueuesTheNextOne() {
@@ -166,7 +153,7 @@ final class CreditStoreTests: OpenStoreTestCase {
         for minutes in [Int64.max, Int64.min, 0, -1, 525_601] {
             XCTAssertEqual(hc_credit_spend(nil, store, 0, minutes, nil, HC_SPEND_UNLOCK), HC_E_INVALID)
         }
-        XCTAssertEqual(entries().count, 0)
+        XCTAssertEqual(creditEntries().count, 0)
     }
 
     func testTwoProcessesAndTheirThreadsNeverSpendMoreThanWasEarned() throws {
@@ -203,7 +190,7 @@ final class CreditStoreTests: OpenStoreTestCase {
         XCTAssertEqual(total, 600, "every minute spent once, none twice: \(firstText) + \(secondText)")
         // (How the 600 split between the processes is up to SQLite's lock; it may be very uneven.)
         XCTAssertEqual(balance(race), 0)
-        let ledger = entries(race)
+        let ledger = creditEntries(race)
         XCTAssertEqual(ledger.filter { $0.kind == HC_CREDIT_SPEND }.count, 600)
         XCTAssertEqual(ledger.reduce(0) { $0 + $1.minutes }, 0, "the ledger balances to the minute")
     }
