@@ -53,7 +53,7 @@ let package = Package(
         .target(name: "HabitEngine", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
         // language that reads the macros themselves.
-        .target(name: "HabitStructDefaults", cSettings: [.headerSearchPath("../../include")]),
+        .target(name: "HabitStructDefaults", cSettings: [.headerSearchPath("../../include"), .headerSearchPath("../CStructDefaults")]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
             name: "HabitExports",
@@ -126,7 +126,7 @@ let package = Package(
             plugins: ["ShippedLibrary"]
         ),
         // The hub header's macros as functions (hc_hub_<struct>_init).
-        .target(name: "HabitHubDefaults", cSettings: [.headerSearchPath("../../include")]),
+        .target(name: "HabitHubDefaults", cSettings: [.headerSearchPath("../../include"), .headerSearchPath("../CStructDefaults")]),
         // The hc_hub_* exports: validate, convert, call the hub, convert back.
         .target(
             name: "HabitHubExports",

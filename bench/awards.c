@@ -4,6 +4,7 @@
  * what an app would otherwise call for its streak badges (hc_habit_streaks for each
  * habit plus hc_store_streaks). Usage: awards [FOLDER for the store] */
 #include "bench.h"
+#include "history.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,10 +60,8 @@ int main(int argc, char **argv) {
         entry.habit_id = habit;
         entry.source = h % 4 == 0 ? HC_SOURCE_PROOF : HC_SOURCE_MANUAL;
         for (int32_t day = start; day <= today; day++) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned r = (seed >> 16) % 100;
-            if (r >= 82) continue;
-            entry.kind = r < 80 ? HC_ENTRY_DONE : HC_ENTRY_SKIP;
+            entry.kind = history_day(&seed, 80, 2);
+            if (entry.kind == 0) continue;
             entry.day = day;
             check(hc_entry_append(NULL, store, &entry), "append");
             entries++;

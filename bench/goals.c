@@ -9,6 +9,7 @@
  *       store-make YEARS HABITS (DIR is the store path) store-streaks-cold store-streaks-warm
  *       store-streaks-append today awards */
 #include "bench.h"
+#include "history.h"
 #include <math.h>
 #include <sqlite3.h>
 #include <stdio.h>
@@ -114,15 +115,7 @@ static double pure(const char *what, int reps) {
     unsigned char *marks = malloc((size_t)length);
     int32_t first = 18000, as_of = 18000 + (int32_t)length - 1;
     unsigned seed = 1;
-    for (int64_t i = 0; i < length; i++) {
-        seed = seed * 1103515245u + 12345u;
-        unsigned r = (seed >> 16) % 100;
-        days[i].day = first + (int32_t)i;
-        days[i].flags = r < 85 ? HC_DAY_DONE | HC_DAY_HAS_ENTRIES : (r < 88 ? HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES : 0);
-        days[i].value = r < 85 ? 1.0 : 0.0;
-        days[i].entry_count = r < 88 ? 1 : 0;
-        days[i].reserved = 0;
-    }
+    history_day_states(days, length, first, &seed, 85, 3);
     hc_habit_rules rules = HC_HABIT_RULES_INIT;
     rules.start_day = first;
     volatile double sink = 0;
@@ -164,16 +157,7 @@ static void make_store(const char *path, int years, int habits) {
         options.start_day = first;
         int64_t habit = 0;
         check(hc_habit_create(&habit, store, &options), "create");
-        hc_entry_input entry = HC_ENTRY_INPUT_INIT;
-        entry.habit_id = habit;
-        for (int32_t day = first; day <= today; day++) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned r = (seed >> 16) % 100;
-            if (r >= 88) continue;
-            entry.kind = r < 85 ? HC_ENTRY_DONE : HC_ENTRY_SKIP;
-            entry.day = day;
-            check(hc_entry_append(NULL, store, &entry), "append");
-        }
+        check(history_append(NULL, store, habit, first, today, &seed, 85, 3), "append");
     }
     check(hc_store_commit(store), "commit");
     hc_store_close(store);

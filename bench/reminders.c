@@ -7,6 +7,7 @@
  * seven days). Mean and best of the rounds: the machine may be shared.
  * Usage: reminders [FOLDER for the store] [ROUNDS, default 20] */
 #include "bench.h"
+#include "history.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -55,17 +56,7 @@ int main(int argc, char **argv) {
             rule.message = r == 2 ? "evening check-in" : NULL;
             check(hc_reminder_rule_add(NULL, store, &rule), "rule");
         }
-        hc_entry_input entry = HC_ENTRY_INPUT_INIT;
-        entry.habit_id = habit;
-        for (int32_t day = start; day < today; day++) {
-            seed = seed * 1103515245u + 12345u;
-            unsigned r = (seed >> 16) % 100;
-            if (r >= 82) continue;
-            entry.kind = r < 80 ? HC_ENTRY_DONE : HC_ENTRY_SKIP;
-            entry.day = day;
-            check(hc_entry_append(NULL, store, &entry), "append");
-            entries++;
-        }
+        check(history_append(&entries, store, habit, start, today - 1, &seed, 80, 2), "append");
     }
     check(hc_store_commit(store), "commit");
     check(hc_store_close(store), "close");

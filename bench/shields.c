@@ -25,6 +25,7 @@
  *        shields beside STORE               a reader and a granter on STORE until killed (their process group) */
 #define _GNU_SOURCE /* sched_setaffinity */
 #include "bench.h"
+#include "history.h"
 #include <sched.h>
 #include <signal.h>
 #include <sys/resource.h>
@@ -61,8 +62,7 @@ static void make(const char *path) {
     unsigned seed = 24;
     for (int32_t day = start; day < today; day++) {
         for (int h = 0; h < HABITS; h++) {
-            seed = seed * 1103515245u + 12345u;
-            if ((seed >> 16) % 10 == 0) continue; /* a missed day now and then */
+            if ((history_next(&seed) >> 16) % 10 == 0) continue; /* a missed day now and then */
             hc_entry_input entry = HC_ENTRY_INPUT_INIT;
             entry.habit_id = habits[h];
             entry.kind = HC_ENTRY_DONE;

@@ -3,6 +3,7 @@
  * years, and 100,000 habits of one year each; then the store-backed calls over a
  * ten-year SQLite ledger. Usage: streaks [HABITS] [FOLDER for the store] */
 #include "bench.h"
+#include "history.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,18 +77,6 @@ static int c_checked_strength(const hc_day_state *days, int64_t count, int32_t s
     return 0;
 }
 
-static void fill(hc_day_state *days, int64_t count, int32_t start, unsigned seed) {
-    for (int64_t i = 0; i < count; i++) {
-        seed = seed * 1103515245u + 12345u;
-        unsigned r = (seed >> 16) % 100;
-        days[i].day = start + (int32_t)i;
-        days[i].flags = r < 85 ? HC_DAY_DONE | HC_DAY_HAS_ENTRIES : (r < 88 ? HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES : 0);
-        days[i].value = r < 85 ? 1.0 : 0.0;
-        days[i].entry_count = r < 88 ? 1 : 0;
-        days[i].reserved = 0;
-    }
-}
-
 /* Runs one case: habits of `length` days each, `habits` times. Times per habit and
  * per day for habitcore, the plain C loop and the C loop under the same contract. */
 static void run_case(const char *name, int64_t habits, int64_t length, int print) {
@@ -102,7 +91,8 @@ static void run_case(const char *name, int64_t habits, int64_t length, int print
     double streak_time[3] = {0}, strength_time[3] = {0};
     long long mismatches = 0;
     for (int64_t h = 0; h < habits; h++) {
-        fill(days, length, start, (unsigned)h * 2654435761u + 1u);
+        unsigned seed = (unsigned)h * 2654435761u + 1u;
+        history_day_states(days, length, start, &seed, 85, 3);
         hc_streak_result result = HC_STREAK_RESULT_INIT;
         int64_t best_count = 0;
         int64_t count = 0;
@@ -163,18 +153,9 @@ static void store_case(const char *folder) {
     options.start_day = start;
     int64_t habit = 0;
     check(hc_habit_create(&habit, store, &options), "create");
-    hc_entry_input entry = HC_ENTRY_INPUT_INIT;
-    entry.habit_id = habit;
     unsigned seed = 7;
     check(hc_store_begin(store), "begin");
-    for (int32_t day = start; day <= today; day++) {
-        seed = seed * 1103515245u + 12345u;
-        unsigned r = (seed >> 16) % 100;
-        if (r >= 88) continue;
-        entry.kind = r < 85 ? HC_ENTRY_DONE : HC_ENTRY_SKIP;
-        entry.day = day;
-        check(hc_entry_append(NULL, store, &entry), "append");
-    }
+    check(history_append(NULL, store, habit, start, today, &seed, 85, 3), "append");
     check(hc_store_commit(store), "commit");
     int64_t days = (int64_t)today - start + 1;
     hc_day_score *scores = malloc(sizeof *scores * (size_t)days);

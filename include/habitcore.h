@@ -32,22 +32,38 @@
  *    The library reads and writes no further than struct_size, so a caller built
  *    against an older header keeps working. Structs the library allocates carry
  *    their own struct_size.
- *  - Caller buffers, one rule for every call that fills one (T *out, int64_t
- *    capacity, int64_t *out_count): the call writes min(capacity, total)
- *    elements, sets *out_count to the total, and takes out == NULL with
- *    capacity == 0 as "how many?". A short buffer is not an error: compare
- *    *out_count with capacity. A negative capacity, or out == NULL with a
- *    capacity, is HC_E_INVALID.
+ *  - Three shapes of "list", each named once here and by that name below:
+ *    Caller buffers: the caller's array, one rule for every call that fills one
+ *    (T *out, int64_t capacity, int64_t *out_count): the call writes
+ *    min(capacity, total) elements, sets *out_count to the total, and takes
+ *    out == NULL with capacity == 0 as "how many?". A short buffer is not an
+ *    error: compare *out_count with capacity. A negative capacity, or out == NULL
+ *    with a capacity, is HC_E_INVALID.
+ *    List handles: a snapshot the library allocates, hc_<x>_list, read with
+ *    hc_<x>_list_count and hc_<x>_list_get (elements borrowed until the list is
+ *    freed) and released with hc_<x>_list_free; it never changes once opened.
+ *    JSON text: a document the library writes as a string (names ending in
+ *    _json), released with hc_free; its layout is in docs/FORMATS.md.
  *  - Callbacks take their payload as the last parameter, void *user_data: the
  *    pointer the caller registered, passed back untouched.
  *  - A NULL, closed or foreign handle is HC_E_MISUSE, never a crash.
- *  - Threads: a store handle may be shared by several threads; calls on one
- *    handle are serialised by the library. An explicit transaction
- *    (hc_store_begin) belongs to the handle, not to a thread: give each thread
- *    its own handle if threads use explicit transactions. Several processes may
- *    open the same file; writers wait for each other (busy timeout 5 s, a
- *    read-only handle 100 ms: hc_store_set_busy_timeout).
- *    Functions without a handle may be called from any thread at any time.
+ *  - Threads, one rule per kind of call; each function's @thread tag names its
+ *    rule (see Tags):
+ *    @thread any: no handle; any thread, at any time, from several at once.
+ *    @thread store: a call on a store handle. A handle may be shared by several
+ *      threads: the library holds a lock per handle for each call, so calls on one
+ *      handle run one at a time (a second waits for the first) and calls on
+ *      different handles run at once. An explicit transaction (hc_store_begin)
+ *      belongs to the handle, not to a thread: give each thread its own handle if
+ *      threads use explicit transactions. Several processes may open the same
+ *      file; writers wait for each other (busy timeout 5 s, a read-only handle
+ *      100 ms: hc_store_set_busy_timeout).
+ *    @thread hub: the same rule for a hub handle (habitcore_hub.h).
+ *    @thread list: reads a list handle, which never changes: any thread, from
+ *      several at once.
+ *    @thread release: closes or frees a handle: any thread, once, when no other
+ *      thread is still using that handle or anything borrowed from it.
+ *    @thread first: once per process, before anything else touches SQLite.
  *  - Re-entrant calls. Since 1.1. A callback runs while the call that runs it
  *    holds its store handle (a verifier, a progress report, a release). A call
  *    on that same handle from inside the callback, on the thread running it, is
@@ -58,11 +74,22 @@
  *    callback returns. Calls on another handle, even one open on the same file,
  *    work inside a callback as anywhere; other threads calling the handle wait
  *    for the outer call, as always.
- *  - Versions: every declaration is in 1.0 (symbol version HC_1.0) unless its
- *    comment, or its section's, says "Since 1.1." (symbol version HC_1.1, so a
- *    program that calls it names 1.1 to the dynamic linker and will not start
- *    with an older libhabitcore.so.1). docs/ABI.md and CHANGELOG.md in the source
- *    tree list the releases.
+ *  - Versions: a function's @since tag gives the release that added it (its symbol
+ *    version: HC_1.1 for 1.1, so a program that calls it names 1.1 to the dynamic
+ *    linker and will not start with an older libhabitcore.so.1). Every other
+ *    declaration is in 1.0 unless its comment, or its section's, says "Since 1.1.".
+ *    docs/ABI.md and CHANGELOG.md in the source tree list the releases.
+ *  - Tags. The comment of every function ends with one tag line, in one format,
+ *    read and checked by scripts/header-tags.py:
+ *        @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE
+ *    @since: the release that added it. @thread: its rule above (two names: both
+ *    hold). @status: every status code it returns, in the codes' numeric order, or
+ *    "none" when it returns no status. Any call may also return HC_E_INTERNAL (a bug
+ *    in habitcore), which no tag lists. "Codes:" in the prose before says why a
+ *    code comes back where that is not plain.
+ *  - Sections. The header has one section per capability; a function's section,
+ *    not its prefix, says which capability it belongs to (hc_store_set_timezone is
+ *    in Calendar, hc_store_export in Files: names are the ABI and never change).
  */
 #ifndef HABITCORE_H
 #define HABITCORE_H
@@ -91,12 +118,15 @@ extern "C" {
  * on, declarations only grow: a changed one gets a new name. */
 #define HC_ABI_VERSION 2
 
-/* The library's HC_VERSION_NUMBER. Never fails; any thread. */
+/* The library's HC_VERSION_NUMBER. Never fails.
+ * @since 1.0 @thread any @status none */
 int32_t hc_version_number(void);
-/* The library's HC_VERSION_STRING: a static string, never freed. Any thread. */
+/* The library's HC_VERSION_STRING: a static string, never freed.
+ * @since 1.0 @thread any @status none */
 const char *hc_version_string(void);
 /* The library's HC_ABI_VERSION. Bindings compare it with the one they were
- * written for before any other call. Never fails; any thread. */
+ * written for before any other call. Never fails.
+ * @since 1.0 @thread any @status none */
 int32_t hc_abi_version(void);
 
 /* ------------------------------------------------------------------------ */
@@ -119,15 +149,18 @@ int32_t hc_abi_version(void);
 #define HC_E_CANCELLED 13 /* a callback asked to stop; nothing was written. Since 1.1. */
 
 /* A short English name for a status code ("HC_E_INVALID: invalid argument").
- * Static string, never freed; unknown codes get "unknown status". Any thread. */
+ * Static string, never freed; unknown codes get "unknown status".
+ * @since 1.0 @thread any @status none */
 const char *hc_status_string(int32_t status);
 
 /* The message of the last failed call made by this thread, or "" if none.
- * Library-owned; valid until this thread's next call into the library. Any thread. */
+ * Library-owned; valid until this thread's next call into the library.
+ * @since 1.0 @thread any @status none */
 const char *hc_last_error_message(void);
 
 /* Releases a string or buffer the library allocated (export text, time zone
- * name). NULL and pointers the library did not hand out are ignored. Any thread. */
+ * name). NULL and pointers the library did not hand out are ignored.
+ * @since 1.0 @thread any @status none */
 void hc_free(void *ptr);
 
 /* ------------------------------------------------------------------------ */
@@ -141,17 +174,17 @@ enum { HC_DAY_NONE = -2147483647 - 1 };
 #define HC_DATE_BUFSIZE 11
 
 /* Parses "YYYY-MM-DD" (exactly that shape, a real calendar date, year 0001 to
- * 9999) into *out_day. Returns HC_OK, HC_E_INVALID ("2026-02-30", NULL, junk).
- * Any thread. */
+ * 9999) into *out_day. Codes: HC_E_INVALID ("2026-02-30", NULL, junk).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_date_parse(int32_t *out_day, const char *text);
 
 /* Writes day as "YYYY-MM-DD" and a NUL into buf, which holds buf_size bytes
- * (at least HC_DATE_BUFSIZE). Returns HC_OK, HC_E_INVALID (NULL buf, small
- * buffer, day out of range). Any thread. */
+ * (at least HC_DATE_BUFSIZE). Codes: HC_E_INVALID (NULL buf, small buffer, day out of range).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_date_format(char *buf, int32_t buf_size, int32_t day);
 
 /* ------------------------------------------------------------------------ */
-/* Store                                                                     */
+/* Store: open, close, errors                                                */
 /* ------------------------------------------------------------------------ */
 
 typedef struct hc_store hc_store;
@@ -165,9 +198,8 @@ typedef struct hc_store hc_store;
 /* Opens (and on first use creates) the store at path: a SQLite file in WAL
  * mode. Creates or migrates the schema forward. *out receives a handle the
  * caller closes with hc_store_close. flags: HC_OPEN_* bits or 0.
- * Returns HC_OK, HC_E_INVALID (NULL or empty path, unknown flags), HC_E_NOT_FOUND,
- * HC_E_IO, HC_E_CORRUPT (not a habitcore store), HC_E_TOO_NEW, HC_E_BUSY, HC_E_NOMEM.
- * Any thread. */
+ * Codes: HC_E_INVALID (NULL or empty path, unknown flags), HC_E_CORRUPT (not a habitcore store).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_TOO_NEW HC_E_NOMEM */
 int32_t hc_store_open(hc_store **out, const char *path, uint32_t flags);
 
 /* For a process whose SQLite serves habitcore alone (a screen-time extension, a
@@ -179,57 +211,68 @@ int32_t hc_store_open(hc_store **out, const char *path, uint32_t flags);
  * for the host's SQLite use as for ours. Call it once, first: before any SQLite
  * use in the process, habitcore's or the host's, while no other thread uses SQLite.
  * HC_OK, or HC_E_MISUSE when SQLite is already initialised in this process
- * (nothing changed). Since 1.1. */
+ * (nothing changed).
+ * @since 1.1 @thread first @status HC_OK HC_E_MISUSE */
 int32_t hc_process_disable_sqlite_statistics(void);
 
-/* Since 1.1. How long calls on this handle wait for another
+/* How long calls on this handle wait for another
  * connection's lock before HC_E_BUSY, in milliseconds (0...600000; 0: not at
  * all). A store opened with HC_OPEN_READONLY waits 100 ms by default (in WAL mode
  * only a writer's recovery or closing checkpoint makes a reader wait), any other
- * 5000 ms. HC_OK, HC_E_INVALID (out of range), HC_E_MISUSE. Thread safety as
- * every call on store. */
+ * 5000 ms. Codes: HC_E_INVALID (out of range).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_set_busy_timeout(hc_store *store, int32_t ms);
 
 /* Closes the store and releases the handle, rolling back an open explicit
  * transaction. NULL is a no-op returning HC_OK; a foreign or closed handle is
  * HC_E_MISUSE. After it, the handle must not be used: calls on it return
- * HC_E_MISUSE. Do not close a handle another thread is still using. */
+ * HC_E_MISUSE. Do not close a handle another thread is still using.
+ * @since 1.0 @thread release @status HC_OK HC_E_MISUSE */
 int32_t hc_store_close(hc_store *store);
 
 /* The message of the last failed call on this handle, or "". Library-owned;
  * valid until the next call on this handle. With several threads on one
- * handle prefer hc_last_error_message(). A bad handle gives a fixed message. */
+ * handle prefer hc_last_error_message(). A bad handle gives a fixed message.
+ * @since 1.0 @thread store @status none */
 const char *hc_store_errmsg(hc_store *store);
 
-/* The schema version of the open store file. HC_OK, HC_E_MISUSE, HC_E_INVALID. */
+/* The schema version of the open store file.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_schema_version(int32_t *out_version, hc_store *store);
+
+/* ------------------------------------------------------------------------ */
+/* Calendar: the home zone, the day start, local days                        */
+/* ------------------------------------------------------------------------ */
 
 /* Sets the store's home time zone: an IANA name ("America/New_York", read from
  * the system's tz database, $TZDIR or /usr/share/zoneinfo), "UTC", or a fixed
  * offset "+05:30" / "-08:00". It decides which local day "now" falls on; it
- * never moves stored entries. Returns HC_OK, HC_E_INVALID (malformed name),
- * HC_E_NOT_FOUND (no such zone), HC_E_CORRUPT (unreadable zone file),
- * HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+ * never moves stored entries. Codes: HC_E_INVALID (malformed name), HC_E_NOT_FOUND (no
+ * such zone), HC_E_CORRUPT (unreadable zone file).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_CORRUPT HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_set_timezone(hc_store *store, const char *tz);
 
 /* The home time zone's name into *out (free with hc_free). Default "UTC".
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_NOMEM. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_store_timezone(char **out, hc_store *store);
 
 /* Sets the day-start time, in minutes after local midnight (0..1439). With
  * 180 (03:00), something done at 01:30 counts for the day before.
- * HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_set_day_start(hc_store *store, int32_t minutes);
 
-/* The day-start time in minutes after midnight. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The day-start time in minutes after midnight.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_day_start(int32_t *out_minutes, hc_store *store);
 
 /* The local day that the UTC instant utc_ms (milliseconds since 1970-01-01T00:00Z)
  * falls on in the home zone, after the day-start shift.
- * HC_OK, HC_E_INVALID (NULL, instant outside years 1..9999), HC_E_MISUSE. */
+ * Codes: HC_E_INVALID (NULL, instant outside years 1..9999).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_local_day(int32_t *out_day, hc_store *store, int64_t utc_ms);
 
-/* Today's local day in the home zone, from the system clock. Same codes. */
+/* Today's local day in the home zone, from the system clock.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_today(int32_t *out_day, hc_store *store);
 
 /* The UTC instant (ms) of local time `minute` (0..1439 after midnight) of the
@@ -237,18 +280,28 @@ int32_t hc_store_today(int32_t *out_day, hc_store *store);
  * before the day start falls on the next calendar date (with a 03:00 day start,
  * 01:30 of a day is the night after it). A time the clocks skip is the first
  * minute after the gap; a time they read twice is its first occurrence (the rule
- * reminders follow). HC_OK, HC_E_INVALID (NULL, minute or day out of range),
- * HC_E_MISUSE. */
+ * reminders follow). Codes: HC_E_INVALID (NULL, minute or day out of range).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_utc_ms(int64_t *out_utc_ms, hc_store *store, int32_t day, int32_t minute);
+
+/* ------------------------------------------------------------------------ */
+/* Transactions                                                              */
+/* ------------------------------------------------------------------------ */
 
 /* Explicit transactions: everything between begin and commit is written at
  * once or not at all, and is much faster for many appends. begin while one is
  * open is HC_E_MISUSE; so are commit and rollback without one. Writers in
- * other processes wait until commit. HC_OK, HC_E_MISUSE, HC_E_BUSY, HC_E_IO,
- * HC_E_READONLY. */
+ * other processes wait until commit.
+ * @since 1.0 @thread store @status HC_OK HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_begin(hc_store *store);
+/* @since 1.0 @thread store @status HC_OK HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_commit(hc_store *store);
+/* @since 1.0 @thread store @status HC_OK HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_rollback(hc_store *store);
+
+/* ------------------------------------------------------------------------ */
+/* Files: export, import, backup, other apps' data                           */
+/* ------------------------------------------------------------------------ */
 
 #define HC_FORMAT_JSON 1  /* one JSON document */
 #define HC_FORMAT_JSONL 2 /* JSON Lines: a header line, then one habit or entry per line */
@@ -265,15 +318,15 @@ int32_t hc_store_rollback(hc_store *store);
  * be run from a backup restored elsewhere), verifications under way, the shield
  * revision (a counter) and the sync state (a restored store is a new replica). The
  * layout is documented in docs/FORMATS.md and carries a schema_version.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_store_export(char **out, hc_store *store, int32_t format);
 
-/* Since 1.1. A consistent copy of the whole store (SQLite's online backup API, so
+/* A consistent copy of the whole store (SQLite's online backup API, so
  * other handles and processes may keep writing) in a new file at path, created
  * 0600; an existing file is never overwritten (HC_E_CONFLICT). The copy opens with
- * hc_store_open like the original. Thread safety as every call on store.
- * HC_OK, HC_E_INVALID (NULL or empty path), HC_E_CONFLICT, HC_E_NOT_FOUND (no such
- * folder), HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * hc_store_open like the original.
+ * Codes: HC_E_INVALID (NULL or empty path), HC_E_NOT_FOUND (no such folder).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE */
 int32_t hc_store_backup(hc_store *store, const char *path);
 
 /* Imports text produced by hc_store_export (any store's) into this store: its
@@ -284,8 +337,8 @@ int32_t hc_store_backup(hc_store *store, const char *path);
  * added.
  * All or nothing: on any error nothing is written and the message names the
  * line (JSONL) or the element (JSON) at fault. A habit whose name is already
- * active here is HC_E_CONFLICT. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_CONFLICT,
- * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * active here is HC_E_CONFLICT.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* format: also HC_FORMAT_DETECT */
 
 /* Since 1.1. How far a long export or import has come: done of total units (see
@@ -297,7 +350,7 @@ int32_t hc_store_import(hc_store *store, const char *text, int32_t format); /* f
  * HC_E_MISUSE (see "Re-entrant calls" at the top). */
 typedef int32_t (*hc_transfer_progress)(int64_t done, int64_t total, void *user_data);
 
-/* Since 1.1. hc_store_export written to a file: the same bytes, written record by
+/* hc_store_export written to a file: the same bytes, written record by
  * record from one read snapshot, so memory stays flat however large the store (the
  * text is never whole in memory). The file appears at path whole or not at all:
  * the bytes go to a temporary file beside it (0600), synced and renamed over path
@@ -307,22 +360,20 @@ typedef int32_t (*hc_transfer_progress)(int64_t done, int64_t total, void *user_
  * reader); there the bytes are not atomic. progress (NULL: none) counts
  * records: habits, entries and rows of other tables. On any error or a cancel,
  * path is left as it was and the temporary file is removed.
- * HC_OK, HC_E_INVALID (NULL or empty path, bad format), HC_E_NOT_FOUND (no such
- * folder), HC_E_IO, HC_E_CANCELLED, HC_E_BUSY, HC_E_MISUSE. One thread per store
- * handle at a time, as every call. */
+ * Codes: HC_E_INVALID (NULL or empty path, bad format), HC_E_NOT_FOUND (no such folder).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_CANCELLED */
 int32_t hc_store_export_file(hc_store *store, const char *path, int32_t format, hc_transfer_progress progress,
                              void *user_data);
 
-/* Since 1.1. hc_store_import of a file's text: the same checks, the same messages
+/* hc_store_import of a file's text: the same checks, the same messages
  * naming the line or element, the same store, all or nothing in one transaction.
  * JSON Lines are read a line at a time, so the text is never whole in memory (the
  * checked records are, until written); a JSON document (HC_FORMAT_JSON, or what
  * HC_FORMAT_DETECT finds) is read whole. progress (NULL: none) counts twice the
  * file's size in bytes: the first half read and checked, the second written; a
- * cancel writes nothing. HC_OK, HC_E_INVALID (NULL or empty path, not a regular
- * file, bad format, a bad record), HC_E_NOT_FOUND (no such file), HC_E_CORRUPT,
- * HC_E_CONFLICT, HC_E_TOO_NEW, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_CANCELLED,
- * HC_E_MISUSE. One thread per store handle at a time, as every call. */
+ * cancel writes nothing. Codes: HC_E_INVALID (NULL or empty path, not a regular file, bad
+ * format, a bad record), HC_E_NOT_FOUND (no such file).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_TOO_NEW HC_E_MISUSE HC_E_READONLY HC_E_CANCELLED */
 int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, hc_transfer_progress progress,
                              void *user_data); /* format: also HC_FORMAT_DETECT */
 
@@ -339,10 +390,11 @@ int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, 
  * on its first recorded day. Question, Description and Color become the habit's
  * question, description and colour (one that is not #RRGGBB is left out), Position
  * its position (hc_habit_options).
- * All or nothing, the error naming the file and line. Same codes as hc_store_import. */
+ * All or nothing, the error naming the file and line.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
 
-/* Since 1.1. Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
+/* Imports Loop Habit Tracker's CSV export as Loop hands it to its users: the zip
  * ("Loop Habits CSV <date>.zip") in memory, size bytes at data. Its Habits.csv and
  * Checkmarks.csv (at the top, or in one folder) are read as hc_store_import_loop_csv
  * reads them; each habit's folder ("001 Name/Checkmarks.csv", 001 its Position)
@@ -351,12 +403,12 @@ int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const 
  * stored or deflated, each checked against its CRC-32; zip64, encrypted and other
  * methods are refused; at most 256 MiB inflated. All or nothing, the error naming
  * the zip entry, file and line. The store only reads data during the call.
- * HC_OK, HC_E_INVALID (not a zip, not Loop's export, bad rows), HC_E_CORRUPT (a
- * damaged archive), HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
- * One thread per store handle, as every store call. */
+ * Codes: HC_E_INVALID (not a zip, not Loop's export, bad rows), HC_E_CORRUPT (a damaged
+ * archive).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t size);
 
-/* Since 1.1. Exports the store in Loop Habit Tracker's CSV format, as Loop's exporter writes
+/* Exports the store in Loop Habit Tracker's CSV format, as Loop's exporter writes
  * it: Habits.csv into *out_habits_csv and the top-level Checkmarks.csv into
  * *out_checkmarks_csv, both allocated here and released with hc_free (on error
  * both are left NULL). Checkmarks.csv has a row per day, newest first, from the
@@ -369,10 +421,10 @@ int32_t hc_store_import_loop_zip(hc_store *store, const uint8_t *data, int64_t s
  * explicit NO (no entry here), which comes back UNKNOWN. Habits in the app's order
  * (position, then id), numbered from 1; Question, Description and Color from the
  * habit's display fields (hc_habit). Measurements are left out.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. One thread per store handle. */
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_csv, hc_store *store, int32_t to_day);
 
-/* Since 1.1. Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
+/* Imports HabitBull's CSV export (HabitName, HabitDescription, HabitCategory,
  * CalendarDate, Value, CommentText), as Loop Habit Tracker imports it: a daily
  * habit per name, in the order names first appear, its category as its group, its
  * HabitDescription as its description; a habit with any value above 1 is a counter (target 1,
@@ -381,10 +433,11 @@ int32_t hc_store_export_loop_csv(char **out_habits_csv, char **out_checkmarks_cs
  * and day replaces an earlier one; dates YYYY-MM-DD or M/D/YYYY, up to the day
  * after today. Names equal under case folding: the later becomes "Name (2)". A
  * habit starts on its first recorded day. All or nothing, the error naming the
- * line. Same codes as hc_store_import. One thread per store handle. */
+ * line.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
 
-/* Since 1.1. Imports Loop Habit Tracker's full backup ("Export full backup": its SQLite
+/* Imports Loop Habit Tracker's full backup ("Export full backup": its SQLite
  * database) from path, opened read-only and left as it is. Every schema version of
  * Loop's migrations (9 to 25) is read by the columns it has: habits with their
  * frequency (as hc_store_import_loop_csv maps it), numeric type, target (Loop's
@@ -399,9 +452,8 @@ int32_t hc_store_import_habitbull_csv(hc_store *store, const char *csv);
  * mask out of range is HC_E_INVALID naming the row. Habits in Loop's order; a
  * repetition of a missing habit, or a second of the same day, is left out, as
  * Loop's own migration drops them. All or nothing, the error naming the table row.
- * HC_OK, HC_E_INVALID (not a Loop backup, bad rows), HC_E_TOO_NEW (a version above
- * 25), HC_E_CONFLICT, HC_E_CORRUPT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
- * One thread per store handle. */
+ * Codes: HC_E_INVALID (not a Loop backup, bad rows), HC_E_TOO_NEW (a version above 25).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_TOO_NEW HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import_loop_db(hc_store *store, const char *path);
 
 /* ------------------------------------------------------------------------ */
@@ -416,10 +468,10 @@ int32_t hc_store_import_loop_db(hc_store *store, const char *path);
 #define HC_DIRECTION_AT_LEAST 1 /* reach the target; for measurements: higher is better */
 #define HC_DIRECTION_AT_MOST 2  /* stay at or under it; for measurements: lower is better */
 
-#define HC_ROUTINE_ANYTIME 0
-#define HC_ROUTINE_MORNING 1
-#define HC_ROUTINE_DAY 2
-#define HC_ROUTINE_EVENING 3
+#define HC_ROUTINE_ANYTIME 0 /* any time of day (the default) */
+#define HC_ROUTINE_MORNING 1 /* the morning */
+#define HC_ROUTINE_DAY 2 /* the day */
+#define HC_ROUTINE_EVENING 3 /* the evening */
 
 /*
  * What a habit is. Schedules are text:
@@ -464,16 +516,17 @@ typedef struct hc_habit_options {
     { (uint32_t)sizeof(hc_habit_options), HC_KIND_CHECKMARK, NULL, 1.0, HC_DIRECTION_AT_LEAST, \
       HC_ROUTINE_ANYTIME, NULL, NULL, NULL, HC_DAY_NONE, 0, NULL, NULL, NULL, NULL, 0 }
 /* Fills *out with the defaults of HC_HABIT_OPTIONS_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_habit_options_init(hc_habit_options *out, uint32_t struct_size);
 
 /* Bits naming the fields hc_habit_update changes. */
 #define HC_HABIT_FIELD_NAME 0x01u
 #define HC_HABIT_FIELD_TARGET 0x02u    /* target and direction */
-#define HC_HABIT_FIELD_GROUP 0x04u
-#define HC_HABIT_FIELD_UNIT 0x08u
+#define HC_HABIT_FIELD_GROUP 0x04u /* group_name (NULL clears it) */
+#define HC_HABIT_FIELD_UNIT 0x08u /* unit (NULL clears it) */
 #define HC_HABIT_FIELD_ROUTINE 0x10u
-#define HC_HABIT_FIELD_PROOF 0x20u
+#define HC_HABIT_FIELD_PROOF 0x20u /* proof_required */
 #define HC_HABIT_FIELD_SCHEDULE 0x40u  /* applies from today on; earlier days keep theirs */
 #define HC_HABIT_FIELD_START_DAY 0x80u
 /* Since 1.1. The display fields; options.struct_size must cover them. */
@@ -510,18 +563,22 @@ typedef struct hc_habit {
 } hc_habit;
 
 /* Creates a habit; its id goes to *out_id. Names are unique (ignoring ASCII
- * case) among active habits. HC_OK, HC_E_INVALID (the message names the
- * field), HC_E_CONFLICT (name taken), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * case) among active habits. Codes: HC_E_INVALID (the message names the field),
+ * HC_E_CONFLICT (name taken).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_habit_create(int64_t *out_id, hc_store *store, const hc_habit_options *options);
 
 /* The habit with this id (active or archived) into *out; free with
- * hc_habit_free. HC_OK, HC_E_NOT_FOUND, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * hc_habit_free.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_habit_get(hc_habit **out, hc_store *store, int64_t id);
 
-/* The active habit with this name (ASCII case ignored) into *out. Same codes. */
+/* The active habit with this name (ASCII case ignored) into *out.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_habit_find(hc_habit **out, hc_store *store, const char *name);
 
-/* Releases a habit from hc_habit_get or hc_habit_find. NULL is ignored. */
+/* Releases a habit from hc_habit_get or hc_habit_find. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_habit_free(hc_habit *habit);
 
 /* Which settings judge a day, and how a change to them reads the past (the one place
@@ -552,28 +609,30 @@ void hc_habit_free(hc_habit *habit);
  * their values from options; other fields of options are not read. The kind
  * never changes. The effective-dated settings (above) change from today on; the
  * days before keep the versions they had. A display bit with an options.struct_size
- * of 1.0 (which has no such field) is HC_E_INVALID. HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * of 1.0 (which has no such field) is HC_E_INVALID.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_habit_update(hc_store *store, int64_t id, const hc_habit_options *options, uint32_t fields);
 
-/* Since 1.1. hc_habit_update with the effective-dated settings changed from from_day on
+/* hc_habit_update with the effective-dated settings changed from from_day on
  * (HC_DAY_NONE: today; a day after today is HC_E_INVALID; a day before the start day
  * means the start day): the version in force on from_day takes the new values from
  * that day, and so does every later version. *out_first and *out_last (either may be
  * NULL) receive the days re-judged, from_day through today, or HC_DAY_NONE both when
- * nothing that judges a day changed. Same codes as hc_habit_update. */
+ * nothing that judges a day changed.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_habit_update_from(hc_store *store, int64_t id, const hc_habit_options *options, uint32_t fields, int32_t from_day,
                              int32_t *out_first, int32_t *out_last);
 
 /* Archives (archived = 1, from today) or restores (archived = 0, from today) a
  * habit. Its entries stay. Restoring is HC_E_CONFLICT if an active habit has its name.
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_MISUSE HC_E_READONLY */
 int32_t hc_habit_archive(hc_store *store, int64_t id, int32_t archived);
 
-/* Since 1.1. hc_habit_archive from from_day on (HC_DAY_NONE: today; not after today):
+/* hc_habit_archive from from_day on (HC_DAY_NONE: today; not after today):
  * archived, nothing is due from that day; restored, days are due again from it and
  * the stretch archived before stays excused. *out_first and *out_last as
- * hc_habit_update_from gives them. Same codes as hc_habit_archive. */
+ * hc_habit_update_from gives them.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_MISUSE HC_E_READONLY */
 int32_t hc_habit_archive_from(hc_store *store, int64_t id, int32_t archived, int32_t from_day, int32_t *out_first, int32_t *out_last);
 
 typedef struct hc_habit_list hc_habit_list;
@@ -581,14 +640,17 @@ typedef struct hc_habit_list hc_habit_list;
 
 /* A snapshot of the habits, ordered by id, into *out; free with
  * hc_habit_list_free. flags: 0 or HC_LIST_INCLUDE_ARCHIVED.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_habit_list_open(hc_habit_list **out, hc_store *store, uint32_t flags);
-/* The number of habits in the list. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of habits in the list.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_habit_list_count(int64_t *out_count, const hc_habit_list *list);
 /* The habit at index (0-based) into *out: borrowed, valid until the list is
- * freed. HC_OK, HC_E_INVALID (index out of range), HC_E_MISUSE. */
+ * freed. Codes: HC_E_INVALID (index out of range).
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_habit_list_get(const hc_habit **out, const hc_habit_list *list, int64_t index);
-/* Releases the list and every habit in it. NULL is ignored. */
+/* Releases the list and every habit in it. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_habit_list_free(hc_habit_list *list);
 
 /* ------------------------------------------------------------------------ */
@@ -601,10 +663,10 @@ void hc_habit_list_free(hc_habit_list *list);
 #define HC_ENTRY_SKIP 4   /* the day is excused */
 #define HC_ENTRY_UNDO 5   /* cancels the entry named in `undoes`; appended by hc_entry_undo */
 
-#define HC_SOURCE_MANUAL 1
-#define HC_SOURCE_IMPORT 2
-#define HC_SOURCE_HEALTH 3
-#define HC_SOURCE_PROOF 4
+#define HC_SOURCE_MANUAL 1 /* logged by hand (the default) */
+#define HC_SOURCE_IMPORT 2 /* brought in by an import */
+#define HC_SOURCE_HEALTH 3 /* reported by a health service */
+#define HC_SOURCE_PROOF 4 /* appended by an approved proof */
 
 /*
  * One entry to append. Which kinds a habit takes:
@@ -645,7 +707,8 @@ typedef struct hc_entry_input {
 #define HC_ENTRY_INPUT_INIT \
     { (uint32_t)sizeof(hc_entry_input), HC_ENTRY_DONE, 0, HC_DAY_NONE, HC_SOURCE_MANUAL, 0.0, 0, NULL, NULL }
 /* Fills *out with the defaults of HC_ENTRY_INPUT_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_entry_input_init(hc_entry_input *out, uint32_t struct_size);
 
 /* An entry as stored. */
@@ -665,34 +728,38 @@ typedef struct hc_entry {
 
 /* Appends one entry; its id goes to *out_id (may be NULL). Once this returns
  * HC_OK the entry is committed (or, inside hc_store_begin, will be at commit).
- * HC_OK, HC_E_INVALID (the message names the field), HC_E_NOT_FOUND (habit),
- * HC_E_CONFLICT (archived habit), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * Codes: HC_E_INVALID (the message names the field), HC_E_NOT_FOUND (habit), HC_E_CONFLICT
+ * (archived habit).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_entry_append(int64_t *out_id, hc_store *store, const hc_entry_input *entry);
 
 /* Cancels entry_id by appending an UNDO entry for the same habit and day; the
  * undo's id goes to *out_undo_id (may be NULL). Nothing is deleted. An entry
  * is undone at most once; an UNDO cannot itself be undone (log again instead).
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT (already undone, or an
- * UNDO), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * Codes: HC_E_CONFLICT (already undone, or an UNDO).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_entry_undo(int64_t *out_undo_id, hc_store *store, int64_t entry_id);
 
 /* Cancels the most recent entry of the habit on day (HC_DAY_NONE: today) that
- * still stands. HC_E_NOT_FOUND when there is none. Otherwise as hc_entry_undo. */
+ * still stands. HC_E_NOT_FOUND when there is none. Otherwise as hc_entry_undo.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_entry_undo_last(int64_t *out_undo_id, hc_store *store, int64_t habit_id, int32_t day);
 
 typedef struct hc_entry_list hc_entry_list;
 
 /* A snapshot of the entries of habit_id (0: all habits) with from_day <= day
  * <= to_day, in append order, UNDO entries included, into *out; free with
- * hc_entry_list_free. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (habit), HC_E_MISUSE,
- * HC_E_IO, HC_E_NOMEM. */
+ * hc_entry_list_free. Codes: HC_E_NOT_FOUND (habit).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_entry_list_open(hc_entry_list **out, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
-/* The number of entries in the list. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of entries in the list.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_entry_list_count(int64_t *out_count, const hc_entry_list *list);
 /* The entry at index into *out: borrowed, valid until the list is freed.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_entry_list_get(const hc_entry **out, const hc_entry_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_entry_list_free(hc_entry_list *list);
 
 /* The state of one habit on one day: the fold of that day's standing entries.
@@ -713,19 +780,19 @@ typedef struct hc_day_state {
  * The day's total of a habit: what hc_day_state.value holds for that day.
  * The fold: standing AMOUNT entries add up; for TOTAL entries each source's
  * highest report counts, and the sources add up; for a measurement the latest
- * reading is the value. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO.
- */
+ * reading is the value.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_day_total(double *out_total, hc_store *store, int64_t habit_id, int32_t day);
 
 /* The states of a habit for every day from from_day to to_day (at most 100000
  * days; the total is to_day - from_day + 1), oldest first, into a caller buffer
- * (see "Caller buffers" at the top). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_MISUSE, HC_E_IO. */
+ * (see "Caller buffers" at the top).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_count, hc_store *store,
                             int64_t habit_id, int32_t from_day, int32_t to_day);
 
 /* ------------------------------------------------------------------------ */
-/* Schedules, streaks and scores                                             */
+/* Schedules: how days are judged                                            */
 /* ------------------------------------------------------------------------ */
 
 /*
@@ -767,9 +834,9 @@ int32_t hc_habit_day_states(hc_day_state *out, int64_t capacity, int64_t *out_co
  *    never judges the days its schedule leaves free.
  */
 
-#define HC_STREAK_UNIT_DAYS 1
-#define HC_STREAK_UNIT_WEEKS 2
-#define HC_STREAK_UNIT_MONTHS 3
+#define HC_STREAK_UNIT_DAYS 1 /* days */
+#define HC_STREAK_UNIT_WEEKS 2 /* weeks (weekly quotas) */
+#define HC_STREAK_UNIT_MONTHS 3 /* months (monthly quotas) */
 #define HC_STREAK_UNIT_PERIODS 4 /* times:N/M: blocks of M days */
 
 /* A run of kept occurrences; length 0 means none. An element of caller arrays:
@@ -795,7 +862,8 @@ typedef struct hc_streak_result {
 
 #define HC_STREAK_RESULT_INIT { (uint32_t)sizeof(hc_streak_result), 0, {0, 0, 0, 0}, {0, 0, 0, 0}, 0, 0 }
 /* Fills *out with the defaults of HC_STREAK_RESULT_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_streak_result_init(hc_streak_result *out, uint32_t struct_size);
 
 /* The rules of a habit, for the pure calls that need no store. */
@@ -812,14 +880,20 @@ typedef struct hc_habit_rules {
 #define HC_HABIT_RULES_INIT \
     { (uint32_t)sizeof(hc_habit_rules), HC_KIND_CHECKMARK, 1.0, HC_DIRECTION_AT_LEAST, 0, NULL, 1 }
 /* Fills *out with the defaults of HC_HABIT_RULES_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_habit_rules_init(hc_habit_rules *out, uint32_t struct_size);
 
 /* Sets the first day of the week for weekly quotas: 0 = Sunday ... 6 = Saturday.
- * HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_set_week_start(hc_store *store, int32_t weekday);
-/* The first day of the week (default 1, Monday). HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The first day of the week (default 1, Monday).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_store_week_start(int32_t *out_weekday, hc_store *store);
+
+/* ------------------------------------------------------------------------ */
+/* Vacations                                                                 */
+/* ------------------------------------------------------------------------ */
 
 /* A vacation: days excused for one habit, or (habit_id 0) for all. Frozen layout. */
 typedef struct hc_vacation {
@@ -830,25 +904,32 @@ typedef struct hc_vacation {
 } hc_vacation;
 
 /* Adds a vacation from from_day to to_day inclusive; its id to *out_id (may be NULL).
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (habit), HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * Codes: HC_E_NOT_FOUND (habit).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_vacation_add(int64_t *out_id, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
-/* Removes a vacation. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+/* Removes a vacation.
+ * @since 1.0 @thread store @status HC_OK HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_vacation_remove(hc_store *store, int64_t vacation_id);
 /* The vacations, by start day, into a caller buffer (see "Caller buffers").
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_vacation_list(hc_vacation *out, int64_t capacity, int64_t *out_count, hc_store *store);
+
+/* ------------------------------------------------------------------------ */
+/* Streaks and streak policies                                               */
+/* ------------------------------------------------------------------------ */
 
 /* A habit's streaks as of as_of (HC_DAY_NONE: today) into *out, and all its
  * runs, longest first (the more recent first among equals), into the caller
  * buffer best (see "Caller buffers"; best_capacity 0 with best NULL when only
- * *out is wanted). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+ * *out is wanted).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_streaks(hc_streak_result *out, hc_streak *best, int64_t best_capacity, int64_t *out_best_count,
                          hc_store *store, int64_t habit_id, int32_t as_of);
 
 /* The same computation without a store, for frontends that keep their own data:
  * days holds day_count states (any order, days without entries may be left out;
  * HC_DAY_SKIPPED marks excused days). Uses the same code as hc_habit_streaks.
- * HC_OK, HC_E_INVALID. Any thread. */
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_streak_compute(hc_streak_result *out, hc_streak *best, int64_t best_capacity, int64_t *out_best_count,
                            const hc_habit_rules *rules, const hc_day_state *days, int64_t day_count, int32_t as_of);
 
@@ -856,7 +937,7 @@ int32_t hc_streak_compute(hc_streak_result *out, hc_streak *best, int64_t best_c
  * perfect days (at least one habit due, every due habit done; days with nothing
  * due neither break nor add) and active days (at least one habit done).
  * Both follow the store's streak policy (off days: the perfect-day streak only).
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_store_streaks(hc_streak_result *out_perfect, hc_streak_result *out_active, hc_store *store, int32_t as_of);
 
 #define HC_OPEN_DAY_PREVIOUS 1 /* an open occurrence leaves the streak as it was (default) */
@@ -878,34 +959,40 @@ typedef struct hc_streak_policy {
 
 #define HC_STREAK_POLICY_INIT { (uint32_t)sizeof(hc_streak_policy), 0, HC_OPEN_DAY_PREVIOUS, HC_OFF_DAYS_SKIP }
 /* Fills *out with the defaults of HC_STREAK_POLICY_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_streak_policy_init(hc_streak_policy *out, uint32_t struct_size);
 
-/* Sets the store-wide streak policy: every field is required. HC_OK, HC_E_INVALID,
- * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+/* Sets the store-wide streak policy: every field is required.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_set_streak_policy(hc_store *store, const hc_streak_policy *policy);
 /* The store-wide streak policy into *out (struct_size set by the caller).
- * HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_store_streak_policy(hc_streak_policy *out, hc_store *store);
 
 #define HC_POLICY_OWN 0x1u /* hc_habit_streak_policy: the habit's own fields, inherited ones as HC_POLICY_INHERIT / 0 */
 
 /* Sets a habit's own miss allowance and open day (HC_POLICY_INHERIT / 0: the
  * store's); off_days must be 0. Applies to every day, past ones too: it is how
- * the history is read, not a change in it. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_READONLY, HC_E_IO, HC_E_BUSY, HC_E_MISUSE. */
+ * the history is read, not a change in it.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_habit_set_streak_policy(hc_store *store, int64_t habit_id, const hc_streak_policy *policy);
 /* The policy a habit's streaks follow into *out: its own fields over the
  * store's, off_days the store's; with HC_POLICY_OWN in flags, the habit's own
- * fields only (off_days 0). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CORRUPT,
- * HC_E_MISUSE, HC_E_IO. */
+ * fields only (off_days 0).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_habit_streak_policy(hc_streak_policy *out, hc_store *store, int64_t habit_id, uint32_t flags);
 
 /* hc_streak_compute under a streak policy (NULL: the defaults; off_days is not
- * read). The same fold as every other streak call. HC_OK, HC_E_INVALID. Any thread. */
+ * read). The same fold as every other streak call.
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_streak_compute_with_policy(hc_streak_result *out, hc_streak *best, int64_t best_capacity, int64_t *out_best_count,
                                        const hc_habit_rules *rules, const hc_streak_policy *policy, const hc_day_state *days,
                                        int64_t day_count, int32_t as_of);
+
+/* ------------------------------------------------------------------------ */
+/* Scores, strength and completion                                           */
+/* ------------------------------------------------------------------------ */
 
 /* The score of one day across all habits. Frozen layout. */
 typedef struct hc_day_score {
@@ -918,7 +1005,7 @@ typedef struct hc_day_score {
 
 /* Daily scores for every day from from_day to to_day (at most 100000 days; the
  * total is to_day - from_day + 1) into a caller buffer (see "Caller buffers").
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_store_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t from_day,
                       int32_t to_day);
 
@@ -943,12 +1030,12 @@ int32_t hc_store_day_scores(hc_day_score *out, int64_t capacity, int64_t *out_co
  * rule of hc_day_state), where Loop would hold the value. Measurements have no
  * strength (0).
  * The value at the end of each day from from_day to to_day goes into a caller
- * buffer, as for hc_store_day_scores. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_MISUSE, HC_E_IO.
- */
+ * buffer, as for hc_store_day_scores.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_strength(double *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t habit_id,
                           int32_t from_day, int32_t to_day);
-/* The same without a store (see hc_streak_compute for days). HC_OK, HC_E_INVALID. Any thread. */
+/* The same without a store (see hc_streak_compute for days).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_strength_compute(double *out, int64_t capacity, int64_t *out_count, const hc_habit_rules *rules,
                             const hc_day_state *days, int64_t day_count, int32_t from_day, int32_t to_day);
 
@@ -986,17 +1073,19 @@ typedef struct hc_completion {
 
 #define HC_COMPLETION_INIT { (uint32_t)sizeof(hc_completion), 0, 0, 0, 0.0, 0, 0, 0.0 }
 /* Fills *out with the defaults of HC_COMPLETION_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_completion_init(hc_completion *out, uint32_t struct_size);
 
 /* A habit's completion over the occurrences lying within from_day..to_day.
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_completion(hc_completion *out, hc_store *store, int64_t habit_id, int32_t from_day, int32_t to_day);
 
 /* A group's (Numu's "system") completion: on as_of (HC_DAY_NONE: today) into
  * *out_day, counting due habits and done ones, and over from_day..to_day into
  * *out_window, counting due habit-days. Group names ignore ASCII case.
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group), HC_E_MISUSE, HC_E_IO. */
+ * Codes: HC_E_NOT_FOUND (no such group).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_group_completion(hc_completion *out_day, hc_completion *out_window, hc_store *store, const char *group,
                             int32_t as_of, int32_t from_day, int32_t to_day);
 
@@ -1031,7 +1120,8 @@ typedef struct hc_group_day {
 
 #define HC_GROUP_DAY_INIT { (uint32_t)sizeof(hc_group_day), 0, 0, 0, 0, 0, 0.0, 0, 0, 0, 0, 0.0 }
 /* Fills *out with the defaults of HC_GROUP_DAY_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. Since 1.1. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.1 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_group_day_init(hc_group_day *out, uint32_t struct_size);
 
 /* A group's (Numu's "system") day (HC_DAY_NONE: today) read both ways into *out,
@@ -1039,14 +1129,18 @@ int32_t hc_group_day_init(hc_group_day *out, uint32_t struct_size);
  * quota (see "Caller buffers"; quota NULL with quota_capacity 0 when only *out and
  * the count are wanted). group NULL reads every habit but
  * measurements; names ignore ASCII case. Archived habits count on the days before
- * their archive day. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such group),
- * HC_E_MISUSE, HC_E_IO. One store handle per thread. Since 1.1. */
+ * their archive day. Codes: HC_E_NOT_FOUND (no such group).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_group_day_rates(hc_group_day *out, hc_quota_progress *quota, int64_t quota_capacity, int64_t *out_quota_count,
                            hc_store *store, const char *group, int32_t day);
 
 #define HC_DUE_PENDING 1 /* due and not done yet */
-#define HC_DUE_DONE 2
+#define HC_DUE_DONE 2 /* done */
 #define HC_DUE_EXCUSED 3 /* skipped or on vacation */
+
+/* ------------------------------------------------------------------------ */
+/* Due today and routines                                                    */
+/* ------------------------------------------------------------------------ */
 
 /* One habit due on a day. Frozen layout. */
 typedef struct hc_due_item {
@@ -1060,7 +1154,8 @@ typedef struct hc_due_item {
 /* What is due on day (HC_DAY_NONE: today), grouped by routine (morning, day,
  * evening, anytime) and by name within one: Void's dashboard in one call. Quota
  * habits are due until their period's quota is met. Into a caller buffer (see
- * "Caller buffers"). HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * "Caller buffers").
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_store_due(hc_due_item *out, int64_t capacity, int64_t *out_count, hc_store *store, int32_t day);
 
 /*
@@ -1071,13 +1166,19 @@ int32_t hc_store_due(hc_due_item *out, int64_t capacity, int64_t *out_count, hc_
  * morning start to the day start it is morning, then day until the evening start,
  * otherwise (the night and the early hours included) evening.
  */
-/* HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_IO, HC_E_MISUSE. */
+/* @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_set_routine_bounds(hc_store *store, int32_t morning, int32_t day, int32_t evening);
-/* The three bounds (any out pointer may be NULL). HC_OK, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
+/* The three bounds (any out pointer may be NULL).
+ * @since 1.0 @thread store @status HC_OK HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_store_routine_bounds(int32_t *out_morning, int32_t *out_day, int32_t *out_evening, hc_store *store);
 /* The routine (HC_ROUTINE_MORNING, _DAY or _EVENING) at the UTC instant at_ms
- * (0: now), in the home zone. HC_OK, HC_E_INVALID, HC_E_CORRUPT, HC_E_MISUSE, HC_E_IO. */
+ * (0: now), in the home zone.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_store_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms);
+
+/* ------------------------------------------------------------------------ */
+/* Measurements                                                              */
+/* ------------------------------------------------------------------------ */
 
 /* Readings of a measurement habit. The caller sets struct_size (HC_MEASUREMENT_STATS_INIT). */
 typedef struct hc_measurement_stats {
@@ -1091,12 +1192,15 @@ typedef struct hc_measurement_stats {
 } hc_measurement_stats;
 
 #define HC_MEASUREMENT_STATS_INIT { (uint32_t)sizeof(hc_measurement_stats), 0, HC_DAY_NONE, 0.0, HC_DAY_NONE, 0.0, 0.0 }
-/* Fills *out with the defaults of HC_MEASUREMENT_STATS_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+/* Fills *out with the defaults of HC_MEASUREMENT_STATS_INIT (see "Option, input and result
+ * structs").
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_measurement_stats_init(hc_measurement_stats *out, uint32_t struct_size);
 
-/* A measurement habit's readings from from_day to to_day. HC_OK, HC_E_INVALID (not a
- * measurement habit), HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+/* A measurement habit's readings from from_day to to_day. Codes: HC_E_INVALID (not a
+ * measurement habit).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_t habit_id, int32_t from_day,
                               int32_t to_day);
 
@@ -1136,17 +1240,17 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
  *    1..525600 per spend (adjust: -525600..525600, not 0), steps per minute
  *    1..100000, minutes per completion 0..1440, reasons up to 500 bytes.
  */
-#define HC_CREDIT_EARN 1
-#define HC_CREDIT_SPEND 2
-#define HC_CREDIT_ADJUST 3
-#define HC_CREDIT_EXPIRE 4
+#define HC_CREDIT_EARN 1 /* minutes earned */
+#define HC_CREDIT_SPEND 2 /* minutes spent */
+#define HC_CREDIT_ADJUST 3 /* a correction by hand */
+#define HC_CREDIT_EXPIRE 4 /* minutes expired */
 #define HC_CREDIT_REFUND 5 /* unused minutes of an unlock session ended early (cause HC_CAUSE_SESSION) */
 
 #define HC_CAUSE_STEPS 1       /* a step sync; steps holds the reported total */
 #define HC_CAUSE_HABIT_ENTRY 2 /* cause_id: the habit entry (or undo) that changed the day; habit_id set */
 #define HC_CAUSE_SESSION 3     /* cause_id: the unlock session the spend opened, or the refund is for */
-#define HC_CAUSE_MANUAL 4
-#define HC_CAUSE_EXPIRY 5
+#define HC_CAUSE_MANUAL 4 /* by hand */
+#define HC_CAUSE_EXPIRY 5 /* the expiry rule */
 
 #define HC_EXPIRY_END_OF_DAY 1
 #define HC_EXPIRY_CARRY_OVER 2
@@ -1158,9 +1262,11 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
 #define HC_ACCOUNT_DEFAULT 1
 
 /* Creates a named account (names are unique, case-insensitively); its id goes
- * to *out_id. HC_OK, HC_E_INVALID, HC_E_CONFLICT, HC_E_READONLY, HC_E_MISUSE, HC_E_IO. */
+ * to *out_id.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_MISUSE HC_E_READONLY */
 int32_t hc_credit_account_create(int64_t *out_id, hc_store *store, const char *name);
-/* The id of the account named name. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+/* The id of the account named name.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_credit_account_find(int64_t *out_id, hc_store *store, const char *name);
 
 /* Records a rule of kind HC_RULE_* with value, effective from from_day
@@ -1169,8 +1275,8 @@ int32_t hc_credit_account_find(int64_t *out_id, hc_store *store, const char *nam
  * Days already lived keep their credits; the days the rule covers that already
  * hold steps or completions (today's) are recounted to it at once, as every
  * device that receives the rule recounts them (see the sync merge rules).
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (account or habit), HC_E_READONLY,
- * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * Codes: HC_E_NOT_FOUND (account or habit).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_credit_rule_set(int64_t *out_id, hc_store *store, int64_t account_id, int32_t kind, int64_t habit_id,
                            int64_t value, int32_t from_day);
 
@@ -1186,7 +1292,8 @@ typedef struct hc_credit_rule {
 } hc_credit_rule;
 
 /* An account's rules in the order they were recorded, into a caller buffer (see
- * "Caller buffers"). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+ * "Caller buffers").
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_credit_rule_list(hc_credit_rule *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t account_id);
 
 /* What a step report did. The caller sets struct_size (HC_STEP_SYNC_INIT). */
@@ -1200,25 +1307,27 @@ typedef struct hc_step_sync {
 
 #define HC_STEP_SYNC_INIT { (uint32_t)sizeof(hc_step_sync), 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_STEP_SYNC_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_step_sync_init(hc_step_sync *out, uint32_t struct_size);
 
 /* Reports the cumulative step total of day (HC_DAY_NONE: today; a later day is
- * HC_E_INVALID). Idempotent: only a higher total earns. HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND (account), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * HC_E_INVALID). Idempotent: only a higher total earns. Codes: HC_E_NOT_FOUND (account).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_credit_sync_steps(hc_step_sync *out, hc_store *store, int64_t account_id, int32_t day, int64_t steps);
 
 #define HC_SPEND_UNLOCK 0x1u /* open an unlock session of that many minutes (queued after running ones) */
 
 /* Spends minutes from the account now, checking the balance in the same
  * transaction; the spend entry's id goes to *out_entry_id (may be NULL).
- * reason may be NULL. HC_OK, HC_E_INSUFFICIENT (nothing written), HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * reason may be NULL. Codes: HC_E_INSUFFICIENT (nothing written).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY HC_E_INSUFFICIENT */
 int32_t hc_credit_spend(int64_t *out_entry_id, hc_store *store, int64_t account_id, int64_t minutes, const char *reason,
                         uint32_t flags);
 
 /* A correction by hand (minutes > 0 adds, < 0 removes; the balance may go below
- * zero). Otherwise as hc_credit_spend, without HC_E_INSUFFICIENT. */
+ * zero). Otherwise as hc_credit_spend, without HC_E_INSUFFICIENT.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_credit_adjust(int64_t *out_entry_id, hc_store *store, int64_t account_id, int64_t minutes, const char *reason);
 
 /* A day of an account. The caller sets struct_size (HC_CREDIT_DAY_INIT). */
@@ -1238,14 +1347,15 @@ typedef struct hc_credit_day {
 
 #define HC_CREDIT_DAY_INIT { (uint32_t)sizeof(hc_credit_day), 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_CREDIT_DAY_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_credit_day_init(hc_credit_day *out, uint32_t struct_size);
 
-/* The summary of day (HC_DAY_NONE: today). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_MISUSE, HC_E_IO. */
+/* The summary of day (HC_DAY_NONE: today).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_credit_day_summary(hc_credit_day *out, hc_store *store, int64_t account_id, int32_t day);
-/* The minutes that can be spent now (negative: a debt). HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+/* The minutes that can be spent now (negative: a debt).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_credit_balance(int64_t *out_available, hc_store *store, int64_t account_id);
 
 /* Whether apps are unlocked. The caller sets struct_size (HC_UNLOCK_STATE_INIT). */
@@ -1259,11 +1369,12 @@ typedef struct hc_unlock_state {
 
 #define HC_UNLOCK_STATE_INIT { (uint32_t)sizeof(hc_unlock_state), 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_UNLOCK_STATE_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_unlock_state_init(hc_unlock_state *out, uint32_t struct_size);
 
-/* The unlock state at at_ms (UTC ms; 0: now). HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO. */
+/* The unlock state at at_ms (UTC ms; 0: now).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_credit_unlock_state(hc_unlock_state *out, hc_store *store, int64_t account_id, int64_t at_ms);
 
 /*
@@ -1281,9 +1392,8 @@ int32_t hc_credit_unlock_state(hc_unlock_state *out, hc_store *store, int64_t ac
  * its minutes to the new day, where daily expiry cannot take them. Its minutes
  * go to *out_refund_minutes (may be NULL). A session that already ended (ended
  * early before, or over by itself before at_ms) is HC_E_CONFLICT, and nothing
- * is written. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_CONFLICT, HC_E_READONLY,
- * HC_E_IO, HC_E_BUSY, HC_E_MISUSE.
- */
+ * is written.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_credit_session_end(int64_t *out_refund_minutes, hc_store *store, int64_t session_id, int64_t at_ms);
 
 /* A credit entry as stored. */
@@ -1305,14 +1415,17 @@ typedef struct hc_credit_entry {
 typedef struct hc_credit_list hc_credit_list;
 
 /* A snapshot of an account's entries with from_day <= day <= to_day, in append
- * order, into *out; free with hc_credit_list_free. HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * order, into *out; free with hc_credit_list_free.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_credit_list_open(hc_credit_list **out, hc_store *store, int64_t account_id, int32_t from_day, int32_t to_day);
-/* The number of entries. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of entries.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_credit_list_count(int64_t *out_count, const hc_credit_list *list);
-/* The entry at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The entry at index: borrowed, valid until the list is freed.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_credit_list_get(const hc_credit_entry **out, const hc_credit_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_credit_list_free(hc_credit_list *list);
 
 
@@ -1363,9 +1476,9 @@ void hc_credit_list_free(hc_credit_list *list);
 #define HC_METRIC_REFERRALS_REDEEMED 9
 #define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created. Since 1.1. */
 
-#define HC_SCOPE_HABIT 1
-#define HC_SCOPE_ANY 2
-#define HC_SCOPE_ALL 3
+#define HC_SCOPE_HABIT 1 /* one habit */
+#define HC_SCOPE_ANY 2 /* the best single habit, the first to cross */
+#define HC_SCOPE_ALL 3 /* all habits together */
 
 /* What crossed an award's threshold (cause_id names it). */
 #define HC_AWARD_CAUSE_NONE 0          /* e.g. a kept at-most day with nothing logged */
@@ -1402,42 +1515,47 @@ typedef struct hc_award_list hc_award_list;
 /* Replaces the catalogue with the JSON document json (docs/FORMATS.md). Every
  * rule is checked first: an unknown field or metric, a bad value or an unknown
  * habit is HC_E_INVALID / HC_E_NOT_FOUND with the rule and the field named in the
- * message, and nothing changes. Unlocks already recorded stay. HC_OK,
- * HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * message, and nothing changes. Unlocks already recorded stay.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_award_catalog_load(hc_store *store, const char *json);
-/* Puts the built-in catalogue back. HC_OK, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+/* Puts the built-in catalogue back.
+ * @since 1.0 @thread store @status HC_OK HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_award_catalog_reset(hc_store *store);
-/* The catalogue as a JSON document, to free with hc_free. HC_OK, HC_E_INVALID,
- * HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+/* The catalogue as a JSON document, to free with hc_free.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_award_catalog_json(char **out_json, hc_store *store);
 
 /* Evaluates the catalogue as of as_of (HC_DAY_NONE: today) and records the awards
  * newly unlocked, each once even with several processes evaluating at once; they
- * go to *out (possibly empty), free with hc_award_list_free. HC_OK, HC_E_INVALID,
- * HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_NOMEM. */
+ * go to *out (possibly empty), free with hc_award_list_free.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_NOMEM HC_E_READONLY */
 int32_t hc_award_evaluate(hc_award_list **out, hc_store *store, int32_t as_of);
 /* Every unlocked award in the order unlocked, as the rule was when unlocked
- * (it stays listed after the catalogue changes). HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * (it stays listed after the catalogue changes).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_award_list_open_unlocked(hc_award_list **out, hc_store *store);
 /* Every award of the catalogue in catalogue order, with its metric's value as of
- * as_of (HC_DAY_NONE: today) and its unlock when recorded. Records nothing. HC_OK,
- * HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * as_of (HC_DAY_NONE: today) and its unlock when recorded. Records nothing.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_award_list_open_progress(hc_award_list **out, hc_store *store, int32_t as_of);
-/* The number of awards. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of awards.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_award_list_count(int64_t *out_count, const hc_award_list *list);
-/* The award at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The award at index: borrowed, valid until the list is freed.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_award_list_get(const hc_award **out, const hc_award_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_award_list_free(hc_award_list *list);
 
 /* This store's referral code (8 characters from 23456789ABCDEFGHJKMNPQRSTUVWXYZ,
- * made on first use and then fixed), to free with hc_free. HC_OK, HC_E_READONLY
- * (none made yet), HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * made on first use and then fixed), to free with hc_free. Codes: HC_E_READONLY (none made yet).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM HC_E_READONLY */
 int32_t hc_referral_code(char **out_code, hc_store *store);
 /* Records a code redeemed from someone else (case, spaces and dashes ignored);
  * the redemption's id goes to *out_id (may be NULL). A code counts once: again is
- * HC_E_CONFLICT, as is the store's own code. HC_OK, HC_E_INVALID, HC_E_CONFLICT,
- * HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * HC_E_CONFLICT, as is the store's own code.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_referral_redeem(int64_t *out_id, hc_store *store, const char *code);
 
 /*
@@ -1457,9 +1575,9 @@ int32_t hc_referral_redeem(int64_t *out_id, hc_store *store, const char *code);
  *    acknowledges them in the same transaction: each event goes to exactly one
  *    reader, however many processes read.
  */
-#define HC_EVENT_AWARD_UNLOCKED 1
-#define HC_EVENT_STREAK_MILESTONE 2
-#define HC_EVENT_TARGET_REACHED 3
+#define HC_EVENT_AWARD_UNLOCKED 1 /* an award was unlocked; value is its threshold */
+#define HC_EVENT_STREAK_MILESTONE 2 /* a habit's current run reached a milestone; value is its length */
+#define HC_EVENT_TARGET_REACHED 3 /* an at-least habit's day became done; value is the day's total */
 
 #define HC_EVENTS_ACK 0x1u
 
@@ -1480,14 +1598,17 @@ typedef struct hc_event_list hc_event_list;
 
 /* Events with id > after_id, oldest first, at most limit (1..10000), into *out;
  * flags 0 or HC_EVENTS_ACK. On a read-only store nothing is recorded and
- * HC_EVENTS_ACK is HC_E_READONLY. HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE,
- * HC_E_IO, HC_E_BUSY, HC_E_NOMEM. */
+ * HC_EVENTS_ACK is HC_E_READONLY.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_NOMEM HC_E_READONLY */
 int32_t hc_event_list_read(hc_event_list **out, hc_store *store, int64_t after_id, int64_t limit, uint32_t flags);
-/* The number of events. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of events.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_event_list_count(int64_t *out_count, const hc_event_list *list);
-/* The event at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The event at index: borrowed, valid until the list is freed.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_event_list_get(const hc_event **out, const hc_event_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_event_list_free(hc_event_list *list);
 
 
@@ -1533,7 +1654,7 @@ void hc_event_list_free(hc_event_list *list);
  */
 /* A proof was decided, by the policy or a review (value: the HC_OUTCOME_*;
  * entry_id: the completion it logged, if any); an event like those above. */
-#define HC_EVENT_PROOF_VERDICT 4
+#define HC_EVENT_PROOF_VERDICT 4 /* a proof was decided; value is the HC_OUTCOME_* */
 
 /* Outcomes: HC_OUTCOME_* in habitcore_plugin.h (one set for verdicts, plugins and reviews). */
 
@@ -1558,7 +1679,8 @@ typedef struct hc_proof_input {
 
 #define HC_PROOF_INPUT_INIT { (uint32_t)sizeof(hc_proof_input), 0u, 0, NULL, NULL, 0, NULL, 0, NULL }
 /* Fills *out with the defaults of HC_PROOF_INPUT_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_proof_input_init(hc_proof_input *out, uint32_t struct_size);
 
 /* What a submission (or a test run) came to. The caller sets struct_size (HC_PROOF_RESULT_INIT). */
@@ -1576,29 +1698,30 @@ typedef struct hc_proof_result {
 
 #define HC_PROOF_RESULT_INIT { (uint32_t)sizeof(hc_proof_result), 0, 0, 0, 0.0, 0, 0, {0}, {0} }
 /* Fills *out with the defaults of HC_PROOF_RESULT_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_proof_result_init(hc_proof_result *out, uint32_t struct_size);
 
 /* Submits a proof: the built-in checks, the policy's verifiers, the decision, and
  * the completion when approved, all recorded. Evidence up to 64 MiB. A verdict
- * that is not approved is still HC_OK: read out->outcome. HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND (habit, file), HC_E_IO, HC_E_READONLY, HC_E_MISUSE, HC_E_BUSY,
- * HC_E_NOMEM. Calls verifiers on the calling thread. */
+ * that is not approved is still HC_OK: read out->outcome. Codes: HC_E_NOT_FOUND (habit,
+ * file). Calls verifiers on the calling thread.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_NOMEM HC_E_READONLY */
 int32_t hc_proof_submit(hc_proof_result *out, hc_store *store, const hc_proof_input *input);
 
 /* Decides a proof that needs review (or ended in an error) by hand: outcome
  * HC_OUTCOME_APPROVED or HC_OUTCOME_REJECTED, with who (reviewer) and why (reason),
  * both required. Approving appends the completion for the proof's day; its id goes
- * to *out_entry_id (may be NULL; 0 when rejected). HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_CONFLICT (already approved or rejected), HC_E_READONLY,
- * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * to *out_entry_id (may be NULL; 0 when rejected). Codes: HC_E_CONFLICT (already approved
+ * or rejected).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_proof_review(int64_t *out_entry_id, hc_store *store, int64_t proof_id, int32_t outcome, const char *reviewer,
                         const char *reason);
 
-/* Since 1.1. The evidence bytes a proof keeps (submitted with HC_PROOF_KEEP_COPY, or
+/* The evidence bytes a proof keeps (submitted with HC_PROOF_KEEP_COPY, or
  * received by sync with HC_SYNC_EVIDENCE) into out: caller buffer rules, in bytes.
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND (no such proof, or no evidence kept),
- * HC_E_MISUSE, HC_E_IO. Thread safety as every call on store. */
+ * Codes: HC_E_NOT_FOUND (no such proof, or no evidence kept).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_proof_evidence(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store, int64_t proof_id);
 
 /* A verdict as recorded. Strings are borrowed from the list; NULL when absent. */
@@ -1626,14 +1749,17 @@ typedef struct hc_verdict {
 typedef struct hc_verdict_list hc_verdict_list;
 
 /* Verdicts in append order: of one proof (proof_id), or of a habit's proofs
- * (habit_id), or all (both 0). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_MISUSE,
- * HC_E_IO, HC_E_NOMEM. */
+ * (habit_id), or all (both 0).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_verdict_list_open(hc_verdict_list **out, hc_store *store, int64_t habit_id, int64_t proof_id);
-/* The number of verdicts. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of verdicts.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_verdict_list_count(int64_t *out_count, const hc_verdict_list *list);
-/* The verdict at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The verdict at index: borrowed, valid until the list is freed.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_verdict_list_get(const hc_verdict **out, const hc_verdict_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_verdict_list_free(hc_verdict_list *list);
 
 #define HC_POLICY_ALL 1 /* every verifier must approve */
@@ -1654,13 +1780,14 @@ typedef struct hc_proof_policy {
 
 #define HC_PROOF_POLICY_INIT { (uint32_t)sizeof(hc_proof_policy), HC_POLICY_ALL, 0.80, 0.50, -1, -1, 1, 0, NULL }
 /* Fills *out with the defaults of HC_PROOF_POLICY_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_proof_policy_init(hc_proof_policy *out, uint32_t struct_size);
 
 /* Sets the policy of a habit (habit_id > 0) or the store's (0). Verifier ids need
  * not be registered yet: one that is missing when a proof comes gives an error
- * verdict. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO,
- * HC_E_BUSY. */
+ * verdict.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_proof_policy_set(hc_store *store, int64_t habit_id, const hc_proof_policy *policy);
 
 /* A verifier callback: fills *out (struct_size set, outcome HC_OUTCOME_ERROR on
@@ -1672,8 +1799,9 @@ typedef int32_t (*hc_verify_callback)(const hc_plugin_evidence *evidence, hc_plu
 
 /* Registers callback as verifier id (1-64 of a-z 0-9 - _ .) on this store handle,
  * replacing one of the same id; callback NULL removes it. It lives as long as the
- * handle. HC_OK, HC_E_INVALID, HC_E_MISUSE. To learn when user_data is no longer
- * used, register with hc_verifier_register_v2. */
+ * handle. To learn when user_data is no longer
+ * used, register with hc_verifier_register_v2.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_verifier_register(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                              void *user_data);
 
@@ -1690,7 +1818,8 @@ typedef void (*hc_release_callback)(void *user_data);
  * When the call fails, or callback is NULL (a removal, which releases the verifier
  * it replaces), release is not called for this user_data: it stays the caller's.
  * A call on the same store handle from inside release is refused with HC_E_MISUSE
- * (see "Re-entrant calls" at the top). HC_OK, HC_E_INVALID, HC_E_MISUSE. Since 1.1. */
+ * (see "Re-entrant calls" at the top).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *version, hc_verify_callback callback,
                                 void *user_data, hc_release_callback release);
 
@@ -1706,9 +1835,9 @@ int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *ver
  * HC_PLUGIN_SHARED_OBJECT_IN_PROCESS loads the plugin into the calling
  * process, for trusted plugins such as libhabitcore_proofcheck.so: faster, no
  * helper needed, but a crash in it is a crash of the host. */
-#define HC_PLUGIN_SHARED_OBJECT 1
-#define HC_PLUGIN_EXECUTABLE 2
-#define HC_PLUGIN_SHARED_OBJECT_IN_PROCESS 3
+#define HC_PLUGIN_SHARED_OBJECT 1 /* a shared object exporting hc_plugin_entry, run isolated in the runner */
+#define HC_PLUGIN_EXECUTABLE 2 /* an executable: one JSON request on stdin, one JSON line back */
+#define HC_PLUGIN_SHARED_OBJECT_IN_PROCESS 3 /* a shared object loaded into this process */
 
 /* Registers a plugin in the store. path is a file, or the bare name of a plugin
  * installed with this library when no such file is in the working folder
@@ -1720,18 +1849,20 @@ int32_t hc_verifier_register_v2(hc_store *store, const char *id, const char *ver
  * one takes 0), an executable its id (NULL: its file name). A missing runner is
  * HC_E_NOT_FOUND. The id
  * goes to *out_id, to free with hc_free (may be NULL). A refused plugin is
- * HC_E_INVALID with the path and the reason. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_CONFLICT (id taken), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * HC_E_INVALID with the path and the reason. Codes: HC_E_CONFLICT (id taken).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_plugin_add(char **out_id, hc_store *store, int32_t kind, const char *path, const char *id, int64_t timeout_ms);
-/* Removes a registered plugin. HC_OK, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+/* Removes a registered plugin.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_plugin_remove(hc_store *store, const char *id);
 /* The registered plugins as a JSON array of {"id","kind","path","version",
  * "timeout_ms","config"} ("kind": "shared_object", "executable" or
- * "shared_object_in_process"), to free with hc_free. HC_OK, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. */
+ * "shared_object_in_process"), to free with hc_free.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_plugin_list_json(char **out_json, hc_store *store);
 /* Runs one verifier (callback or plugin) on a file and reports its verdict in
- * *out (proof_id 0), recording nothing. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_MISUSE, HC_E_IO. */
+ * *out (proof_id 0), recording nothing.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, const char *path);
 
 /* ---- Plugin settings and fingerprints --------------------------------------------
@@ -1750,8 +1881,9 @@ int32_t hc_plugin_test(hc_proof_result *out, hc_store *store, const char *id, co
  */
 
 /* Sets a registered plugin's settings in this store (a JSON object of at most 4 KiB),
- * or clears them with NULL. HC_OK, HC_E_INVALID (not a JSON object, too long),
- * HC_E_NOT_FOUND (no such plugin), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * or clears them with NULL. Codes: HC_E_INVALID (not a JSON object, too long),
+ * HC_E_NOT_FOUND (no such plugin).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_plugin_configure(hc_store *store, const char *id, const char *config_json);
 
 /* ---- Scripting guarantees -----------------------------------------------------
@@ -1835,43 +1967,48 @@ typedef struct hc_reminder_rule {
 
 #define HC_REMINDER_RULE_INIT { (uint32_t)sizeof(hc_reminder_rule), 0, 0, 0, 0, HC_QUIET_DEFER, 0, 0, NULL }
 /* Fills *out with the defaults of HC_REMINDER_RULE_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_reminder_rule_init(hc_reminder_rule *out, uint32_t struct_size);
 
 /* Adds a reminder rule to rule->habit_id (not archived); its id goes to *out_id
  * (may be NULL). It applies from today on and, as a first version, to the days
- * before too. The message is copied. HC_OK, HC_E_INVALID, HC_E_NOT_FOUND,
- * HC_E_CONFLICT (archived habit), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * before too. The message is copied. Codes: HC_E_CONFLICT (archived habit).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_reminder_rule_add(int64_t *out_id, hc_store *store, const hc_reminder_rule *rule);
 /* Changes rule rule_id to *rule (minute, weekdays, quiet, message; habit_id is
  * not read) from from_day on (HC_DAY_NONE: today; an earlier day than today is
- * HC_E_INVALID). HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE,
- * HC_E_IO, HC_E_BUSY. */
+ * HC_E_INVALID).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_reminder_rule_update(hc_store *store, int64_t rule_id, const hc_reminder_rule *rule, int32_t from_day);
 /* Removes rule rule_id from from_day on (HC_DAY_NONE: today); days before keep it.
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_reminder_rule_remove(hc_store *store, int64_t rule_id, int32_t from_day);
 
 typedef struct hc_reminder_rule_list hc_reminder_rule_list;
 
 /* The rules in force on day (HC_DAY_NONE: today) of habit_id (0: every habit),
- * by id, into *out; free with hc_reminder_rule_list_free. HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT, HC_E_NOMEM. */
+ * by id, into *out; free with hc_reminder_rule_list_free.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_CORRUPT HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_reminder_rule_list_open(hc_reminder_rule_list **out, hc_store *store, int64_t habit_id, int32_t day);
-/* The number of rules. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of rules.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_reminder_rule_list_count(int64_t *out_count, const hc_reminder_rule_list *list);
-/* The rule at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The rule at index: borrowed, valid until the list is freed.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_reminder_rule_list_get(const hc_reminder_rule **out, const hc_reminder_rule_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_reminder_rule_list_free(hc_reminder_rule_list *list);
 
 /* Sets the store's quiet hours from from_day on (HC_DAY_NONE: today; earlier than
  * today is HC_E_INVALID): local minutes start..end (0..1439, start != end), or
- * none with start = end = -1. HC_OK, HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE,
- * HC_E_IO, HC_E_BUSY. */
+ * none with start = end = -1.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_set_quiet_hours(hc_store *store, int32_t start, int32_t end, int32_t from_day);
 /* The quiet hours in force on day (HC_DAY_NONE: today): -1 and -1 when none. Either
- * out pointer may be NULL. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT. */
+ * out pointer may be NULL.
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_store_quiet_hours(int32_t *out_start, int32_t *out_end, hc_store *store, int32_t day);
 
 #define HC_REMINDER_SCHEDULED 1 /* the rule's own instant (perhaps moved by quiet hours) */
@@ -1903,27 +2040,30 @@ typedef struct hc_reminder_list hc_reminder_list;
  * ordered by at_ms, then habit, then rule, into *out; free with
  * hc_reminder_list_free. flags: 0, HC_REMINDERS_PENDING or HC_REMINDERS_CLAIM
  * (an app's timer asks with from_ms = its last look, to_ms = now + 1, and CLAIM).
- * HC_OK, HC_E_INVALID, HC_E_READONLY (CLAIM on a read-only store), HC_E_MISUSE,
- * HC_E_IO, HC_E_BUSY, HC_E_CORRUPT, HC_E_NOMEM. */
+ * Codes: HC_E_READONLY (CLAIM on a read-only store).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_NOMEM HC_E_READONLY */
 int32_t hc_reminder_list_open(hc_reminder_list **out, hc_store *store, int64_t from_ms, int64_t to_ms, uint32_t flags);
-/* The number of reminders. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The number of reminders.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_reminder_list_count(int64_t *out_count, const hc_reminder_list *list);
-/* The reminder at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The reminder at index: borrowed, valid until the list is freed.
+ * @since 1.0 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_reminder_list_get(const hc_reminder **out, const hc_reminder_list *list, int64_t index);
-/* Releases the list. NULL is ignored. */
+/* Releases the list. NULL is ignored.
+ * @since 1.0 @thread release @status none */
 void hc_reminder_list_free(hc_reminder_list *list);
 
 /* Records that the reminder (rule_id, day, at_ms) was delivered. *out_recorded
  * (may be NULL) is 1 when this call recorded it, 0 when it had been already (by
  * any process): deliver only on 1. HC_E_NOT_FOUND when no such reminder is due
  * any more (the habit's day was done or excused since, or the rule changed).
- * HC_OK, HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_reminder_fired(int32_t *out_recorded, hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms);
 /* Snoozes the reminder (rule_id, day, at_ms) to until_ms (after at_ms, at most a
  * day later): a new instant of the same reminder, listed by hc_reminder_list_open with
  * kind HC_REMINDER_SNOOZED; the one snoozed counts as delivered. Snoozing the same
- * instant to the same time again changes nothing. HC_OK, HC_E_INVALID,
- * HC_E_NOT_FOUND (as hc_reminder_fired), HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+ * instant to the same time again changes nothing. Codes: HC_E_NOT_FOUND (as hc_reminder_fired).
+ * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_t at_ms, int64_t until_ms);
 
 /* ------------------------------------------------------------------------- */
@@ -1975,8 +2115,8 @@ int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_
  *    any process: a plan registered with an older revision is stale.
  */
 
-#define HC_SHIELD_LIFT_ALL 1
-#define HC_SHIELD_LIFT_ANY 2
+#define HC_SHIELD_LIFT_ALL 1 /* every habit done */
+#define HC_SHIELD_LIFT_ANY 2 /* one habit done */
 
 #define HC_SHIELD_BUDGET_UNLIMITED 0 /* emergency unlocks are not counted */
 #define HC_SHIELD_BUDGET_WEEK 1      /* budget_count per week (the store's week start) */
@@ -2047,32 +2187,38 @@ typedef struct hc_shield_rule {
     1, 1, 1, 1, HC_SHIELD_BUDGET_UNLIMITED, 0, 0, 0, 0, 0, NULL, NULL, NULL, NULL }
 
 /* Fills *out with HC_SHIELD_RULE_INIT's defaults for its first struct_size bytes.
- * HC_OK; HC_E_INVALID when out is NULL or struct_size is smaller than the first
- * sizeof(hc_shield_rule). Thread-safe. */
+ * Codes: HC_E_INVALID (out is NULL, or struct_size is below the first
+ * sizeof(hc_shield_rule)).
+ * @since 1.1 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_shield_rule_init(hc_shield_rule *out, uint32_t struct_size);
 
 /* Adds a rule in effect from from_day on (HC_DAY_NONE: today); its id goes to
- * *out_id. Every habit must exist. HC_OK; HC_E_INVALID (a bad field: a time
- * outside 00:00-23:59, start == end, no habits, a negative budget, a quota
- * schedule); HC_E_NOT_FOUND (a habit); HC_E_READONLY, HC_E_MISUSE, HC_E_IO,
- * HC_E_BUSY. Nothing is written on error. One store handle per thread. */
+ * *out_id. Every habit must exist. Codes: HC_E_INVALID (a bad field: a time outside
+ * 00:00-23:59, start == end, no habits, a negative budget, a quota schedule),
+ * HC_E_NOT_FOUND (a habit). Nothing is written on error.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_shield_rule_add(int64_t *out_id, hc_store *store, const hc_shield_rule *rule, int32_t from_day);
-/* Changes a rule from from_day on (today or later; HC_DAY_NONE: today). Codes as
- * hc_shield_rule_add, and HC_E_NOT_FOUND for an unknown rule. */
+/* Changes a rule from from_day on (today or later; HC_DAY_NONE: today), checked as
+ * hc_shield_rule_add checks a new one. Codes: HC_E_NOT_FOUND (no such rule, or a habit).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_shield_rule_update(hc_store *store, int64_t rule_id, const hc_shield_rule *rule, int32_t from_day);
-/* Removes a rule from from_day on (today or later; HC_DAY_NONE: today). HC_OK,
- * HC_E_INVALID, HC_E_NOT_FOUND, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY. */
+/* Removes a rule from from_day on (today or later; HC_DAY_NONE: today).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_shield_rule_remove(hc_store *store, int64_t rule_id, int32_t from_day);
 
 typedef struct hc_shield_rule_list hc_shield_rule_list;
 /* The rules in force on day (HC_DAY_NONE: today), by id, into *out; free with
- * hc_shield_rule_list_free. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * hc_shield_rule_list_free.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_shield_rule_list_open(hc_shield_rule_list **out, hc_store *store, int32_t day);
-/* The number of rules. HC_OK, HC_E_INVALID, HC_E_MISUSE. Thread-safe for reads. */
+/* The number of rules.
+ * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_shield_rule_list_count(int64_t *out_count, const hc_shield_rule_list *list);
-/* The rule at index: borrowed, valid until the list is freed. HC_OK, HC_E_INVALID, HC_E_MISUSE. */
+/* The rule at index: borrowed, valid until the list is freed.
+ * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_shield_rule_list_get(const hc_shield_rule **out, const hc_shield_rule_list *list, int64_t index);
-/* Frees a list; NULL is a no-op. */
+/* Frees a list; NULL is a no-op.
+ * @since 1.1 @thread release @status none */
 void hc_shield_rule_list_free(hc_shield_rule_list *list);
 
 /* One rule's state at an instant (what hc_shield_state writes). Written by the library (its own sizeof). */
@@ -2100,8 +2246,9 @@ typedef struct hc_shield_status {
  * (capacity elements): min(capacity, total) are written and *out_count gets the
  * total; out == NULL with capacity 0 asks for the total. *out_revision (may be
  * NULL) gets the store's shield revision, read in the same snapshot (one read
- * transaction). HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT.
- * Works on a store opened read-only. One store handle per thread. */
+ * transaction).
+ * Works on a store opened read-only.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE */
 int32_t hc_shield_state(hc_shield_status *out, int64_t capacity, int64_t *out_count, int64_t *out_revision, hc_store *store,
                         int64_t at_ms);
 
@@ -2126,25 +2273,25 @@ typedef struct hc_shield_transition {
  * state flips, by instant then rule, into out as hc_shield_state does (capacity,
  * *out_count the total, NULL/0 asks). transitions(a, c) is transitions(a, b)
  * followed by transitions(b, c). *out_revision (may be NULL) as hc_shield_state.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT. One store
- * handle per thread. */
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE */
 int32_t hc_shield_transitions(hc_shield_transition *out, int64_t capacity, int64_t *out_count, int64_t *out_revision,
                               hc_store *store, int64_t from_ms, int64_t to_ms);
 
 /* The store's shield revision: it changes with every write that can change a
- * shield, from any process. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * shield, from any process.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_shield_revision(int64_t *out_revision, hc_store *store);
 
 /* Records an emergency unlock of rule_id now, for minutes (1..1440), with an
  * optional reason (up to 500 bytes): an append-only record, in one short write
  * transaction that checks the rule's budget, so unlocks from several processes
  * (the app, its shield extension) never exceed it; the wait for another writer
- * is the store's busy timeout. *out_id (may be NULL) gets its id. HC_OK;
- * HC_E_INSUFFICIENT past the budget (nothing recorded); unlocks granted offline
- * on two synced devices are all kept by the merge and counted on both, so a budget
- * can end exceeded (emergency_left 0; see the sync merge rules); HC_E_INVALID,
- * HC_E_NOT_FOUND, HC_E_CONFLICT (rule not in effect today), HC_E_READONLY,
- * HC_E_MISUSE, HC_E_IO, HC_E_BUSY. One store handle per thread. */
+ * is the store's busy timeout. *out_id (may be NULL) gets its id. Unlocks granted
+ * offline on two synced devices are all kept by the merge and counted on both, so a
+ * budget can end exceeded (emergency_left 0; see the sync merge rules).
+ * Codes: HC_E_CONFLICT (rule not in effect today), HC_E_INSUFFICIENT (past the
+ * budget; nothing recorded).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY HC_E_INSUFFICIENT */
 int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rule_id, int32_t minutes, const char *reason);
 
 /* Writes, for an extension too small to open SQLite, each rule's state at at_ms
@@ -2155,9 +2302,9 @@ int32_t hc_shield_emergency_unlock(int64_t *out_id, hc_store *store, int64_t rul
  * "cause"}]}), atomically: written beside it, synced, then renamed over it (a
  * symbolic link's target is replaced and the link stays; a device or FIFO is
  * written through, as hc_store_export_file does). Read
- * from one snapshot of the store; works on a store opened read-only. HC_OK,
- * HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write), HC_E_MISUSE,
- * HC_E_BUSY, HC_E_CORRUPT. One store handle per thread. */
+ * from one snapshot of the store; works on a store opened read-only. Codes: HC_E_INVALID
+ * (NULL or empty path, bad at_ms), HC_E_IO (cannot write).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE */
 int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_ms);
 
 /* ------------------------------------------------------------------------ */
@@ -2205,10 +2352,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  * moved (counted in ops_forked); changesets carry every move their store knows of,
  * and a store told of a move moves its own copy of that op when the op derives it.
  * When the replica is the store's own, the replica of its first moved op becomes
- * its own and it writes on there; records keep their local ids. A state carries
- * stamps at a ladder of numbers below each replica's highest (seen, seen-1, seen-2,
- * seen-4 ... 1), so two stores find the last number they hold alike however much
- * more one of them holds. An op names each record by its global id and the clock
+ * its own and it writes on there; records keep their local ids. A state carries,
+ * at a ladder of numbers below each replica's highest (seen, seen-1, seen-2,
+ * seen-4 ... 1), the stamp there and a digest of every op up to there, so two stores
+ * find the last number up to which they hold the same ops however much more one of
+ * them holds, even when one holds a replica's numbers from two branches. An op names each record by its global id and the clock
  * stamp of the op that made it: a record named before it moved (a third device
  * logged under the copy's habit before the fork was found) is found under its new
  * id everywhere, and an op naming it waits (ops_waiting) until it arrives, never
@@ -2314,19 +2462,20 @@ typedef struct hc_sync_summary {
 
 #define HC_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_sync_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 /* Fills *out with the defaults of HC_SYNC_SUMMARY_INIT (see "Option, input and result structs").
- * HC_OK, HC_E_INVALID (NULL, struct_size below its first release). Any thread. */
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.1 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_sync_summary_init(hc_sync_summary *out, uint32_t struct_size);
 
 /* The store's replica id: 16 bytes into out (capacity: bytes; *out_count: 16).
- * Caller buffer rules. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_CORRUPT.
- * Thread safety as every call on store. */
+ * Caller buffer rules.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_sync_replica(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store);
 
 /* What this store has seen, as a version vector (per replica, the highest sequence
  * number up to which it holds every op), in bytes (format in docs/FORMATS.md,
  * "Sync"): caller buffer rules, in bytes. Give it to a peer's hc_sync_changes.
- * Read from one snapshot. HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_BUSY.
- * Thread safety as every call on store. */
+ * Read from one snapshot.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE */
 int32_t hc_sync_state(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store);
 
 /* Every op this store holds that a peer in peer_state (bytes from the peer's
@@ -2334,8 +2483,8 @@ int32_t hc_sync_state(uint8_t *out, int64_t capacity, int64_t *out_count, hc_sto
  * (a self-describing, versioned, checksummed byte buffer, format in
  * docs/FORMATS.md), allocated into *out (free with hc_free) with its size in
  * *out_size. An empty changeset is valid and applies as nothing. Read from one
- * snapshot. HC_OK, HC_E_INVALID (bad peer state), HC_E_MISUSE, HC_E_IO, HC_E_BUSY,
- * HC_E_NOMEM. Thread safety as every call on store. */
+ * snapshot. Codes: HC_E_INVALID (bad peer state).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_sync_changes(uint8_t **out, int64_t *out_size, hc_store *store, const uint8_t *peer_state, int64_t peer_state_size);
 
 /* Flags of hc_sync_changes_v2. */
@@ -2346,9 +2495,11 @@ int32_t hc_sync_changes(uint8_t **out, int64_t *out_size, hc_store *store, const
  * carries the bytes too, and the receiver keeps them for that proof when they hash
  * to its sha256 (see hc_proof_evidence); without it, evidence stays on the device.
  * Evidence goes with the proofs the changeset carries: for proofs a peer already
- * holds without it, ask with an empty peer_state. Photos make changesets large: one past 256 MiB is HC_E_NOMEM (ask without
+ * holds without it, ask with an empty peer_state. Photos make changesets large: one past
+ * 256 MiB is HC_E_NOMEM (ask without
  * evidence, or more often). Unknown flags are HC_E_INVALID. Otherwise as
- * hc_sync_changes. */
+ * hc_sync_changes.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_sync_changes_v2(uint8_t **out, int64_t *out_size, hc_store *store, const uint8_t *peer_state, int64_t peer_state_size,
                            uint32_t flags);
 
@@ -2359,16 +2510,14 @@ int32_t hc_sync_changes_v2(uint8_t **out, int64_t *out_size, hc_store *store, co
  * setter refuses, a malformed zone name) is HC_E_INVALID with the message naming the
  * record at fault, and nothing is written. Then, in one transaction, unseen ops are
  * logged and applied (or wait, as the merge rules say); ops already held change
- * nothing. *out (may be NULL; struct_size set) gets the summary. HC_OK,
- * HC_E_INVALID, HC_E_READONLY, HC_E_MISUSE, HC_E_IO, HC_E_BUSY, HC_E_CORRUPT.
- * Thread safety as every call on store. */
+ * nothing. *out (may be NULL; struct_size set) gets the summary.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_sync_apply(hc_sync_summary *out, hc_store *store, const uint8_t *changes, int64_t size);
 
 /* The synced records as text that does not depend on local ids (records by global
  * id, in global id order; format in docs/FORMATS.md), into *out (free with hc_free):
  * two replicas that have exchanged everything give byte-for-byte the same text.
- * HC_OK, HC_E_INVALID, HC_E_MISUSE, HC_E_IO, HC_E_NOMEM. Thread safety as every
- * call on store. */
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_sync_canonical(char **out, hc_store *store);
 
 #ifdef __cplusplus

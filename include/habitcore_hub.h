@@ -6,7 +6,9 @@
  * status codes (HC_OK, HC_E_*), option and result structs that start with
  * struct_size, a message per handle (hc_hub_errmsg) and per thread
  * (hc_last_error_message() is libhabitcore's; this library keeps its own:
- * hc_hub_last_error_message()).
+ * hc_hub_last_error_message()), and its tags: each function's comment ends with
+ * the tag line habitcore.h describes ("Tags"), @thread hub being habitcore.h's store
+ * rule for a hub handle.
  *
  * The hub is a PostgreSQL schema (habitcore) that hc_hub_init creates and migrates.
  * Who may see what is enforced by PostgreSQL: a device connects as its user's own
@@ -31,20 +33,24 @@ typedef struct hc_hub hc_hub;
  * user=alice password=...", "postgresql://alice@hub.example/habits?sslmode=verify-full");
  * TLS, certificates and SCRAM are libpq's. *out (set to NULL on failure) is closed
  * with hc_hub_close. A failed connection is reconnected by the next call on the
- * handle. HC_OK, HC_E_INVALID (NULL argument), HC_E_IO (could not connect: see
- * hc_hub_last_error_message), HC_E_NOMEM. Any thread. */
+ * handle. Codes: HC_E_INVALID (NULL argument), HC_E_IO (could not connect: see
+ * hc_hub_last_error_message).
+ * @since 1.0 @thread any @status HC_OK HC_E_INVALID HC_E_IO HC_E_NOMEM */
 int32_t hc_hub_open(hc_hub **out, const char *conninfo);
 
-/* Closes the connection and frees the handle; NULL is accepted. HC_OK, HC_E_MISUSE
- * (not a handle from hc_hub_open, or already closed). */
+/* Closes the connection and frees the handle; NULL is accepted. Codes: HC_E_MISUSE (not a
+ * handle from hc_hub_open, or already closed).
+ * @since 1.0 @thread release @status HC_OK HC_E_MISUSE */
 int32_t hc_hub_close(hc_hub *hub);
 
 /* The last error message on hub (library-owned, valid until the next call on it);
- * "" for a NULL or foreign handle. */
+ * "" for a NULL or foreign handle.
+ * @since 1.0 @thread hub @status none */
 const char *hc_hub_errmsg(hc_hub *hub);
 
 /* This thread's last error message from this library (library-owned, valid until
- * the thread's next call into it). Never NULL. */
+ * the thread's next call into it). Never NULL.
+ * @since 1.0 @thread any @status none */
 const char *hc_hub_last_error_message(void);
 
 /* Admin (a superuser): creates or migrates the hub schema to this library's version,
@@ -57,9 +63,9 @@ const char *hc_hub_last_error_message(void);
  * can delay it: two inits wait for each other on a lock no hub user can hold, and a
  * migration that waits for a table a hub user's open transaction holds ends the
  * sessions of hub users in the database and runs again (their calls are safe to
- * repeat). *out_version (may be NULL) gets the schema version. HC_OK, HC_E_MISUSE,
- * HC_E_IO (connection or permission: not a superuser), HC_E_TOO_NEW (a newer library
- * migrated it). */
+ * repeat). *out_version (may be NULL) gets the schema version. Codes: HC_E_IO (connection
+ * or permission: not a superuser), HC_E_TOO_NEW (a newer library migrated it).
+ * @since 1.0 @thread hub @status HC_OK HC_E_IO HC_E_TOO_NEW HC_E_MISUSE */
 int32_t hc_hub_init(int32_t *out_version, hc_hub *hub);
 
 #define HC_HUB_USER_DEVICE 0  /* a person's role: sees and writes only its own rows */
@@ -68,8 +74,9 @@ int32_t hc_hub_init(int32_t *out_version, hc_hub *hub);
 /* Admin: creates a login role named name (1..63 bytes of [a-z0-9_], not starting with
  * habitcore_ or pg_, the user's name in the hub) with password (stored as a SCRAM
  * verifier), member of habitcore_device (kind HC_HUB_USER_DEVICE) or
- * habitcore_service (HC_HUB_USER_SERVICE) and of nothing else. HC_OK, HC_E_INVALID
- * (name, password or kind), HC_E_CONFLICT (the role exists), HC_E_MISUSE, HC_E_IO. */
+ * habitcore_service (HC_HUB_USER_SERVICE) and of nothing else. Codes: HC_E_INVALID (name,
+ * password or kind), HC_E_CONFLICT (the role exists).
+ * @since 1.0 @thread hub @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_MISUSE */
 int32_t hc_hub_user_add(hc_hub *hub, const char *name, const char *password, int32_t kind);
 
 #define HC_HUB_PUSH 0x1u /* send the hub what it lacks */
@@ -84,6 +91,7 @@ typedef struct hc_hub_sync_options {
 
 #define HC_HUB_SYNC_OPTIONS_INIT { (uint32_t)sizeof(hc_hub_sync_options), HC_HUB_PUSH | HC_HUB_PULL, NULL }
 
+/* @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_hub_sync_options_init(hc_hub_sync_options *out, uint32_t struct_size);
 
 /* What hc_hub_sync did. The caller sets struct_size (HC_HUB_SYNC_SUMMARY_INIT). */
@@ -96,6 +104,7 @@ typedef struct hc_hub_sync_summary {
 
 #define HC_HUB_SYNC_SUMMARY_INIT { (uint32_t)sizeof(hc_hub_sync_summary), 0, 0, 0 }
 
+/* @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_hub_sync_summary_init(hc_hub_sync_summary *out, uint32_t struct_size);
 
 /* Syncs store with the user's records at the hub: pulls every record beyond what the
@@ -111,12 +120,12 @@ int32_t hc_hub_sync_summary_init(hc_hub_sync_summary *out, uint32_t struct_size)
  * sync killed or disconnected anywhere loses nothing and duplicates nothing; call it
  * again. store is a handle from libhabitcore's hc_store_open. options may be NULL
  * (push and pull as the connected role). *out (may be NULL; struct_size set) gets
- * the summary. HC_OK, HC_E_INVALID (options, act_as), HC_E_MISUSE (handles),
- * HC_E_IO (connection, refused by the hub's rules), HC_E_CORRUPT (a record the hub
- * holds is damaged), HC_E_CONFLICT (a push would leave two different records
- * standing under one id: a fork the store did not settle, refused whole, never
- * dropped in silence), and the store's codes from hc_sync_state/changes/apply. One call per hub
- * handle at a time; the store's own rules for store. */
+ * the summary. Codes: HC_E_INVALID (options, act_as), HC_E_CONFLICT (a push would leave
+ * two different records standing under one id: a fork the store did not settle, refused
+ * whole, never dropped in silence), HC_E_IO (connection, refused by the hub's rules),
+ * HC_E_CORRUPT (a record the hub holds is damaged), HC_E_MISUSE (handles), and the
+ * store's codes from hc_sync_state, hc_sync_changes and hc_sync_apply.
+ * @since 1.0 @thread hub store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_NOMEM HC_E_READONLY */
 int32_t hc_hub_sync(hc_hub_sync_summary *out, hc_hub *hub, hc_store *store, const hc_hub_sync_options *options);
 
 /* What the hub holds for the connected user (or act_as, for a service role). */
@@ -132,11 +141,12 @@ typedef struct hc_hub_status {
 
 #define HC_HUB_STATUS_INIT { (uint32_t)sizeof(hc_hub_status), 0, 0, 0, 0, 0, 0 }
 
+/* @since 1.0 @thread any @status HC_OK HC_E_INVALID */
 int32_t hc_hub_status_init(hc_hub_status *out, uint32_t struct_size);
 
 /* Fills *out (struct_size set) for the connected user, or for act_as (NULL: the
- * connected role) when connected as a service role. HC_OK, HC_E_INVALID, HC_E_MISUSE,
- * HC_E_IO. One call per hub handle at a time. */
+ * connected role) when connected as a service role.
+ * @since 1.0 @thread hub @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE */
 int32_t hc_hub_status_get(hc_hub_status *out, hc_hub *hub, const char *act_as);
 
 /* Referral answers ration what they tell of other users' codes: each code a user
@@ -148,17 +158,17 @@ int32_t hc_hub_status_get(hc_hub_status *out, hc_hub *hub, const char *act_as);
  * tries are the acting user's. */
 
 /* Registers code (4..64 bytes of [A-Za-z0-9_-]) as the connected user's referral
- * code. HC_OK, HC_E_INVALID, HC_E_CONFLICT (another user holds the code; the same
- * user registering it again is HC_OK), HC_E_BUSY (the hour's tries spent),
- * HC_E_MISUSE, HC_E_IO. */
+ * code. Codes: HC_E_CONFLICT (another user holds the code; the same user registering it
+ * again is HC_OK), HC_E_BUSY (the hour's tries spent).
+ * @since 1.0 @thread hub @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE */
 int32_t hc_hub_referral_register(hc_hub *hub, const char *code);
 
 /* Redeems code for the connected user: records the redemption once, for both users
- * (the referrer sees it in hc_hub_status_get at its next call). HC_OK (also when
- * this user already redeemed this code), HC_E_NOT_FOUND (no such code),
- * HC_E_CONFLICT (the user's own code, or the user already redeemed another code:
- * then every other code, existing or not, answers this), HC_E_BUSY (the hour's
- * tries spent), HC_E_INVALID, HC_E_MISUSE, HC_E_IO. */
+ * (the referrer sees it in hc_hub_status_get at its next call); HC_OK also when this
+ * user already redeemed this code. Codes: HC_E_NOT_FOUND (no such code), HC_E_CONFLICT (the
+ * user's own code, or the user already redeemed another code: then every other code,
+ * existing or not, answers this), HC_E_BUSY (the hour's tries spent).
+ * @since 1.0 @thread hub @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE */
 int32_t hc_hub_referral_redeem(hc_hub *hub, const char *code);
 
 #ifdef __cplusplus

@@ -29,10 +29,10 @@ extern "C" {
 #define HC_PLUGIN_ENTRY_SYMBOL "hc_plugin_entry"
 
 /* Outcomes of verdicts, decisions and reviews (habitcore.h uses the same). */
-#define HC_OUTCOME_APPROVED 1
-#define HC_OUTCOME_REJECTED 2
-#define HC_OUTCOME_NEEDS_REVIEW 3
-#define HC_OUTCOME_ERROR 4
+#define HC_OUTCOME_APPROVED 1 /* the proof holds: the day's completion is appended */
+#define HC_OUTCOME_REJECTED 2 /* the proof does not hold */
+#define HC_OUTCOME_NEEDS_REVIEW 3 /* a person decides (hc_proof_review) */
+#define HC_OUTCOME_ERROR 4 /* a verifier failed to judge */
 
 /* The evidence to judge. Borrowed: valid during the call only. */
 typedef struct hc_plugin_evidence {

@@ -85,6 +85,7 @@ extension Engine {
         try store.atomically { () throws(HabitError) in
             store.beginSyncApply()
             defer { store.endSyncApply() }
+            try store.settleDigests()
             let newest = decoded.map(\.raw.hlc).max() ?? 0
             try store.receiveClock(newest)
             // Told moves: recorded, and this store's copy of each op moved the same way.
@@ -121,13 +122,7 @@ extension Engine {
                           _ summary: inout SyncSummary) throws(HabitError) -> (leftOut: Int, moved: Bool) {
         var kept = decoded
         var moved = false
-        // An op this store knows moved (its move derives from it) is taken under its moved id.
-        let known = Dictionary(grouping: try store.moves(), by: { GlobalId(replica: $0.replica, seq: $0.from) })
-        for index in kept.indices {
-            guard let candidates = known[kept[index].raw.id] else { continue }
-            let move = SyncFork.moved(kept[index].raw)
-            if candidates.contains(move) { take(&kept[index], moved: move) }
-        }
+        try takeKnownMoves(&kept)
         var (fresh, forks) = try unheld(kept)
         // A moved op's replica may fork again (a copy of a copy): settle until no fork is left.
         var rounds = 0
@@ -149,6 +144,8 @@ extension Engine {
                     summary.forked += 1
                 }
             }
+            // The ops this store just moved may come in this changeset too, under their old ids.
+            try takeKnownMoves(&kept)
             (fresh, forks) = try unheld(kept)
         }
         // Oldest stamp first; ties by global id (keys made once: comparing byte arrays in the sort is slow).
@@ -177,6 +174,16 @@ extension Engine {
         }
         summary.new -= leftOut
         return (leftOut, moved)
+    }
+
+    /// Each received op this store knows moved (a move derives from it) under its moved id.
+    private func takeKnownMoves(_ kept: inout [(op: StampedOp, raw: RawOp)]) throws(HabitError) {
+        let known = Dictionary(grouping: try store.moves(), by: { GlobalId(replica: $0.replica, seq: $0.from) })
+        for index in kept.indices {
+            guard let candidates = known[kept[index].raw.id] else { continue }
+            let move = SyncFork.moved(kept[index].raw)
+            if candidates.contains(move) { take(&kept[index], moved: move) }
+        }
     }
 
     /// A received op under its moved id.

@@ -179,25 +179,32 @@ package final class Hub {
                 vector.seen[replica] = SyncMerge.contiguousPrefix(seqs.rows.indices.compactMap { seqs.int($0, 0) })
             }
             let points = VersionVector.ladder(vector.seen[replica] ?? 0)
-            let held = try records(user, replica, at: points)
-            let ladder = points.compactMap { held[$0].map(SyncFork.stamp) }
+            let held = try stamps(user, replica, at: points)
+            let ladder = points.compactMap { held[$0] }
             if ladder.count == points.count { vector.stamps[replica] = ladder }
         }
         return vector.encode()
     }
 
-    /// The records the hub holds of a replica at some sequence numbers.
-    private func records(_ user: String, _ replica: [UInt8], at seqs: [Int64]) throws(PostgresError) -> [Int64: RawOp] {
-        guard !seqs.isEmpty else { return [:] }
+    /// The clock stamps and prefix digests (SyncFork.prefixShare) of the records the hub
+    /// holds of a replica at some sequence numbers, each summed over the records up to it
+    /// (a number above a gap sums fewer records than a store holding them all).
+    private func stamps(_ user: String, _ replica: [UInt8], at seqs: [Int64]) throws(PostgresError) -> [Int64: OpStamp] {
+        guard let top = seqs.max() else { return [:] }
+        // The sum as a wrapping 64-bit one: numeric, reduced to two's complement.
         let rows = try db.query(
-            "SELECT seq, hlc, kind, payload FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea AND seq = ANY($3::int8[])",
-            [.text(user), .bytes(replica), .text("{" + seqs.map(String.init).joined(separator: ",") + "}")], binary: true)
-        var result: [Int64: RawOp] = [:]
+            """
+            SELECT seq, hlc, (CASE WHEN total >= 9223372036854775808 THEN total - 18446744073709551616 ELSE total END)::int8 FROM (
+                SELECT seq, hlc, ((sum(share) OVER (ORDER BY seq)) % 18446744073709551616 + 18446744073709551616) % 18446744073709551616 AS total
+                FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea AND seq <= $3) sums
+            WHERE seq = ANY($4::int8[])
+            """,
+            [.text(user), .bytes(replica), .int(top), .text("{" + seqs.map(String.init).joined(separator: ",") + "}")], binary: true)
+        var result: [Int64: OpStamp] = [:]
         for row in rows.rows {
-            guard row.count == 4, let seq = BinaryValue.int(row[0]), let hlc = BinaryValue.int(row[1]),
-                  let kind = BinaryValue.int(row[2]).flatMap({ UInt8(exactly: $0) }), let payload = row[3]
+            guard row.count == 3, let seq = BinaryValue.int(row[0]), let hlc = BinaryValue.int(row[1]), let digest = BinaryValue.int(row[2])
             else { throw PostgresError(sqlstate: "XX001", message: "hub: a record is not what it should be") }
-            result[seq] = RawOp(id: GlobalId(replica: replica, seq: seq), hlc: hlc, kind: kind, payload: payload)
+            result[seq] = OpStamp(hlc: hlc, digest: UInt64(bitPattern: digest))
         }
         return result
     }
@@ -311,7 +318,7 @@ package final class Hub {
                 var from: [Int64] = []
                 // Above what hub and store hold alike (a fork, if any, lies there: SyncFork).
                 for replica in replicas {
-                    let held = try records(user, replica, at: VersionVector.ladder(vector.seen[replica] ?? 0))
+                    let held = try stamps(user, replica, at: VersionVector.ladder(vector.seen[replica] ?? 0))
                     from.append(vector.sharedPrefix(of: replica) { held[$0] })
                 }
                 return (try db.query(

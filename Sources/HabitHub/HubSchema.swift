@@ -21,14 +21,14 @@ import HabitCore
 ///   tables' row counts and statistics, the planner's per-value estimates) is taken
 ///   from PUBLIC by `privacy` at every init (docs/SCALE.md, "What a hub user sees").
 package enum HubSchema {
-    package static let version: Int32 = 3
+    package static let version: Int32 = 4
 
     /// Referral codes a user may look up an hour (registering or redeeming).
     package static let referralTries = 10
 
     /// The group roles hc_hub_user_add puts logins in. Cluster-wide, so created
     /// only when missing.
-    static let roles = """
+    package static let roles = """
         DO $roles$
         BEGIN
             IF NOT EXISTS (SELECT 1 FROM pg_catalog.pg_roles WHERE rolname = 'habitcore_device') THEN
@@ -42,7 +42,7 @@ package enum HubSchema {
         """
 
     /// migrations[i] takes the schema from version i to i + 1.
-    static let migrations: [[String]] = [
+    package static let migrations: [[String]] = [
         [
             "REVOKE ALL ON SCHEMA public FROM PUBLIC",
             "CREATE SCHEMA habitcore",
@@ -296,6 +296,27 @@ package enum HubSchema {
             // A direct INSERT would answer whether another user holds a code (its unique
             // index), unrationed.
             "REVOKE INSERT ON habitcore.referral_codes FROM habitcore_device, habitcore_service",
+        ],
+        // 4: each record's share of its replica's prefix digest (SyncFork.prefixShare,
+        // the same bytes hashed), so the hub's state and pulls compare what a store
+        // holds up to a number, not only the op at it.
+        [
+            """
+            CREATE FUNCTION habitcore.op_share(seq bigint, hlc bigint, kind smallint, payload bytea) RETURNS bigint
+                LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET search_path = pg_catalog, pg_temp AS $fn$
+                SELECT ('x' || encode(substring(sha256(int8send(seq) || int8send(hlc) || set_byte('\\x00'::bytea, 0, kind) || payload)
+                                                FROM 1 FOR 8), 'hex'))::bit(64)::bigint
+            $fn$
+            """,
+            "ALTER TABLE habitcore.records ADD COLUMN share bigint GENERATED ALWAYS AS (habitcore.op_share(seq, hlc, kind, payload)) STORED",
+            """
+            CREATE OR REPLACE VIEW habitcore.current_records WITH (security_invoker = true) AS
+                SELECT r.* FROM habitcore.records r
+                WHERE NOT EXISTS (
+                    SELECT 1 FROM habitcore.moves m JOIN habitcore.records c
+                        ON c.user_name = m.user_name AND c.replica = m.to_replica AND c.seq = 1 AND c.hlc = r.hlc
+                    WHERE m.user_name = r.user_name AND m.replica = r.replica AND m.from_seq = r.seq)
+            """,
         ],
     ]
 

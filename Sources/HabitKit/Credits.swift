@@ -178,56 +178,6 @@ extension Store {
     }
 }
 
-/// What a credit entry did (HC_CREDIT_*). Open: kinds are only ever appended.
-public struct CreditEntryKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_CREDIT_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_CREDIT_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Minutes earned.
-    public static let earn = CreditEntryKind(rawValue: HC_CREDIT_EARN)
-    /// Minutes spent.
-    public static let spend = CreditEntryKind(rawValue: HC_CREDIT_SPEND)
-    /// A correction by hand.
-    public static let adjust = CreditEntryKind(rawValue: HC_CREDIT_ADJUST)
-    /// Minutes expired.
-    public static let expire = CreditEntryKind(rawValue: HC_CREDIT_EXPIRE)
-    /// Unused minutes of an unlock session ended early.
-    public static let refund = CreditEntryKind(rawValue: HC_CREDIT_REFUND)
-}
-
-/// Why a credit entry was written (HC_CAUSE_*). Open: causes are only ever appended.
-public struct CreditCause: RawRepresentable, Hashable, Sendable {
-    /// The HC_CAUSE_* value.
-    public let rawValue: Int32
-    /// The cause with this HC_CAUSE_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A step sync; steps holds the reported total.
-    public static let steps = CreditCause(rawValue: HC_CAUSE_STEPS)
-    /// A habit entry (or undo) that changed the day; causeID is the entry.
-    public static let habitEntry = CreditCause(rawValue: HC_CAUSE_HABIT_ENTRY)
-    /// An unlock session; causeID is the session.
-    public static let session = CreditCause(rawValue: HC_CAUSE_SESSION)
-    /// By hand.
-    public static let manual = CreditCause(rawValue: HC_CAUSE_MANUAL)
-    /// The expiry rule.
-    public static let expiry = CreditCause(rawValue: HC_CAUSE_EXPIRY)
-}
-
-/// What a credit rule sets (HC_RULE_*). Open: kinds are only ever appended.
-public struct CreditRuleKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_RULE_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_RULE_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// value: steps that earn one minute.
-    public static let stepsPerMinute = CreditRuleKind(rawValue: HC_RULE_STEPS_PER_MINUTE)
-    /// value: minutes per completed day of the rule's habit.
-    public static let habitMinutes = CreditRuleKind(rawValue: HC_RULE_HABIT_MINUTES)
-    /// value: a CreditExpiry raw value.
-    public static let expiry = CreditRuleKind(rawValue: HC_RULE_EXPIRY)
-}
-
 /// When credits expire (HC_EXPIRY_*), the value of an expiry rule.
 public struct CreditExpiry: RawRepresentable, Hashable, Sendable {
     /// The HC_EXPIRY_* value.

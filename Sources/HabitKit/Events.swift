@@ -1,21 +1,5 @@
 import CHabitCore
 
-/// What an event announces (HC_EVENT_*). Open: kinds are only ever appended.
-public struct EventKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_EVENT_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_EVENT_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// An award was unlocked; value is its threshold (HC_EVENT_AWARD_UNLOCKED).
-    public static let awardUnlocked = EventKind(rawValue: HC_EVENT_AWARD_UNLOCKED)
-    /// A habit's current run reached a milestone; value is its length (HC_EVENT_STREAK_MILESTONE).
-    public static let streakMilestone = EventKind(rawValue: HC_EVENT_STREAK_MILESTONE)
-    /// An at-least habit's day became done; value is the day's total (HC_EVENT_TARGET_REACHED).
-    public static let targetReached = EventKind(rawValue: HC_EVENT_TARGET_REACHED)
-    /// A proof was decided; value is the HC_OUTCOME_* (HC_EVENT_PROOF_VERDICT).
-    public static let proofVerdict = EventKind(rawValue: HC_EVENT_PROOF_VERDICT)
-}
-
 /// Something an app tells its user about, recorded once in the store (hc_event).
 public struct Event: Sendable, Hashable {
     /// Increasing: a reader keeps the last one it handled as its cursor.

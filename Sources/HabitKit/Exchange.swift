@@ -1,20 +1,5 @@
 import CHabitCore
 
-/// A format of the store's own export (HC_FORMAT_*), documented in docs/FORMATS.md.
-/// Open: formats are only ever appended.
-public struct ExchangeFormat: RawRepresentable, Hashable, Sendable {
-    /// The HC_FORMAT_* value.
-    public let rawValue: Int32
-    /// The format with this HC_FORMAT_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// One JSON document.
-    public static let json = ExchangeFormat(rawValue: HC_FORMAT_JSON)
-    /// JSON Lines: a header line, then one habit or entry per line.
-    public static let jsonLines = ExchangeFormat(rawValue: HC_FORMAT_JSONL)
-    /// Imports only: JSON or JSON Lines, as the text reads.
-    public static let detect = ExchangeFormat(rawValue: HC_FORMAT_DETECT)
-}
-
 extension Store {
     /// The whole store as text in a format (hc_store_export): habits, entries and
     /// everything else docs/FORMATS.md lists; registered plugins are left out.

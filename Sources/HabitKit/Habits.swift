@@ -1,45 +1,5 @@
 import CHabitCore
 
-/// What a habit counts (HC_KIND_*). Open: kinds are only ever appended.
-public struct HabitKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_KIND_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_KIND_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Done or not.
-    public static let checkmark = HabitKind(rawValue: HC_KIND_CHECKMARK)
-    /// A count per day against a target.
-    public static let counter = HabitKind(rawValue: HC_KIND_COUNTER)
-    /// Seconds per day against a target.
-    public static let duration = HabitKind(rawValue: HC_KIND_DURATION)
-    /// A value recorded now and then, no daily target.
-    public static let measurement = HabitKind(rawValue: HC_KIND_MEASUREMENT)
-}
-
-/// Which side of the target keeps a day (HC_DIRECTION_*). Open: values are only ever appended.
-public struct Direction: RawRepresentable, Hashable, Sendable {
-    /// The HC_DIRECTION_* value.
-    public let rawValue: Int32
-    /// The direction with this HC_DIRECTION_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// At least the target (the default).
-    public static let atLeast = Direction(rawValue: HC_DIRECTION_AT_LEAST)
-    /// At most the target: a limit.
-    public static let atMost = Direction(rawValue: HC_DIRECTION_AT_MOST)
-}
-
-/// The values of a habit's `routine` (HC_ROUTINE_*): the part of the day it belongs to.
-public enum Routine {
-    /// Any time of day (the default).
-    public static let anytime: Int32 = HC_ROUTINE_ANYTIME
-    /// The morning.
-    public static let morning: Int32 = HC_ROUTINE_MORNING
-    /// The day.
-    public static let day: Int32 = HC_ROUTINE_DAY
-    /// The evening.
-    public static let evening: Int32 = HC_ROUTINE_EVENING
-}
-
 /// A new habit, as hc_habit_options describes it; the defaults are the library's
 /// (hc_habit_options_init), schedules are the header's text ("daily", "days:mon,wed").
 public struct HabitOptions: Sendable {
@@ -155,36 +115,6 @@ public struct Habit: Sendable, Hashable {
     }
 }
 
-/// What an entry records (HC_ENTRY_*). Open: kinds are only ever appended.
-public struct EntryKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_ENTRY_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_ENTRY_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The habit was done that day.
-    public static let done = EntryKind(rawValue: HC_ENTRY_DONE)
-    /// value adds to the day (counter, duration), or a reading (measurement).
-    public static let amount = EntryKind(rawValue: HC_ENTRY_AMOUNT)
-    /// value is a source's cumulative figure for the day: the highest counts.
-    public static let total = EntryKind(rawValue: HC_ENTRY_TOTAL)
-    /// The day is excused.
-    public static let skip = EntryKind(rawValue: HC_ENTRY_SKIP)
-    /// Cancels another entry (appended by undo).
-    public static let undo = EntryKind(rawValue: HC_ENTRY_UNDO)
-}
-
-/// The values of an entry's `source` (HC_SOURCE_*): where it came from.
-public enum EntrySource {
-    /// Logged by hand (the default).
-    public static let manual: Int32 = HC_SOURCE_MANUAL
-    /// Brought in by an import.
-    public static let imported: Int32 = HC_SOURCE_IMPORT
-    /// Reported by a health service.
-    public static let health: Int32 = HC_SOURCE_HEALTH
-    /// Appended by an approved proof.
-    public static let proof: Int32 = HC_SOURCE_PROOF
-}
-
 /// An entry to append (hc_entry_input).
 public struct EntryInput: Sendable {
     /// The habit it belongs to.
@@ -273,22 +203,6 @@ public struct Streak: Sendable, Hashable {
     }
 }
 
-/// What a streak counts (HC_STREAK_UNIT_*). Open: units are only ever appended.
-public struct StreakUnit: RawRepresentable, Hashable, Sendable {
-    /// The HC_STREAK_UNIT_* value.
-    public let rawValue: Int32
-    /// The unit with this HC_STREAK_UNIT_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Days.
-    public static let days = StreakUnit(rawValue: HC_STREAK_UNIT_DAYS)
-    /// Weeks (weekly quotas).
-    public static let weeks = StreakUnit(rawValue: HC_STREAK_UNIT_WEEKS)
-    /// Months (monthly quotas).
-    public static let months = StreakUnit(rawValue: HC_STREAK_UNIT_MONTHS)
-    /// Blocks of M days (times:N/M).
-    public static let periods = StreakUnit(rawValue: HC_STREAK_UNIT_PERIODS)
-}
-
 /// A habit's streaks as of a day (hc_streak_result).
 public struct Streaks: Sendable, Hashable {
     /// What the schedule in force counts.
@@ -313,40 +227,6 @@ public struct Streaks: Sendable, Hashable {
         longest = Streak(result.longest)
         self.best = best.map(Streak.init)
     }
-}
-
-/// The fields Store.updateHabit changes (HC_HABIT_FIELD_*).
-public struct HabitFields: OptionSet, Sendable {
-    /// HC_HABIT_FIELD_* bits.
-    public let rawValue: UInt32
-    /// Fields with these HC_HABIT_FIELD_* bits.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// name.
-    public static let name = HabitFields(rawValue: HC_HABIT_FIELD_NAME)
-    /// target and direction.
-    public static let target = HabitFields(rawValue: HC_HABIT_FIELD_TARGET)
-    /// group (nil clears it).
-    public static let group = HabitFields(rawValue: HC_HABIT_FIELD_GROUP)
-    /// unit (nil clears it).
-    public static let unit = HabitFields(rawValue: HC_HABIT_FIELD_UNIT)
-    /// routine.
-    public static let routine = HabitFields(rawValue: HC_HABIT_FIELD_ROUTINE)
-    /// proofRequired.
-    public static let proof = HabitFields(rawValue: HC_HABIT_FIELD_PROOF)
-    /// schedule: from today on; earlier days keep theirs.
-    public static let schedule = HabitFields(rawValue: HC_HABIT_FIELD_SCHEDULE)
-    /// startDay.
-    public static let startDay = HabitFields(rawValue: HC_HABIT_FIELD_START_DAY)
-    /// description.
-    public static let description = HabitFields(rawValue: HC_HABIT_FIELD_DESCRIPTION)
-    /// question.
-    public static let question = HabitFields(rawValue: HC_HABIT_FIELD_QUESTION)
-    /// colour.
-    public static let colour = HabitFields(rawValue: HC_HABIT_FIELD_COLOUR)
-    /// icon.
-    public static let icon = HabitFields(rawValue: HC_HABIT_FIELD_ICON)
-    /// position.
-    public static let position = HabitFields(rawValue: HC_HABIT_FIELD_POSITION)
 }
 
 /// options as hc_habit_options, its strings owned by strings.

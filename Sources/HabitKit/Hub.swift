@@ -91,30 +91,6 @@ public final class HubLibrary: Sendable {
     }
 }
 
-/// The kind of a hub login role (HC_HUB_USER_*). Open.
-public struct HubUserKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_HUB_USER_* value.
-    public let rawValue: Int32
-    /// The kind with this value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A person's role: sees and writes only its own rows (HC_HUB_USER_DEVICE).
-    public static let device = HubUserKind(rawValue: HC_HUB_USER_DEVICE)
-    /// A trusted server's role: acts for one user per transaction (HC_HUB_USER_SERVICE).
-    public static let service = HubUserKind(rawValue: HC_HUB_USER_SERVICE)
-}
-
-/// Which ways a hub sync goes (HC_HUB_PUSH, HC_HUB_PULL).
-public struct HubSyncDirection: OptionSet, Hashable, Sendable {
-    /// The HC_HUB_* bits.
-    public let rawValue: UInt32
-    /// These bits.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Send the hub what it lacks (HC_HUB_PUSH).
-    public static let push = HubSyncDirection(rawValue: HC_HUB_PUSH)
-    /// Apply what the store lacks (HC_HUB_PULL).
-    public static let pull = HubSyncDirection(rawValue: HC_HUB_PULL)
-}
-
 /// What a hub sync did (hc_hub_sync_summary).
 public struct HubSyncSummary: Sendable, Hashable {
     /// Records sent that the hub did not hold.

@@ -1,19 +1,5 @@
 import CHabitCore
 
-/// How a plugin runs (HC_PLUGIN_*). Open: kinds are only ever appended.
-public struct PluginKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_PLUGIN_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_PLUGIN_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// A shared object exporting the entry of include/habitcore_plugin.h, run isolated in the runner.
-    public static let sharedObject = PluginKind(rawValue: HC_PLUGIN_SHARED_OBJECT)
-    /// An executable: one JSON request on stdin, one JSON line back.
-    public static let executable = PluginKind(rawValue: HC_PLUGIN_EXECUTABLE)
-    /// A shared object loaded into this process.
-    public static let sharedObjectInProcess = PluginKind(rawValue: HC_PLUGIN_SHARED_OBJECT_IN_PROCESS)
-}
-
 extension Store {
     /// Registers a plugin in this store and gives its id (hc_plugin_add): a shared
     /// object is loaded and checked now and names itself (id must be nil); an

@@ -1,30 +1,5 @@
 import CHabitCore
 
-/// What an occurrence still open (today, before it is over) does to a streak
-/// (HC_OPEN_DAY_*). Open: values are only ever appended.
-public struct OpenDay: RawRepresentable, Hashable, Sendable {
-    /// The HC_OPEN_DAY_* value.
-    public let rawValue: Int32
-    /// The value with this HC_OPEN_DAY_* number.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// It leaves the streak as it was (the default).
-    public static let previous = OpenDay(rawValue: HC_OPEN_DAY_PREVIOUS)
-    /// It counts as a miss.
-    public static let zero = OpenDay(rawValue: HC_OPEN_DAY_ZERO)
-}
-
-/// What a day with nothing due does to the perfect-day streak (HC_OFF_DAYS_*).
-public struct OffDays: RawRepresentable, Hashable, Sendable {
-    /// The HC_OFF_DAYS_* value.
-    public let rawValue: Int32
-    /// The value with this HC_OFF_DAYS_* number.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// It is skipped (the default).
-    public static let skip = OffDays(rawValue: HC_OFF_DAYS_SKIP)
-    /// It breaks the streak.
-    public static let `break` = OffDays(rawValue: HC_OFF_DAYS_BREAK)
-}
-
 /// A streak policy in force (hc_streak_policy): the store's, or the one a habit's
 /// streaks follow. The defaults are the library's (hc_streak_policy_init).
 public struct StreakPolicy: Sendable, Hashable {

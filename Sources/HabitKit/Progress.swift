@@ -1,19 +1,5 @@
 import CHabitCore
 
-/// What a day of a habit came to (HC_DAY_* bits).
-public struct DayFlags: OptionSet, Hashable, Sendable {
-    /// HC_DAY_* bits.
-    public let rawValue: UInt32
-    /// Flags with these HC_DAY_* bits.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Done: checked, target reached (at least), kept under (at most), or a reading taken.
-    public static let done = DayFlags(rawValue: HC_DAY_DONE)
-    /// Excused by a skip entry and not done.
-    public static let skipped = DayFlags(rawValue: HC_DAY_SKIPPED)
-    /// At least one standing entry.
-    public static let hasEntries = DayFlags(rawValue: HC_DAY_HAS_ENTRIES)
-}
-
 /// A habit's day (hc_day_state).
 public struct DayState: Sendable, Hashable {
     /// The day.
@@ -142,20 +128,6 @@ public struct GroupDay: Sendable, Hashable {
         allExcused = c.all_excused
         allRate = c.all_rate < 0 ? nil : c.all_rate
     }
-}
-
-/// Where a due habit stands (HC_DUE_*). Open: values are only ever appended.
-public struct DueState: RawRepresentable, Hashable, Sendable {
-    /// The HC_DUE_* value.
-    public let rawValue: Int32
-    /// The state with this HC_DUE_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Due and not done yet.
-    public static let pending = DueState(rawValue: HC_DUE_PENDING)
-    /// Done.
-    public static let done = DueState(rawValue: HC_DUE_DONE)
-    /// Skipped or on vacation.
-    public static let excused = DueState(rawValue: HC_DUE_EXCUSED)
 }
 
 /// A habit due on a day (hc_due_item).

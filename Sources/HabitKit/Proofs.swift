@@ -1,21 +1,5 @@
 import CHabitCore
 
-/// How a proof was judged (HC_OUTCOME_*). Open: outcomes are only ever appended.
-public struct Outcome: RawRepresentable, Hashable, Sendable {
-    /// The HC_OUTCOME_* value.
-    public let rawValue: Int32
-    /// The outcome with this HC_OUTCOME_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The proof holds: the day's completion is appended.
-    public static let approved = Outcome(rawValue: HC_OUTCOME_APPROVED)
-    /// The proof does not hold.
-    public static let rejected = Outcome(rawValue: HC_OUTCOME_REJECTED)
-    /// A person decides (Store.review).
-    public static let needsReview = Outcome(rawValue: HC_OUTCOME_NEEDS_REVIEW)
-    /// A verifier failed to judge.
-    public static let error = Outcome(rawValue: HC_OUTCOME_ERROR)
-}
-
 /// How proofs are judged (hc_proof_policy); the defaults are the library's.
 public struct ProofPolicy: Sendable {
     /// Whether every verifier must approve (HC_POLICY_ALL), or one is enough (HC_POLICY_ANY).

@@ -1,17 +1,5 @@
 import CHabitCore
 
-/// What quiet hours do to a reminder inside them (HC_QUIET_*). Open.
-public struct QuietPolicy: RawRepresentable, Hashable, Sendable {
-    /// The HC_QUIET_* value.
-    public let rawValue: Int32
-    /// The policy with this HC_QUIET_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// Moved to the end of the quiet hours (HC_QUIET_DEFER).
-    public static let `defer` = QuietPolicy(rawValue: HC_QUIET_DEFER)
-    /// Not sent (HC_QUIET_DROP).
-    public static let drop = QuietPolicy(rawValue: HC_QUIET_DROP)
-}
-
 /// Weekdays a reminder rule applies on (bit 1 << 0 is Sunday ... 1 << 6 Saturday);
 /// empty: every day the habit is due.
 public struct Weekdays: OptionSet, Hashable, Sendable {
@@ -110,31 +98,6 @@ public struct QuietHours: Sendable, Hashable {
         self.start = start
         self.end = end
     }
-}
-
-/// Whether a reminder instant is a rule's own or a snooze's (HC_REMINDER_*). Open.
-public struct ReminderKind: RawRepresentable, Hashable, Sendable {
-    /// The HC_REMINDER_* value.
-    public let rawValue: Int32
-    /// The kind with this HC_REMINDER_* value.
-    public init(rawValue: Int32) { self.rawValue = rawValue }
-    /// The rule's own instant, perhaps moved by quiet hours (HC_REMINDER_SCHEDULED).
-    public static let scheduled = ReminderKind(rawValue: HC_REMINDER_SCHEDULED)
-    /// A snooze's instant (HC_REMINDER_SNOOZED).
-    public static let snoozed = ReminderKind(rawValue: HC_REMINDER_SNOOZED)
-}
-
-/// Which reminders a listing gives (HC_REMINDERS_* flags).
-public struct ReminderListOptions: OptionSet, Hashable, Sendable {
-    /// The HC_REMINDERS_* bits.
-    public let rawValue: UInt32
-    /// These bits.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Leave out reminders already delivered (HC_REMINDERS_PENDING).
-    public static let pending = ReminderListOptions(rawValue: HC_REMINDERS_PENDING)
-    /// Pending ones only, each recorded as delivered in the same write transaction,
-    /// so each goes to exactly one of several processes (HC_REMINDERS_CLAIM).
-    public static let claim = ReminderListOptions(rawValue: HC_REMINDERS_CLAIM)
 }
 
 /// One reminder instant (hc_reminder), named by its rule, day and atMs.

@@ -44,16 +44,6 @@ public struct SyncSummary: Sendable, Hashable {
     }
 }
 
-/// How a changeset is made (hc_sync_changes_v2's flags).
-public struct SyncChangesOptions: OptionSet, Hashable, Sendable {
-    /// HC_SYNC_* bits.
-    public let rawValue: UInt32
-    /// Options with these HC_SYNC_* bits.
-    public init(rawValue: UInt32) { self.rawValue = rawValue }
-    /// Proofs travel with the evidence bytes this store keeps (HC_SYNC_EVIDENCE).
-    public static let evidence = SyncChangesOptions(rawValue: HC_SYNC_EVIDENCE)
-}
-
 extension Store {
     /// The store's 16-byte replica id (hc_sync_replica).
     public func syncReplica() throws(HabitError) -> [UInt8] {

@@ -253,6 +253,12 @@ package struct Statement {
         while try step() { try body(self) }
     }
 
+    /// Each row in turn while `body` returns true; reset afterwards.
+    package func each(while body: (Statement) throws(HabitError) -> Bool) throws(HabitError) {
+        defer { sqlite3_reset(handle) }
+        while try step(), try body(self) {}
+    }
+
     package func int(_ column: Int32) -> Int64 { sqlite3_column_int64(handle, column) }
     package func double(_ column: Int32) -> Double { sqlite3_column_double(handle, column) }
     package func isNull(_ column: Int32) -> Bool { sqlite3_column_type(handle, column) == SQLITE_NULL }

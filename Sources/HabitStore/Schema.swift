@@ -492,6 +492,11 @@ enum Schema {
         UPDATE habit_versions SET archived = 1
             WHERE from_day >= (SELECT archived_day FROM habits WHERE id = habit_id AND archived_day IS NOT NULL);
         """),
+        // 19: each op's replica prefix digest through it (SyncFork.prefixShare), NULL until
+        // every op below it is held; filled for the ops already logged (Store.extendDigests).
+        Migration(name: "sync digests", sql: """
+        ALTER TABLE sync_ops ADD COLUMN digest INTEGER;
+        """, data: { db throws(HabitError) in try Store.extendAllDigests(db) }),
     ]
 
     /// The tables whose rows decide a shield's state.

@@ -77,7 +77,8 @@ extension Store {
         let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
         try setClock(hlc)
         let id = GlobalId(replica: replica, seq: seq, stamp: hlc)
-        // This replica is number 1 in its own sync_replicas (migration 13).
+        // This replica is number 1 in its own sync_replicas (migration 13). Its prefix
+        // digest is summed when sync needs it (settleDigests), not on every write.
         let statement = try db.statement("INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(1, ?1, ?2, ?3, ?4, 0, ?5)")
         statement.bind(1, seq)
         statement.bind(2, hlc)
@@ -297,16 +298,64 @@ extension Store {
             guard prefix > 0 else { continue }
             vector.seen[replica] = prefix
             let points = VersionVector.ladder(prefix)
-            var ladder: [OpStamp] = []
-            for point in points {
-                guard let op = try op(num: num, replica: replica, seq: point) else { break }
-                ladder.append(SyncFork.stamp(op))
-            }
+            let held = try stamps(num: num, at: points)
+            let ladder = points.compactMap { held[$0] }
             // Every number up to the prefix is held: a short ladder means a damaged log.
             guard ladder.count == points.count else { throw .corrupt("the op log lacks ops of replica \(SyncHex.encode(replica)) it counts") }
             vector.stamps[replica] = ladder
         }
         return vector
+    }
+
+    /// The stamps and prefix digests of the ops this store holds of a replica (by its
+    /// number here) at some sequence numbers, for those with every op below them held.
+    /// Digests not kept yet (this store's own ops since its last apply) are summed here
+    /// from the last one kept, and not written: a read may run on a read-only handle.
+    private func stamps(num: Int64, at seqs: [Int64]) throws(HabitError) -> [Int64: OpStamp] {
+        var result: [Int64: OpStamp] = [:]
+        let kept = try db.statement("SELECT hlc, digest FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+        var missing: [Int64] = []
+        for seq in seqs {
+            kept.reset()
+            kept.bind(1, num)
+            kept.bind(2, seq)
+            switch try kept.one({ ($0.int(0), $0.optionalInt(1)) }) {
+            case .some((let hlc, .some(let digest))): result[seq] = OpStamp(hlc: hlc, digest: UInt64(bitPattern: digest))
+            case .some((_, .none)): missing.append(seq)
+            case .none: continue
+            }
+        }
+        guard let lowest = missing.min(), let highest = missing.max() else { return result }
+        var (next, sum) = try lastDigest(num: num, below: lowest).map { ($0.seq + 1, UInt64(bitPattern: $0.digest)) } ?? (1, 0)
+        let rows = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq >= ?2 AND seq <= ?3 ORDER BY seq")
+        rows.bind(1, num)
+        rows.bind(2, next)
+        rows.bind(3, highest)
+        let wanted = Set(missing)
+        try rows.each(while: { (row) throws(HabitError) -> Bool in
+            guard row.int(0) == next else { return false }
+            let op = RawOp(id: GlobalId(replica: [], seq: next), hlc: row.int(1), kind: UInt8(truncatingIfNeeded: row.int(2)), payload: row.blob(3))
+            sum &+= SyncFork.prefixShare(op)
+            if wanted.contains(next) { result[next] = OpStamp(hlc: op.hlc, digest: sum) }
+            next += 1
+            return true
+        })
+        return result
+    }
+
+    /// The highest op of a replica (by its number here) below a sequence number whose
+    /// prefix digest is kept (those kept run from op 1 without a gap).
+    private func lastDigest(num: Int64, below seq: Int64) throws(HabitError) -> (seq: Int64, digest: Int64)? {
+        let statement = try db.statement("SELECT seq, digest FROM sync_ops WHERE rep = ?1 AND seq < ?2 AND digest IS NOT NULL ORDER BY seq DESC LIMIT 1")
+        statement.bind(1, num)
+        statement.bind(2, seq)
+        return try statement.one { ($0.int(0), $0.int(1)) }
+    }
+
+    /// Keeps the prefix digests of this store's own ops logged since they were last
+    /// kept (in a write transaction: an apply's).
+    package func settleDigests() throws(HabitError) {
+        try Self.extendDigests(db, num: 1, below: try lastDigest(num: 1, below: Int64.max)?.seq ?? 0)
     }
 
     /// The op this store holds of a replica (by its number here) at a sequence number.
@@ -375,13 +424,21 @@ extension Store {
             guard let number = try replicaNumber(move.to, create: true) else { throw .corrupt("a replica number was not recorded") }
             target = number
         }
-        for sql in ["UPDATE sync_ops SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3", "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3"] {
+        for sql in ["UPDATE sync_ops SET rep = ?1, seq = 1, digest = NULL WHERE rep = ?2 AND seq = ?3",
+                    "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3"] {
             let statement = try db.statement(sql)
             statement.bind(1, target)
             statement.bind(2, source)
             statement.bind(3, op.id.seq)
             try statement.run()
         }
+        // The digests above the number the op left lose what they summed; the op's own
+        // starts its replica's.
+        let above = try db.statement("UPDATE sync_ops SET digest = NULL WHERE rep = ?1 AND seq > ?2")
+        above.bind(1, source)
+        above.bind(2, op.id.seq)
+        try above.run()
+        try Self.extendDigests(db, num: target, below: 0)
         let seen = try db.statement("UPDATE sync_replicas SET seen = min(seen, ?1) WHERE num = ?2")
         seen.bind(1, op.id.seq - 1)
         seen.bind(2, source)
@@ -512,7 +569,8 @@ extension Store {
         for (num, replica) in replicas {
             // Above what the two hold alike: the peer may hold more of this replica, or
             // other ops (a fork, which it finds among these: SyncFork).
-            let shared = try peer.sharedPrefix(of: replica) { (seq) throws(HabitError) in try op(num: num, replica: replica, seq: seq) }
+            let held = try stamps(num: num, at: VersionVector.ladder(peer.seen[replica] ?? 0))
+            let shared = peer.sharedPrefix(of: replica) { held[$0] }
             result += try ops(num: num, replica: replica, above: shared)
         }
         return result
@@ -554,6 +612,63 @@ extension Store {
         statement.bind(6, Int64(waiting ? 1 : 0))
         statement.bind(7, localId)
         try statement.run()
+        try Self.extendDigests(db, num: num, below: op.id.seq - 1)
+    }
+
+    // MARK: Prefix digests
+
+    /// The prefix digest through op, after the one through the op below it (nil: not
+    /// known, as when that op is not held; 0 for op 1), stored as its bit pattern.
+    static func digest(after below: Int64?, _ op: RawOp) -> Int64? {
+        guard let below else { return nil }
+        return Int64(bitPattern: UInt64(bitPattern: below) &+ SyncFork.prefixShare(op))
+    }
+
+    /// Fills the prefix digests of a replica's ops (by its number here) upward from the
+    /// op at number `below` + 1, while each op below is held and digested; ops with a
+    /// digest already are left. Only ops past a gap just filled or a move have none.
+    static func extendDigests(_ db: Database, num: Int64, below seq: Int64) throws(HabitError) {
+        var previous: Int64?
+        if seq <= 0 {
+            previous = 0
+        } else {
+            let statement = try db.statement("SELECT digest FROM sync_ops WHERE rep = ?1 AND seq = ?2")
+            statement.bind(1, num)
+            statement.bind(2, seq)
+            guard let below = try statement.one({ $0.optionalInt(0) }) else { return }
+            previous = below
+        }
+        let rows = try db.statement("SELECT seq, hlc, kind, payload, digest FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
+        rows.bind(1, num)
+        rows.bind(2, max(seq, 0))
+        var next = max(seq, 0) + 1
+        var updates: [(seq: Int64, digest: Int64)] = []
+        // Stops at the first gap, or at the first op already digested (all above it are).
+        try rows.each(while: { (row) throws(HabitError) -> Bool in
+            guard let known = previous, row.int(0) == next, row.optionalInt(4) == nil,
+                  let digest = digest(after: known, RawOp(id: GlobalId(replica: [], seq: next), hlc: row.int(1),
+                                                          kind: UInt8(truncatingIfNeeded: row.int(2)), payload: row.blob(3)))
+            else { return false }
+            updates.append((next, digest))
+            previous = digest
+            next += 1
+            return true
+        })
+        let update = try db.statement("UPDATE sync_ops SET digest = ?1 WHERE rep = ?2 AND seq = ?3")
+        for (seq, digest) in updates {
+            update.reset()
+            update.bind(1, digest)
+            update.bind(2, num)
+            update.bind(3, seq)
+            try update.run()
+        }
+    }
+
+    /// Fills every replica's prefix digests (a store from before they were kept).
+    static func extendAllDigests(_ db: Database) throws(HabitError) {
+        for num in try db.statement("SELECT num FROM sync_replicas ORDER BY num").all({ $0.int(0) }) {
+            try extendDigests(db, num: num, below: 0)
+        }
     }
 
     /// How many received ops wait.

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import HabitCore
 
@@ -10,6 +11,36 @@ final class ProofTests: XCTestCase {
                        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         XCTAssertEqual(SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
                        "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// Every length around the block and padding boundaries (55, 56, 63, 64 ... bytes)
+    /// hashes as coreutils' sha256sum does, for seeded random bytes.
+    func testSHA256MatchesSha256sumAtEveryPaddingBoundary() throws {
+        var random = SplitMix(seed: 0x5A256)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sha-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var files: [(URL, [UInt8])] = []
+        for length in Array(0...130) + [183, 184, 191, 192, 1_000, 4_159] {
+            let bytes = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let file = directory.appendingPathComponent("\(length)")
+            try Data(bytes).write(to: file)
+            files.append((file, bytes))
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
+        process.arguments = files.map(\.0.path)
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let lines = output.split(separator: "\n")
+        XCTAssertEqual(lines.count, files.count)
+        for (line, (file, bytes)) in zip(lines, files) {
+            XCTAssertEqual(String(line.prefix(64)), SHA256.hex(bytes), "\(bytes.count) bytes")
+            XCTAssertTrue(line.hasSuffix(file.path))
+        }
     }
 
     func verdict(_ id: String, _ outcome: Outcome, _ confidence: Double) -> Verdict {

@@ -132,8 +132,7 @@ final class ABIGuardTests: XCTestCase {
     }
 
     /// The shipped library's 1.0 calls are bound to HC_1.0 and the calls added since to
-    /// HC_1.1, and the header says "Since 1.1." of exactly the latter (in the call's
-    /// comment or its section's title).
+    /// HC_1.1, and the header's tag line says "@since 1.1" of exactly the latter.
     func testTheHeaderSaysSinceOfEveryCallBoundToALaterNode() throws {
         let table = try runProcess(["readelf", "--dyn-syms", "-W", Paths.library])
         var nodes: [String: String] = [:]
@@ -147,23 +146,23 @@ final class ABIGuardTests: XCTestCase {
         XCTAssertGreaterThan(nodes.count, 150)
         XCTAssertEqual(Set(nodes.values), ["HC_1.0", "HC_1.1"])
         var since: [String: Bool] = [:]
-        var sectionSince = false, comment = ""
+        var comment = ""
         for line in try String(contentsOfFile: Paths.header, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
             let text = String(line)
             if text.hasPrefix("/* ----") { continue }
             if text.hasPrefix("/* ") && text.hasSuffix("*/") && text.contains("   ") && !text.contains(";") {
-                sectionSince = text.contains("Since 1.1."); comment = ""; continue  // a section's title line
+                comment = ""; continue  // a section's title line
             }
             if text.hasPrefix("/*") || text.hasPrefix(" *") { comment += text + "\n"; continue }
             if let match = text.firstMatch(of: /^[a-z].*?\b(hc_\w+)\(/) {
-                since[String(match.1)] = sectionSince || comment.contains("Since 1.1.")
+                since[String(match.1)] = comment.contains("@since 1.1 ")
                 comment = ""
             } else if text.isEmpty || text.hasPrefix("#") || text.hasPrefix("typedef") || text.hasPrefix("}") {
                 comment = ""
             }
         }
         for (name, node) in nodes.sorted(by: { $0.key < $1.key }) {
-            XCTAssertEqual(since[name], node == "HC_1.1", "\(name) is bound to \(node); the header \(since[name] == true ? "says" : "does not say") Since 1.1.")
+            XCTAssertEqual(since[name], node == "HC_1.1", "\(name) is bound to \(node); its tag \(since[name] == true ? "says" : "does not say") @since 1.1")
         }
         let header = try String(contentsOfFile: Paths.header, encoding: .utf8)
         XCTAssertNil(header.firstMatch(of: /[Ii]ssue \d|\(since \d|[Aa]dded in \d|\(\d\.\d\)/), "one spelling, no issue numbers")

@@ -40,6 +40,13 @@ final class HabitKitCoverageTests: XCTestCase {
         XCTAssertEqual(waived.subtracting(declared).sorted(), [], "waived but not in the header")
     }
 
+    /// The constant wrappers (HabitKind, EntryKind, ShieldReason, ...) are what
+    /// scripts/generate-habitkit.py makes of the headers today.
+    func testConstantWrappersAreGeneratedFromTheHeader() throws {
+        let result = try runProcess(["python3", Paths.root + "/scripts/generate-habitkit.py", "--check"])
+        XCTAssertSucceeded(result, "Sources/HabitKit/HeaderConstants.swift is stale: run python3 scripts/generate-habitkit.py")
+    }
+
     func testEveryErrorCodeHasAName() throws {
         let header = try String(contentsOfFile: Paths.header, encoding: .utf8)
         let codes = header.split(separator: "\n").compactMap { line -> String? in

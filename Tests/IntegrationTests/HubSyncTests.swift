@@ -11,6 +11,50 @@ import XCTest
 /// each record once, and bob never sees a row of alice's.
 final class HubSyncTests: HubTestCase {
 
+    /// The hub's share of a record in a replica's prefix digest (habitcore.op_share, in
+    /// SQL) is the library's (SyncFork.prefixShare) for random ops of every kind and
+    /// size: otherwise a store and the hub never find what they hold alike.
+    func testTheHubSharesEachRecordInAPrefixDigestAsStoresDo() throws {
+        let admin = try admin()
+        var random = SplitMix(seed: 0x5A4E)
+        for _ in 0..<300 {
+            let payload = (0..<random.below(200)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+            let op = RawOp(id: GlobalId(replica: Array(repeating: 7, count: GlobalId.replicaBytes), seq: 1 + Int64(random.next() >> 2)),
+                           hlc: Int64(random.next() >> 1), kind: UInt8(random.below(256)), payload: payload)
+            let rows = try admin.query("SELECT habitcore.op_share($1, $2, $3::smallint, $4)",
+                                       [.int(op.id.seq), .int(op.hlc), .int(Int64(op.kind)), .bytes(op.payload)], binary: true)
+            XCTAssertEqual(rows.rows.first?.first.flatMap(BinaryValue.int).map { UInt64(bitPattern: $0) }, SyncFork.prefixShare(op))
+        }
+    }
+
+    /// A hub of schema 3 that holds records takes schema 4 in place: every record gets
+    /// its share (habitcore.op_share), as the library computes it, without a write to
+    /// the append-only records.
+    func testAHubFromSchema3GivesEveryRecordItsShareOnInit() throws {
+        let admin = try admin()
+        _ = try admin.query("DROP DATABASE IF EXISTS hub_schema_3")
+        _ = try admin.query("CREATE DATABASE hub_schema_3")
+        let old = try PostgresConnection(try server.adminConninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=hub_schema_3"))
+        _ = try old.query(HubSchema.roles)
+        for step in 0..<3 {
+            for statement in HubSchema.migrations[step] { _ = try old.query(statement) }
+            _ = try old.query("INSERT INTO habitcore.schema_version (version) VALUES ($1)", [.int(Int64(step + 1))])
+        }
+        var random = SplitMix(seed: 0x3404)
+        let replica = (0..<GlobalId.replicaBytes).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+        let ops = (1...40).map { seq in
+            RawOp(id: GlobalId(replica: replica, seq: Int64(seq)), hlc: Int64(random.next() >> 1), kind: UInt8(random.below(23)),
+                  payload: (0..<random.below(90)).map { _ in UInt8(truncatingIfNeeded: random.next()) })
+        }
+        for op in ops {
+            _ = try old.query("INSERT INTO habitcore.records (user_name, replica, seq, hlc, kind, payload) VALUES ('alice', $1, $2, $3, $4::smallint, $5)",
+                              [.bytes(replica), .int(op.id.seq), .int(op.hlc), .int(Int64(op.kind)), .bytes(op.payload)])
+        }
+        XCTAssertEqual(try HubSchema.migrate(old), HubSchema.version)
+        let rows = try old.query("SELECT share FROM habitcore.records ORDER BY seq", binary: true)
+        XCTAssertEqual(rows.rows.map { $0.first.flatMap(BinaryValue.int).map { UInt64(bitPattern: $0) } }, ops.map(SyncFork.prefixShare))
+    }
+
     /// Kills every backend of user from the admin connection.
     func kill(_ admin: PostgresConnection, _ user: String) throws {
         _ = try admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1", [.text(user)])

@@ -4,6 +4,7 @@
  * makes COUNT random appends (done, amount, total, skip) and undos of the last
  * standing entry of a day, over the 200 days up to today. */
 #include <habitcore.h>
+#include "../../bench/history.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -22,8 +23,7 @@ int main(int argc, char **argv) {
     int32_t today = 0;
     if (hc_store_today(&today, store) != HC_OK) return fail("today");
     for (int i = 0; i < count; i++) {
-        seed = seed * 1103515245u + 12345u;
-        unsigned r = (seed >> 8) % 1000;
+        unsigned r = (history_next(&seed) >> 8) % 1000;
         int32_t day = today - (int32_t)(r % 200);
         if (r % 5 == 0) {
             int32_t status = hc_entry_undo_last(NULL, store, habit, day);

@@ -13,39 +13,70 @@ package enum SHA256 {
 
     /// The digest as 64 lowercase hex digits.
     package static func hex(_ bytes: [UInt8]) -> String {
-        var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
-        var message = bytes
-        let bitLength = UInt64(bytes.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
-        var w = [UInt32](repeating: 0, count: 64)
-        for chunk in stride(from: 0, to: message.count, by: 64) {
-            for i in 0..<16 {
-                let j = chunk + i * 4
-                w[i] = UInt32(message[j]) << 24 | UInt32(message[j + 1]) << 16 | UInt32(message[j + 2]) << 8 | UInt32(message[j + 3])
-            }
-            for i in 16..<64 {
-                let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
-                let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
-                w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
-            }
-            var (a, b, c, d, e, f, g, hh) = (h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7])
-            for i in 0..<64 {
-                let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
-                let t1 = hh &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
-                let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
-                let t2 = s0 &+ ((a & b) ^ (a & c) ^ (b & c))
-                (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
-            }
-            h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
-        }
         let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        for word in h {
-            for shift in stride(from: 28, through: 0, by: -4) { out.append(digits[Int((word >> UInt32(shift)) & 0xF)]) }
+        return String(decoding: digest(bytes).flatMap { [digits[Int($0 >> 4)], digits[Int($0 & 0xF)]] }, as: UTF8.self)
+    }
+
+    /// The digest's 32 bytes.
+    package static func digest(_ bytes: [UInt8]) -> [UInt8] {
+        var state = State()
+        let whole = bytes.count - bytes.count % 64
+        bytes.withUnsafeBufferPointer { input in
+            k.withUnsafeBufferPointer { k in
+                var offset = 0
+                while offset < whole {
+                    state.compress(UnsafeBufferPointer(rebasing: input[offset..<offset + 64]), k)
+                    offset += 64
+                }
+                // The rest, 0x80, zeros and the length in bits: one block or two.
+                var tail = [UInt8](repeating: 0, count: 128)
+                let rest = bytes.count - whole
+                for i in 0..<rest { tail[i] = input[whole + i] }
+                tail[rest] = 0x80
+                let blocks = rest < 56 ? 1 : 2
+                let bitLength = UInt64(bytes.count) &* 8
+                for i in 0..<8 { tail[blocks * 64 - 1 - i] = UInt8(truncatingIfNeeded: bitLength >> UInt64(8 * i)) }
+                tail.withUnsafeBufferPointer { padded in
+                    for block in 0..<blocks { state.compress(UnsafeBufferPointer(rebasing: padded[block * 64..<block * 64 + 64]), k) }
+                }
+            }
         }
-        return String(decoding: out, as: UTF8.self)
+        let h = [state.a, state.b, state.c, state.d, state.e, state.f, state.g, state.h]
+        var out = [UInt8](repeating: 0, count: 32)
+        for (index, word) in h.enumerated() {
+            for byte in 0..<4 { out[index * 4 + byte] = UInt8(truncatingIfNeeded: word >> UInt32(24 - 8 * byte)) }
+        }
+        return out
+    }
+
+    /// The eight working words, compressed one 64-byte block at a time (through unsafe
+    /// buffers: checked subscripts cost more than the rounds themselves).
+    private struct State {
+        var a: UInt32 = 0x6a09e667, b: UInt32 = 0xbb67ae85, c: UInt32 = 0x3c6ef372, d: UInt32 = 0xa54ff53a
+        var e: UInt32 = 0x510e527f, f: UInt32 = 0x9b05688c, g: UInt32 = 0x1f83d9ab, h: UInt32 = 0x5be0cd19
+
+        mutating func compress(_ block: UnsafeBufferPointer<UInt8>, _ k: UnsafeBufferPointer<UInt32>) {
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+                for i in 0..<16 {
+                    w[i] = UInt32(block[i * 4]) << 24 | UInt32(block[i * 4 + 1]) << 16 | UInt32(block[i * 4 + 2]) << 8 | UInt32(block[i * 4 + 3])
+                }
+                for i in 16..<64 {
+                    let s0 = rotr(w[i - 15], 7) ^ rotr(w[i - 15], 18) ^ (w[i - 15] >> 3)
+                    let s1 = rotr(w[i - 2], 17) ^ rotr(w[i - 2], 19) ^ (w[i - 2] >> 10)
+                    w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
+                }
+                var (a, b, c, d, e, f, g, hh) = (self.a, self.b, self.c, self.d, self.e, self.f, self.g, self.h)
+                for i in 0..<64 {
+                    let s1 = rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)
+                    let t1 = hh &+ s1 &+ ((e & f) ^ (~e & g)) &+ k[i] &+ w[i]
+                    let s0 = rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)
+                    let t2 = s0 &+ ((a & b) ^ (a & c) ^ (b & c))
+                    (hh, g, f, e, d, c, b, a) = (g, f, e, d &+ t1, c, b, a, t1 &+ t2)
+                }
+                self.a &+= a; self.b &+= b; self.c &+= c; self.d &+= d
+                self.e &+= e; self.f &+= f; self.g &+= g; self.h &+= hh
+            }
+        }
     }
 
     @inline(__always)

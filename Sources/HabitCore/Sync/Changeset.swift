@@ -152,15 +152,14 @@ package struct VersionVector: Equatable, Sendable {
         return points
     }
 
-    /// The highest ladder number at which a holder of the replica holds the op this
-    /// state's stamp names (0: none): what the two hold alike ends there, and a fork,
-    /// if any, lies above it (SyncFork). held: the holder's op at a number, if any.
-    package func sharedPrefix<E: Error>(of replica: [UInt8], held: (Int64) throws(E) -> RawOp?) throws(E) -> Int64 {
+    /// The highest ladder number up to which a holder of the replica holds the ops this
+    /// state's stamps name (0: none): what the two hold alike ends there, and a fork,
+    /// if any, lies above it (SyncFork). held: the holder's stamp and prefix digest at a
+    /// number, if it holds every op up to it.
+    package func sharedPrefix<E: Error>(of replica: [UInt8], held: (Int64) throws(E) -> OpStamp?) throws(E) -> Int64 {
         let seen = seen[replica] ?? 0
         guard seen > 0, let ladder = stamps[replica] else { return seen }
-        for (point, stamp) in zip(Self.ladder(seen), ladder) {
-            if let op = try held(point), SyncFork.stamp(op) == stamp { return point }
-        }
+        for (point, stamp) in zip(Self.ladder(seen), ladder) where try held(point) == stamp { return point }
         return 0
     }
 
@@ -177,7 +176,7 @@ package struct VersionVector: Equatable, Sendable {
             w.uvarint(UInt64(ladder.count))
             for stamp in ladder {
                 w.uvarint(UInt64(bitPattern: stamp.hlc))
-                w.uvarint(stamp.fingerprint)
+                w.uvarint(stamp.digest)
             }
         }
         w.uint32(CRC32.checksum(w.bytes))
@@ -209,7 +208,7 @@ package struct VersionVector: Equatable, Sendable {
             for _ in 0..<given {
                 let hlc = try r.uvarint()
                 guard hlc <= UInt64(HybridClock.max) else { throw .invalid("sync state: clock stamp out of range") }
-                ladder.append(OpStamp(hlc: Int64(hlc), fingerprint: try r.uvarint()))
+                ladder.append(OpStamp(hlc: Int64(hlc), digest: try r.uvarint()))
             }
             if !ladder.isEmpty { vector.stamps[replica] = ladder }
         }

@@ -28,11 +28,23 @@ package enum SyncFork {
         return b.payload.lexicographicallyPrecedes(a.payload)
     }
 
-    /// What a sync state says of the op at a replica's seen number: its stamp and a
-    /// hash of its kind and payload, enough to tell two different ops apart.
-    package static func stamp(_ op: RawOp) -> OpStamp {
-        let digest = digest([op.kind] + op.payload)
-        return OpStamp(hlc: op.hlc, fingerprint: digest.prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+    /// One op's share of its replica's prefix digest: the first 8 bytes of the SHA-256
+    /// of its number, stamp, kind and payload. A replica's digest through number n is
+    /// the wrapping sum of the shares of its ops 1...n as a store holds them: equal
+    /// digests at n mean the same ops up to n, whichever writers they came from (a
+    /// store may hold a replica's numbers from different branches of a fork), so a
+    /// sync state's ladder of digests (VersionVector) finds where two stores' histories
+    /// part even below a number where both hold the same op. The hub computes the same
+    /// share in SQL (HubSchema's habitcore.op_share).
+    package static func prefixShare(_ op: RawOp) -> UInt64 {
+        var bytes = [UInt8](repeating: 0, count: 17)
+        for i in 0..<8 {
+            bytes[i] = UInt8(truncatingIfNeeded: UInt64(bitPattern: op.id.seq) >> UInt64(56 - 8 * i))
+            bytes[8 + i] = UInt8(truncatingIfNeeded: UInt64(bitPattern: op.hlc) >> UInt64(56 - 8 * i))
+        }
+        bytes[16] = op.kind
+        bytes += op.payload
+        return SHA256.digest(bytes).prefix(8).reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
     }
 
     /// Where an op of a moving branch goes: op 1 of a replica derived from its id and
@@ -81,15 +93,16 @@ package enum SyncFork {
         }
     }
 
-    private static func digest(_ bytes: [UInt8]) -> [UInt8] { SyncHex.decode(SHA256.hex(bytes)) ?? [] }
+    private static func digest(_ bytes: [UInt8]) -> [UInt8] { SHA256.digest(bytes) }
 }
 
-/// The op a sync state names at a replica's seen number, as SyncFork.stamp gives it.
+/// What a sync state says at a number of a replica's ladder: the clock stamp of the op
+/// there and the replica's prefix digest through it (SyncFork.prefixShare).
 package struct OpStamp: Equatable, Sendable {
     package var hlc: Int64
-    package var fingerprint: UInt64
-    package init(hlc: Int64, fingerprint: UInt64) {
+    package var digest: UInt64
+    package init(hlc: Int64, digest: UInt64) {
         self.hlc = hlc
-        self.fingerprint = fingerprint
+        self.digest = digest
     }
 }
