@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 import HabitPlugins
 import HabitStore
 
@@ -118,7 +118,7 @@ package final class Engine {
         }
         guard historyCache.byHabit[habitId] != nil else { return }
         guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
-              let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
+            let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
         else { historyCache.remove(habitId: habitId); return }
         historyCache.update(habitId: habitId, with: state)
     }
@@ -134,7 +134,7 @@ package final class Engine {
     package func commit() throws(HabitError) { try store.commit() }
 
     package func rollback() throws(HabitError) {
-        defer { dropCaches() } // what the transaction wrote is gone
+        defer { dropCaches() }  // what the transaction wrote is gone
         try store.rollback()
     }
 
@@ -341,8 +341,10 @@ package final class Engine {
     /// day): the version in force on it, changed, from that day, and every later version
     /// changed the same way. Settles the re-judged days' credits; the caller's
     /// transaction holds it all. Returns the days re-judged.
-    private func changeVersions(of habit: Habit, from day: Int32, today: Int32,
-                                _ change: (inout SettingsVersion) -> Void) throws(HabitError) -> Rejudged {
+    private func changeVersions(
+        of habit: Habit, from day: Int32, today: Int32,
+        _ change: (inout SettingsVersion) -> Void
+    ) throws(HabitError) -> Rejudged {
         let first = max(day, habit.spec.startDay)
         let versions = habit.versions.isEmpty ? [SettingsVersion(fromDay: habit.spec.startDay, spec: habit.spec)] : habit.versions
         var written: [SettingsVersion] = []
@@ -369,14 +371,16 @@ package final class Engine {
     package struct NewEntry: Sendable {
         package var habitId: Int64
         package var kind: EntryKind
-        package var day: Int32?     // nil: the local day of `atMs`
+        package var day: Int32?  // nil: the local day of `atMs`
         package var value: Double
-        package var atMs: Int64?    // nil: now
+        package var atMs: Int64?  // nil: now
         package var source: EntrySource
         package var note: String?
-        package var key: String?    // a retry key: the same key appends once
-        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?,
-                     key: String? = nil) {
+        package var key: String?  // a retry key: the same key appends once
+        package init(
+            habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?,
+            key: String? = nil
+        ) {
             self.key = key
             self.habitId = habitId
             self.kind = kind
@@ -421,8 +425,9 @@ package final class Engine {
         try EntryRules.validate(kind: new.kind, for: habit.spec)
         let value = try EntryRules.checked(kind: new.kind, value: new.value, day: day, recordedAtMs: at, note: new.note)
         let insert = { () throws(HabitError) -> Int64 in
-            try self.store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: value,
-                                       recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+            try self.store.insertEntry(
+                habitId: habit.id, day: day, kind: new.kind, value: value,
+                recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
         }
         // One insert is atomic by itself; a habit that earns credits writes two tables.
         let id: Int64
@@ -447,8 +452,9 @@ package final class Engine {
             let habit = try habit(id: target.habitId)
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to undo") }
             try EntryRules.validateUndo(of: target, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
-            let id = try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
-                                           source: .manual, undoes: target.id, note: nil)
+            let id = try store.insertEntry(
+                habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
+                source: .manual, undoes: target.id, note: nil)
             try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id, why: .entry(.undo))
             return (id, habit, target.day)
         }
@@ -481,8 +487,9 @@ package final class Engine {
     package func dayStates(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [DayState] {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
-        return DayFold.states(try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
-                              versions: habit.versions)
+        return DayFold.states(
+            try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
+            versions: habit.versions)
     }
 
     package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {

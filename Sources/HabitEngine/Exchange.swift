@@ -1,7 +1,7 @@
-import HabitPlatform
 import HabitArchive
 import HabitCore
 import HabitFiles
+import HabitPlatform
 import HabitStore
 
 /// A caller's progress report for a long export or import: (done, total), and
@@ -73,11 +73,14 @@ extension Engine {
     /// The store's document, record by record from one read snapshot: `write` gets
     /// the text in pieces of about 64 KiB, so only a piece is ever held. progress
     /// counts records (habits, entries, rows) and cancels by returning true.
-    package func export(layout: StoreDocument.Layout, progress: TransferProgress?,
-                        write: (String) throws(HabitError) -> Void) throws(HabitError) {
+    package func export(
+        layout: StoreDocument.Layout, progress: TransferProgress?,
+        write: (String) throws(HabitError) -> Void
+    ) throws(HabitError) {
         try store.snapshot { () throws(HabitError) in
-            let rules = StoreDocument.Rules(weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
-                                            habitPolicies: try store.habitStreakPolicies())
+            let rules = StoreDocument.Rules(
+                weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
+                habitPolicies: try store.habitStreakPolicies())
             let habits = try store.habits(includeArchived: true)
             let keys = try store.entryKeys()
             let tables = try Store.historyTables.map { (name) throws(HabitError) in
@@ -86,8 +89,10 @@ extension Engine {
                 if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
                 return ImportPlan.Table(name: name, rows: rows)
             }.filter { !$0.rows.isEmpty }
-            var gate = ProgressGate(progress, total: Int64(habits.count) + (try store.entryCount())
-                                        + tables.reduce(0) { $0 + Int64($1.rows.count) })
+            var gate = ProgressGate(
+                progress,
+                total: Int64(habits.count) + (try store.entryCount())
+                    + tables.reduce(0) { $0 + Int64($1.rows.count) })
             var writer = StoreDocument.Writer(layout: layout, timezone: try timezoneName(), dayStartMinutes: try dayStart(), rules: rules)
             func record() throws(HabitError) {
                 try gate.step()
@@ -98,7 +103,9 @@ extension Engine {
             }
             try gate.start()
             for habit in habits { writer.habit(habit); try record() }
-            try store.eachEntry { (entry) throws(HabitError) in writer.entry(entry, key: keys[entry.id]); try record() }
+            try store.eachEntry { (entry) throws(HabitError) in
+                writer.entry(entry, key: keys[entry.id]); try record()
+            }
             for table in tables { for row in table.rows { writer.row(table: table.name, row); try record() } }
             writer.finish()
             try write(writer.text)
@@ -196,7 +203,8 @@ extension Engine {
         if resolved == .json {
             // One document: no record boundary to stop at, so it is read whole.
             guard case .success(let bytes) = WholeFile.read(path, maxBytes: JSON.maxBytes),
-                  let text = String(validating: bytes, as: UTF8.self) else {
+                let text = String(validating: bytes, as: UTF8.self)
+            else {
                 throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
             }
             plan = try StoreDocument.decode(text, layout: .json)
@@ -264,8 +272,9 @@ extension Engine {
             for (index, item) in plan.habits.enumerated() {
                 do throws(HabitError) {
                     if item.archivedDay == nil { try requireNameFree(item.spec.name, except: nil) }
-                    let id = try store.insertHabit(item.spec, versions: item.versions, archivedDay: item.archivedDay,
-                                                   createdAtMs: item.createdAtMs)
+                    let id = try store.insertHabit(
+                        item.spec, versions: item.versions, archivedDay: item.archivedDay,
+                        createdAtMs: item.createdAtMs)
                     if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
                     for settings in item.reminders {
                         let ruleId = try store.insertReminderRule(habitId: id, createdAtMs: item.createdAtMs)

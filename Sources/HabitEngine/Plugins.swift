@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 import HabitPlugins
 import HabitStore
 
@@ -89,8 +89,9 @@ extension Engine {
         let bytes = try evidenceBytes(path: path, bytes: nil)
         let received = now()
         let clock = try clock()
-        var evidence = Evidence(bytes: bytes, path: path, mediaType: ProofText.guessMediaType(bytes), sha256: SHA256.hex(bytes), takenAtMs: nil,
-                                receivedAtMs: received, habitId: 0, habitName: "", metadataJSON: nil)
+        var evidence = Evidence(
+            bytes: bytes, path: path, mediaType: ProofText.guessMediaType(bytes), sha256: SHA256.hex(bytes), takenAtMs: nil,
+            receivedAtMs: received, habitId: 0, habitName: "", metadataJSON: nil)
         evidence.day = try clock.localDay(utcMs: received)
         evidence.utcOffsetSeconds = try clock.utcOffsetSeconds(utcMs: received)
         evidence.dayStartMinutes = clock.dayStartMinutes

@@ -1,6 +1,6 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 import HabitPlugins
 import HabitStore
 
@@ -65,18 +65,23 @@ extension Engine {
         let policy = try proofPolicy(habitId: habit.id)
 
         let (proofId, refusal) = try store.atomically { () throws(HabitError) -> (Int64, ProofOutcome?) in
-            let id = try store.insertProof(habitId: habit.id, day: day, sha256: sha, size: Int64(bytes.count), mediaType: mediaType,
-                                           takenAtMs: submission.takenAtMs, receivedAtMs: received, metadata: submission.metadataJSON,
-                                           copy: submission.keepCopy ? bytes : nil)
-            guard let (reason, message) = try builtInRefusal(proofId: id, sha256: sha, habitId: habit.id, day: day, minute: minute,
-                                                             policy: policy) else {
+            let id = try store.insertProof(
+                habitId: habit.id, day: day, sha256: sha, size: Int64(bytes.count), mediaType: mediaType,
+                takenAtMs: submission.takenAtMs, receivedAtMs: received, metadata: submission.metadataJSON,
+                copy: submission.keepCopy ? bytes : nil)
+            guard
+                let (reason, message) = try builtInRefusal(
+                    proofId: id, sha256: sha, habitId: habit.id, day: day, minute: minute,
+                    policy: policy)
+            else {
                 // Committed with the proof: if this process dies while the verifiers run,
                 // the next open finds the proof and says so (recoverInterruptedProofs).
                 try store.beginProofRun(proofId: id, pid: Int64(getpid()), atMs: received)
                 return (id, nil)
             }
-            let check = Verdict(stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HC_VERSION_STRING,
-                                outcome: .rejected, confidence: 1, reasonCode: reason, message: message)
+            let check = Verdict(
+                stage: .verifier, verifierId: Self.builtInVerifier, verifierVersion: HC_VERSION_STRING,
+                outcome: .rejected, confidence: 1, reasonCode: reason, message: message)
             return (id, try record(proofId: id, habitId: habit.id, day: day, verdicts: [check], decision: (.rejected, 1, reason, message), entryId: nil))
         }
         if let refusal { return refusal }
@@ -85,9 +90,10 @@ extension Engine {
         do throws(HabitError) {
             let offset = try clock.utcOffsetSeconds(utcMs: received)
             runs = try EvidenceFile.withFile(path: submission.path, bytes: bytes) { (path) throws(HabitError) -> [VerifierRun] in
-                var evidence = Evidence(bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
-                                        receivedAtMs: received, habitId: habit.id, habitName: habit.spec.name,
-                                        metadataJSON: submission.metadataJSON)
+                var evidence = Evidence(
+                    bytes: bytes, path: path, mediaType: mediaType, sha256: sha, takenAtMs: submission.takenAtMs,
+                    receivedAtMs: received, habitId: habit.id, habitName: habit.spec.name,
+                    metadataJSON: submission.metadataJSON)
                 evidence.proofId = proofId
                 evidence.day = day
                 evidence.utcOffsetSeconds = offset
@@ -98,8 +104,9 @@ extension Engine {
             // The proof stays, decided as an error with the reason, rather than left pending.
             _ = try? store.atomically { () throws(HabitError) -> ProofOutcome in
                 try store.endProofRun(proofId: proofId)
-                return try record(proofId: proofId, habitId: habit.id, day: day, verdicts: [],
-                                  decision: (.error, 0, "verification_failed", error.message), entryId: nil)
+                return try record(
+                    proofId: proofId, habitId: habit.id, day: day, verdicts: [],
+                    decision: (.error, 0, "verification_failed", error.message), entryId: nil)
             }
             throw error
         }
@@ -132,10 +139,12 @@ extension Engine {
             try store.atomically { () throws(HabitError) in
                 try store.endProofRun(proofId: run.proofId)
                 guard let proof = try store.proof(id: run.proofId),
-                      try store.verdicts(habitId: nil, proofId: run.proofId).allSatisfy({ $0.verdict.stage == .verifier }) else { return }
-                _ = try record(proofId: proof.id, habitId: proof.habitId, day: proof.day, verdicts: [],
-                               decision: (.error, 0, "interrupted", "the process verifying it (pid \(run.pid)) ended before its verdicts were written"),
-                               entryId: nil)
+                    try store.verdicts(habitId: nil, proofId: run.proofId).allSatisfy({ $0.verdict.stage == .verifier })
+                else { return }
+                _ = try record(
+                    proofId: proof.id, habitId: proof.habitId, day: proof.day, verdicts: [],
+                    decision: (.error, 0, "interrupted", "the process verifying it (pid \(run.pid)) ended before its verdicts were written"),
+                    entryId: nil)
             }
         }
     }
@@ -157,18 +166,22 @@ extension Engine {
     func run(_ found: (verifier: any Verifier, config: String?), id: String, evidence: Evidence) -> VerifierRun {
         var evidence = evidence
         evidence.configJSON = found.config
-        let session = VerifierSession(read: { [store] (kind) throws(HabitError) in
-            try store.fingerprints(verifierId: id, kind: kind, excludingProof: evidence.proofId)
-        }, readAll: { [store] () throws(HabitError) in
-            try store.fingerprints(verifierId: id, excludingProof: evidence.proofId)
-        })
+        let session = VerifierSession(
+            read: { [store] (kind) throws(HabitError) in
+                try store.fingerprints(verifierId: id, kind: kind, excludingProof: evidence.proofId)
+            },
+            readAll: { [store] () throws(HabitError) in
+                try store.fingerprints(verifierId: id, excludingProof: evidence.proofId)
+            })
         let verdict = found.verifier.verify(evidence, session: session)
         return VerifierRun(verdict: verdict, kept: evidence.proofId == 0 ? [] : session.kept)
     }
 
     /// The built-in checks, in order: reused bytes, the window, one per day.
-    private func builtInRefusal(proofId: Int64, sha256: String, habitId: Int64, day: Int32, minute: Int32,
-                                policy: ProofPolicy) throws(HabitError) -> (String, String)? {
+    private func builtInRefusal(
+        proofId: Int64, sha256: String, habitId: Int64, day: Int32, minute: Int32,
+        policy: ProofPolicy
+    ) throws(HabitError) -> (String, String)? {
         if let earlier = try store.earlierProof(sha256: sha256, before: proofId) {
             return ("reused_evidence", "the same bytes were submitted as proof #\(earlier)")
         }
@@ -189,32 +202,40 @@ extension Engine {
     }
 
     /// Appends the verifiers' verdicts and the decision (inside a write transaction).
-    private func record(proofId: Int64, habitId: Int64, day: Int32, verdicts: [Verdict], decision: (outcome: Outcome, confidence: Double, reason: String, message: String),
-                        entryId: Int64?) throws(HabitError) -> ProofOutcome {
+    private func record(
+        proofId: Int64, habitId: Int64, day: Int32, verdicts: [Verdict], decision: (outcome: Outcome, confidence: Double, reason: String, message: String),
+        entryId: Int64?
+    ) throws(HabitError) -> ProofOutcome {
         let at = now()
         for var verdict in verdicts {
             verdict.proofId = proofId
             verdict.atMs = at
             _ = try store.insertVerdict(verdict)
         }
-        var final = Verdict(stage: .decision, verifierId: "policy", verifierVersion: HC_VERSION_STRING, outcome: decision.outcome,
-                            confidence: decision.confidence, reasonCode: decision.reason, message: decision.message)
+        var final = Verdict(
+            stage: .decision, verifierId: "policy", verifierVersion: HC_VERSION_STRING, outcome: decision.outcome,
+            confidence: decision.confidence, reasonCode: decision.reason, message: decision.message)
         final.proofId = proofId
         final.atMs = at
         final.entryId = entryId
         final = final.sanitized()
         let id = try store.insertVerdict(final)
         try recordVerdictEvent(verdictId: id, habitId: habitId, day: day, outcome: decision.outcome, entryId: entryId, atMs: at)
-        return ProofOutcome(proofId: proofId, day: day, outcome: decision.outcome, confidence: final.confidence, reason: final.reasonCode,
-                            message: final.message, entryId: entryId)
+        return ProofOutcome(
+            proofId: proofId, day: day, outcome: decision.outcome, confidence: final.confidence, reason: final.reasonCode,
+            message: final.message, entryId: entryId)
     }
 
     /// Tells the app a proof was decided (by the policy or by a person).
-    private func recordVerdictEvent(verdictId: Int64, habitId: Int64, day: Int32, outcome: Outcome, entryId: Int64?,
-                                    atMs: Int64) throws(HabitError) {
-        _ = try store.insertEvent(HabitEvent(id: 0, kind: .proofVerdict, day: day, atMs: atMs, habitId: habitId, entryId: entryId,
-                                             awardId: nil, value: Double(outcome.rawValue), acknowledged: false),
-                                  key: "proof:\(verdictId)")
+    private func recordVerdictEvent(
+        verdictId: Int64, habitId: Int64, day: Int32, outcome: Outcome, entryId: Int64?,
+        atMs: Int64
+    ) throws(HabitError) {
+        _ = try store.insertEvent(
+            HabitEvent(
+                id: 0, kind: .proofVerdict, day: day, atMs: atMs, habitId: habitId, entryId: entryId,
+                awardId: nil, value: Double(outcome.rawValue), acknowledged: false),
+            key: "proof:\(verdictId)")
     }
 
     private func appendProofCompletion(habitId: Int64, day: Int32, proofId: Int64) throws(HabitError) -> Int64 {
@@ -238,8 +259,9 @@ extension Engine {
                 }
                 entryId = try appendProofCompletion(habitId: proof.habitId, day: proof.day, proofId: id)
             }
-            var verdict = Verdict(stage: .review, verifierId: "review", verifierVersion: "", outcome: approve ? .approved : .rejected,
-                                  confidence: 1, reasonCode: approve ? "approved_by_review" : "rejected_by_review", message: reason)
+            var verdict = Verdict(
+                stage: .review, verifierId: "review", verifierVersion: "", outcome: approve ? .approved : .rejected,
+                confidence: 1, reasonCode: approve ? "approved_by_review" : "rejected_by_review", message: reason)
             verdict.proofId = id
             verdict.atMs = now()
             verdict.reviewer = reviewer

@@ -138,7 +138,7 @@ extension Engine {
 
     /// Every rule with its versions, read once per change of the store.
     private func allReminderRules() throws(HabitError) -> [ReminderRule] {
-        _ = try clock() // drops the caches when another connection committed
+        _ = try clock()  // drops the caches when another connection committed
         if let cachedReminderRules { return cachedReminderRules }
         let rules = try store.reminderRules(habitId: nil)
         cachedReminderRules = rules
@@ -179,11 +179,14 @@ extension Engine {
         inputs.reserveCapacity(habits.count)
         for (habit, from) in zip(habits, readFrom) {
             let states = DayFold.sparseStates(entries.removeValue(forKey: habit.id) ?? [], habit: habit.spec, versions: habit.versions)
-            inputs.append(ReminderPlan.HabitInput(habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),
-                                                  vacations: Vacation.ranges(vacations, habitId: habit.id), rules: rulesByHabit[habit.id] ?? []))
+            inputs.append(
+                ReminderPlan.HabitInput(
+                    habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),
+                    vacations: Vacation.ranges(vacations, habitId: habit.id), rules: rulesByHabit[habit.id] ?? []))
         }
-        var reminders = try ReminderPlan.reminders(inputs, quietHours: try store.quietHours(), snoozes: snoozes, clock: clock,
-                                                   fromMs: fromMs, toMs: toMs, weekStart: weekStart)
+        var reminders = try ReminderPlan.reminders(
+            inputs, quietHours: try store.quietHours(), snoozes: snoozes, clock: clock,
+            fromMs: fromMs, toMs: toMs, weekStart: weekStart)
         let delivered = try store.reminderDeliveries(fromMs: fromMs, toMs: toMs)
         if !delivered.isEmpty {
             for index in reminders.indices { reminders[index].fired = delivered.contains(reminders[index].key) }

@@ -28,7 +28,7 @@ enum CAward {
             target.pointee.description = try Convert.fieldString(rule.description)
             target.pointee.icon = try Convert.fieldString(rule.icon)
         } catch {
-            clear(target) // the list frees only whole elements
+            clear(target)  // the list frees only whole elements
             throw error
         }
     }
@@ -41,9 +41,11 @@ enum CAward {
     }
 
     static func list(_ unlocks: [AwardUnlock]) throws(HabitError) -> OpaquePointer {
-        let box = try AwardListBox(unlocks, fill: { (target, unlock) throws(HabitError) in
-            try fill(target, rule: unlock.rule, value: 0, unlock: unlock)
-        }, clear: clear)
+        let box = try AwardListBox(
+            unlocks,
+            fill: { (target, unlock) throws(HabitError) in
+                try fill(target, rule: unlock.rule, value: 0, unlock: unlock)
+            }, clear: clear)
         return Registry.retain(box, .awardList)
     }
 }
@@ -91,9 +93,11 @@ public func hc_award_list_open_progress(_ out: UnsafeMutablePointer<OpaquePointe
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         let progress = try engine.awardProgress(asOf: try Convert.day(as_of, "as_of"))
-        let box = try AwardListBox(progress, fill: { (target, item) throws(HabitError) in
-            try CAward.fill(target, rule: item.rule, value: item.value, unlock: item.unlock)
-        }, clear: CAward.clear)
+        let box = try AwardListBox(
+            progress,
+            fill: { (target, item) throws(HabitError) in
+                try CAward.fill(target, rule: item.rule, value: item.value, unlock: item.unlock)
+            }, clear: CAward.clear)
         out.pointee = Registry.retain(box, .awardList)
     }
 }
@@ -134,18 +138,24 @@ public func hc_referral_redeem(_ out_id: UnsafeMutablePointer<Int64>?, _ store: 
 // MARK: Events
 
 @c @implementation
-public func hc_event_list_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ after_id: Int64, _ limit: Int64,
-                           _ flags: UInt32) -> Int32 {
+public func hc_event_list_read(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ after_id: Int64, _ limit: Int64,
+    _ flags: UInt32
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         guard flags & ~HC_EVENTS_ACK == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
         let events = try engine.events(after: after_id, limit: limit, acknowledge: flags & HC_EVENTS_ACK != 0)
-        let box = try EventListBox(events, fill: { (target, event) throws(HabitError) in
-            target.initialize(to: hc_event(struct_size: UInt32(MemoryLayout<hc_event>.size), kind: event.kind.rawValue, id: event.id,
-                                           at_ms: event.atMs, day: event.day, acknowledged: event.acknowledged ? 1 : 0,
-                                           habit_id: event.habitId ?? 0, entry_id: event.entryId ?? 0, value: event.value, award_id: nil))
-            target.pointee.award_id = try Convert.fieldString(event.awardId)
-        }, clear: { Convert.freeField($0.pointee.award_id) })
+        let box = try EventListBox(
+            events,
+            fill: { (target, event) throws(HabitError) in
+                target.initialize(
+                    to: hc_event(
+                        struct_size: UInt32(MemoryLayout<hc_event>.size), kind: event.kind.rawValue, id: event.id,
+                        at_ms: event.atMs, day: event.day, acknowledged: event.acknowledged ? 1 : 0,
+                        habit_id: event.habitId ?? 0, entry_id: event.entryId ?? 0, value: event.value, award_id: nil))
+                target.pointee.award_id = try Convert.fieldString(event.awardId)
+            }, clear: { Convert.freeField($0.pointee.award_id) })
         out.pointee = Registry.retain(box, .eventList)
     }
 }

@@ -1,6 +1,6 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// C to Swift and back: every pointer checked, every string validated.
 enum Convert {
@@ -120,8 +120,10 @@ enum Convert {
 
     /// Writes as many of `items` as the caller's buffer holds, converted, and
     /// the total into `count` (so a caller can ask with capacity 0, then again).
-    static func copy<Item, Element>(_ items: [Item], into buffer: UnsafeMutableBufferPointer<Element>, count: UnsafeMutablePointer<Int64>,
-                                    _ convert: (Item) -> Element) {
+    static func copy<Item, Element>(
+        _ items: [Item], into buffer: UnsafeMutableBufferPointer<Element>, count: UnsafeMutablePointer<Int64>,
+        _ convert: (Item) -> Element
+    ) {
         for (index, item) in items.prefix(buffer.count).enumerated() { buffer[index] = convert(item) }
         count.pointee = Int64(items.count)
     }

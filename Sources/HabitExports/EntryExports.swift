@@ -1,7 +1,7 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
 import HabitEngine
+import HabitPlatform
 
 // The ledger: hc_entry_input in, hc_entry and hc_day_state out.
 
@@ -10,10 +10,11 @@ enum CEntry {
         guard let kind = EntryKind(rawValue: input.kind) else { throw .invalid("kind \(input.kind) is not an HC_ENTRY_* constant") }
         guard let source = EntrySource(rawValue: input.source) else { throw .invalid("source \(input.source) is not an HC_SOURCE_* constant") }
         guard input.habit_id > 0 else { throw .invalid("habit_id \(input.habit_id) is not a habit id") }
-        return Engine.NewEntry(habitId: input.habit_id, kind: kind, day: try Convert.day(input.day, "day"), value: input.value,
-                               atMs: Convert.instant(input.at_ms), source: source,
-                               note: try Convert.optionalString(input.note, "note"),
-                               key: try Convert.optionalString(input.key, "key"))
+        return Engine.NewEntry(
+            habitId: input.habit_id, kind: kind, day: try Convert.day(input.day, "day"), value: input.value,
+            atMs: Convert.instant(input.at_ms), source: source,
+            note: try Convert.optionalString(input.note, "note"),
+            key: try Convert.optionalString(input.key, "key"))
     }
 
     /// hc_entry_input's sizes before its last fields were appended (0.2: up to `note`).
@@ -64,15 +65,19 @@ public func hc_entry_undo_last(_ out_undo_id: UnsafeMutablePointer<Int64>?, _ st
 }
 
 @c @implementation
-public func hc_entry_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64,
-                               _ from_day: Int32, _ to_day: Int32) -> Int32 {
+public func hc_entry_list_open(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64,
+    _ from_day: Int32, _ to_day: Int32
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         guard habit_id >= 0 else { throw .invalid("habit_id \(habit_id) is negative") }
         let entries = try engine.entries(habitId: habit_id == 0 ? nil : habit_id, from: from_day, to: to_day)
-        let box = try EntryListBox(entries, fill: { (target, row) throws(HabitError) in
-            try CEntry.fill(target, row.entry, undoneBy: row.undoneBy)
-        }, clear: { Convert.freeField($0.pointee.note) })
+        let box = try EntryListBox(
+            entries,
+            fill: { (target, row) throws(HabitError) in
+                try CEntry.fill(target, row.entry, undoneBy: row.undoneBy)
+            }, clear: { Convert.freeField($0.pointee.note) })
         out.pointee = Registry.retain(box, .entryList)
     }
 }
@@ -101,8 +106,10 @@ public func hc_habit_day_total(_ out_total: UnsafeMutablePointer<Double>?, _ sto
 }
 
 @c @implementation
-public func hc_habit_day_states(_ out: UnsafeMutablePointer<hc_day_state>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
-                                _ store: OpaquePointer?, _ habit_id: Int64, _ from_day: Int32, _ to_day: Int32) -> Int32 {
+public func hc_habit_day_states(
+    _ out: UnsafeMutablePointer<hc_day_state>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+    _ store: OpaquePointer?, _ habit_id: Int64, _ from_day: Int32, _ to_day: Int32
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
@@ -111,8 +118,9 @@ public func hc_habit_day_states(_ out: UnsafeMutablePointer<hc_day_state>?, _ ca
             if state.done { flags |= HC_DAY_DONE }
             if state.skipped { flags |= HC_DAY_SKIPPED }
             if state.entryCount > 0 { flags |= HC_DAY_HAS_ENTRIES }
-            return hc_day_state(day: state.day, flags: flags, value: state.value,
-                                entry_count: Int32(clamping: state.entryCount), reserved: 0)
+            return hc_day_state(
+                day: state.day, flags: flags, value: state.value,
+                entry_count: Int32(clamping: state.entryCount), reserved: 0)
         }
     }
 }

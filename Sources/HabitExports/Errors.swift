@@ -1,6 +1,6 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// The thread-local message behind hc_last_error_message().
 enum ThreadError {

@@ -1,7 +1,7 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
 import HabitEngine
+import HabitPlatform
 
 // Whole-store exports and imports (JSON, JSON Lines, Loop Habit Tracker, HabitBull),
 // in memory and through files streamed record by record (since 1.1).
@@ -30,9 +30,11 @@ public func hc_store_import(_ store: OpaquePointer?, _ text: UnsafePointer<CChar
 }
 
 @c @implementation
-public func hc_store_export_loop_csv(_ out_habits_csv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                     _ out_checkmarks_csv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
-                                     _ store: OpaquePointer?, _ to_day: Int32) -> Int32 {
+public func hc_store_export_loop_csv(
+    _ out_habits_csv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ out_checkmarks_csv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?,
+    _ store: OpaquePointer?, _ to_day: Int32
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let habitsOut = try Convert.out(out_habits_csv, "out_habits_csv")
         let checkmarksOut = try Convert.out(out_checkmarks_csv, "out_checkmarks_csv")
@@ -78,8 +80,9 @@ public func hc_store_import_loop_zip(_ store: OpaquePointer?, _ data: UnsafePoin
 @c @implementation
 public func hc_store_import_loop_csv(_ store: OpaquePointer?, _ habits_csv: UnsafePointer<CChar>?, _ checkmarks_csv: UnsafePointer<CChar>?) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        try engine.importLoop(habitsCSV: try Convert.string(habits_csv, "habits_csv"),
-                              checkmarksCSV: try Convert.string(checkmarks_csv, "checkmarks_csv"))
+        try engine.importLoop(
+            habitsCSV: try Convert.string(habits_csv, "habits_csv"),
+            checkmarksCSV: try Convert.string(checkmarks_csv, "checkmarks_csv"))
     }
 }
 
@@ -90,19 +93,25 @@ func transferProgress(_ callback: hc_transfer_progress?, _ userData: UnsafeMutab
 }
 
 @c @implementation
-public func hc_store_export_file(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: Int32,
-                                 _ progress: hc_transfer_progress?, _ user_data: UnsafeMutableRawPointer?) -> Int32 {
+public func hc_store_export_file(
+    _ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: Int32,
+    _ progress: hc_transfer_progress?, _ user_data: UnsafeMutableRawPointer?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        try engine.exportFile(path: try Convert.string(path, "path"), layout: try layout(format),
-                              progress: transferProgress(progress, user_data))
+        try engine.exportFile(
+            path: try Convert.string(path, "path"), layout: try layout(format),
+            progress: transferProgress(progress, user_data))
     }
 }
 
 @c @implementation
-public func hc_store_import_file(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: Int32,
-                                 _ progress: hc_transfer_progress?, _ user_data: UnsafeMutableRawPointer?) -> Int32 {
+public func hc_store_import_file(
+    _ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ format: Int32,
+    _ progress: hc_transfer_progress?, _ user_data: UnsafeMutableRawPointer?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        try engine.importFile(path: try Convert.string(path, "path"), layout: format == HC_FORMAT_DETECT ? nil : try layout(format),
-                              progress: transferProgress(progress, user_data))
+        try engine.importFile(
+            path: try Convert.string(path, "path"), layout: format == HC_FORMAT_DETECT ? nil : try layout(format),
+            progress: transferProgress(progress, user_data))
     }
 }

@@ -1,7 +1,7 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
 import HabitEngine
+import HabitPlatform
 
 // Habits: hc_habit_options in, hc_habit out.
 
@@ -55,18 +55,22 @@ enum CHabit {
         return (spec, try Convert.day(o.start_day, "start_day"))
     }
 
-    static let displayFields: UInt32 = HC_HABIT_FIELD_DESCRIPTION | HC_HABIT_FIELD_QUESTION | HC_HABIT_FIELD_COLOUR |
-        HC_HABIT_FIELD_ICON | HC_HABIT_FIELD_POSITION
+    static let displayFields: UInt32 =
+        HC_HABIT_FIELD_DESCRIPTION | HC_HABIT_FIELD_QUESTION | HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_ICON | HC_HABIT_FIELD_POSITION
 
     /// The changes named by the HC_HABIT_FIELD_* bits.
-    static func changes(_ o: hc_habit_options, display: Bool, fields: UInt32,
-                        today: () throws(HabitError) -> Int32) throws(HabitError) -> Engine.HabitChanges {
-        let known: UInt32 = HC_HABIT_FIELD_NAME | HC_HABIT_FIELD_TARGET | HC_HABIT_FIELD_GROUP | HC_HABIT_FIELD_UNIT |
-            HC_HABIT_FIELD_ROUTINE | HC_HABIT_FIELD_PROOF | HC_HABIT_FIELD_SCHEDULE | HC_HABIT_FIELD_START_DAY | displayFields
+    static func changes(
+        _ o: hc_habit_options, display: Bool, fields: UInt32,
+        today: () throws(HabitError) -> Int32
+    ) throws(HabitError) -> Engine.HabitChanges {
+        let known: UInt32 =
+            HC_HABIT_FIELD_NAME | HC_HABIT_FIELD_TARGET | HC_HABIT_FIELD_GROUP | HC_HABIT_FIELD_UNIT | HC_HABIT_FIELD_ROUTINE | HC_HABIT_FIELD_PROOF
+            | HC_HABIT_FIELD_SCHEDULE | HC_HABIT_FIELD_START_DAY | displayFields
         guard fields & ~known == 0 else { throw .invalid("fields 0x\(String(fields, radix: 16)) has unknown bits") }
         guard display || fields & displayFields == 0 else {
-            throw .invalid("fields names a display field (description, question, colour, icon, position) but options.struct_size " +
-                           "\(o.struct_size) is 1.0's, which has none: initialise options with hc_habit_options_init")
+            throw .invalid(
+                "fields names a display field (description, question, colour, icon, position) but options.struct_size "
+                    + "\(o.struct_size) is 1.0's, which has none: initialise options with hc_habit_options_init")
         }
         var changes = Engine.HabitChanges()
         if fields & HC_HABIT_FIELD_DESCRIPTION != 0 { changes.description = .some(try Convert.optionalString(o.description, "description")) }
@@ -190,8 +194,10 @@ public func hc_habit_update(_ store: OpaquePointer?, _ id: Int64, _ options: Uns
 }
 
 @c @implementation
-public func hc_habit_update_from(_ store: OpaquePointer?, _ id: Int64, _ options: UnsafePointer<hc_habit_options>?, _ fields: UInt32,
-                                 _ fromDay: Int32, _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?) -> Int32 {
+public func hc_habit_update_from(
+    _ store: OpaquePointer?, _ id: Int64, _ options: UnsafePointer<hc_habit_options>?, _ fields: UInt32,
+    _ fromDay: Int32, _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let (options, display) = try CHabit.options(options)
         let changes = try CHabit.changes(options, display: display, fields: fields, today: engine.today)
@@ -207,8 +213,10 @@ public func hc_habit_archive(_ store: OpaquePointer?, _ id: Int64, _ archived: I
 }
 
 @c @implementation
-public func hc_habit_archive_from(_ store: OpaquePointer?, _ id: Int64, _ archived: Int32, _ fromDay: Int32,
-                                  _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?) -> Int32 {
+public func hc_habit_archive_from(
+    _ store: OpaquePointer?, _ id: Int64, _ archived: Int32, _ fromDay: Int32,
+    _ outFirst: UnsafeMutablePointer<Int32>?, _ outLast: UnsafeMutablePointer<Int32>?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let rejudged = try engine.archiveHabit(id: id, archived: try CHabit.flag(archived, "archived"), from: try Convert.day(fromDay, "from_day"))
         CHabit.rejudged(rejudged, outFirst, outLast)
@@ -220,8 +228,9 @@ public func hc_habit_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         guard flags & ~HC_LIST_INCLUDE_ARCHIVED == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) has unknown bits") }
-        let box = try HabitListBox(try engine.habits(includeArchived: flags & HC_LIST_INCLUDE_ARCHIVED != 0),
-                                   fill: CHabit.fill, clear: CHabit.clear)
+        let box = try HabitListBox(
+            try engine.habits(includeArchived: flags & HC_LIST_INCLUDE_ARCHIVED != 0),
+            fill: CHabit.fill, clear: CHabit.clear)
         out.pointee = Registry.retain(box, .habitList)
     }
 }

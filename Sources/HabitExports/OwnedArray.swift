@@ -8,8 +8,10 @@ final class OwnedArray<Element> {
     private(set) var count = 0
     private let clear: (UnsafeMutablePointer<Element>) -> Void
 
-    init<Values: Collection>(_ values: Values, fill: (UnsafeMutablePointer<Element>, Values.Element) throws(HabitError) -> Void,
-                             clear: @escaping (UnsafeMutablePointer<Element>) -> Void) throws(HabitError) {
+    init<Values: Collection>(
+        _ values: Values, fill: (UnsafeMutablePointer<Element>, Values.Element) throws(HabitError) -> Void,
+        clear: @escaping (UnsafeMutablePointer<Element>) -> Void
+    ) throws(HabitError) {
         items = .allocate(capacity: max(values.count, 1))
         self.clear = clear
         for value in values {
@@ -40,24 +42,30 @@ final class OwnedArray<Element> {
 /// one checked path for all of them.
 enum ListHandle {
     /// The list behind a live handle of this kind; else HC_E_MISUSE saying where lists come from.
-    static func list<Element>(_ pointer: OpaquePointer?, _ kind: Registry.Kind, _ what: String,
-                              as type: Element.Type) throws(HabitError) -> OwnedArray<Element> {
+    static func list<Element>(
+        _ pointer: OpaquePointer?, _ kind: Registry.Kind, _ what: String,
+        as type: Element.Type
+    ) throws(HabitError) -> OwnedArray<Element> {
         guard let box = Registry.object(UnsafeRawPointer(pointer), kind, as: OwnedArray<Element>.self) else {
             throw HabitError(.misuse, "invalid \(what)")
         }
         return box
     }
 
-    static func count<Element>(_ out_count: UnsafeMutablePointer<Int64>?, _ pointer: OpaquePointer?, _ kind: Registry.Kind, _ what: String,
-                               as type: Element.Type) -> Int32 {
+    static func count<Element>(
+        _ out_count: UnsafeMutablePointer<Int64>?, _ pointer: OpaquePointer?, _ kind: Registry.Kind, _ what: String,
+        as type: Element.Type
+    ) -> Int32 {
         call { () throws(HabitError) in
             let out = try Convert.out(out_count, "out_count")
             out.pointee = Int64(try list(pointer, kind, what, as: type).count)
         }
     }
 
-    static func get<Element>(_ out: UnsafeMutablePointer<UnsafePointer<Element>?>?, _ pointer: OpaquePointer?, _ index: Int64,
-                             _ kind: Registry.Kind, _ what: String) -> Int32 {
+    static func get<Element>(
+        _ out: UnsafeMutablePointer<UnsafePointer<Element>?>?, _ pointer: OpaquePointer?, _ index: Int64,
+        _ kind: Registry.Kind, _ what: String
+    ) -> Int32 {
         call { () throws(HabitError) in
             let out = try Convert.out(out, "out")
             out.pointee = try list(pointer, kind, what, as: Element.self).element(at: index)

@@ -34,8 +34,9 @@ enum CPolicy {
     }
 
     static func write(_ out: UnsafeMutablePointer<hc_streak_policy>, missAllowance: Int32, openDay: Int32, offDays: Int32) {
-        out.pointee = hc_streak_policy(struct_size: UInt32(MemoryLayout<hc_streak_policy>.size), miss_allowance: missAllowance,
-                                       open_day: openDay, off_days: offDays)
+        out.pointee = hc_streak_policy(
+            struct_size: UInt32(MemoryLayout<hc_streak_policy>.size), miss_allowance: missAllowance,
+            open_day: openDay, off_days: offDays)
     }
 }
 
@@ -63,8 +64,10 @@ public func hc_habit_set_streak_policy(_ store: OpaquePointer?, _ habit_id: Int6
 }
 
 @c @implementation
-public func hc_habit_streak_policy(_ out: UnsafeMutablePointer<hc_streak_policy>?, _ store: OpaquePointer?, _ habit_id: Int64,
-                                   _ flags: UInt32) -> Int32 {
+public func hc_habit_streak_policy(
+    _ out: UnsafeMutablePointer<hc_streak_policy>?, _ store: OpaquePointer?, _ habit_id: Int64,
+    _ flags: UInt32
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let result = try Convert.result(out, "out")
         guard flags & ~HC_POLICY_OWN == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
@@ -87,8 +90,10 @@ public func hc_store_set_routine_bounds(_ store: OpaquePointer?, _ morning: Int3
 }
 
 @c @implementation
-public func hc_store_routine_bounds(_ out_morning: UnsafeMutablePointer<Int32>?, _ out_day: UnsafeMutablePointer<Int32>?,
-                                    _ out_evening: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?) -> Int32 {
+public func hc_store_routine_bounds(
+    _ out_morning: UnsafeMutablePointer<Int32>?, _ out_day: UnsafeMutablePointer<Int32>?,
+    _ out_evening: UnsafeMutablePointer<Int32>?, _ store: OpaquePointer?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let bounds = try engine.routineBounds()
         out_morning?.pointee = bounds.morning

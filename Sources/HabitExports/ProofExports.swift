@@ -1,14 +1,16 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
 import HabitEngine
+import HabitPlatform
 import HabitPlugins
 
 // Proofs: submission, review, verdict history, policy, verifiers and plugins.
 
 enum CProof {
-    static func outcome(_ result: UnsafeMutablePointer<hc_proof_result>, outcome: Outcome, proofId: Int64, day: Int32, confidence: Double,
-                        reason: String, message: String, entryId: Int64?) {
+    static func outcome(
+        _ result: UnsafeMutablePointer<hc_proof_result>, outcome: Outcome, proofId: Int64, day: Int32, confidence: Double,
+        reason: String, message: String, entryId: Int64?
+    ) {
         var value = hc_proof_result()
         value.struct_size = UInt32(MemoryLayout<hc_proof_result>.size)
         value.outcome = outcome.rawValue
@@ -53,14 +55,16 @@ enum CProof {
             target.pointee.reviewer = try Convert.fieldString(v.reviewer)
             target.pointee.sha256 = try Convert.fieldString(item.proof.sha256)
         } catch {
-            clear(target) // the list frees only whole elements
+            clear(target)  // the list frees only whole elements
             throw error
         }
     }
 
     static func clear(_ v: UnsafeMutablePointer<hc_verdict>) {
-        for field in [v.pointee.verifier_id, v.pointee.verifier_version, v.pointee.reason_code, v.pointee.message, v.pointee.signals,
-                      v.pointee.reviewer, v.pointee.sha256] { Convert.freeField(field) }
+        for field in [
+            v.pointee.verifier_id, v.pointee.verifier_version, v.pointee.reason_code, v.pointee.message, v.pointee.signals,
+            v.pointee.reviewer, v.pointee.sha256,
+        ] { Convert.freeField(field) }
     }
 }
 
@@ -85,27 +89,33 @@ public func hc_proof_submit(_ out: UnsafeMutablePointer<hc_proof_result>?, _ sto
         submission.metadataJSON = try Convert.optionalString(input.metadata_json, "metadata_json")
         submission.keepCopy = input.flags & HC_PROOF_KEEP_COPY != 0
         let outcome = try engine.submitProof(submission)
-        CProof.outcome(result, outcome: outcome.outcome, proofId: outcome.proofId, day: outcome.day, confidence: outcome.confidence,
-                       reason: outcome.reason, message: outcome.message, entryId: outcome.entryId)
+        CProof.outcome(
+            result, outcome: outcome.outcome, proofId: outcome.proofId, day: outcome.day, confidence: outcome.confidence,
+            reason: outcome.reason, message: outcome.message, entryId: outcome.entryId)
     }
 }
 
 @c @implementation
-public func hc_proof_review(_ out_entry_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ proof_id: Int64, _ outcome: Int32,
-                            _ reviewer: UnsafePointer<CChar>?, _ reason: UnsafePointer<CChar>?) -> Int32 {
+public func hc_proof_review(
+    _ out_entry_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ proof_id: Int64, _ outcome: Int32,
+    _ reviewer: UnsafePointer<CChar>?, _ reason: UnsafePointer<CChar>?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         guard outcome == HC_OUTCOME_APPROVED || outcome == HC_OUTCOME_REJECTED else {
             throw .invalid("outcome \(outcome) must be HC_OUTCOME_APPROVED or HC_OUTCOME_REJECTED")
         }
-        let entry = try engine.reviewProof(id: proof_id, approve: outcome == HC_OUTCOME_APPROVED,
-                                           reviewer: try Convert.string(reviewer, "reviewer"), reason: try Convert.string(reason, "reason"))
+        let entry = try engine.reviewProof(
+            id: proof_id, approve: outcome == HC_OUTCOME_APPROVED,
+            reviewer: try Convert.string(reviewer, "reviewer"), reason: try Convert.string(reason, "reason"))
         out_entry_id?.pointee = entry ?? 0
     }
 }
 
 @c @implementation
-public func hc_proof_evidence(_ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
-                              _ store: OpaquePointer?, _ proof_id: Int64) -> Int32 {
+public func hc_proof_evidence(
+    _ out: UnsafeMutablePointer<UInt8>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+    _ store: OpaquePointer?, _ proof_id: Int64
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let count = try Convert.out(out_count, "out_count")
         let buffer = try Convert.array(out, capacity, "out")
@@ -114,8 +124,10 @@ public func hc_proof_evidence(_ out: UnsafeMutablePointer<UInt8>?, _ capacity: I
 }
 
 @c @implementation
-public func hc_verdict_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64,
-                                 _ proof_id: Int64) -> Int32 {
+public func hc_verdict_list_open(
+    _ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ habit_id: Int64,
+    _ proof_id: Int64
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         guard habit_id >= 0, proof_id >= 0 else { throw .invalid("ids must not be negative") }
@@ -158,16 +170,21 @@ public func hc_proof_policy_set(_ store: OpaquePointer?, _ habit_id: Int64, _ po
         value.onePerDay = options.one_per_day == 1
         let ids = try Convert.optionalString(options.verifiers, "verifiers") ?? ""
         // "a, b" names a and b; an empty name between commas is refused by the policy's check.
-        value.verifiers = ids.isEmpty ? [] : ids.split(separator: ",", omittingEmptySubsequences: false).map {
-            TextRules.trimmingSpaces($0)
-        }
+        value.verifiers =
+            ids.isEmpty
+            ? []
+            : ids.split(separator: ",", omittingEmptySubsequences: false).map {
+                TextRules.trimmingSpaces($0)
+            }
         try engine.setProofPolicy(habitId: habit_id, value)
     }
 }
 
 @c @implementation
-public func hc_verifier_register(_ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
-                                 _ callback: hc_verify_callback?, _ user_data: UnsafeMutableRawPointer?) -> Int32 {
+public func hc_verifier_register(
+    _ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
+    _ callback: hc_verify_callback?, _ user_data: UnsafeMutableRawPointer?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let id = try Convert.string(id, "id")
         let version = try Convert.optionalString(version, "version") ?? ""
@@ -176,9 +193,11 @@ public func hc_verifier_register(_ store: OpaquePointer?, _ id: UnsafePointer<CC
 }
 
 @c @implementation
-public func hc_verifier_register_v2(_ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
-                                    _ callback: hc_verify_callback?, _ user_data: UnsafeMutableRawPointer?,
-                                    _ release: hc_release_callback?) -> Int32 {
+public func hc_verifier_register_v2(
+    _ store: OpaquePointer?, _ id: UnsafePointer<CChar>?, _ version: UnsafePointer<CChar>?,
+    _ callback: hc_verify_callback?, _ user_data: UnsafeMutableRawPointer?,
+    _ release: hc_release_callback?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let id = try Convert.string(id, "id")
         let version = try Convert.optionalString(version, "version") ?? ""
@@ -193,13 +212,16 @@ public func hc_verifier_register_v2(_ store: OpaquePointer?, _ id: UnsafePointer
 }
 
 @c @implementation
-public func hc_plugin_add(_ out_id: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?, _ kind: Int32,
-                          _ path: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ timeout_ms: Int64) -> Int32 {
+public func hc_plugin_add(
+    _ out_id: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?, _ store: OpaquePointer?, _ kind: Int32,
+    _ path: UnsafePointer<CChar>?, _ id: UnsafePointer<CChar>?, _ timeout_ms: Int64
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         guard let kind = PluginRegistration.Kind(rawValue: kind) else { throw .invalid("kind \(kind) is not an HC_PLUGIN_* value") }
         guard timeout_ms >= 0 else { throw .invalid("timeout_ms \(timeout_ms) is negative") }
-        let added = try engine.addPlugin(kind: kind, path: try Convert.string(path, "path"), id: try Convert.optionalString(id, "id"),
-                                         timeoutMs: timeout_ms)
+        let added = try engine.addPlugin(
+            kind: kind, path: try Convert.string(path, "path"), id: try Convert.optionalString(id, "id"),
+            timeoutMs: timeout_ms)
         if let out_id { out_id.pointee = try Convert.ownedString(added) }
     }
 }
@@ -225,12 +247,15 @@ public func hc_plugin_list_json(_ out_json: UnsafeMutablePointer<UnsafeMutablePo
 }
 
 @c @implementation
-public func hc_plugin_test(_ out: UnsafeMutablePointer<hc_proof_result>?, _ store: OpaquePointer?, _ id: UnsafePointer<CChar>?,
-                           _ path: UnsafePointer<CChar>?) -> Int32 {
+public func hc_plugin_test(
+    _ out: UnsafeMutablePointer<hc_proof_result>?, _ store: OpaquePointer?, _ id: UnsafePointer<CChar>?,
+    _ path: UnsafePointer<CChar>?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let result = try Convert.result(out, "out")
         let verdict = try engine.testVerifier(id: try Convert.string(id, "id"), path: try Convert.string(path, "path"))
-        CProof.outcome(result, outcome: verdict.outcome, proofId: 0, day: 0, confidence: verdict.confidence, reason: verdict.reasonCode,
-                       message: verdict.message, entryId: nil)
+        CProof.outcome(
+            result, outcome: verdict.outcome, proofId: 0, day: 0, confidence: verdict.confidence, reason: verdict.reasonCode,
+            message: verdict.message, entryId: nil)
     }
 }

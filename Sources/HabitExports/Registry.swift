@@ -1,6 +1,6 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 import HabitPlugins
 
 /// Every pointer the library hands out is recorded here with what it is, so a

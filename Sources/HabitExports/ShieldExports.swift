@@ -1,7 +1,7 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
 import HabitEngine
+import HabitPlatform
 
 // Shields: rules, state, transitions, the revision and emergency unlocks.
 
@@ -9,7 +9,7 @@ enum CShield {
     /// HC_SHIELD_RULE_INIT's defaults, from the C initialiser that copies the macro.
     static func defaults() -> hc_shield_rule {
         var value = hc_shield_rule()
-        _ = hc_shield_rule_init(&value, UInt32(MemoryLayout<hc_shield_rule>.size)) // its own size: cannot fail
+        _ = hc_shield_rule_init(&value, UInt32(MemoryLayout<hc_shield_rule>.size))  // its own size: cannot fail
         return value
     }
 
@@ -36,11 +36,12 @@ enum CShield {
             throw .invalid("rule.budget_period \(rule.budget_period) is not an HC_SHIELD_BUDGET_* constant")
         }
         let days = try Schedule(parsing: try Convert.optionalString(rule.days, "rule.days") ?? "daily")
-        return ShieldRule.Settings(name: try Convert.string(rule.name, "rule.name"), key: try Convert.string(rule.key, "rule.key"), days: days,
-                                   startMinute: try minute(rule.start_minute, "start_minute"), endMinute: try minute(rule.end_minute, "end_minute"),
-                                   habits: habits, lift: lift, sessionLifts: try flag(rule.session_lifts, "session_lifts"),
-                                   cutoffLifts: try flag(rule.cutoff_lifts, "cutoff_lifts"), excusedLifts: try flag(rule.excused_lifts, "excused_lifts"),
-                                   failClosed: try flag(rule.fail_closed, "fail_closed"), budgetPeriod: period, budgetCount: rule.budget_count)
+        return ShieldRule.Settings(
+            name: try Convert.string(rule.name, "rule.name"), key: try Convert.string(rule.key, "rule.key"), days: days,
+            startMinute: try minute(rule.start_minute, "start_minute"), endMinute: try minute(rule.end_minute, "end_minute"),
+            habits: habits, lift: lift, sessionLifts: try flag(rule.session_lifts, "session_lifts"),
+            cutoffLifts: try flag(rule.cutoff_lifts, "cutoff_lifts"), excusedLifts: try flag(rule.excused_lifts, "excused_lifts"),
+            failClosed: try flag(rule.fail_closed, "fail_closed"), budgetPeriod: period, budgetCount: rule.budget_count)
     }
 
     static func state(_ view: Engine.ShieldStateView) -> hc_shield_status {
@@ -96,8 +97,10 @@ enum CShield {
 typealias ShieldRuleListBox = OwnedArray<hc_shield_rule>
 
 @c @implementation
-public func hc_shield_rule_add(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ rule: UnsafePointer<hc_shield_rule>?,
-                               _ from_day: Int32) -> Int32 {
+public func hc_shield_rule_add(
+    _ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ rule: UnsafePointer<hc_shield_rule>?,
+    _ from_day: Int32
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let settings = try CShield.settings(rule)
         let id = try engine.addShieldRule(settings, fromDay: try Convert.day(from_day, "from_day"))
@@ -124,34 +127,37 @@ public func hc_shield_rule_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         let rules = try engine.shieldRules(on: try Convert.day(day, "day"))
-        let box = try ShieldRuleListBox(rules, fill: { (target, rule) throws(HabitError) in
-            let s = rule.settings
-            var value = CShield.defaults()
-            value.start_minute = s.startMinute ?? -1
-            value.end_minute = s.endMinute ?? -1
-            value.lift = s.lift.rawValue
-            value.session_lifts = s.sessionLifts ? 1 : 0
-            value.cutoff_lifts = s.cutoffLifts ? 1 : 0
-            value.excused_lifts = s.excusedLifts ? 1 : 0
-            value.fail_closed = s.failClosed ? 1 : 0
-            value.budget_period = s.budgetPeriod.rawValue
-            value.budget_count = s.budgetCount
-            value.from_day = rule.fromDay
-            value.id = rule.id
-            value.habit_count = Int64(s.habits.count)
-            target.initialize(to: value)
-            let ids = UnsafeMutablePointer<Int64>.allocate(capacity: max(s.habits.count, 1))
-            for (index, id) in s.habits.enumerated() { (ids + index).initialize(to: id) }
-            target.pointee.habit_ids = UnsafePointer(ids)
-            target.pointee.name = try Convert.fieldString(s.name)
-            target.pointee.key = try Convert.fieldString(s.key)
-            target.pointee.days = try Convert.fieldString(s.days.description)
-        }, clear: {
-            $0.pointee.habit_ids.map { UnsafeMutablePointer(mutating: $0).deallocate() }
-            Convert.freeField($0.pointee.name)
-            Convert.freeField($0.pointee.key)
-            Convert.freeField($0.pointee.days)
-        })
+        let box = try ShieldRuleListBox(
+            rules,
+            fill: { (target, rule) throws(HabitError) in
+                let s = rule.settings
+                var value = CShield.defaults()
+                value.start_minute = s.startMinute ?? -1
+                value.end_minute = s.endMinute ?? -1
+                value.lift = s.lift.rawValue
+                value.session_lifts = s.sessionLifts ? 1 : 0
+                value.cutoff_lifts = s.cutoffLifts ? 1 : 0
+                value.excused_lifts = s.excusedLifts ? 1 : 0
+                value.fail_closed = s.failClosed ? 1 : 0
+                value.budget_period = s.budgetPeriod.rawValue
+                value.budget_count = s.budgetCount
+                value.from_day = rule.fromDay
+                value.id = rule.id
+                value.habit_count = Int64(s.habits.count)
+                target.initialize(to: value)
+                let ids = UnsafeMutablePointer<Int64>.allocate(capacity: max(s.habits.count, 1))
+                for (index, id) in s.habits.enumerated() { (ids + index).initialize(to: id) }
+                target.pointee.habit_ids = UnsafePointer(ids)
+                target.pointee.name = try Convert.fieldString(s.name)
+                target.pointee.key = try Convert.fieldString(s.key)
+                target.pointee.days = try Convert.fieldString(s.days.description)
+            },
+            clear: {
+                $0.pointee.habit_ids.map { UnsafeMutablePointer(mutating: $0).deallocate() }
+                Convert.freeField($0.pointee.name)
+                Convert.freeField($0.pointee.key)
+                Convert.freeField($0.pointee.days)
+            })
         out.pointee = Registry.retain(box, .shieldRuleList)
     }
 }
@@ -172,8 +178,10 @@ public func hc_shield_rule_list_free(_ list: OpaquePointer?) {
 }
 
 @c @implementation
-public func hc_shield_state(_ out: UnsafeMutablePointer<hc_shield_status>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
-                            _ out_revision: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ at_ms: Int64) -> Int32 {
+public func hc_shield_state(
+    _ out: UnsafeMutablePointer<hc_shield_status>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+    _ out_revision: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ at_ms: Int64
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
@@ -184,8 +192,10 @@ public func hc_shield_state(_ out: UnsafeMutablePointer<hc_shield_status>?, _ ca
 }
 
 @c @implementation
-public func hc_shield_transitions(_ out: UnsafeMutablePointer<hc_shield_transition>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
-                                  _ out_revision: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ from_ms: Int64, _ to_ms: Int64) -> Int32 {
+public func hc_shield_transitions(
+    _ out: UnsafeMutablePointer<hc_shield_transition>?, _ capacity: Int64, _ out_count: UnsafeMutablePointer<Int64>?,
+    _ out_revision: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ from_ms: Int64, _ to_ms: Int64
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let buffer = try Convert.array(out, capacity, "out")
         let count = try Convert.out(out_count, "out_count")
@@ -204,8 +214,10 @@ public func hc_shield_revision(_ out_revision: UnsafeMutablePointer<Int64>?, _ s
 }
 
 @c @implementation
-public func hc_shield_emergency_unlock(_ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ rule_id: Int64, _ minutes: Int32,
-                                      _ reason: UnsafePointer<CChar>?) -> Int32 {
+public func hc_shield_emergency_unlock(
+    _ out_id: UnsafeMutablePointer<Int64>?, _ store: OpaquePointer?, _ rule_id: Int64, _ minutes: Int32,
+    _ reason: UnsafePointer<CChar>?
+) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let id = try engine.emergencyUnlock(ruleId: rule_id, minutes: minutes, reason: try Convert.optionalString(reason, "reason"))
         out_id?.pointee = id

@@ -12,8 +12,9 @@ public func hc_store_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ path: 
         let path = try Convert.string(path, "path")
         let known = HC_OPEN_READONLY | HC_OPEN_NOCREATE | HC_OPEN_SYNC_FULL
         guard flags & ~known == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) has unknown bits") }
-        let options = StoreOptions(readOnly: flags & HC_OPEN_READONLY != 0, create: flags & HC_OPEN_NOCREATE == 0,
-                                    syncFull: flags & HC_OPEN_SYNC_FULL != 0)
+        let options = StoreOptions(
+            readOnly: flags & HC_OPEN_READONLY != 0, create: flags & HC_OPEN_NOCREATE == 0,
+            syncFull: flags & HC_OPEN_SYNC_FULL != 0)
         let engine = try Engine(path: path, options: options)
         out.pointee = Registry.retain(StoreHandle(engine: engine), .store)
     }

@@ -1,8 +1,8 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
-import HabitPlugins
 import HabitEngine
+import HabitPlatform
+import HabitPlugins
 
 /// What an hc_store pointer stands for: an engine, the last error message on
 /// this handle, and the lock that serialises calls on it.

@@ -1,7 +1,7 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
 import HabitHub
+import HabitPlatform
 
 // The hc_hub_* exports (include/habitcore_hub.h): validate, convert, call the hub,
 // convert back. Nothing here decides anything.
@@ -153,8 +153,10 @@ public func hc_hub_user_add(_ hub: OpaquePointer?, _ name: UnsafePointer<CChar>?
 }
 
 @c @implementation
-public func hc_hub_sync(_ out: UnsafeMutablePointer<hc_hub_sync_summary>?, _ hub: OpaquePointer?, _ store: OpaquePointer?,
-                        _ options: UnsafePointer<hc_hub_sync_options>?) -> Int32 {
+public func hc_hub_sync(
+    _ out: UnsafeMutablePointer<hc_hub_sync_summary>?, _ hub: OpaquePointer?, _ store: OpaquePointer?,
+    _ options: UnsafePointer<hc_hub_sync_options>?
+) -> Int32 {
     withHub(hub) { hub throws(HabitError) in
         if let out { try sized(UnsafePointer(out), "out") }
         guard let store else { throw HabitError(.misuse, "store is NULL") }
@@ -163,7 +165,9 @@ public func hc_hub_sync(_ out: UnsafeMutablePointer<hc_hub_sync_summary>?, _ hub
         if let options {
             try sized(options, "options")
             flags = options.pointee.flags
-            guard flags != 0, flags & ~UInt32(HC_HUB_PUSH | HC_HUB_PULL) == 0 else { throw .invalid("options.flags \(flags): HC_HUB_PUSH, HC_HUB_PULL or both") }
+            guard flags != 0, flags & ~UInt32(HC_HUB_PUSH | HC_HUB_PULL) == 0 else {
+                throw .invalid("options.flags \(flags): HC_HUB_PUSH, HC_HUB_PULL or both")
+            }
             actAs = try optionalString(options.pointee.act_as, "options.act_as")
         }
         let result = try hub.sync(StoreSync(store), push: flags & UInt32(HC_HUB_PUSH) != 0, pull: flags & UInt32(HC_HUB_PULL) != 0, actAs: actAs)

@@ -42,26 +42,34 @@ enum Commands {
         let store = try StoreRef(path: path)
         try apply(store)
         let (policy, routineBounds, zoneName, minutes, version) = try kit { () throws(HabitError) in
-            (try store.kit.streakPolicy(), try store.kit.routineBounds(), try store.kit.timeZone(), try store.kit.dayStart(),
-             try store.kit.schemaVersion())
+            (
+                try store.kit.streakPolicy(), try store.kit.routineBounds(), try store.kit.timeZone(), try store.kit.dayStart(),
+                try store.kit.schemaVersion()
+            )
         }
         let bounds = [routineBounds.morning, routineBounds.day, routineBounds.evening]
         let today = try store.today()
-        let streaks: [String: Any] = ["miss_allowance": policy.missAllowance, "open_day": PolicyOptions.openDayName(policy.openDay),
-                                      "off_days": PolicyOptions.offDaysName(policy.offDays)]
+        let streaks: [String: Any] = [
+            "miss_allowance": policy.missAllowance, "open_day": PolicyOptions.openDayName(policy.openDay),
+            "off_days": PolicyOptions.offDaysName(policy.offDays),
+        ]
         let routineText = bounds.map(clock).joined(separator: ",")
-        context.output.emit(["path": path, "timezone": zoneName, "day_start": clock(minutes),
-                             "schema": Int(version), "today": Library.format(today), "streaks": streaks,
-                             "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])]]) {
-            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)" +
-                "\n  streaks: miss allowance \(policy.missAllowance), open day \(PolicyOptions.openDayName(policy.openDay)), " +
-                "off days \(PolicyOptions.offDaysName(policy.offDays)); routines start \(routineText) after the day start"
+        context.output.emit([
+            "path": path, "timezone": zoneName, "day_start": clock(minutes),
+            "schema": Int(version), "today": Library.format(today), "streaks": streaks,
+            "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])],
+        ]) {
+            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)"
+                + "\n  streaks: miss allowance \(policy.missAllowance), open day \(PolicyOptions.openDayName(policy.openDay)), "
+                + "off days \(PolicyOptions.offDaysName(policy.offDays)); routines start \(routineText) after the day start"
         }
     }
 
     static func habitAdd(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
-            .union(DisplayOptions.valued))
+        var args = try Arguments(
+            raw,
+            valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
+                .union(DisplayOptions.valued))
         let name = try args.require(0, "NAME")
         var options = HabitOptions(name: name)
         if let kind = args.option("kind") { options.kind = HabitKind(rawValue: try Names.value(kind, in: Names.kinds, what: "kind")) }
@@ -121,8 +129,12 @@ enum Commands {
     }
 
     static func habitEdit(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: (["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day",
-                                                "from"] as Set<String>)
+        var args = try Arguments(
+            raw,
+            valued: ([
+                "name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day",
+                "from",
+            ] as Set<String>)
             .union(DisplayOptions.valued))
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
@@ -287,8 +299,10 @@ enum Commands {
         try args.finish(maxPositionals: 1)
         let states = try store.days(habitId: habit.id, from: from, to: to)
         let rows: [[String: Any]] = states.map {
-            ["date": Library.format($0.day.rawValue), "value": $0.value, "done": $0.flags.contains(.done),
-             "skipped": $0.flags.contains(.skipped), "entries": Int($0.entryCount)]
+            [
+                "date": Library.format($0.day.rawValue), "value": $0.value, "done": $0.flags.contains(.done),
+                "skipped": $0.flags.contains(.skipped), "entries": Int($0.entryCount),
+            ]
         }
         context.output.emit(["habit": habit.json, "days": rows]) {
             states.map { state in
@@ -346,7 +360,8 @@ enum Commands {
         }
         let fields = time.split(separator: ":", omittingEmptySubsequences: false).map { Int64($0) }
         guard fields.count == 2 || fields.count == 3, let hour = fields[0], let minute = fields[1], (0..<24).contains(hour),
-              (0..<60).contains(minute) else { throw bad }
+            (0..<60).contains(minute)
+        else { throw bad }
         var second: Int64 = 0
         if fields.count == 3 {
             guard let value = fields[2], (0..<60).contains(value) else { throw bad }

@@ -48,7 +48,11 @@ final class StoreRef {
             let byId = try? habit(id: id), byName = try? habit(named: name)
             switch (byId, byName) {
             case let (byId?, byName?) where byId.id != byName.id:
-                throw CLIError(exitCode: 4, message: "'\(name)' is ambiguous: habit #\(byId.id) is '\(byId.name)' and habit #\(byName.id) is named '\(byName.name)'; write #\(byId.id) or #\(byName.id)")
+                throw CLIError(
+                    exitCode: 4,
+                    message:
+                        "'\(name)' is ambiguous: habit #\(byId.id) is '\(byId.name)' and habit #\(byName.id) is named '\(byName.name)'; write #\(byId.id) or #\(byName.id)"
+                )
             case let (found?, _), let (nil, found?):
                 return found
             case (nil, nil):
@@ -65,7 +69,7 @@ final class StoreRef {
     func habit(named name: String) throws(CLIError) -> Habit {
         do {
             return try kit.habit(named: name)
-        } catch where error.code == .notFound {
+        } catch  where error.code == .notFound {
             let names = (try? habits(includeArchived: false).map(\.name)) ?? []
             throw CLIError(HabitError(code: error.code, message: error.message + Suggestion.hint(name, among: names)))
         } catch {

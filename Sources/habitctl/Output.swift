@@ -20,7 +20,7 @@ struct Output {
 
     static func encode(_ object: Any) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
-              let text = String(data: data, encoding: .utf8)
+            let text = String(data: data, encoding: .utf8)
         else { return "{}" }
         return text
     }
@@ -45,8 +45,9 @@ struct Output {
         var seconds = time_t(ms / 1000)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return String(ms) }
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
     /// A UTC time in milliseconds as ISO 8601 in local time with its offset
@@ -56,8 +57,9 @@ struct Output {
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return time(ms) }
         let offset = Int(parts.tm_gmtoff), sign = offset < 0 ? "-" : "+"
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
     }
 
     /// A number without a trailing ".0" when it is whole.

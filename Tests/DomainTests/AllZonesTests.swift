@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HabitCore
 
 /// The TZif reader against Python's zoneinfo, for every zone in /usr/share/zoneinfo:

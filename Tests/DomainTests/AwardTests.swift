@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// The award rules, catalogues, referral codes and milestones, without a store.
@@ -6,13 +7,16 @@ final class AwardTests: XCTestCase {
     func day(_ text: String) -> Int32 { (try? CivilDate.parseDay(text)) ?? 0 }
 
     func facts(_ habits: [(id: Int64, schedule: Schedule, start: String, done: [Int32])]) -> AwardFacts {
-        AwardFacts(habits: habits.map { habit in
-            let spec = HabitSpec(name: "h\(habit.id)", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
-                                 routine: .anytime, proofRequired: false, startDay: day(habit.start), schedule: habit.schedule)
-            let states = habit.done.map { DayState(day: $0, value: 1, done: true, skipped: false, entryCount: 1) }
-            return AwardFacts.HabitFacts(id: habit.id, history: HabitHistory(spec: spec, versions: [], archivedDay: nil, days: states),
-                                         createdDay: day(habit.start), proofs: [])
-        }, vacations: [], creditsEarned: [], referrals: [], weekStart: 1)
+        AwardFacts(
+            habits: habits.map { habit in
+                let spec = HabitSpec(
+                    name: "h\(habit.id)", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
+                    routine: .anytime, proofRequired: false, startDay: day(habit.start), schedule: habit.schedule)
+                let states = habit.done.map { DayState(day: $0, value: 1, done: true, skipped: false, entryCount: 1) }
+                return AwardFacts.HabitFacts(
+                    id: habit.id, history: HabitHistory(spec: spec, versions: [], archivedDay: nil, days: states),
+                    createdDay: day(habit.start), proofs: [])
+            }, vacations: [], creditsEarned: [], referrals: [], weekStart: 1)
     }
 
     func rule(_ id: String, _ metric: AwardMetric, _ scope: AwardScope = .allHabits, _ threshold: Int64) -> AwardRule {
@@ -43,8 +47,9 @@ final class AwardTests: XCTestCase {
     func testAQuotaStreakCrossesOnTheDayItsQuotaIsMet() {
         // Weeks from Monday 2026-11-02: three days done in each of three weeks; the third week's third is on Wednesday 11-18.
         let done = ["11-02", "11-03", "11-04", "11-09", "11-10", "11-12", "11-16", "11-17", "11-18"].map { day("2026-" + $0) }
-        let result = AwardEvaluation.standings([rule("w3", .currentStreak, .habit(1), 3)],
-                                               facts: facts([(1, .timesPerWeek(3), "2026-11-02", done)]), asOf: day("2026-11-22"))
+        let result = AwardEvaluation.standings(
+            [rule("w3", .currentStreak, .habit(1), 3)],
+            facts: facts([(1, .timesPerWeek(3), "2026-11-02", done)]), asOf: day("2026-11-22"))
         XCTAssertEqual(result.first?.crossing, AwardCrossing(day: day("2026-11-18"), cause: .habitDay(habitId: 1, day: day("2026-11-18"))))
         XCTAssertEqual(result.first?.value, 3)
     }
@@ -54,9 +59,12 @@ final class AwardTests: XCTestCase {
         let start = day("2026-11-01")
         let facts = facts([(1, .daily, "2026-11-01", (0..<5).map { start + $0 }), (2, .daily, "2026-11-01", (2..<6).map { start + $0 })])
         let asOf = start + 9
-        let results = AwardEvaluation.standings([rule("any-4", .totalCompletions, .anyHabit, 4), rule("all-8", .totalCompletions, .allHabits, 8),
-                                                 rule("two-4", .totalCompletions, .habit(2), 4), rule("any-run-4", .longestStreak, .anyHabit, 4)],
-                                                facts: facts, asOf: asOf)
+        let results = AwardEvaluation.standings(
+            [
+                rule("any-4", .totalCompletions, .anyHabit, 4), rule("all-8", .totalCompletions, .allHabits, 8),
+                rule("two-4", .totalCompletions, .habit(2), 4), rule("any-run-4", .longestStreak, .anyHabit, 4),
+            ],
+            facts: facts, asOf: asOf)
         XCTAssertEqual(results.map(\.value), [5, 9, 4, 5])
         XCTAssertEqual(results.map { $0.crossing?.day }, [start + 3, start + 4, start + 5, start + 3])
         XCTAssertEqual(results[1].crossing?.cause, .habitDay(habitId: 2, day: start + 4), "the 8th completion: habit 2 after habit 1 on that day")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HabitCore
 
 final class CivilDateTests: XCTestCase {
@@ -11,7 +12,7 @@ final class CivilDateTests: XCTestCase {
             XCTAssertEqual(date.dayNumber, day)
             if let previous { XCTAssertTrue(previous.year < date.year || previous.month < date.month || previous.day < date.day) }
             previous = date
-            day += 97 // a stride that visits every month and weekday over the range
+            day += 97  // a stride that visits every month and weekday over the range
         }
         XCTAssertEqual(try CivilDate(parsing: "1970-01-01").dayNumber, 0)
         XCTAssertEqual(try CivilDate(parsing: "0001-01-01").dayNumber, CivilDate.minDay)
@@ -20,8 +21,10 @@ final class CivilDateTests: XCTestCase {
     }
 
     func testImpossibleDatesAreRefusedWithTheirReason() {
-        for text in ["2026-02-30", "2026-02-29", "2025-13-01", "2026-00-10", "2026-04-31", "0000-12-31", "2026-1-1",
-                     "2026/01/01", "", "２０２６-01-01", "2026-01-01T00:00"] {
+        for text in [
+            "2026-02-30", "2026-02-29", "2025-13-01", "2026-00-10", "2026-04-31", "0000-12-31", "2026-1-1",
+            "2026/01/01", "", "２０２６-01-01", "2026-01-01T00:00",
+        ] {
             XCTAssertThrowsError(try CivilDate(parsing: text), text)
         }
         XCTAssertNoThrow(try CivilDate(parsing: "2024-02-29"))
@@ -37,9 +40,9 @@ final class CivilDateTests: XCTestCase {
     }
 
     func testWeekdays() throws {
-        XCTAssertEqual(CivilDate.weekday(0), 4) // 1970-01-01, a Thursday
-        XCTAssertEqual(CivilDate.weekday(try CivilDate.parseDay("2026-11-22")), 0) // a Sunday
+        XCTAssertEqual(CivilDate.weekday(0), 4)  // 1970-01-01, a Thursday
+        XCTAssertEqual(CivilDate.weekday(try CivilDate.parseDay("2026-11-22")), 0)  // a Sunday
         XCTAssertEqual(CivilDate.weekday(try CivilDate.parseDay("1969-12-31")), 3)
-        XCTAssertEqual(CivilDate.weekday(CivilDate.minDay), 1) // 0001-01-01, a Monday
+        XCTAssertEqual(CivilDate.weekday(CivilDate.minDay), 1)  // 0001-01-01, a Monday
     }
 }

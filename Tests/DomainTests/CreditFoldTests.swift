@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// The credit fold's rules, with today moved at will.
@@ -7,12 +8,16 @@ final class CreditFoldTests: XCTestCase {
 
     func entry(_ kind: CreditKind, _ minutes: Int64, on day: Int32) -> CreditEntry {
         nextId += 1
-        return CreditEntry(id: nextId, accountId: 1, kind: kind, minutes: minutes, day: day, atMs: 0, reason: nil, cause: .manual,
-                           causeId: nil, habitId: nil, steps: nil)
+        return CreditEntry(
+            id: nextId, accountId: 1, kind: kind, minutes: minutes, day: day, atMs: 0, reason: nil, cause: .manual,
+            causeId: nil, habitId: nil, steps: nil)
     }
 
-    let carry = CreditRules([CreditRule(id: 1, accountId: 1, kind: .expiry, habitId: nil, value: Int64(ExpiryPolicy.carryOver.rawValue),
-                                        fromDay: 0)])
+    let carry = CreditRules([
+        CreditRule(
+            id: 1, accountId: 1, kind: .expiry, habitId: nil, value: Int64(ExpiryPolicy.carryOver.rawValue),
+            fromDay: 0)
+    ])
 
     func testEndOfDayExpiresWhatIsLeftOnceTheDayIsOver() throws {
         let entries = [entry(.earn, 54, on: 100), entry(.spend, -20, on: 100)]
@@ -20,9 +25,13 @@ final class CreditFoldTests: XCTestCase {
         let days = try CreditFold.days(entries, rules: CreditRules([]), through: 101, today: 101)
         XCTAssertEqual(days.first?.expired, 34)
         XCTAssertEqual(days.last?.available, 0)
-        XCTAssertEqual(try CreditFold.unwrittenExpiries(in: try CreditFold.days(entries, rules: CreditRules([]), through: 101, today: 101), entries: entries).map(\.minutes), [34])
+        XCTAssertEqual(
+            try CreditFold.unwrittenExpiries(in: try CreditFold.days(entries, rules: CreditRules([]), through: 101, today: 101), entries: entries).map(
+                \.minutes), [34])
         let written = entries + [entry(.expire, -34, on: 100)]
-        XCTAssertTrue(try CreditFold.unwrittenExpiries(in: try CreditFold.days(written, rules: CreditRules([]), through: 101, today: 101), entries: written).isEmpty, "written once")
+        XCTAssertTrue(
+            try CreditFold.unwrittenExpiries(in: try CreditFold.days(written, rules: CreditRules([]), through: 101, today: 101), entries: written).isEmpty,
+            "written once")
         XCTAssertEqual(try CreditFold.available(written, rules: CreditRules([]), on: 101, today: 101), 0, "the same balance either way")
     }
 
@@ -43,8 +52,10 @@ final class CreditFoldTests: XCTestCase {
     }
 
     func testASwitchToEndOfDayExpiresTheCarriedBalanceAtTheEndOfItsFirstDay() throws {
-        let rules = CreditRules([CreditRule(id: 1, accountId: 1, kind: .expiry, habitId: nil, value: 2, fromDay: 0),
-                                 CreditRule(id: 2, accountId: 1, kind: .expiry, habitId: nil, value: 1, fromDay: 105)])
+        let rules = CreditRules([
+            CreditRule(id: 1, accountId: 1, kind: .expiry, habitId: nil, value: 2, fromDay: 0),
+            CreditRule(id: 2, accountId: 1, kind: .expiry, habitId: nil, value: 1, fromDay: 105),
+        ])
         let entries = [entry(.earn, 40, on: 100)]
         XCTAssertEqual(try CreditFold.available(entries, rules: rules, on: 105, today: 105), 40)
         let days = try CreditFold.days(entries, rules: rules, through: 106, today: 106)
@@ -53,9 +64,11 @@ final class CreditFoldTests: XCTestCase {
     }
 
     func testRulesApplyFromTheirDayAndTheLaterOfTwoForOneDayWins() {
-        let rules = CreditRules([CreditRule(id: 1, accountId: 1, kind: .stepsPerMinute, habitId: nil, value: 50, fromDay: 200),
-                                 CreditRule(id: 2, accountId: 1, kind: .stepsPerMinute, habitId: nil, value: 40, fromDay: 200),
-                                 CreditRule(id: 3, accountId: 1, kind: .habitMinutes, habitId: 7, value: 15, fromDay: 150)])
+        let rules = CreditRules([
+            CreditRule(id: 1, accountId: 1, kind: .stepsPerMinute, habitId: nil, value: 50, fromDay: 200),
+            CreditRule(id: 2, accountId: 1, kind: .stepsPerMinute, habitId: nil, value: 40, fromDay: 200),
+            CreditRule(id: 3, accountId: 1, kind: .habitMinutes, habitId: 7, value: 15, fromDay: 150),
+        ])
         XCTAssertEqual(rules.minutes(forSteps: 5_450, on: 199), 54)
         XCTAssertEqual(rules.minutes(forSteps: 5_450, on: 200), 136)
         XCTAssertEqual(rules.habitMinutes(habitId: 7, on: 149), 0)
@@ -76,13 +89,17 @@ final class CreditFoldTests: XCTestCase {
     func testDerivationsAfterAMergeGiveTheLedgerOfAStoreThatHadEveryFact() throws {
         var steps = entry(.earn, 50, on: 100)
         steps.cause = .steps
-        XCTAssertEqual(try CreditDerivation.stepCorrections(totals: [100: 7_000, 99: 4_999], entries: [steps], rules: CreditRules([])).map { [Int64($0.day), $0.minutes, $0.steps] },
-                       [[99, 49, 4_999], [100, 20, 7_000]], "a lower total than the one held earns nothing; a higher one tops up once")
+        XCTAssertEqual(
+            try CreditDerivation.stepCorrections(totals: [100: 7_000, 99: 4_999], entries: [steps], rules: CreditRules([])).map {
+                [Int64($0.day), $0.minutes, $0.steps]
+            },
+            [[99, 49, 4_999], [100, 20, 7_000]], "a lower total than the one held earns nothing; a higher one tops up once")
         XCTAssertTrue(try CreditDerivation.stepCorrections(totals: [100: 5_000], entries: [steps], rules: CreditRules([])).isEmpty)
         // A rate raised for the day after it earned (merged from another device): the day is recounted down.
         let raised = CreditRules([CreditRule(id: 1, accountId: 1, kind: .stepsPerMinute, habitId: nil, value: 200, fromDay: 100)])
-        XCTAssertEqual(try CreditDerivation.stepCorrections(totals: [100: 5_000], entries: [steps], rules: raised).map { [Int64($0.day), $0.minutes] },
-                       [[100, -25]])
+        XCTAssertEqual(
+            try CreditDerivation.stepCorrections(totals: [100: 5_000], entries: [steps], rules: raised).map { [Int64($0.day), $0.minutes] },
+            [[100, -25]])
         // This device wrote day 100's expiry, then a spend of day 100 made on another device arrived.
         let here = [entry(.earn, 50, on: 100), entry(.expire, -50, on: 100)]
         XCTAssertTrue(try CreditDerivation.expiryCorrections(here, rules: CreditRules([]), today: 101).isEmpty, "nothing to correct")
@@ -91,19 +108,23 @@ final class CreditFoldTests: XCTestCase {
         XCTAssertEqual(corrections.map { [Int64($0.day), $0.minutes] }, [[100, 30]], "30 of the 50 were spent, not expired")
         let corrected = merged + corrections.map { entry(.expire, $0.minutes, on: $0.day) }
         let direct = [entry(.earn, 50, on: 100), entry(.spend, -30, on: 100)]
-        XCTAssertEqual(try CreditFold.days(corrected, rules: CreditRules([]), through: 101, today: 101),
-                       try CreditFold.days(direct, rules: CreditRules([]), through: 101, today: 101))
+        XCTAssertEqual(
+            try CreditFold.days(corrected, rules: CreditRules([]), through: 101, today: 101),
+            try CreditFold.days(direct, rules: CreditRules([]), through: 101, today: 101))
         XCTAssertTrue(try CreditDerivation.expiryCorrections(corrected, rules: CreditRules([]), today: 101).isEmpty, "corrected once")
-        XCTAssertEqual(try CreditFold.available(merged, rules: CreditRules([]), on: 101, today: 101), 0,
-                       "a written expiry made wrong by a late spend never changes the balance, corrected or not")
-        XCTAssertEqual(try CreditFold.available(here + [entry(.expire, -9, on: 101)], rules: CreditRules([]), on: 101, today: 101), 0,
-                       "nor does one written for a day that came back (today is not over)")
+        XCTAssertEqual(
+            try CreditFold.available(merged, rules: CreditRules([]), on: 101, today: 101), 0,
+            "a written expiry made wrong by a late spend never changes the balance, corrected or not")
+        XCTAssertEqual(
+            try CreditFold.available(here + [entry(.expire, -9, on: 101)], rules: CreditRules([]), on: 101, today: 101), 0,
+            "nor does one written for a day that came back (today is not over)")
         XCTAssertEqual(try CreditFold.available([entry(.earn, 9, on: 101), entry(.expire, -9, on: 101)], rules: CreditRules([]), on: 101, today: 101), 9)
         // Two spends made offline overdraw: nothing expires, the debt shows.
         let overdrawn = here + [entry(.spend, -40, on: 100), entry(.spend, -30, on: 100)]
         let fix = try CreditDerivation.expiryCorrections(overdrawn, rules: CreditRules([]), today: 101)
         XCTAssertEqual(fix.map { [Int64($0.day), $0.minutes] }, [[100, 50]])
-        XCTAssertEqual(try CreditFold.available(overdrawn + fix.map { entry(.expire, $0.minutes, on: $0.day) }, rules: CreditRules([]), on: 101, today: 101), -20)
+        XCTAssertEqual(
+            try CreditFold.available(overdrawn + fix.map { entry(.expire, $0.minutes, on: $0.day) }, rules: CreditRules([]), on: 101, today: 101), -20)
     }
 
     func testOnlyFactsTravel() throws {
@@ -125,7 +146,8 @@ final class CreditFoldTests: XCTestCase {
         XCTAssertEqual(CreditDerivation.habitReward(owed: 5, done: true, held: 0).map { "\($0.kind) \($0.minutes)" }, "earn 5")
         XCTAssertNil(CreditDerivation.habitReward(owed: 5, done: true, held: 5))
         XCTAssertEqual(CreditDerivation.habitReward(owed: 5, done: false, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust -5", "an undo takes it back")
-        XCTAssertEqual(CreditDerivation.habitReward(owed: 10, done: true, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust 5", "a changed reward is recounted")
+        XCTAssertEqual(
+            CreditDerivation.habitReward(owed: 10, done: true, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust 5", "a changed reward is recounted")
         XCTAssertEqual(CreditDerivation.habitReward(owed: 0, done: true, held: 5).map { "\($0.kind) \($0.minutes)" }, "adjust -5")
         XCTAssertNil(CreditDerivation.habitReward(owed: 0, done: true, held: 0))
         XCTAssertNil(CreditDerivation.habitReward(owed: 5, done: false, held: 0))

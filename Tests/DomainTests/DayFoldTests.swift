@@ -1,10 +1,12 @@
 import XCTest
+
 @testable import HabitCore
 
 final class DayFoldTests: XCTestCase {
     func spec(_ kind: HabitKind, target: Double = 8, direction: Direction = .atLeast) -> HabitSpec {
-        HabitSpec(name: "h", kind: kind, target: target, direction: direction, group: nil, unit: nil, routine: .anytime,
-                  proofRequired: false, startDay: 0, schedule: .daily)
+        HabitSpec(
+            name: "h", kind: kind, target: target, direction: direction, group: nil, unit: nil, routine: .anytime,
+            proofRequired: false, startDay: 0, schedule: .daily)
     }
 
     var nextId: Int64 = 0
@@ -27,8 +29,10 @@ final class DayFoldTests: XCTestCase {
 
     func testTotalsCountEachSourcesHighestReport() {
         let counter = spec(.counter, target: 6000)
-        let entries = [entry(.total, 3000, source: .health), entry(.total, 5400, source: .health), entry(.total, 5400, source: .health),
-                       entry(.total, 5000, source: .health), entry(.total, 700, source: .manual), entry(.amount, 100)]
+        let entries = [
+            entry(.total, 3000, source: .health), entry(.total, 5400, source: .health), entry(.total, 5400, source: .health),
+            entry(.total, 5000, source: .health), entry(.total, 700, source: .manual), entry(.amount, 100),
+        ]
         XCTAssertEqual(fold(entries, counter).value, 6200)
         XCTAssertTrue(fold(entries, counter).done)
     }

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// "Today" never goes backwards: across both clock changes of a year, for a day start at
@@ -16,8 +17,10 @@ final class DayStartSweepTests: XCTestCase {
 
     func testTodayNeverGoesBackwardsAcrossBothClockChanges() throws {
         // (zone, the day clocks go forward, the day they go back), 2026.
-        let changes = [("Europe/Berlin", "2026-03-29", "2026-10-25"), ("America/New_York", "2026-03-08", "2026-11-01"),
-                       ("Australia/Lord_Howe", "2026-04-05", "2026-10-04")]  // Lord Howe shifts by half an hour
+        let changes = [
+            ("Europe/Berlin", "2026-03-29", "2026-10-25"), ("America/New_York", "2026-03-08", "2026-11-01"),
+            ("Australia/Lord_Howe", "2026-04-05", "2026-10-04"),
+        ]  // Lord Howe shifts by half an hour
         for (name, forward, back) in changes {
             let rules = try zone(name)
             for change in [forward, back] {
@@ -28,16 +31,18 @@ final class DayStartSweepTests: XCTestCase {
                     var beginnings: [Int64] = []
                     for second in stride(from: start + 60, through: end, by: 60) {
                         let day = try clock.localDay(utcMs: second * 1000)
-                        XCTAssertTrue(day == previous || day == previous + 1,
-                                      "\(name) \(change) day start \(dayStart) min: \(previous) then \(day) at \(second)")
+                        XCTAssertTrue(
+                            day == previous || day == previous + 1,
+                            "\(name) \(change) day start \(dayStart) min: \(previous) then \(day) at \(second)")
                         if day != previous { beginnings.append(second) }
                         previous = day
                     }
                     XCTAssertGreaterThanOrEqual(beginnings.count, 2, "\(name) \(change) day start \(dayStart)")
                     // A day lasts 24 hours, give or take the clock change: never an hour, never 47.
                     for (first, next) in zip(beginnings, beginnings.dropFirst()) {
-                        XCTAssertTrue((23 * 3600...25 * 3600).contains(next - first),
-                                      "\(name) \(change) day start \(dayStart): a day of \(next - first) s")
+                        XCTAssertTrue(
+                            (23 * 3600...25 * 3600).contains(next - first),
+                            "\(name) \(change) day start \(dayStart): a day of \(next - first) s")
                     }
                 }
             }

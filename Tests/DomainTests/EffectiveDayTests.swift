@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// Which days a change to a day-versioned setting may reach.

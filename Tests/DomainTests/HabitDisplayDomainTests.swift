@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// HabitDisplay's rules: the one colour check every caller goes through, the text
@@ -19,11 +20,16 @@ final class HabitDisplayDomainTests: XCTestCase {
     func testTextLimitsAndEmptyTexts() throws {
         let ok = try HabitDisplay(description: "a\nb\tc", question: "", colour: "", icon: "", position: .min).validated()
         XCTAssertEqual(ok, HabitDisplay(description: "a\nb\tc", position: .min))
-        XCTAssertNoThrow(try HabitDisplay(description: String(repeating: "x", count: 4096), question: String(repeating: "q", count: 500),
-                                          icon: String(repeating: "i", count: 64)).validated())
-        let bad = [HabitDisplay(description: String(repeating: "x", count: 4097)), HabitDisplay(question: String(repeating: "q", count: 501)),
-                   HabitDisplay(question: "a\nb"), HabitDisplay(icon: String(repeating: "i", count: 65)), HabitDisplay(icon: "a\u{0}b"),
-                   HabitDisplay(description: "bell\u{7}")]
+        XCTAssertNoThrow(
+            try HabitDisplay(
+                description: String(repeating: "x", count: 4096), question: String(repeating: "q", count: 500),
+                icon: String(repeating: "i", count: 64)
+            ).validated())
+        let bad = [
+            HabitDisplay(description: String(repeating: "x", count: 4097)), HabitDisplay(question: String(repeating: "q", count: 501)),
+            HabitDisplay(question: "a\nb"), HabitDisplay(icon: String(repeating: "i", count: 65)), HabitDisplay(icon: "a\u{0}b"),
+            HabitDisplay(description: "bell\u{7}"),
+        ]
         for display in bad { XCTAssertThrowsError(try display.validated(), "\(display)") }
     }
 

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// The name rule as a table: what is stored, what counts as the same name, what is refused.
@@ -28,8 +29,10 @@ final class HabitNameTests: XCTestCase {
     }
 
     func testInvisibleAndReorderingCharactersAreRefused() {
-        let refused: [UInt32] = [0x202E, 0x202A, 0x200E, 0x200F, 0x2066, 0x2069, 0x061C, 0x200B, 0x2060, 0xFEFF, 0x00AD,
-                                 0x180E, 0x3164, 0x115F, 0xFFA0, 0x034F, 0x2028, 0x2029, 0xE0041, 0x1D173]
+        let refused: [UInt32] = [
+            0x202E, 0x202A, 0x200E, 0x200F, 0x2066, 0x2069, 0x061C, 0x200B, 0x2060, 0xFEFF, 0x00AD,
+            0x180E, 0x3164, 0x115F, 0xFFA0, 0x034F, 0x2028, 0x2029, 0xE0041, 0x1D173,
+        ]
         for value in refused {
             let scalar = Unicode.Scalar(value).map(String.init) ?? ""
             XCTAssertThrowsError(try HabitName.normalized("a" + scalar + "b"), String(value, radix: 16))

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 final class JSONTests: XCTestCase {
@@ -11,9 +12,11 @@ final class JSONTests: XCTestCase {
     }
 
     func testHostileInputIsRefusedWithAReason() {
-        let bad = ["", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "1e400", "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"",
-                   "\"a\u{1}\"", "{\"a\":1,\"a\":2}", "[1] 2", "nul", "tru", String(repeating: "[", count: 100),
-                   String(repeating: "{\"a\":", count: 70) + "1" + String(repeating: "}", count: 70)]
+        let bad = [
+            "", "{", "[1,]", "{\"a\":1,}", "01", "1.", "-", "1e", "1e400", "\"\\x\"", "\"\\ud800\"", "\"\\udc00x\"",
+            "\"a\u{1}\"", "{\"a\":1,\"a\":2}", "[1] 2", "nul", "tru", String(repeating: "[", count: 100),
+            String(repeating: "{\"a\":", count: 70) + "1" + String(repeating: "}", count: 70),
+        ]
         for text in bad {
             XCTAssertThrowsError(try JSON.parse(text), text.prefix(20).description) { error in
                 XCTAssertEqual((error as? HabitError)?.code, .invalid)

@@ -1,10 +1,12 @@
 import Testing
+
 @testable import HabitCore
 
 /// Properties of the ledger fold over random histories (Swift Testing).
 struct LedgerProperties {
-    static let counter = HabitSpec(name: "c", kind: .counter, target: 10, direction: .atLeast, group: nil, unit: nil,
-                                   routine: .anytime, proofRequired: false, startDay: 0, schedule: .daily)
+    static let counter = HabitSpec(
+        name: "c", kind: .counter, target: 10, direction: .atLeast, group: nil, unit: nil,
+        routine: .anytime, proofRequired: false, startDay: 0, schedule: .daily)
 
     static func randomHistory(seed: UInt64, count: Int) -> [Entry] {
         var random = SplitMix(seed: seed)
@@ -12,9 +14,11 @@ struct LedgerProperties {
         for id in 1...Int64(count) {
             let kind: EntryKind = [.amount, .amount, .total, .done, .skip].randomElement(using: &random) ?? .amount
             let source: EntrySource = Bool.random(using: &random) ? .manual : .health
-            entries.append(Entry(id: id, habitId: 1, day: Int32.random(in: 0..<5, using: &random), kind: kind,
-                                 value: Double(Int.random(in: 0..<8, using: &random)), recordedAtMs: 0, source: source,
-                                 undoes: nil, note: nil))
+            entries.append(
+                Entry(
+                    id: id, habitId: 1, day: Int32.random(in: 0..<5, using: &random), kind: kind,
+                    value: Double(Int.random(in: 0..<8, using: &random)), recordedAtMs: 0, source: source,
+                    undoes: nil, note: nil))
         }
         return entries
     }
@@ -25,8 +29,9 @@ struct LedgerProperties {
         var random = SplitMix(seed: UInt64(seed) &* 7)
         let target = try #require(history.randomElement(using: &random))
         let without = history.filter { $0.id != target.id }
-        let undo = Entry(id: 1000, habitId: 1, day: target.day, kind: .undo, value: 0, recordedAtMs: 0, source: .manual,
-                         undoes: target.id, note: nil)
+        let undo = Entry(
+            id: 1000, habitId: 1, day: target.day, kind: .undo, value: 0, recordedAtMs: 0, source: .manual,
+            undoes: target.id, note: nil)
         let undone = DayFold.states(history + [undo], from: 0, to: 4, habit: Self.counter)
         #expect(undone == DayFold.states(without, from: 0, to: 4, habit: Self.counter))
     }

@@ -1,13 +1,14 @@
 import XCTest
+
 @testable import HabitCore
 
 final class LoopCSVTests: XCTestCase {
     let habits = """
-    Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
-    001,Meditate,YES_NO,"Did you meditate, today?",,1,1,#FF8F00,,,,false
-    002,Run,NUMERICAL,How many miles?,,3,7,#E64A19,miles,AT_LEAST,2.0,false
-    003,Old,YES_NO,,,1,3,#AFB42B,,,,true
-    """
+        Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+        001,Meditate,YES_NO,"Did you meditate, today?",,1,1,#FF8F00,,,,false
+        002,Run,NUMERICAL,How many miles?,,3,7,#E64A19,miles,AT_LEAST,2.0,false
+        003,Old,YES_NO,,,1,3,#AFB42B,,,,true
+        """
 
     func testHabitsAndMarksBecomeAPlan() throws {
         let marks = "Date,Meditate,Run,Old\n2026-01-03,2,3500,1\n2026-01-02,3,0,2\n2026-01-01,YES_MANUAL,-1,0\n"
@@ -23,21 +24,32 @@ final class LoopCSVTests: XCTestCase {
     }
 
     func testBadInputNamesFileAndLine() {
-        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: "Date,Meditate\n2026-01-01,2\n2026-02-30,2\n",
-                                              today: 20_500, nowMs: 0)) { error in
+        XCTAssertThrowsError(
+            try LoopCSV.plan(
+                habitsCSV: habits, checkmarksCSV: "Date,Meditate\n2026-01-01,2\n2026-02-30,2\n",
+                today: 20_500, nowMs: 0)
+        ) { error in
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Checkmarks.csv line 3:") == true, "\(error)")
         }
         XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: habits, checkmarksCSV: "Date,Nobody\n", today: 0, nowMs: 0))
         // Loop allows two habits of one name: the later one is told apart, not refused.
-        XCTAssertEqual(try LoopCSV.plan(habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false\n005,Run,YES_NO,,,1,1,#000,,,,false",
-                                        checkmarksCSV: "Date\n", today: 0, nowMs: 0).habits.map(\.spec.name),
-                       ["Meditate", "Run", "Old", "run (2)", "Run (3)"])
+        XCTAssertEqual(
+            try LoopCSV.plan(
+                habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false\n005,Run,YES_NO,,,1,1,#000,,,,false",
+                checkmarksCSV: "Date\n", today: 0, nowMs: 0
+            ).habits.map(\.spec.name),
+            ["Meditate", "Run", "Old", "run (2)", "Run (3)"])
         // "#000" is not #RRGGBB: left out, the habit kept; Loop's own colours kept as written.
-        let colours = try? LoopCSV.plan(habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false", checkmarksCSV: "Date\n",
-                                        today: 0, nowMs: 0).habits.map(\.spec.display.colour)
+        let colours = try? LoopCSV.plan(
+            habitsCSV: habits + "\n004,run,YES_NO,,,1,1,#000,,,,false", checkmarksCSV: "Date\n",
+            today: 0, nowMs: 0
+        ).habits.map(\.spec.display.colour)
         XCTAssertEqual(colours, ["#FF8F00", "#E64A19", "#AFB42B", nil])
-        XCTAssertThrowsError(try LoopCSV.plan(habitsCSV: "Position,Name,Type\n001,X,BOOLEAN\n", checkmarksCSV: "Date\n",
-                                              today: 0, nowMs: 0)) { error in
+        XCTAssertThrowsError(
+            try LoopCSV.plan(
+                habitsCSV: "Position,Name,Type\n001,X,BOOLEAN\n", checkmarksCSV: "Date\n",
+                today: 0, nowMs: 0)
+        ) { error in
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("Habits.csv line 2:") == true, "\(error)")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HabitCore
 
 /// SHA-256 against the FIPS 180-4 examples, and how a policy combines verdicts.
@@ -7,10 +8,12 @@ final class ProofTests: XCTestCase {
     func testSHA256MatchesTheStandardVectors() {
         XCTAssertEqual(SHA256.hex([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         XCTAssertEqual(SHA256.hex(Array("abc".utf8)), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
-                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        XCTAssertEqual(SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
-                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+        XCTAssertEqual(
+            SHA256.hex(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+            "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(
+            SHA256.hex([UInt8](repeating: UInt8(ascii: "a"), count: 1_000_000)),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
     }
 
     /// Every length around the block and padding boundaries (55, 56, 63, 64 ... bytes)
@@ -44,8 +47,9 @@ final class ProofTests: XCTestCase {
     }
 
     func verdict(_ id: String, _ outcome: Outcome, _ confidence: Double) -> Verdict {
-        Verdict(stage: .verifier, verifierId: id, verifierVersion: "1", outcome: outcome, confidence: confidence, reasonCode: outcome.name,
-                message: "said so")
+        Verdict(
+            stage: .verifier, verifierId: id, verifierVersion: "1", outcome: outcome, confidence: confidence, reasonCode: outcome.name,
+            message: "said so")
     }
 
     func testTextForFixedCBuffersIsCutOnlyBetweenCharacters() {

@@ -1,6 +1,7 @@
 import HabitCore
-@testable import ProofcheckCore
 import XCTest
+
+@testable import ProofcheckCore
 
 /// proofcheck's pure parts: the EXIF reader and container walk on hostile bytes,
 /// PDQ's properties, JPEG quality, capture time and the day rule.
@@ -28,7 +29,8 @@ final class ProofcheckCoreTests: XCTestCase {
         let gpsDate = text("2026:03:01")
         let rationalsAt = data + blobs.count
         for value in [6, 14, 59] { blobs += u32(value) + u32(1) }
-        out += u16(5) + entry(0x010F, 2, make.1, make.0) + entry(0x0131, 2, software.1, software.0) + entry(0x0132, 2, changed.1, changed.0)
+        out +=
+            u16(5) + entry(0x010F, 2, make.1, make.0) + entry(0x0131, 2, software.1, software.0) + entry(0x0132, 2, changed.1, changed.0)
             + entry(0x8769, 4, 1, exif) + entry(0x8825, 4, 1, gps) + u32(0)
         out += u16(3) + entry(0x9003, 2, taken.1, taken.0) + entry(0x9011, 2, offset.1, offset.0) + entry(0x9286, 7, comment.count, commentAt) + u32(0)
         out += u16(2) + entry(0x001D, 2, gpsDate.1, gpsDate.0) + entry(0x0007, 5, 3, rationalsAt) + u32(0)
@@ -86,9 +88,11 @@ final class ProofcheckCoreTests: XCTestCase {
     }
 
     func testJPEGQualityIsReadBackFromScaledStandardTables() {
-        let standard = [16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
-                        18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112,
-                        100, 103, 99]
+        let standard = [
+            16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62,
+            18, 22, 37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112,
+            100, 103, 99,
+        ]
         for quality in [30, 50, 75, 85, 95] {
             // libjpeg's own scaling (jcparam.c's rule).
             let scale = quality < 50 ? 5000 / quality : 200 - 2 * quality
@@ -113,8 +117,9 @@ final class ProofcheckCoreTests: XCTestCase {
         let image = noise(width: 160, height: 120, seed: 1)
         let hash = PDQ.hash(image)
         XCTAssertEqual(hash.words.reduce(0) { $0 + $1.nonzeroBitCount }, 128, "half the bits are above the median")
-        XCTAssertEqual(PDQ.hash(LumaImage(width: 160, height: 120, pixels: image.pixels.map { min(255, $0 * 0.8 + 20) })).distance(to: hash), 0,
-                       "a linear change of brightness keeps every bit")
+        XCTAssertEqual(
+            PDQ.hash(LumaImage(width: 160, height: 120, pixels: image.pixels.map { min(255, $0 * 0.8 + 20) })).distance(to: hash), 0,
+            "a linear change of brightness keeps every bit")
         XCTAssertGreaterThan(PDQ.hash(noise(width: 160, height: 120, seed: 2)).distance(to: hash), 80, "unrelated images are far apart")
         XCTAssertEqual(PDQ.hash(LumaImage(width: 4, height: 4, pixels: [Float](repeating: 1, count: 16))).quality, 0, "too small to hash")
     }
@@ -149,12 +154,18 @@ final class ProofcheckCoreTests: XCTestCase {
         for row in 0..<360 { for column in 0..<480 { boxed[(row + 120) * 480 + column] = pixels[row * 480 + column] } }
         let letterboxed = LumaImage(width: 480, height: 600, pixels: boxed)
         XCTAssertEqual(letterboxed.trimmingUniformBars().height, 360)
-        XCTAssertEqual(FingerprintMatcher.nearest(ProofFingerprint.analyse(letterboxed).probes, among: [(7, kept.bytes)], maxDistance: 31,
-                                                  minQuality: 50)?.proofId, 7)
-        XCTAssertNil(FingerprintMatcher.nearest(ProofFingerprint.analyse(noise(width: 480, height: 360, seed: 5)).probes,
-                                                among: [(7, kept.bytes)], maxDistance: 31, minQuality: 50))
-        XCTAssertNil(FingerprintMatcher.nearest(mirrored, among: [(8, [1, 2, 3]), (9, [2] + kept.bytes.dropFirst())], maxDistance: 31,
-                                                minQuality: 50), "bytes of another format are skipped")
+        XCTAssertEqual(
+            FingerprintMatcher.nearest(
+                ProofFingerprint.analyse(letterboxed).probes, among: [(7, kept.bytes)], maxDistance: 31,
+                minQuality: 50)?.proofId, 7)
+        XCTAssertNil(
+            FingerprintMatcher.nearest(
+                ProofFingerprint.analyse(noise(width: 480, height: 360, seed: 5)).probes,
+                among: [(7, kept.bytes)], maxDistance: 31, minQuality: 50))
+        XCTAssertNil(
+            FingerprintMatcher.nearest(
+                mirrored, among: [(8, [1, 2, 3]), (9, [2] + kept.bytes.dropFirst())], maxDistance: 31,
+                minQuality: 50), "bytes of another format are skipped")
     }
 
     func testCaptureTimeAndTheStoreDay() throws {
@@ -182,8 +193,9 @@ final class ProofcheckCoreTests: XCTestCase {
         let midnight = Receipt(atMs: receivedMs, day: previous + 1, utcOffsetSeconds: 3600, dayStartMinutes: 0)
         XCTAssertEqual(MetadataSignals.find(container, exif: .success(facts), receipt: midnight, config: ProofcheckConfig()).map(\.name), [])
         let late = Receipt(atMs: receivedMs - 3 * 3_600_000, day: previous, utcOffsetSeconds: 3600, dayStartMinutes: 0)
-        XCTAssertEqual(MetadataSignals.find(container, exif: .success(facts), receipt: late, config: ProofcheckConfig()).map(\.name),
-                       ["taken_after_receipt", "taken_another_day"])
+        XCTAssertEqual(
+            MetadataSignals.find(container, exif: .success(facts), receipt: late, config: ProofcheckConfig()).map(\.name),
+            ["taken_after_receipt", "taken_another_day"])
     }
 
     func testXMPAndSettings() throws {

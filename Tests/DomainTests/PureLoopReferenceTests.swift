@@ -1,4 +1,5 @@
 import Testing
+
 @testable import HabitCore
 
 /// The optimised judging loops (streaks and strength) against plain reference folds
@@ -24,15 +25,18 @@ struct PureLoopReferenceTests {
 
     static func randomCase(seed: UInt64, quotas: Bool) -> Case {
         var random = SplitMix(seed: seed)
-        var schedules: [Schedule] = [.daily, .daily, .weekdays(UInt8.random(in: 1...0x7F, using: &random)),
-                                     .everyNDays(Int.random(in: 1...9, using: &random)), .monthDays([1, 15, 31])]
+        var schedules: [Schedule] = [
+            .daily, .daily, .weekdays(UInt8.random(in: 1...0x7F, using: &random)),
+            .everyNDays(Int.random(in: 1...9, using: &random)), .monthDays([1, 15, 31]),
+        ]
         if quotas { schedules += [.timesPerWeek(Int.random(in: 1...7, using: &random)), .timesInDays(2, 5), .timesPerMonth(8)] }
         let schedule = schedules[Int.random(in: 0..<schedules.count, using: &random)]
         let kinds: [(HabitKind, Direction)] = [(.checkmark, .atLeast), (.checkmark, .atLeast), (.counter, .atLeast), (.counter, .atMost)]
         let (kind, direction) = kinds[Int.random(in: 0..<kinds.count, using: &random)]
         let target: Double = kind == .checkmark ? 1 : 3
-        let spec = HabitSpec(name: "r", kind: kind, target: target, direction: direction, group: nil, unit: nil, routine: .anytime,
-                             proofRequired: false, startDay: start, schedule: schedule)
+        let spec = HabitSpec(
+            name: "r", kind: kind, target: target, direction: direction, group: nil, unit: nil, routine: .anytime,
+            proofRequired: false, startDay: start, schedule: schedule)
         let length = Int32.random(in: 1...400, using: &random)
         let doneShare = Int.random(in: 30...98, using: &random)
         var states: [DayState] = []
@@ -49,8 +53,9 @@ struct PureLoopReferenceTests {
             vacations.append(first...(first + Int32.random(in: 0...20, using: &random)))
         }
         let asOf = start + Int32.random(in: -3...(length + 10), using: &random)
-        let policy = StreakPolicy(missAllowance: Int32.random(in: 0...3, using: &random) == 3 ? 0 : Int32.random(in: 0...2, using: &random),
-                                  openDay: Bool.random(using: &random) ? .previous : .zero, offDays: .skip)
+        let policy = StreakPolicy(
+            missAllowance: Int32.random(in: 0...3, using: &random) == 3 ? 0 : Int32.random(in: 0...2, using: &random),
+            openDay: Bool.random(using: &random) ? .previous : .zero, offDays: .skip)
         return Case(spec: spec, states: states, vacations: vacations, asOf: asOf, policy: policy)
     }
 
@@ -155,8 +160,10 @@ struct PureLoopReferenceTests {
                 let mark = storedMark(c, day)
                 let done = mark.done && !(HabitHistory.judgedAtDayEnd(c.spec) && day >= c.asOf)
                 if !(mark.skipped || onVacation(c, day)) && (day < c.asOf || done) {
-                    let value = numeric ? Strength.numberValue(sum: Double(sum) / 1000, target: c.spec.target, atMost: atMost)
-                                        : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
+                    let value =
+                        numeric
+                        ? Strength.numberValue(sum: Double(sum) / 1000, target: c.spec.target, atMost: atMost)
+                        : Strength.checkValue(doneInWindow: Int(sum), times: window.times)
                     strength = Strength.step(previous: strength, value: value, multiplier: multiplier)
                 }
             }

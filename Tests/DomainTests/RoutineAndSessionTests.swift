@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// Routine by the clock (Void) and unlock sessions ended early (Zeno), one row per case.
@@ -41,9 +42,11 @@ final class RoutineAndSessionTests: XCTestCase {
     func testQueuedSessionsMoveUpWhenOneEndsEarly() throws {
         let t: Int64 = 1_000_000_000
         // A: 10 minutes at t; B: 5 minutes bought a minute later, queued after A; C: 3 minutes bought later still.
-        var purchases = [UnlockTimeline.Purchase(id: 1, minutes: 10, boughtAtMs: t, endedAtMs: nil),
-                         UnlockTimeline.Purchase(id: 2, minutes: 5, boughtAtMs: t + 60_000, endedAtMs: nil),
-                         UnlockTimeline.Purchase(id: 3, minutes: 3, boughtAtMs: t + 120_000, endedAtMs: nil)]
+        var purchases = [
+            UnlockTimeline.Purchase(id: 1, minutes: 10, boughtAtMs: t, endedAtMs: nil),
+            UnlockTimeline.Purchase(id: 2, minutes: 5, boughtAtMs: t + 60_000, endedAtMs: nil),
+            UnlockTimeline.Purchase(id: 3, minutes: 3, boughtAtMs: t + 120_000, endedAtMs: nil),
+        ]
         let planned = try UnlockTimeline.runs(purchases)
         XCTAssertEqual(planned.map(\.startMs), [t, t + 600_000, t + 900_000])
         XCTAssertEqual(UnlockTimeline.queuedStart(planned, boughtAtMs: t + 180_000), t + 1_080_000)
@@ -59,8 +62,12 @@ final class RoutineAndSessionTests: XCTestCase {
         purchases[2].endedAtMs = t + 200_000
         let cancelled = try UnlockTimeline.runs(purchases)
         XCTAssertEqual(cancelled[2].startMs, cancelled[2].endMs)
-        XCTAssertEqual(UnlockTimeline.refundMinutes(try UnlockTimeline.runs(Array(purchases.prefix(2)) + [
-            .init(id: 3, minutes: 3, boughtAtMs: t + 120_000, endedAtMs: nil)])[2], endedAtMs: t + 200_000), 3)
+        XCTAssertEqual(
+            UnlockTimeline.refundMinutes(
+                try UnlockTimeline.runs(
+                    Array(purchases.prefix(2)) + [
+                        .init(id: 3, minutes: 3, boughtAtMs: t + 120_000, endedAtMs: nil)
+                    ])[2], endedAtMs: t + 200_000), 3)
         // A session bought after everything ended starts when bought.
         XCTAssertEqual(UnlockTimeline.queuedStart(cancelled, boughtAtMs: t + 3_600_000), t + 3_600_000)
     }
@@ -71,7 +78,8 @@ final class RoutineAndSessionTests: XCTestCase {
         let entries = [
             CreditEntry(id: 1, accountId: 1, kind: .earn, minutes: 30, day: d, atMs: 0, reason: nil, cause: .steps, causeId: nil, habitId: nil, steps: 3_000),
             CreditEntry(id: 2, accountId: 1, kind: .spend, minutes: -10, day: d, atMs: 0, reason: nil, cause: .session, causeId: 1, habitId: nil, steps: nil),
-            CreditEntry(id: 3, accountId: 1, kind: .refund, minutes: 4, day: d + 1, atMs: 0, reason: nil, cause: .session, causeId: 1, habitId: nil, steps: nil),
+            CreditEntry(
+                id: 3, accountId: 1, kind: .refund, minutes: 4, day: d + 1, atMs: 0, reason: nil, cause: .session, causeId: 1, habitId: nil, steps: nil),
         ]
         let days = try CreditFold.days(entries, rules: CreditRules([]), through: d + 1, today: d + 1)
         XCTAssertEqual(days.first?.expired, 20, "what was left on day d expires with it")

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HabitCore
 
 /// Shields as pure tables and properties: each row a rule, a history and an
@@ -25,11 +26,14 @@ final class ShieldTests: XCTestCase {
         return ShieldPlan.resolve(zone, civilDay: day(String(parts[0])), minute: minute(clock)).ms
     }
 
-    static func settings(_ start: String?, _ end: String?, habits: [Int64] = [1], days: String = "daily", lift: ShieldRule.Lift = .all,
-                         cutoffLifts: Bool = true, excusedLifts: Bool = true) -> ShieldRule.Settings {
-        ShieldRule.Settings(name: "morning", key: "apps", days: try! Schedule(parsing: days), startMinute: start.map(minute),
-                            endMinute: end.map(minute), habits: habits, lift: lift, sessionLifts: true, cutoffLifts: cutoffLifts,
-                            excusedLifts: excusedLifts, failClosed: true, budgetPeriod: .week, budgetCount: 2)
+    static func settings(
+        _ start: String?, _ end: String?, habits: [Int64] = [1], days: String = "daily", lift: ShieldRule.Lift = .all,
+        cutoffLifts: Bool = true, excusedLifts: Bool = true
+    ) -> ShieldRule.Settings {
+        ShieldRule.Settings(
+            name: "morning", key: "apps", days: try! Schedule(parsing: days), startMinute: start.map(minute),
+            endMinute: end.map(minute), habits: habits, lift: lift, sessionLifts: true, cutoffLifts: cutoffLifts,
+            excusedLifts: excusedLifts, failClosed: true, budgetPeriod: .week, budgetCount: 2)
     }
 
     struct Row {
@@ -60,12 +64,13 @@ final class ShieldTests: XCTestCase {
         let rules = row.rules.enumerated().map { ShieldRule(id: Int64($0.offset + 1), versions: [(day(row.fromDay), $0.element)]) }
         var changes: [(atMs: Int64, zone: ZoneRules)] = []
         for t in row.travel { changes.append((instant(t.at, zone), try Self.zone(t.zone))) }
-        return ShieldPlan.Inputs(rules: rules, habits: habits,
-                                 sessions: row.sessions.map { .init(startMs: instant($0.0, zone), endMs: instant($0.1, zone)) },
-                                 emergencies: row.emergencies.enumerated().map {
-                                     EmergencyUnlock(id: Int64($0.offset + 1), ruleId: 1, atMs: instant($0.element.0, zone), minutes: $0.element.1, reason: nil)
-                                 },
-                                 zones: ShieldPlan.ZoneHistory(initial: zone, changes: changes), dayStartMinutes: row.dayStart)
+        return ShieldPlan.Inputs(
+            rules: rules, habits: habits,
+            sessions: row.sessions.map { .init(startMs: instant($0.0, zone), endMs: instant($0.1, zone)) },
+            emergencies: row.emergencies.enumerated().map {
+                EmergencyUnlock(id: Int64($0.offset + 1), ruleId: 1, atMs: instant($0.element.0, zone), minutes: $0.element.1, reason: nil)
+            },
+            zones: ShieldPlan.ZoneHistory(initial: zone, changes: changes), dayStartMinutes: row.dayStart)
     }
 
     // 2026-06-05 is a Friday.
@@ -73,86 +78,123 @@ final class ShieldTests: XCTestCase {
         Row(name: "before the window", rules: [settings("06:00", "09:00")], asked: "2026-06-05 05:00", reason: .outsideWindow, next: "2026-06-05 06:00"),
         Row(name: "inside the window", rules: [settings("06:00", "09:00")], asked: "2026-06-05 07:00", reason: .windowOpen, next: "2026-06-05 09:00"),
         Row(name: "after the window", rules: [settings("06:00", "09:00")], asked: "2026-06-05 10:00", reason: .cutoffPassed, next: "2026-06-06 06:00"),
-        Row(name: "lifted by a completion", rules: [settings("06:00", "09:00")], done: [(1, "2026-06-05", "2026-06-05 07:30")],
+        Row(
+            name: "lifted by a completion", rules: [settings("06:00", "09:00")], done: [(1, "2026-06-05", "2026-06-05 07:30")],
             asked: "2026-06-05 08:00", reason: .completed, next: "2026-06-06 06:00"),
-        Row(name: "a completion later the same window", rules: [settings("06:00", "09:00")], done: [(1, "2026-06-05", "2026-06-05 07:30")],
+        Row(
+            name: "a completion later the same window", rules: [settings("06:00", "09:00")], done: [(1, "2026-06-05", "2026-06-05 07:30")],
             asked: "2026-06-05 07:00", reason: .windowOpen, next: "2026-06-05 07:30"),
-        Row(name: "a completion before the window opens: never shielded", rules: [settings("06:00", "09:00")],
+        Row(
+            name: "a completion before the window opens: never shielded", rules: [settings("06:00", "09:00")],
             done: [(1, "2026-06-05", "2026-06-05 05:10")], asked: "2026-06-05 05:00", reason: .outsideWindow, next: "2026-06-06 06:00"),
-        Row(name: "a completion at 07:12:30 lifts at 07:13 (rounded up)", rules: [settings("06:00", "09:00")],
+        Row(
+            name: "a completion at 07:12:30 lifts at 07:13 (rounded up)", rules: [settings("06:00", "09:00")],
             done: [(1, "2026-06-05", "2026-06-05 07:12")], asked: "2026-06-05 07:00", reason: .windowOpen, next: "2026-06-05 07:12"),
-        Row(name: "all: one of two done", rules: [settings("06:00", "09:00", habits: [1, 2])], done: [(1, "2026-06-05", "2026-06-05 07:00")],
+        Row(
+            name: "all: one of two done", rules: [settings("06:00", "09:00", habits: [1, 2])], done: [(1, "2026-06-05", "2026-06-05 07:00")],
             asked: "2026-06-05 08:00", reason: .windowOpen, next: "2026-06-05 09:00"),
-        Row(name: "any: one of two done", rules: [settings("06:00", "09:00", habits: [1, 2], lift: .any)],
+        Row(
+            name: "any: one of two done", rules: [settings("06:00", "09:00", habits: [1, 2], lift: .any)],
             done: [(1, "2026-06-05", "2026-06-05 07:00")], asked: "2026-06-05 08:00", reason: .completed, next: "2026-06-06 06:00"),
-        Row(name: "all: both done, lifted at the later", rules: [settings("06:00", "09:00", habits: [1, 2])],
+        Row(
+            name: "all: both done, lifted at the later", rules: [settings("06:00", "09:00", habits: [1, 2])],
             done: [(1, "2026-06-05", "2026-06-05 07:00"), (2, "2026-06-05", "2026-06-05 08:15")],
             asked: "2026-06-05 08:00", reason: .windowOpen, next: "2026-06-05 08:15"),
         Row(name: "cutoff lifts", rules: [settings("06:00", "09:00")], asked: "2026-06-05 09:00", reason: .cutoffPassed, next: "2026-06-06 06:00"),
-        Row(name: "cutoff does not lift: shielded until done or the day ends", rules: [settings("06:00", "09:00", cutoffLifts: false)],
+        Row(
+            name: "cutoff does not lift: shielded until done or the day ends", rules: [settings("06:00", "09:00", cutoffLifts: false)],
             asked: "2026-06-05 09:00", reason: .untilDone, next: "2026-06-06 00:00"),
-        Row(name: "until done, then done at 11:00", rules: [settings("06:00", "09:00", cutoffLifts: false)],
+        Row(
+            name: "until done, then done at 11:00", rules: [settings("06:00", "09:00", cutoffLifts: false)],
             done: [(1, "2026-06-05", "2026-06-05 11:00")], asked: "2026-06-05 10:00", reason: .untilDone, next: "2026-06-05 11:00"),
-        Row(name: "a session that ends inside the window", rules: [settings("06:00", "09:00")],
+        Row(
+            name: "a session that ends inside the window", rules: [settings("06:00", "09:00")],
             sessions: [("2026-06-05 07:00", "2026-06-05 07:20")], asked: "2026-06-05 07:10", reason: .session, next: "2026-06-05 07:20"),
-        Row(name: "a 10-minute session bought 23:55, before midnight", rules: [settings("00:00", "09:00")],
+        Row(
+            name: "a 10-minute session bought 23:55, before midnight", rules: [settings("00:00", "09:00")],
             sessions: [("2026-06-04 23:55", "2026-06-05 00:05")], asked: "2026-06-04 23:58", reason: .outsideWindow, next: "2026-06-05 00:05"),
-        Row(name: "a 10-minute session bought 23:55, past midnight", rules: [settings("00:00", "09:00")],
+        Row(
+            name: "a 10-minute session bought 23:55, past midnight", rules: [settings("00:00", "09:00")],
             sessions: [("2026-06-04 23:55", "2026-06-05 00:05")], asked: "2026-06-05 00:02", reason: .session, next: "2026-06-05 00:05"),
-        Row(name: "an emergency unlock", rules: [settings("06:00", "09:00")], emergencies: [("2026-06-05 07:00", 15)],
+        Row(
+            name: "an emergency unlock", rules: [settings("06:00", "09:00")], emergencies: [("2026-06-05 07:00", 15)],
             asked: "2026-06-05 07:05", reason: .emergency, next: "2026-06-05 07:15"),
-        Row(name: "after an emergency unlock", rules: [settings("06:00", "09:00")], emergencies: [("2026-06-05 07:00", 15)],
+        Row(
+            name: "after an emergency unlock", rules: [settings("06:00", "09:00")], emergencies: [("2026-06-05 07:00", 15)],
             asked: "2026-06-05 07:15", reason: .windowOpen, next: "2026-06-05 09:00"),
-        Row(name: "21:00-05:00 Fridays, asked Saturday 00:30", rules: [settings("21:00", "05:00", days: "days:fri")],
+        Row(
+            name: "21:00-05:00 Fridays, asked Saturday 00:30", rules: [settings("21:00", "05:00", days: "days:fri")],
             asked: "2026-06-06 00:30", reason: .windowOpen, next: "2026-06-06 05:00"),
-        Row(name: "21:00-05:00 Fridays, asked Sunday 00:30", rules: [settings("21:00", "05:00", days: "days:fri")],
+        Row(
+            name: "21:00-05:00 Fridays, asked Sunday 00:30", rules: [settings("21:00", "05:00", days: "days:fri")],
             asked: "2026-06-07 00:30", reason: .outsideWindow, next: "2026-06-12 21:00"),
-        Row(name: "21:00-05:00 Fridays: lifted by Saturday's completion (the cutoff's day)",
+        Row(
+            name: "21:00-05:00 Fridays: lifted by Saturday's completion (the cutoff's day)",
             rules: [settings("21:00", "05:00", days: "days:fri")], done: [(1, "2026-06-06", "2026-06-06 00:10")],
             asked: "2026-06-06 00:30", reason: .completed, next: "2026-06-12 21:00"),
         Row(name: "22:00 to midnight", rules: [settings("22:00", nil)], asked: "2026-06-05 23:59", reason: .windowOpen, next: "2026-06-06 00:00"),
         Row(name: "windows meeting at midnight merge", rules: [settings("00:00", nil)], asked: "2026-06-05 23:59", reason: .windowOpen, next: nil),
-        Row(name: "two rules at 05:00: the first ends", rules: [settings("21:00", "05:00"), settings("05:00", "09:00")],
+        Row(
+            name: "two rules at 05:00: the first ends", rules: [settings("21:00", "05:00"), settings("05:00", "09:00")],
             asked: "2026-06-06 04:59", rule: 0, reason: .windowOpen, next: "2026-06-06 05:00"),
-        Row(name: "two rules at 05:00: the second starts", rules: [settings("21:00", "05:00"), settings("05:00", "09:00")],
+        Row(
+            name: "two rules at 05:00: the second starts", rules: [settings("21:00", "05:00"), settings("05:00", "09:00")],
             asked: "2026-06-06 04:59", rule: 1, reason: .outsideWindow, next: "2026-06-06 05:00"),
-        Row(name: "two rules at 05:00: after", rules: [settings("21:00", "05:00"), settings("05:00", "09:00")],
+        Row(
+            name: "two rules at 05:00: after", rules: [settings("21:00", "05:00"), settings("05:00", "09:00")],
             asked: "2026-06-06 05:00", rule: 1, reason: .windowOpen, next: "2026-06-06 09:00"),
         // A cutoff at 02:30 in the spring gap is 03:30 (DeviceActivity's reading).
-        Row(name: "Berlin spring: cutoff 02:30", rules: [settings("00:00", "02:30")], asked: "2026-03-29 00:30Z",
+        Row(
+            name: "Berlin spring: cutoff 02:30", rules: [settings("00:00", "02:30")], asked: "2026-03-29 00:30Z",
             reason: .windowOpen, next: "2026-03-29 01:30Z", moved: ShieldPlan.Moved.gap),
-        Row(name: "Berlin spring: start 02:30", rules: [settings("02:30", "06:00")], asked: "2026-03-29 00:45Z",
+        Row(
+            name: "Berlin spring: start 02:30", rules: [settings("02:30", "06:00")], asked: "2026-03-29 00:45Z",
             reason: .outsideWindow, next: "2026-03-29 01:30Z", moved: ShieldPlan.Moved.gap),
-        Row(name: "Berlin autumn: cutoff 02:30 (first occurrence)", rules: [settings("00:00", "02:30")], asked: "2026-10-24 23:00Z",
+        Row(
+            name: "Berlin autumn: cutoff 02:30 (first occurrence)", rules: [settings("00:00", "02:30")], asked: "2026-10-24 23:00Z",
             reason: .windowOpen, next: "2026-10-25 00:30Z", moved: ShieldPlan.Moved.repeated),
-        Row(name: "Berlin autumn: start 02:30 (first occurrence)", rules: [settings("02:30", "06:00")], asked: "2026-10-25 00:00Z",
+        Row(
+            name: "Berlin autumn: start 02:30 (first occurrence)", rules: [settings("02:30", "06:00")], asked: "2026-10-25 00:00Z",
             reason: .outsideWindow, next: "2026-10-25 00:30Z", moved: ShieldPlan.Moved.repeated),
-        Row(name: "New York spring: cutoff 02:30", zone: "America/New_York", rules: [settings("00:00", "02:30")], asked: "2026-03-08 06:30Z",
+        Row(
+            name: "New York spring: cutoff 02:30", zone: "America/New_York", rules: [settings("00:00", "02:30")], asked: "2026-03-08 06:30Z",
             reason: .windowOpen, next: "2026-03-08 07:30Z", moved: ShieldPlan.Moved.gap),
-        Row(name: "New York spring: start 02:30", zone: "America/New_York", rules: [settings("02:30", "06:00")], asked: "2026-03-08 07:00Z",
+        Row(
+            name: "New York spring: start 02:30", zone: "America/New_York", rules: [settings("02:30", "06:00")], asked: "2026-03-08 07:00Z",
             reason: .outsideWindow, next: "2026-03-08 07:30Z", moved: ShieldPlan.Moved.gap),
-        Row(name: "New York autumn: cutoff 02:30", zone: "America/New_York", rules: [settings("00:00", "02:30")], asked: "2026-11-01 06:00Z",
+        Row(
+            name: "New York autumn: cutoff 02:30", zone: "America/New_York", rules: [settings("00:00", "02:30")], asked: "2026-11-01 06:00Z",
             reason: .windowOpen, next: "2026-11-01 07:30Z"),
-        Row(name: "New York autumn: start 02:30", zone: "America/New_York", rules: [settings("02:30", "06:00")], asked: "2026-11-01 07:00Z",
+        Row(
+            name: "New York autumn: start 02:30", zone: "America/New_York", rules: [settings("02:30", "06:00")], asked: "2026-11-01 07:00Z",
             reason: .outsideWindow, next: "2026-11-01 07:30Z"),
-        Row(name: "day start 04:00: a completion at 03:30 counts for the day before", dayStart: 240, rules: [settings("00:00", "09:00")],
+        Row(
+            name: "day start 04:00: a completion at 03:30 counts for the day before", dayStart: 240, rules: [settings("00:00", "09:00")],
             done: [(1, "2026-06-04", "2026-06-05 03:30")], asked: "2026-06-05 05:00", reason: .windowOpen, next: "2026-06-05 09:00"),
-        Row(name: "day start 04:00: the window's own day lifts it", dayStart: 240, rules: [settings("00:00", "09:00")],
+        Row(
+            name: "day start 04:00: the window's own day lifts it", dayStart: 240, rules: [settings("00:00", "09:00")],
             done: [(1, "2026-06-05", "2026-06-05 04:30")], asked: "2026-06-05 05:00", reason: .completed, next: "2026-06-06 00:00"),
-        Row(name: "Berlin to Tokyo mid-window: ends on Tokyo's wall clock", rules: [settings("00:00", "12:00")],
+        Row(
+            name: "Berlin to Tokyo mid-window: ends on Tokyo's wall clock", rules: [settings("00:00", "12:00")],
             travel: [("2026-06-05 01:00Z", "Asia/Tokyo")], asked: "2026-06-05 02:00Z", reason: .windowOpen, next: "2026-06-05 03:00Z"),
-        Row(name: "Berlin to Tokyo after Tokyo's cutoff: the change ends it", rules: [settings("00:00", "09:00")],
+        Row(
+            name: "Berlin to Tokyo after Tokyo's cutoff: the change ends it", rules: [settings("00:00", "09:00")],
             travel: [("2026-06-05 01:00Z", "Asia/Tokyo")], asked: "2026-06-05 00:30Z", reason: .windowOpen, next: "2026-06-05 01:00Z",
             moved: ShieldPlan.Moved.zoneChange),
-        Row(name: "a vacation day lifts", rules: [settings("06:00", "09:00")], vacations: [(1, "2026-06-05", "2026-06-06")],
+        Row(
+            name: "a vacation day lifts", rules: [settings("06:00", "09:00")], vacations: [(1, "2026-06-05", "2026-06-06")],
             asked: "2026-06-05 07:00", reason: .excused, next: "2026-06-07 06:00"),
-        Row(name: "a vacation day does not lift when the rule says so", rules: [settings("06:00", "09:00", excusedLifts: false)],
+        Row(
+            name: "a vacation day does not lift when the rule says so", rules: [settings("06:00", "09:00", excusedLifts: false)],
             vacations: [(1, "2026-06-05", "2026-06-06")], asked: "2026-06-05 07:00", reason: .windowOpen, next: "2026-06-05 09:00"),
-        Row(name: "a skipped day lifts", rules: [settings("06:00", "09:00")], skipped: [(1, "2026-06-05")],
+        Row(
+            name: "a skipped day lifts", rules: [settings("06:00", "09:00")], skipped: [(1, "2026-06-05")],
             asked: "2026-06-05 07:00", reason: .excused, next: "2026-06-06 06:00"),
-        Row(name: "asked 3 hours after a transition nobody observed", rules: [settings("06:00", "12:00")],
+        Row(
+            name: "asked 3 hours after a transition nobody observed", rules: [settings("06:00", "12:00")],
             asked: "2026-06-05 09:00", reason: .windowOpen, next: "2026-06-05 12:00"),
-        Row(name: "rule not in effect yet", rules: [settings("06:00", "09:00")], fromDay: "2026-06-06",
+        Row(
+            name: "rule not in effect yet", rules: [settings("06:00", "09:00")], fromDay: "2026-06-06",
             asked: "2026-06-05 07:00", reason: .notInEffect, next: "2026-06-06 06:00"),
     ]
 
@@ -200,8 +242,9 @@ final class ShieldTests: XCTestCase {
         let day = Self.day("2026-06-05")
         var random = SplitMix(seed: 2426)
         for round in 0..<600 {
-            let settings = Self.settings("06:00", "09:00", habits: Array(1...Int64(random.int(1...4))), lift: random.bool() ? .all : .any,
-                                         excusedLifts: random.bool())
+            let settings = Self.settings(
+                "06:00", "09:00", habits: Array(1...Int64(random.int(1...4))), lift: random.bool() ? .all : .any,
+                excusedLifts: random.bool())
             let startMs = Self.instant("2026-06-05 06:00", zone)
             var habits: [Int64: ShieldPlan.HabitDays] = [:]
             for id in settings.habits where random.int(0...5) > 0 {
@@ -214,8 +257,9 @@ final class ShieldTests: XCTestCase {
                 if random.bool() { days.doneAtMs[day] = startMs + Int64(random.int(-2...2)) * 60_000 - (random.bool() ? 30_000 : 0) }
                 habits[id] = days
             }
-            let inputs = ShieldPlan.Inputs(rules: [], habits: habits, sessions: [], emergencies: [], zones: ShieldPlan.ZoneHistory(zone),
-                                           dayStartMinutes: 0)
+            let inputs = ShieldPlan.Inputs(
+                rules: [], habits: habits, sessions: [], emergencies: [], zones: ShieldPlan.ZoneHistory(zone),
+                dayStartMinutes: 0)
             let window = try XCTUnwrap(ShieldPlan.RuleVersion(settings).window(day: day, firstDay: nil, inputs: inputs))
             XCTAssertEqual(window.startMs, startMs)
             var lifts: [(ms: Int64, excused: Bool)] = [], outstanding: [Int64] = []
@@ -260,8 +304,10 @@ final class ShieldTests: XCTestCase {
             if lateReads { return (late * 1000, 0) }
             return ((local - Int64(zone.utcOffset(atUTC: early))) * 1000, ShieldPlan.Moved.gap)
         }
-        let names = ["Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "Antarctica/Troll", "Europe/Dublin",
-                     "America/Goose_Bay", "Pacific/Kiritimati", "UTC"]
+        let names = [
+            "Europe/Berlin", "America/New_York", "Australia/Lord_Howe", "Pacific/Apia", "Antarctica/Troll", "Europe/Dublin",
+            "America/Goose_Bay", "Pacific/Kiritimati", "UTC",
+        ]
         let days = Array(Self.day("2010-01-01")...Self.day("2012-12-31")) + Array(Self.day("2037-01-01")...Self.day("2038-12-31"))
         var random = SplitMix(seed: 2427)
         var moved = 0
@@ -291,9 +337,9 @@ final class ShieldTests: XCTestCase {
     func testSettingsRefuseBadInput() {
         let good = Self.settings("06:00", "09:00")
         XCTAssertNoThrow(try good.validated())
-        var bad = good; bad.startMinute = 1500 // 25:00
+        var bad = good; bad.startMinute = 1500  // 25:00
         XCTAssertThrowsError(try bad.validated())
-        bad = good; bad.endMinute = bad.startMinute // start == end
+        bad = good; bad.endMinute = bad.startMinute  // start == end
         XCTAssertThrowsError(try bad.validated())
         bad = good; bad.habits = []
         XCTAssertThrowsError(try bad.validated())
@@ -328,10 +374,11 @@ final class ShieldTests: XCTestCase {
             let start = random.bool() ? nil : Int32(random.int(0...95) * 15)
             var end = random.bool() ? nil : Int32(random.int(0...95) * 15)
             if let s = start, end == s { end = nil }
-            let settings = ShieldRule.Settings(name: "r\(id)", key: "k", days: try! Schedule(parsing: daysForms[random.int(0...4)]),
-                                               startMinute: start, endMinute: end, habits: random.bool() ? [1] : [1, 2],
-                                               lift: random.bool() ? .all : .any, sessionLifts: random.bool(), cutoffLifts: random.bool(),
-                                               excusedLifts: random.bool(), failClosed: true, budgetPeriod: .unlimited, budgetCount: 0)
+            let settings = ShieldRule.Settings(
+                name: "r\(id)", key: "k", days: try! Schedule(parsing: daysForms[random.int(0...4)]),
+                startMinute: start, endMinute: end, habits: random.bool() ? [1] : [1, 2],
+                lift: random.bool() ? .all : .any, sessionLifts: random.bool(), cutoffLifts: random.bool(),
+                excusedLifts: random.bool(), failClosed: true, budgetPeriod: .unlimited, budgetCount: 0)
             var versions: [(fromDay: Int32, settings: ShieldRule.Settings?)] = [(base + Int32(random.int(0...3)), settings)]
             if random.bool() { versions.append((base + Int32(random.int(4...12)), random.bool() ? nil : settings)) }
             rules.append(ShieldRule(id: Int64(id), versions: versions))
@@ -353,13 +400,15 @@ final class ShieldTests: XCTestCase {
         for _ in 0..<random.int(0...8) { let s = instant(); sessions.append(.init(startMs: s, endMs: s + Int64(random.int(1...180)) * 60_000)) }
         var emergencies: [EmergencyUnlock] = []
         for i in 0..<random.int(0...5) {
-            emergencies.append(EmergencyUnlock(id: Int64(i), ruleId: Int64(random.int(1...3)), atMs: instant(), minutes: Int32(random.int(1...90)), reason: nil))
+            emergencies.append(
+                EmergencyUnlock(id: Int64(i), ruleId: Int64(random.int(1...3)), atMs: instant(), minutes: Int32(random.int(1...90)), reason: nil))
         }
         var changes: [(atMs: Int64, zone: ZoneRules)] = []
         for _ in 0..<random.int(0...2) { changes.append((instant(), zones[random.int(0...(zones.count - 1))])) }
-        return ShieldPlan.Inputs(rules: rules, habits: habits, sessions: sessions, emergencies: emergencies,
-                                 zones: ShieldPlan.ZoneHistory(initial: zones[random.int(0...(zones.count - 1))], changes: changes),
-                                 dayStartMinutes: random.bool() ? 0 : Int32(random.int(0...23) * 60))
+        return ShieldPlan.Inputs(
+            rules: rules, habits: habits, sessions: sessions, emergencies: emergencies,
+            zones: ShieldPlan.ZoneHistory(initial: zones[random.int(0...(zones.count - 1))], changes: changes),
+            dayStartMinutes: random.bool() ? 0 : Int32(random.int(0...23) * 60))
     }
 
     func testStatesTransitionsAndSplitsAgree() throws {
@@ -420,7 +469,9 @@ final class ShieldTests: XCTestCase {
             for step in 0..<60 {
                 // Mostly forwards by minutes to hours, now and then back, or a week on.
                 let move = random.int(0...9)
-                at += move == 0 ? -Int64(random.int(0...600)) * 60_000 : (move == 1 ? 7 * 86_400_000 : Int64(random.int(1...240)) * 60_000 + Int64(random.int(0...59_999)))
+                at +=
+                    move == 0
+                    ? -Int64(random.int(0...600)) * 60_000 : (move == 1 ? 7 * 86_400_000 : Int64(random.int(1...240)) * 60_000 + Int64(random.int(0...59_999)))
                 at = max(at, first)
                 let fresh = try ShieldPlan.statesWithNext(inputs, atMs: at, horizonDays: 14)
                 guard let answer = try kept.statesWithNext(atMs: at, horizonDays: 14) else {
@@ -457,8 +508,9 @@ final class ShieldTests: XCTestCase {
         var random = SplitMix(seed: 24)
         for round in 0..<600 {
             let kind: HabitKind = random.bool() ? .checkmark : .counter
-            let habit = HabitSpec(name: "", kind: kind, target: kind == .checkmark ? 1 : 3, direction: random.chance(0.8) ? .atLeast : .atMost,
-                                  group: nil, unit: nil, routine: .anytime, proofRequired: random.chance(0.3), startDay: 0, schedule: .daily)
+            let habit = HabitSpec(
+                name: "", kind: kind, target: kind == .checkmark ? 1 : 3, direction: random.chance(0.8) ? .atLeast : .atMost,
+                group: nil, unit: nil, routine: .anytime, proofRequired: random.chance(0.3), startDay: 0, schedule: .daily)
             var entries: [Entry] = []
             var id: Int64 = 0
             for _ in 0..<random.int(0...14) {
@@ -466,9 +518,11 @@ final class ShieldTests: XCTestCase {
                 let kinds: [EntryKind] = kind == .checkmark ? [.done, .done, .skip, .undo] : [.amount, .amount, .total, .skip, .undo]
                 let entryKind = kinds[random.below(kinds.count)]
                 let undoes = entryKind == .undo && !entries.isEmpty ? entries[random.below(entries.count)].id : nil
-                entries.append(Entry(id: id, habitId: 1, day: Int32(random.int(100...104)), kind: entryKind, value: Double(random.int(0...4)),
-                                     recordedAtMs: Int64(random.int(0...1_000_000)), source: random.bool() ? .proof : .manual,
-                                     undoes: undoes, note: nil))
+                entries.append(
+                    Entry(
+                        id: id, habitId: 1, day: Int32(random.int(100...104)), kind: entryKind, value: Double(random.int(0...4)),
+                        recordedAtMs: Int64(random.int(0...1_000_000)), source: random.bool() ? .proof : .manual,
+                        undoes: undoes, note: nil))
             }
             let inStoreOrder = entries.sorted { ($0.day, $0.id) < ($1.day, $1.id) }
             let expected = reference(entries, habit)

@@ -1,4 +1,5 @@
 import XCTest
+
 @testable import HabitCore
 
 /// The streak policies, one table per rule and one row per case the
@@ -12,10 +13,12 @@ final class StreakPolicyTests: XCTestCase {
     static let monToFri = Schedule.weekdays(0b0111110)
 
     func history(_ schedule: Schedule = .daily, start: Int32, done: [Int32]) -> HabitHistory {
-        let spec = HabitSpec(name: "h", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
-                             routine: .anytime, proofRequired: false, startDay: start, schedule: schedule)
-        return HabitHistory(spec: spec, versions: [], archivedDay: nil,
-                            days: done.map { DayState(day: $0, value: 1, done: true, skipped: false, entryCount: 1) })
+        let spec = HabitSpec(
+            name: "h", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
+            routine: .anytime, proofRequired: false, startDay: start, schedule: schedule)
+        return HabitHistory(
+            spec: spec, versions: [], archivedDay: nil,
+            days: done.map { DayState(day: $0, value: 1, done: true, skipped: false, entryCount: 1) })
     }
 
     func streaks(_ h: HabitHistory, asOf: Int32, _ policy: StreakPolicy, weekStart: Int = 1) -> StreakSummary {
@@ -122,8 +125,9 @@ final class StreakPolicyTests: XCTestCase {
         for (policy, asOf, expected) in rows {
             XCTAssertEqual(streaks(h, asOf: asOf, policy).current?.length ?? 0, expected, "\(policy) as of \(asOf)")
         }
-        XCTAssertEqual(streaks(h, asOf: march(10), StreakPolicy(missAllowance: 0, openDay: .zero, offDays: .skip)).longest?.length, 9,
-                       "the run the open day interrupts is still the longest")
+        XCTAssertEqual(
+            streaks(h, asOf: march(10), StreakPolicy(missAllowance: 0, openDay: .zero, offDays: .skip)).longest?.length, 9,
+            "the run the open day interrupts is still the longest")
     }
 
     // MARK: Quotas
@@ -131,9 +135,12 @@ final class StreakPolicyTests: XCTestCase {
     func testWeeklyAndMonthlyQuotasHonourThePolicies() {
         // weekly:2 from Monday Mar 2 (weeks from Monday): met, missed, met, and the week of the 23rd open with one done.
         let weekly = history(.timesPerWeek(2), start: march(2), done: [3, 5, 17, 18, 24].map(march))
-        let monthly = history(.timesPerMonth(3), start: day("2026-01-01"),
-                              done: [day("2026-01-05"), day("2026-01-06"), day("2026-01-07"), day("2026-02-02"),
-                                     day("2026-03-02"), day("2026-03-03"), day("2026-03-04")])
+        let monthly = history(
+            .timesPerMonth(3), start: day("2026-01-01"),
+            done: [
+                day("2026-01-05"), day("2026-01-06"), day("2026-01-07"), day("2026-02-02"),
+                day("2026-03-02"), day("2026-03-03"), day("2026-03-04"),
+            ])
         let rows: [(name: String, h: HabitHistory, asOf: Int32, policy: StreakPolicy, current: Int32, forgiven: Int32)] = [
             ("weekly, standard", weekly, march(25), .standard, 1, 0),
             ("weekly, allowance 1", weekly, march(25), StreakPolicy(missAllowance: 1, openDay: .previous, offDays: .skip), 2, 1),
@@ -159,8 +166,10 @@ final class StreakPolicyTests: XCTestCase {
     /// Two Mon-Fri habits done every weekday from Monday the 2nd to Monday the 9th.
     func weekdayHabits(through last: Int) -> [Global.Input] {
         let done = (2...last).map(march).filter { Self.monToFri.falls(on: $0, anchor: march(2)) }
-        return [Global.Input(history: history(Self.monToFri, start: march(2), done: done), habitId: 1),
-                Global.Input(history: history(Self.monToFri, start: march(2), done: done), habitId: 2)]
+        return [
+            Global.Input(history: history(Self.monToFri, start: march(2), done: done), habitId: 1),
+            Global.Input(history: history(Self.monToFri, start: march(2), done: done), habitId: 2),
+        ]
     }
 
     func perfect(_ habits: [Global.Input], asOf: Int32, _ policy: StreakPolicy) -> StreakSummary {
@@ -183,8 +192,9 @@ final class StreakPolicyTests: XCTestCase {
         ]
         for row in rows {
             XCTAssertEqual(perfect(habits, asOf: row.asOf, row.policy).current?.length ?? 0, row.global, "global: " + row.name)
-            XCTAssertEqual(streaks(habits[0].history, asOf: row.asOf, row.policy).current?.length ?? 0, row.perHabit,
-                           "per habit (its schedule leaves the weekend free): " + row.name)
+            XCTAssertEqual(
+                streaks(habits[0].history, asOf: row.asOf, row.policy).current?.length ?? 0, row.perHabit,
+                "per habit (its schedule leaves the weekend free): " + row.name)
         }
     }
 

@@ -1,15 +1,19 @@
 import Testing
+
 @testable import HabitCore
 
 /// Properties of streaks and scores over random histories (Swift Testing).
 struct StreakProperties {
-    static let schedules: [Schedule] = [.daily, .weekdays(0b0101010), .everyNDays(3), .monthDays([1, 15, 31]),
-                                        .timesPerWeek(3), .timesPerMonth(8)]
+    static let schedules: [Schedule] = [
+        .daily, .weekdays(0b0101010), .everyNDays(3), .monthDays([1, 15, 31]),
+        .timesPerWeek(3), .timesPerMonth(8),
+    ]
 
     static func randomHistory(seed: UInt64, schedule: Schedule, kind: HabitKind = .checkmark) -> HabitHistory {
         var random = SplitMix(seed: seed)
-        let spec = HabitSpec(name: "p", kind: kind, target: kind == .checkmark ? 1 : 4, direction: .atLeast, group: nil, unit: nil,
-                             routine: .anytime, proofRequired: false, startDay: 20_000, schedule: schedule)
+        let spec = HabitSpec(
+            name: "p", kind: kind, target: kind == .checkmark ? 1 : 4, direction: .atLeast, group: nil, unit: nil,
+            routine: .anytime, proofRequired: false, startDay: 20_000, schedule: schedule)
         var states: [DayState] = []
         for offset in 0..<120 where Int.random(in: 0..<10, using: &random) < 7 {
             let skipped = Int.random(in: 0..<12, using: &random) == 0

@@ -1,15 +1,19 @@
 import XCTest
+
 @testable import HabitCore
 
 /// Each streak and score rule, as a case with its expected numbers.
 final class StreakTests: XCTestCase {
     func day(_ text: String) -> Int32 { (try? CivilDate.parseDay(text)) ?? 0 }
 
-    func history(_ kind: HabitKind = .checkmark, target: Double = 1, direction: Direction = .atLeast,
-                 schedule: Schedule = .daily, start: String, schedules: [SettingsVersion] = [],
-                 done: [Int32] = [], skipped: [Int32] = [], values: [Int32: Double] = [:]) -> HabitHistory {
-        let spec = HabitSpec(name: "h", kind: kind, target: target, direction: direction, group: nil, unit: nil,
-                             routine: .anytime, proofRequired: false, startDay: day(start), schedule: schedule)
+    func history(
+        _ kind: HabitKind = .checkmark, target: Double = 1, direction: Direction = .atLeast,
+        schedule: Schedule = .daily, start: String, schedules: [SettingsVersion] = [],
+        done: [Int32] = [], skipped: [Int32] = [], values: [Int32: Double] = [:]
+    ) -> HabitHistory {
+        let spec = HabitSpec(
+            name: "h", kind: kind, target: target, direction: direction, group: nil, unit: nil,
+            routine: .anytime, proofRequired: false, startDay: day(start), schedule: schedule)
         var states: [DayState] = []
         for d in Set(done).union(skipped).union(values.keys) {
             let value = values[d] ?? (done.contains(d) ? 1 : 0)
@@ -35,7 +39,7 @@ final class StreakTests: XCTestCase {
         let due = (0..<28).map { start + Int32($0) }.filter { [1, 3, 5].contains(CivilDate.weekday($0)) }
         XCTAssertEqual(due.count, 12)
         let h = history(schedule: .weekdays(0b0101010), start: "2026-11-02", done: due)
-        let result = summary(h, asOf: "2026-11-29") // a Sunday: not due, breaks nothing
+        let result = summary(h, asOf: "2026-11-29")  // a Sunday: not due, breaks nothing
         XCTAssertEqual(result.current?.length, 12)
         XCTAssertEqual(result.current?.first, start)
         XCTAssertEqual(result.current?.last, day("2026-11-27"))
@@ -72,7 +76,7 @@ final class StreakTests: XCTestCase {
     func testTimesInDaysCountsBlocksFromItsFirstDay() {
         // times:2/3 from Wednesday 2026-11-04: blocks 4-6, 7-9, 10-12, 13-15 (not weeks).
         let start = day("2026-11-04")
-        let done = [0, 2, 3, 4, 6, 9].map { start + Int32($0) } // 2, 2, 1 (missed), 1 so far
+        let done = [0, 2, 3, 4, 6, 9].map { start + Int32($0) }  // 2, 2, 1 (missed), 1 so far
         let h = history(schedule: .timesInDays(2, 3), start: "2026-11-04", done: done)
         let occurrences = Judge.occurrences(h, asOf: start + 10, weekStart: 1)
         XCTAssertEqual(occurrences.map(\.first), [start, start + 3, start + 6, start + 9])
@@ -80,13 +84,18 @@ final class StreakTests: XCTestCase {
         XCTAssertNil(summary(h, asOf: "2026-11-14").current, "the missed block ended it")
         XCTAssertEqual(summary(h, asOf: "2026-11-14").best.map(\.length), [2])
         // The blocks count from the day the schedule began governing, also mid-history.
-        let changed = history(schedule: .daily, start: "2026-11-01",
-                              schedules: [SettingsVersion(fromDay: day("2026-11-01"), schedule: .daily),
-                                          SettingsVersion(fromDay: start, schedule: .timesInDays(2, 3))], done: done)
-        XCTAssertEqual(Array(Judge.occurrences(changed, asOf: start + 11, weekStart: 1).map(\.first).suffix(4)),
-                       [start, start + 3, start + 6, start + 9])
-        XCTAssertEqual(Judge.periodStart(.timesInDays(2, 3), day: start - 1, weekStart: 1, anchor: start), start - 3,
-                       "a day before the anchor falls in the block before it")
+        let changed = history(
+            schedule: .daily, start: "2026-11-01",
+            schedules: [
+                SettingsVersion(fromDay: day("2026-11-01"), schedule: .daily),
+                SettingsVersion(fromDay: start, schedule: .timesInDays(2, 3)),
+            ], done: done)
+        XCTAssertEqual(
+            Array(Judge.occurrences(changed, asOf: start + 11, weekStart: 1).map(\.first).suffix(4)),
+            [start, start + 3, start + 6, start + 9])
+        XCTAssertEqual(
+            Judge.periodStart(.timesInDays(2, 3), day: start - 1, weekStart: 1, anchor: start), start - 3,
+            "a day before the anchor falls in the block before it")
         XCTAssertEqual(Judge.periodEnd(.timesInDays(1, 365), start: start), start + 364)
         // A skipped day lowers the block's quota, as for weekly quotas.
         let skipped = history(schedule: .timesInDays(3, 3), start: "2026-11-04", done: [start, start + 1], skipped: [start + 2])
@@ -98,7 +107,7 @@ final class StreakTests: XCTestCase {
         let monday = day("2026-11-02")
         var done: [Int32] = []
         for week in 0..<4 { done += [0, 2, 4].map { monday + Int32(week * 7 + $0) } }
-        done += [monday + 28] // week 5 open: one so far
+        done += [monday + 28]  // week 5 open: one so far
         let h = history(schedule: .timesPerWeek(3), start: "2026-11-02", done: done)
         let result = summary(h, asOf: "2026-12-01")
         XCTAssertEqual(result.current?.length, 4, "four weeks met; the open fifth week neither adds nor breaks")
@@ -126,7 +135,7 @@ final class StreakTests: XCTestCase {
     }
 
     func testAScheduleChangeMidHistoryJudgesEachDayByItsOwnSchedule() {
-        let start = day("2026-01-05") // a Monday
+        let start = day("2026-01-05")  // a Monday
         let spans = [SettingsVersion(fromDay: start, schedule: .daily), SettingsVersion(fromDay: start + 7, schedule: .weekdays(0b0000010))]
         // Daily for a week, then Mondays only: done every day of week one and on the next two Mondays.
         let h = history(start: "2026-01-05", schedules: spans, done: (0..<7).map { start + Int32($0) } + [start + 7, start + 14])
@@ -178,8 +187,9 @@ final class StreakTests: XCTestCase {
         XCTAssertEqual(Scores.strengthSeries(half, from: start, to: start + 1, asOf: start + 1, weekStart: 1)[0], 0.5 * (1 - m), accuracy: 1e-12)
         // Over the limit of an at-most number: Loop's 1 - (value - target) / target from a start at 1.
         let coffee = history(.counter, target: 2, direction: .atMost, start: "2026-01-01", values: [start: 3])
-        XCTAssertEqual(Scores.strengthSeries(coffee, from: start, to: start, asOf: start + 1, weekStart: 1)[0],
-                       m + 0.5 * (1 - m), accuracy: 1e-12)
+        XCTAssertEqual(
+            Scores.strengthSeries(coffee, from: start, to: start, asOf: start + 1, weekStart: 1)[0],
+            m + 0.5 * (1 - m), accuracy: 1e-12)
         // A quota habit fills a rolling window (Loop's n/d, doubled below once a day): 2 of 3 days is 1.
         let twoInThree = history(schedule: .timesInDays(2, 3), start: "2026-01-01", done: [start, start + 2])
         let m23 = pow(0.5, (2.0 / 3).squareRoot() / 13)
@@ -189,7 +199,7 @@ final class StreakTests: XCTestCase {
     }
 
     func testCompletionRateAndDemands() {
-        let start = day("2026-11-02") // Monday
+        let start = day("2026-11-02")  // Monday
         let h = history(schedule: .weekdays(0b0101010), start: "2026-11-02", done: [start, start + 4, start + 7], skipped: [start + 2])
         let occurrences = Judge.occurrences(h, asOf: start + 13, weekStart: 1)
         let completion = Scores.completion(occurrences, from: start, to: start + 13)
@@ -202,8 +212,9 @@ final class StreakTests: XCTestCase {
         XCTAssertEqual(demands, [.due(done: true), .notDue, .excused, .notDue, .due(done: true), .notDue, .notDue])
         // A 2-per-week habit is due until met, then not.
         let quota = history(schedule: .timesPerWeek(2), start: "2026-11-02", done: [start + 1, start + 3])
-        XCTAssertEqual(Judge.demands(quota, from: start, to: start + 6, asOf: start + 6, weekStart: 1),
-                       [.due(done: false), .due(done: true), .due(done: false), .due(done: true), .notDue, .notDue, .notDue])
+        XCTAssertEqual(
+            Judge.demands(quota, from: start, to: start + 6, asOf: start + 6, weekStart: 1),
+            [.due(done: false), .due(done: true), .due(done: false), .due(done: true), .notDue, .notDue, .notDue])
     }
 
     func testPerfectDayAndActiveDayStreaks() {

@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HabitCore
 
 /// Strength is Loop Habit Tracker's score. Loop's own tables (uhabits-core
@@ -13,21 +14,26 @@ final class StrengthTests: XCTestCase {
 
     /// The history a Loop habit's entries make here: offsets back from `today`,
     /// starting at the oldest entry (Loop's first day of history).
-    func history(_ type: LoopType, schedule: Schedule, target: Double = 2, today: Int32,
-                 entries: [Int: Int]) -> HabitHistory {
+    func history(
+        _ type: LoopType, schedule: Schedule, target: Double = 2, today: Int32,
+        entries: [Int: Int]
+    ) -> HabitHistory {
         let start = today - Int32(entries.keys.max() ?? 0)
         let kind: HabitKind = type == .yesNo ? .checkmark : .counter
-        let spec = HabitSpec(name: "h", kind: kind, target: type == .yesNo ? 1 : target,
-                             direction: type == .atMost ? .atMost : .atLeast, group: nil, unit: nil,
-                             routine: .anytime, proofRequired: false, startDay: start, schedule: schedule)
+        let spec = HabitSpec(
+            name: "h", kind: kind, target: type == .yesNo ? 1 : target,
+            direction: type == .atMost ? .atMost : .atLeast, group: nil, unit: nil,
+            routine: .anytime, proofRequired: false, startDay: start, schedule: schedule)
         var states: [DayState] = []
         for (offset, value) in entries {
             let day = today - Int32(offset)
             let isSkip = value == Self.skip
             switch type {
             case .yesNo:
-                states.append(DayState(day: day, value: value == Self.yes ? 1 : 0, done: value == Self.yes,
-                                       skipped: isSkip, entryCount: 1))
+                states.append(
+                    DayState(
+                        day: day, value: value == Self.yes ? 1 : 0, done: value == Self.yes,
+                        skipped: isSkip, entryCount: 1))
             case .atLeast, .atMost:
                 // As DayFold decides a day: an at-most skip within the limit is done.
                 let amount = isSkip ? 0 : Double(max(0, value)) / 1000
@@ -56,9 +62,11 @@ final class StrengthTests: XCTestCase {
     }
 
     let today: Int32 = 20_000
-    let twenty = [0.655747, 0.636894, 0.617008, 0.596033, 0.573910, 0.550574, 0.525961, 0.500000, 0.472617, 0.443734,
-                  0.413270, 0.381137, 0.347244, 0.311495, 0.273788, 0.234017, 0.192067, 0.147820, 0.101149, 0.051922,
-                  0.000000, 0.000000, 0.000000]
+    let twenty = [
+        0.655747, 0.636894, 0.617008, 0.596033, 0.573910, 0.550574, 0.525961, 0.500000, 0.472617, 0.443734,
+        0.413270, 0.381137, 0.347244, 0.311495, 0.273788, 0.234017, 0.192067, 0.147820, 0.101149, 0.051922,
+        0.000000, 0.000000, 0.000000,
+    ]
 
     // MARK: The step
 
@@ -87,23 +95,29 @@ final class StrengthTests: XCTestCase {
 
         var withSkips = entries(0..<20, Self.yes)
         for offset in [5, 10, 11] { withSkips[offset] = Self.skip }
-        assertTable(table(history(.yesNo, schedule: .daily, today: today, entries: withSkips), today: today, count: 23),
-                    [0.596033, 0.573910, 0.550574, 0.525961, 0.500000, 0.472617, 0.472617, 0.443734, 0.413270, 0.381137,
-                     0.347244, 0.347244, 0.347244, 0.311495, 0.273788, 0.234017, 0.192067, 0.147820, 0.101149, 0.051922,
-                     0.000000, 0.000000, 0.000000], "test_getValueWithSkip")
+        assertTable(
+            table(history(.yesNo, schedule: .daily, today: today, entries: withSkips), today: today, count: 23),
+            [
+                0.596033, 0.573910, 0.550574, 0.525961, 0.500000, 0.472617, 0.472617, 0.443734, 0.413270, 0.381137,
+                0.347244, 0.347244, 0.347244, 0.311495, 0.273788, 0.234017, 0.192067, 0.147820, 0.101149, 0.051922,
+                0.000000, 0.000000, 0.000000,
+            ], "test_getValueWithSkip")
 
-        assertTable(table(history(.yesNo, schedule: .daily, today: today, entries: [5: Self.yes, 4: Self.skip]), today: today, count: 7),
-                    [0.041949, 0.044247, 0.046670, 0.049226, 0.051922, 0.051922, 0.0], "test_getValueWithSkip2")
+        assertTable(
+            table(history(.yesNo, schedule: .daily, today: today, entries: [5: Self.yes, 4: Self.skip]), today: today, count: 7),
+            [0.041949, 0.044247, 0.046670, 0.049226, 0.051922, 0.051922, 0.0], "test_getValueWithSkip2")
 
         let two = history(.yesNo, schedule: .daily, today: today, entries: entries(0..<2, Self.yes))
         XCTAssertEqual(table(two, today: today, count: 1)[0], 0.101149, accuracy: 1e-6, "test_recompute")
         var everyOther = two
         everyOther.spec.schedule = .timesInDays(1, 2)
         XCTAssertEqual(table(everyOther, today: today, count: 1)[0], 0.054816, accuracy: 1e-6, "test_recompute 1/2")
-        XCTAssertEqual(table(history(.yesNo, schedule: .daily, today: today, entries: [0: Self.yes]), today: today, count: 1)[0],
-                       0.051922, accuracy: 1e-6, "test_addThenRemove")
-        XCTAssertEqual(table(history(.yesNo, schedule: .daily, today: today, entries: [:]), today: today, count: 1)[0], 0,
-                       "no entries: 0")
+        XCTAssertEqual(
+            table(history(.yesNo, schedule: .daily, today: today, entries: [0: Self.yes]), today: today, count: 1)[0],
+            0.051922, accuracy: 1e-6, "test_addThenRemove")
+        XCTAssertEqual(
+            table(history(.yesNo, schedule: .daily, today: today, entries: [:]), today: today, count: 1)[0], 0,
+            "no entries: 0")
     }
 
     func testNumericalAtLeastTables() {
@@ -113,10 +127,13 @@ final class StrengthTests: XCTestCase {
         var skips = entries(0..<20, 2000)
         skips[10] = Self.skip
         skips[15] = Self.skip
-        assertTable(table(history(.atLeast, schedule: .daily, today: today, entries: skips), today: today, count: 23),
-                    [0.617008, 0.596033, 0.573910, 0.550574, 0.525961, 0.500000, 0.472617, 0.443734, 0.413270, 0.381137,
-                     0.347244, 0.347244, 0.311495, 0.273788, 0.234017, 0.192067, 0.192067, 0.147820, 0.101149, 0.051922,
-                     0.000000, 0.000000, 0.000000], "NumericalAtLeastScoreListWithSkipTest test_getValue")
+        assertTable(
+            table(history(.atLeast, schedule: .daily, today: today, entries: skips), today: today, count: 23),
+            [
+                0.617008, 0.596033, 0.573910, 0.550574, 0.525961, 0.500000, 0.472617, 0.443734, 0.413270, 0.381137,
+                0.347244, 0.347244, 0.311495, 0.273788, 0.234017, 0.192067, 0.192067, 0.147820, 0.101149, 0.051922,
+                0.000000, 0.000000, 0.000000,
+            ], "NumericalAtLeastScoreListWithSkipTest test_getValue")
 
         let two = history(.atLeast, schedule: .daily, today: today, entries: entries(0..<2, 2000))
         XCTAssertEqual(table(two, today: today, count: 1)[0], 0.101149, accuracy: 1e-6)
@@ -128,23 +145,30 @@ final class StrengthTests: XCTestCase {
     func testNumericalAtMostTables() {
         var entries = entries(0..<20, 5000)
         entries[20] = 1000
-        assertTable(table(history(.atMost, schedule: .daily, today: today, entries: entries), today: today, count: 23),
-                    [0.344253, 0.363106, 0.382992, 0.403967, 0.426090, 0.449426, 0.474039, 0.500000, 0.527383, 0.556266,
-                     0.586730, 0.618863, 0.652756, 0.688505, 0.726212, 0.765983, 0.807933, 0.852180, 0.898851, 0.948078,
-                     1.0, 0.0, 0.0], "NumericalAtMost test_getValue")
+        assertTable(
+            table(history(.atMost, schedule: .daily, today: today, entries: entries), today: today, count: 23),
+            [
+                0.344253, 0.363106, 0.382992, 0.403967, 0.426090, 0.449426, 0.474039, 0.500000, 0.527383, 0.556266,
+                0.586730, 0.618863, 0.652756, 0.688505, 0.726212, 0.765983, 0.807933, 0.852180, 0.898851, 0.948078,
+                1.0, 0.0, 0.0,
+            ], "NumericalAtMost test_getValue")
 
-        XCTAssertEqual(table(history(.atMost, schedule: .daily, today: today, entries: [:]), today: today, count: 1)[0], 1,
-                       accuracy: 1e-6, "nothing logged: 1")
+        XCTAssertEqual(
+            table(history(.atMost, schedule: .daily, today: today, entries: [:]), today: today, count: 1)[0], 1,
+            accuracy: 1e-6, "nothing logged: 1")
         let two = history(.atMost, schedule: .daily, today: today, entries: self.entries(0..<2, 5000))
         XCTAssertEqual(table(two, today: today, count: 1)[0], 0.898850, accuracy: 1e-6)
         var everyOther = two
         everyOther.spec.schedule = .timesInDays(1, 2)
         XCTAssertEqual(table(everyOther, today: today, count: 1)[0], 0.927369, accuracy: 1e-6, "test_recompute 1/2")
-        XCTAssertEqual(table(history(.atMost, schedule: .daily, today: today, entries: [1: 10_000_000]), today: today, count: 1)[0],
-                       0.950773, accuracy: 1e-6, "undereachievingIsntRelevant")
+        XCTAssertEqual(
+            table(history(.atMost, schedule: .daily, today: today, entries: [1: 10_000_000]), today: today, count: 1)[0],
+            0.950773, accuracy: 1e-6, "undereachievingIsntRelevant")
         for yesterday in [0, 1000] {
-            XCTAssertEqual(table(history(.atMost, schedule: .daily, today: today, entries: [0: 5000, 1: yesterday]),
-                                 today: today, count: 1)[0], 0.948077, accuracy: 1e-6, "overeachievingIsntRelevant")
+            XCTAssertEqual(
+                table(
+                    history(.atMost, schedule: .daily, today: today, entries: [0: 5000, 1: yesterday]),
+                    today: today, count: 1)[0], 0.948077, accuracy: 1e-6, "overeachievingIsntRelevant")
         }
     }
 
@@ -153,15 +177,18 @@ final class StrengthTests: XCTestCase {
     func testNonDailyHabitsConvergeToTheirShare() {
         // 3 a week, done 2 of each 7 days: 2/3; 4 a week with the same days: 1/2.
         let pattern = Dictionary(uniqueKeysWithValues: (0..<700).filter { $0 % 7 < 2 }.map { ($0, Self.yes) })
-        XCTAssertEqual(table(history(.yesNo, schedule: .timesInDays(3, 7), today: today, entries: pattern), today: today, count: 1)[0],
-                       2.0 / 3, accuracy: 1e-6)
-        XCTAssertEqual(table(history(.yesNo, schedule: .timesPerWeek(4), today: today, entries: pattern), today: today, count: 1)[0],
-                       0.5, accuracy: 1e-6, "weekly:4 is Loop's 4/7")
+        XCTAssertEqual(
+            table(history(.yesNo, schedule: .timesInDays(3, 7), today: today, entries: pattern), today: today, count: 1)[0],
+            2.0 / 3, accuracy: 1e-6)
+        XCTAssertEqual(
+            table(history(.yesNo, schedule: .timesPerWeek(4), today: today, entries: pattern), today: today, count: 1)[0],
+            0.5, accuracy: 1e-6, "weekly:4 is Loop's 4/7")
         // Once a week on different weekdays still converges to 1.
         var irregular: [Int: Int] = [:]
         for k in 0..<100 { irregular[14 * k] = Self.yes; irregular[14 * k + 13] = Self.yes }
-        XCTAssertEqual(table(history(.yesNo, schedule: .timesInDays(1, 7), today: today, entries: irregular), today: today, count: 1)[0],
-                       1, accuracy: 1e-3)
+        XCTAssertEqual(
+            table(history(.yesNo, schedule: .timesInDays(1, 7), today: today, entries: irregular), today: today, count: 1)[0],
+            1, accuracy: 1e-3)
     }
 
     func testHighScoresInReasonableTime() {
@@ -177,16 +204,21 @@ final class StrengthTests: XCTestCase {
     }
 
     func testProgressSkipsAndOverAchieving() {
-        XCTAssertEqual(table(history(.atLeast, schedule: .daily, today: today, entries: entries(0..<500, 1000)), today: today, count: 1)[0],
-                       0.5, accuracy: 1e-6)
-        XCTAssertEqual(table(history(.atLeast, schedule: .daily, today: today, entries: entries(0..<500, 500)), today: today, count: 1)[0],
-                       0.25, accuracy: 1e-6)
-        XCTAssertEqual(table(history(.atMost, schedule: .daily, today: today, entries: entries(0..<500, 3000)), today: today, count: 1)[0],
-                       0.5, accuracy: 1e-6)
-        XCTAssertEqual(table(history(.atMost, schedule: .daily, today: today, entries: entries(0..<500, 3500)), today: today, count: 1)[0],
-                       0.25, accuracy: 1e-6)
-        XCTAssertEqual(table(history(.atLeast, schedule: .daily, today: today, entries: [0: 10_000_000]), today: today, count: 1)[0],
-                       0.051922, accuracy: 1e-6, "overeachievingIsntRelevant")
+        XCTAssertEqual(
+            table(history(.atLeast, schedule: .daily, today: today, entries: entries(0..<500, 1000)), today: today, count: 1)[0],
+            0.5, accuracy: 1e-6)
+        XCTAssertEqual(
+            table(history(.atLeast, schedule: .daily, today: today, entries: entries(0..<500, 500)), today: today, count: 1)[0],
+            0.25, accuracy: 1e-6)
+        XCTAssertEqual(
+            table(history(.atMost, schedule: .daily, today: today, entries: entries(0..<500, 3000)), today: today, count: 1)[0],
+            0.5, accuracy: 1e-6)
+        XCTAssertEqual(
+            table(history(.atMost, schedule: .daily, today: today, entries: entries(0..<500, 3500)), today: today, count: 1)[0],
+            0.25, accuracy: 1e-6)
+        XCTAssertEqual(
+            table(history(.atLeast, schedule: .daily, today: today, entries: [0: 10_000_000]), today: today, count: 1)[0],
+            0.051922, accuracy: 1e-6, "overeachievingIsntRelevant")
         // Skips keep the value: 500 skipped days before, or 200 in the middle, change nothing.
         let plain = table(history(.atLeast, schedule: .daily, today: today, entries: entries(0..<500, 1000)), today: today, count: 1)[0]
         var before = entries(0..<500, 1000)
@@ -220,8 +252,9 @@ final class StrengthTests: XCTestCase {
         let notYet = history(.yesNo, schedule: .daily, today: today, entries: entries(1..<5, Self.yes))
         let open = Scores.strengthSeries(notYet, from: today - 1, to: today, asOf: today, weekStart: 1)
         XCTAssertEqual(open[1], open[0], "today not done: yesterday's value")
-        XCTAssertLessThan(Scores.strengthSeries(notYet, from: today, to: today, asOf: today + 1, weekStart: 1)[0], open[0],
-                          "once over, the miss counts")
+        XCTAssertLessThan(
+            Scores.strengthSeries(notYet, from: today, to: today, asOf: today + 1, weekStart: 1)[0], open[0],
+            "once over, the miss counts")
         // An at-most day is over only at its end.
         let limit = history(.atMost, schedule: .daily, today: today, entries: [1: 1000, 0: 1000])
         let atMost = Scores.strengthSeries(limit, from: today - 1, to: today, asOf: today, weekStart: 1)
@@ -286,11 +319,12 @@ final class StrengthTests: XCTestCase {
                             values.append(roll < doneChance ? (amount == Self.skip ? 4 : amount) : (random.below(2) == 0 ? 0 : -1))
                         }
                     }
-                    values[0] = type == .yesNo ? Self.yes : 1000 // the first day of history holds an entry
+                    values[0] = type == .yesNo ? Self.yes : 1000  // the first day of history holds an entry
                     let expected = Self.loopReference(values: values, numerator: n, denominator: d, type: type, target: target)
-                    let entries = Dictionary(uniqueKeysWithValues: values.enumerated().compactMap { i, v in
-                        v == -1 ? nil : (length - 1 - i, v)
-                    })
+                    let entries = Dictionary(
+                        uniqueKeysWithValues: values.enumerated().compactMap { i, v in
+                            v == -1 ? nil : (length - 1 - i, v)
+                        })
                     let schedule: Schedule = n == 1 && d == 1 ? .daily : .timesInDays(n, d)
                     let h = history(type, schedule: schedule, target: target, today: today, entries: entries)
                     let actual = Scores.strengthSeries(h, from: today - Int32(length - 1), to: today, asOf: today + 1, weekStart: 1)
@@ -298,7 +332,9 @@ final class StrengthTests: XCTestCase {
                     compared += 1
                     XCTAssertEqual(actual.count, expected.count)
                     if let bad = actual.indices.first(where: { abs(actual[$0] - expected[$0]) > 1e-6 }) {
-                        XCTFail("\(n)/\(d) \(type) target \(target): day \(bad) is \(actual[bad]), Loop \(expected[bad]); values \(values[max(0, bad - 3)...bad]), ours before \(actual[max(0, bad - 3)...bad]), Loop's \(expected[max(0, bad - 3)...bad])")
+                        XCTFail(
+                            "\(n)/\(d) \(type) target \(target): day \(bad) is \(actual[bad]), Loop \(expected[bad]); values \(values[max(0, bad - 3)...bad]), ours before \(actual[max(0, bad - 3)...bad]), Loop's \(expected[max(0, bad - 3)...bad])"
+                        )
                         return
                     }
                 }
@@ -311,14 +347,17 @@ final class StrengthTests: XCTestCase {
     func testOurSchedulesUseTheFrequencyTheyAmountTo() {
         var random = SplitMix(seed: 7)
         let length = 1500
-        let cases: [(Schedule, Int, Int)] = [(.weekdays(0b0101010), 3, 7), (.everyNDays(3), 1, 3), (.monthDays([1, 15]), 2, 30),
-                                             (.timesPerWeek(3), 3, 7), (.timesPerMonth(5), 5, 30), (.daily, 1, 1)]
+        let cases: [(Schedule, Int, Int)] = [
+            (.weekdays(0b0101010), 3, 7), (.everyNDays(3), 1, 3), (.monthDays([1, 15]), 2, 30),
+            (.timesPerWeek(3), 3, 7), (.timesPerMonth(5), 5, 30), (.daily, 1, 1),
+        ]
         for (schedule, n, d) in cases {
             let values = (0..<length).map { i in i == 0 ? Self.yes : [Self.yes, 0, -1, Self.skip][random.below(4)] }
             let expected = Self.loopReference(values: values, numerator: n, denominator: d, type: .yesNo, target: 1)
             let entries = Dictionary(uniqueKeysWithValues: values.enumerated().compactMap { i, v in v == -1 ? nil : (length - 1 - i, v) })
-            let actual = Scores.strengthSeries(history(.yesNo, schedule: schedule, today: today, entries: entries),
-                                               from: today - Int32(length - 1), to: today, asOf: today + 1, weekStart: 1)
+            let actual = Scores.strengthSeries(
+                history(.yesNo, schedule: schedule, today: today, entries: entries),
+                from: today - Int32(length - 1), to: today, asOf: today + 1, weekStart: 1)
             XCTAssertEqual(actual.count, expected.count)
             XCTAssertTrue(zip(actual, expected).allSatisfy { abs($0 - $1) < 1e-9 }, "\(schedule) as \(n)/\(d)")
         }

@@ -1,5 +1,6 @@
-@testable import HabitCore
 import XCTest
+
+@testable import HabitCore
 
 final class SyncFormatTests: XCTestCase {
     let a = [UInt8](repeating: 0xAA, count: 16)
@@ -53,33 +54,51 @@ final class SyncFormatTests: XCTestCase {
 
     func sampleOps() -> [StampedOp] {
         let habit = GlobalId(replica: a, seq: 1)
-        let spec = HabitSpec(name: "Run", kind: .counter, target: 3, direction: .atLeast, group: "Sport", unit: "km", routine: .morning,
-                             proofRequired: false, startDay: 20_000, schedule: .timesPerWeek(3))
+        let spec = HabitSpec(
+            name: "Run", kind: .counter, target: 3, direction: .atLeast, group: "Sport", unit: "km", routine: .morning,
+            proofRequired: false, startDay: 20_000, schedule: .timesPerWeek(3))
         return [
             StampedOp(id: habit, hlc: 100, op: .habitCreate(spec: spec, createdAtMs: 1_700_000_000_000)),
             StampedOp(id: GlobalId(replica: a, seq: 2), hlc: 101, op: .schedule(habit: habit, fromDay: 20_000, schedule: .daily)),
-            StampedOp(id: GlobalId(replica: b, seq: 1), hlc: 102, op: .entry(habit: habit, day: 20_001, kind: .amount, value: 2.5,
-                                                                          recordedAtMs: 5, source: .manual, note: "ok\n", undoes: nil)),
-            StampedOp(id: GlobalId(replica: b, seq: 2), hlc: 103, op: .entry(habit: habit, day: 20_001, kind: .undo, value: 0, recordedAtMs: 6,
-                                                                          source: .manual, note: nil, undoes: GlobalId(replica: b, seq: 1))),
+            StampedOp(
+                id: GlobalId(replica: b, seq: 1), hlc: 102,
+                op: .entry(
+                    habit: habit, day: 20_001, kind: .amount, value: 2.5,
+                    recordedAtMs: 5, source: .manual, note: "ok\n", undoes: nil)),
+            StampedOp(
+                id: GlobalId(replica: b, seq: 2), hlc: 103,
+                op: .entry(
+                    habit: habit, day: 20_001, kind: .undo, value: 0, recordedAtMs: 6,
+                    source: .manual, note: nil, undoes: GlobalId(replica: b, seq: 1))),
             StampedOp(id: GlobalId(replica: b, seq: 3), hlc: 104, op: .habitField(habit: habit, field: .unit, value: .null)),
             StampedOp(id: GlobalId(replica: b, seq: 4), hlc: 105, op: .habitField(habit: habit, field: .target, value: .double(4))),
             StampedOp(id: GlobalId(replica: a, seq: 3), hlc: 106, op: .vacationAdd(habit: nil, first: 20_010, last: 20_012)),
             StampedOp(id: GlobalId(replica: a, seq: 4), hlc: 107, op: .vacationRemove(vacation: GlobalId(replica: a, seq: 3))),
             StampedOp(id: GlobalId(replica: a, seq: 5), hlc: 108, op: .setting(key: "timezone", value: "Europe/Paris")),
-            StampedOp(id: GlobalId(replica: a, seq: 6), hlc: 109, op: .proof(habit: habit, day: 20_001, sha256: String(repeating: "ab", count: 32),
-                                                                          size: 1234, mediaType: "image/png", takenAtMs: nil, receivedAtMs: 7,
-                                                                          metadata: "{\"w\":3}")),
-            StampedOp(id: GlobalId(replica: a, seq: 7), hlc: 110, op: .verdict(proof: GlobalId(replica: a, seq: 6), verdict: {
-                var v = Verdict(stage: .review, verifierId: "review", verifierVersion: "", outcome: .approved, confidence: 1,
-                                reasonCode: "approved_by_review", message: "seen", signals: ["a", "b"])
-                v.reviewer = "parent"
-                v.atMs = 9
-                return v
-            }(), entry: GlobalId(replica: b, seq: 1))),
+            StampedOp(
+                id: GlobalId(replica: a, seq: 6), hlc: 109,
+                op: .proof(
+                    habit: habit, day: 20_001, sha256: String(repeating: "ab", count: 32),
+                    size: 1234, mediaType: "image/png", takenAtMs: nil, receivedAtMs: 7,
+                    metadata: "{\"w\":3}")),
+            StampedOp(
+                id: GlobalId(replica: a, seq: 7), hlc: 110,
+                op: .verdict(
+                    proof: GlobalId(replica: a, seq: 6),
+                    verdict: {
+                        var v = Verdict(
+                            stage: .review, verifierId: "review", verifierVersion: "", outcome: .approved, confidence: 1,
+                            reasonCode: "approved_by_review", message: "seen", signals: ["a", "b"])
+                        v.reviewer = "parent"
+                        v.atMs = 9
+                        return v
+                    }(), entry: GlobalId(replica: b, seq: 1))),
             StampedOp(id: GlobalId(replica: b, seq: 5), hlc: 111, op: .creditAccount(name: "Kids", createdAtMs: 12)),
-            StampedOp(id: GlobalId(replica: b, seq: 6), hlc: 112, op: .credit(account: "Kids", kind: .spend, minutes: -15, day: 20_001, atMs: 13,
-                                                                           reason: "games")),
+            StampedOp(
+                id: GlobalId(replica: b, seq: 6), hlc: 112,
+                op: .credit(
+                    account: "Kids", kind: .spend, minutes: -15, day: 20_001, atMs: 13,
+                    reason: "games")),
             StampedOp(id: GlobalId(replica: b, seq: 7), hlc: 113, op: .steps(account: "default", day: 20_001, steps: 5_450, atMs: 14)),
         ]
     }

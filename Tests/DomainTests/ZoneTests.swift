@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+
 @testable import HabitCore
 
 final class ZoneTests: XCTestCase {
@@ -30,7 +31,7 @@ final class ZoneTests: XCTestCase {
         // 2100's second Sunday of March is the 14th.
         XCTAssertEqual(ny.utcOffset(atUTC: try utc("2100-03-14T06:59:59")), -5 * 3600)
         XCTAssertEqual(ny.utcOffset(atUTC: try utc("2100-03-14T07:00:00")), -4 * 3600)
-        let sydney = try zone("Australia/Sydney") // southern hemisphere: summer spans the new year
+        let sydney = try zone("Australia/Sydney")  // southern hemisphere: summer spans the new year
         XCTAssertEqual(sydney.utcOffset(atUTC: try utc("2090-01-10T00:00:00")), 11 * 3600)
         XCTAssertEqual(sydney.utcOffset(atUTC: try utc("2090-07-10T00:00:00")), 10 * 3600)
         let rule = try PosixZoneRule.parse("<+0330>-3:30")
@@ -63,8 +64,10 @@ final class ZoneTests: XCTestCase {
         XCTAssertEqual(try ZoneRules.classify("+05:30"), .fixed(offsetSeconds: 19_800, canonical: "+05:30"))
         XCTAssertEqual(try ZoneRules.classify("-08:00"), .fixed(offsetSeconds: -28_800, canonical: "-08:00"))
         XCTAssertEqual(try ZoneRules.classify("America/Argentina/Buenos_Aires"), .tzdb("America/Argentina/Buenos_Aires"))
-        for bad in ["", "/etc/passwd", "../etc/passwd", "America/../../etc", "+5:30", "+15:00", "+05:60", "Europe//Paris",
-                    "Europe/Paris/", String(repeating: "a", count: 65), "Europe/Pa ris"] {
+        for bad in [
+            "", "/etc/passwd", "../etc/passwd", "America/../../etc", "+5:30", "+15:00", "+05:60", "Europe//Paris",
+            "Europe/Paris/", String(repeating: "a", count: 65), "Europe/Pa ris",
+        ] {
             XCTAssertThrowsError(try ZoneRules.classify(bad), bad)
         }
     }

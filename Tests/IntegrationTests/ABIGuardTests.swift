@@ -17,22 +17,26 @@ final class ABIGuardTests: XCTestCase {
     func testTheHeaderAndTheLibraryKeepTheBaseline() throws {
         let result = try guardCheck(include: Paths.include)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("no breaks; 0 addition(s)"),
-                      "\(result.stdout)run: python3 scripts/abi-guard.py update Tests/abi/habitcore.abi include .build/debug/libhabitcore.so")
+        XCTAssertTrue(
+            result.stdout.contains("no breaks; 0 addition(s)"),
+            "\(result.stdout)run: python3 scripts/abi-guard.py update Tests/abi/habitcore.abi include .build/debug/libhabitcore.so")
     }
 
     /// The hub library (include/habitcore_hub.h, libhabitcore_hub.so) has a baseline of
     /// its own, checked by the same script with ABI_GUARD_HEADERS naming its header.
     func hubGuardCheck(include: String) throws -> ProcessResult {
-        try runProcess(["python3", Self.script, "check", Paths.root + "/Tests/abi/habitcore_hub.abi", include, Paths.buildDir + "/libhabitcore_hub.so"],
-                       environment: ["ABI_GUARD_HEADERS": "habitcore_hub.h"])
+        try runProcess(
+            ["python3", Self.script, "check", Paths.root + "/Tests/abi/habitcore_hub.abi", include, Paths.buildDir + "/libhabitcore_hub.so"],
+            environment: ["ABI_GUARD_HEADERS": "habitcore_hub.h"])
     }
 
     func testTheHubHeaderAndLibraryKeepTheirBaseline() throws {
         let result = try hubGuardCheck(include: Paths.include)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
-        XCTAssertTrue(result.stdout.contains("no breaks; 0 addition(s)"),
-                      "\(result.stdout)run: ABI_GUARD_HEADERS=habitcore_hub.h python3 scripts/abi-guard.py update Tests/abi/habitcore_hub.abi include .build/debug/libhabitcore_hub.so")
+        XCTAssertTrue(
+            result.stdout.contains("no breaks; 0 addition(s)"),
+            "\(result.stdout)run: ABI_GUARD_HEADERS=habitcore_hub.h python3 scripts/abi-guard.py update Tests/abi/habitcore_hub.abi include .build/debug/libhabitcore_hub.so"
+        )
         // A break in the hub header fails its guard, naming it.
         let dir = try temporaryDirectory()
         for name in ["habitcore.h", "habitcore_plugin.h", "habitcore_hub.h"] {
@@ -62,21 +66,36 @@ final class ABIGuardTests: XCTestCase {
 
     func testEachSeededBreakFailsTheGuardNamingIt() throws {
         let breaks: [(String, (String) -> String, String)] = [
-            ("a field moved", {
-                $0.replacingOccurrences(of: "    int32_t day;    /* HC_DAY_NONE: from at_ms */\n    int32_t source; /* HC_SOURCE_* */",
-                                        with: "    int32_t source; /* HC_SOURCE_* */\n    int32_t day;    /* HC_DAY_NONE: from at_ms */")
-            }, "changed: field hc_entry_input.day offset 16"),
-            ("a constant changed", {
-                $0.replacingOccurrences(of: "#define HC_KIND_DURATION 3", with: "#define HC_KIND_DURATION 5")
-            }, "changed: constant HC_KIND_DURATION = 3"),
-            ("a parameter retyped", {
-                $0.replacingOccurrences(of: "int32_t hc_habit_archive(hc_store *store, int64_t id, int32_t archived);",
-                                        with: "int32_t hc_habit_archive(hc_store *store, int64_t id, int64_t archived);")
-            }, "changed: function hc_habit_archive"),
-            ("a function removed", {
-                $0.replacingOccurrences(of: "int32_t hc_entry_undo_last(int64_t *out_undo_id, hc_store *store, int64_t habit_id, int32_t day);",
-                                        with: "")
-            }, "removed: function hc_entry_undo_last"),
+            (
+                "a field moved",
+                {
+                    $0.replacingOccurrences(
+                        of: "    int32_t day;    /* HC_DAY_NONE: from at_ms */\n    int32_t source; /* HC_SOURCE_* */",
+                        with: "    int32_t source; /* HC_SOURCE_* */\n    int32_t day;    /* HC_DAY_NONE: from at_ms */")
+                }, "changed: field hc_entry_input.day offset 16"
+            ),
+            (
+                "a constant changed",
+                {
+                    $0.replacingOccurrences(of: "#define HC_KIND_DURATION 3", with: "#define HC_KIND_DURATION 5")
+                }, "changed: constant HC_KIND_DURATION = 3"
+            ),
+            (
+                "a parameter retyped",
+                {
+                    $0.replacingOccurrences(
+                        of: "int32_t hc_habit_archive(hc_store *store, int64_t id, int32_t archived);",
+                        with: "int32_t hc_habit_archive(hc_store *store, int64_t id, int64_t archived);")
+                }, "changed: function hc_habit_archive"
+            ),
+            (
+                "a function removed",
+                {
+                    $0.replacingOccurrences(
+                        of: "int32_t hc_entry_undo_last(int64_t *out_undo_id, hc_store *store, int64_t habit_id, int32_t day);",
+                        with: "")
+                }, "removed: function hc_entry_undo_last"
+            ),
         ]
         for (what, edit, message) in breaks {
             let result = try guardCheck(include: try scratchInclude(edit))
@@ -103,8 +122,11 @@ final class ABIGuardTests: XCTestCase {
                 + (index == 0 ? ";" : " \(ordered[index - 1]);")
         }.joined(separator: "\n")
         try script.write(toFile: dir + "/stand-in.map", atomically: true, encoding: .utf8)
-        XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", "-w", dir + "/stand-in.c", "-Wl,--version-script=" + dir + "/stand-in.map",
-                                           "-o", dir + "/libstand-in.so"]), "cc stand-in")
+        XCTAssertSucceeded(
+            try runProcess([
+                "cc", "-shared", "-fPIC", "-w", dir + "/stand-in.c", "-Wl,--version-script=" + dir + "/stand-in.map",
+                "-o", dir + "/libstand-in.so",
+            ]), "cc stand-in")
         return dir + "/libstand-in.so"
     }
 
@@ -119,14 +141,19 @@ final class ABIGuardTests: XCTestCase {
         XCTAssertEqual(moved.status, 1, moved.stdout)
         XCTAssertTrue(moved.stdout.contains("changed: symbol hc_habit_create HC_1.0\n     now: symbol hc_habit_create HC_1.1"), moved.stdout)
 
-        let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8).split(separator: "\n")
-            .first { $0.hasPrefix("#define HC_VERSION_MINOR ") }?.split(separator: " ").last.map(String.init))
-        let old = try runProcess(["python3", Self.script, "check", Self.baseline, Paths.include,
-                                  try standInLibrary(extra: ["hc_something_new": "HC_1.0"])])
+        let version = try XCTUnwrap(
+            try String(contentsOfFile: Paths.header, encoding: .utf8).split(separator: "\n")
+                .first { $0.hasPrefix("#define HC_VERSION_MINOR ") }?.split(separator: " ").last.map(String.init))
+        let old = try runProcess([
+            "python3", Self.script, "check", Self.baseline, Paths.include,
+            try standInLibrary(extra: ["hc_something_new": "HC_1.0"]),
+        ])
         XCTAssertEqual(old.status, 1, old.stdout)
         XCTAssertTrue(old.stdout.contains("misplaced: symbol hc_something_new HC_1.0 (a symbol new in this release is bound to HC_1.\(version))"), old.stdout)
-        let newest = try runProcess(["python3", Self.script, "check", Self.baseline, Paths.include,
-                                     try standInLibrary(extra: ["hc_something_new": "HC_1.\(version)"])])
+        let newest = try runProcess([
+            "python3", Self.script, "check", Self.baseline, Paths.include,
+            try standInLibrary(extra: ["hc_something_new": "HC_1.\(version)"]),
+        ])
         XCTAssertEqual(newest.status, 0, newest.stdout)
         XCTAssertTrue(newest.stdout.contains("no breaks; 1 addition(s)"), newest.stdout)
     }
@@ -170,9 +197,10 @@ final class ABIGuardTests: XCTestCase {
 
     func testAdditionsPassAndAreCounted() throws {
         let include = try scratchInclude {
-            $0.replacingOccurrences(of: "#ifdef __cplusplus\n}\n#endif\n\n#endif /* HABITCORE_H */",
-                                    with: "#define HC_SOMETHING_NEW 42\nint32_t hc_something_new(hc_store *store);\n\n"
-                                        + "#ifdef __cplusplus\n}\n#endif\n\n#endif /* HABITCORE_H */")
+            $0.replacingOccurrences(
+                of: "#ifdef __cplusplus\n}\n#endif\n\n#endif /* HABITCORE_H */",
+                with: "#define HC_SOMETHING_NEW 42\nint32_t hc_something_new(hc_store *store);\n\n"
+                    + "#ifdef __cplusplus\n}\n#endif\n\n#endif /* HABITCORE_H */")
         }
         let result = try guardCheck(include: include)
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)

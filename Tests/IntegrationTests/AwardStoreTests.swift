@@ -26,8 +26,9 @@ final class AwardStoreTests: OpenStoreTestCase {
             var award: UnsafePointer<hc_award>?
             ok(hc_award_list_get(&award, list, index), file: file, line: line)
             guard let a = award?.pointee else { return nil }
-            return Award(id: String(cString: a.id), value: a.value, threshold: a.threshold, unlockedDay: a.unlocked != 0 ? a.unlocked_day : nil,
-                         causeKind: a.cause_kind, causeId: a.cause_id, causeHabitId: a.cause_habit_id)
+            return Award(
+                id: String(cString: a.id), value: a.value, threshold: a.threshold, unlockedDay: a.unlocked != 0 ? a.unlocked_day : nil,
+                causeKind: a.cause_kind, causeId: a.cause_id, causeHabitId: a.cause_habit_id)
         }
     }
 
@@ -129,8 +130,10 @@ final class AwardStoreTests: OpenStoreTestCase {
             if offset == 100 || offset == 300 { events.append((day, .referral("ABCDEFG\(offset == 100 ? "H" : "J")"))) }
         }
         for target in [replayed, once] {
-            for (name, kind, schedule) in [("Walk", HC_KIND_CHECKMARK, "daily"), ("Water", HC_KIND_COUNTER, "daily"),
-                                           ("Stretch", HC_KIND_CHECKMARK, "weekly:3")] {
+            for (name, kind, schedule) in [
+                ("Walk", HC_KIND_CHECKMARK, "daily"), ("Water", HC_KIND_COUNTER, "daily"),
+                ("Stretch", HC_KIND_CHECKMARK, "weekly:3"),
+            ] {
                 _ = createHabit(target, name, kind: kind, target: kind == HC_KIND_COUNTER ? 3 : 1, schedule: schedule, start: date(start))
             }
             ok(hc_award_catalog_load(target, catalogue))
@@ -190,12 +193,21 @@ final class AwardStoreTests: OpenStoreTestCase {
             #"{"format": "habitcore-awards", "version": 1, "rules": [{"id": "ok-1", "title": "Fine", "metric": "total_completions", "threshold": 1}, \#(body)]}"#
         }
         let cases: [(String, Int32, [String])] = [
-            (rule(#"{"id": "pushups", "title": "P", "metric": "pushups_done", "threshold": 5}"#), HC_E_INVALID, ["rule 'pushups'", "field 'metric'", "pushups_done"]),
+            (
+                rule(#"{"id": "pushups", "title": "P", "metric": "pushups_done", "threshold": 5}"#), HC_E_INVALID,
+                ["rule 'pushups'", "field 'metric'", "pushups_done"]
+            ),
             (rule(#"{"id": "zero", "title": "Z", "metric": "total_completions", "threshold": 0}"#), HC_E_INVALID, ["rule 'zero'", "field 'threshold'"]),
-            (rule(#"{"id": "typo", "title": "T", "metric": "total_completions", "treshold": 5}"#), HC_E_INVALID, ["rule 'typo'", "field 'treshold'", "unknown"]),
+            (
+                rule(#"{"id": "typo", "title": "T", "metric": "total_completions", "treshold": 5}"#), HC_E_INVALID,
+                ["rule 'typo'", "field 'treshold'", "unknown"]
+            ),
             (rule(#"{"id": "ok-1", "title": "Again", "metric": "total_completions", "threshold": 2}"#), HC_E_INVALID, ["rule 'ok-1'", "field 'id'"]),
             (rule(#"{"id": "p", "title": "P", "metric": "perfect_days", "scope": "any", "threshold": 2}"#), HC_E_INVALID, ["rule 'p'", "field 'scope'"]),
-            (rule(#"{"id": "h", "title": "H", "metric": "total_completions", "scope": "habit", "habit": "Nobody", "threshold": 2}"#), HC_E_NOT_FOUND, ["rule 'h'", "field 'habit'"]),
+            (
+                rule(#"{"id": "h", "title": "H", "metric": "total_completions", "scope": "habit", "habit": "Nobody", "threshold": 2}"#), HC_E_NOT_FOUND,
+                ["rule 'h'", "field 'habit'"]
+            ),
             (rule(#"{"id": "Bad Id", "title": "B", "metric": "total_completions", "threshold": 2}"#), HC_E_INVALID, ["field 'id'"]),
             (rule(#"{"id": "t", "title": "T", "metric": "total_completions", "threshold": 2, "tier": 11}"#), HC_E_INVALID, ["rule 't'", "field 'tier'"]),
             (rule(#"{"id": "s", "title": 5, "metric": "total_completions", "threshold": 2}"#), HC_E_INVALID, ["rule 's'", "field 'title'"]),
@@ -255,10 +267,13 @@ final class AwardStoreTests: OpenStoreTestCase {
         let more = ["Run", "Swim"].map { createHabit(store, $0, start: date(today)) }
         var sync = defaults(hc_step_sync_init)
         ok(hc_credit_sync_steps(&sync, store, 0, today, 12_000))
-        ok(hc_award_catalog_load(store, """
-            {"format": "habitcore-awards", "version": 1, "rules": [
-              {"id": "credits-100", "title": "Earner", "metric": "credits_earned", "threshold": 100}]}
-            """))
+        ok(
+            hc_award_catalog_load(
+                store,
+                """
+                {"format": "habitcore-awards", "version": 1, "rules": [
+                  {"id": "credits-100", "title": "Earner", "metric": "credits_earned", "threshold": 100}]}
+                """))
         XCTAssertEqual(evaluate().first?.causeKind, HC_AWARD_CAUSE_CREDIT_ENTRY)
         ok(hc_award_catalog_reset(store))
         let fresh = evaluate()
@@ -276,11 +291,14 @@ final class AwardStoreTests: OpenStoreTestCase {
     /// "Five active focuses": archived habits count as created, not as active; the
     /// award unlocks when a creation brings the active count to five.
     func testActiveHabitsLeaveArchivedOnesOutBesideHabitsCreated() {
-        ok(hc_award_catalog_load(store, """
-            {"format": "habitcore-awards", "version": 1, "rules": [
-              {"id": "created-5", "title": "Five made", "metric": "habits_created", "threshold": 5},
-              {"id": "active-5", "title": "Five active focuses", "metric": "active_habits", "threshold": 5}]}
-            """))
+        ok(
+            hc_award_catalog_load(
+                store,
+                """
+                {"format": "habitcore-awards", "version": 1, "rules": [
+                  {"id": "created-5", "title": "Five made", "metric": "habits_created", "threshold": 5},
+                  {"id": "active-5", "title": "Five active focuses", "metric": "active_habits", "threshold": 5}]}
+                """))
         let habits = ["Read", "Run", "Swim", "Write", "Sleep"].map { createHabit(store, $0, start: date(today - 3)) }
         ok(hc_habit_archive(store, habits[4], 1))
         let fresh = evaluate()
@@ -294,10 +312,13 @@ final class AwardStoreTests: OpenStoreTestCase {
         XCTAssertEqual(active?.causeKind, HC_AWARD_CAUSE_HABIT_CREATED)
         XCTAssertEqual(active?.causeId, sixth, "the creation that made five active")
         XCTAssertEqual(progress("active-5")?.value, 5)
-        XCTAssertEqual(hc_award_catalog_load(store, """
-            {"format": "habitcore-awards", "version": 1, "rules": [
-              {"id": "active-one", "title": "Bad", "metric": "active_habits", "scope": "any", "threshold": 1}]}
-            """), HC_E_INVALID, "a store-wide metric takes scope all only")
+        XCTAssertEqual(
+            hc_award_catalog_load(
+                store,
+                """
+                {"format": "habitcore-awards", "version": 1, "rules": [
+                  {"id": "active-one", "title": "Bad", "metric": "active_habits", "scope": "any", "threshold": 1}]}
+                """), HC_E_INVALID, "a store-wide metric takes scope all only")
     }
 
     func testReferralCodesAreStableAndEachRedeemedCodeCountsOnce() throws {

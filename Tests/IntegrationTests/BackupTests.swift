@@ -90,10 +90,12 @@ final class BackupTests: XCTestCase {
         let original = dir + "/original.db"
         try buildEverything(original)
         // Every table a history lives in has rows, so the round trip below means something.
-        for table in ["vacations", "credit_entries", "credit_steps", "credit_rules", "credit_accounts", "unlock_sessions", "session_ends",
-                      "award_unlocks", "referral_redemptions", "events", "event_acks", "proofs", "proof_verdicts", "proof_fingerprints",
-                      "proof_policies", "reminder_rules", "reminder_rule_versions", "quiet_hours", "reminder_snoozes",
-                      "reminder_deliveries", "streak_policies", "entry_keys"] {
+        for table in [
+            "vacations", "credit_entries", "credit_steps", "credit_rules", "credit_accounts", "unlock_sessions", "session_ends",
+            "award_unlocks", "referral_redemptions", "events", "event_acks", "proofs", "proof_verdicts", "proof_fingerprints",
+            "proof_policies", "reminder_rules", "reminder_rule_versions", "quiet_hours", "reminder_snoozes",
+            "reminder_deliveries", "streak_policies", "entry_keys",
+        ] {
             XCTAssertGreaterThan(try count(original, table), 0, "the store uses \(table)")
         }
         for format in ["json", "jsonl"] {

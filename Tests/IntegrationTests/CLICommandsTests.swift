@@ -72,13 +72,17 @@ final class CLICommandsTests: HabitctlTestCase {
         let zone = "Asia/Kolkata"
         XCTAssertSucceeded(try habitctl(zone: zone, "init", "--timezone", zone), "init")
         XCTAssertSucceeded(try habitctl(zone: zone, "habit", "add", "Journal", "--start", "2026-01-01"), "add")
-        XCTAssertSucceeded(try habitctl(zone: zone, "shield", "add", "Night", "--habits", "Journal", "--start", "21:00",
-                                        "--effective", "2026-01-01"), "shield add")
+        XCTAssertSucceeded(
+            try habitctl(
+                zone: zone, "shield", "add", "Night", "--habits", "Journal", "--start", "21:00",
+                "--effective", "2026-01-01"), "shield add")
         XCTAssertSucceeded(try habitctl(zone: zone, "reminders", "add", "Journal", "--at", "07:00"), "reminders add")
         XCTAssertSucceeded(try habitctl(zone: zone, "credits", "sync-steps", "--steps", "3000"), "steps")
         let local = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+05:30/, utc = /\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ/
-        let commands: [[String]] = [["shield", "state", "--at", "2026-06-05T22:00"], ["shield", "next", "--at", "2026-06-05T12:00"],
-                                    ["reminders", "next"], ["credits", "spend", "10"], ["credits", "balance"]]
+        let commands: [[String]] = [
+            ["shield", "state", "--at", "2026-06-05T22:00"], ["shield", "next", "--at", "2026-06-05T12:00"],
+            ["reminders", "next"], ["credits", "spend", "10"], ["credits", "balance"],
+        ]
         for command in commands {
             let text = try habitctl(zone: zone, command)
             XCTAssertSucceeded(text, command.joined(separator: " "))

@@ -17,13 +17,15 @@ final class CLIOutputTests: XCTestCase {
         folder = try temporaryDirectory()
         pristine = folder + "/pristine.db"
         let fixtures = Paths.root + "/Tests/fixtures"
-        for args in [["init"], ["habit", "add", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
-                     ["log", "Read"], ["log", "Water", "3"], ["vacation", "add", "2026-01-01", "2026-01-02"],
-                     ["credits", "sync-steps", "--steps", "5400"], ["credits", "spend", "10"],
-                     ["reminders", "add", "Water", "--at", "09:00"],
-                     ["shield", "add", "Morning", "--habits", "Read", "--start", "00:00", "--cutoff", "09:00", "--budget", "3/week"],
-                     ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"],
-                     ["proof", "submit", "Read", fixtures + "/bed.png", "--keep-copy"]] {
+        for args in [
+            ["init"], ["habit", "add", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
+            ["log", "Read"], ["log", "Water", "3"], ["vacation", "add", "2026-01-01", "2026-01-02"],
+            ["credits", "sync-steps", "--steps", "5400"], ["credits", "spend", "10"],
+            ["reminders", "add", "Water", "--at", "09:00"],
+            ["shield", "add", "Morning", "--habits", "Read", "--start", "00:00", "--cutoff", "09:00", "--budget", "3/week"],
+            ["plugin", "add", "--exec", Paths.root + "/examples/plugins/decode_check.py"],
+            ["proof", "submit", "Read", fixtures + "/bed.png", "--keep-copy"],
+        ] {
             let result = try runProcess([Paths.habitctl, "--db", pristine] + args)
             XCTAssertTrue(result.status == 0 || args.first == "proof", "\(args): \(result.stderr)")
         }
@@ -182,15 +184,18 @@ final class CLIOutputTests: XCTestCase {
             return (object?["entries"] as? [Any])?.count ?? -1
         }
         let before = try count()
-        let refused = try runProcess(["/bin/bash", "-c", "ulimit -f 1; exec \"$@\" > /dev/null", "sh", Paths.habitctl, "--db", store, "log", "Read", "--date", "2026-01-10"])
+        let refused = try runProcess([
+            "/bin/bash", "-c", "ulimit -f 1; exec \"$@\" > /dev/null", "sh", Paths.habitctl, "--db", store, "log", "Read", "--date", "2026-01-10",
+        ])
         XCTAssertEqual(refused.status, 6, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("File too large"), refused.stderr)
         XCTAssertEqual(try count(), before, "nothing was logged")
         // Output appended to a file already past a limit the store's writes stay under.
         let out = folder + "/out.txt"
         FileManager.default.createFile(atPath: out, contents: Data(count: 2 << 20))
-        let lost = try runProcess(["/bin/bash", "-c", "ulimit -f 1024; exec \"$@\" >> \"$OUT\"", "sh", Paths.habitctl, "--db", store, "log", "Read", "--date", "2026-01-11"],
-                                  environment: ["OUT": out])
+        let lost = try runProcess(
+            ["/bin/bash", "-c", "ulimit -f 1024; exec \"$@\" >> \"$OUT\"", "sh", Paths.habitctl, "--db", store, "log", "Read", "--date", "2026-01-11"],
+            environment: ["OUT": out])
         XCTAssertEqual(lost.status, 8, lost.stderr)
         XCTAssertTrue(lost.stderr.contains("could not be written"), lost.stderr)
         XCTAssertEqual(try count(), before + 1, "the entry was logged")
@@ -198,8 +203,10 @@ final class CLIOutputTests: XCTestCase {
 
     func testAClosedPipeEndsQuietlyBySIGPIPE() throws {
         // The reader is gone before habitctl writes: the write raises SIGPIPE, as for cat.
-        let result = try runProcess(["/bin/bash", "-c", "(sleep 0.3; exec \"$@\") | true; echo ${PIPESTATUS[0]}", "sh",
-                                     Paths.habitctl, "--db", pristine, "--json", "entries"])
+        let result = try runProcess([
+            "/bin/bash", "-c", "(sleep 0.3; exec \"$@\") | true; echo ${PIPESTATUS[0]}", "sh",
+            Paths.habitctl, "--db", pristine, "--json", "entries",
+        ])
         XCTAssertEqual(result.stdout, "141\n", "killed by SIGPIPE (128 + 13)")
         XCTAssertEqual(result.stderr, "")
     }

@@ -37,8 +37,10 @@ final class CLITests: XCTestCase {
 
     func testAFullSessionWithJSONOutput() throws {
         XCTAssertSucceeded(try habitctl("init", "--timezone", "America/New_York", "--day-start", "03:00"), "init")
-        let added = try json(try habitctl("--json", "habit", "add", "Water", "--kind", "counter", "--target", "8",
-                                          "--unit", "glasses", "--schedule", "days:fri,mon", "--start", "2026-03-01"))
+        let added = try json(
+            try habitctl(
+                "--json", "habit", "add", "Water", "--kind", "counter", "--target", "8",
+                "--unit", "glasses", "--schedule", "days:fri,mon", "--start", "2026-03-01"))
         let habit = try XCTUnwrap(added["habit"] as? [String: Any])
         XCTAssertEqual(habit["schedule"] as? String, "days:mon,fri")
         XCTAssertEqual(habit["start_date"] as? String, "2026-03-01")
@@ -114,8 +116,10 @@ final class CLITests: XCTestCase {
 
     func testTodayStreakStatsHeatmapAndVacation() throws {
         XCTAssertSucceeded(try habitctl("init", "--week-start", "mon"), "init")
-        XCTAssertSucceeded(try habitctl("habit", "add", "Run", "--routine", "morning", "--schedule", "days:mon,wed,fri",
-                                        "--start", "2026-10-05"), "add run")
+        XCTAssertSucceeded(
+            try habitctl(
+                "habit", "add", "Run", "--routine", "morning", "--schedule", "days:mon,wed,fri",
+                "--start", "2026-10-05"), "add run")
         XCTAssertSucceeded(try habitctl("habit", "add", "Water", "--kind", "counter", "--target", "8", "--start", "2026-10-05"), "add water")
         // Four weeks of Mondays, Wednesdays and Fridays from Monday 2026-10-05, and water every day but one.
         for offset in 0..<28 {
@@ -128,8 +132,9 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(current["length"] as? Int, 12)
         XCTAssertEqual(current["from"] as? String, "2026-10-05")
         let global = try json(try habitctl("--json", "streak", "--global", "--date", "2026-11-01"))
-        XCTAssertEqual(((global["perfect_days"] as? [String: Any])?["longest"] as? [String: Any])?["length"] as? Int, 18,
-                       "the water missed on the 14th splits 9 perfect days from 18")
+        XCTAssertEqual(
+            ((global["perfect_days"] as? [String: Any])?["longest"] as? [String: Any])?["length"] as? Int, 18,
+            "the water missed on the 14th splits 9 perfect days from 18")
         XCTAssertSucceeded(try habitctl("vacation", "add", "2026-10-14", "2026-10-14", "--habit", "Water"), "vacation")
         let water = try json(try habitctl("--json", "streak", "Water", "--date", "2026-11-01"))
         XCTAssertEqual(((water["streaks"] as? [String: Any])?["current"] as? [String: Any])?["length"] as? Int, 27)
@@ -151,8 +156,10 @@ final class CLITests: XCTestCase {
     }
 
     func testHelpOnEveryCommand() throws {
-        for command in ["init", "habit add", "habit list", "habit show", "habit edit", "habit archive", "log", "skip", "undo",
-                        "entries", "days", "export", "import", "demo", "today", "streak", "stats", "heatmap", "vacation"] {
+        for command in [
+            "init", "habit add", "habit list", "habit show", "habit edit", "habit archive", "log", "skip", "undo",
+            "entries", "days", "export", "import", "demo", "today", "streak", "stats", "heatmap", "vacation",
+        ] {
             let result = try runProcess([Paths.habitctl] + command.split(separator: " ").map(String.init) + ["--help"])
             XCTAssertSucceeded(result, "\(command) --help")
             XCTAssertTrue(result.stdout.hasPrefix("Usage: habitctl \(command)"), "\(command): \(result.stdout)")
@@ -178,12 +185,14 @@ final class CLITests: XCTestCase {
         XCTAssertSucceeded(result, "demo")
         let lines = result.stdout.split(separator: "\n")
         XCTAssertLessThan(lines.count, 30, "the demo is a short tour: \(result.stdout)")
-        for expected in ["logged 264 entries over 4 weeks", "(#266 cancels #265: nothing is deleted)",
-                         "photo of the made bed: approved by proofcheck (no_findings), the bed is done today",
-                         "the same photo again: rejected by proofcheck (reused_evidence)",
-                         "Make the bed ■■■■■–––■■■■■■■■■■■■■  streak 19 (longest 19, 3 excused)", "today 17:30 of 20:00",
-                         "due today: [x] Make the bed · [ ] Water 5 of 8 glasses · [ ] Read 17:30 of 20:00",
-                         "60 more refused; 34 min left", "read again: 0, each goes out once", "export: "] {
+        for expected in [
+            "logged 264 entries over 4 weeks", "(#266 cancels #265: nothing is deleted)",
+            "photo of the made bed: approved by proofcheck (no_findings), the bed is done today",
+            "the same photo again: rejected by proofcheck (reused_evidence)",
+            "Make the bed ■■■■■–––■■■■■■■■■■■■■  streak 19 (longest 19, 3 excused)", "today 17:30 of 20:00",
+            "due today: [x] Make the bed · [ ] Water 5 of 8 glasses · [ ] Read 17:30 of 20:00",
+            "60 more refused; 34 min left", "read again: 0, each goes out once", "export: ",
+        ] {
             XCTAssertTrue(result.stdout.contains(expected), "\(expected) in:\n\(result.stdout)")
         }
         let jsonResult = try runProcess([Paths.habitctl, "demo", "--json", "--db", db])
@@ -282,10 +291,12 @@ final class CLITests: XCTestCase {
         // The catalogue out, edited by a script, and back in through stdin.
         let catalogue = try habitctl("awards", "catalog", "--raw")
         XCTAssertSucceeded(catalogue, "catalog --raw")
-        XCTAssertSucceeded(try habitctl("awards", "load", "-", stdin: catalogue.stdout.replacingOccurrences(of: "\"Warming up\"", with: "\"Three!\"")),
-                           "load -")
+        XCTAssertSucceeded(
+            try habitctl("awards", "load", "-", stdin: catalogue.stdout.replacingOccurrences(of: "\"Warming up\"", with: "\"Three!\"")),
+            "load -")
         XCTAssertTrue(try habitctl("awards", "catalog").stdout.contains("Three!"))
-        let bad = try habitctl("awards", "load", "-", stdin: #"{"format":"habitcore-awards","version":1,"rules":[{"id":"x","title":"X","metric":"pushups","threshold":1}]}"#)
+        let bad = try habitctl(
+            "awards", "load", "-", stdin: #"{"format":"habitcore-awards","version":1,"rules":[{"id":"x","title":"X","metric":"pushups","threshold":1}]}"#)
         XCTAssertEqual(bad.status, 5)
         XCTAssertTrue(bad.stderr.contains("rule 'x'") && bad.stderr.contains("field 'metric'"), bad.stderr)
         XCTAssertEqual(bad.stdout, "")

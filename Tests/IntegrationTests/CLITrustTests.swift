@@ -33,14 +33,14 @@ final class CLITrustTests: XCTestCase {
         for name in ["Read", "2", "007", "+1", "99"] { XCTAssertSucceeded(try habitctl("habit", "add", name), "add \(name)") }
         let table: [([String], Int32, Int?)] = [
             (["#1"], 0, 1), (["--id", "1"], 0, 1), (["--id=3"], 0, 3), (["Read"], 0, 1), (["read"], 0, 1),
-            (["2"], 0, 2),        // id 2 and the name "2" are the same habit: not ambiguous
-            (["007"], 0, 3),      // a name; no habit #7 exists
-            (["#7"], 3, nil),     // an id, never the habit named "007"
-            (["+1"], 0, 4),       // a word, not the number 1
-            (["1"], 0, 1),        // id 1; no habit is named "1"
-            (["99"], 0, 5),       // no habit #99: the habit named "99" (not "no habit with id 99")
+            (["2"], 0, 2),  // id 2 and the name "2" are the same habit: not ambiguous
+            (["007"], 0, 3),  // a name; no habit #7 exists
+            (["#7"], 3, nil),  // an id, never the habit named "007"
+            (["+1"], 0, 4),  // a word, not the number 1
+            (["1"], 0, 1),  // id 1; no habit is named "1"
+            (["99"], 0, 5),  // no habit #99: the habit named "99" (not "no habit with id 99")
             (["#99"], 3, nil),
-            (["#0"], 3, nil),     // not an id: a name no habit has
+            (["#0"], 3, nil),  // not an id: a name no habit has
             (["--id", "x"], 2, nil), (["--id", "0"], 2, nil), (["Nobody"], 3, nil),
         ]
         for (reference, status, habitId) in table {
@@ -206,9 +206,12 @@ final class CLITrustTests: XCTestCase {
     func testTheSameKeyFromManyProcessesAtOnceLogsOnce() throws {
         XCTAssertSucceeded(try habitctl("init"), "init")
         XCTAssertSucceeded(try habitctl("habit", "add", "Water", "--kind", "counter", "--target", "8"), "add")
-        let result = try runProcess(["/bin/sh", "-c", """
+        let result = try runProcess([
+            "/bin/sh", "-c",
+            """
             for i in 1 2 3 4 5 6 7 8; do "$0" --db "$1" log Water 1 --key same >/dev/null & done; wait
-            """, Paths.habitctl, db])
+            """, Paths.habitctl, db,
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
         XCTAssertEqual(try entries().count, 1)
@@ -219,8 +222,10 @@ final class CLITrustTests: XCTestCase {
     func testAnImportOfEachRecordKindOutOfRangeIsRefusedWithItsLineAndWritesNothing() throws {
         XCTAssertSucceeded(try habitctl("init"), "init")
         let header = #"{"type":"header","format":"habitcore-store","schema_version":1,"timezone":"UTC","day_start_minutes":0}"#
-        let habit = #"{"type":"habit","id":1,"name":"Walk","kind":"counter","target":100,"direction":"at_least","group":null,"unit":null,"routine":"anytime","proof_required":false,"start_date":"2026-01-01","archived_date":null,"created_at_ms":1767225600000,"schedules":[{"from":"2026-01-01","schedule":"daily"}]}"#
-        let entry = #"{"type":"entry","id":1,"habit_id":1,"date":"2026-01-02","kind":"amount","value":5,"recorded_at_ms":1767312000000,"source":"import","undoes":null,"note":null}"#
+        let habit =
+            #"{"type":"habit","id":1,"name":"Walk","kind":"counter","target":100,"direction":"at_least","group":null,"unit":null,"routine":"anytime","proof_required":false,"start_date":"2026-01-01","archived_date":null,"created_at_ms":1767225600000,"schedules":[{"from":"2026-01-01","schedule":"daily"}]}"#
+        let entry =
+            #"{"type":"entry","id":1,"habit_id":1,"date":"2026-01-02","kind":"amount","value":5,"recorded_at_ms":1767312000000,"source":"import","undoes":null,"note":null}"#
         XCTAssertSucceeded(try habitctl("import", "-", stdin: [header, habit, entry].joined(separator: "\n")), "the valid document")
         XCTAssertSucceeded(try habitctl("habit", "edit", "Walk", "--name", "Walked"), "rename, so the documents below could import again")
         let before = try habitctl("export", "--format", "jsonl").stdout
@@ -229,7 +234,10 @@ final class CLITrustTests: XCTestCase {
             ("header time zone", [header.replacingOccurrences(of: "\"UTC\"", with: "\"Mars/Olympus\""), habit, entry], "header"),
             ("habit target", [header, habit.replacingOccurrences(of: "\"target\":100", with: "\"target\":1e13"), entry], "line 2"),
             ("habit created_at_ms", [header, habit.replacingOccurrences(of: "1767225600000", with: "-99999999999999999"), entry], "line 2"),
-            ("habit start date", [header, habit.replacingOccurrences(of: "\"start_date\":\"2026-01-01\"", with: "\"start_date\":\"2026-02-30\""), entry], "line 2"),
+            (
+                "habit start date", [header, habit.replacingOccurrences(of: "\"start_date\":\"2026-01-01\"", with: "\"start_date\":\"2026-02-30\""), entry],
+                "line 2"
+            ),
             ("entry date before year 1", [header, habit, entry.replacingOccurrences(of: "2026-01-02", with: "0000-12-31")], "line 3"),
             ("entry recorded_at_ms", [header, habit, entry.replacingOccurrences(of: "1767312000000", with: "999999999999999999")], "line 3"),
             ("entry value", [header, habit, entry.replacingOccurrences(of: "\"value\":5", with: "\"value\":1e300")], "line 3"),
@@ -241,8 +249,9 @@ final class CLITrustTests: XCTestCase {
             XCTAssertTrue(result.stderr.contains(line), "\(what): \(result.stderr)")
             XCTAssertEqual(try habitctl("export", "--format", "jsonl").stdout, before, "\(what): nothing written")
         }
-        XCTAssertSucceeded(try habitctl("import", "-", stdin: [header, habit, entry].joined(separator: "\n")),
-                           "the valid document still imports: each refusal above was its broken field")
+        XCTAssertSucceeded(
+            try habitctl("import", "-", stdin: [header, habit, entry].joined(separator: "\n")),
+            "the valid document still imports: each refusal above was its broken field")
     }
 
     func testImportReadsTheLayoutFromTheText() throws {

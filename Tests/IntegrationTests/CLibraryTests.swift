@@ -53,7 +53,8 @@ final class CLibraryTests: XCTestCase {
         let prototype = try NSRegularExpression(pattern: #"\b(hc_[a-z0-9_]+)\(([^;]*)\);"#)
         let buffered = prototype.matches(in: header, range: NSRange(header.startIndex..., in: header)).compactMap { match -> String? in
             guard let name = Range(match.range(at: 1), in: header), let parameters = Range(match.range(at: 2), in: header),
-                  header[parameters].contains("capacity") else { return nil }
+                header[parameters].contains("capacity")
+            else { return nil }
             return String(header[name])
         }
         XCTAssertGreaterThanOrEqual(buffered.count, 10)

@@ -48,8 +48,9 @@ final class CreditStoreTests: OpenStoreTestCase {
         XCTAssertEqual(sync(5_400).earned_now, 108, "today earns at the new ratio")
         XCTAssertEqual(sync(6_000, on: yesterday).earned_now, 6, "yesterday keeps 100 steps per minute")
         XCTAssertEqual(summary(yesterday).earned, 60)
-        XCTAssertEqual(hc_credit_rule_set(nil, store, 0, HC_RULE_STEPS_PER_MINUTE, 0, 10, yesterday), HC_E_INVALID,
-                       "a rule cannot reach back")
+        XCTAssertEqual(
+            hc_credit_rule_set(nil, store, 0, HC_RULE_STEPS_PER_MINUTE, 0, 10, yesterday), HC_E_INVALID,
+            "a rule cannot reach back")
         var rules = [hc_credit_rule](repeating: hc_credit_rule(), count: 4)
         var count: Int64 = 0
         ok(hc_credit_rule_list(&rules, 4, &count, store, 0))

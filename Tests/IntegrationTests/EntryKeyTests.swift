@@ -51,9 +51,14 @@ final class EntryKeyTests: StoreTestCase {
         let read = createHabit(store, "Read")
         ok(append(store, read, on: "2026-01-02").0)
         ok(hc_store_close(store))
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + dropShieldsSQL + "DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP INDEX credit_entries_session; " +
-            "DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions; " +
-            "DROP TABLE reminder_rules; DROP TABLE proof_runs; PRAGMA user_version = 6;"]), "back to 6")
+        XCTAssertSucceeded(
+            try runProcess([
+                "sqlite3", dir + "/store.db",
+                dropHabitDisplaySQL + dropShieldsSQL
+                    + "DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP INDEX credit_entries_session; "
+                    + "DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions; "
+                    + "DROP TABLE reminder_rules; DROP TABLE proof_runs; PRAGMA user_version = 6;",
+            ]), "back to 6")
         let reopened = try open()
         defer { hc_store_close(reopened) }
         var version: Int32 = 0
@@ -110,7 +115,9 @@ final class EntryKeyTests: StoreTestCase {
         options.start_day = day("2026-01-01")
         var id: Int64 = 0
         for (name, status) in [("CAFÉ", HC_E_CONFLICT), ("x\u{202E}y", HC_E_INVALID), ("Straße", HC_OK), ("STRASSE", HC_E_CONFLICT)] {
-            let result = name.withCString { options.name = $0; return hc_habit_create(&id, store, &options) }
+            let result = name.withCString {
+                options.name = $0; return hc_habit_create(&id, store, &options)
+            }
             XCTAssertEqual(result, status, name)
         }
     }

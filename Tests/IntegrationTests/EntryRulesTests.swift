@@ -76,8 +76,9 @@ final class EntryRulesTests: StoreTestCase {
             var entry: UnsafePointer<hc_entry>?
             ok(hc_entry_list_get(&entry, list, index))
             return entry.map { e in
-                Kept(day: e.pointee.day, kind: e.pointee.kind, bits: e.pointee.value.bitPattern, atMs: e.pointee.recorded_at_ms,
-                     note: e.pointee.note.map { String(cString: $0) })
+                Kept(
+                    day: e.pointee.day, kind: e.pointee.kind, bits: e.pointee.value.bitPattern, atMs: e.pointee.recorded_at_ms,
+                    note: e.pointee.note.map { String(cString: $0) })
             }
         }
     }
@@ -103,10 +104,12 @@ final class EntryRulesTests: StoreTestCase {
 
     func viaImport(_ c: Candidate, _ store: OpaquePointer) -> Outcome {
         let header = #"{"type":"header","format":"habitcore-store","schema_version":1,"timezone":"UTC","day_start_minutes":0}"#
-        let habit = #"{"type":"habit","id":1,"name":"Water","kind":"counter","target":8,"direction":"at_least","group":null,"unit":null,"routine":"anytime","proof_required":false,"start_date":"2026-01-01","archived_date":null,"created_at_ms":1767225600000,"schedules":[{"from":"2026-01-01","schedule":"daily"}]}"#
+        let habit =
+            #"{"type":"habit","id":1,"name":"Water","kind":"counter","target":8,"direction":"at_least","group":null,"unit":null,"routine":"anytime","proof_required":false,"start_date":"2026-01-01","archived_date":null,"created_at_ms":1767225600000,"schedules":[{"from":"2026-01-01","schedule":"daily"}]}"#
         // Swift's shortest round-trip text; NaN and infinities have none in JSON ("nan", "inf" are refused as JSON).
         let note = c.note.map { "\"\($0)\"" } ?? "null"
-        let entry = #"{"type":"entry","id":1,"habit_id":1,"date":"\#(date(c.day))","kind":"\#(c.kind.name)","value":\#(c.value),"recorded_at_ms":\#(c.atMs),"source":"manual","undoes":null,"note":\#(note)}"#
+        let entry =
+            #"{"type":"entry","id":1,"habit_id":1,"date":"\#(date(c.day))","kind":"\#(c.kind.name)","value":\#(c.value),"recorded_at_ms":\#(c.atMs),"source":"manual","undoes":null,"note":\#(note)}"#
         let status = hc_store_import(store, [header, habit, entry].joined(separator: "\n"), HC_FORMAT_JSONL)
         return (status, status == HC_OK ? kept(store, habitId(store, "Water")).last : nil)
     }
@@ -114,22 +117,28 @@ final class EntryRulesTests: StoreTestCase {
     static let writer = [UInt8](repeating: 0x5a, count: 16)
 
     func changeset(_ ops: [SyncOp], replica: [UInt8] = writer) -> [UInt8] {
-        Changeset.encode(ops.enumerated().map { StampedOp(id: GlobalId(replica: replica, seq: Int64($0.offset + 1)), hlc: 1000 + Int64($0.offset), op: $0.element) })
+        Changeset.encode(
+            ops.enumerated().map { StampedOp(id: GlobalId(replica: replica, seq: Int64($0.offset + 1)), hlc: 1000 + Int64($0.offset), op: $0.element) })
     }
 
     /// A counter habit as a writer logs it: its creation (the writer's op 1, so its
     /// global id), then its schedule.
     func water() -> [SyncOp] {
-        [.habitCreate(spec: HabitSpec(name: "Water", kind: .counter, target: 8, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
-                                      proofRequired: false, startDay: day("2026-01-01"), schedule: .daily), createdAtMs: 1_767_225_600_000),
-         .schedule(habit: Self.waterId, fromDay: day("2026-01-01"), schedule: .daily)]
+        [
+            .habitCreate(
+                spec: HabitSpec(
+                    name: "Water", kind: .counter, target: 8, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                    proofRequired: false, startDay: day("2026-01-01"), schedule: .daily), createdAtMs: 1_767_225_600_000),
+            .schedule(habit: Self.waterId, fromDay: day("2026-01-01"), schedule: .daily),
+        ]
     }
 
     static let waterId = GlobalId(replica: writer, seq: 1)
 
     func viaSync(_ c: Candidate, _ store: OpaquePointer) -> Outcome {
-        let entry = SyncOp.entry(habit: Self.waterId, day: c.day, kind: c.kind, value: c.value, recordedAtMs: c.atMs,
-                                 source: .manual, note: c.note, undoes: nil)
+        let entry = SyncOp.entry(
+            habit: Self.waterId, day: c.day, kind: c.kind, value: c.value, recordedAtMs: c.atMs,
+            source: .manual, note: c.note, undoes: nil)
         let bytes = changeset(water() + [entry])
         var summary = defaults(hc_sync_summary_init)
         let status = hc_sync_apply(&summary, store, bytes, Int64(bytes.count))
@@ -170,8 +179,12 @@ final class EntryRulesTests: StoreTestCase {
             }
         }
         // What the append took reaches a peer bit for bit, and an import of its export.
-        XCTAssertEqual(refused, ["amount above 1e12", "amount below -1e12", "amount NaN", "amount +inf", "amount -inf", "total -1", "latest day",
-                                 "recorded before year 1", "recorded after year 9999", "note of 4097 bytes"])
+        XCTAssertEqual(
+            refused,
+            [
+                "amount above 1e12", "amount below -1e12", "amount NaN", "amount +inf", "amount -inf", "total -1", "latest day",
+                "recorded before year 1", "recorded after year 9999", "note of 4097 bytes",
+            ])
         let mine = kept(phone, water)
         XCTAssertEqual(mine.count, taken)
         let peer = try open("peer.db")
@@ -195,8 +208,9 @@ final class EntryRulesTests: StoreTestCase {
     func testAnEntryFromAClockAheadSyncsExportsAndImports() throws {
         let laptop = try open("laptop.db")
         defer { hc_store_close(laptop) }
-        let ahead = SyncOp.entry(habit: Self.waterId, day: day("2099-05-01"), kind: .amount, value: 3,
-                                 recordedAtMs: 4_081_363_200_000, source: .manual, note: nil, undoes: nil)
+        let ahead = SyncOp.entry(
+            habit: Self.waterId, day: day("2099-05-01"), kind: .amount, value: 3,
+            recordedAtMs: 4_081_363_200_000, source: .manual, note: nil, undoes: nil)
         XCTAssertEqual(apply(changeset(water() + [ahead]), to: laptop).entries_added, 1)
         let restored = try open("restored.db")
         defer { hc_store_close(restored) }
@@ -214,8 +228,9 @@ final class EntryRulesTests: StoreTestCase {
     func testAZoneTheMachineLacksWaitsAndTheRestApplies() throws {
         let phone = try open("phone.db"), tablet = try open("tablet.db")
         let zone = "Testland/Capital"
-        let entry = SyncOp.entry(habit: Self.waterId, day: day("2026-01-02"), kind: .amount, value: -1,
-                                 recordedAtMs: 1_767_312_000_000, source: .manual, note: nil, undoes: nil)
+        let entry = SyncOp.entry(
+            habit: Self.waterId, day: day("2026-01-02"), kind: .amount, value: -1,
+            recordedAtMs: 1_767_312_000_000, source: .manual, note: nil, undoes: nil)
         let bytes = changeset(water() + [.setting(key: "timezone", value: zone), entry, .zoneChange(atMs: 1_767_312_000_000, from: "UTC", to: zone)])
         let first = apply(bytes, to: phone)
         XCTAssertEqual(first.ops_new, 5)
@@ -259,8 +274,10 @@ final class EntryRulesTests: StoreTestCase {
         let phone = try open("phone.db")
         defer { hc_store_close(phone) }
         let before = canonical(phone)
-        for op in [SyncOp.setting(key: "timezone", value: "../etc/passwd"), .setting(key: "day_start_minutes", value: "1440"),
-                   .setting(key: "week_start", value: "7"), .zoneChange(atMs: 1, from: "UTC", to: "/abs")] {
+        for op in [
+            SyncOp.setting(key: "timezone", value: "../etc/passwd"), .setting(key: "day_start_minutes", value: "1440"),
+            .setting(key: "week_start", value: "7"), .zoneChange(atMs: 1, from: "UTC", to: "/abs"),
+        ] {
             apply(changeset(water() + [op]), to: phone, expect: HC_E_INVALID)
             XCTAssertTrue(String(cString: hc_last_error_message()).contains("record 3"), String(cString: hc_last_error_message()))
         }

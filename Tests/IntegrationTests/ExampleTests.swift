@@ -15,8 +15,10 @@ final class ExampleTests: XCTestCase {
 
     func testCExampleLoadingTheLibraryWithDlopen() throws {
         let dir = try temporaryDirectory()
-        let build = try runProcess(["cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include,
-                                    examples + "/c/dlopen.c", "-o", dir + "/dlopen", "-ldl"])
+        let build = try runProcess([
+            "cc", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include,
+            examples + "/c/dlopen.c", "-o", dir + "/dlopen", "-ldl",
+        ])
         XCTAssertSucceeded(build, "compile dlopen.c")
         let result = try runProcess([dir + "/dlopen", Paths.library, dir + "/dlopen.db"])
         XCTAssertSucceeded(result, "dlopen.c")
@@ -27,9 +29,12 @@ final class ExampleTests: XCTestCase {
     /// BindingsTests installs it into a venv).
     func testPythonExample() throws {
         let dir = try temporaryDirectory()
-        let result = try runProcess(["python3", examples + "/python/demo.py", dir + "/py.db"],
-                                    environment: ["HABITCORE_LIBRARY": Paths.library, "PYTHONPATH": Paths.root + "/bindings/python/src",
-                                                  "PYTHONDONTWRITEBYTECODE": "1"])
+        let result = try runProcess(
+            ["python3", examples + "/python/demo.py", dir + "/py.db"],
+            environment: [
+                "HABITCORE_LIBRARY": Paths.library, "PYTHONPATH": Paths.root + "/bindings/python/src",
+                "PYTHONDONTWRITEBYTECODE": "1",
+            ])
         XCTAssertSucceeded(result, "demo.py")
         XCTAssertTrue(result.stdout.contains("refused: 2026-02-30 is not a date"), result.stdout)
         XCTAssertTrue(result.stdout.contains("Walk totals 5400 steps"), result.stdout)
@@ -39,10 +44,13 @@ final class ExampleTests: XCTestCase {
     /// examples/rust uses the habitcore crate in bindings/rust.
     func testRustExample() throws {
         let dir = try temporaryDirectory()
-        let result = try runProcess(["cargo", "run", "--quiet", "--offline", "--locked", "--", dir + "/rust.db"],
-                                    environment: ["HABITCORE_LIB_DIR": Paths.buildDir, "LD_LIBRARY_PATH": Paths.buildDir,
-                                                  "CARGO_TARGET_DIR": dir + "/target"],
-                                    currentDirectory: examples + "/rust")
+        let result = try runProcess(
+            ["cargo", "run", "--quiet", "--offline", "--locked", "--", dir + "/rust.db"],
+            environment: [
+                "HABITCORE_LIB_DIR": Paths.buildDir, "LD_LIBRARY_PATH": Paths.buildDir,
+                "CARGO_TARGET_DIR": dir + "/target",
+            ],
+            currentDirectory: examples + "/rust")
         XCTAssertSucceeded(result, "rust example")
         XCTAssertTrue(result.stdout.contains("Meditate done on 2026-03-02 and 2026-03-06 (streak 1)"), result.stdout)
         XCTAssertTrue(result.stdout.contains("the Rust verifier said Approved: jpeg: a 400-byte JPEG"), result.stdout)

@@ -20,7 +20,6 @@ final class FileExchangeTests: StoreTestCase {
         return reports.cancelAt > 0 && reports.calls.count >= reports.cancelAt ? 1 : 0
     }
 
-
     /// A store with every table a backup carries (BackupTests.buildEverything) and
     /// enough entries for several progress strides.
     func richStore() throws -> OpaquePointer {
@@ -71,8 +70,9 @@ final class FileExchangeTests: StoreTestCase {
         for cancelAt in [1, 2] {
             let reports = Reports()
             reports.cancelAt = cancelAt
-            XCTAssertEqual(hc_store_export_file(store, path, HC_FORMAT_JSONL, Self.record, Unmanaged.passUnretained(reports).toOpaque()),
-                           HC_E_CANCELLED)
+            XCTAssertEqual(
+                hc_store_export_file(store, path, HC_FORMAT_JSONL, Self.record, Unmanaged.passUnretained(reports).toOpaque()),
+                HC_E_CANCELLED)
             XCTAssertTrue(String(cString: hc_store_errmsg(store)).contains("cancelled"))
             XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "old contents\n")
             XCTAssertEqual(try files(), before)
@@ -137,8 +137,9 @@ final class FileExchangeTests: StoreTestCase {
             reports.cancelAt = cancelAt
             let target = try open("cancelled-\(cancelAt).db")
             defer { hc_store_close(target) }
-            let status = hc_store_import_file(target, dir + "/document-\(HC_FORMAT_JSONL)", HC_FORMAT_JSONL, Self.record,
-                                              Unmanaged.passUnretained(reports).toOpaque())
+            let status = hc_store_import_file(
+                target, dir + "/document-\(HC_FORMAT_JSONL)", HC_FORMAT_JSONL, Self.record,
+                Unmanaged.passUnretained(reports).toOpaque())
             if reports.calls.count >= cancelAt {
                 XCTAssertEqual(status, HC_E_CANCELLED)
                 XCTAssertEqual(habitCount(target), 0)
@@ -149,8 +150,10 @@ final class FileExchangeTests: StoreTestCase {
         let cancelled = Reports()
         cancelled.cancelAt = 1
         let atOnce = try open("at-once.db")
-        XCTAssertEqual(hc_store_import_file(atOnce, dir + "/document-\(HC_FORMAT_JSON)", HC_FORMAT_DETECT, Self.record,
-                                            Unmanaged.passUnretained(cancelled).toOpaque()), HC_E_CANCELLED)
+        XCTAssertEqual(
+            hc_store_import_file(
+                atOnce, dir + "/document-\(HC_FORMAT_JSON)", HC_FORMAT_DETECT, Self.record,
+                Unmanaged.passUnretained(cancelled).toOpaque()), HC_E_CANCELLED)
         hc_store_close(atOnce)
 
         // Files that are not documents.
@@ -185,8 +188,10 @@ final class FileExchangeTests: StoreTestCase {
 
     func testHabitctlDrawsProgressOnATerminalAndIsSilentOtherwise() throws {
         let db = dir + "/cli.db"
-        for args in [["init"], ["habit", "add", "Read"], ["log", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
-                     ["log", "Water", "3"]] {
+        for args in [
+            ["init"], ["habit", "add", "Read"], ["log", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
+            ["log", "Water", "3"],
+        ] {
             XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", db] + args), "\(args)")
         }
         let document = try runProcess([Paths.habitctl, "--db", db, "export", "--format", "jsonl"]).stdout

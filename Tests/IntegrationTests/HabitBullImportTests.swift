@@ -79,10 +79,12 @@ final class HabitBullImportTests: StoreTestCase {
         XCTAssertTrue(result.stdout.contains("\"habits\":2") || result.stdout.contains("\"habits\" : 2"), result.stdout)
         let store = try open("bad.db")
         let header = "HabitName,HabitDescription,HabitCategory,CalendarDate,Value,CommentText\n"
-        for (csv, line) in [(header + "Run,,Fitness,2022-01-01,1,\nRun,,Fitness,13/45/2022,1,\n", "line 3"),
-                            (header + "Run,,Fitness,2022-01-01,lots,\n", "line 2"),
-                            ("Name,Date\nRun,2022-01-01\n", "line 1"),
-                            (header + ",,Fitness,2022-01-01,1,\n", "line 2")] {
+        for (csv, line) in [
+            (header + "Run,,Fitness,2022-01-01,1,\nRun,,Fitness,13/45/2022,1,\n", "line 3"),
+            (header + "Run,,Fitness,2022-01-01,lots,\n", "line 2"),
+            ("Name,Date\nRun,2022-01-01\n", "line 1"),
+            (header + ",,Fitness,2022-01-01,1,\n", "line 2"),
+        ] {
             XCTAssertEqual(hc_store_import_habitbull_csv(store, csv), HC_E_INVALID, csv)
             XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix("HabitBull CSV \(line)"), String(cString: hc_store_errmsg(store)))
         }

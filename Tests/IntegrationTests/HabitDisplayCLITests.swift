@@ -1,8 +1,9 @@
 import Foundation
-#if canImport(FoundationXML)
-import FoundationXML
-#endif
 import XCTest
+
+#if canImport(FoundationXML)
+    import FoundationXML
+#endif
 
 /// habitctl's side of the display fields and the heatmap: the display fields through habit
 /// add/edit/show/list (human and --json), and the heatmap SVG a person opens, read back
@@ -16,8 +17,10 @@ final class HabitDisplayCLITests: HabitctlTestCase {
 
     func testAddEditShowAndListCarryTheDisplayFields() throws {
         XCTAssertSucceeded(try habitctl("init", "--timezone", "UTC"), "init")
-        let added = try habitJSON(try habitctl("--json", "habit", "add", "Meditate", "--description", "Ten minutes\neyes closed",
-                                               "--question", "Did you meditate?", "--colour", "#8E24AA", "--icon", "lotus", "--position", "-1"))
+        let added = try habitJSON(
+            try habitctl(
+                "--json", "habit", "add", "Meditate", "--description", "Ten minutes\neyes closed",
+                "--question", "Did you meditate?", "--colour", "#8E24AA", "--icon", "lotus", "--position", "-1"))
         XCTAssertEqual(added["description"] as? String, "Ten minutes\neyes closed")
         XCTAssertEqual(added["question"] as? String, "Did you meditate?")
         XCTAssertEqual(added["colour"] as? String, "#8E24AA")
@@ -42,8 +45,10 @@ final class HabitDisplayCLITests: HabitctlTestCase {
         XCTAssertEqual(habits.map { $0["colour"] as? String }, ["#00897b", nil])
 
         // Bad values: exit 5 (invalid), the library's message, nothing changed.
-        for args in [["--colour", "purple"], ["--color", "#12345"], ["--description", String(repeating: "x", count: 4097)],
-                     ["--question", "two\nlines"], ["--position", "soon"]] {
+        for args in [
+            ["--colour", "purple"], ["--color", "#12345"], ["--description", String(repeating: "x", count: 4097)],
+            ["--question", "two\nlines"], ["--position", "soon"],
+        ] {
             let result = try runProcess([Paths.habitctl, "--db", db, "habit", "edit", "Meditate"] + args)
             XCTAssertEqual(result.status, args[0] == "--position" ? 2 : 5, "\(args[0]): \(result.stderr)")
         }
@@ -58,8 +63,10 @@ final class HabitDisplayCLITests: HabitctlTestCase {
         private var stack: [Int] = []
         private var groups: [String?] = []
 
-        func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
+        func parser(
+            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
             if name == "g" { groups.append(attributes["class"]); return }
             elements.append(Element(name: name, attributes: attributes, text: "", group: groups.last ?? nil))
             stack.append(elements.count - 1)
@@ -90,12 +97,17 @@ final class HabitDisplayCLITests: HabitctlTestCase {
         // Done on even days of the month, skipped on days divisible by 5 and odd, an entry undone on the 7th.
         var done: Set<String> = [], skipped: Set<String> = []
         for dayNumber in 0..<92 {
-            let date = try XCTUnwrap(Calendar(identifier: .gregorian).date(byAdding: .day, value: dayNumber,
-                                                                           to: ISO8601DateFormatter().date(from: "2026-08-01T12:00:00Z")!))
+            let date = try XCTUnwrap(
+                Calendar(identifier: .gregorian).date(
+                    byAdding: .day, value: dayNumber,
+                    to: ISO8601DateFormatter().date(from: "2026-08-01T12:00:00Z")!))
             let text = String(ISO8601DateFormatter().string(from: date).prefix(10))
             let dayOfMonth = Int(text.suffix(2)) ?? 0
-            if dayOfMonth % 2 == 0 { XCTAssertSucceeded(try habitctl("log", name, "--date", text), "log"); done.insert(text) }
-            else if dayOfMonth % 5 == 0 { XCTAssertSucceeded(try habitctl("skip", name, "--date", text), "skip"); skipped.insert(text) }
+            if dayOfMonth % 2 == 0 {
+                XCTAssertSucceeded(try habitctl("log", name, "--date", text), "log"); done.insert(text)
+            } else if dayOfMonth % 5 == 0 {
+                XCTAssertSucceeded(try habitctl("skip", name, "--date", text), "skip"); skipped.insert(text)
+            }
             if dayOfMonth == 7 {
                 XCTAssertSucceeded(try habitctl("log", name, "--date", text), "log")
                 XCTAssertSucceeded(try habitctl("undo", name, "--date", text), "undo")
@@ -109,8 +121,10 @@ final class HabitDisplayCLITests: HabitctlTestCase {
 
         // The habit's grid starts on its start day, Aug 1; the store's 120 days on Sat Jul 4,
         // whose month is labelled over the first column (Aug 1 is four columns on).
-        for (path, title, levels, monthNames) in [(habitSVG, name, 4, ["Aug", "Sep", "Oct"]),
-                                                  (storeSVG, "Daily scores: " + URL(fileURLWithPath: db).deletingPathExtension().lastPathComponent, 5, ["Jul", "Aug", "Sep", "Oct"])] {
+        for (path, title, levels, monthNames) in [
+            (habitSVG, name, 4, ["Aug", "Sep", "Oct"]),
+            (storeSVG, "Daily scores: " + URL(fileURLWithPath: db).deletingPathExtension().lastPathComponent, 5, ["Jul", "Aug", "Sep", "Oct"]),
+        ] {
             let elements = try SVGReader.read(path)
             // The title, drawn and as the document's title.
             XCTAssertEqual(elements.first { $0.attributes["class"] == "title" }?.text, title, path)
@@ -163,8 +177,11 @@ final class HabitDisplayCLITests: HabitctlTestCase {
         XCTAssertEqual(cells.first { $0.attributes["data-date"] == "2026-08-07" }?.attributes["data-level"], "0", "an undone entry is nothing")
         // The store: each cell's level from that day's score in habitctl's JSON.
         let storeCells = try SVGReader.read(storeSVG).filter { $0.attributes["class"] == "day" }
-        let days = try XCTUnwrap((try JSONSerialization.jsonObject(with: Data(try habitctl("--json", "heatmap", "--days", "120", "--date", "2026-10-31")
-            .stdout.utf8)) as? [String: Any])?["days"] as? [[String: Any]])
+        let days = try XCTUnwrap(
+            (try JSONSerialization.jsonObject(
+                with: Data(
+                    try habitctl("--json", "heatmap", "--days", "120", "--date", "2026-10-31")
+                        .stdout.utf8)) as? [String: Any])?["days"] as? [[String: Any]])
         XCTAssertEqual(storeCells.count, days.count)
         for (cell, row) in zip(storeCells.sorted { ($0.attributes["data-date"] ?? "") < ($1.attributes["data-date"] ?? "") }, days) {
             XCTAssertEqual(cell.attributes["data-date"], row["date"] as? String)

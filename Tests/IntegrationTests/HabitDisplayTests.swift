@@ -7,8 +7,10 @@ import XCTest
 /// a migration, and a caller built against 1.0's smaller hc_habit_options still served.
 final class HabitDisplayTests: StoreTestCase {
     /// Runs body with options holding these texts (NULL for nil) during the call.
-    func withDisplay<T>(_ options: hc_habit_options, name: String? = nil, _ display: Display,
-                        _ body: (inout hc_habit_options) -> T) -> T {
+    func withDisplay<T>(
+        _ options: hc_habit_options, name: String? = nil, _ display: Display,
+        _ body: (inout hc_habit_options) -> T
+    ) -> T {
         withOptionalCString(name) { name in
             withOptionalCString(display.description) { description in
                 withOptionalCString(display.question) { question in
@@ -43,8 +45,9 @@ final class HabitDisplayTests: StoreTestCase {
         return Display(habit.pointee)
     }
 
-    let meditate = Display(description: "Ten minutes,\n\teyes closed", question: "Did you meditate this morning?",
-                           colour: "#ff8F00", icon: "🧘 lotus", position: -3)
+    let meditate = Display(
+        description: "Ten minutes,\n\teyes closed", question: "Did you meditate this morning?",
+        colour: "#ff8F00", icon: "🧘 lotus", position: -3)
 
     func testCreatedHabitsGiveTheirFieldsBackByGetFindAndList() throws {
         let store = try open()
@@ -76,7 +79,12 @@ final class HabitDisplayTests: StoreTestCase {
             (HC_HABIT_FIELD_DESCRIPTION, Display(), { $0.description = nil }),
             (HC_HABIT_FIELD_ICON, Display(icon: "bell"), { $0.icon = "bell" }),
             (HC_HABIT_FIELD_POSITION, Display(position: Int64.max), { $0.position = Int64.max }),
-            (HC_HABIT_FIELD_ICON | HC_HABIT_FIELD_COLOUR, Display(), { $0.icon = nil; $0.colour = nil }),
+            (
+                HC_HABIT_FIELD_ICON | HC_HABIT_FIELD_COLOUR, Display(),
+                {
+                    $0.icon = nil; $0.colour = nil
+                }
+            ),
         ]
         for (bits, values, change) in changes {
             ok(withDisplay(options, values) { hc_habit_update(store, id, &$0, bits) })
@@ -93,7 +101,7 @@ final class HabitDisplayTests: StoreTestCase {
         defer { hc_store_close(store) }
         let (status, id) = create(store, "Meditate", meditate)
         ok(status)
-        let long = String(repeating: "é", count: 2049) // 4098 bytes
+        let long = String(repeating: "é", count: 2049)  // 4098 bytes
         let bad: [(Display, UInt32, String)] = [
             (Display(colour: "red"), HC_HABIT_FIELD_COLOUR, "colour"),
             (Display(colour: "#12345"), HC_HABIT_FIELD_COLOUR, "colour"),
@@ -116,8 +124,13 @@ final class HabitDisplayTests: StoreTestCase {
         XCTAssertEqual(displays(store).map(\.name), ["Meditate"], "no habit created")
         XCTAssertEqual(get(store, id), meditate, "nothing changed")
         // At the limits, accepted.
-        ok(create(store, "Limits", Display(description: String(repeating: "d", count: 4096), question: String(repeating: "q", count: 500),
-                                           colour: "#aBcDeF", icon: String(repeating: "i", count: 64))).0)
+        ok(
+            create(
+                store, "Limits",
+                Display(
+                    description: String(repeating: "d", count: 4096), question: String(repeating: "q", count: 500),
+                    colour: "#aBcDeF", icon: String(repeating: "i", count: 64))
+            ).0)
     }
 
     /// A caller compiled against 1.0 passes the smaller struct: what follows it in its

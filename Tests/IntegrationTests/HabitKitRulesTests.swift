@@ -238,13 +238,14 @@ final class HabitKitRulesTests: XCTestCase {
 
         let walk = try habit(store, "Walk")
         let done = try store.append(EntryInput(habitID: walk))
-        try store.loadAwardCatalog(json: """
-            {"format":"habitcore-awards","version":1,"rules":[
-              {"id":"first-habit","title":"A start","icon":"seed","tier":1,"metric":"habits_created","threshold":1},
-              {"id":"walk-1","title":"First walk","description":"Walk once.","metric":"total_completions",
-               "scope":"habit","habit":"Walk","threshold":1},
-              {"id":"walk-50","title":"Fifty walks","metric":"total_completions","scope":"habit","habit":"Walk","threshold":50}]}
-            """)
+        try store.loadAwardCatalog(
+            json: """
+                {"format":"habitcore-awards","version":1,"rules":[
+                  {"id":"first-habit","title":"A start","icon":"seed","tier":1,"metric":"habits_created","threshold":1},
+                  {"id":"walk-1","title":"First walk","description":"Walk once.","metric":"total_completions",
+                   "scope":"habit","habit":"Walk","threshold":1},
+                  {"id":"walk-50","title":"Fifty walks","metric":"total_completions","scope":"habit","habit":"Walk","threshold":50}]}
+                """)
         let progress = try store.awardProgress()
         XCTAssertEqual(progress.map(\.id), ["first-habit", "walk-1", "walk-50"])
         XCTAssertEqual(progress.map(\.value), [1, 1, 1])
@@ -275,10 +276,11 @@ final class HabitKitRulesTests: XCTestCase {
         XCTAssertEqual(try store.unlockedAwards().count, 2, "unlocks stay when the catalogue changes")
         expect(.invalid) { try store.loadAwardCatalog(json: "{\"format\":\"habitcore-awards\",\"version\":1,\"rules\":[{\"id\":\"x\"}]}") }
         expect(.notFound) {
-            try store.loadAwardCatalog(json: """
-                {"format":"habitcore-awards","version":1,"rules":[
-                  {"id":"ghost","title":"Ghost","metric":"total_completions","scope":"habit","habit":"Nobody","threshold":1}]}
-                """)
+            try store.loadAwardCatalog(
+                json: """
+                    {"format":"habitcore-awards","version":1,"rules":[
+                      {"id":"ghost","title":"Ghost","metric":"total_completions","scope":"habit","habit":"Nobody","threshold":1}]}
+                    """)
         }
         expect(.invalid) { _ = try store.awardProgress(asOf: Day(rawValue: .max)) }
     }

@@ -103,13 +103,16 @@ extension HabitKitTests {
         let rules = HabitRules(startDay: first)
         let pure = try Streaks.compute(days: states, rules: rules, asOf: day(9), best: 5)
         XCTAssertEqual(pure, streaks)
-        let forgiving = try Streaks.compute(days: states, rules: rules, policy: StreakPolicy(missAllowance: 1, openDay: .previous, offDays: .skip),
-                                            asOf: day(9))
+        let forgiving = try Streaks.compute(
+            days: states, rules: rules, policy: StreakPolicy(missAllowance: 1, openDay: .previous, offDays: .skip),
+            asOf: day(9))
         XCTAssertEqual(forgiving.current.length, 8, "one miss allowed: the run spans day 3")
         var bad = rules
         bad.schedule = "now and then"
         expect(.invalid) { _ = try Streaks.compute(days: states, rules: bad, asOf: day(9)) }
-        expect(.invalid) { _ = try Streaks.compute(days: states, rules: rules, policy: StreakPolicy(missAllowance: 99, openDay: .previous, offDays: .skip), asOf: day(9)) }
+        expect(.invalid) {
+            _ = try Streaks.compute(days: states, rules: rules, policy: StreakPolicy(missAllowance: 99, openDay: .previous, offDays: .skip), asOf: day(9))
+        }
 
         let strength = try store.strength(habitID: walk, from: first, through: day(9))
         XCTAssertEqual(strength.count, 10)
@@ -335,8 +338,12 @@ extension HabitKitTests {
         // Loop's zip and its backup database, the fixtures LoopImportTests reads.
         let export = Paths.root + "/Tests/fixtures/loop/csv_export"
         let zip = path + ".zip"
-        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n" +
-            "    for name in ('Habits.csv', 'Checkmarks.csv'): z.write(sys.argv[2] + '/' + name, name)\n", zip, export]), "zip")
+        XCTAssertSucceeded(
+            try runProcess([
+                "python3", "-c",
+                "import sys, zipfile\nwith zipfile.ZipFile(sys.argv[1], 'w') as z:\n"
+                    + "    for name in ('Habits.csv', 'Checkmarks.csv'): z.write(sys.argv[2] + '/' + name, name)\n", zip, export,
+            ]), "zip")
         let zipped = try HabitKit.Store(path: path + ".zipped")
         try zipped.importLoopZip([UInt8](try Data(contentsOf: URL(fileURLWithPath: zip))))
         XCTAssertEqual(try zipped.habits().map(\.name), ["Meditate", "Wake up early"])

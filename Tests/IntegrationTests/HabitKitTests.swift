@@ -23,7 +23,7 @@ final class HabitKitTests: XCTestCase {
     func testLocalTimeAndTheRawHandle() throws {
         let (store, _) = try freshStore()
         try store.setTimeZone("Europe/Berlin")
-        let day = try Day("2026-03-29") // the spring-forward day: 02:00 to 03:00 is skipped
+        let day = try Day("2026-03-29")  // the spring-forward day: 02:00 to 03:00 is skipped
         let halfPastTwo = try store.utcMs(day: day, minute: 150)
         XCTAssertEqual(try store.utcMs(day: day, minute: 180), halfPastTwo, "a skipped time reads as the first minute after the gap")
         XCTAssertEqual(try store.localDay(atMs: halfPastTwo), day)
@@ -129,10 +129,12 @@ final class HabitKitTests: XCTestCase {
 
     /// Routine and EntrySource name the header's values, and a store keeps them.
     func testRoutinesAndSourcesAreTheHeadersValues() throws {
-        XCTAssertEqual([Routine.anytime, Routine.morning, Routine.day, Routine.evening],
-                       [HC_ROUTINE_ANYTIME, HC_ROUTINE_MORNING, HC_ROUTINE_DAY, HC_ROUTINE_EVENING])
-        XCTAssertEqual([EntrySource.manual, EntrySource.imported, EntrySource.health, EntrySource.proof],
-                       [HC_SOURCE_MANUAL, HC_SOURCE_IMPORT, HC_SOURCE_HEALTH, HC_SOURCE_PROOF])
+        XCTAssertEqual(
+            [Routine.anytime, Routine.morning, Routine.day, Routine.evening],
+            [HC_ROUTINE_ANYTIME, HC_ROUTINE_MORNING, HC_ROUTINE_DAY, HC_ROUTINE_EVENING])
+        XCTAssertEqual(
+            [EntrySource.manual, EntrySource.imported, EntrySource.health, EntrySource.proof],
+            [HC_SOURCE_MANUAL, HC_SOURCE_IMPORT, HC_SOURCE_HEALTH, HC_SOURCE_PROOF])
         let (store, _) = try freshStore()
         let today = try store.today()
         var options = HabitOptions(name: "Stretch")
@@ -143,8 +145,9 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(input.source, EntrySource.manual, "the library's default")
         input.source = EntrySource.health
         let entry = try store.append(input)
-        XCTAssertEqual(try store.entries(habitID: stretch, from: today, through: today).first { $0.id == entry }?.source,
-                       EntrySource.health)
+        XCTAssertEqual(
+            try store.entries(habitID: stretch, from: today, through: today).first { $0.id == entry }?.source,
+            EntrySource.health)
     }
 
     func testCredits() throws {
@@ -160,7 +163,7 @@ final class HabitKitTests: XCTestCase {
         expect(.invalid) { try store.setBusyTimeout(milliseconds: -1) }
         let sync = try store.syncSteps(6_000)
         XCTAssertEqual(sync.earnedNow, 60)
-        XCTAssertEqual(try store.syncSteps(5_000).earnedNow, 0) // only a higher total earns
+        XCTAssertEqual(try store.syncSteps(5_000).earnedNow, 0)  // only a higher total earns
         XCTAssertFalse(try store.unlockState().active)
         let spend = try store.spend(15, reason: "unlock", unlock: true)
         XCTAssertGreaterThan(spend, 0)
@@ -228,7 +231,7 @@ final class HabitKitTests: XCTestCase {
         expect(.corrupt) { _ = try HabitKit.Store(path: junk) }
 
         try store.close()
-        try store.close() // closing again does nothing
+        try store.close()  // closing again does nothing
         expect(.misuse) { _ = try store.today() }
         // The file is free again once closed.
         XCTAssertEqual(try HabitKit.Store(path: path).habits().map(\.name), ["Walk"])
@@ -240,8 +243,9 @@ final class HabitKitTests: XCTestCase {
         try store.registerVerifier(id: "model", version: "2") { evidence in
             XCTAssertEqual(evidence.habitName, "Walk")
             XCTAssertEqual(evidence.sha256?.count, 64)
-            return VerifierVerdict(outcome: .approved, confidence: 0.9, reasonCode: "looks_right",
-                                   message: "fine", signals: "bytes_\(evidence.bytes.count)")
+            return VerifierVerdict(
+                outcome: .approved, confidence: 0.9, reasonCode: "looks_right",
+                message: "fine", signals: "bytes_\(evidence.bytes.count)")
         }
         try store.setProofPolicy(ProofPolicy(verifiers: ["model"]), habitID: walk)
         let approved = try store.submitProof(ProofInput(habitID: walk, bytes: [0x89, 0x50, 0x4E, 0x47, 1]))
@@ -275,7 +279,7 @@ final class HabitKitTests: XCTestCase {
         let walk = try store.createHabit(HabitOptions(name: "Walk"))
         try store.registerVerifier(id: "unsure") { _ in VerifierVerdict(outcome: .approved, confidence: 0.6, reasonCode: "maybe") }
         var policy = ProofPolicy(verifiers: ["unsure"])
-        XCTAssertEqual(policy.approveThreshold, 0.8) // the library's defaults
+        XCTAssertEqual(policy.approveThreshold, 0.8)  // the library's defaults
         XCTAssertEqual(policy.reviewThreshold, 0.5)
         policy.onePerDay = true
         try store.setProofPolicy(policy)
@@ -289,7 +293,7 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(try store.streaks(habitID: walk).current.length, 1)
         expect(.conflict) { try store.review(proofID: waiting.proofID, approve: false, reviewer: "parent", reason: "no") }
         let review = try XCTUnwrap(store.verdicts(habitID: walk).last)
-        XCTAssertEqual(review.stage, 3) // HC_STAGE_REVIEW
+        XCTAssertEqual(review.stage, 3)  // HC_STAGE_REVIEW
         XCTAssertEqual(review.reviewer, "parent")
         XCTAssertEqual(review.entryID, entry)
         expect(.notFound) { _ = try store.submitProof(ProofInput(habitID: walk, path: path + ".absent")) }
@@ -332,7 +336,7 @@ final class HabitKitTests: XCTestCase {
         try submit(store)
         try store.removeVerifier(id: "counter")
         XCTAssertEqual(releases.value, ["refused", "first", "second"])
-        try submit(store) // nobody is called: the verifier is unknown now
+        try submit(store)  // nobody is called: the verifier is unknown now
         try store.registerVerifier(id: "counter", judge("third"))
         try submit(store)
         try store.close()
@@ -365,7 +369,7 @@ final class HabitKitTests: XCTestCase {
             do throws(HabitError) {
                 try body()
                 outcome = "ok"
-            } catch where error.code == .misuse && error.message.contains("from inside a callback the store is running is refused") {
+            } catch  where error.code == .misuse && error.message.contains("from inside a callback the store is running is refused") {
                 outcome = "refused"
             } catch {
                 outcome = "\(error.code.rawValue): \(error.message)"
@@ -407,10 +411,14 @@ final class HabitKitTests: XCTestCase {
             return XCTFail("a call from inside a closure did not return: deadlocked (seen so far: \(seen.value))")
         }
         XCTAssertEqual(results.value, ["proof true reentered", "done"])
-        XCTAssertEqual(seen.value, ["verifier same refused", "verifier other ok", "export same refused", "export other ok",
-                                    "import same refused", "import other ok"])
+        XCTAssertEqual(
+            seen.value,
+            [
+                "verifier same refused", "verifier other ok", "export same refused", "export other ok",
+                "import same refused", "import other ok",
+            ])
         XCTAssertEqual(try target.habit(named: "Walk").name, "Walk")
-        XCTAssertGreaterThan(try store.schemaVersion(), 0) // usable again outside
+        XCTAssertGreaterThan(try store.schemaVersion(), 0)  // usable again outside
         try target.close()
         try second.close()
         try store.close()
@@ -427,8 +435,10 @@ extension XCTestCase {
     }
 
     /// Runs body, which must throw a HabitError with this code and a message.
-    func expect(_ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
-                _ body: () throws -> Void) {
+    func expect(
+        _ code: HabitError.Code, file: StaticString = #filePath, line: UInt = #line,
+        _ body: () throws -> Void
+    ) {
         do {
             try body()
             XCTFail("no error; expected \(code)", file: file, line: line)

@@ -10,11 +10,11 @@ final class HeaderContractTests: XCTestCase {
         let dir = try temporaryDirectory()
         let cSource = dir + "/only_header.c", cxxSource = dir + "/only_header.cpp"
         let body = """
-        #include "habitcore.h"
-        static hc_habit_options options = HC_HABIT_OPTIONS_INIT;
-        static hc_entry_input entry = HC_ENTRY_INPUT_INIT;
-        int main(void) { return (int)(options.struct_size + entry.struct_size) == 0; }
-        """
+            #include "habitcore.h"
+            static hc_habit_options options = HC_HABIT_OPTIONS_INIT;
+            static hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+            int main(void) { return (int)(options.struct_size + entry.struct_size) == 0; }
+            """
         try body.write(toFile: cSource, atomically: true, encoding: .utf8)
         try body.write(toFile: cxxSource, atomically: true, encoding: .utf8)
         let flags = ["-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include, "-fsyntax-only"]
@@ -26,14 +26,14 @@ final class HeaderContractTests: XCTestCase {
     func testPluginHeaderCompilesAloneAsPedanticC99AndCxx17() throws {
         let dir = try temporaryDirectory()
         let body = """
-        #include "habitcore_plugin.h"
-        static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
-            (void)user_data; (void)evidence; out->outcome = HC_OUTCOME_ERROR; return 0;
-        }
-        static void destroy(void *user_data) { (void)user_data; }
-        const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "x", "1", "", 0, verify, destroy };
-        int main(void) { return hc_plugin_entry.abi_version == HC_PLUGIN_ABI_VERSION ? 0 : 1; }
-        """
+            #include "habitcore_plugin.h"
+            static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
+                (void)user_data; (void)evidence; out->outcome = HC_OUTCOME_ERROR; return 0;
+            }
+            static void destroy(void *user_data) { (void)user_data; }
+            const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "x", "1", "", 0, verify, destroy };
+            int main(void) { return hc_plugin_entry.abi_version == HC_PLUGIN_ABI_VERSION ? 0 : 1; }
+            """
         try body.write(toFile: dir + "/plugin.c", atomically: true, encoding: .utf8)
         try body.write(toFile: dir + "/plugin.cpp", atomically: true, encoding: .utf8)
         let flags = ["-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include, "-fsyntax-only"]
@@ -49,8 +49,10 @@ final class HeaderContractTests: XCTestCase {
         let sources = try FileManager.default.contentsOfDirectory(atPath: bench).filter { $0.hasSuffix(".c") }.sorted()
         XCTAssertGreaterThanOrEqual(sources.count, 5)
         for source in sources {
-            let result = try runProcess(["cc", "-Wall", "-Werror=incompatible-pointer-types", "-fsyntax-only",
-                                         "-I", Paths.include, bench + "/" + source])
+            let result = try runProcess([
+                "cc", "-Wall", "-Werror=incompatible-pointer-types", "-fsyntax-only",
+                "-I", Paths.include, bench + "/" + source,
+            ])
             XCTAssertSucceeded(result, "bench/\(source)")
         }
     }
@@ -59,9 +61,10 @@ final class HeaderContractTests: XCTestCase {
         let text = try String(contentsOfFile: Paths.header, encoding: .utf8)
         let regex = try NSRegularExpression(pattern: #"^[a-z][a-z0-9_ \*]*?\b(hc_[a-z0-9_]+)\("#, options: [.anchorsMatchLines])
         let range = NSRange(text.startIndex..., in: text)
-        return Set(regex.matches(in: text, range: range).compactMap { match in
-            Range(match.range(at: 1), in: text).map { String(text[$0]) }
-        })
+        return Set(
+            regex.matches(in: text, range: range).compactMap { match in
+                Range(match.range(at: 1), in: text).map { String(text[$0]) }
+            })
     }
 
     func testExportedSymbolsEqualDeclaredFunctions() throws {

@@ -84,7 +84,8 @@ final class HeaderTagsTests: XCTestCase {
         let original = try String(contentsOfFile: Paths.header, encoding: .utf8)
         let hub = try String(contentsOfFile: Paths.include + "/habitcore_hub.h", encoding: .utf8)
         let plugin = try String(contentsOfFile: Paths.include + "/habitcore_plugin.h", encoding: .utf8)
-        let createTag = " * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */\nint32_t hc_habit_create("
+        let createTag =
+            " * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */\nint32_t hc_habit_create("
         XCTAssertTrue(original.contains(createTag), "the fixture's anchor is in the header")
         let faults: [(String, String, String)] = [
             ("no tag line", " */\nint32_t hc_habit_create(", "hc_habit_create: 0 tag lines"),

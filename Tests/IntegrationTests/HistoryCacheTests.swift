@@ -19,8 +19,9 @@ final class HistoryCacheTests: XCTestCase {
         defer { cached.close(); reference.close() }
         let today = try cached.today()
         func spec(_ name: String, _ kind: HabitKind, _ target: Double, _ direction: Direction, _ schedule: Schedule) -> HabitSpec {
-            HabitSpec(name: name, kind: kind, target: target, direction: direction, group: "g", unit: nil, routine: .anytime,
-                      proofRequired: false, startDay: 0, schedule: schedule)
+            HabitSpec(
+                name: name, kind: kind, target: target, direction: direction, group: "g", unit: nil, routine: .anytime,
+                proofRequired: false, startDay: 0, schedule: schedule)
         }
         let atLeast = try cached.createHabit(spec("at least", .counter, 3, .atLeast, .daily), startDay: today - 200)
         let atMost = try cached.createHabit(spec("at most", .counter, 2, .atMost, .everyNDays(2)), startDay: today - 120)
@@ -65,7 +66,7 @@ final class HistoryCacheTests: XCTestCase {
                     _ = try other.adjustCredits(accountId: 1, minutes: 5, reason: "steps")
                 }
                 other.close()
-                _ = try cached.today() // looks at the store again
+                _ = try cached.today()  // looks at the store again
                 for habit in before { XCTAssertNotNil(cached.cachedDays(habitId: habit), "step \(step): kept after a commit without entries") }
                 steps["other handle", default: 0] += 1
             default:
@@ -99,8 +100,10 @@ final class HistoryCacheTests: XCTestCase {
         }
     }
 
-    private func assertSameAnswers(_ cached: Engine, _ reference: Engine, habits: [Int64], today: Int32,
-                                   random: inout SplitMix, step: Int) throws {
+    private func assertSameAnswers(
+        _ cached: Engine, _ reference: Engine, habits: [Int64], today: Int32,
+        random: inout SplitMix, step: Int
+    ) throws {
         let past: Int32 = today - Int32(random.below(230))
         let label = "step " + String(step)
         for habit in habits {

@@ -53,8 +53,9 @@ final class HubAttackTests: HubTestCase {
         }
         XCTAssertEqual(try attempt("bob", "SELECT count(*) FROM habitcore.records WHERE user_name <> 'bob'"), "0")
         XCTAssertNotEqual(try attempt("bob", "SELECT count(*) FROM habitcore.records"), "0", "bob sees his own rows")
-        XCTAssertEqual(try attempt("bob", "SELECT count(*) FROM habitcore.referral_redemptions WHERE other_user = 'alice'"), "1",
-                       "bob sees his own redemption of alice's code, nothing of hers")
+        XCTAssertEqual(
+            try attempt("bob", "SELECT count(*) FROM habitcore.referral_redemptions WHERE other_user = 'alice'"), "1",
+            "bob sees his own redemption of alice's code, nothing of hers")
         // Settings: none of them widens what bob sees.
         for setting in ["habitcore.act_as", "habitcore.user", "role", "session_authorization", "row_security"] {
             try expectNothingOfAlice("bob", "SET \(setting) = 'alice'; SELECT count(*) FROM habitcore.records WHERE \(alice)")
@@ -73,7 +74,10 @@ final class HubAttackTests: HubTestCase {
         XCTAssertEqual(try attempt("bob", "SELECT habitcore.redeem_referral('alice')"), "3", "bob redeemed alice's code: every other code answers alike")
         try expectRefused("bob", "SELECT habitcore.refuse_change()")
         // Writes: alice's rows cannot be made, bob's own cannot be changed or removed.
-        try expectRefused("bob", "INSERT INTO habitcore.records (user_name, replica, seq, hlc, kind, payload) VALUES ('alice', '\\x00112233445566778899aabbccddeeff', 999, 1, 1, '\\x00')")
+        try expectRefused(
+            "bob",
+            "INSERT INTO habitcore.records (user_name, replica, seq, hlc, kind, payload) VALUES ('alice', '\\x00112233445566778899aabbccddeeff', 999, 1, 1, '\\x00')"
+        )
         try expectRefused("bob", "INSERT INTO habitcore.referral_codes (user_name, code) VALUES ('alice', 'STOLEN-CODE')")
         try expectRefused("bob", "INSERT INTO habitcore.referral_redemptions (user_name, side, other_user, code) VALUES ('bob', 'referrer', 'alice', 'X')")
         try expectRefused("bob", "UPDATE habitcore.records SET hlc = hlc + 1 WHERE user_name = 'bob'")
@@ -101,13 +105,15 @@ final class HubAttackTests: HubTestCase {
         XCTAssertThrowsError(try admin.query("DELETE FROM habitcore.records WHERE user_name = 'bob'"))
         XCTAssertThrowsError(try admin.query("TRUNCATE habitcore.records"))
         // No SECURITY DEFINER function without a pinned search_path.
-        let unpinned = try admin.query("""
+        let unpinned = try admin.query(
+            """
             SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
             WHERE n.nspname = 'habitcore' AND p.prosecdef
               AND NOT coalesce(p.proconfig @> ARRAY['search_path=pg_catalog, pg_temp'], false)
             """)
         XCTAssertEqual(unpinned.int(0, 0), 0)
-        let definers = try admin.query("SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'habitcore' AND p.prosecdef")
+        let definers = try admin.query(
+            "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'habitcore' AND p.prosecdef")
         XCTAssertEqual(definers.int(0, 0), 2, "register_referral and redeem_referral, the cross-user functions")
     }
 
@@ -118,7 +124,10 @@ final class HubAttackTests: HubTestCase {
         }
         // Acting for alice in a transaction, it sees hers; after it, nothing again.
         XCTAssertNotEqual(try attempt("app", "BEGIN; SET LOCAL habitcore.act_as = 'alice'; SELECT count(*) FROM habitcore.records; COMMIT; SELECT 'done'"), nil)
-        let acting = try server.psql("app", Self.passwords["app"] ?? "", "BEGIN; SET LOCAL habitcore.act_as = 'alice'; SELECT count(*) FROM habitcore.records WHERE user_name = 'alice'; COMMIT; SELECT count(*) FROM habitcore.records")
+        let acting = try server.psql(
+            "app", Self.passwords["app"] ?? "",
+            "BEGIN; SET LOCAL habitcore.act_as = 'alice'; SELECT count(*) FROM habitcore.records WHERE user_name = 'alice'; COMMIT; SELECT count(*) FROM habitcore.records"
+        )
         let lines = acting.stdout.split(separator: "\n").map(String.init).filter { Int($0) != nil }
         XCTAssertEqual(lines.count, 2, acting.stdout + acting.stderr)
         XCTAssertNotEqual(lines.first, "0", "SET LOCAL acts for alice")

@@ -15,8 +15,12 @@ final class HubExampleTests: HubTestCase {
             .replacingOccurrences(of: "examples/", with: Paths.root + "/examples/")
         let compiled = try runProcess(["bash", "-c", "set -e\n" + build], environment: environment, currentDirectory: dir)
         XCTAssertEqual(compiled.status, 0, compiled.stderr)
-        let strict = try runProcess(["bash", "-c", "cc -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE '\(Paths.root)/examples/c/hub_leaderboard.c' "
-                                     + "$(pkg-config --cflags --libs habitcore_hub) -o /dev/null"], environment: environment)
+        let strict = try runProcess(
+            [
+                "bash", "-c",
+                "cc -std=c11 -Wall -Wextra -Werror -D_DEFAULT_SOURCE '\(Paths.root)/examples/c/hub_leaderboard.c' "
+                    + "$(pkg-config --cflags --libs habitcore_hub) -o /dev/null",
+            ], environment: environment)
         XCTAssertEqual(strict.status, 0, strict.stderr)
         let linked = try runProcess(["ldd", program], environment: environment)
         XCTAssertTrue(linked.stdout.contains("libhabitcore_hub.so.1 => \(try InstalledPrefix.path())/lib/"), linked.stdout)

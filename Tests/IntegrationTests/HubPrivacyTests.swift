@@ -1,7 +1,8 @@
 import CHabitCore
 import Foundation
-@testable import HabitHub
 import XCTest
+
+@testable import HabitHub
 
 /// A second user, connected to the real server, tries to learn what the first holds:
 /// her name in the role lists, her sessions, the tables' row counts, the planner's
@@ -14,7 +15,8 @@ final class HubPrivacyTests: HubTestCase {
 
     func seedAlice() throws {
         let admin = try admin()
-        try admin.query("""
+        try admin.query(
+            """
             INSERT INTO habitcore.records (user_name, replica, seq, hlc, kind, payload)
             SELECT 'alice', '\\x00112233445566778899aabbccddeeff'::bytea, g, g, 1, '\\x00'::bytea
             FROM generate_series(1, \(Self.aliceRecords)) g ON CONFLICT DO NOTHING
@@ -78,7 +80,8 @@ final class HubPrivacyTests: HubTestCase {
     /// EXPLAIN as bob for a predicate naming `name`: the plan, its estimates and, run,
     /// its counts, with the name taken out.
     func plan(_ table: String, _ predicate: String, _ name: String) throws -> String {
-        let sql = "SET jit = off; SET enable_seqscan = off; EXPLAIN (ANALYZE, COSTS, TIMING OFF, SUMMARY OFF) SELECT * FROM habitcore.\(table) WHERE "
+        let sql =
+            "SET jit = off; SET enable_seqscan = off; EXPLAIN (ANALYZE, COSTS, TIMING OFF, SUMMARY OFF) SELECT * FROM habitcore.\(table) WHERE "
             + predicate.replacingOccurrences(of: "NAME", with: name)
         let out = try XCTUnwrap(try attempt("bob", sql), sql)
         return out.replacingOccurrences(of: name, with: "NAME")
@@ -122,7 +125,8 @@ final class HubPrivacyTests: HubTestCase {
 
     /// An admin's connection that gives up a statement after 30 s instead of waiting forever.
     func patientAdmin(database: String = "postgres") throws -> OpaquePointer {
-        let conninfo = try server.adminConninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(database)")
+        let conninfo =
+            try server.adminConninfo.replacingOccurrences(of: "dbname=postgres", with: "dbname=\(database)")
             + " options='-c statement_timeout=30000'"
         var hub: OpaquePointer?
         ok(hc_hub_open(&hub, conninfo), "admin")
@@ -150,8 +154,10 @@ final class HubPrivacyTests: HubTestCase {
         try bob.query("SELECT count(*) FROM pg_proc")
         try bob.query("LOCK TABLE habitcore.schema_version IN ACCESS SHARE MODE")
         // Stronger locks are not his to take.
-        for sql in ["LOCK TABLE habitcore.schema_version IN SHARE UPDATE EXCLUSIVE MODE", "LOCK TABLE habitcore.schema_version IN ROW SHARE MODE",
-                    "SELECT * FROM habitcore.schema_version FOR SHARE", "LOCK TABLE habitcore_private.referral_tries IN ACCESS SHARE MODE"] {
+        for sql in [
+            "LOCK TABLE habitcore.schema_version IN SHARE UPDATE EXCLUSIVE MODE", "LOCK TABLE habitcore.schema_version IN ROW SHARE MODE",
+            "SELECT * FROM habitcore.schema_version FOR SHARE", "LOCK TABLE habitcore_private.referral_tries IN ACCESS SHARE MODE",
+        ] {
             let refused = try server.psql("bob", Self.passwords["bob"] ?? "", "BEGIN; \(sql); COMMIT")
             XCTAssertTrue(refused.stderr.contains("permission denied"), "\(sql): \(refused.stderr)")
         }
@@ -160,7 +166,8 @@ final class HubPrivacyTests: HubTestCase {
         var version: Int32 = 0
         ok(hc_hub_init(&version, admin), "init beside bob's transaction")
         XCTAssertEqual(version, HubSchema.version)
-        XCTAssertEqual(try owner.query("SELECT attstattarget FROM pg_attribute WHERE attrelid = 'habitcore.records'::regclass AND attname = 'hlc'").int(0, 0), 0)
+        XCTAssertEqual(
+            try owner.query("SELECT attstattarget FROM pg_attribute WHERE attrelid = 'habitcore.records'::regclass AND attname = 'hlc'").int(0, 0), 0)
         XCTAssertEqual(try owner.query("SELECT proleakproof FROM pg_proc WHERE oid = 'pg_catalog.texteq(text, text)'::regprocedure").text(0, 0), "f")
         try bob.query("COMMIT")
     }
@@ -177,7 +184,8 @@ final class HubPrivacyTests: HubTestCase {
             for statement in HubSchema.migrations[0] { try old.query(statement) }
             try old.query("INSERT INTO habitcore.schema_version (version) VALUES (1)")
         }
-        let bob = try PostgresConnection(try server.conninfo("bob", Self.passwords["bob"] ?? "").replacingOccurrences(of: "dbname=postgres", with: "dbname=hub_v1"))
+        let bob = try PostgresConnection(
+            try server.conninfo("bob", Self.passwords["bob"] ?? "").replacingOccurrences(of: "dbname=postgres", with: "dbname=hub_v1"))
         try bob.query("BEGIN")
         try bob.query("SELECT count(*) FROM habitcore.records")
         let hub = try patientAdmin(database: "hub_v1")

@@ -1,7 +1,8 @@
 import CHabitCore
 import Foundation
-@testable import HabitHub
 import XCTest
+
+@testable import HabitHub
 
 /// Referral codes: the answers tell a user nothing of other users' codes beyond one
 /// code looked up per try, ten tries an hour, and a try is committed before its
@@ -57,15 +58,21 @@ final class HubReferralPrivacyTests: HubTestCase {
         let erin = try user("erin")
         defer { _ = hc_hub_close(erin) }
         // Inside a transaction a code is never answered: the try must be committed first.
-        XCTAssertEqual(try psql("erin", "BEGIN; SELECT habitcore.redeem_referral('ALICE-ROLLBACK'); SELECT habitcore.redeem_referral('ALICE-ROLLBACK'); SELECT habitcore.redeem_referral('NOBODYS-CODE'); ROLLBACK"),
-                       ["6", "6", "6"])
+        XCTAssertEqual(
+            try psql(
+                "erin",
+                "BEGIN; SELECT habitcore.redeem_referral('ALICE-ROLLBACK'); SELECT habitcore.redeem_referral('ALICE-ROLLBACK'); SELECT habitcore.redeem_referral('NOBODYS-CODE'); ROLLBACK"
+            ),
+            ["6", "6", "6"])
         XCTAssertEqual(try psql("erin", "SELECT habitcore.redeem_referral('ALICE-ROLLBACK')"), ["6"], "the rolled-back try was not kept")
         // Committed, the try stays spent when the redemption it answers is rolled back.
         XCTAssertEqual(try psql("erin", "BEGIN; SELECT habitcore.redeem_referral('ALICE-ROLLBACK'); ROLLBACK"), ["0"])
         XCTAssertEqual(try tries("erin"), 1)
         XCTAssertEqual(try admin().query("SELECT count(*) FROM habitcore.referral_redemptions WHERE user_name = 'erin'").int(0, 0), 0)
         // Registering answers only through the function: a direct INSERT is refused.
-        XCTAssertTrue(try server.psql("erin", "erin-pw", "INSERT INTO habitcore.referral_codes (user_name, code) VALUES ('erin', 'ALICE-ROLLBACK')").stderr.contains("permission denied"))
+        XCTAssertTrue(
+            try server.psql("erin", "erin-pw", "INSERT INTO habitcore.referral_codes (user_name, code) VALUES ('erin', 'ALICE-ROLLBACK')").stderr.contains(
+                "permission denied"))
         XCTAssertEqual(hc_hub_referral_register(erin, "ALICE-ROLLBACK"), HC_E_CONFLICT, "alice holds it: a try spent")
         XCTAssertEqual(try tries("erin"), 1, "the same code, the same try")
         ok(hc_hub_referral_register(erin, "ERIN-OWN"), "erin's code")
@@ -83,7 +90,8 @@ final class HubReferralPrivacyTests: HubTestCase {
         XCTAssertEqual(hc_hub_referral_redeem(frank, "BOB-EXISTS"), HC_E_CONFLICT)
         XCTAssertEqual(hc_hub_referral_redeem(frank, "NOBODY-HAS-IT"), HC_E_CONFLICT)
         XCTAssertEqual(String(cString: hc_hub_errmsg(frank)), "this user already redeemed another referral code")
-        XCTAssertEqual(try tries("frank"), 1,
-                       "answers after the redemption look nothing up")
+        XCTAssertEqual(
+            try tries("frank"), 1,
+            "answers after the redemption look nothing up")
     }
 }

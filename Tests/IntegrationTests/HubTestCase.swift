@@ -51,7 +51,8 @@ class HubTestCase: StoreTestCase {
     }
 
     func ok(_ status: Int32, _ what: String = "", file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertEqual(status, HC_OK, "\(what): \(String(cString: hc_hub_last_error_message())) / \(String(cString: hc_last_error_message()))", file: file, line: line)
+        XCTAssertEqual(
+            status, HC_OK, "\(what): \(String(cString: hc_hub_last_error_message())) / \(String(cString: hc_last_error_message()))", file: file, line: line)
     }
 
     func hub(_ user: String) throws -> OpaquePointer {

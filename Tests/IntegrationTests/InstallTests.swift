@@ -14,9 +14,10 @@ final class InstallTests: XCTestCase {
     func testInstalledTreeServesPkgConfigCAndCxxConsumersAndHabitctl() throws {
         let dir = try temporaryDirectory()
         let prefix = try InstalledPrefix.path()
-        let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8)
-            .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
-            .split(separator: "\"").dropFirst().first.map(String.init))
+        let version = try XCTUnwrap(
+            try String(contentsOfFile: Paths.header, encoding: .utf8)
+                .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
+                .split(separator: "\"").dropFirst().first.map(String.init))
 
         // The library under its full version, with the SONAME and development links.
         let files = FileManager.default
@@ -29,10 +30,12 @@ final class InstallTests: XCTestCase {
         let hub = try runProcess([prefix + "/bin/habitctl", "hub", "status", "--hub", "host=/nonexistent-hub dbname=x connect_timeout=1"])
         XCTAssertEqual(hub.status, 6)
         XCTAssertTrue(hub.stderr.contains("could not connect to the hub"), hub.stderr)
-        for path in ["include/habitcore.h", "include/habitcore_plugin.h", "include/habitcore_hub.h", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
-                     "lib/habitcore/habitcore-plugin-runner",
-                     "share/man/man1/habitctl.1", "share/bash-completion/completions/habitctl",
-                     "share/zsh/site-functions/_habitctl", "share/fish/vendor_completions.d/habitctl.fish"] {
+        for path in [
+            "include/habitcore.h", "include/habitcore_plugin.h", "include/habitcore_hub.h", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
+            "lib/habitcore/habitcore-plugin-runner",
+            "share/man/man1/habitctl.1", "share/bash-completion/completions/habitctl",
+            "share/zsh/site-functions/_habitctl", "share/fish/vendor_completions.d/habitctl.fish",
+        ] {
             XCTAssertTrue(files.fileExists(atPath: prefix + "/" + path), path)
         }
 
@@ -41,8 +44,9 @@ final class InstallTests: XCTestCase {
         let modversion = try runProcess(["pkg-config", "--modversion", "habitcore", "habitcore_hub"], environment: pkgConfig)
         XCTAssertEqual(modversion.stdout, "\(version)\n\(version)\n")
         let hubFlags = try runProcess(["pkg-config", "--cflags", "--libs", "habitcore_hub"], environment: pkgConfig)
-        XCTAssertEqual(hubFlags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
-                       ["-I\(prefix)/include", "-L\(prefix)/lib", "-lhabitcore_hub", "-lhabitcore"])
+        XCTAssertEqual(
+            hubFlags.stdout.split(whereSeparator: \.isWhitespace).map(String.init),
+            ["-I\(prefix)/include", "-L\(prefix)/lib", "-lhabitcore_hub", "-lhabitcore"])
         let flags = try runProcess(["pkg-config", "--cflags", "--libs", "habitcore"], environment: pkgConfig)
         XCTAssertSucceeded(flags, "pkg-config")
         let pkgFlags = flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init)
@@ -51,8 +55,10 @@ final class InstallTests: XCTestCase {
         // C and C++ consumers build from the installed tree alone (no -I into the sources).
         let example = Paths.root + "/examples/c/basic.c"
         XCTAssertSucceeded(try runProcess(["cc", "-Wall", "-Werror", example] + pkgFlags + ["-o", dir + "/basic"]), "cc with pkg-config")
-        XCTAssertSucceeded(try runProcess(["g++", "-x", "c++", "-std=c++17", "-Wall", "-Werror", example, "-x", "none"] + pkgFlags
-                                          + ["-o", dir + "/basic-cxx"]), "g++ with pkg-config")
+        XCTAssertSucceeded(
+            try runProcess(
+                ["g++", "-x", "c++", "-std=c++17", "-Wall", "-Werror", example, "-x", "none"] + pkgFlags
+                    + ["-o", dir + "/basic-cxx"]), "g++ with pkg-config")
 
         // Run them, and the installed habitctl, with the toolchain folder hidden.
         let habitctl = prefix + "/bin/habitctl"
@@ -67,8 +73,9 @@ final class InstallTests: XCTestCase {
         XCTAssertSucceeded(hidden, "the installed tree with the toolchain hidden")
         XCTAssertEqual(hidden.stdout.components(separatedBy: "\n").filter { $0.hasPrefix("c basic:") }.count, 2, hidden.stdout)
         XCTAssertTrue(hidden.stdout.contains("\n\(version)\n"), "habitctl --version is \(version): \(hidden.stdout)")
-        XCTAssertTrue(hidden.stdout.contains("\(prefix)/lib/habitcore/plugins/libhabitcore_proofcheck.so"),
-                      "--so proofcheck finds the installed plugin by name: \(hidden.stdout)")
+        XCTAssertTrue(
+            hidden.stdout.contains("\(prefix)/lib/habitcore/plugins/libhabitcore_proofcheck.so"),
+            "--so proofcheck finds the installed plugin by name: \(hidden.stdout)")
         let linked = try runProcess(["ldd", habitctl])
         XCTAssertTrue(linked.stdout.contains("libhabitcore.so.1 => \(prefix)/bin/../lib/libhabitcore.so.1"), linked.stdout)
 
@@ -78,8 +85,11 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(man.stderr, "", "groff warnings")
         let manText = try String(contentsOfFile: prefix + "/share/man/man1/habitctl.1", encoding: .utf8)
         XCTAssertTrue(manText.contains(".SS proof") && manText.contains("habitcore \(version)"))
-        let completion = try runProcess(["bash", "-c", "source '\(prefix)/share/bash-completion/completions/habitctl'; "
-            + "COMP_WORDS=(habitctl --db x.db st); COMP_CWORD=3; _habitctl; echo \"${COMPREPLY[*]}\""])
+        let completion = try runProcess([
+            "bash", "-c",
+            "source '\(prefix)/share/bash-completion/completions/habitctl'; "
+                + "COMP_WORDS=(habitctl --db x.db st); COMP_CWORD=3; _habitctl; echo \"${COMPREPLY[*]}\"",
+        ])
         XCTAssertEqual(completion.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "streak stats")
 
     }
@@ -99,10 +109,13 @@ final class InstallTests: XCTestCase {
         let listed = Set(list.split(separator: "\n").map { stage + $0 })
         let found = try runProcess(["find", stage, "!", "-type", "d"])
         XCTAssertEqual(Set(found.stdout.split(separator: "\n").map(String.init)), listed)
-        XCTAssertEqual(listed.count, 30, "5 binaries with their debug files and build-id links, 4 library links, 3 headers, 2 .pc, "
-                                         + "a man page, 3 completions, valgrind.supp, the list")
-        XCTAssertSucceeded(try runProcess(["sh", "-c", "sed 's|^|\(stage)|' '\(stage)/opt/habitcore/share/habitcore/uninstall.txt' | xargs rm -f"]),
-                           "uninstall")
+        XCTAssertEqual(
+            listed.count, 30,
+            "5 binaries with their debug files and build-id links, 4 library links, 3 headers, 2 .pc, "
+                + "a man page, 3 completions, valgrind.supp, the list")
+        XCTAssertSucceeded(
+            try runProcess(["sh", "-c", "sed 's|^|\(stage)|' '\(stage)/opt/habitcore/share/habitcore/uninstall.txt' | xargs rm -f"]),
+            "uninstall")
         XCTAssertEqual(try runProcess(["find", stage, "!", "-type", "d"]).stdout, "", "files left after uninstalling")
 
         let refused = try runProcess([Paths.root + "/scripts/install.sh", "--prefix", "relative/path"], currentDirectory: Paths.root)
@@ -126,7 +139,8 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(builds.count, 2)
         let dir = try temporaryDirectory()
         // The README's lines, run from a folder of their own (the examples named in the source tree).
-        let script = (builds.map { $0.replacingOccurrences(of: "examples/", with: Paths.root + "/examples/") }
+        let script =
+            (builds.map { $0.replacingOccurrences(of: "examples/", with: Paths.root + "/examples/") }
             + [try ReadmeInstall.valgrind + " 2> valgrind.txt", "cat valgrind.txt >&2"]).joined(separator: "\n")
         let environment = try InstalledPrefix.environment().merging(["HOME": home]) { $1 }
         let ran = try runWithToolchainHidden("set -e\n" + script, environment: environment, currentDirectory: dir)
@@ -136,8 +150,9 @@ final class InstallTests: XCTestCase {
         // valgrind read the library's debug file (names, not addresses) and found nothing.
         XCTAssertFalse(ran.stderr.contains("Giving up") || ran.stderr.contains("debuginfo reader"), ran.stderr)
         let summary = try XCTUnwrap(ran.stderr.split(separator: "\n").first { $0.contains("ERROR SUMMARY:") }, ran.stderr)
-        XCTAssertTrue(summary.hasSuffix("ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 2 from 2)")
-                      || summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), String(summary))
+        XCTAssertTrue(
+            summary.hasSuffix("ERROR SUMMARY: 0 errors from 0 contexts (suppressed: 2 from 2)")
+                || summary.contains("ERROR SUMMARY: 0 errors from 0 contexts"), String(summary))
         XCTAssertTrue(ran.stderr.contains("definitely lost: 0 bytes") || ran.stderr.contains("All heap blocks were freed"), ran.stderr)
         XCTAssertTrue(ran.stderr.contains("possibly lost: 0 bytes") || ran.stderr.contains("All heap blocks were freed"), ran.stderr)
         print("valgrind over the installed library: \(summary)")
@@ -149,11 +164,14 @@ final class InstallTests: XCTestCase {
     /// Nothing installed names the source tree or the build folder.
     func testDebugInformationIsApartAndFound() throws {
         let prefix = try InstalledPrefix.path()
-        let version = try XCTUnwrap(try String(contentsOfFile: Paths.header, encoding: .utf8)
-            .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
-            .split(separator: "\"").dropFirst().first.map(String.init))
-        for binary in ["lib/libhabitcore.so.\(version)", "lib/libhabitcore_hub.so.\(version)", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
-                       "lib/habitcore/habitcore-plugin-runner", "bin/habitctl"] {
+        let version = try XCTUnwrap(
+            try String(contentsOfFile: Paths.header, encoding: .utf8)
+                .components(separatedBy: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING") }?
+                .split(separator: "\"").dropFirst().first.map(String.init))
+        for binary in [
+            "lib/libhabitcore.so.\(version)", "lib/libhabitcore_hub.so.\(version)", "lib/habitcore/plugins/libhabitcore_proofcheck.so",
+            "lib/habitcore/habitcore-plugin-runner", "bin/habitctl",
+        ] {
             let path = prefix + "/" + binary, name = URL(fileURLWithPath: binary).lastPathComponent
             let debug = URL(fileURLWithPath: path).deletingLastPathComponent().path + "/.debug/\(name).debug"
             let sections = try runProcess(["readelf", "-S", "-W", path]).stdout
@@ -168,11 +186,14 @@ final class InstallTests: XCTestCase {
             XCTAssertEqual(URL(fileURLWithPath: byID).resolvingSymlinksInPath().path, URL(fileURLWithPath: debug).resolvingSymlinksInPath().path, byID)
         }
         // gdb on the stripped library, no setting given: the line and the function come from the debug file.
-        let gdb = try runProcess(["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "info line hc_store_open",
-                                  prefix + "/lib/libhabitcore.so.1"])
+        let gdb = try runProcess([
+            "gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "info line hc_store_open",
+            prefix + "/lib/libhabitcore.so.1",
+        ])
         XCTAssertSucceeded(gdb, "gdb")
-        XCTAssertNotNil(gdb.stdout.firstMatch(of: /Line \d+ of "Sources\/HabitExports\/\w+\.swift" starts at address 0x[0-9a-f]+ <hc_store_open>/),
-                        gdb.stdout + gdb.stderr)
+        XCTAssertNotNil(
+            gdb.stdout.firstMatch(of: /Line \d+ of "Sources\/HabitExports\/\w+\.swift" starts at address 0x[0-9a-f]+ <hc_store_open>/),
+            gdb.stdout + gdb.stderr)
         let plain = try temporaryDirectory() + "/libhabitcore.so.1"
         try FileManager.default.copyItem(atPath: prefix + "/lib/libhabitcore.so.\(version)", toPath: plain)
         let without = try runProcess(["gdb", "-batch", "-nx", "-ex", "set debuginfod enabled off", "-ex", "info line hc_store_open", plain])

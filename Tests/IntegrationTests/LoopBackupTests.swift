@@ -40,7 +40,9 @@ final class LoopBackupTests: StoreTestCase {
 
     /// Rows of a database, read by Python's sqlite3 (not by the code under test).
     func query(_ path: String, _ sql: String) throws -> [String] {
-        let result = try runProcess(["python3", "-c", "import sqlite3, sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print('|'.join(map(str, r)))", path, sql])
+        let result = try runProcess([
+            "python3", "-c", "import sqlite3, sys\nfor r in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print('|'.join(map(str, r)))", path, sql,
+        ])
         XCTAssertSucceeded(result, sql)
         return result.stdout.split(separator: "\n").map(String.init)
     }
@@ -50,8 +52,12 @@ final class LoopBackupTests: StoreTestCase {
         ok(hc_store_import_loop_db(store, Self.folder + "/loop.db"))
         let imported = habits(store)
         // Loop's test backup has three pairs of names; each habit comes, in Loop's order.
-        XCTAssertEqual(imported.map(\.name), ["Wake up early", "brush teeth", "Sleep early", "Vegan", "Sport", "I love you",
-                                              "Vegan (2)", "Sport (2)", "I love you (2)"])
+        XCTAssertEqual(
+            imported.map(\.name),
+            [
+                "Wake up early", "brush teeth", "Sleep early", "Vegan", "Sport", "I love you",
+                "Vegan (2)", "Sport (2)", "I love you (2)",
+            ])
         XCTAssertEqual(imported.map(\.schedule), ["times:3/7", "times:3/7", "times:1/5", "daily", "daily", "daily", "daily", "daily", "daily"])
         // Schema 12 stores colours as ARGB integers (-16742021 is 0xFF00897B) and the
         // question in the description column.
@@ -68,8 +74,9 @@ final class LoopBackupTests: StoreTestCase {
         // Every repetition of the file is a done day, and nothing else is.
         let ids = try query(Self.folder + "/loop.db", "select id from habits order by position").compactMap { Int64($0) }
         for (index, loopId) in ids.enumerated() {
-            let expected = try query(Self.folder + "/loop.db",
-                                     "select distinct date(timestamp / 1000, 'unixepoch') from repetitions where habit = \(loopId) order by 1")
+            let expected = try query(
+                Self.folder + "/loop.db",
+                "select distinct date(timestamp / 1000, 'unixepoch') from repetitions where habit = \(loopId) order by 1")
             XCTAssertEqual(doneDays(store, imported[index].id, from: "2015-01-01", to: "2016-12-31"), expected, imported[index].name)
         }
         ok(hc_store_close(store))
@@ -85,8 +92,9 @@ final class LoopBackupTests: StoreTestCase {
             // 022's "Work out" reminds at 18:00 on Loop's days 113 (bits 0, 4, 5, 6: Saturday,
             // Wednesday, Thursday, Friday), here Wednesday to Saturday (bits 3-6 = 120);
             // its "Test" and 021's habit have NULL hour and minute: no rule.
-            XCTAssertEqual(try query(Self.folder + "/" + file, "select name, reminder_hour, reminder_min, reminder_days from habits order by position"),
-                           file == "022.db" ? ["Work out|18|0|113", "Test|None|None|0"] : ["Hello world|None|None|0"])
+            XCTAssertEqual(
+                try query(Self.folder + "/" + file, "select name, reminder_hour, reminder_min, reminder_days from habits order by position"),
+                file == "022.db" ? ["Work out|18|0|113", "Test|None|None|0"] : ["Hello world|None|None|0"])
             // The rule's first version is on the habit's first day.
             let starts = eachHabit(other) { ($0.id, date($0.start_day)) }
             XCTAssertEqual(starts.count, names.count, file)
@@ -98,7 +106,7 @@ final class LoopBackupTests: StoreTestCase {
                 // And the rule nudges: in the two weeks after today, at 18:00 on Wednesday to Saturday only.
                 var today: Int32 = 0
                 ok(hc_store_today(&today, other))
-                let days = (today + 2)...(today + 15) // 14 habit days, read in a window a day wider each side (any zone)
+                let days = (today + 2)...(today + 15)  // 14 habit days, read in a window a day wider each side (any zone)
                 var list: OpaquePointer?
                 ok(hc_reminder_list_open(&list, other, Int64(days.lowerBound - 1) * 86_400_000, Int64(days.upperBound + 2) * 86_400_000, 0))
                 var count: Int64 = 0
@@ -108,7 +116,7 @@ final class LoopBackupTests: StoreTestCase {
                     var item: UnsafePointer<hc_reminder>?
                     ok(hc_reminder_list_get(&item, list, index))
                     guard let nudge = item?.pointee, nudge.habit_id == workOut, days.contains(nudge.day) else { continue }
-                    weekdays.append(((nudge.day % 7) + 11) % 7) // 1970-01-01 (day 0) was a Thursday; 0 = Sunday
+                    weekdays.append(((nudge.day % 7) + 11) % 7)  // 1970-01-01 (day 0) was a Thursday; 0 = Sunday
                     minutes.insert(nudge.local_minute)
                 }
                 hc_reminder_list_free(list)
@@ -123,44 +131,44 @@ final class LoopBackupTests: StoreTestCase {
     func backup(version: Int) throws -> String {
         let path = dir + "/loop-\(version).db"
         let script = """
-        import os, sqlite3, sys
-        v = int(sys.argv[2])
-        if os.path.exists(sys.argv[1]): os.remove(sys.argv[1])
-        db = sqlite3.connect(sys.argv[1])
-        habit = ["id integer primary key autoincrement", "archived integer", "color integer", "description text",
-                 "freq_den integer", "freq_num integer", "highlight integer", "name text", "position integer",
-                 "reminder_hour integer", "reminder_min integer"]
-        if v >= 11: habit.append("reminder_days integer not null default 127")
-        if v >= 16: habit.append("type integer not null default 0")
-        if v >= 18: habit += ["target_type integer not null default 0", "target_value real not null default 0", "unit text not null default ''"]
-        if v >= 23: habit.append("question text")
-        if v >= 24: habit.append("uuid text")
-        rep = ["id integer primary key autoincrement", "habit integer references habits(id)", "timestamp integer"]
-        if v >= 16: rep.append("value integer not null default 2")
-        if v >= 25: rep.append("notes text")
-        db.execute("create table Habits (%s)" % ", ".join(habit))
-        db.execute("create table Repetitions (%s)" % ", ".join(rep))
-        def add_habit(**f): db.execute("insert into Habits (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
-        # Read reminds at 07:30, from 11 on Loop's days 113 (Saturday, Wednesday, Thursday, Friday;
-        # before 11 there is no reminder_days column: every day); Old walk has an hour but no minute.
-        remind = dict(reminder_hour=7, reminder_min=30, **({"reminder_days": 113} if v >= 11 else {}))
-        if v >= 23: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Twenty pages", question="Did you read?", **remind)
-        else: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?", **remind)
-        add_habit(id=2, name="Old walk", freq_num=1, freq_den=1, archived=1, position=2, reminder_hour=8)
-        if v >= 18: add_habit(id=3, name="Coffee", freq_num=1, freq_den=1, archived=0, position=0, type=1, target_type=1, target_value=2.0, unit="cups")
-        day = 86400000 * 20454  # 2026-01-01
-        def rep_row(**f): db.execute("insert into Repetitions (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
-        for d in (0, 1, 3): rep_row(habit=1, timestamp=day + d * 86400000, **({"value": 2} if v >= 16 else {}))
-        rep_row(habit=1, timestamp=day + 0 * 86400000, **({"value": 2} if v >= 16 else {}))  # a second row of one day
-        rep_row(habit=99, timestamp=day)  # a habit that is not there
-        rep_row(habit=2, timestamp=day + 2 * 86400000, **({"value": 2} if v >= 16 else {}))
-        if v >= 16: rep_row(habit=1, timestamp=day + 4 * 86400000, value=3)
-        if v >= 18:
-            for d, value in ((0, 1500), (1, 3000), (2, 3)): rep_row(habit=3, timestamp=day + d * 86400000, value=value)
-        if v >= 25: db.execute("update Repetitions set notes = 'slow, but \\"done\\"' where habit = 1 and timestamp = ?", (day + 86400000,))
-        db.execute("pragma user_version = %d" % v)
-        db.commit()
-        """
+            import os, sqlite3, sys
+            v = int(sys.argv[2])
+            if os.path.exists(sys.argv[1]): os.remove(sys.argv[1])
+            db = sqlite3.connect(sys.argv[1])
+            habit = ["id integer primary key autoincrement", "archived integer", "color integer", "description text",
+                     "freq_den integer", "freq_num integer", "highlight integer", "name text", "position integer",
+                     "reminder_hour integer", "reminder_min integer"]
+            if v >= 11: habit.append("reminder_days integer not null default 127")
+            if v >= 16: habit.append("type integer not null default 0")
+            if v >= 18: habit += ["target_type integer not null default 0", "target_value real not null default 0", "unit text not null default ''"]
+            if v >= 23: habit.append("question text")
+            if v >= 24: habit.append("uuid text")
+            rep = ["id integer primary key autoincrement", "habit integer references habits(id)", "timestamp integer"]
+            if v >= 16: rep.append("value integer not null default 2")
+            if v >= 25: rep.append("notes text")
+            db.execute("create table Habits (%s)" % ", ".join(habit))
+            db.execute("create table Repetitions (%s)" % ", ".join(rep))
+            def add_habit(**f): db.execute("insert into Habits (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
+            # Read reminds at 07:30, from 11 on Loop's days 113 (Saturday, Wednesday, Thursday, Friday;
+            # before 11 there is no reminder_days column: every day); Old walk has an hour but no minute.
+            remind = dict(reminder_hour=7, reminder_min=30, **({"reminder_days": 113} if v >= 11 else {}))
+            if v >= 23: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Twenty pages", question="Did you read?", **remind)
+            else: add_habit(id=1, name="Read", freq_num=2, freq_den=3, archived=0, position=1, color=3, description="Did you read?", **remind)
+            add_habit(id=2, name="Old walk", freq_num=1, freq_den=1, archived=1, position=2, reminder_hour=8)
+            if v >= 18: add_habit(id=3, name="Coffee", freq_num=1, freq_den=1, archived=0, position=0, type=1, target_type=1, target_value=2.0, unit="cups")
+            day = 86400000 * 20454  # 2026-01-01
+            def rep_row(**f): db.execute("insert into Repetitions (%s) values (%s)" % (", ".join(f), ", ".join("?" * len(f))), list(f.values()))
+            for d in (0, 1, 3): rep_row(habit=1, timestamp=day + d * 86400000, **({"value": 2} if v >= 16 else {}))
+            rep_row(habit=1, timestamp=day + 0 * 86400000, **({"value": 2} if v >= 16 else {}))  # a second row of one day
+            rep_row(habit=99, timestamp=day)  # a habit that is not there
+            rep_row(habit=2, timestamp=day + 2 * 86400000, **({"value": 2} if v >= 16 else {}))
+            if v >= 16: rep_row(habit=1, timestamp=day + 4 * 86400000, value=3)
+            if v >= 18:
+                for d, value in ((0, 1500), (1, 3000), (2, 3)): rep_row(habit=3, timestamp=day + d * 86400000, value=value)
+            if v >= 25: db.execute("update Repetitions set notes = 'slow, but \\"done\\"' where habit = 1 and timestamp = ?", (day + 86400000,))
+            db.execute("pragma user_version = %d" % v)
+            db.commit()
+            """
         XCTAssertSucceeded(try runProcess(["python3", "-c", script, path, String(version)]), "backup \(version)")
         return path
     }
@@ -182,9 +190,10 @@ final class LoopBackupTests: StoreTestCase {
             XCTAssertEqual(rules(store, 0).count, 1, "only Read has one (version \(version))")
             // Colour 3 of Loop's palette as its CSV writes it; before 23 the description held the question.
             let shown = displays(store)
-            XCTAssertEqual(shown.first { $0.name == "Read" }?.display,
-                           Display(description: version >= 23 ? "Twenty pages" : nil, question: "Did you read?", colour: "#FF8F00", position: 1),
-                           "version \(version)")
+            XCTAssertEqual(
+                shown.first { $0.name == "Read" }?.display,
+                Display(description: version >= 23 ? "Twenty pages" : nil, question: "Did you read?", colour: "#FF8F00", position: 1),
+                "version \(version)")
             XCTAssertEqual(shown.first { $0.name == "Old walk" }?.display, Display(position: 2), "version \(version)")
             XCTAssertEqual(doneDays(store, read.id, from: "2026-01-01", to: "2026-01-05"), ["2026-01-01", "2026-01-02", "2026-01-04"], "version \(version)")
             var states = [hc_day_state](repeating: hc_day_state(), count: 1)
@@ -206,22 +215,33 @@ final class LoopBackupTests: StoreTestCase {
     func testWhatIsNotALoopBackupWritesNothing() throws {
         let store = try open()
         let newer = try backup(version: 25)
-        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('pragma user_version = 26'); db.commit()", newer]), "v26")
+        XCTAssertSucceeded(
+            try runProcess([
+                "python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('pragma user_version = 26'); db.commit()", newer,
+            ]), "v26")
         XCTAssertEqual(hc_store_import_loop_db(store, newer), HC_E_TOO_NEW)
         XCTAssertEqual(hc_store_import_loop_db(store, LoopImportTests.export + "/Habits.csv"), HC_E_INVALID)
         XCTAssertEqual(hc_store_import_loop_db(store, dir + "/missing.db"), HC_E_IO)
         XCTAssertEqual(hc_store_import_loop_db(store, dir + "/store.db"), HC_E_INVALID, "a habitcore store is not a Loop backup")
         let bad = try backup(version: 22)
-        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('update habits set freq_num = 5 where id = 1'); db.commit()", bad]), "bad row")
+        XCTAssertSucceeded(
+            try runProcess([
+                "python3", "-c",
+                "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('update habits set freq_num = 5 where id = 1'); db.commit()", bad,
+            ]), "bad row")
         XCTAssertEqual(hc_store_import_loop_db(store, bad), HC_E_INVALID)
         XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix("Habits row id 1:"), String(cString: hc_store_errmsg(store)))
         XCTAssertEqual(habits(store).count, 0, "nothing written")
         // Reminder values Loop never writes refuse the import, naming the row; nothing is written.
-        for (sql, message) in [("update habits set reminder_hour = 25, reminder_min = 0 where id = 2", "Habits row id 2: reminder_hour 25 is not an hour"),
-                               ("update habits set reminder_min = 75 where id = 1", "Habits row id 1: reminder_min 75 is not a minute"),
-                               ("update habits set reminder_days = 200 where id = 1", "Habits row id 1: reminder_days 200 is not a mask")] {
+        for (sql, message) in [
+            ("update habits set reminder_hour = 25, reminder_min = 0 where id = 2", "Habits row id 2: reminder_hour 25 is not an hour"),
+            ("update habits set reminder_min = 75 where id = 1", "Habits row id 1: reminder_min 75 is not a minute"),
+            ("update habits set reminder_days = 200 where id = 1", "Habits row id 1: reminder_days 200 is not a mask"),
+        ] {
             let hostile = try backup(version: 22)
-            XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(sys.argv[2]); db.commit()", hostile, sql]), sql)
+            XCTAssertSucceeded(
+                try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(sys.argv[2]); db.commit()", hostile, sql]),
+                sql)
             XCTAssertEqual(hc_store_import_loop_db(store, hostile), HC_E_INVALID, sql)
             XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix(message), String(cString: hc_store_errmsg(store)))
             XCTAssertEqual(habits(store).count, 0, "nothing written: \(sql)")
@@ -229,7 +249,12 @@ final class LoopBackupTests: StoreTestCase {
         }
         // A habit refused by the store after Read and its rule were written: the rule goes too.
         let later = try backup(version: 22)
-        XCTAssertSucceeded(try runProcess(["python3", "-c", "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(\"insert into habits (id, name, freq_num, freq_den, archived, position) values (4, 'Taken', 1, 1, 0, 5)\"); db.commit()", later]), "Taken")
+        XCTAssertSucceeded(
+            try runProcess([
+                "python3", "-c",
+                "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(\"insert into habits (id, name, freq_num, freq_den, archived, position) values (4, 'Taken', 1, 1, 0, 5)\"); db.commit()",
+                later,
+            ]), "Taken")
         let taken = createHabit(store, "Taken")
         XCTAssertEqual(hc_store_import_loop_db(store, later), HC_E_CONFLICT)
         XCTAssertEqual(habits(store).map(\.id), [taken], "nothing written")

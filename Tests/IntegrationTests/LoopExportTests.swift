@@ -28,8 +28,13 @@ final class LoopExportTests: StoreTestCase {
         let habitsAgain = try String(contentsOfFile: out + "/Habits.csv", encoding: .utf8)
         XCTAssertEqual(habitsAgain, habits)
         XCTAssertTrue(habits.contains("Did you meditate this morning?") && habits.contains("#00897B"), "the fixture has them to keep")
-        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try runProcess(
-            [Paths.habitctl, "--db", db, "--json", "habit", "show", "Wake up early"]).stdout.utf8)) as? [String: Any])["habit"] as? [String: Any]
+        let shown =
+            try XCTUnwrap(
+                try JSONSerialization.jsonObject(
+                    with: Data(
+                        try runProcess(
+                            [Paths.habitctl, "--db", db, "--json", "habit", "show", "Wake up early"]).stdout.utf8)) as? [String: Any])["habit"]
+            as? [String: Any]
         XCTAssertEqual(shown?["question"] as? String, "Did you wake up before 6am?")
         XCTAssertEqual(shown?["colour"] as? String, "#00897B")
         XCTAssertEqual(shown?["position"] as? Int, 2, "Loop's Position 002")
@@ -60,11 +65,13 @@ final class LoopExportTests: StoreTestCase {
             options.direction = direction
             options.start_day = start
             var id: Int64 = 0
-            "Count \(index)".withCString { name in "km".withCString { unit in
-                options.name = name
-                options.unit = unit
-                ok(hc_habit_create(&id, store, &options))
-            } }
+            "Count \(index)".withCString { name in
+                "km".withCString { unit in
+                    options.name = name
+                    options.unit = unit
+                    ok(hc_habit_create(&id, store, &options))
+                }
+            }
             var d = start
             while d <= end {
                 switch random.below(6) {
@@ -78,13 +85,19 @@ final class LoopExportTests: StoreTestCase {
         // Display fields go to Question, Description and Color, and position orders the rows:
         // "Read, then write" (habit 2) to the end but for Habit 0 after it.
         var options = defaults(hc_habit_options_init)
-        "Read, then \"write\"?".withCString { question in "line one\nline two".withCString { description in "#aaaaaa".withCString { colour in
-            options.question = question
-            options.description = description
-            options.colour = colour
-            options.position = 5
-            ok(hc_habit_update(store, 2, &options, HC_HABIT_FIELD_QUESTION | HC_HABIT_FIELD_DESCRIPTION | HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_POSITION))
-        } } }
+        "Read, then \"write\"?".withCString { question in
+            "line one\nline two".withCString { description in
+                "#aaaaaa".withCString { colour in
+                    options.question = question
+                    options.description = description
+                    options.colour = colour
+                    options.position = 5
+                    ok(
+                        hc_habit_update(
+                            store, 2, &options, HC_HABIT_FIELD_QUESTION | HC_HABIT_FIELD_DESCRIPTION | HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_POSITION))
+                }
+            }
+        }
         options.position = 9
         ok(hc_habit_update(store, 1, &options, HC_HABIT_FIELD_POSITION))
         let first = export(store, to: "2026-05-02")

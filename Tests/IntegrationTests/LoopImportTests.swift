@@ -25,8 +25,10 @@ final class LoopImportTests: StoreTestCase {
 
     func testHabitctlImportOfLoopsExportGivesLoopsScoresDayByDay() throws {
         let db = dir + "/loop.db"
-        let imported = try runProcess([Paths.habitctl, "--db", db, "import", "--loop",
-                                       Self.export + "/Habits.csv", Self.export + "/Checkmarks.csv"])
+        let imported = try runProcess([
+            Paths.habitctl, "--db", db, "import", "--loop",
+            Self.export + "/Habits.csv", Self.export + "/Checkmarks.csv",
+        ])
         XCTAssertSucceeded(imported, "import --loop")
         let table = try scores(Self.export + "/Scores.csv")
         XCTAssertEqual(table.count, 10)
@@ -82,19 +84,19 @@ final class LoopImportTests: StoreTestCase {
         // Loop quotes a name with a comma in Habits.csv but not in Checkmarks.csv's header,
         // and allows two habits of one name.
         let habits = """
-        Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
-        001,"Read, then write",YES_NO,,,1,1,#FF8F00,,,,false
-        002,Run,NUMERICAL,How far?,,1,7,#E64A19,km,AT_LEAST,5.0,false
-        003,Run,YES_NO,,,2,3,#E64A19,,,,false
-        004,Coffee,NUMERICAL,,,1,1,#000000,cups,AT_MOST,2.0,false
-        """
+            Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+            001,"Read, then write",YES_NO,,,1,1,#FF8F00,,,,false
+            002,Run,NUMERICAL,How far?,,1,7,#E64A19,km,AT_LEAST,5.0,false
+            003,Run,YES_NO,,,2,3,#E64A19,,,,false
+            004,Coffee,NUMERICAL,,,1,1,#000000,cups,AT_MOST,2.0,false
+            """
         let checkmarks = """
-        Date,Read, then write,Run,Run,Coffee,
-        2026-01-03,YES_MANUAL,2500,YES_MANUAL,3000,
-        2026-01-02,NO,SKIP,UNKNOWN,YES_MANUAL,
-        2026-01-01,YES_AUTO,YES_MANUAL,YES_MANUAL,NO,
+            Date,Read, then write,Run,Run,Coffee,
+            2026-01-03,YES_MANUAL,2500,YES_MANUAL,3000,
+            2026-01-02,NO,SKIP,UNKNOWN,YES_MANUAL,
+            2026-01-01,YES_AUTO,YES_MANUAL,YES_MANUAL,NO,
 
-        """
+            """
         ok(hc_store_import_loop_csv(store, habits, checkmarks))
         func find(_ name: String) -> (id: Int64, schedule: String) {
             var pointer: UnsafeMutablePointer<hc_habit>?

@@ -11,10 +11,10 @@ final class LoopZipTests: StoreTestCase {
         let path = dir + "/" + name
         let manifest = dir + "/" + name + ".json"
         try JSONSerialization.data(withJSONObject: files).write(to: URL(fileURLWithPath: manifest))
-        let script = "import json, sys, zipfile\n" +
-            "files = json.load(open(sys.argv[1]))\n" +
-            "with zipfile.ZipFile(sys.argv[2], 'w', compression=zipfile.\(method)) as z:\n" +
-            "    for arcname in sorted(files): z.writestr(arcname, files[arcname])\n"
+        let script =
+            "import json, sys, zipfile\n" + "files = json.load(open(sys.argv[1]))\n"
+            + "with zipfile.ZipFile(sys.argv[2], 'w', compression=zipfile.\(method)) as z:\n"
+            + "    for arcname in sorted(files): z.writestr(arcname, files[arcname])\n"
         XCTAssertSucceeded(try runProcess(["python3", "-c", script, manifest, path]), "python3 zipfile")
         return path
     }
@@ -22,8 +22,10 @@ final class LoopZipTests: StoreTestCase {
     func fixtureFiles() throws -> [String: String] {
         var files: [String: String] = [:]
         let root = LoopImportTests.export
-        for relative in ["Habits.csv", "Checkmarks.csv", "Scores.csv", "001 Meditate/Checkmarks.csv", "001 Meditate/Scores.csv",
-                         "002 Wake up early/Checkmarks.csv", "002 Wake up early/Scores.csv"] {
+        for relative in [
+            "Habits.csv", "Checkmarks.csv", "Scores.csv", "001 Meditate/Checkmarks.csv", "001 Meditate/Scores.csv",
+            "002 Wake up early/Checkmarks.csv", "002 Wake up early/Scores.csv",
+        ] {
             files[relative] = try String(contentsOfFile: root + "/" + relative, encoding: .utf8)
         }
         return files
@@ -55,8 +57,8 @@ final class LoopZipTests: StoreTestCase {
     func testNotesComeWithTheirEntriesAndBadArchivesWriteNothing() throws {
         var files = try fixtureFiles()
         // Loop's per-habit file quotes notes with commas and quotes (CSVWriter).
-        files["002 Wake up early/Checkmarks.csv"] = "Date,Value,Notes\n2015-01-25,YES_MANUAL,\"Up at 5:40, \"\"early\"\"\"\n" +
-            "2015-01-24,NO,Sick\n2015-01-16,YES_MANUAL,\n"
+        files["002 Wake up early/Checkmarks.csv"] =
+            "Date,Value,Notes\n2015-01-25,YES_MANUAL,\"Up at 5:40, \"\"early\"\"\"\n" + "2015-01-24,NO,Sick\n2015-01-16,YES_MANUAL,\n"
         let store = try open()
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: try zip("notes.zip", files))))
         ok(hc_store_import_loop_zip(store, bytes, Int64(bytes.count)))

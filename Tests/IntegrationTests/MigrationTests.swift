@@ -81,27 +81,35 @@ final class MigrationTests: StoreTestCase {
             .appendingPathComponent("fixtures/store-0.2.0.db")
         try FileManager.default.copyItem(atPath: source.path, toPath: dir + "/old.db")
         // In the old schema: Stretch archived on 2026-03-20, Walk in a group, and a counter of 8 required with proof.
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/old.db", """
-            UPDATE habits SET archived_day = 20532 WHERE id = 3; UPDATE habits SET group_name = 'Health' WHERE id = 2;
-            INSERT INTO habits(id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
-            VALUES(5, 'Water', 2, 8.0, 2, NULL, NULL, 0, 1, 20514, NULL, 0);
-            INSERT INTO habit_schedules(habit_id, from_day, schedule) VALUES(5, 20514, 'daily'), (5, 20520, 'weekly:3');
-            """]), "old rows")
+        XCTAssertSucceeded(
+            try runProcess([
+                "sqlite3", dir + "/old.db",
+                """
+                UPDATE habits SET archived_day = 20532 WHERE id = 3; UPDATE habits SET group_name = 'Health' WHERE id = 2;
+                INSERT INTO habits(id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
+                VALUES(5, 'Water', 2, 8.0, 2, NULL, NULL, 0, 1, 20514, NULL, 0);
+                INSERT INTO habit_schedules(habit_id, from_day, schedule) VALUES(5, 20514, 'daily'), (5, 20520, 'weekly:3');
+                """,
+            ]), "old rows")
         let migrated = try open("old.db")
         let walk = streak(migrated, 2, "2026-03-10")
         hc_store_close(migrated)
-        let rows = try runProcess(["sqlite3", dir + "/old.db",
-                                   "SELECT habit_id, from_day, schedule, target, direction, proof_required, group_name, archived FROM habit_versions ORDER BY 1, 2"])
-        XCTAssertSucceeded(rows, "read the versions")
-        XCTAssertEqual(rows.stdout.split(separator: "\n").map(String.init), [
-            "1|20513|daily|1.0|1|0||0",
-            "2|20514|days:mon,tue,wed,thu,fri|1.0|1|0|Health|0",
-            "3|20514|days:mon,tue,wed,thu,fri|1.0|1|0||0",
-            "3|20532|days:mon,tue,wed,thu,fri|1.0|1|0||1",
-            "4|20514|weekly:2|1.0|1|0||0",
-            "5|20514|daily|8.0|2|1||0",
-            "5|20520|weekly:3|8.0|2|1||0",
+        let rows = try runProcess([
+            "sqlite3", dir + "/old.db",
+            "SELECT habit_id, from_day, schedule, target, direction, proof_required, group_name, archived FROM habit_versions ORDER BY 1, 2",
         ])
+        XCTAssertSucceeded(rows, "read the versions")
+        XCTAssertEqual(
+            rows.stdout.split(separator: "\n").map(String.init),
+            [
+                "1|20513|daily|1.0|1|0||0",
+                "2|20514|days:mon,tue,wed,thu,fri|1.0|1|0|Health|0",
+                "3|20514|days:mon,tue,wed,thu,fri|1.0|1|0||0",
+                "3|20532|days:mon,tue,wed,thu,fri|1.0|1|0||1",
+                "4|20514|weekly:2|1.0|1|0||0",
+                "5|20514|daily|8.0|2|1||0",
+                "5|20520|weekly:3|8.0|2|1||0",
+            ])
         XCTAssertEqual([walk.0, walk.1], [6, 6], "Walk reads as before")
     }
 

@@ -8,8 +8,9 @@ final class PackageDependencyTests: XCTestCase {
     /// The working tree as a git repository tagged with the header's version.
     private func taggedRepository() throws -> (url: String, version: String) {
         let header = try String(contentsOfFile: Paths.header, encoding: .utf8)
-        let version = try XCTUnwrap(header.split(separator: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING ") }?
-            .split(separator: "\"").dropFirst().first.map(String.init))
+        let version = try XCTUnwrap(
+            header.split(separator: "\n").first { $0.hasPrefix("#define HC_VERSION_STRING ") }?
+                .split(separator: "\"").dropFirst().first.map(String.init))
         let scratch = try temporaryDirectory()
         addTeardownBlock { try? FileManager.default.removeItem(atPath: scratch) }
         let repo = scratch + "/habitcore"
@@ -71,7 +72,9 @@ final class PackageDependencyTests: XCTestCase {
         // Zeno's flow and MorningProof's, in HabitKit, on a fresh store.
         let run = try runProcess([app + "/.build/debug/habit-flows", app + "/flows.db"])
         XCTAssertSucceeded(run, "habit-flows")
-        XCTAssertEqual(run.stdout, """
+        XCTAssertEqual(
+            run.stdout,
+            """
             Zeno: 6000 steps earned 60 minutes; spent 15 to unlock; balance 45
             MorningProof: proof approved (bed_made); streak 3 days
 

@@ -13,7 +13,8 @@ final class PlatformSeamTests: XCTestCase {
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: " ")
                 if let module = words.firstIndex(of: "import").map({ words.index(after: $0) }), module < words.endIndex,
-                   ["Glibc", "Musl", "Darwin", "Android"].contains(String(words[module])) {
+                    ["Glibc", "Musl", "Darwin", "Android"].contains(String(words[module]))
+                {
                     importers.append(file)
                 }
             }

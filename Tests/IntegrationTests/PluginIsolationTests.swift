@@ -9,23 +9,23 @@ final class PluginIsolationTests: ProofTestCase {
     func buildPlugin(_ id: String, verify body: String) throws -> String {
         let source = dir + "/\(id).c", output = dir + "/\(id).so"
         try """
-            #include <habitcore_plugin.h>
-            #include <stdlib.h>
-            #include <string.h>
-            #include <unistd.h>
-            #include <stdio.h>
-            static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
-                (void)user_data; (void)evidence; (void)out;
-                \(body)
-            }
-            /* The runner destroys the plugin after its verify: leave a mark to show it. */
-            static void destroy(void *user_data) {
-                (void)user_data;
-                FILE *mark = fopen("\(dir)/\(id).destroyed", "a");
-                if (mark) { fputs("destroyed\\n", mark); fclose(mark); }
-            }
-            const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "\(id)", "1.0", "a test plugin", 0, verify, destroy };
-            """.write(toFile: source, atomically: true, encoding: .utf8)
+        #include <habitcore_plugin.h>
+        #include <stdlib.h>
+        #include <string.h>
+        #include <unistd.h>
+        #include <stdio.h>
+        static int32_t verify(const hc_plugin_evidence *evidence, hc_plugin_verdict *out, void *user_data) {
+            (void)user_data; (void)evidence; (void)out;
+            \(body)
+        }
+        /* The runner destroys the plugin after its verify: leave a mark to show it. */
+        static void destroy(void *user_data) {
+            (void)user_data;
+            FILE *mark = fopen("\(dir)/\(id).destroyed", "a");
+            if (mark) { fputs("destroyed\\n", mark); fclose(mark); }
+        }
+        const hc_plugin hc_plugin_entry = { HC_PLUGIN_ABI_VERSION, 0, "\(id)", "1.0", "a test plugin", 0, verify, destroy };
+        """.write(toFile: source, atomically: true, encoding: .utf8)
         XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", "-std=c99", "-I", Paths.include, source, "-o", output]), "build \(id)")
         return output
     }

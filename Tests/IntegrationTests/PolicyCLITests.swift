@@ -23,8 +23,10 @@ final class PolicyCLITests: XCTestCase {
     func testStreakRulesPerHabitAndForTheStore() throws {
         let store = try json(try habitctl("--json", "init", "--timezone", "UTC", "--off-days", "break"))
         XCTAssertEqual((store["streaks"] as? [String: Any])?["off_days"] as? String, "break")
-        let added = try json(try habitctl("--json", "habit", "add", "Read", "--start", "2026-03-01", "--miss-allowance", "1",
-                                          "--open-day", "zero"))
+        let added = try json(
+            try habitctl(
+                "--json", "habit", "add", "Read", "--start", "2026-03-01", "--miss-allowance", "1",
+                "--open-day", "zero"))
         let policy = try XCTUnwrap(added["streak_policy"] as? [String: Any])
         XCTAssertEqual(policy["miss_allowance"] as? Int, 1)
         XCTAssertEqual(policy["open_day"] as? String, "zero")
@@ -41,8 +43,10 @@ final class PolicyCLITests: XCTestCase {
         let human = try habitctl("habit", "show", "Read")
         XCTAssertTrue(human.stdout.contains("streaks: miss allowance 0, open day zero"), human.stdout)
 
-        for (args, code) in [(["habit", "edit", "Read", "--miss-allowance", "32"], Int32(5)), (["habit", "edit", "Read", "--open-day", "never"], 2),
-                             (["init", "--off-days", "sometimes"], 2), (["habit", "add", "X", "--miss-allowance", "many"], 2)] {
+        for (args, code) in [
+            (["habit", "edit", "Read", "--miss-allowance", "32"], Int32(5)), (["habit", "edit", "Read", "--open-day", "never"], 2),
+            (["init", "--off-days", "sometimes"], 2), (["habit", "add", "X", "--miss-allowance", "many"], 2),
+        ] {
             let result = try runProcess([Paths.habitctl, "--db", db] + args)
             XCTAssertEqual(result.status, code, "\(args): \(result.stderr)")
         }

@@ -22,10 +22,14 @@ final class PostgresTestServer {
         try adminPassword.write(toFile: folder + "/pwfile", atomically: true, encoding: .utf8)
         try run(["chown", "-R", "postgres:postgres", folder])
         try run(["chmod", "700", folder])
-        try asPostgres([Self.bin + "/initdb", "-D", folder + "/data", "-U", "postgres", "--pwfile=" + folder + "/pwfile",
-                        "-A", "scram-sha-256", "-E", "UTF8", "--locale=C", "-N"])
-        try asPostgres([Self.bin + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/server.log", "-w", "-o",
-                        "-k \(folder) -c listen_addresses= -c fsync=off -c max_connections=60", "start"])
+        try asPostgres([
+            Self.bin + "/initdb", "-D", folder + "/data", "-U", "postgres", "--pwfile=" + folder + "/pwfile",
+            "-A", "scram-sha-256", "-E", "UTF8", "--locale=C", "-N",
+        ])
+        try asPostgres([
+            Self.bin + "/pg_ctl", "-D", folder + "/data", "-l", folder + "/server.log", "-w", "-o",
+            "-k \(folder) -c listen_addresses= -c fsync=off -c max_connections=60", "start",
+        ])
     }
 
     func stop() {
@@ -41,8 +45,9 @@ final class PostgresTestServer {
 
     /// psql, the real client, as user: one result per statement, unaligned, no headers.
     func psql(_ user: String, _ password: String, _ sql: String, database: String = "postgres") throws -> ProcessResult {
-        try runProcess(["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-h", folder, "-U", user, "-d", database, "-c", sql],
-                       environment: ["PGPASSWORD": password])
+        try runProcess(
+            ["psql", "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=0", "-h", folder, "-U", user, "-d", database, "-c", sql],
+            environment: ["PGPASSWORD": password])
     }
 
     /// Through system(3), not Foundation's Process: the server pg_ctl starts would

@@ -251,8 +251,9 @@ final class ProgressStoreTests: StoreTestCase {
         XCTAssertEqual([wednesday.due, wednesday.done, wednesday.excused], [1, 1, 0], "the day rate counts Read only")
         XCTAssertEqual(wednesday.rate, 1)
         XCTAssertEqual([wednesday.quota_habits, wednesday.quota_met], [1, 0])
-        XCTAssertEqual(quota.map { [Int64($0.habit_id), Int64($0.period_first), Int64($0.done), Int64($0.required), Int64($0.met)] },
-                       [[run, Int64(day("2026-08-31")), 2, 3, 0]], "Run: 2 of 3 since Monday")
+        XCTAssertEqual(
+            quota.map { [Int64($0.habit_id), Int64($0.period_first), Int64($0.done), Int64($0.required), Int64($0.met)] },
+            [[run, Int64(day("2026-08-31")), 2, 3, 0]], "Run: 2 of 3 since Monday")
         XCTAssertEqual([wednesday.all_due, wednesday.all_done], [2, 1], "due until met: Run is due on Wednesday, not done")
         XCTAssertEqual(wednesday.all_rate, 0.5)
         var today = defaults(hc_completion_init), window = defaults(hc_completion_init)
@@ -294,7 +295,9 @@ final class ProgressStoreTests: StoreTestCase {
         options.direction = HC_DIRECTION_AT_MOST
         options.start_day = today - 35
         var limit: Int64 = 0
-        "Screen".withCString { options.name = $0; ok(hc_habit_create(&limit, store, &options)) }
+        "Screen".withCString {
+            options.name = $0; ok(hc_habit_create(&limit, store, &options))
+        }
         ok(append(store, run, on: date(today)).0)
         var completion = defaults(hc_completion_init)
         ok(hc_habit_completion(&completion, store, run, today - 35, today))
@@ -302,8 +305,9 @@ final class ProgressStoreTests: StoreTestCase {
         XCTAssertEqual(completion.rate_with_current, Double(completion.kept + 1) / Double(completion.judged + 3), accuracy: 1e-12)
         XCTAssertLessThan(completion.judged, 20, "the current week is not among the judged ones")
         ok(hc_habit_completion(&completion, store, read, today - 6, today))
-        XCTAssertEqual([completion.kept, completion.judged, completion.current_kept, completion.current_required], [0, 6, 0, 1],
-                       "today, not done yet: 0 of 1 beside six missed days")
+        XCTAssertEqual(
+            [completion.kept, completion.judged, completion.current_kept, completion.current_required], [0, 6, 0, 1],
+            "today, not done yet: 0 of 1 beside six missed days")
         XCTAssertEqual(completion.rate_with_current, 0)
         ok(append(store, read, on: date(today)).0)
         ok(hc_habit_completion(&completion, store, read, today - 6, today))
@@ -328,15 +332,19 @@ final class ProgressStoreTests: StoreTestCase {
         ok(append(store, habit, on: "2026-01-02").0)
         ok(hc_store_close(store))
         // Turn the file back into what schema 1 wrote.
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + dropShieldsSQL + """
-            DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies;
-            DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
-            DROP TABLE reminder_rules; DROP TABLE proof_runs;
-            DROP TABLE proof_fingerprints; DROP TABLE proof_verdicts; DROP TABLE proofs; DROP TABLE proof_policies; DROP TABLE plugins;
-            DROP TABLE event_acks; DROP TABLE events; DROP TABLE referral_redemptions; DROP TABLE award_unlocks; DROP TABLE award_rules;
-            DROP TABLE vacations; DROP TABLE unlock_sessions; DROP TABLE credit_steps; DROP TABLE credit_entries;
-            DROP TABLE credit_rules; DROP TABLE credit_accounts; PRAGMA user_version = 1;
-            """]), "downgrade")
+        XCTAssertSucceeded(
+            try runProcess([
+                "sqlite3", dir + "/store.db",
+                dropHabitDisplaySQL + dropShieldsSQL + """
+                    DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies;
+                    DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
+                    DROP TABLE reminder_rules; DROP TABLE proof_runs;
+                    DROP TABLE proof_fingerprints; DROP TABLE proof_verdicts; DROP TABLE proofs; DROP TABLE proof_policies; DROP TABLE plugins;
+                    DROP TABLE event_acks; DROP TABLE events; DROP TABLE referral_redemptions; DROP TABLE award_unlocks; DROP TABLE award_rules;
+                    DROP TABLE vacations; DROP TABLE unlock_sessions; DROP TABLE credit_steps; DROP TABLE credit_entries;
+                    DROP TABLE credit_rules; DROP TABLE credit_accounts; PRAGMA user_version = 1;
+                    """,
+            ]), "downgrade")
         let reopened = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, reopened))

@@ -11,8 +11,10 @@ final class ProofStoreTests: ProofTestCase {
     /// The example shared-object verifier, built from examples/plugins with gcc.
     func buildImageSizePlugin() throws -> String {
         let output = dir + "/image_size.so"
-        let result = try runProcess(["cc", "-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include,
-                                     Self.examples + "/image_size.c", "-o", output])
+        let result = try runProcess([
+            "cc", "-shared", "-fPIC", "-std=c99", "-Wall", "-Wextra", "-pedantic", "-Werror", "-I", Paths.include,
+            Self.examples + "/image_size.c", "-o", output,
+        ])
         XCTAssertSucceeded(result, "building the example plugin")
         return output
     }
@@ -212,11 +214,11 @@ final class ProofStoreTests: ProofTestCase {
     func testSharedObjectsWithTheWrongABIOrNoneAtAllAreRefusedWithPathAndReason() throws {
         let source = dir + "/old.c"
         try """
-            #include <habitcore_plugin.h>
-            static int32_t verify(const hc_plugin_evidence *e, hc_plugin_verdict *o, void *u) { (void)u; (void)e; o->outcome = 1; o->confidence = 1; return 0; }
-            /* Built for habitcore 0.x: plugin ABI version 1. */
-            const hc_plugin hc_plugin_entry = { 1, 0, "old", "0.1", "", 0, verify, 0 };
-            """.write(toFile: source, atomically: true, encoding: .utf8)
+        #include <habitcore_plugin.h>
+        static int32_t verify(const hc_plugin_evidence *e, hc_plugin_verdict *o, void *u) { (void)u; (void)e; o->outcome = 1; o->confidence = 1; return 0; }
+        /* Built for habitcore 0.x: plugin ABI version 1. */
+        const hc_plugin hc_plugin_entry = { 1, 0, "old", "0.1", "", 0, verify, 0 };
+        """.write(toFile: source, atomically: true, encoding: .utf8)
         XCTAssertSucceeded(try runProcess(["cc", "-shared", "-fPIC", "-I", Paths.include, source, "-o", dir + "/old.so"]), "build")
         XCTAssertEqual(addPlugin(HC_PLUGIN_SHARED_OBJECT, dir + "/old.so"), HC_E_INVALID)
         var message = String(cString: hc_store_errmsg(store))

@@ -19,7 +19,9 @@ class ProofTestCase: OpenStoreTestCase {
         input.habit_id = habit
         var result = defaults(hc_proof_result_init)
         let path = file.hasPrefix("/") ? file : ProofTestCase.fixtures + "/" + file
-        let status = path.withCString { input.path = $0; return hc_proof_submit(&result, store, &input) }
+        let status = path.withCString {
+            input.path = $0; return hc_proof_submit(&result, store, &input)
+        }
         ok(status, file: line, line: number)
         let reason = withUnsafeBytes(of: &result.reason_code) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let message = withUnsafeBytes(of: &result.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
@@ -34,7 +36,10 @@ class ProofTestCase: OpenStoreTestCase {
         policy.window_start = window?.0 ?? -1
         policy.window_end = window?.1 ?? -1
         policy.one_per_day = onePerDay ? 1 : 0
-        ok(verifiers.withCString { policy.verifiers = $0; return hc_proof_policy_set(store, habit, &policy) })
+        ok(
+            verifiers.withCString {
+                policy.verifiers = $0; return hc_proof_policy_set(store, habit, &policy)
+            })
     }
 
     func currentStreak(_ habit: Int64) -> Int32 {

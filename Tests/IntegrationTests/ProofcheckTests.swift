@@ -79,8 +79,10 @@ final class ProofcheckTests: ProofTestCase {
 
     func testEveryTransformedCopyOfASubmittedPhotoIsCaughtAsReused() throws {
         let sources = ["IMG_20200827_231612", "IMG_1054", "sample1"]
-        let names = ["recompressed.jpg", "resized.jpg", "brightened.jpg", "mirrored.jpg", "rotated.jpg", "cropped-centre.jpg",
-                     "cropped-corner.jpg", "letterboxed.png", "pillarboxed.jpg"]
+        let names = [
+            "recompressed.jpg", "resized.jpg", "brightened.jpg", "mirrored.jpg", "rotated.jpg", "cropped-centre.jpg",
+            "cropped-corner.jpg", "letterboxed.png", "pillarboxed.jpg",
+        ]
         for source in sources {
             let original = submit(habit, Self.originals + "/" + source + ".jpg")
             XCTAssertNotEqual(original.reason, "reused_evidence")
@@ -181,21 +183,61 @@ final class ProofcheckTests: ProofTestCase {
         let now = saoPauloTime(-60), yesterday = saoPauloTime(-86_400)
         let utcNow = saoPauloTime(-60 + 3 * 3600)
         let cases: [(String, ExifFixture?, Int, Int32, String)] = [
-            ("fresh.jpg", shot { $0.taken = now; $0.changed = now; $0.offset = "-03:00" }, 92, HC_OUTCOME_APPROVED, "no_findings"),
-            ("fresh-gps.jpg", shot { $0.taken = now; $0.gps = utcNow }, 92, HC_OUTCOME_APPROVED, "no_findings"),
+            (
+                "fresh.jpg",
+                shot {
+                    $0.taken = now; $0.changed = now; $0.offset = "-03:00"
+                }, 92, HC_OUTCOME_APPROVED, "no_findings"
+            ),
+            (
+                "fresh-gps.jpg",
+                shot {
+                    $0.taken = now; $0.gps = utcNow
+                }, 92, HC_OUTCOME_APPROVED, "no_findings"
+            ),
             ("fresh-local.jpg", shot { $0.taken = now }, 92, HC_OUTCOME_APPROVED, "no_findings"),
-            ("yesterday.jpg", shot { $0.taken = yesterday; $0.offset = "-03:00" }, 92, HC_OUTCOME_NEEDS_REVIEW, "taken_another_day"),
-            ("yesterday-gps.jpg", shot { $0.taken = now; $0.gps = self.saoPauloTime(-86_400 + 3 * 3600) }, 92, HC_OUTCOME_NEEDS_REVIEW,
-             "taken_another_day"),
-            ("future.jpg", shot { $0.taken = self.saoPauloTime(2 * 3600); $0.offset = "-03:00" }, 92, HC_OUTCOME_NEEDS_REVIEW,
-             "taken_after_receipt"),
-            ("edited-later.jpg", shot { $0.taken = now; $0.changed = self.saoPauloTime(600); $0.offset = "-03:00" }, 92,
-             HC_OUTCOME_NEEDS_REVIEW, "exif_dates_disagree"),
+            (
+                "yesterday.jpg",
+                shot {
+                    $0.taken = yesterday; $0.offset = "-03:00"
+                }, 92, HC_OUTCOME_NEEDS_REVIEW, "taken_another_day"
+            ),
+            (
+                "yesterday-gps.jpg",
+                shot {
+                    $0.taken = now; $0.gps = self.saoPauloTime(-86_400 + 3 * 3600)
+                }, 92, HC_OUTCOME_NEEDS_REVIEW,
+                "taken_another_day"
+            ),
+            (
+                "future.jpg",
+                shot {
+                    $0.taken = self.saoPauloTime(2 * 3600); $0.offset = "-03:00"
+                }, 92, HC_OUTCOME_NEEDS_REVIEW,
+                "taken_after_receipt"
+            ),
+            (
+                "edited-later.jpg",
+                shot {
+                    $0.taken = now; $0.changed = self.saoPauloTime(600); $0.offset = "-03:00"
+                }, 92,
+                HC_OUTCOME_NEEDS_REVIEW, "exif_dates_disagree"
+            ),
             ("screenshot.jpg", ExifFixture(taken: now, comment: "Screenshot"), 92, HC_OUTCOME_NEEDS_REVIEW, "screenshot"),
-            ("lightroom.jpg", shot { $0.taken = now; $0.software = "Adobe Photoshop Lightroom Classic 13.0" }, 92, HC_OUTCOME_NEEDS_REVIEW,
-             "edited"),
-            ("phone-firmware.jpg", shot { $0.taken = now; $0.software = "laurel_sprout-user 10 QKQ1.190910.002" }, 92, HC_OUTCOME_APPROVED,
-             "no_findings"),
+            (
+                "lightroom.jpg",
+                shot {
+                    $0.taken = now; $0.software = "Adobe Photoshop Lightroom Classic 13.0"
+                }, 92, HC_OUTCOME_NEEDS_REVIEW,
+                "edited"
+            ),
+            (
+                "phone-firmware.jpg",
+                shot {
+                    $0.taken = now; $0.software = "laurel_sprout-user 10 QKQ1.190910.002"
+                }, 92, HC_OUTCOME_APPROVED,
+                "no_findings"
+            ),
             ("messenger.jpg", nil, 70, HC_OUTCOME_NEEDS_REVIEW, "reencoded_without_exif"),
             ("in-app-camera.jpg", nil, 95, HC_OUTCOME_APPROVED, "no_findings"),
         ]
@@ -275,7 +317,8 @@ final class ProofcheckTests: ProofTestCase {
             try judge(bytes, "EXIF corrupted, round \(round)", mustRefuse: false)
         }
         let goexif = Self.photosDir + "/goexif"
-        let hostile = try FileManager.default.contentsOfDirectory(atPath: goexif + "/corrupt").map { goexif + "/corrupt/" + $0 }
+        let hostile =
+            try FileManager.default.contentsOfDirectory(atPath: goexif + "/corrupt").map { goexif + "/corrupt/" + $0 }
             + FileManager.default.contentsOfDirectory(atPath: goexif + "/samples").map { goexif + "/samples/" + $0 }
         XCTAssertEqual(hostile.count, 36, "goexif's 3 hostile files and 33 cut samples")
         for path in hostile {

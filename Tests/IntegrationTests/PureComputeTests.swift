@@ -10,8 +10,10 @@ import XCTest
 final class PureComputeTests: XCTestCase {
     func testPureCallsAnswerAsTheDomainOverRecordedDays() {
         var random = SplitMix(seed: 2026)
-        let schedules: [(String?, Schedule)] = [(nil, .daily), ("days:mon,wed,fri", .weekdays(0b0101010)), ("every:3", .everyNDays(3)),
-                                                ("weekly:3", .timesPerWeek(3))]
+        let schedules: [(String?, Schedule)] = [
+            (nil, .daily), ("days:mon,wed,fri", .weekdays(0b0101010)), ("every:3", .everyNDays(3)),
+            ("weekly:3", .timesPerWeek(3)),
+        ]
         for round in 0..<300 {
             let (text, schedule) = schedules[round % schedules.count]
             let counter = round % 3 == 2
@@ -21,13 +23,16 @@ final class PureComputeTests: XCTestCase {
             var states: [hc_day_state] = []
             for _ in 0..<Int.random(in: 0...Int(length) + 20, using: &random) {
                 let flags = UInt32.random(in: 0...7, using: &random)
-                states.append(hc_day_state(day: start + Int32.random(in: -10...(length + 10), using: &random), flags: flags,
-                                           value: Double(Int.random(in: 0...5, using: &random)), entry_count: 1, reserved: 0))
+                states.append(
+                    hc_day_state(
+                        day: start + Int32.random(in: -10...(length + 10), using: &random), flags: flags,
+                        value: Double(Int.random(in: 0...5, using: &random)), entry_count: 1, reserved: 0))
             }
             let asOf = start + Int32.random(in: -2...length, using: &random)
-            let spec = HabitSpec(name: "rules", kind: counter ? .counter : .checkmark, target: counter ? 3 : 1,
-                                 direction: atMost ? .atMost : .atLeast, group: nil, unit: nil, routine: .anytime,
-                                 proofRequired: false, startDay: start, schedule: schedule)
+            let spec = HabitSpec(
+                name: "rules", kind: counter ? .counter : .checkmark, target: counter ? 3 : 1,
+                direction: atMost ? .atMost : .atLeast, group: nil, unit: nil, routine: .anytime,
+                proofRequired: false, startDay: start, schedule: schedule)
             let policy = StreakPolicy(missAllowance: Int32(round % 3), openDay: round % 5 == 0 ? .zero : .previous, offDays: .skip)
             let message = "round \(round): \(schedule) counter \(counter) at most \(atMost) as of +\(asOf - start)"
 
@@ -35,8 +40,9 @@ final class PureComputeTests: XCTestCase {
             func recorded(through last: Int32) -> HabitHistory {
                 var history = HabitHistory(spec: spec, versions: [], archivedDay: nil, through: last)
                 for state in states where state.day <= last {
-                    history.record(day: state.day, value: state.value, done: state.flags & HC_DAY_DONE != 0,
-                                   skipped: state.flags & HC_DAY_SKIPPED != 0)
+                    history.record(
+                        day: state.day, value: state.value, done: state.flags & HC_DAY_DONE != 0,
+                        skipped: state.flags & HC_DAY_SKIPPED != 0)
                 }
                 return history
             }
@@ -55,8 +61,9 @@ final class PureComputeTests: XCTestCase {
                 var result = defaults(hc_streak_result_init)
                 var best = [hc_streak](repeating: hc_streak(), count: 8)
                 var bestCount: Int64 = 0
-                XCTAssertEqual(hc_streak_compute_with_policy(&result, &best, 8, &bestCount, &rules, &cPolicy, states, Int64(states.count), asOf),
-                               HC_OK, message)
+                XCTAssertEqual(
+                    hc_streak_compute_with_policy(&result, &best, 8, &bestCount, &rules, &cPolicy, states, Int64(states.count), asOf),
+                    HC_OK, message)
                 let summary = Streaks.summary(recorded(through: asOf), asOf: asOf, weekStart: 1, policy: policy, best: 8)
                 XCTAssertEqual(result.current.length, summary.current?.length ?? 0, message)
                 XCTAssertEqual(result.current.first_day, summary.current?.first ?? 0, message)
@@ -71,8 +78,9 @@ final class PureComputeTests: XCTestCase {
                 let to = max(from, asOf)
                 var series = [Double](repeating: -1, count: Int(to - from) + 1)
                 var count: Int64 = 0
-                XCTAssertEqual(hc_strength_compute(&series, Int64(series.count), &count, &rules, states, Int64(states.count), from, to),
-                               HC_OK, message)
+                XCTAssertEqual(
+                    hc_strength_compute(&series, Int64(series.count), &count, &rules, states, Int64(states.count), from, to),
+                    HC_OK, message)
                 XCTAssertEqual(series, Scores.strengthSeries(recorded(through: to), from: from, to: to, asOf: to, weekStart: 1), message)
             }
         }
@@ -83,10 +91,14 @@ final class PureComputeTests: XCTestCase {
         rules.start_day = 20_000
         var result = defaults(hc_streak_result_init)
         var count: Int64 = 0
-        for (day, flags, value) in [(Int32(20_005), UInt32(8), 1.0), (20_005, 1, Double.nan), (19_000, 1, .infinity), (30_000, 16, 0),
-                                    (Int32.min, 1, 1)] {
-            let states = [hc_day_state(day: 20_001, flags: 1, value: 1, entry_count: 1, reserved: 0),
-                          hc_day_state(day: day, flags: flags, value: value, entry_count: 1, reserved: 0)]
+        for (day, flags, value) in [
+            (Int32(20_005), UInt32(8), 1.0), (20_005, 1, Double.nan), (19_000, 1, .infinity), (30_000, 16, 0),
+            (Int32.min, 1, 1),
+        ] {
+            let states = [
+                hc_day_state(day: 20_001, flags: 1, value: 1, entry_count: 1, reserved: 0),
+                hc_day_state(day: day, flags: flags, value: value, entry_count: 1, reserved: 0),
+            ]
             XCTAssertEqual(hc_streak_compute(&result, nil, 0, &count, &rules, states, 2, 20_010), HC_E_INVALID, "\(day) \(flags) \(value)")
             var out = [Double](repeating: 0, count: 11)
             XCTAssertEqual(hc_strength_compute(&out, 11, &count, &rules, states, 2, 20_000, 20_010), HC_E_INVALID, "\(day) \(flags) \(value)")

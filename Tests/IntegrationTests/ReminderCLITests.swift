@@ -20,8 +20,9 @@ final class ReminderCLITests: HabitctlTestCase {
         XCTAssertEqual(rows.first?["message"] as? String, "up!")
         XCTAssertEqual(rows.first?["date"] as? String, "2026-03-08")
         // Text shows the instant in the local time of the shell (TZ) with its offset.
-        let human = try runProcess([Paths.habitctl, "--db", db, "reminders", "next", "--from", "2026-03-08T00:00Z", "--to", "2026-03-09T00:00Z"],
-                                   environment: ["TZ": "America/New_York"])
+        let human = try runProcess(
+            [Paths.habitctl, "--db", db, "reminders", "next", "--from", "2026-03-08T00:00Z", "--to", "2026-03-09T00:00Z"],
+            environment: ["TZ": "America/New_York"])
         XCTAssertTrue(human.stdout.contains("2026-03-08 03:00  Stretch  (rule #1, 2026-03-08T03:00:00-04:00)  up!"), human.stdout)
 
         // Delivered once; a snooze is a new instant of the same reminder.

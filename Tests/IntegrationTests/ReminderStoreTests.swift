@@ -31,15 +31,18 @@ final class ReminderStoreTests: OpenStoreTestCase {
         var seconds = time_t(ms / 1000)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        return String(format: "%04d-%02d-%02dT%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min))
     }
 
     var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
     @discardableResult
-    func addRule(_ habit: Int64, _ time: String, weekdays: Int32 = 0, quiet: Int32 = HC_QUIET_DEFER, message: String? = nil,
-                 file: StaticString = #filePath, line: UInt = #line) -> Int64 {
+    func addRule(
+        _ habit: Int64, _ time: String, weekdays: Int32 = 0, quiet: Int32 = HC_QUIET_DEFER, message: String? = nil,
+        file: StaticString = #filePath, line: UInt = #line
+    ) -> Int64 {
         var rule = defaults(hc_reminder_rule_init)
         rule.habit_id = habit
         rule.minute = (Int32(time.prefix(2)) ?? 0) * 60 + (Int32(time.suffix(2)) ?? 0)
@@ -64,8 +67,9 @@ final class ReminderStoreTests: OpenStoreTestCase {
             ok(hc_reminder_list_get(&item, list, index), file: file, line: line)
             guard let r = item?.pointee else { return nil }
             XCTAssertEqual(r.struct_size, UInt32(MemoryLayout<hc_reminder>.size))
-            return Nudge(habit: r.habit_id, rule: r.rule_id, day: r.day, atMs: r.at_ms, minute: r.local_minute, kind: r.kind,
-                         originalMs: r.original_ms, deferred: r.deferred != 0, fired: r.fired != 0, message: r.message.map { String(cString: $0) })
+            return Nudge(
+                habit: r.habit_id, rule: r.rule_id, day: r.day, atMs: r.at_ms, minute: r.local_minute, kind: r.kind,
+                originalMs: r.original_ms, deferred: r.deferred != 0, fired: r.fired != 0, message: r.message.map { String(cString: $0) })
         }
         let order = nudges.map { [$0.atMs, $0.habit, $0.rule, Int64($0.kind)] }
         XCTAssertEqual(order, order.sorted { $0.lexicographicallyPrecedes($1) }, "ordered by instant, habit, rule", file: file, line: line)
@@ -87,7 +91,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         let expected: [(Int64, String, String)] = [
             (night, "2026-03-07", "2026-03-07T06:30Z"), (gap, "2026-03-07", "2026-03-07T07:30Z"), (morning, "2026-03-07", "2026-03-07T13:00Z"),
             (night, "2026-03-08", "2026-03-08T06:30Z"),
-            (gap, "2026-03-08", "2026-03-08T07:00Z"), // 02:30 does not exist: 03:00 EDT, the first minute after the gap
+            (gap, "2026-03-08", "2026-03-08T07:00Z"),  // 02:30 does not exist: 03:00 EDT, the first minute after the gap
             (morning, "2026-03-08", "2026-03-08T12:00Z"),
             (night, "2026-03-09", "2026-03-09T05:30Z"), (gap, "2026-03-09", "2026-03-09T06:30Z"), (morning, "2026-03-09", "2026-03-09T12:00Z"),
         ]
@@ -95,13 +99,15 @@ final class ReminderStoreTests: OpenStoreTestCase {
         XCTAssertEqual(spring.first { $0.rule == gap && $0.day == day("2026-03-08") }?.minute, 180, "it reads 03:00 on the wall")
 
         let fall = next("2026-10-31T16:00Z", "2026-11-02T12:00Z")
-        XCTAssertEqual(fall.map { "\($0.rule) \(date($0.day)) \(Self.iso($0.atMs))" }, [
-            "\(night) 2026-11-01 2026-11-01T05:30Z", // 01:30 happens twice: once, the first time (EDT)
-            "\(gap) 2026-11-01 2026-11-01T07:30Z",
-            "\(morning) 2026-11-01 2026-11-01T13:00Z",
-            "\(night) 2026-11-02 2026-11-02T06:30Z",
-            "\(gap) 2026-11-02 2026-11-02T07:30Z",
-        ])
+        XCTAssertEqual(
+            fall.map { "\($0.rule) \(date($0.day)) \(Self.iso($0.atMs))" },
+            [
+                "\(night) 2026-11-01 2026-11-01T05:30Z",  // 01:30 happens twice: once, the first time (EDT)
+                "\(gap) 2026-11-01 2026-11-01T07:30Z",
+                "\(morning) 2026-11-01 2026-11-01T13:00Z",
+                "\(night) 2026-11-02 2026-11-02T06:30Z",
+                "\(gap) 2026-11-02 2026-11-02T07:30Z",
+            ])
         XCTAssertEqual(fall.filter { $0.minute == 90 }.count, 2, "01:30 fires on each day once")
     }
 
@@ -110,18 +116,22 @@ final class ReminderStoreTests: OpenStoreTestCase {
         let habit = createHabit(store, "Walk", start: "2026-01-01")
         let gap = addRule(habit, "02:30"), evening = addRule(habit, "20:00")
         let lines = { (nudges: [Nudge]) in nudges.map { "\($0.rule) \(self.date($0.day)) \(Self.iso($0.atMs)) \($0.minute)" } }
-        XCTAssertEqual(lines(next("2026-03-28T00:00Z", "2026-03-30T00:00Z")), [
-            "\(gap) 2026-03-28 2026-03-28T01:30Z 150",
-            "\(evening) 2026-03-28 2026-03-28T19:00Z 1200",
-            "\(gap) 2026-03-29 2026-03-29T01:00Z 180", // skipped: 03:00 CEST
-            "\(evening) 2026-03-29 2026-03-29T18:00Z 1200",
-        ])
-        XCTAssertEqual(lines(next("2026-10-24T00:00Z", "2026-10-26T00:00Z")), [
-            "\(gap) 2026-10-24 2026-10-24T00:30Z 150",
-            "\(evening) 2026-10-24 2026-10-24T18:00Z 1200",
-            "\(gap) 2026-10-25 2026-10-25T00:30Z 150", // read twice: once, in summer time
-            "\(evening) 2026-10-25 2026-10-25T19:00Z 1200",
-        ])
+        XCTAssertEqual(
+            lines(next("2026-03-28T00:00Z", "2026-03-30T00:00Z")),
+            [
+                "\(gap) 2026-03-28 2026-03-28T01:30Z 150",
+                "\(evening) 2026-03-28 2026-03-28T19:00Z 1200",
+                "\(gap) 2026-03-29 2026-03-29T01:00Z 180",  // skipped: 03:00 CEST
+                "\(evening) 2026-03-29 2026-03-29T18:00Z 1200",
+            ])
+        XCTAssertEqual(
+            lines(next("2026-10-24T00:00Z", "2026-10-26T00:00Z")),
+            [
+                "\(gap) 2026-10-24 2026-10-24T00:30Z 150",
+                "\(evening) 2026-10-24 2026-10-24T18:00Z 1200",
+                "\(gap) 2026-10-25 2026-10-25T00:30Z 150",  // read twice: once, in summer time
+                "\(evening) 2026-10-25 2026-10-25T19:00Z 1200",
+            ])
     }
 
     func testWithADayStartOf0300A0130ReminderBelongsToTheDayBefore() {
@@ -130,12 +140,14 @@ final class ReminderStoreTests: OpenStoreTestCase {
         let habit = createHabit(store, "Journal", start: "2026-01-01")
         let late = addRule(habit, "01:30"), early = addRule(habit, "03:00")
         let nudges = next("2026-06-01T00:00Z", "2026-06-03T00:00Z")
-        XCTAssertEqual(nudges.map { "\($0.rule) \(date($0.day)) \(Self.iso($0.atMs))" }, [
-            "\(early) 2026-06-01 2026-06-01T01:00Z",
-            "\(late) 2026-06-01 2026-06-01T23:30Z", // Tuesday 01:30: still Monday's day
-            "\(early) 2026-06-02 2026-06-02T01:00Z",
-            "\(late) 2026-06-02 2026-06-02T23:30Z",
-        ])
+        XCTAssertEqual(
+            nudges.map { "\($0.rule) \(date($0.day)) \(Self.iso($0.atMs))" },
+            [
+                "\(early) 2026-06-01 2026-06-01T01:00Z",
+                "\(late) 2026-06-01 2026-06-01T23:30Z",  // Tuesday 01:30: still Monday's day
+                "\(early) 2026-06-02 2026-06-02T01:00Z",
+                "\(late) 2026-06-02 2026-06-02T23:30Z",
+            ])
         // Monday done (logged late on Monday's day, at Tuesday 01:00): Monday's 01:30 goes quiet, Tuesday's stays.
         ok(append(store, habit, atMs: utc("2026-06-01T23:00Z")).0)
         XCTAssertEqual(next("2026-06-01T12:00Z", "2026-06-03T00:00Z").map { date($0.day) }, ["2026-06-02", "2026-06-02"])
@@ -176,7 +188,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         // weekly:2, weeks from Monday: last week met on Monday and Tuesday; the week before, nothing.
         let gym = createHabit(store, "Gym", schedule: "weekly:2", start: date(today - 40))
         addRule(gym, "18:00")
-        let weekday = Int32((Int(today) % 7 + 11) % 7) // 0 = Sunday; 1970-01-01 was a Thursday
+        let weekday = Int32((Int(today) % 7 + 11) % 7)  // 0 = Sunday; 1970-01-01 was a Thursday
         let monday = today - (weekday + 6) % 7 - 7
         ok(append(store, gym, on: date(monday)).0)
         ok(append(store, gym, on: date(monday + 1)).0)
@@ -223,8 +235,9 @@ final class ReminderStoreTests: OpenStoreTestCase {
         ok(hc_store_quiet_hours(&start, &end, store, today + 2))
         XCTAssertEqual([start, end], [-1, -1])
         let quiet = next(Int64(today - 1) * 86_400_000, Int64(today + 3) * 86_400_000)
-        XCTAssertEqual(quiet.map { "\($0.day - today) \($0.minute) \($0.deferred)" }, ["-1 1230 true", "0 1230 true", "1 1260 false", "2 1260 false"],
-                       "20:00 moves to 20:30 (defer); 21:00 is outside them")
+        XCTAssertEqual(
+            quiet.map { "\($0.day - today) \($0.minute) \($0.deferred)" }, ["-1 1230 true", "0 1230 true", "1 1260 false", "2 1260 false"],
+            "20:00 moves to 20:30 (defer); 21:00 is outside them")
         XCTAssertEqual(quiet.first?.originalMs, Int64(today - 1) * 86_400_000 + 20 * 3_600_000)
         XCTAssertEqual(hc_store_set_quiet_hours(store, 600, 600, Int32.min), HC_E_INVALID)
         XCTAssertEqual(hc_store_set_quiet_hours(store, 600, 700, today - 1), HC_E_INVALID)
@@ -266,7 +279,7 @@ final class ReminderStoreTests: OpenStoreTestCase {
         // Snooze the day before's by ten minutes: a new instant, the first counts as delivered.
         let earlier = try XCTUnwrap(recent().first { $0.day == today - 2 })
         ok(hc_reminder_snooze(store, rule, earlier.day, earlier.atMs, earlier.atMs + 600_000))
-        ok(hc_reminder_snooze(store, rule, earlier.day, earlier.atMs, earlier.atMs + 600_000)) // again: nothing new
+        ok(hc_reminder_snooze(store, rule, earlier.day, earlier.atMs, earlier.atMs + 600_000))  // again: nothing new
         let two = recent().filter { $0.day == today - 2 }
         XCTAssertEqual(two.map(\.kind), [HC_REMINDER_SCHEDULED, HC_REMINDER_SNOOZED])
         XCTAssertEqual(two.map(\.fired), [true, false])
@@ -369,7 +382,9 @@ final class ReminderStoreTests: OpenStoreTestCase {
         let delivered = lines.filter { !$0.hasPrefix("#") }
         XCTAssertEqual(delivered.count, Set(delivered).count, "an instant delivered twice")
         let expected = Set(everything.map { "\($0.rule) \($0.day) \($0.atMs)" })
-        XCTAssertTrue(Set(delivered) == expected, "every instant delivered: \(expected.subtracting(delivered).count) missing, \(Set(delivered).subtracting(expected).count) unknown")
+        XCTAssertTrue(
+            Set(delivered) == expected,
+            "every instant delivered: \(expected.subtracting(delivered).count) missing, \(Set(delivered).subtracting(expected).count) unknown")
         XCTAssertTrue(recent().allSatisfy(\.fired))
         // Both processes held every reminder while the other delivered: the race was real.
         // (How the deliveries split is up to SQLite's lock; one process may take nearly all.)
@@ -394,11 +409,15 @@ final class ReminderStoreTests: OpenStoreTestCase {
         }
         let before = answers(store)
         ok(hc_store_close(store))
-        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", dropHabitDisplaySQL + dropShieldsSQL + """
-            DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
-            DROP TABLE reminder_rules; DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP TABLE proof_runs;
-            DROP INDEX credit_entries_session; PRAGMA user_version = 6;
-            """]), "downgrade to 6")
+        XCTAssertSucceeded(
+            try runProcess([
+                "sqlite3", dir + "/store.db",
+                dropHabitDisplaySQL + dropShieldsSQL + """
+                    DROP TABLE reminder_deliveries; DROP TABLE reminder_snoozes; DROP TABLE quiet_hours; DROP TABLE reminder_rule_versions;
+                    DROP TABLE reminder_rules; DROP TABLE entry_keys; DROP TABLE session_ends; DROP TABLE streak_policies; DROP TABLE proof_runs;
+                    DROP INDEX credit_entries_session; PRAGMA user_version = 6;
+                    """,
+            ]), "downgrade to 6")
         store = try open()
         var version: Int32 = 0
         ok(hc_store_schema_version(&version, store))

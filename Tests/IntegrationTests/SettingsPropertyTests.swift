@@ -44,7 +44,8 @@ final class SettingsPropertyTests: XCTestCase {
             let after = try Self.answers(engine, fixture, before: earliest)
             guard before == after else {
                 let first = zip(before, after).first { $0 != $1 }
-                return XCTFail("seed \(seed), earliest \(earliest): an answer about a day before it changed\nbefore: \(first?.0 ?? "-")\nafter:  \(first?.1 ?? "-")")
+                return XCTFail(
+                    "seed \(seed), earliest \(earliest): an answer about a day before it changed\nbefore: \(first?.0 ?? "-")\nafter:  \(first?.1 ?? "-")")
             }
         }
         // Every kind of edit was tried many times.
@@ -77,22 +78,26 @@ final class SettingsPropertyTests: XCTestCase {
             let kind: HabitKind = [.checkmark, .counter, .duration][random.below(3)]
             let schedule = schedules[random.below(schedules.count)]
             hasQuota = hasQuota || schedule.isQuota
-            let spec = HabitSpec(name: "h\(index)", kind: kind, target: Double(1 + random.below(5)),
-                                 direction: random.chance(0.3) ? .atMost : .atLeast, group: ["a", "b", nil][random.below(3)],
-                                 unit: nil, routine: .anytime, proofRequired: random.chance(0.2), startDay: 0, schedule: schedule)
+            let spec = HabitSpec(
+                name: "h\(index)", kind: kind, target: Double(1 + random.below(5)),
+                direction: random.chance(0.3) ? .atMost : .atLeast, group: ["a", "b", nil][random.below(3)],
+                unit: nil, routine: .anytime, proofRequired: random.chance(0.2), startDay: 0, schedule: schedule)
             let id = try engine.createHabit(spec, startDay: start)
             habits.append(id)
             _ = try engine.setCreditRule(accountId: 1, kind: .habitMinutes, habitId: id, value: Int64(1 + random.below(10)), fromDay: nil)
         }
-        let ruleId = try engine.addShieldRule(ShieldRule.Settings(
-            name: "s", key: "apps", days: .daily, startMinute: 6 * 60, endMinute: 20 * 60, habits: habits, lift: random.chance(0.5) ? .all : .any,
-            sessionLifts: false, cutoffLifts: false, excusedLifts: true, failClosed: true, budgetPeriod: .unlimited, budgetCount: 0), fromDay: nil)
+        let ruleId = try engine.addShieldRule(
+            ShieldRule.Settings(
+                name: "s", key: "apps", days: .daily, startMinute: 6 * 60, endMinute: 20 * 60, habits: habits, lift: random.chance(0.5) ? .all : .any,
+                sessionLifts: false, cutoffLifts: false, excusedLifts: true, failClosed: true, budgetPeriod: .unlimited, budgetCount: 0), fromDay: nil)
         engine.now = { nowMs }
         for _ in 0..<(10 + random.below(50)) {
             let habit = habits[random.below(habits.count)]
             let kinds: [EntryKind] = try engine.habit(id: habit).spec.kind == .checkmark ? [.done, .done, .skip] : [.amount, .amount, .total, .skip]
-            _ = try engine.append(Engine.NewEntry(habitId: habit, kind: kinds[random.below(kinds.count)], day: today - Int32(random.below(61)),
-                                                  value: Double(1 + random.below(4)), atMs: nil, source: .manual, note: nil))
+            _ = try engine.append(
+                Engine.NewEntry(
+                    habitId: habit, kind: kinds[random.below(kinds.count)], day: today - Int32(random.below(61)),
+                    value: Double(1 + random.below(4)), atMs: nil, source: .manual, note: nil))
         }
         return Fixture(habits: habits, start: start, hasQuota: hasQuota, shieldRule: ruleId)
     }
@@ -150,8 +155,10 @@ final class SettingsPropertyTests: XCTestCase {
         lines.append("global \(global.perfect) \(global.active)")
         // The ledger's entries, less the expiries a later write books for days already over (the fold
         // derives them: creditDay below shows them whether booked yet or not).
-        lines.append("credits " + (try engine.creditHistory(accountId: 1, from: fixture.start, to: last)).filter { $0.kind != .expire }
-            .map { "\($0.kind) \($0.minutes) \($0.day) \($0.reason ?? "-")" }.joined(separator: "; "))
+        lines.append(
+            "credits "
+                + (try engine.creditHistory(accountId: 1, from: fixture.start, to: last)).filter { $0.kind != .expire }
+                .map { "\($0.kind) \($0.minutes) \($0.day) \($0.reason ?? "-")" }.joined(separator: "; "))
         lines.append("credit day \(try engine.creditDay(accountId: 1, day: last))")
         lines.append("awards " + (try engine.awardUnlocks()).filter { $0.day < day }.map { "\($0.rule.id) \($0.day)" }.sorted().joined(separator: " "))
         for hour in [5, 12] {

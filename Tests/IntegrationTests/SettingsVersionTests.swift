@@ -166,7 +166,8 @@ final class SettingsVersionTests: XCTestCase {
         let copy = try self.store()
         try copy.importText(text, format: .json)
         let imported = try XCTUnwrap(try copy.habits().first)
-        XCTAssertEqual(try copy.dayStates(habitID: imported.id, from: try day(copy, -7), through: try day(copy, -1)).map { $0.flags.contains(.done) },
-                       [true, true, true, true, true, false, false], "the import judges each day by its version")
+        XCTAssertEqual(
+            try copy.dayStates(habitID: imported.id, from: try day(copy, -7), through: try day(copy, -1)).map { $0.flags.contains(.done) },
+            [true, true, true, true, true, false, false], "the import judges each day by its version")
     }
 }

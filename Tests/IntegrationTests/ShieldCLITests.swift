@@ -9,8 +9,10 @@ final class ShieldCLITests: HabitctlTestCase {
     func testRulesStateNextEmergencyAndSnapshot() throws {
         XCTAssertSucceeded(try habitctl("init", "--timezone", "Europe/Berlin"), "init")
         XCTAssertSucceeded(try habitctl("habit", "add", "Journal", "--start", "2026-01-01"), "add")
-        let added = try json(try habitctl("--json", "shield", "add", "Night", "--habits", "Journal", "--start", "21:00", "--cutoff", "05:00",
-                                          "--days", "days:fri", "--budget", "1/week", "--effective", "2026-01-01"))
+        let added = try json(
+            try habitctl(
+                "--json", "shield", "add", "Night", "--habits", "Journal", "--start", "21:00", "--cutoff", "05:00",
+                "--days", "days:fri", "--budget", "1/week", "--effective", "2026-01-01"))
         let rule = try XCTUnwrap(added["rule"] as? [String: Any])
         XCTAssertEqual(rule["days"] as? String, "days:fri")
         XCTAssertEqual(rule["emergency_budget"] as? String, "1/week")
@@ -23,8 +25,10 @@ final class ShieldCLITests: HabitctlTestCase {
         let sunday = try json(try habitctl("--json", "shield", "state", "--at", "2026-06-07T00:30"))
         XCTAssertEqual((sunday["rules"] as? [[String: Any]])?.first?["shielded"] as? Bool, false)
         // A window starting 02:30 on the night of the spring change: read 03:30, flagged.
-        XCTAssertSucceeded(try habitctl("shield", "add", "Early", "--habits", "Journal", "--start", "02:30", "--cutoff", "06:00",
-                                        "--effective", "2026-01-01"), "add early")
+        XCTAssertSucceeded(
+            try habitctl(
+                "shield", "add", "Early", "--habits", "Journal", "--start", "02:30", "--cutoff", "06:00",
+                "--effective", "2026-01-01"), "add early")
         let next = try json(try habitctl("--json", "shield", "next", "--at", "2026-03-29T00:00", "--hours", "12"))
         let changes = try XCTUnwrap(next["transitions"] as? [[String: Any]])
         XCTAssertEqual(changes.first?["local"] as? String, "2026-03-29T03:30")
@@ -49,12 +53,12 @@ final class ShieldCLITests: HabitctlTestCase {
         XCTAssertSucceeded(try habitctl("init"), "init")
         XCTAssertSucceeded(try habitctl("habit", "add", "Journal"), "add")
         let cases: [([String], Int32)] = [
-            (["--habits", "Nobody"], 3),                                // an unknown habit
-            (["--habits", "Journal", "--start", "25:00"], 5),           // 25:00
-            (["--habits", ","], 5),                                     // an empty list
-            (["--habits", "Journal", "--budget", "-1/week"], 5),        // a negative budget
-            (["--habits", "Journal", "--start", "09:00", "--cutoff", "09:00"], 5), // start == end
-            (["--habits", "Journal", "--days", "weekly:3"], 5),         // a quota is not a set of days
+            (["--habits", "Nobody"], 3),  // an unknown habit
+            (["--habits", "Journal", "--start", "25:00"], 5),  // 25:00
+            (["--habits", ","], 5),  // an empty list
+            (["--habits", "Journal", "--budget", "-1/week"], 5),  // a negative budget
+            (["--habits", "Journal", "--start", "09:00", "--cutoff", "09:00"], 5),  // start == end
+            (["--habits", "Journal", "--days", "weekly:3"], 5),  // a quota is not a set of days
         ]
         for (extra, code) in cases {
             let result = try runProcess([Paths.habitctl, "--db", db, "shield", "add", "Bad"] + extra)

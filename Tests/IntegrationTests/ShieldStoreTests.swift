@@ -17,7 +17,9 @@ final class ShieldStoreTests: ProofTestCase {
         options.start_day = today - 10
         options.proof_required = 1
         var id: Int64 = 0
-        name.withCString { options.name = $0; ok(hc_habit_create(&id, store, &options)) }
+        name.withCString {
+            options.name = $0; ok(hc_habit_create(&id, store, &options))
+        }
         return id
     }
 
@@ -62,7 +64,7 @@ final class ShieldStoreTests: ProofTestCase {
         var (_, s) = states(at: dayMs + 300 * 60_000)
         XCTAssertEqual(s.map(\.reason), [HC_SHIELD_WINDOW_OPEN, HC_SHIELD_WINDOW_OPEN], "03:30 counts for the day before")
         XCTAssertEqual(s[0].next, dayMs + 9 * 3_600_000)
-        ok(append(store, a, on: date(d), atMs: dayMs + 330 * 60_000).0) // 05:30
+        ok(append(store, a, on: date(d), atMs: dayMs + 330 * 60_000).0)  // 05:30
         (_, s) = states(at: dayMs + 360 * 60_000)
         XCTAssertEqual(s.map(\.reason), [HC_SHIELD_WINDOW_OPEN, HC_SHIELD_COMPLETED])
         XCTAssertEqual(s[0].outstanding, [b])
@@ -89,8 +91,8 @@ final class ShieldStoreTests: ProofTestCase {
         let rule = addRule([bed], start: 6 * 60, end: 9 * 60, fromDay: today - 5)
         let inTime = Int64(today - 2) * 86_400_000, late = Int64(today - 3) * 86_400_000
         let cutoff = 9 * 3_600_000 as Int64
-        ok(append(store, bed, on: date(today - 2), atMs: inTime + cutoff - 50_000).0) // 08:59:10
-        ok(append(store, bed, on: date(today - 3), atMs: late + cutoff).0)            // 09:00:00
+        ok(append(store, bed, on: date(today - 2), atMs: inTime + cutoff - 50_000).0)  // 08:59:10
+        ok(append(store, bed, on: date(today - 3), atMs: late + cutoff).0)  // 09:00:00
         let before = states(at: inTime + cutoff - 1).1[0]
         XCTAssertEqual(before.reason, HC_SHIELD_WINDOW_OPEN, "lifted before the minute it was done in ended")
         XCTAssertEqual(before.next, inTime + cutoff)
@@ -204,28 +206,30 @@ final class ShieldStoreTests: ProofTestCase {
     func testEveryWriterMovesTheRevisionAndTheFileHoldsNoRevisionTrigger() throws {
         let walk = createHabit(store, "Walk", start: date(today - 10))
         addRule([walk])
-        let schema = try runProcess(["sqlite3", dir + "/store.db", "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%\\_shield\\_%' ESCAPE '\\'"])
+        let schema = try runProcess([
+            "sqlite3", dir + "/store.db", "SELECT count(*) FROM sqlite_schema WHERE type = 'trigger' AND name LIKE '%\\_shield\\_%' ESCAPE '\\'",
+        ])
         XCTAssertEqual(schema.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "0", schema.stderr)
         let second = try open(), reader = try open(flags: UInt32(HC_OPEN_READONLY))
         defer { hc_store_close(second); hc_store_close(reader) }
         var revisions = [revision(reader)]
-        ok(append(second, walk).0)                                  // an entry, from the second writer
+        ok(append(second, walk).0)  // an entry, from the second writer
         revisions.append(revision(reader))
-        ok(hc_vacation_add(nil, store, 0, today + 3, today + 4))   // a vacation, from the first
+        ok(hc_vacation_add(nil, store, 0, today + 3, today + 4))  // a vacation, from the first
         revisions.append(revision(reader))
         var vacations = [hc_vacation](repeating: hc_vacation(), count: 4)
         var count: Int64 = 0
         ok(hc_vacation_list(&vacations, 4, &count, second))
-        ok(hc_vacation_remove(second, vacations[0].id))            // a row deleted
+        ok(hc_vacation_remove(second, vacations[0].id))  // a row deleted
         revisions.append(revision(reader))
-        ok(hc_store_set_week_start(second, 1))                      // a setting updated
+        ok(hc_store_set_week_start(second, 1))  // a setting updated
         revisions.append(revision(reader))
         // Credits alone cannot change a shield: the revision stays.
         ok(hc_credit_adjust(nil, second, 1, 30, "gift"))
         XCTAssertEqual(revision(reader), revisions.last)
         ok(hc_credit_spend(nil, store, 1, 10, "break", HC_SPEND_UNLOCK))  // an unlock session
         revisions.append(revision(reader))
-        ok(hc_store_set_timezone(second, "Asia/Tokyo"))              // a zone change
+        ok(hc_store_set_timezone(second, "Asia/Tokyo"))  // a zone change
         revisions.append(revision(reader))
         XCTAssertEqual(revisions, revisions.sorted(), "the revision went back")
         XCTAssertEqual(Set(revisions).count, revisions.count, "a write that can change a shield left the revision: \(revisions)")
@@ -381,8 +385,9 @@ final class ShieldStoreTests: ProofTestCase {
         XCTAssertEqual(afterEntry.1[0].reason, HC_SHIELD_COMPLETED)
         XCTAssertNotEqual(afterEntry.1, before.1)
         // Another process records an emergency unlock: the budget left moves.
-        XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", dir + "/store.db", "shield", "emergency", String(morning), "--minutes", "10"]),
-                           "emergency")
+        XCTAssertSucceeded(
+            try runProcess([Paths.habitctl, "--db", dir + "/store.db", "shield", "emergency", String(morning), "--minutes", "10"]),
+            "emergency")
         let afterUnlock = try same(at, "after another process's unlock")
         XCTAssertEqual(afterUnlock.1[0].emergencyLeft, 2)
         // The writer's own handle: it asks, writes, asks again.
@@ -419,12 +424,14 @@ final class ShieldStoreTests: ProofTestCase {
         XCTAssertEqual(states(at: at, store: reader).1, written.1)
         XCTAssertEqual(states(at: at, store: reader).1[0].reason, HC_SHIELD_COMPLETED)
         hc_store_close(reader)
-        guard getuid() == 0 else { return } // the rest needs root to become user 65534
+        guard getuid() == 0 else { return }  // the rest needs root to become user 65534
         chmod(dir, 0o755)
         for file in [path, path + "-wal", path + "-shm"] { chmod(file, 0o644) }
         let files = try FileManager.default.contentsOfDirectory(atPath: dir).sorted()
-        let result = try runProcess(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", Paths.habitctl, "--db", path, "--json",
-                                     "shield", "state", "--at", date(today - 1) + "T08:00"])
+        let result = try runProcess([
+            "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", Paths.habitctl, "--db", path, "--json",
+            "shield", "state", "--at", date(today - 1) + "T08:00",
+        ])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertTrue(result.stdout.contains("\"completed\""), result.stdout)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir).sorted(), files, "the reader created nothing")
@@ -449,7 +456,7 @@ final class ShieldStoreTests: ProofTestCase {
 
         let walk = createHabit(store, "Walk", start: date(today - 10))
         let rule = addRule([walk], budget: (HC_SHIELD_BUDGET_WEEK, 3))
-        ok(hc_store_begin(store)) // holds the write lock
+        ok(hc_store_begin(store))  // holds the write lock
         ok(append(store, walk).0)
         let readOnly = try open(flags: HC_OPEN_READONLY), granter = try open()
         defer { hc_store_close(readOnly); hc_store_close(granter) }

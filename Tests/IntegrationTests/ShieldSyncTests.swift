@@ -11,7 +11,9 @@ final class ShieldSyncTests: OpenStoreTestCase {
     var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
     /// Every rule's state, without the local habit ids of what is outstanding.
     func comparable(_ store: OpaquePointer, at ms: Int64, file: StaticString = #filePath, line: UInt = #line) -> [Status] {
-        states(at: ms, store: store, file: file, line: line).1.map { var s = $0; s.outstanding = []; return s }
+        states(at: ms, store: store, file: file, line: line).1.map {
+            var s = $0; s.outstanding = []; return s
+        }
     }
 
     /// The names of the rules in force on a day.
@@ -164,10 +166,12 @@ final class ShieldSyncTests: OpenStoreTestCase {
         defer { hc_store_close(b) }
         let replica = [UInt8](repeating: 7, count: 16)
         let rule = GlobalId(replica: replica, seq: 1), habit = GlobalId(replica: replica, seq: 2)
-        let good = ShieldRule.Settings(name: "m", key: "k", days: .daily, startMinute: nil, endMinute: 600, habits: [], lift: .all, sessionLifts: false,
-                                       cutoffLifts: true, excusedLifts: false, failClosed: true, budgetPeriod: .week, budgetCount: 1)
+        let good = ShieldRule.Settings(
+            name: "m", key: "k", days: .daily, startMinute: nil, endMinute: 600, habits: [], lift: .all, sessionLifts: false,
+            cutoffLifts: true, excusedLifts: false, failClosed: true, budgetPeriod: .week, budgetCount: 1)
         func changeset(_ ops: [SyncOp]) -> [UInt8] {
-            Changeset.encode(ops.enumerated().map { StampedOp(id: GlobalId(replica: replica, seq: Int64($0.offset + 1)), hlc: 1000 + Int64($0.offset), op: $0.element) })
+            Changeset.encode(
+                ops.enumerated().map { StampedOp(id: GlobalId(replica: replica, seq: Int64($0.offset + 1)), hlc: 1000 + Int64($0.offset), op: $0.element) })
         }
         func version(_ change: (inout ShieldRule.Settings) -> Void, habits: [GlobalId] = [habit]) -> SyncOp {
             var settings = good
@@ -199,8 +203,10 @@ final class ShieldSyncTests: OpenStoreTestCase {
         for (what, index, value) in [("lift", liftAt, UInt8(9)), ("flags", liftAt + 1, UInt8(16)), ("period", liftAt + 2, UInt8(3))] {
             var forged = raw
             forged[index] = value
-            let bytes = Changeset.encode(raw: [RawOp(id: rule, hlc: 1000, kind: SyncOp.Kind.shieldRule.rawValue, payload: SyncOp.shieldRule(createdAtMs: 1).encodePayload()),
-                                               RawOp(id: habit, hlc: 1001, kind: SyncOp.Kind.shieldVersion.rawValue, payload: forged)])
+            let bytes = Changeset.encode(raw: [
+                RawOp(id: rule, hlc: 1000, kind: SyncOp.Kind.shieldRule.rawValue, payload: SyncOp.shieldRule(createdAtMs: 1).encodePayload()),
+                RawOp(id: habit, hlc: 1001, kind: SyncOp.Kind.shieldVersion.rawValue, payload: forged),
+            ])
             apply(bytes, to: b, expect: HC_E_INVALID)
             XCTAssertTrue(String(cString: hc_last_error_message()).contains("record 2"), "\(what): \(String(cString: hc_last_error_message()))")
         }
@@ -210,8 +216,11 @@ final class ShieldSyncTests: OpenStoreTestCase {
         XCTAssertEqual(revision(b), revisionBefore, "no shield row written")
         XCTAssertEqual(canonical(b), text)
         // The same ops, well formed, are accepted: the version waits for its habit.
-        let accepted = apply(changeset([.shieldRule(createdAtMs: 1), .emergencyUnlock(rule: rule, atMs: 1, day: today, minutes: 5, reason: nil),
-                                        version { _ in }]), to: b)
+        let accepted = apply(
+            changeset([
+                .shieldRule(createdAtMs: 1), .emergencyUnlock(rule: rule, atMs: 1, day: today, minutes: 5, reason: nil),
+                version { _ in },
+            ]), to: b)
         XCTAssertEqual(accepted.ops_applied, 2)
         XCTAssertEqual(accepted.ops_waiting, 1)
         XCTAssertGreaterThan(revision(b), revisionBefore)

@@ -18,9 +18,11 @@ extension OpenStoreTestCase {
     }
 
     @discardableResult
-    func addRule(_ habits: [Int64], start: Int32 = 0, end: Int32 = -1, lift: Int32 = HC_SHIELD_LIFT_ALL, days: String? = nil,
-                 budget: (Int32, Int32) = (HC_SHIELD_BUDGET_UNLIMITED, 0), cutoffLifts: Int32 = 1, name: String = "morning", store: OpaquePointer? = nil,
-                 fromDay: Int32 = Int32.min, expect: Int32 = HC_OK, file: StaticString = #filePath, line: UInt = #line) -> Int64 {
+    func addRule(
+        _ habits: [Int64], start: Int32 = 0, end: Int32 = -1, lift: Int32 = HC_SHIELD_LIFT_ALL, days: String? = nil,
+        budget: (Int32, Int32) = (HC_SHIELD_BUDGET_UNLIMITED, 0), cutoffLifts: Int32 = 1, name: String = "morning", store: OpaquePointer? = nil,
+        fromDay: Int32 = Int32.min, expect: Int32 = HC_OK, file: StaticString = #filePath, line: UInt = #line
+    ) -> Int64 {
         var id: Int64 = 0
         let status = withRule(habits, start: start, end: end, lift: lift, days: days, budget: budget, cutoffLifts: cutoffLifts, name: name) {
             hc_shield_rule_add(&id, store ?? self.store, $0, fromDay)
@@ -30,9 +32,11 @@ extension OpenStoreTestCase {
     }
 
     /// Calls body with a rule of these settings (key "social-apps").
-    func withRule(_ habits: [Int64], start: Int32 = 0, end: Int32 = -1, lift: Int32 = HC_SHIELD_LIFT_ALL, days: String? = nil,
-                  budget: (Int32, Int32) = (HC_SHIELD_BUDGET_UNLIMITED, 0), cutoffLifts: Int32 = 1, name: String = "morning",
-                  _ body: (UnsafePointer<hc_shield_rule>) -> Int32) -> Int32 {
+    func withRule(
+        _ habits: [Int64], start: Int32 = 0, end: Int32 = -1, lift: Int32 = HC_SHIELD_LIFT_ALL, days: String? = nil,
+        budget: (Int32, Int32) = (HC_SHIELD_BUDGET_UNLIMITED, 0), cutoffLifts: Int32 = 1, name: String = "morning",
+        _ body: (UnsafePointer<hc_shield_rule>) -> Int32
+    ) -> Int32 {
         var rule = defaults(hc_shield_rule_init)
         rule.start_minute = start
         rule.end_minute = end
@@ -47,7 +51,9 @@ extension OpenStoreTestCase {
                 rule.name = name
                 return "social-apps".withCString { key in
                     rule.key = key
-                    return withOptionalCString(days) { rule.days = $0; return body(&rule) }
+                    return withOptionalCString(days) {
+                        rule.days = $0; return body(&rule)
+                    }
                 }
             }
         }
@@ -58,12 +64,16 @@ extension OpenStoreTestCase {
         ok(hc_shield_state(nil, 0, &count, nil, store ?? self.store, ms), file: file, line: line)
         var buffer = [hc_shield_status](repeating: hc_shield_status(), count: Int(count))
         ok(hc_shield_state(&buffer, count, &count, &revision, store ?? self.store, ms), file: file, line: line)
-        return (revision, buffer.map { s in
-            var copy = s
-            let outstanding = withUnsafeBytes(of: &copy.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(Int(s.outstanding_count))) }
-            return Status(shielded: s.shielded == 1, reason: s.reason, sinceMs: s.since_ms, untilMs: s.until_ms, next: s.next_change_ms,
-                          earlier: s.earlier, emergencyLeft: s.emergency_left, outstanding: outstanding)
-        })
+        return (
+            revision,
+            buffer.map { s in
+                var copy = s
+                let outstanding = withUnsafeBytes(of: &copy.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(Int(s.outstanding_count))) }
+                return Status(
+                    shielded: s.shielded == 1, reason: s.reason, sinceMs: s.since_ms, untilMs: s.until_ms, next: s.next_change_ms,
+                    earlier: s.earlier, emergencyLeft: s.emergency_left, outstanding: outstanding)
+            }
+        )
     }
 
     func revision(_ store: OpaquePointer? = nil) -> Int64 {

@@ -67,7 +67,8 @@ final class SourceRulesTests: XCTestCase {
             let text = try String(contentsOfFile: root + "/" + file, encoding: .utf8)
             for (number, line) in text.components(separatedBy: "\n").enumerated()
             where line.range(of: #"struct_size\s*(=[^=]|:\s*[^:\s])"#, options: .regularExpression) != nil
-                && !line.contains("(\"struct_size\", ctypes.c_uint32)") && !line.contains("struct_size: u32") {
+                && !line.contains("(\"struct_size\", ctypes.c_uint32)") && !line.contains("struct_size: u32")
+            {
                 XCTFail("\(file):\(number + 1): sets struct_size by hand: \(line)")
             }
         }
@@ -84,9 +85,11 @@ final class SourceRulesTests: XCTestCase {
     /// habitctl writes through Writer only: nothing else may reach stdout or stderr.
     func testHabitctlWritesOnlyThroughTheWriter() throws {
         for (file, number, code) in try codeLines() where file.hasPrefix("habitctl/") && file != "habitctl/Writer.swift" {
-            for pattern in [#"FileHandle\.standard(Output|Error)"#, #"\b(fputs|fwrite|fprintf|printf|puts|putchar|dprintf)\("#,
-                            #"Swift\.print"#, #"\bwrite\((STDOUT|STDERR)_FILENO|\bwrite\([12],"#,
-                            #"(^|[^.\w])exit\("#] {  // exits go through Writer.finish, which reports lost output
+            for pattern in [
+                #"FileHandle\.standard(Output|Error)"#, #"\b(fputs|fwrite|fprintf|printf|puts|putchar|dprintf)\("#,
+                #"Swift\.print"#, #"\bwrite\((STDOUT|STDERR)_FILENO|\bwrite\([12],"#,
+                #"(^|[^.\w])exit\("#,
+            ] {  // exits go through Writer.finish, which reports lost output
                 if code.range(of: pattern, options: .regularExpression) != nil {
                     XCTFail("habitctl/\(file):\(number) writes around Writer: \(code.trimmingCharacters(in: .whitespaces))")
                 }

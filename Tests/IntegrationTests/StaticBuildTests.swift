@@ -28,9 +28,10 @@ final class StaticBuildTests: XCTestCase {
         let unshare = getuid() == 0 ? ["unshare", "-m"] : ["unshare", "-r", "-m"]
         let dir = try temporaryDirectory()
         func hidden(_ lib: String, _ store: String) throws -> ProcessResult {
-            let script = "mount -t tmpfs none '\(toolchain)' && test ! -e '\(toolchain)/usr/lib/swift' && " +
-                "HABITCORE_LIBRARY='\(lib)' PYTHONPATH='\(Paths.root)/bindings/python/src' PYTHONDONTWRITEBYTECODE=1 " +
-                "python3 '\(Paths.root)/examples/python/demo.py' '\(dir)/\(store)'"
+            let script =
+                "mount -t tmpfs none '\(toolchain)' && test ! -e '\(toolchain)/usr/lib/swift' && "
+                + "HABITCORE_LIBRARY='\(lib)' PYTHONPATH='\(Paths.root)/bindings/python/src' PYTHONDONTWRITEBYTECODE=1 "
+                + "python3 '\(Paths.root)/examples/python/demo.py' '\(dir)/\(store)'"
             return try runProcess(unshare + ["sh", "-c", script])
         }
         let result = try hidden(library, "static.db")
@@ -44,8 +45,9 @@ final class StaticBuildTests: XCTestCase {
         // The shipped habitctl runs the shipped library, found beside it, with the toolchain hidden too.
         let linked = try runProcess(["ldd", folder + "/habitctl"])
         XCTAssertTrue(linked.stdout.contains("libhabitcore.so.1 => \(folder)/libhabitcore.so.1"), linked.stdout)
-        let script = "mount -t tmpfs none '\(toolchain)' && '\(folder)/habitctl' --db '\(dir)/cli.db' habit add Walk && " +
-            "'\(folder)/habitctl' --db '\(dir)/cli.db' --json habit list"
+        let script =
+            "mount -t tmpfs none '\(toolchain)' && '\(folder)/habitctl' --db '\(dir)/cli.db' habit add Walk && "
+            + "'\(folder)/habitctl' --db '\(dir)/cli.db' --json habit list"
         let cli = try runProcess(unshare + ["sh", "-c", script])
         XCTAssertSucceeded(cli, "release habitctl with the toolchain hidden")
         XCTAssertTrue(cli.stdout.contains("\"Walk\""), cli.stdout)

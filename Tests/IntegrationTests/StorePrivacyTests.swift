@@ -74,7 +74,8 @@ final class StorePrivacyTests: StoreTestCase {
 
     func testAStoreOnAReadOnlyFileSystemIsExit6WithTheReason() throws {
         XCTAssertEqual(mkdir(dir + "/mnt", 0o755), 0)
-        let result = try inMountNamespace("""
+        let result = try inMountNamespace(
+            """
             mount -t tmpfs -o size=4m tmpfs "$MNT"
             "$CTL" --db "$MNT/store.db" init >/dev/null
             "$CTL" --db "$MNT/store.db" habit add Water >/dev/null
@@ -96,20 +97,22 @@ final class StorePrivacyTests: StoreTestCase {
         XCTAssertEqual(mkdir(dir + "/mnt", 0o755), 0)
         // As `export --format jsonl` writes it.
         var lines = ["{\"type\":\"header\",\"format\":\"habitcore-store\",\"schema_version\":1,\"timezone\":\"UTC\",\"day_start_minutes\":0}"]
-        lines.append("{\"type\":\"habit\",\"id\":1,\"name\":\"Steps\",\"kind\":\"measurement\",\"target\":0,\"direction\":\"at_least\",\"group\":null,\"unit\":\"steps\"," +
-                     "\"routine\":\"anytime\",\"proof_required\":false," +
-                     "\"start_date\":\"2020-01-01\",\"archived_date\":null,\"created_at_ms\":1577836800000," +
-                     "\"schedules\":[{\"from\":\"2020-01-01\",\"schedule\":\"daily\"}]}")
+        lines.append(
+            "{\"type\":\"habit\",\"id\":1,\"name\":\"Steps\",\"kind\":\"measurement\",\"target\":0,\"direction\":\"at_least\",\"group\":null,\"unit\":\"steps\","
+                + "\"routine\":\"anytime\",\"proof_required\":false," + "\"start_date\":\"2020-01-01\",\"archived_date\":null,\"created_at_ms\":1577836800000,"
+                + "\"schedules\":[{\"from\":\"2020-01-01\",\"schedule\":\"daily\"}]}")
         for day in 0..<2000 {
-            lines.append("{\"type\":\"entry\",\"id\":\(day + 1),\"habit_id\":1,\"date\":\"\(try dateText(day))\",\"kind\":\"amount\"," +
-                         "\"value\":\(day * 7 % 10000),\"recorded_at_ms\":\(1577836800000 + Int64(day) * 86_400_000),\"source\":\"manual\"," +
-                         "\"undoes\":null,\"note\":\"\(String(repeating: "walked ", count: 20))\"}")
+            lines.append(
+                "{\"type\":\"entry\",\"id\":\(day + 1),\"habit_id\":1,\"date\":\"\(try dateText(day))\",\"kind\":\"amount\","
+                    + "\"value\":\(day * 7 % 10000),\"recorded_at_ms\":\(1577836800000 + Int64(day) * 86_400_000),\"source\":\"manual\","
+                    + "\"undoes\":null,\"note\":\"\(String(repeating: "walked ", count: 20))\"}")
         }
         try lines.joined(separator: "\n").write(toFile: dir + "/big.jsonl", atomically: true, encoding: .utf8)
         // The document is as the exporter writes it: check it imports where there is room.
         XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", dir + "/roomy.db", "import", dir + "/big.jsonl", "--format", "jsonl"]), "import with room")
 
-        let result = try inMountNamespace("""
+        let result = try inMountNamespace(
+            """
             mount -t tmpfs -o size=3m tmpfs "$MNT"
             "$CTL" --db "$MNT/store.db" init >/dev/null
             "$CTL" --db "$MNT/store.db" habit add Water >/dev/null

@@ -54,8 +54,9 @@ class StoreTestCase: XCTestCase {
         }
 
         init(_ h: hc_habit) {
-            self.init(description: h.description.map { String(cString: $0) }, question: h.question.map { String(cString: $0) },
-                      colour: h.colour.map { String(cString: $0) }, icon: h.icon.map { String(cString: $0) }, position: h.position)
+            self.init(
+                description: h.description.map { String(cString: $0) }, question: h.question.map { String(cString: $0) },
+                colour: h.colour.map { String(cString: $0) }, icon: h.icon.map { String(cString: $0) }, position: h.position)
         }
     }
 
@@ -70,8 +71,10 @@ class StoreTestCase: XCTestCase {
         return day
     }
 
-    func createHabit(_ store: OpaquePointer, _ name: String, kind: Int32 = HC_KIND_CHECKMARK, target: Double = 1,
-                     schedule: String? = nil, start: String = "2026-01-01") -> Int64 {
+    func createHabit(
+        _ store: OpaquePointer, _ name: String, kind: Int32 = HC_KIND_CHECKMARK, target: Double = 1,
+        schedule: String? = nil, start: String = "2026-01-01"
+    ) -> Int64 {
         var options = defaults(hc_habit_options_init)
         options.kind = kind
         options.target = target
@@ -80,7 +83,9 @@ class StoreTestCase: XCTestCase {
         var id: Int64 = 0
         name.withCString { namePointer in
             if let schedule {
-                schedule.withCString { options.name = namePointer; options.schedule = $0; ok(hc_habit_create(&id, store, &options)) }
+                schedule.withCString {
+                    options.name = namePointer; options.schedule = $0; ok(hc_habit_create(&id, store, &options))
+                }
             } else {
                 options.name = namePointer
                 ok(hc_habit_create(&id, store, &options))
@@ -90,8 +95,10 @@ class StoreTestCase: XCTestCase {
     }
 
     @discardableResult
-    func append(_ store: OpaquePointer, _ habit: Int64, _ kind: Int32 = HC_ENTRY_DONE, value: Double = 0, on date: String? = nil,
-                atMs: Int64 = 0) -> (Int32, Int64) {
+    func append(
+        _ store: OpaquePointer, _ habit: Int64, _ kind: Int32 = HC_ENTRY_DONE, value: Double = 0, on date: String? = nil,
+        atMs: Int64 = 0
+    ) -> (Int32, Int64) {
         var input = defaults(hc_entry_input_init)
         input.habit_id = habit
         input.kind = kind

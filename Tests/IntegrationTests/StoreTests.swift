@@ -62,8 +62,9 @@ final class StoreTests: StoreTestCase {
         var states = [hc_day_state](repeating: hc_day_state(), count: 5)
         var count: Int64 = 0
         ok(hc_habit_day_states(&states, 5, &count, store, habit, day("2026-06-01"), day("2026-06-05")))
-        XCTAssertEqual(states.map { $0.flags & HC_DAY_DONE != 0 }, [false, true, false, false, true],
-                       "entries stay on June 2 (Tokyo) and June 5 (as given) after the zone moves")
+        XCTAssertEqual(
+            states.map { $0.flags & HC_DAY_DONE != 0 }, [false, true, false, false, true],
+            "entries stay on June 2 (Tokyo) and June 5 (as given) after the zone moves")
         var name: UnsafeMutablePointer<CChar>?
         ok(hc_store_timezone(&name, store))
         XCTAssertEqual(name.map { String(cString: $0) }, "America/New_York")
@@ -131,7 +132,7 @@ final class StoreTests: StoreTestCase {
         var undo: Int64 = 0
         ok(hc_entry_undo_last(&undo, store, steps, day("2026-03-08")))
         XCTAssertEqual(total(store, steps, "2026-03-08"), 5400)
-        ok(hc_entry_undo_last(&undo, store, steps, day("2026-03-08"))) // the 4000 report: no change
+        ok(hc_entry_undo_last(&undo, store, steps, day("2026-03-08")))  // the 4000 report: no change
         XCTAssertEqual(total(store, steps, "2026-03-08"), 5400)
         ok(hc_store_close(store))
     }
@@ -140,7 +141,9 @@ final class StoreTests: StoreTestCase {
         let store = try open()
         let habit = createHabit(store, "Gym", schedule: "days:mon,wed,fri", start: "2026-01-05")
         var options = defaults(hc_habit_options_init)
-        "weekly:3".withCString { options.schedule = $0; ok(hc_habit_update(store, habit, &options, HC_HABIT_FIELD_SCHEDULE)) }
+        "weekly:3".withCString {
+            options.schedule = $0; ok(hc_habit_update(store, habit, &options, HC_HABIT_FIELD_SCHEDULE))
+        }
         var pointer: UnsafeMutablePointer<hc_habit>?
         ok(hc_habit_get(&pointer, store, habit))
         XCTAssertEqual(pointer.map { String(cString: $0.pointee.schedule) }, "weekly:3")
@@ -151,7 +154,7 @@ final class StoreTests: StoreTestCase {
 
         ok(hc_habit_archive(store, habit, 1))
         XCTAssertEqual(append(store, habit, on: "2026-01-06").0, HC_E_CONFLICT)
-        let again = createHabit(store, "gym") // the name is free again, in any case
+        let again = createHabit(store, "gym")  // the name is free again, in any case
         XCTAssertNotEqual(again, habit)
         XCTAssertEqual(hc_habit_archive(store, habit, 0), HC_E_CONFLICT)
         var list: OpaquePointer?
@@ -212,11 +215,11 @@ final class StoreTests: StoreTestCase {
     func testLoopHabitTrackerImport() throws {
         let store = try open()
         let habits = """
-        Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
-        001,Meditate,YES_NO,Did you meditate?,,1,1,#FF8F00,,,,false
-        002,Run,NUMERICAL,How many miles?,,3,7,#E64A19,miles,AT_LEAST,2.0,false
-        """
-        let checkmarks = "Date,Meditate,Run\n2026-01-03,2,3500\n2026-01-02,1,0\n2026-01-01,3,2000\n" // numbers: thousandths, as Loop writes them
+            Position,Name,Type,Question,Description,FrequencyNumerator,FrequencyDenominator,Color,Unit,Target Type,Target Value,Archived?
+            001,Meditate,YES_NO,Did you meditate?,,1,1,#FF8F00,,,,false
+            002,Run,NUMERICAL,How many miles?,,3,7,#E64A19,miles,AT_LEAST,2.0,false
+            """
+        let checkmarks = "Date,Meditate,Run\n2026-01-03,2,3500\n2026-01-02,1,0\n2026-01-01,3,2000\n"  // numbers: thousandths, as Loop writes them
         ok(hc_store_import_loop_csv(store, habits, checkmarks))
         var pointer: UnsafeMutablePointer<hc_habit>?
         ok(hc_habit_find(&pointer, store, "Run"))
@@ -233,10 +236,12 @@ final class StoreTests: StoreTestCase {
         var count: Int64 = 0
         ok(hc_habit_day_states(&states, 3, &count, store, meditate, day("2026-01-01"), day("2026-01-03")))
         XCTAssertEqual(states.map(\.flags), [HC_DAY_SKIPPED | HC_DAY_HAS_ENTRIES, 0, HC_DAY_DONE | HC_DAY_HAS_ENTRIES])
-        XCTAssertEqual(hc_store_import_loop_csv(store, habits, "Date,Meditate\n2026-01-04,2\n"), HC_E_CONFLICT,
-                       "the habits exist already")
-        XCTAssertEqual(hc_store_import_loop_csv(store, habits, "Date,Meditate\n2026-01-04,maybe\n"), HC_E_INVALID,
-                       "the whole file is checked before anything is written")
+        XCTAssertEqual(
+            hc_store_import_loop_csv(store, habits, "Date,Meditate\n2026-01-04,2\n"), HC_E_CONFLICT,
+            "the habits exist already")
+        XCTAssertEqual(
+            hc_store_import_loop_csv(store, habits, "Date,Meditate\n2026-01-04,maybe\n"), HC_E_INVALID,
+            "the whole file is checked before anything is written")
         XCTAssertTrue(String(cString: hc_store_errmsg(store)).hasPrefix("Checkmarks.csv line 2:"))
         ok(hc_store_close(store))
     }

@@ -1,5 +1,5 @@
-import Foundation
 import CHabitCore
+import Foundation
 import XCTest
 
 /// Where things are: the package's sources (via #filePath) and the built
@@ -31,8 +31,10 @@ struct ProcessResult {
 
 /// Runs a program to completion. Output goes through files, so large output cannot deadlock.
 @discardableResult
-func runProcess(_ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
-                currentDirectory: String? = nil) throws -> ProcessResult {
+func runProcess(
+    _ arguments: [String], environment: [String: String] = [:], stdin: String? = nil,
+    currentDirectory: String? = nil
+) throws -> ProcessResult {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
     process.arguments = arguments
@@ -56,8 +58,9 @@ func runProcess(_ arguments: [String], environment: [String: String] = [:], stdi
     let out = (try? String(contentsOf: outURL, encoding: .utf8)) ?? ""
     let err = (try? String(contentsOf: errURL, encoding: .utf8)) ?? ""
     try? FileManager.default.removeItem(atPath: dir)
-    return ProcessResult(status: process.terminationStatus, stdout: out, stderr: err,
-                         signaled: process.terminationReason == .uncaughtSignal)
+    return ProcessResult(
+        status: process.terminationStatus, stdout: out, stderr: err,
+        signaled: process.terminationReason == .uncaughtSignal)
 }
 
 func temporaryDirectory() throws -> String {
@@ -71,8 +74,10 @@ func compileC(_ sources: [String], output: String, extra: [String] = [], cxx: Bo
     let compiler = cxx ? "g++" : "cc"
     // A pointer of the wrong type (an int32_t count where the header says int64_t) is an error, not a warning.
     let strict = cxx ? [] : ["-Werror=incompatible-pointer-types"]
-    let result = try runProcess([compiler, "-Wall", "-Wextra", "-O1", "-I", Paths.include] + strict + sources +
-        ["-o", output, "-L", Paths.buildDir, "-lhabitcore", "-Wl,-rpath," + Paths.buildDir, "-lpthread", "-ldl"] + extra)
+    let result = try runProcess(
+        [compiler, "-Wall", "-Wextra", "-O1", "-I", Paths.include] + strict + sources + [
+            "-o", output, "-L", Paths.buildDir, "-lhabitcore", "-Wl,-rpath," + Paths.buildDir, "-lpthread", "-ldl",
+        ] + extra)
     XCTAssertEqual(result.status, 0, "compiling \(sources): \(result.stderr)")
 }
 
@@ -125,7 +130,7 @@ enum ReadmeInstall {
     static func block(after heading: String) throws -> [String] {
         let readme = try String(contentsOfFile: Paths.root + "/README.md", encoding: .utf8)
         guard let section = readme.range(of: heading), let start = readme.range(of: "```sh\n", range: section.upperBound..<readme.endIndex),
-              let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
+            let end = readme.range(of: "\n```", range: start.upperBound..<readme.endIndex)
         else { throw XCTSkip("README.md has no sh block after \(heading)") }
         return readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
     }
@@ -182,21 +187,27 @@ enum InstalledPrefix {
 
 /// SQL that takes schema 13's habit display columns away again, for tests that turn a
 /// store back into an older schema (the migration adds them with ALTER TABLE).
-let dropHabitDisplaySQL = revertSettingsVersionsSQL + ["description", "question", "colour", "icon", "position"]
+let dropHabitDisplaySQL =
+    revertSettingsVersionsSQL
+    + ["description", "question", "colour", "icon", "position"]
     .map { "ALTER TABLE habits DROP COLUMN \($0);" }.joined(separator: " ") + " "
 
 /// SQL that takes migration 18 (a habit's settings versions) back to the schedules
 /// table it grew from: every schema older than 13 lacks it too.
-let revertSettingsVersionsSQL = ["target", "direction", "proof_required", "group_name", "archived"]
+let revertSettingsVersionsSQL =
+    ["target", "direction", "proof_required", "group_name", "archived"]
     .map { "ALTER TABLE habit_versions DROP COLUMN \($0);" }.joined(separator: " ") + " ALTER TABLE habit_versions RENAME TO habit_schedules; "
 
 /// SQL that takes schema 12's shields away again (its tables, and the triggers it
 /// put on older tables), for tests that turn a store back into an older schema.
-let dropShieldsSQL = dropSyncSQL + ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends"].flatMap { table in
-    ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
-}.joined(separator: " ") + " DROP TABLE shield_emergencies; DROP TABLE shield_rule_versions; DROP TABLE shield_rules;" +
-    " DROP TABLE zone_changes; DROP TABLE shield_revision; "
+let dropShieldsSQL =
+    dropSyncSQL
+    + ["settings", "habits", "entries", "vacations", "unlock_sessions", "session_ends"].flatMap { table in
+        ["insert", "update", "delete"].map { "DROP TRIGGER IF EXISTS \(table)_shield_\($0);" }
+    }.joined(separator: " ") + " DROP TABLE shield_emergencies; DROP TABLE shield_rule_versions; DROP TABLE shield_rules;"
+    + " DROP TABLE zone_changes; DROP TABLE shield_revision; "
 
 /// Takes a store back below migration 14 (sync), for the tests of older stores (what
 /// migration 15 adds too: its award_unlocks is the older one's with rule_id not unique).
-let dropSyncSQL = "DROP TABLE proof_copies; DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; DROP TABLE sync_moves; "
+let dropSyncSQL =
+    "DROP TABLE proof_copies; DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; DROP TABLE sync_moves; "

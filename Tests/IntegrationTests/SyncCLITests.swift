@@ -50,8 +50,9 @@ final class SyncCLITests: HabitctlTestCase {
         _ = try habitctl("proof", "submit", "Bed", photo, "--keep-copy")
         XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", other, "init"]), "init tablet")
         XCTAssertSucceeded(try habitctl("sync", "with", other), "sync without evidence")
-        XCTAssertEqual(try runProcess([Paths.habitctl, "--db", other, "proof", "evidence", "1", "--out", folder + "/none.bin"]).status, 3,
-                       "no photo without --evidence")
+        XCTAssertEqual(
+            try runProcess([Paths.habitctl, "--db", other, "proof", "evidence", "1", "--out", folder + "/none.bin"]).status, 3,
+            "no photo without --evidence")
         // Evidence travels with the proofs a changeset carries: the tablet holds this proof
         // already, so its photo comes with everything (no --since), once.
         XCTAssertSucceeded(try habitctl("sync", "changes", "--evidence", "--out", folder + "/all.bin"), "changes with evidence")
@@ -63,8 +64,9 @@ final class SyncCLITests: HabitctlTestCase {
         _ = try habitctl("proof", "submit", "Bed", Paths.root + "/Tests/fixtures/bed-morning.jpg", "--keep-copy")
         XCTAssertSucceeded(try habitctl("sync", "with", other, "--evidence"), "sync with evidence")
         XCTAssertSucceeded(try runProcess([Paths.habitctl, "--db", other, "proof", "evidence", "2", "--out", folder + "/morning.bin"]), "evidence 2")
-        XCTAssertEqual(FileManager.default.contents(atPath: folder + "/morning.bin"),
-                       FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed-morning.jpg"))
+        XCTAssertEqual(
+            FileManager.default.contents(atPath: folder + "/morning.bin"),
+            FileManager.default.contents(atPath: Paths.root + "/Tests/fixtures/bed-morning.jpg"))
     }
 
     /// A negative amount (a correction) and a negative reading are entries like any
@@ -136,8 +138,10 @@ final class SyncCLITests: HabitctlTestCase {
         XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add")
         try "old".write(toFile: folder + "/existing.changes", atomically: false, encoding: .utf8)
         XCTAssertEqual(chmod(folder + "/existing.changes", 0o644), 0)
-        for args in [["sync", "state", "--out", folder + "/mine.state"], ["sync", "changes", "--out", folder + "/mine.changes"],
-                     ["sync", "changes", "--out", folder + "/existing.changes"]] {
+        for args in [
+            ["sync", "state", "--out", folder + "/mine.state"], ["sync", "changes", "--out", folder + "/mine.changes"],
+            ["sync", "changes", "--out", folder + "/existing.changes"],
+        ] {
             // umask 022, as a login shell has it: a file made with the default mode is 0644.
             let run = try runProcess(["/bin/sh", "-c", "umask 022 && exec \"$@\"", "sh", Paths.habitctl, "--db", db] + args)
             XCTAssertSucceeded(run, "\(args)")

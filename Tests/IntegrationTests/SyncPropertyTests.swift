@@ -23,13 +23,16 @@ final class SyncPropertyTests: XCTestCase {
         for seed in 1...seeds {
             try runSeed(UInt64(seed))
         }
-        print("sync property: \(seeds) seeds, \(Self.waited) ops waited for a record they name; merged records: "
-              + Self.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        print(
+            "sync property: \(seeds) seeds, \(Self.waited) ops waited for a record they name; merged records: "
+                + Self.kinds.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
         XCTAssertGreaterThan(Self.waited, 0, "no exchange delivered an op before what it names")
         XCTAssertGreaterThan(Self.shieldsCompared, 100, "shield states were hardly compared")
         // Every kind of record was written and merged somewhere in the run.
-        for kind in ["setting", "habit", "settings", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps",
-                     "credit-day", "credit", "credit-rule", "award", "award-standing", "zone-change", "rewarded"] {
+        for kind in [
+            "setting", "habit", "settings", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps",
+            "credit-day", "credit", "credit-rule", "award", "award-standing", "zone-change", "rewarded",
+        ] {
             XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
         }
     }
@@ -43,8 +46,10 @@ final class SyncPropertyTests: XCTestCase {
         var fastNow = Self.today + 3_600_000, slowNow = Self.today
         fast.now = { fastNow }
         slow.now = { slowNow }
-        let habit = try fast.createHabit(HabitSpec(name: "Read", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
-                                                   routine: .anytime, proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
+        let habit = try fast.createHabit(
+            HabitSpec(
+                name: "Read", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil,
+                routine: .anytime, proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
         var changes = Engine.HabitChanges()
         changes.group = .some("fast")
         try fast.updateHabit(id: habit, changes)
@@ -69,8 +74,10 @@ final class SyncPropertyTests: XCTestCase {
         var now = Self.today
         a.now = { now }
         b.now = { now }
-        let habit = try a.createHabit(HabitSpec(name: "Water", kind: .counter, target: 5, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
-                                                proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
+        let habit = try a.createHabit(
+            HabitSpec(
+                name: "Water", kind: .counter, target: 5, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                proofRequired: false, startDay: Self.firstDay, schedule: .daily), startDay: nil)
         _ = try b.syncApply(try a.syncChanges(peerState: try b.syncState()))
         let id = try XCTUnwrap(try a.store.globalId(.habit, habit))
         // The settings version of today, the register the two later target edits write too.
@@ -79,7 +86,9 @@ final class SyncPropertyTests: XCTestCase {
         let far = SyncOp.settingsVersion(habit: id, version: nine)
         let stranger = [UInt8](repeating: 0xAB, count: GlobalId.replicaBytes)
         for stamp in [HybridClock.max, HybridClock.max - 1_000, (now + 2 * HybridClock.maxOffsetMs) << 16] {
-            let changeset = Changeset.encode(raw: [RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: stamp, kind: far.kind.rawValue, payload: far.encodePayload())])
+            let changeset = Changeset.encode(raw: [
+                RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: stamp, kind: far.kind.rawValue, payload: far.encodePayload())
+            ])
             for engine in [a, b] {
                 let summary = try engine.syncApply(changeset)
                 XCTAssertEqual(summary.waiting, 1, "a stamp far ahead waits")
@@ -101,8 +110,11 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertEqual(try a.syncCanonical(), try b.syncCanonical())
         // Once the clock is near the stamp, the op is taken like any other.
         now += 2 * HybridClock.maxOffsetMs
-        let late = Changeset.encode(raw: [RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: (now + 1_000) << 16, kind: far.kind.rawValue,
-                                                payload: far.encodePayload())])
+        let late = Changeset.encode(raw: [
+            RawOp(
+                id: GlobalId(replica: stranger, seq: 1), hlc: (now + 1_000) << 16, kind: far.kind.rawValue,
+                payload: far.encodePayload())
+        ])
         XCTAssertEqual(try b.syncApply(late).applied, 1)
         XCTAssertEqual(try b.habit(named: "Water").spec.target, 9)
     }
@@ -117,20 +129,23 @@ final class SyncPropertyTests: XCTestCase {
         store.now = { Self.today }
         store.maxWaitingOps = 50
         let absent = [UInt8](repeating: 0xA1, count: GlobalId.replicaBytes), other = [UInt8](repeating: 0xB2, count: GlobalId.replicaBytes)
-        let spec = HabitSpec(name: "Water", kind: .counter, target: 5, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
-                             proofRequired: false, startDay: Self.firstDay, schedule: .daily)
+        let spec = HabitSpec(
+            name: "Water", kind: .counter, target: 5, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+            proofRequired: false, startDay: Self.firstDay, schedule: .daily)
         let habit = StampedOp(id: GlobalId(replica: absent, seq: 1), hlc: 1 << 16, op: .habitCreate(spec: spec, createdAtMs: 1))
         var entries: [StampedOp] = [], others: [StampedOp] = []
         for n in 1...80 {
-            let op = SyncOp.entry(habit: GlobalId(replica: absent, seq: 1), day: Self.firstDay + Int32(n % 30), kind: .amount, value: Double(n),
-                                  recordedAtMs: 100 + Int64(n), source: .manual, note: "n\(n)", undoes: nil)
+            let op = SyncOp.entry(
+                habit: GlobalId(replica: absent, seq: 1), day: Self.firstDay + Int32(n % 30), kind: .amount, value: Double(n),
+                recordedAtMs: 100 + Int64(n), source: .manual, note: "n\(n)", undoes: nil)
             entries.append(StampedOp(id: GlobalId(replica: other, seq: Int64(n)), hlc: Int64(100 + n) << 16, op: op))
         }
         for n in 1...5 {
             var made = spec
             made.name = "Other \(n)"
             made.kind = .checkmark
-            others.append(StampedOp(id: GlobalId(replica: other, seq: Int64(80 + n)), hlc: Int64(200 + n) << 16, op: .habitCreate(spec: made, createdAtMs: 200)))
+            others.append(
+                StampedOp(id: GlobalId(replica: other, seq: Int64(80 + n)), hlc: Int64(200 + n) << 16, op: .habitCreate(spec: made, createdAtMs: 200)))
         }
         let first = try store.syncApply(Changeset.encode(entries + others))
         XCTAssertEqual(first.waiting, 80)
@@ -183,12 +198,14 @@ final class SyncPropertyTests: XCTestCase {
                 let account = rng.percent(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)
                 let today = try engine.today()
                 switch rng.below(4) {
-                case 0: _ = try? engine.setCreditRule(accountId: account, kind: .stepsPerMinute, habitId: nil, value: Int64(50 + rng.below(100)), fromDay: today)
+                case 0:
+                    _ = try? engine.setCreditRule(accountId: account, kind: .stepsPerMinute, habitId: nil, value: Int64(50 + rng.below(100)), fromDay: today)
                 case 1: _ = try? engine.setCreditRule(accountId: account, kind: .expiry, habitId: nil, value: Int64(1 + rng.below(2)), fromDay: today)
                 default:
                     guard let habit = rng.pick(habits) else { continue }
-                    _ = try? engine.setCreditRule(accountId: account, kind: .habitMinutes, habitId: habit.id, value: Int64(rng.below(12)),
-                                                  fromDay: today + Int32(rng.below(2)))
+                    _ = try? engine.setCreditRule(
+                        accountId: account, kind: .habitMinutes, habitId: habit.id, value: Int64(rng.below(12)),
+                        fromDay: today + Int32(rng.below(2)))
                 }
             case 26:
                 // Awards judged on this device, as of today: some unlock here, the same ones elsewhere on other days.
@@ -202,8 +219,9 @@ final class SyncPropertyTests: XCTestCase {
                 // A spend of what this device sees (offline spends elsewhere may overdraw), sometimes an unlock.
                 let available = (try? engine.creditBalance(accountId: Engine.defaultAccountId)) ?? 0
                 guard available > 0 else { continue }
-                _ = try? engine.spend(accountId: Engine.defaultAccountId, minutes: Int64(1 + rng.below(Int(available))), reason: rng.percent(50) ? "s\(counter)" : nil,
-                                      unlock: rng.percent(30))
+                _ = try? engine.spend(
+                    accountId: Engine.defaultAccountId, minutes: Int64(1 + rng.below(Int(available))), reason: rng.percent(50) ? "s\(counter)" : nil,
+                    unlock: rng.percent(30))
             case 23:
                 _ = try? engine.adjustCredits(accountId: Engine.defaultAccountId, minutes: Int64(rng.below(41)) - 20, reason: "a\(counter)")
             case 24:
@@ -221,23 +239,27 @@ final class SyncPropertyTests: XCTestCase {
                 _ = try? engine.reviewProof(id: verdict.proofId, approve: rng.percent(70), reviewer: "r\(r)", reason: "looked")
             case 0, 1:
                 let counterKind = rng.percent(50)
-                let spec = HabitSpec(name: "h\(r)-\(counter)", kind: counterKind ? .counter : .checkmark, target: counterKind ? 3 : 1,
-                                     direction: .atLeast, group: rng.percent(30) ? "g" : nil, unit: nil, routine: .anytime, proofRequired: false,
-                                     startDay: Self.firstDay + Int32(rng.below(10)), schedule: rng.percent(70) ? .daily : .timesPerWeek(3))
+                let spec = HabitSpec(
+                    name: "h\(r)-\(counter)", kind: counterKind ? .counter : .checkmark, target: counterKind ? 3 : 1,
+                    direction: .atLeast, group: rng.percent(30) ? "g" : nil, unit: nil, routine: .anytime, proofRequired: false,
+                    startDay: Self.firstDay + Int32(rng.below(10)), schedule: rng.percent(70) ? .daily : .timesPerWeek(3))
                 _ = try engine.createHabit(spec, startDay: spec.startDay)
             case 2, 3, 4:
                 guard let habit = rng.pick(habits) else { continue }
                 let kind: EntryKind = habit.spec.kind == .counter ? (rng.percent(70) ? .amount : .skip) : (rng.percent(80) ? .done : .skip)
                 // Mostly days gone by; sometimes today or tomorrow, which rewards can cover.
                 let day = rng.percent(75) ? Self.firstDay + Int32(rng.below(70)) : try engine.today() + Int32(rng.below(2))
-                _ = try? engine.append(Engine.NewEntry(habitId: habit.id, kind: kind, day: day,
-                                                       value: kind == .amount ? Double(1 + rng.below(3)) : 0, atMs: clocks[r],
-                                                       source: .manual, note: rng.percent(20) ? "n\(counter)" : nil))
+                _ = try? engine.append(
+                    Engine.NewEntry(
+                        habitId: habit.id, kind: kind, day: day,
+                        value: kind == .amount ? Double(1 + rng.below(3)) : 0, atMs: clocks[r],
+                        source: .manual, note: rng.percent(20) ? "n\(counter)" : nil))
             case 5, 6:
                 // Undo any standing entry this replica can see: its own or one received.
                 guard let habit = rng.pick(habits),
-                      let entries = try? engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay),
-                      let target = rng.pick(entries.filter { $0.entry.kind != .undo && $0.undoneBy == nil }) else { continue }
+                    let entries = try? engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay),
+                    let target = rng.pick(entries.filter { $0.entry.kind != .undo && $0.undoneBy == nil })
+                else { continue }
                 _ = try? engine.undo(entryId: target.entry.id)
             case 7:
                 guard let habit = rng.pick(habits) else { continue }
@@ -274,7 +296,8 @@ final class SyncPropertyTests: XCTestCase {
                 let chosen = second.map { $0 == first ? [first] : [first, $0] } ?? [first]
                 let start: Int32? = rng.percent(50) ? nil : Int32(6 * 60 + rng.below(4) * 30)
                 let settings = ShieldRule.Settings(
-                    name: "s\(r)-\(counter)", key: rng.pick(["social", "games"]) ?? "social", days: rng.percent(60) ? .daily : .weekdays(UInt8(1 + rng.below(126))),
+                    name: "s\(r)-\(counter)", key: rng.pick(["social", "games"]) ?? "social",
+                    days: rng.percent(60) ? .daily : .weekdays(UInt8(1 + rng.below(126))),
                     startMinute: start, endMinute: rng.percent(50) ? nil : Int32(12 * 60 + rng.below(4) * 60), habits: chosen,
                     lift: rng.percent(50) ? .all : .any, sessionLifts: rng.percent(50), cutoffLifts: rng.percent(70), excusedLifts: rng.percent(50),
                     failClosed: rng.percent(50), budgetPeriod: rng.percent(70) ? .week : .month, budgetCount: Int32(rng.below(3)))
@@ -289,7 +312,11 @@ final class SyncPropertyTests: XCTestCase {
                 guard let rule = rng.pick((try? engine.shieldRules(on: nil)) ?? []) else { continue }
                 _ = try? engine.emergencyUnlock(ruleId: rule.id, minutes: Int32(5 + rng.below(30)), reason: rng.percent(50) ? "r\(counter)" : nil)
             case 12:
-                if rng.percent(50) { try engine.setWeekStart(Int32(rng.below(7))) } else { try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC") }
+                if rng.percent(50) {
+                    try engine.setWeekStart(Int32(rng.below(7)))
+                } else {
+                    try engine.setTimezone(rng.pick(["UTC", "Europe/Paris", "America/New_York"]) ?? "UTC")
+                }
             default:
                 // An exchange: one direction, sometimes twice, sometimes kept to replay later.
                 let from = rng.below(replicas), to = rng.below(replicas)
@@ -321,8 +348,10 @@ final class SyncPropertyTests: XCTestCase {
         for index in 1..<replicas where canonical[index] != canonical[0] {
             let left = canonical[0].split(separator: "\n"), right = canonical[index].split(separator: "\n")
             let diff = left.indices.first { $0 >= right.count || left[$0] != right[$0] } ?? left.count
-            XCTFail(fail("replica \(index)'s canonical export differs from replica 0's at line \(diff + 1):\n"
-                         + "\(diff < left.count ? String(left[diff]) : "(end)")\n\(diff < right.count ? String(right[diff]) : "(end)")"))
+            XCTFail(
+                fail(
+                    "replica \(index)'s canonical export differs from replica 0's at line \(diff + 1):\n"
+                        + "\(diff < left.count ? String(left[diff]) : "(end)")\n\(diff < right.count ? String(right[diff]) : "(end)")"))
             return
         }
         for line in canonical[0].split(separator: "\n") {
@@ -393,9 +422,10 @@ final class SyncPropertyTests: XCTestCase {
                 for view in try engine.shieldStates(atMs: at).states {
                     let rule = try engine.store.globalId(.shieldRule, view.state.ruleId)?.text ?? "?"
                     let outstanding = try view.state.outstanding.map { (h) throws(HabitError) in try engine.store.globalId(.habit, h)?.text ?? "?" }
-                    lines.append("\(rule) \(view.state.reason) \(view.state.windowDay) \(view.state.sinceMs) \(view.state.untilMs) \(outstanding)"
-                                 + " next=\(view.next.map { "\($0.atMs) \($0.to) \($0.cause)" } ?? "-") left=\(view.emergencyLeft.map(String.init) ?? "-")"
-                                 + " name=\(view.rule?.settings.name ?? "-")")
+                    lines.append(
+                        "\(rule) \(view.state.reason) \(view.state.windowDay) \(view.state.sinceMs) \(view.state.untilMs) \(outstanding)"
+                            + " next=\(view.next.map { "\($0.atMs) \($0.to) \($0.cause)" } ?? "-") left=\(view.emergencyLeft.map(String.init) ?? "-")"
+                            + " name=\(view.rule?.settings.name ?? "-")")
                 }
                 answers.append(lines.sorted())
             }

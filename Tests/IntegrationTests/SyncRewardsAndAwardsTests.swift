@@ -26,8 +26,9 @@ final class SyncRewardsAndAwardsTests: XCTestCase {
     }
 
     func spec(_ name: String) -> HabitSpec {
-        HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
-                  startDay: 20_450, schedule: .daily)
+        HabitSpec(
+            name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
+            startDay: 20_450, schedule: .daily)
     }
 
     func earnedToday(_ engine: Engine) throws -> Int64 { try engine.creditDay(accountId: Engine.defaultAccountId, day: nil).earned }

@@ -135,24 +135,32 @@ final class SyncTests: StoreTestCase {
         options.target = 1
         options.start_day = day("2026-01-01")
         var habit: Int64 = 0
-        "Sit".withCString { name in "Ten minutes".withCString { description in "#8E24AA".withCString { colour in
-            options.name = name
-            options.description = description
-            options.colour = colour
-            ok(hc_habit_create(&habit, a, &options))
-        } } }
+        "Sit".withCString { name in
+            "Ten minutes".withCString { description in
+                "#8E24AA".withCString { colour in
+                    options.name = name
+                    options.description = description
+                    options.colour = colour
+                    ok(hc_habit_create(&habit, a, &options))
+                }
+            }
+        }
         pull(b, from: a)
         XCTAssertEqual(display(b, "Sit"), ["Ten minutes", "-", "#8E24AA", "-", "0"], "a new habit's display fields travel with it")
         let there = habitId(b, "Sit")
         // A recolours it; later B recolours it and asks a question; later still A moves it.
         options = defaults(hc_habit_options_init)
-        "#00897B".withCString { options.colour = $0; ok(hc_habit_update(a, habit, &options, HC_HABIT_FIELD_COLOUR)) }
+        "#00897B".withCString {
+            options.colour = $0; ok(hc_habit_update(a, habit, &options, HC_HABIT_FIELD_COLOUR))
+        }
         usleep(5_000)
-        "#D32F2F".withCString { colour in "Sat?".withCString { question in
-            options.colour = colour
-            options.question = question
-            ok(hc_habit_update(b, there, &options, HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_QUESTION))
-        } }
+        "#D32F2F".withCString { colour in
+            "Sat?".withCString { question in
+                options.colour = colour
+                options.question = question
+                ok(hc_habit_update(b, there, &options, HC_HABIT_FIELD_COLOUR | HC_HABIT_FIELD_QUESTION))
+            }
+        }
         usleep(5_000)
         options = defaults(hc_habit_options_init)
         options.position = 3
@@ -163,7 +171,9 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(display(b, "Sit"), display(a, "Sit"))
         XCTAssertEqual(canonical(a), canonical(b))
         // Cleared on one device: cleared on both.
-        "".withCString { options.description = $0; ok(hc_habit_update(b, there, &options, HC_HABIT_FIELD_DESCRIPTION)) }
+        "".withCString {
+            options.description = $0; ok(hc_habit_update(b, there, &options, HC_HABIT_FIELD_DESCRIPTION))
+        }
         pull(a, from: b)
         XCTAssertEqual(display(a, "Sit")[0], "-")
         XCTAssertEqual(canonical(a), canonical(b))
@@ -378,7 +388,8 @@ final class SyncTests: StoreTestCase {
         let full = changesWithEvidence(a, for: state(c))
         XCTAssertGreaterThan(full.count, plain.count + photo.count - 1)
         apply(plain, to: c)
-        let proofOnC = try XCTUnwrap(try runProcess(["sqlite3", dir + "/c.db", "SELECT id FROM proofs"]).stdout.split(separator: "\n").first.flatMap { Int64($0) })
+        let proofOnC = try XCTUnwrap(
+            try runProcess(["sqlite3", dir + "/c.db", "SELECT id FROM proofs"]).stdout.split(separator: "\n").first.flatMap { Int64($0) })
         XCTAssertEqual(evidence(c, proofOnC).0, HC_E_NOT_FOUND, "no evidence kept")
         let summary = apply(full, to: c)
         XCTAssertEqual(summary.ops_new, 0, "evidence is not an op of the log")
@@ -387,7 +398,8 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(canonical(c), canonical(a))
         // Relayed on: c keeps it now, so c's changeset with evidence carries it to b.
         apply(changesWithEvidence(c, for: state(b)), to: b)
-        let proofOnB = try XCTUnwrap(try runProcess(["sqlite3", dir + "/b.db", "SELECT id FROM proofs"]).stdout.split(separator: "\n").first.flatMap { Int64($0) })
+        let proofOnB = try XCTUnwrap(
+            try runProcess(["sqlite3", dir + "/b.db", "SELECT id FROM proofs"]).stdout.split(separator: "\n").first.flatMap { Int64($0) })
         XCTAssertEqual(evidence(b, proofOnB).1, photo)
         // Bytes that do not hash to the sha256 they claim are refused whole, writing nothing.
         var damaged = full
@@ -415,7 +427,9 @@ final class SyncTests: StoreTestCase {
         input.habit_id = habit
         input.flags = HC_PROOF_KEEP_COPY
         var result = defaults(hc_proof_result_init)
-        (ProofTestCase.fixtures + "/bed.png").withCString { input.path = $0; ok(hc_proof_submit(&result, store, &input)) }
+        (ProofTestCase.fixtures + "/bed.png").withCString {
+            input.path = $0; ok(hc_proof_submit(&result, store, &input))
+        }
         return result
     }
 
@@ -488,8 +502,9 @@ final class SyncTests: StoreTestCase {
         // The store still works. The true changeset merges, or, where a forged op took
         // one of its ids, is refused naming that record (never half applied).
         let status = hc_sync_apply(nil, b, good, Int64(good.count))
-        XCTAssertTrue(status == HC_OK || String(cString: hc_last_error_message()).contains("different op under the same id"),
-                      String(cString: hc_last_error_message()))
+        XCTAssertTrue(
+            status == HC_OK || String(cString: hc_last_error_message()).contains("different op under the same id"),
+            String(cString: hc_last_error_message()))
         _ = createHabit(b, "Still writable")
         XCTAssertTrue(canonical(b).contains("Still writable"))
     }

@@ -26,7 +26,8 @@ final class VersionTests: XCTestCase {
                 XCTAssertTrue(text.contains("name = \"\(crate)\"\nversion = \"\(version)\"\n"), "\(lock): \(crate)")
             }
         }
-        XCTAssertTrue(try read("bindings/rust/habitcore-sys/src/bindings.rs").contains("HC_VERSION_STRING: &[u8; \(version.utf8.count + 1)] = b\"\(version)\\0\";"))
+        XCTAssertTrue(
+            try read("bindings/rust/habitcore-sys/src/bindings.rs").contains("HC_VERSION_STRING: &[u8; \(version.utf8.count + 1)] = b\"\(version)\\0\";"))
         XCTAssertTrue(try read("CHANGELOG.md").contains("\n## \(version)\n"), "CHANGELOG.md has a section for \(version)")
 
         let habitctl = try runProcess([Paths.habitctl, "--version"])

@@ -69,12 +69,15 @@ final class WholeExportTests: OpenStoreTestCase {
         let meditate = createHabit(store, "Meditate", kind: HC_KIND_DURATION, target: 600, start: date(today - 20))
         for offset: Int32 in [3, 1, 0] { ok(append(store, meditate, HC_ENTRY_AMOUNT, value: 700, on: date(today - offset)).0) }
         var options = defaults(hc_habit_options_init)
-        "days:mon,wed,fri".withCString { options.schedule = $0; ok(hc_habit_update(store, meditate, &options, HC_HABIT_FIELD_SCHEDULE)) }
+        "days:mon,wed,fri".withCString {
+            options.schedule = $0; ok(hc_habit_update(store, meditate, &options, HC_HABIT_FIELD_SCHEDULE))
+        }
 
         let morning = addRule([read, water], budget: (HC_SHIELD_BUDGET_WEEK, 2), store: store, fromDay: today - 5)
-        ok(withRule([read], start: 6 * 60, end: 10 * 60, lift: HC_SHIELD_LIFT_ANY, name: "later") {
-            hc_shield_rule_update(store, morning, $0, today + 1)
-        })
+        ok(
+            withRule([read], start: 6 * 60, end: 10 * 60, lift: HC_SHIELD_LIFT_ANY, name: "later") {
+                hc_shield_rule_update(store, morning, $0, today + 1)
+            })
         let evening = addRule([meditate], start: 18 * 60, end: 22 * 60, name: "evening", store: store, fromDay: today)
         ok(hc_shield_rule_remove(store, evening, today + 2))
         var unlock: Int64 = 0
@@ -82,7 +85,9 @@ final class WholeExportTests: OpenStoreTestCase {
 
         var rule = defaults(hc_reminder_rule_init)
         rule.minute = 10 * 60 + 30
-        "drink more".withCString { rule.message = $0; ok(hc_reminder_rule_update(store, 1, &rule, today + 1)) }
+        "drink more".withCString {
+            rule.message = $0; ok(hc_reminder_rule_update(store, 1, &rule, today + 1))
+        }
         rule = defaults(hc_reminder_rule_init)
         rule.habit_id = meditate
         rule.minute = 7 * 60 + 15
@@ -97,10 +102,13 @@ final class WholeExportTests: OpenStoreTestCase {
     /// its record (a restored store is a new replica: its records have new global ids
     /// and the same local ids), as blocks (a line and its indented lines) in order.
     func canonicalByLocalIds(_ store: OpaquePointer, _ path: String) throws -> [String] {
-        let ops = try runProcess(["sqlite3", path, """
+        let ops = try runProcess([
+            "sqlite3", path,
+            """
             SELECT lower(hex(r.replica)) || '-' || o.seq, o.kind || ':' || o.local_id
             FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.local_id IS NOT NULL
-            """])
+            """,
+        ])
         XCTAssertSucceeded(ops, "sqlite3")
         var local: [String: String] = [:]
         for line in ops.stdout.split(separator: "\n") {
@@ -145,8 +153,9 @@ final class WholeExportTests: OpenStoreTestCase {
             for day in days {
                 var d = defaults(hc_credit_day_init)
                 ok(hc_credit_day_summary(&d, store, account, day))
-                answers.append("\(name) day \(d.day) steps \(d.steps) in \(d.carried_in) earned \(d.earned) spent \(d.spent)"
-                    + " adjusted \(d.adjusted) expired \(d.expired) available \(d.available) refunded \(d.refunded)")
+                answers.append(
+                    "\(name) day \(d.day) steps \(d.steps) in \(d.carried_in) earned \(d.earned) spent \(d.spent)"
+                        + " adjusted \(d.adjusted) expired \(d.expired) available \(d.available) refunded \(d.refunded)")
             }
         }
         return answers
@@ -159,21 +168,26 @@ final class WholeExportTests: OpenStoreTestCase {
     func testAStoreUsingEveryCapabilityAnswersTheSameAfterExportAndImport() throws {
         let original = try buildEveryCapability("original.db")
         defer { hc_store_close(original) }
-        for table in ["shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes", "reminder_rule_versions", "quiet_hours",
-                      "credit_rules", "proofs", "award_unlocks", "vacations"] {
+        for table in [
+            "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes", "reminder_rule_versions", "quiet_hours",
+            "credit_rules", "proofs", "award_unlocks", "vacations",
+        ] {
             XCTAssertGreaterThan(try count(dir + "/original.db", table), 0, "the store uses \(table)")
         }
-        XCTAssertGreaterThan(try count(dir + "/original.db", "shield_rule_versions"), try count(dir + "/original.db", "shield_rules"),
-                             "a rule has several versions")
+        XCTAssertGreaterThan(
+            try count(dir + "/original.db", "shield_rule_versions"), try count(dir + "/original.db", "shield_rules"),
+            "a rule has several versions")
         let nowMs = Int64(time(nil)) * 1000, hour: Int64 = 3_600_000
         let instants = [nowMs - 50 * hour, nowMs - 2 * hour, nowMs, nowMs + hour / 2, nowMs + 30 * hour, nowMs + 60 * hour]
         var today: Int32 = 0
         ok(hc_store_today(&today, original))
         let days = [day("2026-11-02"), today - 1, today]
-        let expected = (canonical: try canonicalByLocalIds(original, dir + "/original.db"),
-                        shields: instants.map { states(at: $0, store: original).1 },
-                        reminders: reminders(original, from: nowMs - 48 * hour, to: nowMs + 96 * hour),
-                        credits: creditAnswers(original, days: days))
+        let expected = (
+            canonical: try canonicalByLocalIds(original, dir + "/original.db"),
+            shields: instants.map { states(at: $0, store: original).1 },
+            reminders: reminders(original, from: nowMs - 48 * hour, to: nowMs + 96 * hour),
+            credits: creditAnswers(original, days: days)
+        )
         XCTAssertTrue(expected.canonical.contains { $0.hasPrefix("shield ") && $0.contains("\n  version ") }, "\(expected.canonical)")
         XCTAssertTrue(expected.canonical.contains { $0.hasPrefix("emergency ") })
         XCTAssertTrue(expected.shields.contains { $0.count == 2 })

@@ -59,8 +59,10 @@ package struct Entry: Equatable, Sendable {
     package var undoes: Int64?
     package var note: String?
 
-    package init(id: Int64, habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
-                 source: EntrySource, undoes: Int64?, note: String?) {
+    package init(
+        id: Int64, habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
+        source: EntrySource, undoes: Int64?, note: String?
+    ) {
         self.id = id
         self.habitId = habitId
         self.day = day

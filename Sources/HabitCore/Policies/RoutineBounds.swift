@@ -47,7 +47,8 @@ package struct RoutineBounds: Equatable, Sendable {
     package init?(text: String) {
         let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Int32(TextRules.trimmingSpaces($0)) }
         guard parts.count == 3, let m = parts[0], let d = parts[1], let e = parts[2],
-              let bounds = try? RoutineBounds(morning: m, day: d, evening: e).validated() else { return nil }
+            let bounds = try? RoutineBounds(morning: m, day: d, evening: e).validated()
+        else { return nil }
         self = bounds
     }
 }

@@ -48,9 +48,11 @@ package struct ShieldRule: Equatable, Sendable {
         /// Emergency unlocks allowed per period (ignored when unlimited; 0: none).
         package var budgetCount: Int32
 
-        package init(name: String, key: String, days: Schedule, startMinute: Int32?, endMinute: Int32?, habits: [Int64], lift: Lift,
-                     sessionLifts: Bool, cutoffLifts: Bool, excusedLifts: Bool, failClosed: Bool, budgetPeriod: BudgetPeriod,
-                     budgetCount: Int32) {
+        package init(
+            name: String, key: String, days: Schedule, startMinute: Int32?, endMinute: Int32?, habits: [Int64], lift: Lift,
+            sessionLifts: Bool, cutoffLifts: Bool, excusedLifts: Bool, failClosed: Bool, budgetPeriod: BudgetPeriod,
+            budgetCount: Int32
+        ) {
             self.name = name
             self.key = key
             self.days = days
