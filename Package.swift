@@ -4,24 +4,24 @@
 import PackageDescription
 
 // Only the hc_* symbols leave the shipped library; the Swift runtime and SQLite stay local.
-let versionScript = Context.packageDirectory + "/Sources/HabitCoreLibrary/exports.map"
+let versionScript = Context.packageDirectory + "/Sources/LibHabitCore/exports.map"
 // The proofcheck plugin exports hc_plugin_entry and nothing else.
 let pluginVersionScript = Context.packageDirectory + "/Sources/Proofcheck/exports.map"
 // The hub library exports hc_hub_* and nothing else.
-let hubVersionScript = Context.packageDirectory + "/Sources/HabitHubABI/exports.map"
+let hubVersionScript = Context.packageDirectory + "/Sources/HabitHubExports/exports.map"
 
 let package = Package(
     name: "habitcore",
     products: [
         // Swift apps depend on this one (by URL and version): the Swift API over the header,
         // built from source with the app, no unsafe flags and no proofcheck in its closure.
-        // The engine (HabitCoreABI) comes with the product, not with the HabitKit target:
+        // The engine (HabitExports) comes with the product, not with the HabitKit target:
         // habitctl uses the target and reaches the engine through libhabitcore.so instead.
-        .library(name: "HabitKit", targets: ["HabitKit", "HabitCoreABI"]),
+        .library(name: "HabitKit", targets: ["HabitKit", "HabitExports"]),
         // The shipped libhabitcore.so (scripts/build-release.sh, scripts/install.sh): the C
         // contract for C, Python and Rust. Its link settings are unsafe flags, so no app
         // depends on this product.
-        .library(name: "habitcore", type: .dynamic, targets: ["HabitCoreLibrary"]),
+        .library(name: "habitcore", type: .dynamic, targets: ["LibHabitCore"]),
         .executable(name: "habitctl", targets: ["habitctl"]),
         // Runs one shared-object plugin in a process of its own; installed beside libhabitcore.so.
         .executable(name: "habitcore-plugin-runner", targets: ["habitcore-plugin-runner"]),
@@ -29,7 +29,7 @@ let package = Package(
         .library(name: "habitcore_proofcheck", type: .dynamic, targets: ["Proofcheck"]),
         // The PostgreSQL sync hub's client (include/habitcore_hub.h): a library of its own,
         // so libpq is loaded only by apps that use a hub.
-        .library(name: "habitcore_hub", type: .dynamic, targets: ["HabitHubABI"]),
+        .library(name: "habitcore_hub", type: .dynamic, targets: ["HabitHubExports"]),
     ],
     targets: [
         // The public C contract: include/habitcore.h, imported by Swift as CHabitCore.
@@ -53,17 +53,17 @@ let package = Package(
         .target(name: "HabitEngine", dependencies: ["HabitPlatform", "HabitCore", "HabitFiles", "HabitStore", "HabitPlugins", "HabitArchive", "CHabitCore"]),
         // The header's macros as functions (hc_<struct>_init, the version): C, the one
         // language that reads the macros themselves.
-        .target(name: "HabitCoreDefaults", cSettings: [.headerSearchPath("../../include"), .headerSearchPath("../CStructDefaults")]),
+        .target(name: "HabitStructDefaults", cSettings: [.headerSearchPath("../../include"), .headerSearchPath("../CStructDefaults")]),
         // The C exports: validate, convert, call the engine, convert back.
         .target(
-            name: "HabitCoreABI",
-            dependencies: ["HabitPlatform", "CHabitCore", "HabitCoreDefaults", "HabitEngine", "HabitPlugins"]
+            name: "HabitExports",
+            dependencies: ["HabitPlatform", "CHabitCore", "HabitStructDefaults", "HabitEngine", "HabitPlugins"]
         ),
         // The shipped library's link, and nothing else: GNU-linker flags (Linux only), in a
         // target that only the habitcore product holds.
         .target(
-            name: "HabitCoreLibrary",
-            dependencies: ["HabitCoreABI"],
+            name: "LibHabitCore",
+            dependencies: ["HabitExports"],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags(
                 ["-Xlinker", "--version-script=\(versionScript)", "-Xlinker", "-soname=libhabitcore.so.1"],
@@ -113,7 +113,7 @@ let package = Package(
                                           .when(platforms: [.linux]))]
         ),
         // HabitKit against direct C calls (bench/habitkit.sh builds it in release).
-        .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "HabitCoreABI", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
+        .executableTarget(name: "habitkit-bench", dependencies: ["HabitKit", "HabitExports", "CHabitCore", "HabitPlatform"], path: "bench/habitkit"),
         // Debian's libpq (libpq-dev): /usr/include/postgresql/libpq-fe.h.
         .systemLibrary(name: "CLibPQ", path: "Sources/CLibPQ"),
         // The hub: a libpq wrapper, the hub schema's migrations, push and pull over the
@@ -129,7 +129,7 @@ let package = Package(
         .target(name: "HabitHubDefaults", cSettings: [.headerSearchPath("../../include"), .headerSearchPath("../CStructDefaults")]),
         // The hc_hub_* exports: validate, convert, call the hub, convert back.
         .target(
-            name: "HabitHubABI",
+            name: "HabitHubExports",
             dependencies: ["CHabitCore", "HabitHub", "HabitHubDefaults", "HabitCore", "HabitPlatform"],
             exclude: ["exports.map"],
             linkerSettings: [.unsafeFlags([
@@ -137,9 +137,9 @@ let package = Package(
                 "-Xlinker", "-rpath=$ORIGIN",
             ], .when(platforms: [.linux]))]
         ),
-        .testTarget(name: "HabitCoreTests", dependencies: ["HabitCore", "ProofcheckCore"]),
+        .testTarget(name: "DomainTests", dependencies: ["HabitCore", "ProofcheckCore"]),
         // The libraries from C, the CLI, the bindings; the hub against a real PostgreSQL 15
         // the tests start (initdb, pg_ctl).
-        .testTarget(name: "ABITests", dependencies: ["CHabitCore", "HabitCoreABI", "HabitEngine", "HabitKit", "HabitHubABI", "HabitHub"]),
+        .testTarget(name: "IntegrationTests", dependencies: ["CHabitCore", "HabitExports", "HabitEngine", "HabitKit", "HabitHubExports", "HabitHub"]),
     ]
 )

@@ -36,7 +36,7 @@ import habitcore_header as header  # noqa: E402
 ROOT = header.ROOT
 HEADERS = {"habitcore.h": ROOT / "Tests/abi/habitcore.abi", "habitcore_hub.h": ROOT / "Tests/abi/habitcore_hub.abi"}
 TAG = re.compile(r"^@since (?P<since>\d+\.\d+) @thread (?P<thread>[a-z]+(?: [a-z]+)*) @status (?P<status>none|HC_OK(?: HC_E_[A-Z_]+)*)$")
-# Convert calls that refuse a caller's value with HC_E_INVALID (Sources/HabitCoreABI/Convert.swift).
+# Convert calls that refuse a caller's value with HC_E_INVALID (Sources/HabitExports/Convert.swift).
 INVALID_CONVERSIONS = re.compile(r"Convert\.(string|optionalString|out|day|options|grownOptions|result|grownResult|array)\(|throw \.invalid|HabitError\(\.invalid|\.invalid\(")
 
 

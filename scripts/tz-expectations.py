@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """What Python's zoneinfo says about every zone, for the TZif reader's test
-(Tests/HabitCoreTests/AllZonesTests.swift): at each transition from 1970 to 2100 (the
+(Tests/DomainTests/AllZonesTests.swift): at each transition from 1970 to 2100 (the
 instants zdump -v lists: the last second before and the first at each change) and at
 local noon on the 15th of each month, the UTC offset and the local date.
 

@@ -1,5 +1,5 @@
 /* struct_defaults.h: the one body of every hc_<struct>_init, shared by the two
- * libraries' defaults.c (Sources/HabitCoreDefaults for habitcore.h,
+ * libraries' defaults.c (Sources/HabitStructDefaults for habitcore.h,
  * Sources/HabitHubDefaults for habitcore_hub.h). Before including it, a file
  * includes its public header (for the HC_ codes and the structs) and defines
  * HC_DEFAULTS_FAIL as its library's error recorder:

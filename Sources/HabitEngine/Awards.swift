@@ -78,8 +78,9 @@ extension Engine {
         for standing in AwardEvaluation.standings(pending, facts: try awardFacts(for: pending, asOf: asOf), asOf: asOf) {
             guard let crossing = standing.crossing else { continue }
             let cause = try resolveCause(crossing.cause)
-            var unlock = AwardUnlock(id: 0, rule: standing.rule, day: crossing.day, atMs: atMs, causeKind: cause.kind, causeId: cause.id,
-                                     causeHabitId: cause.habitId)
+            var unlock = AwardUnlock(
+                id: 0, rule: standing.rule, day: crossing.day, atMs: atMs, causeKind: cause.kind, causeId: cause.id,
+                causeHabitId: cause.habitId)
             unlock.id = try store.insertAwardUnlock(unlock)
             try announce(unlock)
             result.append(unlock)
@@ -91,18 +92,22 @@ extension Engine {
     /// per award on this device (the event's key is the award's): an award this device
     /// already announced is never announced again.
     func announce(_ unlock: AwardUnlock) throws(HabitError) {
-        _ = try store.insertEvent(HabitEvent(id: 0, kind: .awardUnlocked, day: unlock.day, atMs: unlock.atMs, habitId: unlock.causeHabitId,
-                                             entryId: unlock.causeKind == .habitEntry ? unlock.causeId : nil, awardId: unlock.rule.id,
-                                             value: Double(unlock.rule.threshold), acknowledged: false),
-                                  key: "award:\(unlock.rule.id)")
+        _ = try store.insertEvent(
+            HabitEvent(
+                id: 0, kind: .awardUnlocked, day: unlock.day, atMs: unlock.atMs, habitId: unlock.causeHabitId,
+                entryId: unlock.causeKind == .habitEntry ? unlock.causeId : nil, awardId: unlock.rule.id,
+                value: Double(unlock.rule.threshold), acknowledged: false),
+            key: "award:\(unlock.rule.id)")
     }
 
     /// What the rules need to be judged, read once: histories only when a rule
     /// looks at habits' days, credits and referrals only when one counts them.
     private func awardFacts(for rules: [AwardRule], asOf: Int32) throws(HabitError) -> AwardFacts {
         let metrics = Set(rules.map(\.metric))
-        let needsDays = !metrics.isDisjoint(with: [.currentStreak, .longestStreak, .totalCompletions, .perfectDays, .activeDayStreak,
-                                                   .verifiedProofs])
+        let needsDays = !metrics.isDisjoint(with: [
+            .currentStreak, .longestStreak, .totalCompletions, .perfectDays, .activeDayStreak,
+            .verifiedProofs,
+        ])
         let clock = try clock()
         let policies = try streakPolicies()
         var habits: [AwardFacts.HabitFacts] = []
@@ -111,21 +116,26 @@ extension Engine {
             let cancelled = DayFold.cancelledIds(in: entries)
             let proofs = entries.filter { $0.source == .proof && $0.kind != .undo && $0.kind != .skip && !cancelled.contains($0.id) }
                 .map { AwardFacts.Counted(day: $0.day, id: $0.id) }
-            let history = HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
-                                       days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
+            let history = HabitHistory(
+                spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
+                days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
             let createdDay = (try? clock.localDay(utcMs: habit.createdAtMs)) ?? habit.spec.startDay
-            habits.append(AwardFacts.HabitFacts(id: habit.id, history: history, createdDay: createdDay, proofs: proofs,
-                                                policy: policies.habits[habit.id] ?? policies.store))
+            habits.append(
+                AwardFacts.HabitFacts(
+                    id: habit.id, history: history, createdDay: createdDay, proofs: proofs,
+                    policy: policies.habits[habit.id] ?? policies.store))
         }
-        return AwardFacts(habits: habits, vacations: needsDays ? try vacations() : [],
-                          creditsEarned: metrics.contains(.creditsEarned) ? try store.creditEarnings() : [],
-                          referrals: metrics.contains(.referralsRedeemed) ? try store.referralRedemptions() : [],
-                          weekStart: try weekStart(), storePolicy: policies.store)
+        return AwardFacts(
+            habits: habits, vacations: needsDays ? try vacations() : [],
+            creditsEarned: metrics.contains(.creditsEarned) ? try store.creditEarnings() : [],
+            referrals: metrics.contains(.referralsRedeemed) ? try store.referralRedemptions() : [],
+            weekStart: try weekStart(), storePolicy: policies.store)
     }
 
     /// The row behind a crossing: for a day, the latest entry standing on it.
     private func resolveCause(_ cause: AwardCrossing.Cause) throws(HabitError)
-        -> (kind: AwardUnlock.CauseKind, id: Int64?, habitId: Int64?) {
+        -> (kind: AwardUnlock.CauseKind, id: Int64?, habitId: Int64?)
+    {
         switch cause {
         case .habitDay(let habitId, let day):
             return (try latestStanding(habitId: habitId, day: day)).map { (.habitEntry, $0.id, habitId) } ?? (.none, nil, habitId)
@@ -206,10 +216,11 @@ extension Engine {
 
     private func recordEvents(today: Int32, atMs: Int64) throws(HabitError) {
         _ = try recordUnlocks(asOf: today, atMs: atMs)
-        let scanned = try store.setting(AwardKey.eventsScanned).map { (text) throws(HabitError) -> Int64 in
-            guard let id = Int64(text) else { throw .corrupt("stored event cursor '\(text)' is invalid") }
-            return id
-        } ?? 0
+        let scanned =
+            try store.setting(AwardKey.eventsScanned).map { (text) throws(HabitError) -> Int64 in
+                guard let id = Int64(text) else { throw .corrupt("stored event cursor '\(text)' is invalid") }
+                return id
+            } ?? 0
         let last = try store.lastEntryId()
         guard last > scanned else { return }
         let touched = try store.daysTouched(afterEntry: scanned, fromDay: CivilDate.minDay)
@@ -231,23 +242,29 @@ extension Engine {
         let entries = try store.entries(habitId: habit.id, from: day, to: day)
         let state = DayFold.states(entries, from: day, to: day, habit: habit.spec, versions: habit.versions)[0]
         guard state.done, let entry = Self.latestStanding(in: entries) else { return }
-        _ = try store.insertEvent(HabitEvent(id: 0, kind: .targetReached, day: day, atMs: entry.recordedAtMs, habitId: habit.id,
-                                             entryId: entry.id, awardId: nil, value: state.value, acknowledged: false),
-                                  key: "target:\(habit.id):\(day)")
+        _ = try store.insertEvent(
+            HabitEvent(
+                id: 0, kind: .targetReached, day: day, atMs: entry.recordedAtMs, habitId: habit.id,
+                entryId: entry.id, awardId: nil, value: state.value, acknowledged: false),
+            key: "target:\(habit.id):\(day)")
     }
 
     /// The highest milestone the habit's current run has reached, once per run.
     private func recordMilestone(habit: Habit, today: Int32, weekStart: Int, vacations: [Vacation], atMs: Int64) throws(HabitError) {
         guard habit.spec.kind != .measurement else { return }
-        let summary = Streaks.summary(try history(of: habit, through: today), asOf: today, weekStart: weekStart,
-                                      vacations: Vacation.ranges(vacations, habitId: habit.id),
-                                      policy: try streakPolicy(habitId: habit.id), best: 0)
+        let summary = Streaks.summary(
+            try history(of: habit, through: today), asOf: today, weekStart: weekStart,
+            vacations: Vacation.ranges(vacations, habitId: habit.id),
+            policy: try streakPolicy(habitId: habit.id), best: 0)
         guard let run = summary.current, let milestone = Milestones.reached(by: Int64(run.length)),
-              !(try store.hasMilestone(habitId: habit.id, atLeast: milestone, since: run.first)) else { return }
+            !(try store.hasMilestone(habitId: habit.id, atLeast: milestone, since: run.first))
+        else { return }
         let entry = try latestStanding(habitId: habit.id, day: run.last)
-        _ = try store.insertEvent(HabitEvent(id: 0, kind: .streakMilestone, day: run.last, atMs: entry?.recordedAtMs ?? atMs,
-                                             habitId: habit.id, entryId: entry?.id, awardId: nil, value: Double(milestone),
-                                             acknowledged: false),
-                                  key: "streak:\(habit.id):\(run.first):\(milestone)")
+        _ = try store.insertEvent(
+            HabitEvent(
+                id: 0, kind: .streakMilestone, day: run.last, atMs: entry?.recordedAtMs ?? atMs,
+                habitId: habit.id, entryId: entry?.id, awardId: nil, value: Double(milestone),
+                acknowledged: false),
+            key: "streak:\(habit.id):\(run.first):\(milestone)")
     }
 }

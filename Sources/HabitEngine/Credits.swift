@@ -55,14 +55,18 @@ extension Engine {
         if let fromDay { guard CivilDate.isValid(fromDay) else { throw .invalid("from day \(fromDay) is outside 0001-01-01...9999-12-31") } }
         // Days before the change are settled (their expiries written) under the old rules first.
         let id = try writingCredits(accountId) { (write) throws(HabitError) in
-            let from = fromDay ?? write.today
-            guard from >= write.today else { throw .invalid("a rule takes effect from today on; earlier days keep the rules they had") }
-            let id = try store.insertCreditRule(accountId: write.account.id, kind: kind, habitId: habitId, value: value, fromDay: from,
-                                                recordedAtMs: write.at)
+            let from = try EffectiveDay.fromTodayOn(fromDay ?? write.today, today: write.today, "a credit rule takes effect")
+            let id = try store.insertCreditRule(
+                accountId: write.account.id, kind: kind, habitId: habitId, value: value, fromDay: from,
+                recordedAtMs: write.at)
             // Completions already logged for the days it covers (today's) earn by it, as
             // they will on every device that receives both.
             rewardedHabits = nil
-            if kind == .habitMinutes, let habitId { try settleHabitCredits(habitId: habitId, from: from) } else { try deriveCredits(accountId: write.account.id) }
+            if kind == .habitMinutes, let habitId {
+                try settleHabitCredits(habitId: habitId, from: from)
+            } else {
+                try deriveCredits(accountId: write.account.id)
+            }
             return id
         }
         rewardedHabits = nil
@@ -92,8 +96,10 @@ extension Engine {
             let have = try store.stepCredit(accountId: account.id, day: day)
             let earned = max(due - have, 0)
             if earned > 0 {
-                _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .earn, minutes: earned, day: day, atMs: at,
-                                                            reason: "\(best) steps", cause: .steps, causeId: nil, habitId: nil, steps: best))
+                _ = try store.insertCreditEntry(
+                    CreditEntry(
+                        id: 0, accountId: account.id, kind: .earn, minutes: earned, day: day, atMs: at,
+                        reason: "\(best) steps", cause: .steps, causeId: nil, habitId: nil, steps: best))
             }
             return StepSync(day: day, steps: best, earnedNow: earned, dayEarned: have + earned)
         }
@@ -119,8 +125,10 @@ extension Engine {
                 sessionId = try store.insertSession(accountId: account.id, minutes: minutes, startMs: start, endMs: end, reason: reason)
                 cause = .session
             }
-            return try store.insertCreditEntry(CreditEntry(id: 0, accountId: account.id, kind: .spend, minutes: -minutes, day: today, atMs: at,
-                                                           reason: reason, cause: cause, causeId: sessionId, habitId: nil, steps: nil))
+            return try store.insertCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: account.id, kind: .spend, minutes: -minutes, day: today, atMs: at,
+                    reason: reason, cause: cause, causeId: sessionId, habitId: nil, steps: nil))
         }
     }
 
@@ -129,9 +137,11 @@ extension Engine {
         try CreditLimits.minutes(minutes, allowNegative: true)
         try CreditLimits.reason(reason)
         return try writingCredits(accountId) { (write) throws(HabitError) in
-            try store.insertCreditEntry(CreditEntry(id: 0, accountId: write.account.id, kind: .adjust, minutes: minutes, day: write.today,
-                                                    atMs: write.at,
-                                                           reason: reason, cause: .manual, causeId: nil, habitId: nil, steps: nil))
+            try store.insertCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: write.account.id, kind: .adjust, minutes: minutes, day: write.today,
+                    atMs: write.at,
+                    reason: reason, cause: .manual, causeId: nil, habitId: nil, steps: nil))
         }
     }
 
@@ -145,8 +155,9 @@ extension Engine {
         guard CivilDate.isValid(day) else { throw .invalid("day \(day) is outside 0001-01-01...9999-12-31") }
         return try store.snapshot { () throws(HabitError) in
             let steps = try store.stepTotals(accountId: account.id, from: day, to: day)
-            let days = try CreditFold.days(try store.creditEntries(accountId: account.id), rules: try rules(account.id), through: day,
-                                           today: today, steps: steps)
+            let days = try CreditFold.days(
+                try store.creditEntries(accountId: account.id), rules: try rules(account.id), through: day,
+                today: today, steps: steps)
             return days.last ?? CreditDay(day: day)
         }
     }
@@ -175,8 +186,9 @@ extension Engine {
                 return UnlockState(active: false, sessionId: 0, startMs: 0, untilMs: 0)
             }
             // Sessions bought while one runs are queued right after it.
-            return UnlockState(active: true, sessionId: session.id, startMs: session.startMs,
-                               untilMs: UnlockTimeline.queuedStart(runs, boughtAtMs: at))
+            return UnlockState(
+                active: true, sessionId: session.id, startMs: session.startMs,
+                untilMs: UnlockTimeline.queuedStart(runs, boughtAtMs: at))
         }
     }
 
@@ -202,7 +214,8 @@ extension Engine {
             let at = atMs ?? write.at
             let purchases = try store.sessionPurchases(accountId: session.accountId)
             guard let purchase = purchases.first(where: { $0.id == id }),
-                  let run = try UnlockTimeline.runs(purchases).first(where: { $0.id == id }) else {
+                let run = try UnlockTimeline.runs(purchases).first(where: { $0.id == id })
+            else {
                 throw .notFound("no unlock session with id \(id)")
             }
             guard !run.endedEarly else { throw .conflict("session \(id) has already been ended") }
@@ -213,9 +226,11 @@ extension Engine {
             try store.insertSessionEnd(sessionId: id, endedAtMs: at, recordedAtMs: write.at, refundMinutes: refund)
             var entryId: Int64?
             if refund > 0 {
-                entryId = try store.insertCreditEntry(CreditEntry(id: 0, accountId: session.accountId, kind: .refund, minutes: refund, day: day,
-                                                                  atMs: write.at, reason: "unused minutes of session \(id)", cause: .session,
-                                                                  causeId: id, habitId: nil, steps: nil))
+                entryId = try store.insertCreditEntry(
+                    CreditEntry(
+                        id: 0, accountId: session.accountId, kind: .refund, minutes: refund, day: day,
+                        atMs: write.at, reason: "unused minutes of session \(id)", cause: .session,
+                        causeId: id, habitId: nil, steps: nil))
             }
             return SessionEnd(sessionId: id, accountId: session.accountId, endedAtMs: at, refundMinutes: refund, refundEntryId: entryId, day: day)
         }
@@ -257,9 +272,11 @@ extension Engine {
         let rules = try rules(accountId)
         let days = try CreditFold.days(entries, rules: rules, through: today, today: today)
         for (day, minutes) in try CreditFold.unwrittenExpiries(in: days, entries: entries) {
-            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .expire, minutes: -minutes, day: day, atMs: at,
-                                                        reason: "unspent at the end of the day", cause: .expiry, causeId: nil, habitId: nil,
-                                                        steps: nil))
+            _ = try store.insertCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: accountId, kind: .expire, minutes: -minutes, day: day, atMs: at,
+                    reason: "unspent at the end of the day", cause: .expiry, causeId: nil, habitId: nil,
+                    steps: nil))
         }
         return (rules, days.last?.available ?? 0)
     }
@@ -274,15 +291,20 @@ extension Engine {
         let at = now()
         let rules = try rules(accountId)
         let totals = try store.stepTotals(accountId: accountId, from: CivilDate.minDay, to: CivilDate.maxDay)
-        for (day, minutes, steps) in try CreditDerivation.stepCorrections(totals: totals, entries: try store.creditEntries(accountId: accountId), rules: rules) {
-            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: minutes > 0 ? .earn : .adjust, minutes: minutes, day: day,
-                                                        atMs: at, reason: minutes > 0 ? "\(steps) steps" : "step rate recounted for \(steps) steps",
-                                                        cause: .steps, causeId: nil, habitId: nil, steps: steps))
+        for (day, minutes, steps) in try CreditDerivation.stepCorrections(totals: totals, entries: try store.creditEntries(accountId: accountId), rules: rules)
+        {
+            _ = try store.insertCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: accountId, kind: minutes > 0 ? .earn : .adjust, minutes: minutes, day: day,
+                    atMs: at, reason: minutes > 0 ? "\(steps) steps" : "step rate recounted for \(steps) steps",
+                    cause: .steps, causeId: nil, habitId: nil, steps: steps))
         }
         for (day, minutes) in try CreditDerivation.expiryCorrections(try store.creditEntries(accountId: accountId), rules: rules, today: today) {
-            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: .expire, minutes: minutes, day: day, atMs: at,
-                                                        reason: minutes < 0 ? "unspent at the end of the day" : "expiry recounted after sync",
-                                                        cause: .expiry, causeId: nil, habitId: nil, steps: nil))
+            _ = try store.insertCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: accountId, kind: .expire, minutes: minutes, day: day, atMs: at,
+                    reason: minutes < 0 ? "unspent at the end of the day" : "expiry recounted after sync",
+                    cause: .expiry, causeId: nil, habitId: nil, steps: nil))
         }
     }
 
@@ -318,8 +340,10 @@ extension Engine {
             guard let (kind, minutes) = CreditDerivation.habitReward(owed: owed, done: done, held: held) else { continue }
             let reason = why.reason(kind: kind, done: done, habit: habit.spec.name)
             _ = try writeExpiries(accountId: accountId, today: today, at: at)
-            _ = try store.insertCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
-                                                        reason: reason, cause: .habitEntry, causeId: cause, habitId: habit.id, steps: nil))
+            _ = try store.insertCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
+                    reason: reason, cause: .habitEntry, causeId: cause, habitId: habit.id, steps: nil))
         }
     }
 

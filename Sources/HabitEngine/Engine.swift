@@ -1,7 +1,5 @@
-import HabitPlatform
-import HabitArchive
 import HabitCore
-import HabitFiles
+import HabitPlatform
 import HabitPlugins
 import HabitStore
 
@@ -120,7 +118,7 @@ package final class Engine {
         }
         guard historyCache.byHabit[habitId] != nil else { return }
         guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
-              let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
+            let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
         else { historyCache.remove(habitId: habitId); return }
         historyCache.update(habitId: habitId, with: state)
     }
@@ -136,7 +134,7 @@ package final class Engine {
     package func commit() throws(HabitError) { try store.commit() }
 
     package func rollback() throws(HabitError) {
-        defer { dropCaches() } // what the transaction wrote is gone
+        defer { dropCaches() }  // what the transaction wrote is gone
         try store.rollback()
     }
 
@@ -148,7 +146,7 @@ package final class Engine {
 
     // MARK: Settings and the clock
 
-    private enum SettingKey {
+    enum SettingKey {
         static let timezone = "timezone"
         static let dayStart = "day_start_minutes"
     }
@@ -230,7 +228,7 @@ package final class Engine {
     }
 
     /// Refuses a name an active habit already has, as HabitName compares names.
-    private func requireNameFree(_ name: String, except id: Int64?) throws(HabitError) {
+    func requireNameFree(_ name: String, except id: Int64?) throws(HabitError) {
         if let holder = try activeHabit(named: name), holder.id != id {
             throw .conflict("the name '\(name.prefix(200))' is taken by habit #\(holder.id) '\(holder.spec.name)'")
         }
@@ -291,7 +289,7 @@ package final class Engine {
     @discardableResult
     package func updateHabit(id: Int64, _ changes: HabitChanges, from: Int32? = nil) throws(HabitError) -> Rejudged {
         let today = try today()
-        let day = try changeDay(from, today: today)
+        let day = try EffectiveDay.fromTodayBack(from, today: today)
         return try store.atomically { () throws(HabitError) -> Rejudged in
             let current = try habit(id: id)
             var spec = current.spec
@@ -327,7 +325,7 @@ package final class Engine {
     @discardableResult
     package func archiveHabit(id: Int64, archived: Bool, from: Int32? = nil) throws(HabitError) -> Rejudged {
         let today = try today()
-        let day = try changeDay(from, today: today)
+        let day = try EffectiveDay.fromTodayBack(from, today: today)
         return try store.atomically { () throws(HabitError) -> Rejudged in
             let current = try habit(id: id)
             guard current.isArchived != archived else { return nil }
@@ -339,22 +337,14 @@ package final class Engine {
         }
     }
 
-    /// The day a change applies from: a caller's (checked, today at latest) or today.
-    private func changeDay(_ from: Int32?, today: Int32) throws(HabitError) -> Int32 {
-        guard let from else { return today }
-        guard CivilDate.isValid(from) else { throw .invalid("from day \(from) is outside 0001-01-01...9999-12-31") }
-        guard from <= today else {
-            throw .invalid("a change applies from today or an earlier day, not \((try? CivilDate.format(from)) ?? String(from))")
-        }
-        return from
-    }
-
     /// Applies `change` to the judging settings from `day` on (never before the start
     /// day): the version in force on it, changed, from that day, and every later version
     /// changed the same way. Settles the re-judged days' credits; the caller's
     /// transaction holds it all. Returns the days re-judged.
-    private func changeVersions(of habit: Habit, from day: Int32, today: Int32,
-                                _ change: (inout SettingsVersion) -> Void) throws(HabitError) -> Rejudged {
+    private func changeVersions(
+        of habit: Habit, from day: Int32, today: Int32,
+        _ change: (inout SettingsVersion) -> Void
+    ) throws(HabitError) -> Rejudged {
         let first = max(day, habit.spec.startDay)
         let versions = habit.versions.isEmpty ? [SettingsVersion(fromDay: habit.spec.startDay, spec: habit.spec)] : habit.versions
         var written: [SettingsVersion] = []
@@ -381,14 +371,16 @@ package final class Engine {
     package struct NewEntry: Sendable {
         package var habitId: Int64
         package var kind: EntryKind
-        package var day: Int32?     // nil: the local day of `atMs`
+        package var day: Int32?  // nil: the local day of `atMs`
         package var value: Double
-        package var atMs: Int64?    // nil: now
+        package var atMs: Int64?  // nil: now
         package var source: EntrySource
         package var note: String?
-        package var key: String?    // a retry key: the same key appends once
-        package init(habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?,
-                     key: String? = nil) {
+        package var key: String?  // a retry key: the same key appends once
+        package init(
+            habitId: Int64, kind: EntryKind, day: Int32?, value: Double, atMs: Int64?, source: EntrySource, note: String?,
+            key: String? = nil
+        ) {
             self.key = key
             self.habitId = habitId
             self.kind = kind
@@ -403,6 +395,7 @@ package final class Engine {
     /// Appends an entry; with a key, the entry that key first appended when there is one
     /// (for the same habit; another habit's key is a conflict), so a retry appends once.
     package func append(_ new: NewEntry) throws(HabitError) -> Int64 {
+        try EntryRules.validateAppended(kind: new.kind)
         guard let key = new.key else { return try appendOnce(new) }
         try EntryRules.validate(key: key)
         // One write transaction: two processes retrying with one key append once.
@@ -420,7 +413,6 @@ package final class Engine {
     }
 
     private func appendOnce(_ new: NewEntry) throws(HabitError) -> Int64 {
-        guard new.kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
         let clock = try clock()
         let at = new.atMs ?? now()
         try EntryRules.validate(utcMs: at, field: "at_ms")
@@ -433,8 +425,9 @@ package final class Engine {
         try EntryRules.validate(kind: new.kind, for: habit.spec)
         let value = try EntryRules.checked(kind: new.kind, value: new.value, day: day, recordedAtMs: at, note: new.note)
         let insert = { () throws(HabitError) -> Int64 in
-            try self.store.insertEntry(habitId: habit.id, day: day, kind: new.kind, value: value,
-                                       recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
+            try self.store.insertEntry(
+                habitId: habit.id, day: day, kind: new.kind, value: value,
+                recordedAtMs: at, source: new.source, undoes: nil, note: new.note)
         }
         // One insert is atomic by itself; a habit that earns credits writes two tables.
         let id: Int64
@@ -459,8 +452,9 @@ package final class Engine {
             let habit = try habit(id: target.habitId)
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to undo") }
             try EntryRules.validateUndo(of: target, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
-            let id = try store.insertEntry(habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
-                                           source: .manual, undoes: target.id, note: nil)
+            let id = try store.insertEntry(
+                habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
+                source: .manual, undoes: target.id, note: nil)
             try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id, why: .entry(.undo))
             return (id, habit, target.day)
         }
@@ -493,253 +487,12 @@ package final class Engine {
     package func dayStates(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [DayState] {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
-        return DayFold.states(try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
-                              versions: habit.versions)
+        return DayFold.states(
+            try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
+            versions: habit.versions)
     }
 
     package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {
         try dayStates(habitId: habitId, from: day, to: day)[0].value
-    }
-
-    // MARK: Export and import
-
-    package func export(layout: StoreDocument.Layout) throws(HabitError) -> String {
-        var text = ""
-        try export(layout: layout, progress: nil) { (piece) throws(HabitError) in text += piece }
-        return text
-    }
-
-    /// The store's document, record by record from one read snapshot: `write` gets
-    /// the text in pieces of about 64 KiB, so only a piece is ever held. progress
-    /// counts records (habits, entries, rows) and cancels by returning true.
-    package func export(layout: StoreDocument.Layout, progress: TransferProgress?,
-                        write: (String) throws(HabitError) -> Void) throws(HabitError) {
-        try store.snapshot { () throws(HabitError) in
-            let rules = StoreDocument.Rules(weekStart: try weekStart(), streakPolicy: try storeStreakPolicy(), routineBounds: try routineBounds(),
-                                            habitPolicies: try store.habitStreakPolicies())
-            let habits = try store.habits(includeArchived: true)
-            let keys = try store.entryKeys()
-            let tables = try Store.historyTables.map { (name) throws(HabitError) in
-                var rows = try store.tableRows(name)
-                // The header carries these: once is enough, and a store that never set them reads the same.
-                if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
-                return ImportPlan.Table(name: name, rows: rows)
-            }.filter { !$0.rows.isEmpty }
-            var gate = ProgressGate(progress, total: Int64(habits.count) + (try store.entryCount())
-                                        + tables.reduce(0) { $0 + Int64($1.rows.count) })
-            var writer = StoreDocument.Writer(layout: layout, timezone: try timezoneName(), dayStartMinutes: try dayStart(), rules: rules)
-            func record() throws(HabitError) {
-                try gate.step()
-                if writer.text.utf8.count >= Self.exportPiece {
-                    try write(writer.text)
-                    writer.text.removeAll(keepingCapacity: true)
-                }
-            }
-            try gate.start()
-            for habit in habits { writer.habit(habit); try record() }
-            try store.eachEntry { (entry) throws(HabitError) in writer.entry(entry, key: keys[entry.id]); try record() }
-            for table in tables { for row in table.rows { writer.row(table: table.name, row); try record() } }
-            writer.finish()
-            try write(writer.text)
-            gate.finish()
-        }
-    }
-
-    private static let exportPiece = 64 * 1024
-
-    /// The export into a file that appears at path whole or not at all (AtomicOutput):
-    /// on an error or a cancel, path is as it was.
-    package func exportFile(path: String, layout: StoreDocument.Layout, progress: TransferProgress?) throws(HabitError) {
-        guard !path.isEmpty else { throw .invalid("path is empty") }
-        let output: AtomicOutput
-        do throws(AtomicOutput.Failure) { output = try AtomicOutput(path: path) } catch { throw Self.fileError(error, path) }
-        defer { output.abandon() }
-        try export(layout: layout, progress: progress) { (piece) throws(HabitError) in
-            do throws(AtomicOutput.Failure) { try output.write(piece) } catch { throw Self.fileError(error, path) }
-        }
-        do throws(AtomicOutput.Failure) { try output.commit() } catch { throw Self.fileError(error, path) }
-    }
-
-    private static func fileError(_ failure: LineReader.Failure, _ path: String) -> HabitError {
-        switch failure {
-        case .missing: HabitError(.notFound, "no such file: \(path.prefix(300))")
-        case .notRegular: HabitError(.invalid, "\(path.prefix(300)) is not a regular file")
-        case .lineTooLong(let line): HabitError(.invalid, "line \(line): longer than \(JSON.maxBytes) bytes")
-        case .unreadable(let reason): HabitError(.io, "cannot read \(path.prefix(300)): \(reason)")
-        }
-    }
-
-    private static func fileError(_ failure: AtomicOutput.Failure, _ path: String) -> HabitError {
-        switch failure {
-        case .missingFolder: HabitError(.notFound, "no folder for \(path.prefix(300))")
-        case .failed(let reason): HabitError(.io, reason)
-        }
-    }
-
-    /// The settings an export's header carries (not repeated in its settings rows).
-    private static let headerSettings: Set<String> = [
-        SettingKey.timezone, SettingKey.dayStart, ProgressKey.weekStart, PolicyKey.missAllowance, PolicyKey.openDay, PolicyKey.offDays,
-        PolicyKey.routineBounds,
-    ]
-
-    /// Habits.csv and Checkmarks.csv in Loop Habit Tracker's format, rows up to `to` (nil: today).
-    package func exportLoop(to: Int32?) throws(HabitError) -> (habits: String, checkmarks: String) {
-        let last: Int32
-        if let to { last = to } else { last = try today() }
-        guard CivilDate.isValid(last) else { throw .invalid("day \(last) is outside 0001-01-01...9999-12-31") }
-        return try store.snapshot { () throws(HabitError) in
-            let habits = try store.habits(includeArchived: true)
-            var columns: [LoopCSVExport.Column] = []
-            for habit in habits where habit.spec.kind != .measurement {
-                let entries = try store.entries(habitId: habit.id, from: CivilDate.minDay, to: last)
-                let cancelled = DayFold.cancelledIds(in: entries)
-                let skipDays = Set(entries.lazy.filter { $0.kind == .skip && !cancelled.contains($0.id) }.map(\.day))
-                columns.append(.init(habit: habit, states: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), skipDays: skipDays))
-            }
-            let oldest = columns.compactMap { $0.states.lazy.map(\.day).min() }.min() ?? last
-            try CivilDate.checkRange(from: min(oldest, last), to: last, limit: CivilDate.maxRangeDays)
-            return (LoopCSVExport.habitsCSV(habits), LoopCSVExport.checkmarksCSV(columns, to: last))
-        }
-    }
-
-    /// layout nil: read from the content (StoreDocument.detectLayout).
-    package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
-        try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text)))
-    }
-
-    /// An import from a file, as importDocument would read its text. JSON Lines are read
-    /// a line at a time (the text is never whole in memory; the checked plan is); a JSON
-    /// document is read whole. progress counts twice the file's bytes: the first half
-    /// read and checked, the second written.
-    package func importFile(path: String, layout: StoreDocument.Layout?, progress: TransferProgress?) throws(HabitError) {
-        guard !path.isEmpty else { throw .invalid("path is empty") }
-        let file: LineReader
-        do throws(LineReader.Failure) { file = try LineReader(path: path, maxLineBytes: JSON.maxBytes) } catch { throw Self.fileError(error, path) }
-        let size = file.size
-        var gate = ProgressGate(progress, total: size.multipliedReportingOverflow(by: 2).overflow ? size : size * 2)
-        try gate.start()
-        var lines = StoreDocument.LinesReader()
-        var resolved = layout
-        func nextLine() throws(HabitError) -> ArraySlice<UInt8>? {
-            do throws(LineReader.Failure) { return try file.next() } catch { throw Self.fileError(error, path) }
-        }
-        while let line = try nextLine() {
-            if resolved == nil, !StoreDocument.LinesReader.isBlank(line) {
-                resolved = StoreDocument.detectLayout(String(decoding: line, as: UTF8.self))
-            }
-            if resolved == .json { break }
-            try lines.line(line)
-            try gate.advance(to: file.consumed)
-        }
-        let plan: ImportPlan
-        if resolved == .json {
-            // One document: no record boundary to stop at, so it is read whole.
-            guard case .success(let bytes) = WholeFile.read(path, maxBytes: JSON.maxBytes),
-                  let text = String(validating: bytes, as: UTF8.self) else {
-                throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
-            }
-            plan = try StoreDocument.decode(text, layout: .json)
-        } else {
-            plan = try lines.finish()
-        }
-        try gate.advance(to: size)
-        let entries = max(1, plan.entries.count)
-        try apply(plan) { (written) throws(HabitError) in
-            try gate.advance(to: size + Int64(Double(size) * Double(written) / Double(entries)))
-        }
-        gate.finish()
-    }
-
-    /// Loop's zip as Loop hands it to its users: every file must be UTF-8 text.
-    package func importLoopArchive(_ bytes: [UInt8]) throws(HabitError) {
-        guard Zip.looksLikeZip(bytes) else { throw .invalid("not a zip archive (Loop's CSV export is one)") }
-        var files: [String: String] = [:]
-        for entry in try Zip.entries(bytes) {
-            guard let text = String(validating: entry.data, as: UTF8.self) else {
-                throw .invalid("zip entry '\(entry.name.prefix(100))' is not UTF-8 text")
-            }
-            files[entry.name] = text
-        }
-        try apply(try LoopCSV.plan(archive: files, today: today(), nowMs: now()))
-    }
-
-    /// Loop's full backup database, read-only, every schema version LoopBackup reads.
-    package func importLoopBackup(path: String) throws(HabitError) {
-        try apply(try LoopDatabase.read(path: path).plan(today: today(), nowMs: now()))
-    }
-
-    package func importHabitBull(_ csv: String) throws(HabitError) {
-        try apply(try HabitBullCSV.plan(csv, today: today(), nowMs: now()))
-    }
-
-    package func importLoop(habitsCSV: String, checkmarksCSV: String) throws(HabitError) {
-        try apply(try LoopCSV.plan(habitsCSV: habitsCSV, checkmarksCSV: checkmarksCSV, today: today(), nowMs: now()))
-    }
-
-    /// Writes a checked plan in one transaction: all of it or none.
-    /// written: called after each entry with the count written so far.
-    private func apply(_ plan: ImportPlan, written: ((Int) throws(HabitError) -> Void)? = nil) throws(HabitError) {
-        defer { historyCache.removeAll() }
-        try store.atomically { () throws(HabitError) in
-            // The header's zone must be one hc_store_set_timezone takes, used or not.
-            if let settings = plan.settings {
-                do throws(HabitError) { _ = try ZoneDatabase.load(settings.timezone) } catch { throw error.prefixed("the header") }
-            }
-            // A store that has no habits yet takes the settings of the one exported, and
-            // a whole export's other tables: a restore. Merging into a store with habits
-            // adds habits and entries only (the other rows name ids of the exported store).
-            let restoring = try store.habits(includeArchived: true).isEmpty
-            if let settings = plan.settings, restoring {
-                // The synced settings only where they differ from the store's: a default
-                // written out would be a setting the exported store never had, and sync
-                // would carry it to other devices as a fresh choice.
-                if settings.timezone != (try timezoneName()) { try setTimezone(settings.timezone) }
-                if settings.dayStartMinutes != (try dayStart()) { try setDayStart(settings.dayStartMinutes) }
-                if let weekStart = settings.weekStart, weekStart != (try self.weekStart()) { try setWeekStart(Int32(weekStart)) }
-                if let policy = settings.streakPolicy { try writeStoreStreakPolicy(policy) }
-                if let bounds = settings.routineBounds { try setRoutineBounds(bounds) }
-            }
-            var habitIds: [Int64] = []
-            for (index, item) in plan.habits.enumerated() {
-                do throws(HabitError) {
-                    if item.archivedDay == nil { try requireNameFree(item.spec.name, except: nil) }
-                    let id = try store.insertHabit(item.spec, versions: item.versions, archivedDay: item.archivedDay,
-                                                   createdAtMs: item.createdAtMs)
-                    if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
-                    for settings in item.reminders {
-                        let ruleId = try store.insertReminderRule(habitId: id, createdAtMs: item.createdAtMs)
-                        try store.setReminderVersion(ruleId: ruleId, fromDay: item.spec.startDay, settings: try settings.validated())
-                        cachedReminderRules = nil
-                    }
-                    habitIds.append(id)
-                } catch {
-                    throw error.prefixed("habit \(index + 1) '\(item.spec.name)'")
-                }
-            }
-            var entryIds: [Int64] = []
-            entryIds.reserveCapacity(plan.entries.count)
-            for (index, item) in plan.entries.enumerated() {
-                let id = try store.insertEntry(
-                    habitId: habitIds[item.habitIndex], day: item.day, kind: item.kind, value: item.value,
-                    recordedAtMs: item.recordedAtMs, source: item.source, undoes: item.undoesIndex.map { entryIds[$0] }, note: item.note)
-                if let key = item.key {
-                    if let existing = try store.entryId(forKey: key) {
-                        throw HabitError.conflict("entry \(index + 1): key '\(key.prefix(200))' already appended entry #\(existing) here")
-                    }
-                    try store.insertEntryKey(key, entryId: id)
-                }
-                entryIds.append(id)
-                try written?(entryIds.count)
-            }
-            if restoring && !plan.tables.isEmpty {
-                guard habitIds == plan.habitIds, entryIds == plan.entryIds else {
-                    throw HabitError.conflict("a whole restore needs a new store: this one's habit or entry ids differ from the document's")
-                }
-                for table in plan.tables { try store.insertRows(table.name, table.rows) }
-                // Restored vacations and settings sync from here on, as this replica's records.
-                try store.logUnsyncedRecords(force: true)
-                dropCaches()
-            }
-        }
     }
 }

@@ -33,9 +33,11 @@ struct HistoryCache {
 
     mutating func store(_ habit: Habit, days: [DayState]) -> Folded {
         let fromStart = days[Self.firstIndex(in: days, atOrAfter: habit.spec.startDay)...]
-        let folded = Folded(habit: habit, days: days,
-                            history: HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
-                                                  days: Array(fromStart)))
+        let folded = Folded(
+            habit: habit, days: days,
+            history: HabitHistory(
+                spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
+                days: Array(fromStart)))
         if enabled { byHabit[habit.id] = folded }
         return folded
     }
@@ -43,7 +45,7 @@ struct HistoryCache {
     /// Replaces one day's state after this handle appended to it.
     mutating func update(habitId: Int64, with state: DayState) {
         guard var folded = byHabit[habitId] else { return }
-        byHabit[habitId] = nil // no copy-on-write of the arrays below
+        byHabit[habitId] = nil  // no copy-on-write of the arrays below
         let index = Self.firstIndex(in: folded.days, atOrAfter: state.day)
         if index < folded.days.count && folded.days[index].day == state.day {
             folded.days[index] = state

@@ -49,8 +49,9 @@ extension Engine {
         guard cachesHistories else {
             // The reference: every entry as stored, grouped by day and folded.
             let entries = try store.entries(habitId: habit.id, from: from, to: asOf)
-            return HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
-                                days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
+            return HabitHistory(
+                spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
+                days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
         }
         try revalidateCaches()
         let folded: HistoryCache.Folded
@@ -77,16 +78,16 @@ extension Engine {
         return try today()
     }
 
-
     // MARK: Results
 
     package func streaks(habitId: Int64, asOf: Int32?, best: Int) throws(HabitError) -> (summary: StreakSummary, schedule: Schedule) {
         let asOf = try resolve(asOf)
         let habit = try habit(id: habitId)
         let history = try history(of: habit, through: asOf)
-        let summary = Streaks.summary(history, asOf: asOf, weekStart: try weekStart(),
-                                      vacations: Vacation.ranges(try vacations(), habitId: habitId),
-                                      policy: try streakPolicy(habitId: habitId), best: best)
+        let summary = Streaks.summary(
+            history, asOf: asOf, weekStart: try weekStart(),
+            vacations: Vacation.ranges(try vacations(), habitId: habitId),
+            policy: try streakPolicy(habitId: habitId), best: best)
         return (summary, history.schedule(on: asOf))
     }
 
@@ -94,8 +95,9 @@ extension Engine {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
         // Today is the open day: a past range is all over, as Loop scores it.
-        return Scores.strengthSeries(try history(of: habit, through: to), from: from, to: to, asOf: try today(), weekStart: try weekStart(),
-                                     vacations: Vacation.ranges(try vacations(), habitId: habitId))
+        return Scores.strengthSeries(
+            try history(of: habit, through: to), from: from, to: to, asOf: try today(), weekStart: try weekStart(),
+            vacations: Vacation.ranges(try vacations(), habitId: habitId))
     }
 
     package func completion(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> Scores.Completion {
@@ -103,8 +105,9 @@ extension Engine {
         // Judged as of today: a past window's last day is over, not open.
         let asOf = try today()
         let habit = try habit(id: habitId)
-        let occurrences = Judge.occurrences(try history(of: habit, through: asOf), asOf: asOf, weekStart: try weekStart(),
-                                            vacations: Vacation.ranges(try vacations(), habitId: habitId))
+        let occurrences = Judge.occurrences(
+            try history(of: habit, through: asOf), asOf: asOf, weekStart: try weekStart(),
+            vacations: Vacation.ranges(try vacations(), habitId: habitId))
         return Scores.completion(occurrences, from: from, to: to, judgedAtDayEnd: HabitHistory.judgedAtDayEnd(habit.spec))
     }
 
@@ -112,8 +115,9 @@ extension Engine {
     package func tallies(from: Int32, to: Int32, group: String? = nil) throws(HabitError) -> [Global.DayTally] {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let asOf = try today()
-        return Global.tally(try globalInputs(group: group, through: max(to, asOf)), vacations: try vacations(), from: from, to: to,
-                            asOf: asOf, weekStart: try weekStart(), group: group)
+        return Global.tally(
+            try globalInputs(group: group, through: max(to, asOf)), vacations: try vacations(), from: from, to: to,
+            asOf: asOf, weekStart: try weekStart(), group: group)
     }
 
     /// The histories the store-wide results read: every habit but measurements, or one group's.
@@ -122,7 +126,10 @@ extension Engine {
         for habit in try habits(includeArchived: true) where habit.spec.kind != .measurement {
             // A habit counts in a group on the days its version is in it.
             if let group, !habit.versions.contains(where: { $0.group?.lowercased() == group.lowercased() }),
-               habit.spec.group?.lowercased() != group.lowercased() { continue }
+                habit.spec.group?.lowercased() != group.lowercased()
+            {
+                continue
+            }
             inputs.append(Global.Input(history: try history(of: habit, through: last), habitId: habit.id))
         }
         return inputs
@@ -130,8 +137,12 @@ extension Engine {
 
     /// A group some active habit is in, or was in on some day (its versions).
     private func checkGroup(_ group: String) throws(HabitError) {
-        guard try habits(includeArchived: false).contains(where: { $0.versions.contains { $0.group?.lowercased() == group.lowercased() }
-                                                                   || $0.spec.group?.lowercased() == group.lowercased() }) else {
+        guard
+            try habits(includeArchived: false).contains(where: {
+                $0.versions.contains { $0.group?.lowercased() == group.lowercased() }
+                    || $0.spec.group?.lowercased() == group.lowercased()
+            })
+        else {
             throw .notFound("no active habit is in the group '\(group.prefix(200))'")
         }
     }
@@ -141,17 +152,21 @@ extension Engine {
     package func dayReadings(group: String?, day: Int32?) throws(HabitError) -> Global.DayReadings {
         if let group { try checkGroup(group) }
         let day = try resolve(day), asOf = try today()
-        return Global.dayReadings(try globalInputs(group: group, through: max(day, asOf)), vacations: try vacations(), day: day,
-                                  asOf: asOf, weekStart: try weekStart(), group: group)
+        return Global.dayReadings(
+            try globalInputs(group: group, through: max(day, asOf)), vacations: try vacations(), day: day,
+            asOf: asOf, weekStart: try weekStart(), group: group)
     }
 
     /// A group's completion on one day and over a window.
     package func groupCompletion(_ group: String, asOf: Int32?, from: Int32, to: Int32) throws(HabitError)
-        -> (day: Scores.Completion, window: Scores.Completion) {
+        -> (day: Scores.Completion, window: Scores.Completion)
+    {
         try checkGroup(group)
         let day = try resolve(asOf)
-        return (Global.completion(try tallies(from: day, to: day, group: group)),
-                Global.completion(try tallies(from: from, to: to, group: group)))
+        return (
+            Global.completion(try tallies(from: day, to: day, group: group)),
+            Global.completion(try tallies(from: from, to: to, group: group))
+        )
     }
 
     package func globalStreaks(asOf: Int32?) throws(HabitError) -> (perfect: StreakSummary, active: StreakSummary) {
@@ -164,8 +179,10 @@ extension Engine {
         for habit in habits { inputs.append(Global.Input(history: try history(of: habit, through: asOf), habitId: habit.id)) }
         let tallies = Global.tally(inputs, vacations: try vacations(), from: first, to: asOf, asOf: asOf, weekStart: try weekStart())
         let policy = try storeStreakPolicy()
-        return (Streaks.summary(Global.perfectDays(tallies, asOf: asOf, policy: policy), policy: policy, best: 0),
-                Streaks.summary(Global.activeDays(tallies, asOf: asOf), policy: policy, best: 0))
+        return (
+            Streaks.summary(Global.perfectDays(tallies, asOf: asOf, policy: policy), policy: policy, best: 0),
+            Streaks.summary(Global.activeDays(tallies, asOf: asOf), policy: policy, best: 0)
+        )
     }
 
     package struct DueItem: Equatable, Sendable {
@@ -183,8 +200,10 @@ extension Engine {
         var items: [DueItem] = []
         for habit in try habits(includeArchived: false) where habit.spec.kind != .measurement {
             let history = try history(of: habit, through: day)
-            let demand = Judge.demands(history, from: day, to: day, asOf: day, weekStart: weekStart,
-                                       vacations: Vacation.ranges(vacations, habitId: habit.id)).first
+            let demand = Judge.demands(
+                history, from: day, to: day, asOf: day, weekStart: weekStart,
+                vacations: Vacation.ranges(vacations, habitId: habit.id)
+            ).first
             let state: DueItem.State
             switch demand {
             case .due(let done)?: state = done || history.isMarkedDone(day) ? .done : .pending
@@ -207,8 +226,8 @@ extension Engine {
         package var change: Double?
 
         package static func == (a: MeasurementStats, b: MeasurementStats) -> Bool {
-            a.count == b.count && a.latest?.day == b.latest?.day && a.latest?.value == b.latest?.value &&
-                a.best?.day == b.best?.day && a.best?.value == b.best?.value && a.change == b.change
+            a.count == b.count && a.latest?.day == b.latest?.day && a.latest?.value == b.latest?.value && a.best?.day == b.best?.day
+                && a.best?.value == b.best?.value && a.change == b.change
         }
     }
 

@@ -35,9 +35,7 @@ extension Engine {
     /// (nil: today), so no day already lived is rewritten.
     package func changeReminderRule(id: Int64, _ settings: ReminderRule.Settings?, fromDay: Int32?) throws(HabitError) {
         let settings = try settings?.validated()
-        let today = try today()
-        let day = try resolve(fromDay)
-        guard day >= today else { throw .invalid("a reminder changes from today on, not from a day already lived") }
+        let day = try EffectiveDay.fromTodayOn(try resolve(fromDay), today: try today(), "a reminder changes")
         try store.atomically { () throws(HabitError) in
             guard id > 0, try store.reminderRuleHabit(ruleId: id) != nil else { throw .notFound("no reminder rule with id \(id)") }
             try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
@@ -60,9 +58,7 @@ extension Engine {
 
     /// Sets the store's quiet hours (nil: none) from a day on, today or later (nil: today).
     package func setQuietHours(_ hours: QuietHours?, fromDay: Int32?) throws(HabitError) {
-        let today = try today()
-        let day = try resolve(fromDay)
-        guard day >= today else { throw .invalid("quiet hours change from today on, not from a day already lived") }
+        let day = try EffectiveDay.fromTodayOn(try resolve(fromDay), today: try today(), "quiet hours change")
         try store.atomically { () throws(HabitError) in try store.setQuietHours(fromDay: day, hours) }
     }
 
@@ -119,10 +115,7 @@ extension Engine {
     /// A new instant for the same reminder (rule and day), at most a day after it;
     /// the reminder snoozed counts as delivered.
     package func snoozeReminder(ruleId: Int64, day: Int32, atMs: Int64, untilMs: Int64) throws(HabitError) {
-        let (gap, overflow) = untilMs.subtractingReportingOverflow(atMs)
-        guard untilMs > atMs, !overflow, gap <= 86_400_000 else {
-            throw .invalid("a snooze moves a reminder forward by at most a day: \(untilMs) ms is not within (\(atMs), \(atMs) + 1 day]")
-        }
+        try ReminderPlan.Snooze.validate(fromMs: atMs, untilMs: untilMs)
         let at = now()
         try store.atomically { () throws(HabitError) in
             let reminder = try existingReminder(ruleId: ruleId, day: day, atMs: atMs)
@@ -145,7 +138,7 @@ extension Engine {
 
     /// Every rule with its versions, read once per change of the store.
     private func allReminderRules() throws(HabitError) -> [ReminderRule] {
-        _ = try clock() // drops the caches when another connection committed
+        _ = try clock()  // drops the caches when another connection committed
         if let cachedReminderRules { return cachedReminderRules }
         let rules = try store.reminderRules(habitId: nil)
         cachedReminderRules = rules
@@ -186,11 +179,14 @@ extension Engine {
         inputs.reserveCapacity(habits.count)
         for (habit, from) in zip(habits, readFrom) {
             let states = DayFold.sparseStates(entries.removeValue(forKey: habit.id) ?? [], habit: habit.spec, versions: habit.versions)
-            inputs.append(ReminderPlan.HabitInput(habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),
-                                                  vacations: Vacation.ranges(vacations, habitId: habit.id), rules: rulesByHabit[habit.id] ?? []))
+            inputs.append(
+                ReminderPlan.HabitInput(
+                    habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),
+                    vacations: Vacation.ranges(vacations, habitId: habit.id), rules: rulesByHabit[habit.id] ?? []))
         }
-        var reminders = try ReminderPlan.reminders(inputs, quietHours: try store.quietHours(), snoozes: snoozes, clock: clock,
-                                                   fromMs: fromMs, toMs: toMs, weekStart: weekStart)
+        var reminders = try ReminderPlan.reminders(
+            inputs, quietHours: try store.quietHours(), snoozes: snoozes, clock: clock,
+            fromMs: fromMs, toMs: toMs, weekStart: weekStart)
         let delivered = try store.reminderDeliveries(fromMs: fromMs, toMs: toMs)
         if !delivered.isEmpty {
             for index in reminders.indices { reminders[index].fired = delivered.contains(reminders[index].key) }

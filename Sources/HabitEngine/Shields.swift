@@ -75,9 +75,7 @@ extension Engine {
     /// Changes a rule (settings) or removes it (nil) from a day on: today or later.
     package func changeShieldRule(id: Int64, _ settings: ShieldRule.Settings?, fromDay: Int32?) throws(HabitError) {
         let settings = try settings?.validated()
-        let today = try today()
-        let day = try resolve(fromDay)
-        guard day >= today else { throw .invalid("a shield rule changes from today on, not from a day already lived") }
+        let day = try EffectiveDay.fromTodayOn(try resolve(fromDay), today: try today(), "a shield rule changes")
         try store.atomically { () throws(HabitError) in
             guard id > 0, try store.shieldRuleExists(id: id) else { throw .notFound("no shield rule with id \(id)") }
             if let settings { try checkHabits(settings) }
@@ -112,7 +110,7 @@ extension Engine {
     package func shieldStates(atMs: Int64?) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
         let atMs = atMs ?? now()
         if cachesShieldStates, var cache = shieldCache, atMs >= cache.fromMs, try store.changeStamp() == cache.stamp {
-            shieldCache = nil // mutated in place below, not copied
+            shieldCache = nil  // mutated in place below, not copied
             let answers = try? cache.evaluation.statesWithNext(atMs: atMs)
             if let answers = answers ?? nil {
                 shieldCache = cache
@@ -154,11 +152,13 @@ extension Engine {
         let firstDay = try clock.localDay(utcMs: atMs) - 32
         var emergencyDays: [Int64: [Int32]] = [:]
         for (rule, day) in try store.emergencyDays(fromDay: firstDay) { emergencyDays[rule, default: []].append(day) }
-        return ShieldCache(stamp: stamp, revision: revision, evaluation: ShieldPlan.Evaluation(inputs, dataEndMs: atMs + aheadDays * 86_400_000 + 1),
-                           rules: inputs.rules, clock: clock, weekStart: try weekStart(), emergencyDays: emergencyDays, fromMs: atMs)
+        return ShieldCache(
+            stamp: stamp, revision: revision, evaluation: ShieldPlan.Evaluation(inputs, dataEndMs: atMs + aheadDays * 86_400_000 + 1),
+            rules: inputs.rules, clock: clock, weekStart: try weekStart(), emergencyDays: emergencyDays, fromMs: atMs)
     }
 
-    private func stateViews(_ answers: [(ShieldPlan.State, ShieldPlan.Transition?)], _ cache: ShieldCache, atMs: Int64) throws(HabitError) -> [ShieldStateView] {
+    private func stateViews(_ answers: [(ShieldPlan.State, ShieldPlan.Transition?)], _ cache: ShieldCache, atMs: Int64) throws(HabitError) -> [ShieldStateView]
+    {
         let today = try cache.clock.localDay(utcMs: atMs)
         var result: [ShieldStateView] = []
         result.reserveCapacity(answers.count)
@@ -169,8 +169,10 @@ extension Engine {
             if let settings = ruleView?.settings {
                 left = EmergencyBudget.remaining(settings, day: today, usedDays: cache.emergencyDays[rule.id] ?? [], weekStart: cache.weekStart)
             }
-            result.append(ShieldStateView(state: state, rule: ruleView, next: next,
-                                          earlier: ShieldPlan.earlier(state, settings: ruleView?.settings, emergencyLeft: left), emergencyLeft: left))
+            result.append(
+                ShieldStateView(
+                    state: state, rule: ruleView, next: next,
+                    earlier: ShieldPlan.earlier(state, settings: ruleView?.settings, emergencyLeft: left), emergencyLeft: left))
         }
         return result
     }
@@ -186,14 +188,18 @@ extension Engine {
             let revision = try store.shieldRevision()
             let inputs = try shieldInputs(fromMs: fromMs, toMs: toMs, ahead: 2)
             let dayStart = inputs.dayStartMinutes
-            return (revision, try ShieldPlan.transitions(inputs, fromMs: fromMs, toMs: toMs).map { (t) throws(HabitError) in
-                let zone = inputs.zones.zone(at: t.atMs)
-                let clock = DayClock(zone: zone, dayStartMinutes: dayStart)
-                let offset = try clock.utcOffsetSeconds(utcMs: t.atMs)
-                let local = floorDiv(t.atMs / 1000 + Int64(offset), 60)
-                return ShieldTransitionView(transition: t, localDay: Int32(clamping: floorDiv(local, 1440)),
-                                            localMinute: Int32(clamping: local - floorDiv(local, 1440) * 1440), zone: zone.name, offsetSeconds: offset)
-            })
+            return (
+                revision,
+                try ShieldPlan.transitions(inputs, fromMs: fromMs, toMs: toMs).map { (t) throws(HabitError) in
+                    let zone = inputs.zones.zone(at: t.atMs)
+                    let clock = DayClock(zone: zone, dayStartMinutes: dayStart)
+                    let offset = try clock.utcOffsetSeconds(utcMs: t.atMs)
+                    let local = floorDiv(t.atMs / 1000 + Int64(offset), 60)
+                    return ShieldTransitionView(
+                        transition: t, localDay: Int32(clamping: floorDiv(local, 1440)),
+                        localMinute: Int32(clamping: local - floorDiv(local, 1440) * 1440), zone: zone.name, offsetSeconds: offset)
+                }
+            )
         }
     }
 
@@ -218,9 +224,10 @@ extension Engine {
         for id in ids.sorted() {
             // A habit a rule names that this store does not hold lifts nothing.
             guard let habit = try store.habitFoldSpec(id: id) else { continue }
-            habits[id] = ShieldPlan.habitDays(try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
-                                              versions: habit.versions,
-                                              vacations: Vacation.ranges(vacations, habitId: id))
+            habits[id] = ShieldPlan.habitDays(
+                try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
+                versions: habit.versions,
+                vacations: Vacation.ranges(vacations, habitId: id))
         }
         var sessions: [ShieldPlan.Session] = []
         if rules.contains(where: { $0.versions.contains { $0.settings?.sessionLifts == true } }) {
@@ -244,8 +251,9 @@ extension Engine {
             for change in changes { list.append((change.atMs, try load(change.to))) }
             zones = ShieldPlan.ZoneHistory(initial: try load(first.from), changes: list)
         }
-        return ShieldPlan.Inputs(rules: rules, habits: habits, sessions: sessions, emergencies: try store.emergencyUnlocks(fromMs: low),
-                                 zones: zones, dayStartMinutes: clock.dayStartMinutes)
+        return ShieldPlan.Inputs(
+            rules: rules, habits: habits, sessions: sessions, emergencies: try store.emergencyUnlocks(fromMs: low),
+            zones: zones, dayStartMinutes: clock.dayStartMinutes)
     }
 
     // MARK: Emergency unlocks
@@ -264,7 +272,8 @@ extension Engine {
                 throw .conflict("shield rule \(ruleId) is not in effect today")
             }
             if let left = try emergencyLeft(ruleId, settings, day: day, weekStart: try weekStart()), left <= 0 {
-                throw HabitError(.insufficient, "no emergency unlock left: rule '\(settings.name)' allows \(settings.budgetCount) per \(settings.budgetPeriod.name)")
+                throw HabitError(
+                    .insufficient, "no emergency unlock left: rule '\(settings.name)' allows \(settings.budgetCount) per \(settings.budgetPeriod.name)")
             }
             return try store.insertEmergencyUnlock(ruleId: ruleId, atMs: at, day: day, minutes: minutes, reason: reason)
         }

@@ -23,8 +23,8 @@ package final class AtomicOutput {
     private var fd: Int32
 
     package enum Failure: Error, Equatable {
-        case missingFolder      // the folder of path does not exist
-        case failed(String)     // what failed, with strerror's words
+        case missingFolder  // the folder of path does not exist
+        case failed(String)  // what failed, with strerror's words
     }
 
     /// Creates the temporary file with `mode` (0600 by default: an export is a

@@ -4,10 +4,10 @@ import HabitPlatform
 /// not the file. Lines are split at "\n" (a "\r" before it is left to the caller).
 package final class LineReader {
     package enum Failure: Error, Equatable {
-        case missing                 // no such file
-        case notRegular              // a folder, a device
-        case lineTooLong(Int)        // a line longer than the limit (its number)
-        case unreadable(String)      // open or read failed: strerror's words
+        case missing  // no such file
+        case notRegular  // a folder, a device
+        case lineTooLong(Int)  // a line longer than the limit (its number)
+        case unreadable(String)  // open or read failed: strerror's words
     }
 
     /// The file's size when opened, and the bytes handed out so far (lines and their "\n").

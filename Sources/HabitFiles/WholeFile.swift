@@ -5,9 +5,9 @@ import HabitPlatform
 /// files report 0), retries reads a signal interrupted, and stops past a limit.
 package enum WholeFile {
     package enum Failure: Error, Equatable {
-        case missing            // no such file
-        case notRegular         // a folder, a device, a socket
-        case tooLarge           // more than the caller's limit
+        case missing  // no such file
+        case notRegular  // a folder, a device, a socket
+        case tooLarge  // more than the caller's limit
         case unreadable(Int32)  // open or read failed: errno
     }
 

@@ -1,6 +1,6 @@
 import CLibPQ
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// A value sent to PostgreSQL: every query is parameterised, never spliced.
 package enum SQLParam {
@@ -123,7 +123,8 @@ package final class PostgresConnection {
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK else {
             let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) } ?? "08006"
             let message = PQresultErrorMessage(result).map { String(cString: $0) } ?? "unknown error"
-            throw PostgresError(sqlstate: state, message: message.isEmpty ? "hub query failed: \(Self.connectionMessage(conn))" : message.trimmingTrailingNewlines())
+            throw PostgresError(
+                sqlstate: state, message: message.isEmpty ? "hub query failed: \(Self.connectionMessage(conn))" : message.trimmingTrailingNewlines())
         }
         let rowCount = Int(PQntuples(result))
         let columnCount = Int(PQnfields(result))

@@ -2,15 +2,15 @@
 // HabitPlatform. Built and tested on Linux (Glibc); Musl (static Linux SDK), Darwin
 // (macOS, iOS) and Android are written for but not built here (docs/PLATFORMS.md).
 #if canImport(Glibc)
-@_exported import Glibc
+    @_exported import Glibc
 #elseif canImport(Musl)
-@_exported import Musl
+    @_exported import Musl
 #elseif canImport(Darwin)
-@_exported import Darwin
+    @_exported import Darwin
 #elseif canImport(Android)
-@_exported import Android
+    @_exported import Android
 #else
-#error("habitcore needs a POSIX C library (Glibc, Musl, Darwin or Android)")
+    #error("habitcore needs a POSIX C library (Glibc, Musl, Darwin or Android)")
 #endif
 
 // read(2), write(2) and close(2) under names that types with methods called read,

@@ -7,26 +7,26 @@
 /// do; iOS and its siblings load only the app's own signed code, so there only
 /// callback verifiers run.
 #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-package let platformLoadsSharedObjectFiles = false
+    package let platformLoadsSharedObjectFiles = false
 #else
-package let platformLoadsSharedObjectFiles = true
+    package let platformLoadsSharedObjectFiles = true
 #endif
 
 /// The platform's name, for the errors that say what it lacks.
 package var platformName: String {
     #if os(iOS)
-    "iOS"
+        "iOS"
     #elseif os(tvOS)
-    "tvOS"
+        "tvOS"
     #elseif os(watchOS)
-    "watchOS"
+        "watchOS"
     #elseif os(visionOS)
-    "visionOS"
+        "visionOS"
     #elseif os(macOS)
-    "macOS"
+        "macOS"
     #elseif os(Android)
-    "Android"
+        "Android"
     #else
-    "Linux"
+        "Linux"
     #endif
 }

@@ -17,11 +17,11 @@ package struct FileIdentity: Equatable, Sendable {
         inode = UInt64(truncatingIfNeeded: info.st_ino)
         size = Int64(truncatingIfNeeded: info.st_size)
         #if canImport(Darwin)
-        modifiedSeconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_sec)
-        modifiedNanoseconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_nsec)
+            modifiedSeconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_sec)
+            modifiedNanoseconds = Int64(truncatingIfNeeded: info.st_mtimespec.tv_nsec)
         #else
-        modifiedSeconds = Int64(truncatingIfNeeded: info.st_mtim.tv_sec)
-        modifiedNanoseconds = Int64(truncatingIfNeeded: info.st_mtim.tv_nsec)
+            modifiedSeconds = Int64(truncatingIfNeeded: info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int64(truncatingIfNeeded: info.st_mtim.tv_nsec)
         #endif
     }
 }

@@ -15,8 +15,10 @@ package final class CallbackVerifier: Verifier {
     /// Cleared only by the registering thread, before anyone else holds the verifier.
     private var armed = true
 
-    package init(id: String, version: String, callback: hc_verify_callback, userData: UnsafeMutableRawPointer?,
-                 release: hc_release_callback? = nil) {
+    package init(
+        id: String, version: String, callback: hc_verify_callback, userData: UnsafeMutableRawPointer?,
+        release: hc_release_callback? = nil
+    ) {
         self.id = id
         self.version = version
         self.callback = callback

@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// Runs a program that reads its input on stdin and answers on stdout, with a time
 /// limit and an output cap: how executable plugins and isolated shared objects run.
@@ -15,71 +15,78 @@ package enum ChildProcess {
 
     /// Runs the program to its end (or kills it) and returns its stdout. The whole input
     /// is written as the program reads it; a program that never reads cannot block us.
-    package static func run(path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
-                            environment extra: [String] = []) -> Result<[UInt8], Failure> {
+    package static func run(
+        path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
+        environment extra: [String] = []
+    ) -> Result<[UInt8], Failure> {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
-        // posix_spawn and fork are unavailable there: say so as the verdict's reason.
-        return .failure(Failure(reason: "unsupported_platform",
-                                message: "\(platformName) starts no child processes: only callback verifiers run there"))
+            // posix_spawn and fork are unavailable there: say so as the verdict's reason.
+            return .failure(
+                Failure(
+                    reason: "unsupported_platform",
+                    message: "\(platformName) starts no child processes: only callback verifiers run there"))
         #else
-        return spawn(path: path, arguments: arguments, input: input, timeoutMs: timeoutMs, environment: extra)
+            return spawn(path: path, arguments: arguments, input: input, timeoutMs: timeoutMs, environment: extra)
         #endif
     }
 
     #if !(os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-    private static func spawn(path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
-                              environment extra: [String] = []) -> Result<[UInt8], Failure> {
-        // stdin is a socket so a closed end gives EPIPE, not SIGPIPE (HabitPlatform says how).
-        var stdinPair: [Int32] = [-1, -1]
-        var stdoutPipe: [Int32] = [-1, -1]
-        var stderrPipe: [Int32] = [-1, -1]
-        guard streamSocketPairCloseOnExec(&stdinPair) else {
-            return .failure(Failure(reason: "spawn_failed", message: "socketpair: \(String(cString: strerror(errno)))"))
-        }
-        guard pipeCloseOnExec(&stdoutPipe) else {
-            close(stdinPair[0]); close(stdinPair[1])
-            return .failure(Failure(reason: "spawn_failed", message: "pipe: \(String(cString: strerror(errno)))"))
-        }
-        guard pipeCloseOnExec(&stderrPipe) else {
-            for fd in stdinPair + stdoutPipe { close(fd) }
-            return .failure(Failure(reason: "spawn_failed", message: "pipe: \(String(cString: strerror(errno)))"))
-        }
-        var actions = newSpawnFileActions()
-        posix_spawn_file_actions_init(&actions)
-        posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
-        posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
-        var attributes = newSpawnAttributes()
-        posix_spawnattr_init(&attributes)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var pid: pid_t = 0
-        var environment: [UnsafeMutablePointer<CChar>?] = []
-        if !extra.isEmpty {
-            // Ours first: getenv takes the first of a name.
-            for entry in extra { environment.append(strdup(entry)) }
-            var index = 0
-            while let inherited = processEnvironment, let entry = inherited[index] { environment.append(strdup(entry)); index += 1 }
-            environment.append(nil)
-        }
-        defer { for entry in environment { free(entry) } }
-        var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
-        defer { for entry in argv { free(entry) } }
-        let status = environment.isEmpty
-            ? posix_spawn(&pid, path, &actions, &attributes, &argv, processEnvironment)
-            : posix_spawn(&pid, path, &actions, &attributes, &argv, &environment)
-        posix_spawn_file_actions_destroy(&actions)
-        posix_spawnattr_destroy(&attributes)
-        close(stdinPair[1]); close(stdoutPipe[1]); close(stderrPipe[1])
-        guard status == 0 else {
+        private static func spawn(
+            path: String, arguments: [String], input: [UInt8], timeoutMs: Int64,
+            environment extra: [String] = []
+        ) -> Result<[UInt8], Failure> {
+            // stdin is a socket so a closed end gives EPIPE, not SIGPIPE (HabitPlatform says how).
+            var stdinPair: [Int32] = [-1, -1]
+            var stdoutPipe: [Int32] = [-1, -1]
+            var stderrPipe: [Int32] = [-1, -1]
+            guard streamSocketPairCloseOnExec(&stdinPair) else {
+                return .failure(Failure(reason: "spawn_failed", message: "socketpair: \(String(cString: strerror(errno)))"))
+            }
+            guard pipeCloseOnExec(&stdoutPipe) else {
+                close(stdinPair[0]); close(stdinPair[1])
+                return .failure(Failure(reason: "spawn_failed", message: "pipe: \(String(cString: strerror(errno)))"))
+            }
+            guard pipeCloseOnExec(&stderrPipe) else {
+                for fd in stdinPair + stdoutPipe { close(fd) }
+                return .failure(Failure(reason: "spawn_failed", message: "pipe: \(String(cString: strerror(errno)))"))
+            }
+            var actions = newSpawnFileActions()
+            posix_spawn_file_actions_init(&actions)
+            posix_spawn_file_actions_adddup2(&actions, stdinPair[1], 0)
+            posix_spawn_file_actions_adddup2(&actions, stdoutPipe[1], 1)
+            posix_spawn_file_actions_adddup2(&actions, stderrPipe[1], 2)
+            var attributes = newSpawnAttributes()
+            posix_spawnattr_init(&attributes)
+            posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP))
+            posix_spawnattr_setpgroup(&attributes, 0)
+            var pid: pid_t = 0
+            var environment: [UnsafeMutablePointer<CChar>?] = []
+            if !extra.isEmpty {
+                // Ours first: getenv takes the first of a name.
+                for entry in extra { environment.append(strdup(entry)) }
+                var index = 0
+                while let inherited = processEnvironment, let entry = inherited[index] { environment.append(strdup(entry)); index += 1 }
+                environment.append(nil)
+            }
+            defer { for entry in environment { free(entry) } }
+            var argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
+            defer { for entry in argv { free(entry) } }
+            let status =
+                environment.isEmpty
+                ? posix_spawn(&pid, path, &actions, &attributes, &argv, processEnvironment)
+                : posix_spawn(&pid, path, &actions, &attributes, &argv, &environment)
+            posix_spawn_file_actions_destroy(&actions)
+            posix_spawnattr_destroy(&attributes)
+            close(stdinPair[1]); close(stdoutPipe[1]); close(stderrPipe[1])
+            guard status == 0 else {
+                close(stdinPair[0]); close(stdoutPipe[0]); close(stderrPipe[0])
+                return .failure(Failure(reason: "spawn_failed", message: "cannot run '\(path)': \(String(cString: strerror(status)))"))
+            }
+            _ = fcntl(stdinPair[0], F_SETFL, fcntl(stdinPair[0], F_GETFL) | O_NONBLOCK)
+            let outcome = collect(pid: pid, input: input, stdin: stdinPair[0], stdout: stdoutPipe[0], stderr: stderrPipe[0], timeoutMs: timeoutMs)
             close(stdinPair[0]); close(stdoutPipe[0]); close(stderrPipe[0])
-            return .failure(Failure(reason: "spawn_failed", message: "cannot run '\(path)': \(String(cString: strerror(status)))"))
+            return outcome
         }
-        _ = fcntl(stdinPair[0], F_SETFL, fcntl(stdinPair[0], F_GETFL) | O_NONBLOCK)
-        let outcome = collect(pid: pid, input: input, stdin: stdinPair[0], stdout: stdoutPipe[0], stderr: stderrPipe[0], timeoutMs: timeoutMs)
-        close(stdinPair[0]); close(stdoutPipe[0]); close(stderrPipe[0])
-        return outcome
-    }
     #endif
 
     /// A pipe whose ends are not inherited by programs run later (posix_spawn dup2s the child's copy).
@@ -91,8 +98,10 @@ package enum ChildProcess {
 
     /// Writes the input and reads stdout and stderr until both close, the deadline passes or
     /// the output is too large; then reaps.
-    private static func collect(pid: pid_t, input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32,
-                                timeoutMs: Int64) -> Result<[UInt8], Failure> {
+    private static func collect(
+        pid: pid_t, input: [UInt8], stdin: Int32, stdout: Int32, stderr: Int32,
+        timeoutMs: Int64
+    ) -> Result<[UInt8], Failure> {
         let deadline = MonotonicClock.microseconds() + timeoutMs * 1000
         var output: [UInt8] = []
         var log: [UInt8] = []
@@ -114,7 +123,9 @@ package enum ChildProcess {
             if ready < 0 && errno != EINTR { failure = Failure(reason: "io_error", message: String(cString: strerror(errno))); break }
             for entry in fds where entry.revents != 0 {
                 if entry.fd == stdin {
-                    let count = input.withUnsafeBytes { send(stdin, $0.baseAddress.map { $0 + sent }, $0.count - sent, sendWithoutSignal | Int32(MSG_DONTWAIT)) }
+                    let count = input.withUnsafeBytes {
+                        send(stdin, $0.baseAddress.map { $0 + sent }, $0.count - sent, sendWithoutSignal | Int32(MSG_DONTWAIT))
+                    }
                     if count > 0 { sent += count }
                     // Done, or the program closed its stdin: it gets no more.
                     if sent >= input.count || (count < 0 && errno != EAGAIN && errno != EINTR) {
@@ -145,7 +156,8 @@ package enum ChildProcess {
         let logText = String(decoding: log.suffix(300), as: UTF8.self)
         let signal = waitStatus & 0x7f
         if signal != 0 {
-            return .failure(Failure(reason: "crashed", message: "killed by \(signalName(signal)) (signal \(signal))" + (logText.isEmpty ? "" : "; stderr: \(logText)")))
+            return .failure(
+                Failure(reason: "crashed", message: "killed by \(signalName(signal)) (signal \(signal))" + (logText.isEmpty ? "" : "; stderr: \(logText)")))
         }
         let exitCode = (waitStatus >> 8) & 0xff
         if exitCode != 0 {

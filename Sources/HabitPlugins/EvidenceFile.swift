@@ -1,6 +1,6 @@
-import HabitPlatform
 import HabitCore
 import HabitFiles
+import HabitPlatform
 
 /// Evidence on disk: reading the caller's file, and a temporary file for evidence
 /// given as bytes (executables and the plugin runner read a path).

@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// A plugin that is a program: it gets one JSON request on stdin and answers one
 /// JSON line on stdout; stderr is its log. The host gives it `timeoutMs`, keeps at
@@ -28,8 +28,9 @@ package final class ExecutableVerifier: Verifier {
         case .success(let output):
             let firstLine = output.prefix { $0 != UInt8(ascii: "\n") }
             do throws(HabitError) {
-                return try Evidence.verdict(fromLine: String(decoding: firstLine, as: UTF8.self), verifierId: id, version: version,
-                                            durationUs: MonotonicClock.microseconds() - started)
+                return try Evidence.verdict(
+                    fromLine: String(decoding: firstLine, as: UTF8.self), verifierId: id, version: version,
+                    durationUs: MonotonicClock.microseconds() - started)
             } catch {
                 return fail("invalid_output", "the plugin printed no valid verdict line: \(error.message)")
             }

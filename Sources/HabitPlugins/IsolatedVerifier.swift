@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// A shared-object plugin run in its own process: habitcore-plugin-runner loads the
 /// .so and answers as an executable plugin would (RunnerProtocol), so a plugin that
@@ -28,8 +28,9 @@ package final class IsolatedVerifier: Verifier {
         }
         let places = ["\(folder)/\(runnerName)", "\(folder)/habitcore/\(runnerName)"]
         guard let runner = places.first(where: { access($0, X_OK) == 0 }) else {
-            throw .notFound("\(runnerName) is not installed with libhabitcore (looked for \(places.joined(separator: " and "))); "
-                            + "install it there, set HABITCORE_PLUGIN_RUNNER, or register the plugin in-process")
+            throw .notFound(
+                "\(runnerName) is not installed with libhabitcore (looked for \(places.joined(separator: " and "))); "
+                    + "install it there, set HABITCORE_PLUGIN_RUNNER, or register the plugin in-process")
         }
         return runner
     }
@@ -69,8 +70,9 @@ package final class IsolatedVerifier: Verifier {
         case .success(let output):
             let line = String(decoding: output.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
             do throws(HabitError) {
-                let (verdict, kept) = try RunnerProtocol.parseReply(line, verifierId: id, version: version,
-                                                                    durationUs: MonotonicClock.microseconds() - started)
+                let (verdict, kept) = try RunnerProtocol.parseReply(
+                    line, verifierId: id, version: version,
+                    durationUs: MonotonicClock.microseconds() - started)
                 for item in kept { try session.keep(kind: item.kind, bytes: item.bytes) }
                 return verdict
             } catch {

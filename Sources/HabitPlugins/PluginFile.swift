@@ -1,6 +1,6 @@
-import HabitPlatform
 import HabitCore
 import HabitFiles
+import HabitPlatform
 
 /// Where a plugin really is: registrations and the load cache both key on it.
 package enum PluginFile {
@@ -32,8 +32,9 @@ package enum PluginFile {
             let fields = line.split(separator: UInt8(ascii: " "), maxSplits: 5, omittingEmptySubsequences: true)
             let range = fields.first?.split(separator: UInt8(ascii: "-")) ?? []
             guard fields.count == 6, range.count == 2,
-                  let start = UInt(String(decoding: range[0], as: UTF8.self), radix: 16),
-                  let end = UInt(String(decoding: range[1], as: UTF8.self), radix: 16), start <= address, address < end else { continue }
+                let start = UInt(String(decoding: range[0], as: UTF8.self), radix: 16),
+                let end = UInt(String(decoding: range[1], as: UTF8.self), radix: 16), start <= address, address < end
+            else { continue }
             let path = String(decoding: fields[5].drop { $0 == UInt8(ascii: " ") }, as: UTF8.self)
             guard path.hasPrefix("/"), let slash = path.lastIndex(of: "/") else { return nil }
             return String(path[..<slash])

@@ -1,6 +1,6 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// A plugin in a shared object exporting `hc_plugin_entry` (habitcore_plugin.h).
 /// Loaded once per process with RTLD_NOW | RTLD_LOCAL and never unloaded; its ABI
@@ -56,7 +56,9 @@ package final class SharedObjectVerifier: Verifier {
         guard let symbol = dlsym(handle, HC_PLUGIN_ENTRY_SYMBOL) else { throw refuse("it does not export \(HC_PLUGIN_ENTRY_SYMBOL)") }
         let abi = symbol.load(as: UInt32.self)
         guard abi == HC_PLUGIN_ABI_VERSION else {
-            throw refuse("plugin ABI version \(abi); this host speaks \(HC_PLUGIN_ABI_VERSION) (habitcore \(HC_VERSION_STRING)): rebuild it against this habitcore_plugin.h")
+            throw refuse(
+                "plugin ABI version \(abi); this host speaks \(HC_PLUGIN_ABI_VERSION) (habitcore \(HC_VERSION_STRING)): rebuild it against this habitcore_plugin.h"
+            )
         }
         let plugin = UnsafePointer(symbol.assumingMemoryBound(to: hc_plugin.self))
         guard let idPointer = plugin.pointee.id, let id = String(validatingCString: idPointer) else { throw refuse("its id is missing") }
@@ -102,47 +104,52 @@ package final class SharedObjectVerifier: Verifier {
 /// The log service plugins get: one line on stderr.
 private let hostLog: @convention(c) (Int32, UnsafePointer<CChar>?, UnsafeMutableRawPointer?) -> Void = { level, message, _ in
     guard let message else { return }
-    let name = switch level {
-    case HC_LOG_DEBUG: "debug"
-    case HC_LOG_INFO: "info"
-    case HC_LOG_WARNING: "warning"
-    case HC_LOG_ERROR: "error"
-    default: "log"
-    }
+    let name =
+        switch level {
+        case HC_LOG_DEBUG: "debug"
+        case HC_LOG_INFO: "info"
+        case HC_LOG_WARNING: "warning"
+        case HC_LOG_ERROR: "error"
+        default: "log"
+        }
     let line = Array("habitcore plugin \(name): \(String(cString: message))\n".utf8)
     _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
 }
 
 /// fingerprints_read: each fingerprint of a kind the plugin kept with the store's other proofs.
-private let hostFingerprintsRead: @convention(c) (
-    UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
-    (@convention(c) (Int64, UnsafePointer<UInt8>?, Int64, UnsafeMutableRawPointer?) -> Int32)?, UnsafeMutableRawPointer?,
-    UnsafeMutableRawPointer?
-) -> Int32 = { address, kind, visit, visitUserData, _ in
-    guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
-    guard let kind, let visit, let name = String(validatingCString: kind) else { return HC_E_INVALID }
-    do throws(HabitError) {
-        for fingerprint in try session.fingerprints(kind: name) {
-            let stop = fingerprint.bytes.withUnsafeBufferPointer { visit(fingerprint.proofId, $0.baseAddress, Int64($0.count), visitUserData) }
-            if stop != 0 { break }
+private let hostFingerprintsRead:
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?,
+        (@convention(c) (Int64, UnsafePointer<UInt8>?, Int64, UnsafeMutableRawPointer?) -> Int32)?, UnsafeMutableRawPointer?,
+        UnsafeMutableRawPointer?
+    ) -> Int32 = { address, kind, visit, visitUserData, _ in
+        guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
+        guard let kind, let visit, let name = String(validatingCString: kind) else { return HC_E_INVALID }
+        do throws(HabitError) {
+            for fingerprint in try session.fingerprints(kind: name) {
+                let stop = fingerprint.bytes.withUnsafeBufferPointer { visit(fingerprint.proofId, $0.baseAddress, Int64($0.count), visitUserData) }
+                if stop != 0 { break }
+            }
+            return 0
+        } catch {
+            return error.code.rawValue
         }
-        return 0
-    } catch {
-        return error.code.rawValue
     }
-}
 
 /// fingerprint_keep: a fingerprint to store with this proof.
-private let hostFingerprintKeep: @convention(c) (UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int64,
-                                                 UnsafeMutableRawPointer?) -> Int32 = { address, kind, bytes, size, _ in
-    guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
-    guard let kind, let name = String(validatingCString: kind), let bytes, size > 0, size <= Int64(VerifierSession.maxFingerprintBytes) else {
-        return HC_E_INVALID
+private let hostFingerprintKeep:
+    @convention(c) (
+        UnsafeMutableRawPointer?, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int64,
+        UnsafeMutableRawPointer?
+    ) -> Int32 = { address, kind, bytes, size, _ in
+        guard let session = VerifierSession.live(at: address) else { return HC_E_MISUSE }
+        guard let kind, let name = String(validatingCString: kind), let bytes, size > 0, size <= Int64(VerifierSession.maxFingerprintBytes) else {
+            return HC_E_INVALID
+        }
+        do throws(HabitError) {
+            try session.keep(kind: name, bytes: Array(UnsafeBufferPointer(start: bytes, count: Int(size))))
+            return 0
+        } catch {
+            return error.code.rawValue
+        }
     }
-    do throws(HabitError) {
-        try session.keep(kind: name, bytes: Array(UnsafeBufferPointer(start: bytes, count: Int(size))))
-        return 0
-    } catch {
-        return error.code.rawValue
-    }
-}

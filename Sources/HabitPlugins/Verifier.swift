@@ -1,6 +1,6 @@
 import CHabitCore
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// Something that judges a proof's evidence: a callback, a shared object or an
 /// executable. A verifier never throws and never approves by default: whatever
@@ -49,8 +49,10 @@ enum CVerdict {
     }
 
     /// Runs a C verify function and reads its answer, timed.
-    static func run(id: String, version: String, _ evidence: Evidence, session: VerifierSession,
-                    _ call: (UnsafePointer<hc_plugin_evidence>, UnsafeMutablePointer<hc_plugin_verdict>) -> Int32) -> Verdict {
+    static func run(
+        id: String, version: String, _ evidence: Evidence, session: VerifierSession,
+        _ call: (UnsafePointer<hc_plugin_evidence>, UnsafeMutablePointer<hc_plugin_verdict>) -> Int32
+    ) -> Verdict {
         var out = hc_plugin_verdict()
         out.struct_size = UInt32(MemoryLayout<hc_plugin_verdict>.size)
         out.outcome = HC_OUTCOME_ERROR
@@ -62,8 +64,10 @@ enum CVerdict {
             return .error(id, version, "invalid_output", "outcome \(out.outcome) is not an HC_VERDICT_* value", durationUs: duration)
         }
         let signals = text(&out.signals).split(separator: ",").map { TextRules.trimmingSpaces($0) }.filter { !$0.isEmpty }
-        return Verdict(stage: .verifier, verifierId: id, verifierVersion: version, outcome: outcome, confidence: out.confidence,
-                       reasonCode: text(&out.reason_code), message: text(&out.message), signals: signals, durationUs: duration).sanitized()
+        return Verdict(
+            stage: .verifier, verifierId: id, verifierVersion: version, outcome: outcome, confidence: out.confidence,
+            reasonCode: text(&out.reason_code), message: text(&out.message), signals: signals, durationUs: duration
+        ).sanitized()
     }
 
     /// A fixed C buffer as text, up to its first NUL or its end (a plugin may fill it all).

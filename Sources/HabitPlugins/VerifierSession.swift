@@ -16,8 +16,10 @@ package final class VerifierSession {
     private let readAll: () throws(HabitError) -> [RunnerProtocol.Fingerprint]
     package private(set) var kept: [(kind: String, bytes: [UInt8])] = []
 
-    package init(read: @escaping (String) throws(HabitError) -> [Fingerprint],
-                 readAll: @escaping () throws(HabitError) -> [RunnerProtocol.Fingerprint] = { [] }) {
+    package init(
+        read: @escaping (String) throws(HabitError) -> [Fingerprint],
+        readAll: @escaping () throws(HabitError) -> [RunnerProtocol.Fingerprint] = { [] }
+    ) {
         self.read = read
         self.readAll = readAll
     }
@@ -68,7 +70,8 @@ package final class VerifierSession {
 
     package static func validateKind(_ kind: String) throws(HabitError) {
         guard (1...64).contains(kind.utf8.count),
-              kind.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 || $0 == 46 }) else {
+            kind.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 95 || $0 == 46 })
+        else {
             throw .invalid("fingerprint kind '\(kind.prefix(64))' must be 1-64 of a-z 0-9 - _ .")
         }
     }

@@ -9,7 +9,8 @@ extension Store {
     /// Replaces the catalogue (inside the caller's transaction).
     static func writeAwardRules(_ rules: [AwardRule], into db: Database) throws(HabitError) {
         try db.execute("DELETE FROM award_rules")
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO award_rules(position, id, title, description, icon, tier, metric, scope, habit_id, threshold)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """)
@@ -25,9 +26,11 @@ extension Store {
     }
 
     package func awardRules() throws(HabitError) -> [AwardRule] {
-        try db.statement("""
+        try db.statement(
+            """
             SELECT id, title, description, icon, tier, metric, scope, habit_id, threshold FROM award_rules ORDER BY position
-            """).all { (s) throws(HabitError) -> AwardRule in try Store.readRule(s, from: 0) }
+            """
+        ).all { (s) throws(HabitError) -> AwardRule in try Store.readRule(s, from: 0) }
     }
 
     /// Binds id, title, description, icon, tier, metric, scope, habit_id, threshold from `first` on.
@@ -45,11 +48,12 @@ extension Store {
 
     private static func readRule(_ s: Statement, from first: Int32) throws(HabitError) -> AwardRule {
         guard let id = s.text(first), let title = s.text(first + 1), let tier = Int32(exactly: s.int(first + 4)),
-              let metric = AwardMetric(rawValue: Int32(clamping: s.int(first + 5))),
-              let scope = AwardScope(code: Int32(clamping: s.int(first + 6)), habitId: s.optionalInt(first + 7))
+            let metric = AwardMetric(rawValue: Int32(clamping: s.int(first + 5))),
+            let scope = AwardScope(code: Int32(clamping: s.int(first + 6)), habitId: s.optionalInt(first + 7))
         else { throw .corrupt("an award rule holds a value out of range") }
-        return AwardRule(id: id, title: title, description: s.text(first + 2) ?? "", icon: s.text(first + 3) ?? "", tier: tier,
-                         metric: metric, scope: scope, threshold: s.int(first + 8))
+        return AwardRule(
+            id: id, title: title, description: s.text(first + 2) ?? "", icon: s.text(first + 3) ?? "", tier: tier,
+            metric: metric, scope: scope, threshold: s.int(first + 8))
     }
 
     // MARK: Unlocks
@@ -62,7 +66,8 @@ extension Store {
     }
 
     func writeAwardUnlock(_ unlock: AwardUnlock) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO award_unlocks(rule_id, title, description, icon, tier, metric, scope, habit_id, threshold,
                                       day, at_ms, cause_kind, cause_id, cause_habit_id)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
@@ -89,7 +94,10 @@ extension Store {
         var standing: [String: (unlock: AwardUnlock, id: GlobalId?)] = [:]
         for row in rows {
             if let held = standing[row.unlock.rule.id],
-               !SyncMerge.standsOver(day: row.unlock.day, id: row.id, over: (held.unlock.day, held.id)) { continue }
+                !SyncMerge.standsOver(day: row.unlock.day, id: row.id, over: (held.unlock.day, held.id))
+            {
+                continue
+            }
             standing[row.unlock.rule.id] = row
         }
         return standing.values.map(\.unlock).sorted { $0.id < $1.id }
@@ -97,7 +105,8 @@ extension Store {
 
     /// Every unlock row with its global id (nil before an older store's backfill), in id order.
     package func allAwardUnlocks() throws(HabitError) -> [(unlock: AwardUnlock, id: GlobalId?)] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT u.rule_id, u.title, u.description, u.icon, u.tier, u.metric, u.scope, u.habit_id, u.threshold,
                    u.id, u.day, u.at_ms, u.cause_kind, u.cause_id, u.cause_habit_id, r.replica, o.seq
             FROM award_unlocks u LEFT JOIN sync_ops o ON o.kind = ?1 AND o.local_id = u.id LEFT JOIN sync_replicas r ON r.num = o.rep
@@ -108,8 +117,9 @@ extension Store {
             guard let day = Int32(exactly: s.int(10)), let cause = AwardUnlock.CauseKind(rawValue: Int32(clamping: s.int(12))) else {
                 throw .corrupt("award unlock \(s.int(9)) holds a value out of range")
             }
-            let unlock = AwardUnlock(id: s.int(9), rule: try Store.readRule(s, from: 0), day: day, atMs: s.int(11), causeKind: cause,
-                                     causeId: s.optionalInt(13), causeHabitId: s.optionalInt(14))
+            let unlock = AwardUnlock(
+                id: s.int(9), rule: try Store.readRule(s, from: 0), day: day, atMs: s.int(11), causeKind: cause,
+                causeId: s.optionalInt(13), causeHabitId: s.optionalInt(14))
             return (unlock, s.optionalInt(16) == nil ? nil : GlobalId(replica: s.blob(15), seq: s.int(16)))
         }
     }
@@ -142,7 +152,7 @@ extension Store {
         statement.bind(1, code)
         statement.bind(2, Int64(day))
         statement.bind(3, atMs)
-        do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+        do throws(HabitError) { try statement.run() } catch  where error.code == .conflict {
             throw .conflict("the code \(code) was already redeemed")
         }
         return db.lastInsertRowId
@@ -152,7 +162,8 @@ extension Store {
 
     /// Records an event unless one with the same key exists; true when it was recorded.
     package func insertEvent(_ event: HabitEvent, key: String) throws(HabitError) -> Bool {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO events(kind, key, day, at_ms, habit_id, entry_id, award_id, value) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             ON CONFLICT(key) DO NOTHING
             """)
@@ -171,7 +182,8 @@ extension Store {
     /// Events with id > afterId, oldest first, at most `limit`; only those no
     /// reader acknowledged when `unacknowledgedOnly`.
     package func events(after afterId: Int64, limit: Int64, unacknowledgedOnly: Bool) throws(HabitError) -> [HabitEvent] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT e.id, e.kind, e.day, e.at_ms, e.habit_id, e.entry_id, e.award_id, e.value, a.event_id IS NOT NULL
             FROM events e LEFT JOIN event_acks a ON a.event_id = e.id
             WHERE e.id > ?1 AND (?2 = 0 OR a.event_id IS NULL) ORDER BY e.id LIMIT ?3
@@ -183,8 +195,9 @@ extension Store {
             guard let kind = HabitEvent.Kind(rawValue: Int32(clamping: s.int(1))), let day = Int32(exactly: s.int(2)) else {
                 throw .corrupt("event \(s.int(0)) holds a value out of range")
             }
-            return HabitEvent(id: s.int(0), kind: kind, day: day, atMs: s.int(3), habitId: s.optionalInt(4), entryId: s.optionalInt(5),
-                              awardId: s.text(6), value: s.double(7), acknowledged: s.int(8) != 0)
+            return HabitEvent(
+                id: s.int(0), kind: kind, day: day, atMs: s.int(3), habitId: s.optionalInt(4), entryId: s.optionalInt(5),
+                awardId: s.text(6), value: s.double(7), acknowledged: s.int(8) != 0)
         }
     }
 

@@ -29,7 +29,7 @@ extension Store {
         let statement = try db.statement("INSERT INTO credit_accounts(name, created_at_ms) VALUES(?1, ?2)")
         statement.bind(1, name)
         statement.bind(2, createdAtMs)
-        do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+        do throws(HabitError) { try statement.run() } catch  where error.code == .conflict {
             throw .conflict("an account is already named '\(name)'")
         }
         return db.lastInsertRowId
@@ -55,16 +55,21 @@ extension Store {
     // MARK: Rules
 
     /// Records a rule and logs it for sync (the last writer wins per account, kind, habit and day).
-    package func insertCreditRule(accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32,
-                                  recordedAtMs: Int64) throws(HabitError) -> Int64 {
+    package func insertCreditRule(
+        accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32,
+        recordedAtMs: Int64
+    ) throws(HabitError) -> Int64 {
         let id = try writeCreditRule(accountId: accountId, kind: kind, habitId: habitId, value: value, fromDay: fromDay, recordedAtMs: recordedAtMs)
         try logCreditRule(CreditRule(id: id, accountId: accountId, kind: kind, habitId: habitId, value: value, fromDay: fromDay), recordedAtMs: recordedAtMs)
         return id
     }
 
-    func writeCreditRule(accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32,
-                         recordedAtMs: Int64) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+    func writeCreditRule(
+        accountId: Int64, kind: CreditRule.Kind, habitId: Int64?, value: Int64, fromDay: Int32,
+        recordedAtMs: Int64
+    ) throws(HabitError) -> Int64 {
+        let statement = try db.statement(
+            """
             INSERT INTO credit_rules(account_id, kind, habit_id, value, from_day, recorded_at_ms) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             """)
         statement.bind(1, accountId)
@@ -116,7 +121,8 @@ extension Store {
     }
 
     package func accountsRewarding(habitId: Int64, day: Int32) throws(HabitError) -> [Int64] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT account_id FROM credit_rules WHERE kind = ?1 AND habit_id = ?2
             UNION SELECT account_id FROM credit_entries WHERE habit_id = ?2 AND day = ?3
             """)
@@ -135,14 +141,16 @@ extension Store {
         let id = try writeCreditEntry(entry)
         if entry.isFact {
             guard let account = try creditAccount(id: entry.accountId) else { throw .notFound("no credit account with id \(entry.accountId)") }
-            try logLocal(.credit(account: account.name, kind: entry.kind, minutes: entry.minutes, day: entry.day, atMs: entry.atMs, reason: entry.reason),
-                         creates: .credit, localId: id)
+            try logLocal(
+                .credit(account: account.name, kind: entry.kind, minutes: entry.minutes, day: entry.day, atMs: entry.atMs, reason: entry.reason),
+                creates: .credit, localId: id)
         }
         return id
     }
 
     func writeCreditEntry(_ entry: CreditEntry) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO credit_entries(account_id, kind, minutes, day, at_ms, reason, cause, cause_id, habit_id, steps)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
             """)
@@ -162,7 +170,8 @@ extension Store {
 
     /// An account's entries with from <= day <= to, in append order.
     package func creditEntries(accountId: Int64, from: Int32 = CivilDate.minDay, to: Int32 = CivilDate.maxDay) throws(HabitError) -> [CreditEntry] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT \(Store.creditColumns) FROM credit_entries WHERE account_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY id
             """)
         statement.bind(1, accountId)
@@ -170,16 +179,18 @@ extension Store {
         statement.bind(3, Int64(to))
         return try statement.all { (s) throws(HabitError) -> CreditEntry in
             guard let kind = CreditKind(rawValue: Int32(clamping: s.int(2))), let cause = CreditCause(rawValue: Int32(clamping: s.int(7))),
-                  let day = Int32(exactly: s.int(4))
+                let day = Int32(exactly: s.int(4))
             else { throw .corrupt("credit entry \(s.int(0)) is out of range") }
-            return CreditEntry(id: s.int(0), accountId: s.int(1), kind: kind, minutes: s.int(3), day: day, atMs: s.int(5), reason: s.text(6),
-                               cause: cause, causeId: s.optionalInt(8), habitId: s.optionalInt(9), steps: s.optionalInt(10))
+            return CreditEntry(
+                id: s.int(0), accountId: s.int(1), kind: kind, minutes: s.int(3), day: day, atMs: s.int(5), reason: s.text(6),
+                cause: cause, causeId: s.optionalInt(8), habitId: s.optionalInt(9), steps: s.optionalInt(10))
         }
     }
 
     /// Minutes an account holds for one habit's day (its earn minus its reversals).
     package func habitCredit(accountId: Int64, habitId: Int64, day: Int32) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT coalesce(sum(minutes), 0) FROM credit_entries WHERE account_id = ?1 AND habit_id = ?2 AND day = ?3 AND cause = ?4
             """)
         statement.bind(1, accountId)
@@ -191,7 +202,8 @@ extension Store {
 
     /// Minutes an account earned from steps on a day.
     package func stepCredit(accountId: Int64, day: Int32) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT coalesce(sum(minutes), 0) FROM credit_entries WHERE account_id = ?1 AND day = ?2 AND cause = ?3
             """)
         statement.bind(1, accountId)
@@ -236,7 +248,8 @@ extension Store {
 
     /// The highest step total reported for each day in [from, to].
     package func stepTotals(accountId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Int32: Int64] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT day, max(steps) FROM credit_steps WHERE account_id = ?1 AND day BETWEEN ?2 AND ?3 GROUP BY day
             """)
         statement.bind(1, accountId)
@@ -253,7 +266,8 @@ extension Store {
     // MARK: Unlock sessions
 
     package func insertSession(accountId: Int64, minutes: Int64, startMs: Int64, endMs: Int64, reason: String?) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO unlock_sessions(account_id, minutes, start_ms, end_ms, reason) VALUES(?1, ?2, ?3, ?4, ?5)
             """)
         statement.bind(1, accountId)
@@ -309,14 +323,15 @@ extension Store {
 
     /// Records that a session ended early; a second end of one session is refused.
     package func insertSessionEnd(sessionId: Int64, endedAtMs: Int64, recordedAtMs: Int64, refundMinutes: Int64) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO session_ends(session_id, ended_at_ms, recorded_at_ms, refund_minutes) VALUES(?1, ?2, ?3, ?4)
             """)
         statement.bind(1, sessionId)
         statement.bind(2, endedAtMs)
         statement.bind(3, recordedAtMs)
         statement.bind(4, refundMinutes)
-        do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+        do throws(HabitError) { try statement.run() } catch  where error.code == .conflict {
             throw .conflict("session \(sessionId) has already been ended")
         }
     }

@@ -1,6 +1,6 @@
 import CSQLite
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// One SQLite connection with a cache of prepared statements. Not thread-safe:
 /// the engine's owner serialises calls on it.
@@ -99,9 +99,11 @@ package final class Database {
         let fd = open(path, O_CREAT | O_EXCL | O_RDWR | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
             let reason = String(cString: strerror(errno))
-            throw errno == EEXIST ? HabitError.conflict("'\(path)' exists: a backup never overwrites a file")
-                : errno == ENOENT ? HabitError.notFound("cannot create '\(path)': its folder does not exist")
-                : HabitError(.io, "cannot create '\(path)': \(reason)")
+            throw errno == EEXIST
+                ? HabitError.conflict("'\(path)' exists: a backup never overwrites a file")
+                : errno == ENOENT
+                    ? HabitError.notFound("cannot create '\(path)': its folder does not exist")
+                    : HabitError(.io, "cannot create '\(path)': \(reason)")
         }
         posixClose(fd)
         var target: OpaquePointer?

@@ -1,12 +1,14 @@
-import HabitPlatform // fopen: the first bytes, before SQLite opens a file that may not be a database
 import HabitCore
+import HabitPlatform  // fopen: the first bytes, before SQLite opens a file that may not be a database
 
 /// Reads Loop Habit Tracker's backup database (read-only) into LoopBackup rows, by
 /// the columns its schema version has (LoopBackup states them).
 package enum LoopDatabase {
     package static func read(path: String) throws(HabitError) -> LoopBackup {
         let header = try readHeader(path)
-        guard header.starts(with: Array("SQLite format 3".utf8)) else { throw .invalid("'\(path.prefix(200))' is not a SQLite database (Loop's full backup is one)") }
+        guard header.starts(with: Array("SQLite format 3".utf8)) else {
+            throw .invalid("'\(path.prefix(200))' is not a SQLite database (Loop's full backup is one)")
+        }
         let db = try Database(path: path, readOnly: true, create: false, busyTimeoutMs: Store.Options.writerBusyTimeoutMs)
         defer { db.close() }
         let version = try db.statement("PRAGMA user_version").one { $0.int(0) } ?? 0
@@ -25,21 +27,24 @@ package enum LoopDatabase {
         }
         let habitColumns = try columns("Habits"), repetitionColumns = try columns("Repetitions")
         func column(_ name: String, in present: Set<String>, or fallback: String) -> String { present.contains(name) ? name : fallback }
-        let habitSQL = "SELECT id, name, freq_num, freq_den, archived, position, " +
-            column("type", in: habitColumns, or: "0") + ", " + column("target_type", in: habitColumns, or: "0") + ", " +
-            column("target_value", in: habitColumns, or: "0") + ", " + column("unit", in: habitColumns, or: "NULL") + ", " +
-            column("color", in: habitColumns, or: "NULL") + ", " + column("description", in: habitColumns, or: "NULL") + ", " +
-            column("question", in: habitColumns, or: "NULL") + ", " + column("reminder_hour", in: habitColumns, or: "NULL") + ", " +
-            column("reminder_min", in: habitColumns, or: "NULL") + ", " + column("reminder_days", in: habitColumns, or: "127") + " FROM Habits"
+        let habitSQL =
+            "SELECT id, name, freq_num, freq_den, archived, position, " + column("type", in: habitColumns, or: "0") + ", "
+            + column("target_type", in: habitColumns, or: "0") + ", " + column("target_value", in: habitColumns, or: "0") + ", "
+            + column("unit", in: habitColumns, or: "NULL") + ", " + column("color", in: habitColumns, or: "NULL") + ", "
+            + column("description", in: habitColumns, or: "NULL") + ", " + column("question", in: habitColumns, or: "NULL") + ", "
+            + column("reminder_hour", in: habitColumns, or: "NULL") + ", " + column("reminder_min", in: habitColumns, or: "NULL") + ", "
+            + column("reminder_days", in: habitColumns, or: "127") + " FROM Habits"
         let habits = try db.statement(habitSQL).all { row in
-            LoopBackup.Habit(id: row.int(0), name: row.text(1) ?? "", numerator: row.optionalInt(2) ?? 0, denominator: row.optionalInt(3) ?? 0,
-                             archived: (row.optionalInt(4) ?? 0) != 0, position: row.optionalInt(5) ?? 0,
-                             numeric: row.int(6) == 1, atMost: row.int(7) == 1, target: row.double(8), unit: row.text(9),
-                             colour: row.optionalInt(10), description: row.text(11), question: row.text(12),
-                             reminderHour: row.optionalInt(13), reminderMinute: row.optionalInt(14), reminderDays: row.optionalInt(15))
+            LoopBackup.Habit(
+                id: row.int(0), name: row.text(1) ?? "", numerator: row.optionalInt(2) ?? 0, denominator: row.optionalInt(3) ?? 0,
+                archived: (row.optionalInt(4) ?? 0) != 0, position: row.optionalInt(5) ?? 0,
+                numeric: row.int(6) == 1, atMost: row.int(7) == 1, target: row.double(8), unit: row.text(9),
+                colour: row.optionalInt(10), description: row.text(11), question: row.text(12),
+                reminderHour: row.optionalInt(13), reminderMinute: row.optionalInt(14), reminderDays: row.optionalInt(15))
         }
-        let repetitionSQL = "SELECT id, habit, timestamp, " + column("value", in: repetitionColumns, or: "2") + ", " +
-            column("notes", in: repetitionColumns, or: "NULL") + " FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL"
+        let repetitionSQL =
+            "SELECT id, habit, timestamp, " + column("value", in: repetitionColumns, or: "2") + ", " + column("notes", in: repetitionColumns, or: "NULL")
+            + " FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL"
         let repetitions = try db.statement(repetitionSQL).all { row in
             LoopBackup.Repetition(id: row.int(0), habit: row.int(1), timestampMs: row.int(2), value: row.int(3), notes: row.text(4))
         }

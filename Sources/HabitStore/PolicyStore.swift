@@ -38,7 +38,8 @@ extension Store {
     }
 
     package func setHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO streak_policies(habit_id, miss_allowance, open_day) VALUES(?1, ?2, ?3)
             ON CONFLICT(habit_id) DO UPDATE SET miss_allowance = excluded.miss_allowance, open_day = excluded.open_day
             """)

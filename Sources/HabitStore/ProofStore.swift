@@ -5,20 +5,28 @@ import HabitCore
 extension Store {
     // MARK: Proofs
 
-    package func insertProof(habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
-                             receivedAtMs: Int64, metadata: String?, copy: [UInt8]?) throws(HabitError) -> Int64 {
+    package func insertProof(
+        habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
+        receivedAtMs: Int64, metadata: String?, copy: [UInt8]?
+    ) throws(HabitError) -> Int64 {
         try atomically { () throws(HabitError) -> Int64 in
-            let id = try writeProof(habitId: habitId, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
-                                    receivedAtMs: receivedAtMs, metadata: metadata, copy: copy)
-            try logLocal(.proof(habit: try requireGlobalId(.habit, habitId), day: day, sha256: sha256, size: size, mediaType: mediaType,
-                                takenAtMs: takenAtMs, receivedAtMs: receivedAtMs, metadata: metadata), creates: .proof, localId: id)
+            let id = try writeProof(
+                habitId: habitId, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
+                receivedAtMs: receivedAtMs, metadata: metadata, copy: copy)
+            try logLocal(
+                .proof(
+                    habit: try requireGlobalId(.habit, habitId), day: day, sha256: sha256, size: size, mediaType: mediaType,
+                    takenAtMs: takenAtMs, receivedAtMs: receivedAtMs, metadata: metadata), creates: .proof, localId: id)
             return id
         }
     }
 
-    func writeProof(habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
-                    receivedAtMs: Int64, metadata: String?, copy: [UInt8]?) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+    func writeProof(
+        habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
+        receivedAtMs: Int64, metadata: String?, copy: [UInt8]?
+    ) throws(HabitError) -> Int64 {
+        let statement = try db.statement(
+            """
             INSERT INTO proofs(habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms, metadata, copy)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
             """)
@@ -37,7 +45,8 @@ extension Store {
 
     /// The evidence bytes kept for a proof: its own copy, or one received by sync.
     package func proofCopy(id: Int64) throws(HabitError) -> [UInt8]? {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT coalesce(p.copy, c.bytes) FROM proofs p LEFT JOIN proof_copies c ON c.proof_id = p.id WHERE p.id = ?1
             """)
         statement.bind(1, id)
@@ -53,14 +62,16 @@ extension Store {
     }
 
     package func proof(id: Int64) throws(HabitError) -> ProofRecord? {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT id, habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms FROM proofs WHERE id = ?1
             """)
         statement.bind(1, id)
         return try statement.one { (s) throws(HabitError) -> ProofRecord in
             guard let day = Int32(exactly: s.int(2)), let sha = s.text(3), let media = s.text(5) else { throw .corrupt("proof \(s.int(0)) is damaged") }
-            return ProofRecord(id: s.int(0), habitId: s.int(1), day: day, sha256: sha, size: s.int(4), mediaType: media,
-                            takenAtMs: s.optionalInt(6), receivedAtMs: s.int(7))
+            return ProofRecord(
+                id: s.int(0), habitId: s.int(1), day: day, sha256: sha, size: s.int(4), mediaType: media,
+                takenAtMs: s.optionalInt(6), receivedAtMs: s.int(7))
         }
     }
 
@@ -74,7 +85,8 @@ extension Store {
 
     /// Whether a habit day has a proof whose latest decision or review approved it.
     package func hasApprovedProof(habitId: Int64, day: Int32) throws(HabitError) -> Bool {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT 1 FROM proofs p WHERE p.habit_id = ?1 AND p.day = ?2 AND
               (SELECT v.outcome FROM proof_verdicts v WHERE v.proof_id = p.id AND v.stage IN (2, 3) ORDER BY v.id DESC LIMIT 1) = 1
             LIMIT 1
@@ -119,7 +131,8 @@ extension Store {
     }
 
     func writeVerdict(_ verdict: Verdict) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO proof_verdicts(proof_id, stage, verifier_id, verifier_version, outcome, confidence, reason_code, message,
                                        signals, duration_us, at_ms, reviewer, entry_id)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
@@ -143,7 +156,8 @@ extension Store {
 
     /// Verdicts in append order, each with its proof, filtered by habit and/or proof.
     package func verdicts(habitId: Int64?, proofId: Int64?) throws(HabitError) -> [(verdict: Verdict, proof: ProofRecord)] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT v.id, v.proof_id, v.stage, v.verifier_id, v.verifier_version, v.outcome, v.confidence, v.reason_code, v.message,
                    v.signals, v.duration_us, v.at_ms, v.reviewer, v.entry_id,
                    p.habit_id, p.day, p.sha256, p.size, p.media_type, p.taken_at_ms, p.received_at_ms
@@ -154,17 +168,20 @@ extension Store {
         statement.bind(2, proofId)
         return try statement.all { (s) throws(HabitError) -> (verdict: Verdict, proof: ProofRecord) in
             guard let stage = Verdict.Stage(rawValue: Int32(clamping: s.int(2))), let outcome = Outcome(rawValue: Int32(clamping: s.int(5))),
-                  let day = Int32(exactly: s.int(15)) else { throw .corrupt("verdict \(s.int(0)) is damaged") }
-            var verdict = Verdict(stage: stage, verifierId: s.text(3) ?? "", verifierVersion: s.text(4) ?? "", outcome: outcome,
-                                  confidence: s.double(6), reasonCode: s.text(7) ?? "", message: s.text(8) ?? "",
-                                  signals: (s.text(9) ?? "").split(separator: ",").map(String.init), durationUs: s.int(10))
+                let day = Int32(exactly: s.int(15))
+            else { throw .corrupt("verdict \(s.int(0)) is damaged") }
+            var verdict = Verdict(
+                stage: stage, verifierId: s.text(3) ?? "", verifierVersion: s.text(4) ?? "", outcome: outcome,
+                confidence: s.double(6), reasonCode: s.text(7) ?? "", message: s.text(8) ?? "",
+                signals: (s.text(9) ?? "").split(separator: ",").map(String.init), durationUs: s.int(10))
             verdict.id = s.int(0)
             verdict.proofId = s.int(1)
             verdict.atMs = s.int(11)
             verdict.reviewer = s.text(12)
             verdict.entryId = s.optionalInt(13)
-            let proof = ProofRecord(id: s.int(1), habitId: s.int(14), day: day, sha256: s.text(16) ?? "", size: s.int(17),
-                                 mediaType: s.text(18) ?? "", takenAtMs: s.optionalInt(19), receivedAtMs: s.int(20))
+            let proof = ProofRecord(
+                id: s.int(1), habitId: s.int(14), day: day, sha256: s.text(16) ?? "", size: s.int(17),
+                mediaType: s.text(18) ?? "", takenAtMs: s.optionalInt(19), receivedAtMs: s.int(20))
             return (verdict, proof)
         }
     }
@@ -172,7 +189,8 @@ extension Store {
     // MARK: Policies
 
     package func setProofPolicy(habitId: Int64, _ policy: ProofPolicy) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT OR REPLACE INTO proof_policies(habit_id, mode, approve_threshold, review_threshold, window_start, window_end,
                                                   one_per_day, verifiers) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
@@ -189,7 +207,8 @@ extension Store {
 
     /// A habit's own policy (habitId 0: the store's), if set.
     package func proofPolicy(habitId: Int64) throws(HabitError) -> ProofPolicy? {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT mode, approve_threshold, review_threshold, window_start, window_end, one_per_day, verifiers
             FROM proof_policies WHERE habit_id = ?1
             """)
@@ -210,7 +229,8 @@ extension Store {
     // MARK: Plugins
 
     package func insertPlugin(_ plugin: PluginRegistration, addedAtMs: Int64) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO plugins(id, kind, path, version, timeout_ms, added_at_ms, config) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7)
             """)
         statement.bind(1, plugin.id)
@@ -220,7 +240,7 @@ extension Store {
         statement.bind(5, plugin.timeoutMs)
         statement.bind(6, addedAtMs)
         statement.bind(7, plugin.config)
-        do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+        do throws(HabitError) { try statement.run() } catch  where error.code == .conflict {
             throw .conflict("a plugin with id '\(plugin.id)' is already registered")
         }
     }
@@ -263,7 +283,8 @@ extension Store {
 
     /// What one verifier kept under one kind, oldest proof first, leaving out one proof.
     package func fingerprints(verifierId: String, kind: String, excludingProof: Int64) throws(HabitError) -> [(proofId: Int64, bytes: [UInt8])] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT proof_id, value FROM proof_fingerprints WHERE verifier_id = ?1 AND kind = ?2 AND proof_id != ?3 ORDER BY proof_id, id
             """)
         statement.bind(1, verifierId)
@@ -274,7 +295,8 @@ extension Store {
 
     /// Every kind one verifier kept, oldest proof first, leaving out one proof.
     package func fingerprints(verifierId: String, excludingProof: Int64) throws(HabitError) -> [(kind: String, proofId: Int64, bytes: [UInt8])] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT kind, proof_id, value FROM proof_fingerprints WHERE verifier_id = ?1 AND proof_id != ?2 ORDER BY proof_id, id
             """)
         statement.bind(1, verifierId)

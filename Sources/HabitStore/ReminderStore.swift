@@ -16,7 +16,8 @@ extension Store {
 
     /// Records what a rule says from a day on (replacing a version of the same day); nil removes it.
     package func setReminderVersion(ruleId: Int64, fromDay: Int32, settings: ReminderRule.Settings?) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO reminder_rule_versions(rule_id, from_day, minute, weekdays, message, quiet) VALUES(?1, ?2, ?3, ?4, ?5, ?6)
             ON CONFLICT(rule_id, from_day) DO UPDATE SET minute = excluded.minute, weekdays = excluded.weekdays,
                 message = excluded.message, quiet = excluded.quiet
@@ -32,7 +33,8 @@ extension Store {
 
     /// Every rule with its versions, of one habit or (nil) all, by id.
     package func reminderRules(habitId: Int64?) throws(HabitError) -> [ReminderRule] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT r.id, r.habit_id, v.from_day, v.minute, v.weekdays, v.message, v.quiet
             FROM reminder_rules r JOIN reminder_rule_versions v ON v.rule_id = r.id
             WHERE ?1 IS NULL OR r.habit_id = ?1 ORDER BY r.id, v.from_day
@@ -54,7 +56,7 @@ extension Store {
                 rules.append(ReminderRule(id: id, habitId: s.int(1), versions: DatedSpans([])))
             }
             guard let day = Int32(exactly: s.int(2)), let weekdays = UInt8(exactly: s.int(4)),
-                  let quiet = ReminderRule.QuietMode(rawValue: Int32(clamping: s.int(6)))
+                let quiet = ReminderRule.QuietMode(rawValue: Int32(clamping: s.int(6)))
             else { throw .corrupt("reminder rule \(id) holds a value out of range") }
             var settings: ReminderRule.Settings?
             if let minute = s.optionalInt(3) {
@@ -74,7 +76,8 @@ extension Store {
     /// habit and day, each day's in append order: one statement, each habit read
     /// through its (habit, day) index, in that index's order.
     package func entriesOfRemindedHabits(from: Int32, to: Int32) throws(HabitError) -> [Entry] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT \(Store.entryColumns) FROM entries
             WHERE habit_id IN (SELECT DISTINCT habit_id FROM reminder_rules) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
             """)
@@ -87,7 +90,8 @@ extension Store {
     /// day's in append order: one statement however many habits.
     package func entries(habitIds: [Int64], from: Int32, to: Int32) throws(HabitError) -> [Entry] {
         guard !habitIds.isEmpty else { return [] }
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT \(Store.entryColumns) FROM entries
             WHERE habit_id IN (SELECT value FROM json_each(?3)) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
             """)
@@ -106,7 +110,8 @@ extension Store {
     // MARK: Quiet hours
 
     package func setQuietHours(fromDay: Int32, _ hours: QuietHours?) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO quiet_hours(from_day, start_minute, end_minute) VALUES(?1, ?2, ?3)
             ON CONFLICT(from_day) DO UPDATE SET start_minute = excluded.start_minute, end_minute = excluded.end_minute
             """)
@@ -117,23 +122,25 @@ extension Store {
     }
 
     package func quietHours() throws(HabitError) -> DatedSpans<QuietHours?> {
-        DatedSpans(try db.statement("SELECT from_day, start_minute, end_minute FROM quiet_hours ORDER BY from_day").all {
-            (s) throws(HabitError) -> DatedSpans<QuietHours?>.Span in
-            guard let day = Int32(exactly: s.int(0)) else { throw .corrupt("quiet hours hold a day out of range") }
-            guard let start = s.optionalInt(1), let end = s.optionalInt(2) else { return .init(fromDay: day, value: nil) }
-            do throws(HabitError) {
-                return .init(fromDay: day, value: try QuietHours(start: Int32(clamping: start), end: Int32(clamping: end)))
-            } catch {
-                throw .corrupt("stored quiet hours: \(error.message)")
-            }
-        })
+        DatedSpans(
+            try db.statement("SELECT from_day, start_minute, end_minute FROM quiet_hours ORDER BY from_day").all {
+                (s) throws(HabitError) -> DatedSpans<QuietHours?>.Span in
+                guard let day = Int32(exactly: s.int(0)) else { throw .corrupt("quiet hours hold a day out of range") }
+                guard let start = s.optionalInt(1), let end = s.optionalInt(2) else { return .init(fromDay: day, value: nil) }
+                do throws(HabitError) {
+                    return .init(fromDay: day, value: try QuietHours(start: Int32(clamping: start), end: Int32(clamping: end)))
+                } catch {
+                    throw .corrupt("stored quiet hours: \(error.message)")
+                }
+            })
     }
 
     // MARK: Snoozes and deliveries
 
     /// Records a snooze; false when the same one was recorded already.
     package func insertReminderSnooze(_ snooze: ReminderPlan.Snooze, recordedAtMs: Int64) throws(HabitError) -> Bool {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO reminder_snoozes(rule_id, day, from_ms, at_ms, recorded_at_ms) VALUES(?1, ?2, ?3, ?4, ?5)
             ON CONFLICT(rule_id, day, at_ms) DO NOTHING
             """)
@@ -159,7 +166,8 @@ extension Store {
 
     /// Records a delivery; false when it was recorded already (by this or another process).
     package func insertReminderDelivery(_ key: ReminderPlan.Key, firedAtMs: Int64) throws(HabitError) -> Bool {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO reminder_deliveries(rule_id, day, at_ms, fired_at_ms) VALUES(?1, ?2, ?3, ?4)
             ON CONFLICT(rule_id, day, at_ms) DO NOTHING
             """)
@@ -176,9 +184,10 @@ extension Store {
         let statement = try db.statement("SELECT rule_id, day, at_ms FROM reminder_deliveries WHERE at_ms >= ?1 AND at_ms < ?2")
         statement.bind(1, fromMs)
         statement.bind(2, toMs)
-        return Set(try statement.all { (s) throws(HabitError) -> ReminderPlan.Key in
-            guard let day = Int32(exactly: s.int(1)) else { throw .corrupt("a reminder delivery holds a day out of range") }
-            return ReminderPlan.Key(ruleId: s.int(0), day: day, atMs: s.int(2))
-        })
+        return Set(
+            try statement.all { (s) throws(HabitError) -> ReminderPlan.Key in
+                guard let day = Int32(exactly: s.int(1)) else { throw .corrupt("a reminder delivery holds a day out of range") }
+                return ReminderPlan.Key(ruleId: s.int(0), day: day, atMs: s.int(2))
+            })
     }
 }

@@ -45,7 +45,8 @@ extension Store {
     }
 
     func writeShieldVersion(ruleId: Int64, fromDay: Int32, settings: ShieldRule.Settings?) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT OR REPLACE INTO shield_rule_versions(rule_id, from_day, name, key, days, start_minute, end_minute, habits, lift,
                 session_lifts, cutoff_lifts, excused_lifts, fail_closed, budget_period, budget_count)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)
@@ -70,7 +71,8 @@ extension Store {
 
     /// Every rule with its versions, by id.
     package func shieldRules() throws(HabitError) -> [ShieldRule] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT rule_id, from_day, name, key, days, start_minute, end_minute, habits, lift, session_lifts, cutoff_lifts,
                    excused_lifts, fail_closed, budget_period, budget_count
             FROM shield_rule_versions ORDER BY rule_id, from_day
@@ -93,12 +95,14 @@ extension Store {
                     habits.append(habit)
                 }
                 guard let lift = ShieldRule.Lift(rawValue: Int32(clamping: s.int(8))),
-                      let period = ShieldRule.BudgetPeriod(rawValue: Int32(clamping: s.int(13))),
-                      let count = Int32(exactly: s.int(14)), count >= 0 else { throw corrupt }
-                settings = ShieldRule.Settings(name: name, key: s.text(3) ?? "", days: try Schedule(parsing: s.text(4) ?? ""),
-                                               startMinute: try minute(5), endMinute: try minute(6), habits: habits, lift: lift,
-                                               sessionLifts: s.int(9) != 0, cutoffLifts: s.int(10) != 0, excusedLifts: s.int(11) != 0,
-                                               failClosed: s.int(12) != 0, budgetPeriod: period, budgetCount: count)
+                    let period = ShieldRule.BudgetPeriod(rawValue: Int32(clamping: s.int(13))),
+                    let count = Int32(exactly: s.int(14)), count >= 0
+                else { throw corrupt }
+                settings = ShieldRule.Settings(
+                    name: name, key: s.text(3) ?? "", days: try Schedule(parsing: s.text(4) ?? ""),
+                    startMinute: try minute(5), endMinute: try minute(6), habits: habits, lift: lift,
+                    sessionLifts: s.int(9) != 0, cutoffLifts: s.int(10) != 0, excusedLifts: s.int(11) != 0,
+                    failClosed: s.int(12) != 0, budgetPeriod: period, budgetCount: count)
             }
             if rules.last?.id == id {
                 rules[rules.count - 1].versions.append((day, settings))
@@ -115,8 +119,9 @@ extension Store {
     package func insertEmergencyUnlock(ruleId: Int64, atMs: Int64, day: Int32, minutes: Int32, reason: String?) throws(HabitError) -> Int64 {
         try atomically { () throws(HabitError) -> Int64 in
             let id = try writeEmergencyUnlock(ruleId: ruleId, atMs: atMs, day: day, minutes: minutes, reason: reason)
-            try logLocal(.emergencyUnlock(rule: try requireGlobalId(.shieldRule, ruleId), atMs: atMs, day: day, minutes: minutes, reason: reason),
-                         creates: .emergency, localId: id)
+            try logLocal(
+                .emergencyUnlock(rule: try requireGlobalId(.shieldRule, ruleId), atMs: atMs, day: day, minutes: minutes, reason: reason),
+                creates: .emergency, localId: id)
             return id
         }
     }
@@ -214,7 +219,8 @@ extension Store {
 
     // One row of columns, no coalesce: a third less for SQLite to prepare, which a
     // cold reader does at every ask.
-    private static let shieldRevisionQuery = "SELECT value"
+    private static let shieldRevisionQuery =
+        "SELECT value"
         + Schema.appendOnlyShieldTables.map { ", (SELECT max(rowid) FROM \($0))" }.joined() + " FROM shield_revision WHERE id = 1"
 
     /// Moves the revision by hand, for rows written with their own ids (a restore),

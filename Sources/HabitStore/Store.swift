@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// The durable store: a SQLite file holding settings, habits and the ledger.
 /// Rows in, domain values out; it decides no rule. Not thread-safe: one caller at a time.
@@ -110,7 +110,7 @@ package final class Store {
         for suffix in ["-wal", "-shm"] {
             var file = stat()
             if stat(path + suffix, &file) == 0, file.st_mode & 0o777 != store.st_mode & 0o777 {
-                _ = chmod(path + suffix, store.st_mode & 0o777) // best effort: not ours to change, it stays
+                _ = chmod(path + suffix, store.st_mode & 0o777)  // best effort: not ours to change, it stays
             }
         }
     }
@@ -238,13 +238,15 @@ package final class Store {
 
     // MARK: Habits
 
-    private static let habitColumns = "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms, " +
-        "description, question, colour, icon, position"
+    private static let habitColumns =
+        "id, name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms, "
+        + "description, question, colour, icon, position"
     // Built once, not at every call.
     private static let habitByIdQuery = "SELECT \(habitColumns) FROM habits WHERE id = ?1"
 
     package func insertHabit(_ spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, createdAtMs: Int64) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms,
                                description, question, colour, icon, position)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)
@@ -259,14 +261,16 @@ package final class Store {
             try logDisplay(of: global, from: .none, to: spec.display)
             for version in versions { try setVersion(habitId: id, version) }
             if let archivedDay {
-                try logRegister(.habitField(habit: global, field: .archivedDay, value: .int(Int64(archivedDay))), target: Self.fieldTarget(global, .archivedDay))
+                try logRegister(
+                    .habitField(habit: global, field: .archivedDay, value: .int(Int64(archivedDay))), target: Self.fieldTarget(global, .archivedDay))
             }
             return id
         }
     }
 
     package func updateHabit(id: Int64, spec: HabitSpec) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             UPDATE habits SET name = ?1, kind = ?2, target = ?3, direction = ?4, group_name = ?5, unit = ?6,
             routine = ?7, proof_required = ?8, start_day = ?9, description = ?12, question = ?13, colour = ?14, icon = ?15,
             position = ?16 WHERE id = ?10
@@ -301,8 +305,9 @@ package final class Store {
         try atomically { () throws(HabitError) in
             try mapNameConflict(name) { () throws(HabitError) in try statement.run() }
             let global = try requireGlobalId(.habit, id)
-            try logRegister(.habitField(habit: global, field: .archivedDay, value: day.map { .int(Int64($0)) } ?? .null),
-                            target: Self.fieldTarget(global, .archivedDay))
+            try logRegister(
+                .habitField(habit: global, field: .archivedDay, value: day.map { .int(Int64($0)) } ?? .null),
+                target: Self.fieldTarget(global, .archivedDay))
         }
     }
 
@@ -317,7 +322,8 @@ package final class Store {
     }
 
     func writeVersion(habitId: Int64, _ version: SettingsVersion) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO habit_versions(habit_id, from_day, schedule, target, direction, proof_required, group_name, archived)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             ON CONFLICT(habit_id, from_day) DO UPDATE SET schedule = excluded.schedule, target = excluded.target,
@@ -361,12 +367,13 @@ package final class Store {
         statement.bind(1, id)
         return try statement.one { (s) throws(HabitError) -> HabitSpec in
             guard let kind = HabitKind(rawValue: Int32(clamping: s.int(0))),
-                  let direction = Direction(rawValue: Int32(clamping: s.int(2))),
-                  let routine = RoutineTime(rawValue: Int32(clamping: s.int(3))),
-                  let startDay = Int32(exactly: s.int(5))
+                let direction = Direction(rawValue: Int32(clamping: s.int(2))),
+                let routine = RoutineTime(rawValue: Int32(clamping: s.int(3))),
+                let startDay = Int32(exactly: s.int(5))
             else { throw .corrupt("habit \(id): a stored field is out of range") }
-            return HabitSpec(name: "", kind: kind, target: s.double(1), direction: direction, group: nil, unit: nil,
-                             routine: routine, proofRequired: s.int(4) != 0, startDay: startDay, schedule: .daily)
+            return HabitSpec(
+                name: "", kind: kind, target: s.double(1), direction: direction, group: nil, unit: nil,
+                routine: routine, proofRequired: s.int(4) != 0, startDay: startDay, schedule: .daily)
         }
     }
 
@@ -389,18 +396,20 @@ package final class Store {
 
     /// A habit's versions of its judging settings, oldest first.
     package func versions(habitId: Int64) throws(HabitError) -> [SettingsVersion] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT from_day, schedule, target, direction, proof_required, group_name, archived FROM habit_versions
             WHERE habit_id = ?1 ORDER BY from_day
             """)
         statement.bind(1, habitId)
         return try statement.all { (row) throws(HabitError) -> SettingsVersion in
             guard let day = Int32(exactly: row.int(0)), let text = row.text(1),
-                  let direction = Direction(rawValue: Int32(clamping: row.int(3)))
+                let direction = Direction(rawValue: Int32(clamping: row.int(3)))
             else { throw .corrupt("habit \(habitId): bad settings version row") }
             do throws(HabitError) {
-                return SettingsVersion(fromDay: day, schedule: try Schedule(parsing: text), target: row.double(2), direction: direction,
-                                       proofRequired: row.int(4) != 0, group: row.text(5), archived: row.int(6) != 0)
+                return SettingsVersion(
+                    fromDay: day, schedule: try Schedule(parsing: text), target: row.double(2), direction: direction,
+                    proofRequired: row.int(4) != 0, group: row.text(5), archived: row.int(6) != 0)
             } catch {
                 throw .corrupt("habit \(habitId): stored schedule is invalid: \(error.message)")
             }
@@ -426,7 +435,7 @@ package final class Store {
     }
 
     private func mapNameConflict(_ name: String, _ body: () throws(HabitError) -> Void) throws(HabitError) {
-        do throws(HabitError) { try body() } catch where error.code == .conflict {
+        do throws(HabitError) { try body() } catch  where error.code == .conflict {
             throw .conflict("an active habit is already named '\(name)'")
         }
     }
@@ -445,14 +454,16 @@ package final class Store {
     private func readHabitRow(_ s: Statement) throws(HabitError) -> Habit {
         let id = s.int(0)
         guard let kind = HabitKind(rawValue: Int32(clamping: s.int(2))),
-              let direction = Direction(rawValue: Int32(clamping: s.int(4))),
-              let routine = RoutineTime(rawValue: Int32(clamping: s.int(7))),
-              let startDay = Int32(exactly: s.int(9)), let name = s.text(1)
+            let direction = Direction(rawValue: Int32(clamping: s.int(4))),
+            let routine = RoutineTime(rawValue: Int32(clamping: s.int(7))),
+            let startDay = Int32(exactly: s.int(9)), let name = s.text(1)
         else { throw .corrupt("habit \(id): a stored field is out of range") }
-        let spec = HabitSpec(name: name, kind: kind, target: s.double(3), direction: direction, group: s.text(5), unit: s.text(6),
-                             routine: routine, proofRequired: s.int(8) != 0, startDay: startDay, schedule: .daily,
-                             display: HabitDisplay(description: s.text(12), question: s.text(13), colour: s.text(14), icon: s.text(15),
-                                                   position: s.int(16)))
+        let spec = HabitSpec(
+            name: name, kind: kind, target: s.double(3), direction: direction, group: s.text(5), unit: s.text(6),
+            routine: routine, proofRequired: s.int(8) != 0, startDay: startDay, schedule: .daily,
+            display: HabitDisplay(
+                description: s.text(12), question: s.text(13), colour: s.text(14), icon: s.text(15),
+                position: s.int(16)))
         let archived = s.optionalInt(10).flatMap { Int32(exactly: $0) }
         return Habit(id: id, spec: spec, archivedDay: archived, createdAtMs: s.int(11), versions: [])
     }
@@ -462,8 +473,9 @@ package final class Store {
     package func insertVacation(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> Int64 {
         try atomically { () throws(HabitError) -> Int64 in
             let id = try writeVacation(habitId: habitId, from: from, to: to)
-            try logLocal(.vacationAdd(habit: try habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) }, first: from, last: to),
-                         creates: .vacation, localId: id)
+            try logLocal(
+                .vacationAdd(habit: try habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) }, first: from, last: to),
+                creates: .vacation, localId: id)
             return id
         }
     }
@@ -512,18 +524,25 @@ package final class Store {
 
     static let entryColumns = "id, habit_id, day, kind, value, recorded_at_ms, source, undoes, note"
 
-    package func insertEntry(habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
-                             source: EntrySource, undoes: Int64?, note: String?) throws(HabitError) -> Int64 {
+    package func insertEntry(
+        habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
+        source: EntrySource, undoes: Int64?, note: String?
+    ) throws(HabitError) -> Int64 {
         try atomically { () throws(HabitError) -> Int64 in
-            let id = try writeEntry(habitId: habitId, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, undoes: undoes, note: note)
-            try logEntry(Entry(id: id, habitId: habitId, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, undoes: undoes, note: note))
+            let id = try writeEntry(
+                habitId: habitId, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, undoes: undoes, note: note)
+            try logEntry(
+                Entry(id: id, habitId: habitId, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, undoes: undoes, note: note))
             return id
         }
     }
 
-    func writeEntry(habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
-                    source: EntrySource, undoes: Int64?, note: String?) throws(HabitError) -> Int64 {
-        let statement = try db.statement("""
+    func writeEntry(
+        habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
+        source: EntrySource, undoes: Int64?, note: String?
+    ) throws(HabitError) -> Int64 {
+        let statement = try db.statement(
+            """
             INSERT INTO entries(habit_id, day, kind, value, recorded_at_ms, source, undoes, note)
             VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
             """)
@@ -616,7 +635,8 @@ package final class Store {
     /// ask reads a few days of each habit a rule names this way). What a shield reads:
     /// as foldEntries, with recordedAtMs (when a day was done); note is not read (nil).
     package func entriesByDay(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT id, day, kind, value, source, undoes, recorded_at_ms FROM entries
             WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, id
             """)
@@ -634,7 +654,8 @@ package final class Store {
     /// (day, append) order, straight from the entries_fold index: no table row, no
     /// text. recordedAtMs and note are not read (0 and nil).
     package func foldEntries(habitId: Int64, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT id, day, kind, value, source, undoes FROM entries INDEXED BY entries_fold
             WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY day, id
             """)
@@ -649,18 +670,20 @@ package final class Store {
     private func readFoldEntry(_ s: Statement, habitId: Int64) throws(HabitError) -> Entry {
         let id = s.int(0)
         guard let day = Int32(exactly: s.int(1)), let kind = EntryKind(rawValue: Int32(clamping: s.int(2))),
-              let source = EntrySource(rawValue: Int32(clamping: s.int(4)))
+            let source = EntrySource(rawValue: Int32(clamping: s.int(4)))
         else { throw .corrupt("entry \(id): a stored field is out of range") }
-        return Entry(id: id, habitId: habitId, day: day, kind: kind, value: s.double(3), recordedAtMs: 0,
-                     source: source, undoes: s.optionalInt(5), note: nil)
+        return Entry(
+            id: id, habitId: habitId, day: day, kind: kind, value: s.double(3), recordedAtMs: 0,
+            source: source, undoes: s.optionalInt(5), note: nil)
     }
 
     func readEntry(_ s: Statement) throws(HabitError) -> Entry {
         let id = s.int(0)
         guard let day = Int32(exactly: s.int(2)), let kind = EntryKind(rawValue: Int32(clamping: s.int(3))),
-              let source = EntrySource(rawValue: Int32(clamping: s.int(6)))
+            let source = EntrySource(rawValue: Int32(clamping: s.int(6)))
         else { throw .corrupt("entry \(id): a stored field is out of range") }
-        return Entry(id: id, habitId: s.int(1), day: day, kind: kind, value: s.double(4), recordedAtMs: s.int(5),
-                     source: source, undoes: s.optionalInt(7), note: s.text(8))
+        return Entry(
+            id: id, habitId: s.int(1), day: day, kind: kind, value: s.double(4), recordedAtMs: s.int(5),
+            source: source, undoes: s.optionalInt(7), note: s.text(8))
     }
 }

@@ -1,6 +1,6 @@
-import HabitPlatform
 import HabitCore
 import HabitFiles
+import HabitPlatform
 
 /// Reads time zones from the system's tz database ($TZDIR, else /usr/share/zoneinfo).
 /// The parsing is the domain's; this only finds and reads the file.

@@ -19,10 +19,13 @@ enum Check {
             guard let pointer = e.bytes, e.size > 0, e.size <= 64 << 20 else { return .failure(Refusal(message: "no evidence bytes, or more than 64 MiB")) }
             let bytes = Array(UnsafeBufferPointer(start: pointer, count: Int(e.size)))
             let recent = Int(e.struct_size) >= end(of: \.session)
-            let receipt = Receipt(atMs: e.received_at_ms, day: recent ? e.day : nil,
-                                  utcOffsetSeconds: recent ? Int64(e.utc_offset_s) : 0, dayStartMinutes: recent ? e.day_start_minutes : 0)
-            return .success(Input(bytes: bytes, receipt: receipt, configJSON: recent ? e.config_json.flatMap { String(validatingCString: $0) } : nil,
-                                  session: recent ? e.session : nil))
+            let receipt = Receipt(
+                atMs: e.received_at_ms, day: recent ? e.day : nil,
+                utcOffsetSeconds: recent ? Int64(e.utc_offset_s) : 0, dayStartMinutes: recent ? e.day_start_minutes : 0)
+            return .success(
+                Input(
+                    bytes: bytes, receipt: receipt, configJSON: recent ? e.config_json.flatMap { String(validatingCString: $0) } : nil,
+                    session: recent ? e.session : nil))
         }
 
         private static func end<T>(of field: KeyPath<hc_plugin_evidence, T>) -> Int {
@@ -71,20 +74,23 @@ enum Check {
         case nil:
             signals.append(Signal(name: "not_compared", message: "the host keeps no fingerprints: earlier proofs were not compared"))
         case .failure(let failure)?:
-            return Verdict(outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "host_failed",
-                           message: "reading earlier fingerprints failed with status \(failure.status)", signals: [])
+            return Verdict(
+                outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "host_failed",
+                message: "reading earlier fingerprints failed with status \(failure.status)", signals: [])
         case .success(let kept)?:
             match = FingerprintMatcher.nearest(probes, among: kept, maxDistance: config.maxDistance, minQuality: config.minHashQuality)
         }
         if case .failure(let failure) = host.keep(kind: ProofFingerprint.kind, bytes: fingerprint.bytes) {
-            return Verdict(outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "host_failed",
-                           message: "keeping the fingerprint failed with status \(failure.status)", signals: [])
+            return Verdict(
+                outcome: HC_OUTCOME_ERROR, confidence: 0, reason: "host_failed",
+                message: "keeping the fingerprint failed with status \(failure.status)", signals: [])
         }
         return verdict(Assessment.judge(match: match, hashQuality: fingerprint.quality, signals: signals, config: config))
     }
 
     private static func verdict(_ assessment: Assessment) -> Verdict {
-        Verdict(outcome: assessment.outcome.rawValue, confidence: assessment.confidence, reason: assessment.reason,
-                message: assessment.message, signals: assessment.signals)
+        Verdict(
+            outcome: assessment.outcome.rawValue, confidence: assessment.confidence, reason: assessment.reason,
+            message: assessment.message, signals: assessment.signals)
     }
 }

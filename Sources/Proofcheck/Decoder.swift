@@ -48,8 +48,9 @@ enum Decoder {
         var gray = [UInt8](repeating: 0, count: capacity)
         let status = bytes.withUnsafeBufferPointer { source in
             gray.withUnsafeMutableBufferPointer { target in
-                jpeg_gray_decode(source.baseAddress, source.count, Int32(eighths), target.baseAddress, target.count,
-                                 &scaledWidth, &scaledHeight, &info)
+                jpeg_gray_decode(
+                    source.baseAddress, source.count, Int32(eighths), target.baseAddress, target.count,
+                    &scaledWidth, &scaledHeight, &info)
             }
         }
         guard status == JPEG_GRAY_OK, Int(scaledWidth) * Int(scaledHeight) == capacity else { return failure(status, info, "JPEG data") }

@@ -28,8 +28,10 @@ func proofcheck_destroy(_ user_data: UnsafeMutableRawPointer?) {
 }
 
 @c
-func proofcheck_verify(_ evidence: UnsafePointer<hc_plugin_evidence>?, _ out: UnsafeMutablePointer<hc_plugin_verdict>?,
-                       _ state: UnsafeMutableRawPointer?) -> Int32 {
+func proofcheck_verify(
+    _ evidence: UnsafePointer<hc_plugin_evidence>?, _ out: UnsafeMutablePointer<hc_plugin_verdict>?,
+    _ state: UnsafeMutableRawPointer?
+) -> Int32 {
     guard let state, let evidence, let out, out.pointee.struct_size >= UInt32(MemoryLayout<hc_plugin_verdict>.size) else { return 1 }
     let plugin = Unmanaged<PluginState>.fromOpaque(state).takeUnretainedValue()
     let verdict: Check.Verdict
@@ -76,14 +78,16 @@ struct HostServices {
         final class Found { var items: [(proofId: Int64, bytes: [UInt8])] = [] }
         let found = Found()
         let status = kind.withCString { kind in
-            read(session, kind, { proofId, bytes, size, context in
-                guard let context else { return 1 }
-                let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
-                if let bytes, size > 0, size <= Int64(HC_PLUGIN_FINGERPRINT_MAX) {
-                    found.items.append((proofId, Array(UnsafeBufferPointer(start: bytes, count: Int(size)))))
-                }
-                return 0
-            }, Unmanaged.passUnretained(found).toOpaque(), services.pointee.user_data)
+            read(
+                session, kind,
+                { proofId, bytes, size, context in
+                    guard let context else { return 1 }
+                    let found = Unmanaged<Found>.fromOpaque(context).takeUnretainedValue()
+                    if let bytes, size > 0, size <= Int64(HC_PLUGIN_FINGERPRINT_MAX) {
+                        found.items.append((proofId, Array(UnsafeBufferPointer(start: bytes, count: Int(size)))))
+                    }
+                    return 0
+                }, Unmanaged.passUnretained(found).toOpaque(), services.pointee.user_data)
         }
         return status == 0 ? .success(found.items) : .failure(HostFailure(status: status))
     }
@@ -91,7 +95,9 @@ struct HostServices {
     /// Keeps a fingerprint with this proof; false without the service.
     func keep(kind: String, bytes: [UInt8]) -> Result<Bool, HostFailure> {
         guard hasFingerprints, let keep = services.pointee.fingerprint_keep else { return .success(false) }
-        let status = kind.withCString { kind in bytes.withUnsafeBufferPointer { keep(session, kind, $0.baseAddress, Int64($0.count), services.pointee.user_data) } }
+        let status = kind.withCString { kind in
+            bytes.withUnsafeBufferPointer { keep(session, kind, $0.baseAddress, Int64($0.count), services.pointee.user_data) }
+        }
         return status == 0 ? .success(true) : .failure(HostFailure(status: status))
     }
 }

@@ -25,8 +25,9 @@ package struct Assessment: Equatable, Sendable {
         case .undecodable(let why):
             return Assessment(outcome: .rejected, confidence: 1, reason: "undecodable", message: "the image cannot be decoded: \(why)", signals: [])
         case .tooSmall(let width, let height):
-            return Assessment(outcome: .rejected, confidence: 1, reason: "too_small",
-                              message: "\(width)x\(height) is below the \(minSide) pixels the shorter side needs", signals: [])
+            return Assessment(
+                outcome: .rejected, confidence: 1, reason: "too_small",
+                message: "\(width)x\(height) is below the \(minSide) pixels the shorter side needs", signals: [])
         }
     }
 
@@ -37,15 +38,18 @@ package struct Assessment: Equatable, Sendable {
         }
         let names = signals.map(\.name)
         if let match {
-            return Assessment(outcome: .rejected, confidence: 1, reason: "reused_evidence",
-                              message: "the same photo as proof #\(match.proofId) (\(match.orientation.name), PDQ distance \(match.distance))",
-                              signals: names)
+            return Assessment(
+                outcome: .rejected, confidence: 1, reason: "reused_evidence",
+                message: "the same photo as proof #\(match.proofId) (\(match.orientation.name), PDQ distance \(match.distance))",
+                signals: names)
         }
         if let first = signals.first {
-            return Assessment(outcome: .needsReview, confidence: 0.5, reason: first.name,
-                              message: signals.map(\.message).joined(separator: "; "), signals: names)
+            return Assessment(
+                outcome: .needsReview, confidence: 0.5, reason: first.name,
+                message: signals.map(\.message).joined(separator: "; "), signals: names)
         }
-        return Assessment(outcome: .approved, confidence: 0.9, reason: "no_findings",
-                          message: "not seen before; nothing in its metadata suggests a screenshot, an edit or another day", signals: [])
+        return Assessment(
+            outcome: .approved, confidence: 0.9, reason: "no_findings",
+            message: "not seen before; nothing in its metadata suggests a screenshot, an edit or another day", signals: [])
     }
 }

@@ -30,7 +30,8 @@ struct ByteView {
     func u32(_ offset: Int) -> Int? {
         guard let raw = slice(offset, 4) else { return nil }
         let values = raw.map(Int.init)
-        return bigEndian ? values[0] << 24 | values[1] << 16 | values[2] << 8 | values[3]
+        return bigEndian
+            ? values[0] << 24 | values[1] << 16 | values[2] << 8 | values[3]
             : values[3] << 24 | values[2] << 16 | values[1] << 8 | values[0]
     }
 

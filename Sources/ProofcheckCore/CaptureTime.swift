@@ -35,9 +35,10 @@ package struct CaptureTime: Equatable, Sendable {
             return value
         }
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              hour < 24, minute < 60, second < 61,
-              let date = try? CivilDate(year: year, month: month, day: day) else { return nil }
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            hour < 24, minute < 60, second < 61,
+            let date = try? CivilDate(year: year, month: month, day: day)
+        else { return nil }
         return Int64(date.dayNumber) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
     }
 
@@ -45,16 +46,18 @@ package struct CaptureTime: Equatable, Sendable {
     static func offsetSeconds(_ text: String) -> Int64? {
         let bytes = Array(text.utf8)
         guard bytes.count == 6, bytes[0] == UInt8(ascii: "+") || bytes[0] == UInt8(ascii: "-"), bytes[3] == UInt8(ascii: ":"),
-              let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)), let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
-              hours <= 14, minutes < 60 else { return nil }
+            let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)), let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
+            hours <= 14, minutes < 60
+        else { return nil }
         let seconds = Int64(hours * 3600 + minutes * 60)
         return bytes[0] == UInt8(ascii: "-") ? -seconds : seconds
     }
 
     private static func gpsInstant(_ facts: ExifFacts) -> Int64? {
         guard let date = facts.gpsDate, let time = facts.gpsTime, time.count == 3,
-              time.allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 86_400 }),
-              let midnight = wallSeconds(date + " 00:00:00") else { return nil }
+            time.allSatisfy({ $0.isFinite && $0 >= 0 && $0 < 86_400 }),
+            let midnight = wallSeconds(date + " 00:00:00")
+        else { return nil }
         return midnight + Int64(time[0] * 3600 + time[1] * 60 + time[2])
     }
 }

@@ -100,7 +100,8 @@ package enum ExifReader {
 
     private static func text(_ view: ByteView, _ entry: Entry?) -> String? {
         guard let entry, entry.type == 2 || entry.type == 7, entry.count <= maxText,
-              let raw = view.slice(entry.valueOffset, entry.count) else { return nil }
+            let raw = view.slice(entry.valueOffset, entry.count)
+        else { return nil }
         return clean(raw)
     }
 
@@ -123,7 +124,8 @@ package enum ExifReader {
         var values: [Double] = []
         for index in 0..<entry.count {
             guard let numerator = view.u32(entry.valueOffset + index * 8), let denominator = view.u32(entry.valueOffset + index * 8 + 4),
-                  denominator != 0 else { return nil }
+                denominator != 0
+            else { return nil }
             values.append(Double(numerator) / Double(denominator))
         }
         return values
@@ -132,7 +134,8 @@ package enum ExifReader {
     /// UserComment: an 8-byte character code, then the text.
     private static func userComment(_ view: ByteView, _ entry: Entry) -> String? {
         guard [1, 2, 7].contains(entry.type), entry.count > 8, entry.count <= maxText,
-              let raw = view.slice(entry.valueOffset, entry.count) else { return nil }
+            let raw = view.slice(entry.valueOffset, entry.count)
+        else { return nil }
         let code = raw.prefix(8), body = raw.dropFirst(8)
         if code.starts(with: Array("UNICODE".utf8)) {
             var units: [UInt16] = []

@@ -38,7 +38,7 @@ package struct ImageContainer: Equatable, Sendable {
         var sawFrame = false
         while true {
             guard view.u8(offset) == 0xFF else { throw .malformed("no JPEG marker at byte \(offset)") }
-            while view.u8(offset + 1) == 0xFF { offset += 1 }    // fill bytes
+            while view.u8(offset + 1) == 0xFF { offset += 1 }  // fill bytes
             guard let marker = view.u8(offset + 1) else { throw .malformed("the JPEG ends before its image data") }
             offset += 2
             if (0xD0...0xD7).contains(marker) || marker == 0x01 { continue }

@@ -101,8 +101,10 @@ package enum PDQ {
 
     /// A running mean over `window` values, the window shrinking at both ends; for
     /// an even window it reaches one further back than ahead, as the reference does.
-    private static func box(_ input: UnsafeBufferPointer<Float>, _ output: UnsafeMutableBufferPointer<Float>,
-                            start: Int, count: Int, stride: Int, window: Int) {
+    private static func box(
+        _ input: UnsafeBufferPointer<Float>, _ output: UnsafeMutableBufferPointer<Float>,
+        start: Int, count: Int, stride: Int, window: Int
+    ) {
         let window = min(window, count)
         let half = (window + 2) / 2
         var sum: Float = 0

@@ -20,8 +20,10 @@ package struct ProofFingerprint: Equatable, Sendable {
     ]
 
     /// Each turn reduced from the image, with the turn that is its transpose.
-    private static let turns: [(Dihedral, Dihedral)] = [(.original, .transpose), (.mirror, .rotate270), (.flip, .rotate90),
-                                                       (.rotate180, .antiTranspose)]
+    private static let turns: [(Dihedral, Dihedral)] = [
+        (.original, .transpose), (.mirror, .rotate270), (.flip, .rotate90),
+        (.rotate180, .antiTranspose),
+    ]
 
     /// A decoded photo's fingerprint, and the probes a new photo is compared by:
     /// the whole (and trimmed) photo in all eight orientations, a rotated or
@@ -85,8 +87,10 @@ package enum FingerprintMatcher {
     /// The nearest earlier proof within maxDistance, comparing only hashes of at
     /// least minQuality (a flat image's hash says little and matches too easily).
     /// Reads the kept bytes in place: thousands of proofs, no copies.
-    package static func nearest(_ probes: [Probe], among earlier: [(proofId: Int64, bytes: [UInt8])], maxDistance: Int,
-                                minQuality: Int) -> FingerprintMatch? {
+    package static func nearest(
+        _ probes: [Probe], among earlier: [(proofId: Int64, bytes: [UInt8])], maxDistance: Int,
+        minQuality: Int
+    ) -> FingerprintMatch? {
         let usable = probes.filter { $0.hash.quality >= minQuality }
         let words = usable.flatMap(\.hash.words)
         var best: FingerprintMatch?
@@ -101,7 +105,8 @@ package enum FingerprintMatcher {
                     let w2 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 17, as: UInt64.self))
                     let w3 = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: base + 25, as: UInt64.self))
                     for probe in 0..<usable.count {
-                        let distance = (words[4 * probe] ^ w0).nonzeroBitCount + (words[4 * probe + 1] ^ w1).nonzeroBitCount
+                        let distance =
+                            (words[4 * probe] ^ w0).nonzeroBitCount + (words[4 * probe + 1] ^ w1).nonzeroBitCount
                             + (words[4 * probe + 2] ^ w2).nonzeroBitCount + (words[4 * probe + 3] ^ w3).nonzeroBitCount
                         if distance <= maxDistance, distance < (best?.distance ?? Int.max) {
                             best = FingerprintMatch(proofId: proofId, distance: distance, orientation: usable[probe].orientation)

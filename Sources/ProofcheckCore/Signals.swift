@@ -30,16 +30,22 @@ package struct Receipt: Equatable, Sendable {
 
 /// The screenshot, download, edit and capture-time signals of a photo's metadata.
 package enum MetadataSignals {
-    static let editors = ["gimp", "photoshop", "lightroom", "snapseed", "picsart", "pixelmator", "affinity", "paint.net", "facetune",
-                          "vsco", "canva", "polarr", "imagemagick", "graphicsmagick", "darktable", "rawtherapee", "luminar", "fotor",
-                          "meitu", "airbrush", "faceapp", "photoscape", "krita", "acdsee", "capture one", "photopea"]
-    static let screenshotTools = ["screenshot", "spectacle", "greenshot", "sharex", "snipping tool", "flameshot", "lightshot",
-                                  "shottr", "cleanshot"]
+    static let editors = [
+        "gimp", "photoshop", "lightroom", "snapseed", "picsart", "pixelmator", "affinity", "paint.net", "facetune",
+        "vsco", "canva", "polarr", "imagemagick", "graphicsmagick", "darktable", "rawtherapee", "luminar", "fotor",
+        "meitu", "airbrush", "faceapp", "photoscape", "krita", "acdsee", "capture one", "photopea",
+    ]
+    static let screenshotTools = [
+        "screenshot", "spectacle", "greenshot", "sharex", "snipping tool", "flameshot", "lightshot",
+        "shottr", "cleanshot",
+    ]
     /// DateTime may trail DateTimeOriginal by the time it takes to save.
     static let saveSlackSeconds: Int64 = 2
 
-    package static func find(_ container: ImageContainer, exif: Result<ExifFacts, ExifReader.Failure>?, receipt: Receipt,
-                             config: ProofcheckConfig) -> [Signal] {
+    package static func find(
+        _ container: ImageContainer, exif: Result<ExifFacts, ExifReader.Failure>?, receipt: Receipt,
+        config: ProofcheckConfig
+    ) -> [Signal] {
         var signals: [Signal] = []
         var facts = ExifFacts()
         switch exif {
@@ -59,9 +65,12 @@ package enum MetadataSignals {
             signals.append(Signal(name: "png_without_camera", message: "a PNG naming no camera: a screenshot or a download"))
         }
         if container.format == .jpeg, container.exif == nil, let quality = container.lumaQuantisation.flatMap(JPEGQuality.estimate),
-           quality < config.lowJPEGQuality {
-            signals.append(Signal(name: "reencoded_without_exif",
-                                  message: "no EXIF and JPEG quality about \(quality): re-encoded, as messengers do"))
+            quality < config.lowJPEGQuality
+        {
+            signals.append(
+                Signal(
+                    name: "reencoded_without_exif",
+                    message: "no EXIF and JPEG quality about \(quality): re-encoded, as messengers do"))
         }
         if let editor = tools.first(where: { name in editors.contains { name.lowercased().contains($0) } }) {
             signals.append(Signal(name: "edited", message: "saved by the editor '\(editor.prefix(60))'"))
@@ -73,15 +82,20 @@ package enum MetadataSignals {
     private static func captureSignals(_ facts: ExifFacts, receipt: Receipt, config: ProofcheckConfig) -> [Signal] {
         var signals: [Signal] = []
         if let changed = facts.dateTime.flatMap(CaptureTime.wallSeconds), let taken = facts.dateTimeOriginal.flatMap(CaptureTime.wallSeconds),
-           abs(changed - taken) > saveSlackSeconds {
-            signals.append(Signal(name: "exif_dates_disagree",
-                                  message: "changed at \(facts.dateTime ?? "") but taken at \(facts.dateTimeOriginal ?? "")"))
+            abs(changed - taken) > saveSlackSeconds
+        {
+            signals.append(
+                Signal(
+                    name: "exif_dates_disagree",
+                    message: "changed at \(facts.dateTime ?? "") but taken at \(facts.dateTimeOriginal ?? "")"))
         }
         guard let capture = CaptureTime(facts, storeOffsetSeconds: receipt.utcOffsetSeconds) else { return signals }
         let received = receipt.atMs / 1000
         if capture.instant > received + Int64(config.clockSkewMinutes) * 60 {
-            signals.append(Signal(name: "taken_after_receipt",
-                                  message: "taken \((capture.instant - received) / 60) minutes after it was received (\(capture.basis))"))
+            signals.append(
+                Signal(
+                    name: "taken_after_receipt",
+                    message: "taken \((capture.instant - received) / 60) minutes after it was received (\(capture.basis))"))
         }
         let local = capture.instant + receipt.utcOffsetSeconds - Int64(receipt.dayStartMinutes) * 60
         let takenDay = Int32(clamping: floorDiv(local, 86_400))

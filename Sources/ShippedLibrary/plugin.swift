@@ -1,10 +1,10 @@
+import Foundation
 // Makes habitctl link the library we ship, libhabitcore.so.1, instead of the
 // engine's object files. SwiftPM does not order an in-package executable's link
 // after the package's own dynamic product, so this command takes libhabitcore.so as
 // its input: habitctl's sources wait for it, and so does its link. The command also
 // gives the build folder its libhabitcore.so.1 link (the SONAME habitctl records).
 import PackagePlugin
-import Foundation
 
 @main
 struct ShippedLibrary: BuildToolPlugin {

@@ -1,3 +1,4 @@
+import HabitCore
 // habitcore-plugin-runner: runs one shared-object verifier plugin in a process of
 // its own, for a host that must outlive it (IsolatedVerifier). Installed beside
 // libhabitcore.so. It speaks the executable-plugin protocol (RunnerProtocol):
@@ -5,7 +6,6 @@
 //   habitcore-plugin-runner verify < request      -> one verdict line (with "keep")
 // A plugin that crashes takes this process with it; the host names the signal.
 import HabitPlatform
-import HabitCore
 import HabitPlugins
 
 // The answer goes to our real stdout; whatever the plugin prints goes to stderr, the log.

@@ -52,7 +52,8 @@ enum AwardCommands {
         context.output.emit(["as_of": Library.format(day), "awards": awards.map { $0.json(new: false) }]) {
             awards.map { award in
                 let state = award.unlockedDay.map { "unlocked \(Library.format($0))" } ?? "\(min(award.value, award.threshold))/\(award.threshold)"
-                return "\(award.id.padding(toLength: 18, withPad: " ", startingAt: 0)) \(state.padding(toLength: 22, withPad: " ", startingAt: 0)) \(award.title)"
+                return
+                    "\(award.id.padding(toLength: 18, withPad: " ", startingAt: 0)) \(state.padding(toLength: 22, withPad: " ", startingAt: 0)) \(award.title)"
             }.joined(separator: "\n")
         }
     }
@@ -123,9 +124,11 @@ enum AwardCommands {
         let events = try kit { () throws(HabitError) in try store.kit.events(after: after, limit: limit, acknowledge: acknowledge) }
         let cursor = events.last?.id ?? after
         let rows: [[String: Any]] = events.map { event in
-            ["id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day.rawValue), "at": Output.time(event.atMs),
-             "habit_id": event.habitID ?? NSNull(), "entry_id": event.entryID ?? NSNull(),
-             "award_id": event.awardID ?? NSNull(), "value": event.value, "acknowledged": event.acknowledged]
+            [
+                "id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day.rawValue), "at": Output.time(event.atMs),
+                "habit_id": event.habitID ?? NSNull(), "entry_id": event.entryID ?? NSNull(),
+                "award_id": event.awardID ?? NSNull(), "value": event.value, "acknowledged": event.acknowledged,
+            ]
         }
         context.output.emit(["events": rows, "cursor": cursor]) {
             let lines = events.map { event in

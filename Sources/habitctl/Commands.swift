@@ -42,26 +42,34 @@ enum Commands {
         let store = try StoreRef(path: path)
         try apply(store)
         let (policy, routineBounds, zoneName, minutes, version) = try kit { () throws(HabitError) in
-            (try store.kit.streakPolicy(), try store.kit.routineBounds(), try store.kit.timeZone(), try store.kit.dayStart(),
-             try store.kit.schemaVersion())
+            (
+                try store.kit.streakPolicy(), try store.kit.routineBounds(), try store.kit.timeZone(), try store.kit.dayStart(),
+                try store.kit.schemaVersion()
+            )
         }
         let bounds = [routineBounds.morning, routineBounds.day, routineBounds.evening]
         let today = try store.today()
-        let streaks: [String: Any] = ["miss_allowance": policy.missAllowance, "open_day": PolicyOptions.openDayName(policy.openDay),
-                                      "off_days": PolicyOptions.offDaysName(policy.offDays)]
+        let streaks: [String: Any] = [
+            "miss_allowance": policy.missAllowance, "open_day": PolicyOptions.openDayName(policy.openDay),
+            "off_days": PolicyOptions.offDaysName(policy.offDays),
+        ]
         let routineText = bounds.map(clock).joined(separator: ",")
-        context.output.emit(["path": path, "timezone": zoneName, "day_start": clock(minutes),
-                             "schema": Int(version), "today": Library.format(today), "streaks": streaks,
-                             "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])]]) {
-            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)" +
-                "\n  streaks: miss allowance \(policy.missAllowance), open day \(PolicyOptions.openDayName(policy.openDay)), " +
-                "off days \(PolicyOptions.offDaysName(policy.offDays)); routines start \(routineText) after the day start"
+        context.output.emit([
+            "path": path, "timezone": zoneName, "day_start": clock(minutes),
+            "schema": Int(version), "today": Library.format(today), "streaks": streaks,
+            "routines": ["morning": clock(bounds[0]), "day": clock(bounds[1]), "evening": clock(bounds[2])],
+        ]) {
+            "store \(path)\n  time zone \(zoneName), day starts at \(clock(minutes)), today is \(Library.format(today)), schema \(version)"
+                + "\n  streaks: miss allowance \(policy.missAllowance), open day \(PolicyOptions.openDayName(policy.openDay)), "
+                + "off days \(PolicyOptions.offDaysName(policy.offDays)); routines start \(routineText) after the day start"
         }
     }
 
     static func habitAdd(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
-            .union(DisplayOptions.valued))
+        var args = try Arguments(
+            raw,
+            valued: (["kind", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day"] as Set<String>)
+                .union(DisplayOptions.valued))
         let name = try args.require(0, "NAME")
         var options = HabitOptions(name: name)
         if let kind = args.option("kind") { options.kind = HabitKind(rawValue: try Names.value(kind, in: Names.kinds, what: "kind")) }
@@ -111,7 +119,7 @@ enum Commands {
         let habit = try store.habit(reference)
         let streaks = try PolicyOptions.habitJSON(habit.id, store)
         context.output.emit(["habit": habit.json, "streak_policy": streaks]) {
-            var lines = [habit.summary, "  started \(Library.format(habit.startDay))"]
+            var lines = [habit.summary, "  started \(Library.format(habit.startDay.rawValue))"]
             if let group = habit.group { lines.append("  group \(group)") }
             if habit.proofRequired { lines.append("  proof required") }
             lines += habit.displayLines
@@ -121,8 +129,12 @@ enum Commands {
     }
 
     static func habitEdit(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: (["name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day",
-                                                "from"] as Set<String>)
+        var args = try Arguments(
+            raw,
+            valued: ([
+                "name", "target", "unit", "group", "routine", "schedule", "start", "miss-allowance", "open-day",
+                "from",
+            ] as Set<String>)
             .union(DisplayOptions.valued))
         let reference = try args.require(0, "HABIT")
         let store = try context.openStore()
@@ -139,7 +151,7 @@ enum Commands {
         if target != nil || atMost || atLeast {
             fields.insert(.target)
             options.target = target ?? current.target
-            options.direction = atMost ? .atMost : atLeast ? .atLeast : Direction(rawValue: current.direction)
+            options.direction = atMost ? .atMost : atLeast ? .atLeast : current.direction
         }
         options.unit = args.option("unit")
         options.group = args.option("group")
@@ -235,7 +247,7 @@ enum Commands {
         let id = try kit { () throws(HabitError) in try store.kit.append(input) }
         // Committed: from here on nothing may fail the command, or a script would retry it.
         let entry = try? store.entry(id: id, habitId: habit.id)
-        let total = entry.flatMap { entry in try? store.kit.dayTotal(habitID: habit.id, day: Day(rawValue: entry.day)) }
+        let total = entry.flatMap { entry in try? store.kit.dayTotal(habitID: habit.id, day: entry.day) }
         let hasTotal = total != nil
         var document: [String: Any] = ["entry": entry?.json ?? ["id": id]]
         if let total { document["day_total"] = total }
@@ -287,8 +299,10 @@ enum Commands {
         try args.finish(maxPositionals: 1)
         let states = try store.days(habitId: habit.id, from: from, to: to)
         let rows: [[String: Any]] = states.map {
-            ["date": Library.format($0.day.rawValue), "value": $0.value, "done": $0.flags.contains(.done),
-             "skipped": $0.flags.contains(.skipped), "entries": Int($0.entryCount)]
+            [
+                "date": Library.format($0.day.rawValue), "value": $0.value, "done": $0.flags.contains(.done),
+                "skipped": $0.flags.contains(.skipped), "entries": Int($0.entryCount),
+            ]
         }
         context.output.emit(["habit": habit.json, "days": rows]) {
             states.map { state in
@@ -298,96 +312,7 @@ enum Commands {
         }
     }
 
-    static func export(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["format", "output", "date"])
-        if args.flag("loop") {
-            // Loop Habit Tracker's CSV export: Habits.csv and Checkmarks.csv into a folder.
-            guard let folder = args.option("output") else { throw .usage("--loop needs --output FOLDER") }
-            let day = try args.option("date").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
-            try args.finish(maxPositionals: 0)
-            let store = try context.openStore(readOnly: true)
-            let csv = try kit { () throws(HabitError) in try store.kit.exportLoopCSV(through: day) }
-            try? FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            for (name, text) in [("Habits.csv", csv.habits), ("Checkmarks.csv", csv.checkmarks)] {
-                let path = folder + "/" + name
-                try FileOutput.write(Array(text.utf8), to: path)
-            }
-            context.output.emit(["exported": true, "folder": folder]) { "exported Habits.csv and Checkmarks.csv to \(folder)" }
-            return
-        }
-        let format = try exportFormat(args.option("format") ?? "json")
-        let outputPath = args.option("output")
-        try args.finish(maxPositionals: 0)
-        let store = try context.openStore(readOnly: true)
-        if let outputPath {
-            // Streamed record by record into a file that appears whole or not at all.
-            try TransferLine("exporting to \(outputPath)").run { (progress) throws(HabitError) in
-                try store.kit.export(to: outputPath, format: format, progress: progress)
-            }
-            Output.log("exported to \(outputPath)")
-        } else {
-            Writer.standardOutput(try kit { () throws(HabitError) in try store.kit.export(format: format) })
-        }
-    }
-
-    /// `backup FILE`: a consistent copy of the store file (SQLite's online backup), 0600.
-    static func backup(_ raw: [String], _ context: Context) throws(CLIError) {
-        let args = try Arguments(raw, valued: [])
-        let file = try args.require(0, "FILE")
-        try args.finish(maxPositionals: 1)
-        let store = try context.openStore(readOnly: true)
-        try kit { () throws(HabitError) in try store.kit.backup(to: file) }
-        context.output.emit(["backup": file]) { "backed up to \(file)" }
-    }
-
-    static func importData(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: ["format"])
-        let loop = args.flag("loop")
-        let habitBull = args.flag("habitbull")
-        guard !(loop && habitBull) else { throw .usage("--loop and --habitbull exclude each other") }
-        let format = try args.option("format").map(exportFormat) ?? .detect
-        try args.finish(maxPositionals: loop ? 2 : 1)
-        let store = try context.openStore()
-        if habitBull {
-            let csv = try readInput(try args.require(0, "CSV"))
-            try kit { () throws(HabitError) in try store.kit.importHabitBullCSV(csv) }
-        } else if loop && args.positionals.count == 1 {
-            // Loop's zip as Loop hands it over, or its full backup database.
-            let path = try args.require(0, "ZIP or DB")
-            let data = path == "-" ? FileHandle.standardInput.readDataToEndOfFile() : FileManager.default.contents(atPath: path)
-            guard let data else { throw CLIError(exitCode: 3, message: "cannot read \(path)") }
-            let bytes = [UInt8](data)
-            if path != "-" && bytes.starts(with: Array("SQLite format 3".utf8)) {
-                try kit { () throws(HabitError) in try store.kit.importLoopDatabase(path: path) }
-            } else {
-                try kit { () throws(HabitError) in try store.kit.importLoopZip(bytes) }
-            }
-        } else if loop {
-            let habits = try readInput(try args.require(0, "HABITS_CSV"))
-            let checkmarks = try readInput(try args.require(1, "CHECKMARKS_CSV"))
-            try kit { () throws(HabitError) in try store.kit.importLoopCSV(habits: habits, checkmarks: checkmarks) }
-        } else if let path = args.positionals.first, path != "-" {
-            // Read a line at a time (JSON Lines): the file is never whole in memory.
-            try TransferLine("importing \(path)").run { (progress) throws(HabitError) in
-                try store.kit.importFile(path, format: format, progress: progress)
-            }
-        } else {
-            let text = try readInput(try args.require(0, "FILE or -"))
-            try kit { () throws(HabitError) in try store.kit.importText(text, format: format) }
-        }
-        let count = try store.habits(includeArchived: true).count
-        context.output.emit(["imported": true, "habits": count]) { "imported; the store now has \(count) habits" }
-    }
-
     // MARK: Helpers
-
-    static func exportFormat(_ name: String) throws(CLIError) -> ExchangeFormat {
-        switch name {
-        case "json": return .json
-        case "jsonl": return .jsonLines
-        default: throw .usage("format '\(name)' is not json or jsonl")
-        }
-    }
 
     /// A file's text, or stdin for "-".
     static func readInput(_ path: String) throws(CLIError) -> String {
@@ -435,7 +360,8 @@ enum Commands {
         }
         let fields = time.split(separator: ":", omittingEmptySubsequences: false).map { Int64($0) }
         guard fields.count == 2 || fields.count == 3, let hour = fields[0], let minute = fields[1], (0..<24).contains(hour),
-              (0..<60).contains(minute) else { throw bad }
+            (0..<60).contains(minute)
+        else { throw bad }
         var second: Int64 = 0
         if fields.count == 3 {
             guard let value = fields[2], (0..<60).contains(value) else { throw bad }

@@ -37,54 +37,54 @@ enum Completions {
     static func bash() -> String {
         let cases = subcommands.map { "        \($0.command)) words=\"\($0.words.joined(separator: " "))\" ;;" }.joined(separator: "\n")
         return """
-        # bash completion for habitctl (habitctl completions bash)
-        _habitctl() {
-            local cur="${COMP_WORDS[COMP_CWORD]}" command="" words="" i
-            for ((i = 1; i < COMP_CWORD; i++)); do
-                case "${COMP_WORDS[i]}" in
-                    --db) ((i++)) ;;
-                    -*) ;;
-                    *) command="${COMP_WORDS[i]}"; break ;;
+            # bash completion for habitctl (habitctl completions bash)
+            _habitctl() {
+                local cur="${COMP_WORDS[COMP_CWORD]}" command="" words="" i
+                for ((i = 1; i < COMP_CWORD; i++)); do
+                    case "${COMP_WORDS[i]}" in
+                        --db) ((i++)) ;;
+                        -*) ;;
+                        *) command="${COMP_WORDS[i]}"; break ;;
+                    esac
+                done
+                if [ "${COMP_WORDS[COMP_CWORD-1]}" = "--db" ]; then
+                    COMPREPLY=($(compgen -f -- "$cur"))
+                    return
+                fi
+                case "$command" in
+                    "") words="\((topCommands + globalOptions).joined(separator: " "))" ;;
+            \(cases)
                 esac
-            done
-            if [ "${COMP_WORDS[COMP_CWORD-1]}" = "--db" ]; then
-                COMPREPLY=($(compgen -f -- "$cur"))
-                return
-            fi
-            case "$command" in
-                "") words="\((topCommands + globalOptions).joined(separator: " "))" ;;
-        \(cases)
-            esac
-            COMPREPLY=($(compgen -W "$words" -- "$cur"))
-        }
-        complete -F _habitctl habitctl
-        """
+                COMPREPLY=($(compgen -W "$words" -- "$cur"))
+            }
+            complete -F _habitctl habitctl
+            """
     }
 
     static func zsh() -> String {
         let cases = subcommands.map { "      \($0.command)) _values 'subcommand' \($0.words.joined(separator: " ")) ;;" }.joined(separator: "\n")
         return """
-        #compdef habitctl
-        # zsh completion for habitctl (habitctl completions zsh)
-        _habitctl() {
-          local state
-          _arguments \\
-            '--db[the store file]:store:_files' \\
-            '--json[machine-readable output]' \\
-            '--help[usage]' \\
-            '--version[the library version]' \\
-            '1:command:->command' \\
-            '*::argument:->argument'
-          case $state in
-            command) _values 'command' \(topCommands.joined(separator: " ")) ;;
-            argument)
-              case $words[1] in
-        \(cases)
-              esac ;;
-          esac
-        }
-        _habitctl "$@"
-        """
+            #compdef habitctl
+            # zsh completion for habitctl (habitctl completions zsh)
+            _habitctl() {
+              local state
+              _arguments \\
+                '--db[the store file]:store:_files' \\
+                '--json[machine-readable output]' \\
+                '--help[usage]' \\
+                '--version[the library version]' \\
+                '1:command:->command' \\
+                '*::argument:->argument'
+              case $state in
+                command) _values 'command' \(topCommands.joined(separator: " ")) ;;
+                argument)
+                  case $words[1] in
+            \(cases)
+                  esac ;;
+              esac
+            }
+            _habitctl "$@"
+            """
     }
 
     static func fish() -> String {

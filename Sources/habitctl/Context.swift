@@ -11,7 +11,8 @@ struct Context {
         if let dbPath { return dbPath }
         let env = ProcessInfo.processInfo.environment
         if let path = env["HABITCORE_DB"], !path.isEmpty { return path }
-        let dataHome = env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+        let dataHome =
+            env["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : $0 }
             ?? (env["HOME"] ?? NSHomeDirectory()) + "/.local/share"
         let folder = dataHome + "/habitcore"
         do {

@@ -41,8 +41,10 @@ enum CreditCommands {
         let account = try account(&args, store)
         try args.finish(maxPositionals: 0)
         let result = try kit { () throws(HabitError) in try store.kit.syncSteps(steps, account: account, day: Day(rawValue: day)) }
-        context.output.emit(["date": Library.format(result.day.rawValue), "steps": result.steps, "earned_now": result.earnedNow,
-                             "day_earned": result.dayEarned]) {
+        context.output.emit([
+            "date": Library.format(result.day.rawValue), "steps": result.steps, "earned_now": result.earnedNow,
+            "day_earned": result.dayEarned,
+        ]) {
             "\(Library.format(result.day.rawValue)): \(result.steps) steps, +\(result.earnedNow) min now, \(result.dayEarned) min from steps that day"
         }
     }
@@ -58,12 +60,16 @@ enum CreditCommands {
         let before = try kit { () throws(HabitError) in try store.kit.today() }
         let id = try kit { () throws(HabitError) in try store.kit.spend(minutes, account: account, reason: reason, unlock: unlock) }
         // The session this spend opened is the spend entry's cause (what `credits end` takes).
-        let session: Int64? = unlock ? try kit { () throws(HabitError) in
-            try store.kit.creditEntries(account: account, from: before, through: try store.kit.today())
-        }.first { $0.id == id && $0.cause == .session }?.causeID : nil
+        let session: Int64? =
+            unlock
+            ? try kit { () throws(HabitError) in
+                try store.kit.creditEntries(account: account, from: before, through: try store.kit.today())
+            }.first { $0.id == id && $0.cause == .session }?.causeID : nil
         let state = try unlockState(store, account)
-        context.output.emit(["entry_id": id, "minutes": minutes, "session_id": session.map { $0 as Any } ?? NSNull(), "unlocked": state.active,
-                             "running_session_id": state.sessionID ?? 0, "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
+        context.output.emit([
+            "entry_id": id, "minutes": minutes, "session_id": session.map { $0 as Any } ?? NSNull(), "unlocked": state.active,
+            "running_session_id": state.sessionID ?? 0, "until": state.active ? Output.time(state.untilMs) as Any : NSNull(),
+        ]) {
             guard let session else { return "spent \(minutes) min" }
             return "spent \(minutes) min; unlock session \(session); apps unlocked until \(Output.localTime(state.untilMs))"
         }
@@ -80,10 +86,12 @@ enum CreditCommands {
         let at = try atText.map { (text) throws(CLIError) in try PolicyOptions.instant(text, day: try store.today(), store) } ?? 0
         let refund = try kit { () throws(HabitError) in try store.kit.endSession(session, atMs: at) }
         let state = try unlockState(store, account)
-        context.output.emit(["session_id": session, "refunded": refund, "unlocked": state.active,
-                             "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
-            "ended session \(session); refunded \(refund) min" +
-                (state.active ? "; apps unlocked until \(Output.localTime(state.untilMs)) (queued sessions moved up)" : "; apps locked")
+        context.output.emit([
+            "session_id": session, "refunded": refund, "unlocked": state.active,
+            "until": state.active ? Output.time(state.untilMs) as Any : NSNull(),
+        ]) {
+            "ended session \(session); refunded \(refund) min"
+                + (state.active ? "; apps unlocked until \(Output.localTime(state.untilMs)) (queued sessions moved up)" : "; apps locked")
         }
     }
 
@@ -105,8 +113,10 @@ enum CreditCommands {
         try args.finish(maxPositionals: 0)
         let available = try kit { () throws(HabitError) in try store.kit.balance(account: account) }
         let state = try unlockState(store, account)
-        context.output.emit(["available": available, "unlocked": state.active,
-                             "until": state.active ? Output.time(state.untilMs) as Any : NSNull()]) {
+        context.output.emit([
+            "available": available, "unlocked": state.active,
+            "until": state.active ? Output.time(state.untilMs) as Any : NSNull(),
+        ]) {
             "\(available) min available" + (state.active ? "; apps unlocked until \(Output.localTime(state.untilMs))" : "")
         }
     }
@@ -118,9 +128,11 @@ enum CreditCommands {
         let account = try account(&args, store)
         try args.finish(maxPositionals: 1)
         let summary = try kit { () throws(HabitError) in try store.kit.creditDay(account: account, day: Day(rawValue: day)) }
-        context.output.emit(["date": Library.format(summary.day.rawValue), "steps": summary.steps, "carried_in": summary.carriedIn,
-                             "earned": summary.earned, "spent": summary.spent, "adjusted": summary.adjusted,
-                             "expired": summary.expired, "refunded": summary.refunded, "available": summary.available]) {
+        context.output.emit([
+            "date": Library.format(summary.day.rawValue), "steps": summary.steps, "carried_in": summary.carriedIn,
+            "earned": summary.earned, "spent": summary.spent, "adjusted": summary.adjusted,
+            "expired": summary.expired, "refunded": summary.refunded, "available": summary.available,
+        ]) {
             """
             \(Library.format(summary.day.rawValue)): \(summary.steps) steps
               carried in \(summary.carriedIn), earned \(summary.earned), spent \(summary.spent), \
@@ -143,18 +155,20 @@ enum CreditCommands {
         let kinds: [CreditEntryKind: String] = [.earn: "earn", .spend: "spend", .adjust: "adjust", .expire: "expire", .refund: "refund"]
         let causes: [CreditCause: String] = [.steps: "steps", .habitEntry: "habit_entry", .session: "session", .manual: "manual", .expiry: "expiry"]
         let rows = entries.map { (entry) -> [String: Any] in
-            ["id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day.rawValue),
-             "at": Output.time(entry.atMs), "cause": causes[entry.cause] ?? "?",
-             "cause_id": entry.causeID.map { $0 as Any } ?? NSNull(),
-             "reason": entry.reason.map { $0 as Any } ?? NSNull()]
+            [
+                "id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day.rawValue),
+                "at": Output.time(entry.atMs), "cause": causes[entry.cause] ?? "?",
+                "cause_id": entry.causeID.map { $0 as Any } ?? NSNull(),
+                "reason": entry.reason.map { $0 as Any } ?? NSNull(),
+            ]
         }
         context.output.emit(["from": Library.format(from), "to": Library.format(to), "entries": rows]) {
             guard !rows.isEmpty else { return "no credit entries from \(Library.format(from)) to \(Library.format(to))" }
             return rows.map { row in
                 let minutes = row["minutes"] as? Int64 ?? 0
                 let reason = row["reason"] as? String ?? ""
-                return "\(row["date"] ?? "")  \(String(describing: row["kind"] ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)) " +
-                    "\(minutes > 0 ? "+" : "")\(minutes) min  \(reason)"
+                return "\(row["date"] ?? "")  \(String(describing: row["kind"] ?? "").padding(toLength: 6, withPad: " ", startingAt: 0)) "
+                    + "\(minutes > 0 ? "+" : "")\(minutes) min  \(reason)"
             }.joined(separator: "\n")
         }
     }

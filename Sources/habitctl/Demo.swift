@@ -52,8 +52,9 @@ enum Demo {
             let extra = try append(store.kit, water, .amount, 3, today)
             return (extra, try store.kit.undo(entryID: extra))
         }
-        say("logged \(appended) entries over 4 weeks, a vacation \(Library.format(vacation.lowerBound))..\(Library.format(vacation.upperBound)); " +
-            "3 glasses logged and undone (#\(undo) cancels #\(extra): nothing is deleted)")
+        say(
+            "logged \(appended) entries over 4 weeks, a vacation \(Library.format(vacation.lowerBound))..\(Library.format(vacation.upperBound)); "
+                + "3 glasses logged and undone (#\(undo) cancels #\(extra): nothing is deleted)")
 
         try addShields(store, bed: bed, read: read)
         say("shield 'Morning apps' (from the day start, until the bed is made): " + (try shieldState(store, rule: 1)))
@@ -67,8 +68,9 @@ enum Demo {
         let weightStats = try kit { () throws(HabitError) in
             try store.kit.measurements(habitID: weight, from: Day(rawValue: start), through: Day(rawValue: today))
         }
-        say("  Weight       \(weightStats.count) readings, latest \(Output.number(weightStats.latest)) kg, " +
-            "change \(String(format: "%+.1f", weightStats.change)) kg in 4 weeks")
+        say(
+            "  Weight       \(weightStats.count) readings, latest \(Output.number(weightStats.latest)) kg, "
+                + "change \(String(format: "%+.1f", weightStats.change)) kg in 4 weeks")
         say("due today: " + (try dueToday(store, habits, today)))
         try credits(store, bed, today, say: say)
 
@@ -84,15 +86,20 @@ enum Demo {
         say("export: \(lines) JSON Lines, the whole history (habitctl --db \(path) export --format jsonl)")
         let agreed = try twoDevices(store, folder: folder, bed: bed, water: water, today: today, say: say)
         if context.output.json {
-            print(Output.encode(["schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
-                                 "export_lines": lines, "awards_unlocked": unlocked.count, "events_delivered": first.count,
-                                 "events_redelivered": second.count, "proof_verdicts": verdicts, "devices_agree": agreed]))
+            print(
+                Output.encode([
+                    "schema_version": Output.schemaVersion, "store": path, "entries_logged": appended,
+                    "export_lines": lines, "awards_unlocked": unlocked.count, "events_delivered": first.count,
+                    "events_redelivered": second.count, "proof_verdicts": verdicts, "devices_agree": agreed,
+                ]))
         }
     }
 
     /// A second device: a copy by sync, both log offline, then one exchange each way.
-    private static func twoDevices(_ phone: StoreRef, folder: String, bed: Int64, water: Int64, today: Int32,
-                                   say: (String) -> Void) throws(CLIError) -> Bool {
+    private static func twoDevices(
+        _ phone: StoreRef, folder: String, bed: Int64, water: Int64, today: Int32,
+        say: (String) -> Void
+    ) throws(CLIError) -> Bool {
         let tablet = try StoreRef(path: folder + "/tablet.db")
         let (phoneStore, tabletStore) = (phone.kit, tablet.kit)
         let (toPhone, toTablet, same, bedDone) = try kit { () throws(HabitError) in
@@ -106,9 +113,10 @@ enum Demo {
             let same = try phoneStore.syncCanonical() == tabletStore.syncCanonical()
             return (toPhone, toTablet, same, try phoneStore.dayTotal(habitID: bed, day: Day(rawValue: today)))
         }
-        say("sync: a tablet copied the phone's store, then offline the tablet made the bed and the phone logged 2 glasses; " +
-            "one exchange each way (\(toPhone.entriesAdded) entry to the phone, \(toTablet.entriesAdded) to the tablet): " +
-            "the bed is \(bedDone >= 1 ? "made" : "not made") on the phone, and both hold the same records: \(same ? "yes" : "NO")")
+        say(
+            "sync: a tablet copied the phone's store, then offline the tablet made the bed and the phone logged 2 glasses; "
+                + "one exchange each way (\(toPhone.entriesAdded) entry to the phone, \(toTablet.entriesAdded) to the tablet): "
+                + "the bed is \(bedDone >= 1 ? "made" : "not made") on the phone, and both hold the same records: \(same ? "yes" : "NO")")
         return same
     }
 
@@ -121,37 +129,44 @@ enum Demo {
     }
 
     /// "  Read         ■■–■…  streak 9 (longest 14, 3 excused), strength 74%, today 17:30 of 20:00"
-    private static func habitLine(_ store: StoreRef, _ habit: HabitInfo, from: Int32, to: Int32,
-                                  vacation: ClosedRange<Int32>) throws(CLIError) -> String {
+    private static func habitLine(
+        _ store: StoreRef, _ habit: Habit, from: Int32, to: Int32,
+        vacation: ClosedRange<Int32>
+    ) throws(CLIError) -> String {
         let states = try store.days(habitId: habit.id, from: from, to: to)
         let strip = states.map {
             $0.flags.contains(.done) ? "■" : $0.flags.contains(.skipped) || vacation.contains($0.day.rawValue) ? "–" : "□"
         }.joined()
         let (streaks, strength) = try kit { () throws(HabitError) in
-            (try store.kit.streaks(habitID: habit.id, asOf: Day(rawValue: to)),
-             try store.kit.strength(habitID: habit.id, from: Day(rawValue: to), through: Day(rawValue: to)).first ?? 0)
+            (
+                try store.kit.streaks(habitID: habit.id, asOf: Day(rawValue: to)),
+                try store.kit.strength(habitID: habit.id, from: Day(rawValue: to), through: Day(rawValue: to)).first ?? 0
+            )
         }
-        return "  \(habit.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(strip)  streak \(streaks.current.length) " +
-            "(longest \(streaks.longest.length), \(streaks.current.excusedDays) excused), strength \(Int((strength * 100).rounded()))%, " +
-            "today " + (habit.kind == HabitKind.checkmark.rawValue ? (states.last?.flags.contains(.done) == true ? "done" : "not yet")
+        return "  \(habit.name.padding(toLength: 12, withPad: " ", startingAt: 0)) \(strip)  streak \(streaks.current.length) "
+            + "(longest \(streaks.longest.length), \(streaks.current.excusedDays) excused), strength \(Int((strength * 100).rounded()))%, " + "today "
+            + (habit.kind == .checkmark
+                ? (states.last?.flags.contains(.done) == true ? "done" : "not yet")
                 : habit.progress(states.last?.value ?? 0))
     }
 
     /// "[x] Make the bed · [ ] Water 5 of 8 glasses · …", morning first.
-    private static func dueToday(_ store: StoreRef, _ habits: [Int64: HabitInfo], _ day: Int32) throws(CLIError) -> String {
+    private static func dueToday(_ store: StoreRef, _ habits: [Int64: Habit], _ day: Int32) throws(CLIError) -> String {
         let items = try kit { () throws(HabitError) in try store.kit.due(on: Day(rawValue: day)) }
         return items.compactMap { item in
             guard let habit = habits[item.habitID] else { return nil }
             let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
-            return "\(mark) \(habit.name)" + (habit.kind == HabitKind.checkmark.rawValue ? "" : " \(habit.progress(item.value))")
+            return "\(mark) \(habit.name)" + (habit.kind == .checkmark ? "" : " \(habit.progress(item.value))")
         }.joined(separator: " · ")
     }
 
     /// Two shields: mornings from the day start until the bed is made (it stays past
     /// its 09:00 cutoff), evenings 21:00-23:00 that the cutoff ends.
     private static func addShields(_ store: StoreRef, bed: Int64, read: Int64) throws(CLIError) {
-        for (name, habit, start, end, cutoffLifts) in [("Morning apps", bed, Int32?.none, Int32(9 * 60), false),
-                                                       ("Evening apps", read, Int32(21 * 60), Int32(23 * 60), true)] {
+        for (name, habit, start, end, cutoffLifts) in [
+            ("Morning apps", bed, Int32?.none, Int32(9 * 60), false),
+            ("Evening apps", read, Int32(21 * 60), Int32(23 * 60), true),
+        ] {
             var rule = ShieldRule(name: name, key: name, habitIDs: [habit])
             rule.startMinute = start
             rule.endMinute = end
@@ -173,8 +188,10 @@ enum Demo {
         let from = ReminderCommands.nowMs()
         let changes = try kit { () throws(HabitError) in try store.kit.shieldTransitions(fromMs: from, toMs: from + 86_400_000) }
         let mine = changes.transitions.filter { $0.ruleID == rule }
-        return mine.map { "\($0.shielded ? "shielded" : "lifted") at \(Commands.clock($0.localMinute)) (\(ShieldCommands.name(ShieldCommands.causes, $0.cause.rawValue)))" }
-            .joined(separator: ", ")
+        return mine.map {
+            "\($0.shielded ? "shielded" : "lifted") at \(Commands.clock($0.localMinute)) (\(ShieldCommands.name(ShieldCommands.causes, $0.cause.rawValue)))"
+        }
+        .joined(separator: ", ")
     }
 
     /// proofcheck judges a photo of the made bed, then the same photo sent again;
@@ -189,7 +206,8 @@ enum Demo {
         }
         let photo = folder + "/bed.jpg"
         guard let bytes = Data(base64Encoded: DemoPhoto.base64, options: .ignoreUnknownCharacters),
-              FileManager.default.createFile(atPath: photo, contents: bytes) else { throw CLIError(exitCode: 6, message: "cannot write \(photo)") }
+            FileManager.default.createFile(atPath: photo, contents: bytes)
+        else { throw CLIError(exitCode: 6, message: "cannot write \(photo)") }
         var policy = ProofPolicy(verifiers: ["proofcheck"])
         policy.onePerDay = false
         try kit { () throws(HabitError) in try store.kit.setProofPolicy(policy, habitID: bed) }
@@ -197,8 +215,9 @@ enum Demo {
         for attempt in ["photo of the made bed", "the same photo again"] {
             let result = try kit { () throws(HabitError) in try store.kit.submitProof(ProofInput(habitID: bed, path: photo)) }
             let outcome: [Outcome: String] = [.approved: "approved", .needsReview: "needs review", .rejected: "rejected"]
-            say("proof #\(result.proofID), \(attempt): \(outcome[result.outcome] ?? "error") by proofcheck (\(result.reasonCode))" +
-                (result.entryID != nil ? ", the bed is done today" : ""))
+            say(
+                "proof #\(result.proofID), \(attempt): \(outcome[result.outcome] ?? "error") by proofcheck (\(result.reasonCode))"
+                    + (result.entryID != nil ? ", the bed is done today" : ""))
             reasons.append(result.reasonCode)
         }
         return reasons
@@ -214,24 +233,29 @@ enum Demo {
             try append(store.kit, bed, .done, 0, today)
             try store.kit.spend(30, reason: "video app", unlock: true)
             var refused = false
-            do throws(HabitError) { try store.kit.spend(60, reason: "more video", unlock: true) } catch where error.code == .insufficient { refused = true }
+            do throws(HabitError) { try store.kit.spend(60, reason: "more video", unlock: true) } catch  where error.code == .insufficient { refused = true }
             return (refused, try store.kit.balance())
         }
-        say("credits: 5,400 steps reported twice earn 54 min once, the bed 10; 30 spent to unlock apps; " +
-            "60 more \(refused ? "refused" : "not refused?"); \(available) min left")
+        say(
+            "credits: 5,400 steps reported twice earn 54 min once, the bed 10; 30 spent to unlock apps; "
+                + "60 more \(refused ? "refused" : "not refused?"); \(available) min left")
     }
 
     /// The kinds of the events not yet acknowledged, acknowledged as they are read.
     private static func events(_ store: StoreRef) throws(CLIError) -> [String] {
-        let kinds: [EventKind: String] = [.awardUnlocked: "award", .streakMilestone: "streak milestone",
-                                          .targetReached: "target reached", .proofVerdict: "proof verdict"]
+        let kinds: [EventKind: String] = [
+            .awardUnlocked: "award", .streakMilestone: "streak milestone",
+            .targetReached: "target reached", .proofVerdict: "proof verdict",
+        ]
         return try kit { () throws(HabitError) in
             try store.kit.events(after: 0, limit: 10_000, acknowledge: true).map { kinds[$0.kind] ?? "other" }
         }
     }
 
-    private static func create(_ store: StoreRef, _ name: String, _ kind: HabitKind, _ target: Double, _ routine: Int32,
-                               _ unit: String?, _ start: Int32) throws(CLIError) -> Int64 {
+    private static func create(
+        _ store: StoreRef, _ name: String, _ kind: HabitKind, _ target: Double, _ routine: Int32,
+        _ unit: String?, _ start: Int32
+    ) throws(CLIError) -> Int64 {
         var options = HabitOptions(name: name, kind: kind)
         options.target = target
         options.routine = routine
@@ -241,8 +265,10 @@ enum Demo {
     }
 
     @discardableResult
-    private static func append(_ store: HabitKit.Store, _ habit: Int64, _ kind: EntryKind, _ value: Double, _ day: Int32,
-                               source: Int32 = EntrySource.manual) throws(HabitError) -> Int64 {
+    private static func append(
+        _ store: HabitKit.Store, _ habit: Int64, _ kind: EntryKind, _ value: Double, _ day: Int32,
+        source: Int32 = EntrySource.manual
+    ) throws(HabitError) -> Int64 {
         var input = EntryInput(habitID: habit, kind: kind, value: value, day: Day(rawValue: day))
         input.source = source
         return try store.append(input)

@@ -39,7 +39,7 @@ struct DisplayOptions {
     }
 }
 
-extension HabitInfo {
+extension Habit {
     /// The display fields as `habit show` prints them, one line each, those that are set.
     var displayLines: [String] {
         var lines: [String] = []

@@ -29,10 +29,11 @@ enum Heatmap {
         static func states(done: String?) -> Scale {
             let others = ["#ebedf0", "#f4c7c3", "#b6c8e8"]
             let colour = done.flatMap { others.contains($0.lowercased()) ? nil : $0 } ?? "#216e39"
-            return Scale(names: ["nothing logged", "logged, not done", "skipped", "done"],
-                  fills: others + [colour],
-                  blocks: ["·", "░", "▒", "█"],
-                  terminalColours: ["\u{1B}[38;5;240m", "\u{1B}[38;5;52m", "\u{1B}[38;5;67m", "\u{1B}[38;5;46m"])
+            return Scale(
+                names: ["nothing logged", "logged, not done", "skipped", "done"],
+                fills: others + [colour],
+                blocks: ["·", "░", "▒", "█"],
+                terminalColours: ["\u{1B}[38;5;240m", "\u{1B}[38;5;52m", "\u{1B}[38;5;67m", "\u{1B}[38;5;46m"])
         }
     }
 
@@ -47,8 +48,9 @@ enum Heatmap {
 
     static func cells(_ scores: [DayScore]) -> [Cell] {
         scores.map { score in
-            Cell(day: score.day.rawValue, level: level(score),
-                 label: score.score == nil ? "nothing due" : "\(score.done)/\(score.due) done")
+            Cell(
+                day: score.day.rawValue, level: level(score),
+                label: score.score == nil ? "nothing due" : "\(score.done)/\(score.due) done")
         }
     }
 
@@ -126,15 +128,17 @@ enum Heatmap {
         let legendRight = x - 14
         let contentRight = max(gridLeft + columns.count * step - gap, legendRight, margin + width(title, 16), margin + width(subtitle, 11))
         let svgWidth = contentRight + margin, svgHeight = legendY + cell + margin
-        var out = "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" viewBox=\"0 0 \(svgWidth) \(svgHeight)\" " +
-            "font-family=\"Helvetica, Arial, DejaVu Sans, sans-serif\">\n"
+        var out =
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" viewBox=\"0 0 \(svgWidth) \(svgHeight)\" "
+            + "font-family=\"Helvetica, Arial, DejaVu Sans, sans-serif\">\n"
         out += "<title>\(escape(title)): \(escape(subtitle))</title>\n"
         out += "<rect class=\"background\" width=\"\(svgWidth)\" height=\"\(svgHeight)\" fill=\"#ffffff\"/>\n"
         out += "<text class=\"title\" x=\"\(margin)\" y=\"\(titleY)\" font-size=\"16\" font-weight=\"bold\" fill=\"#24292f\">\(escape(title))</text>\n"
         out += "<text class=\"subtitle\" x=\"\(margin)\" y=\"\(subtitleY)\" font-size=\"11\" fill=\"#57606a\">\(escape(subtitle))</text>\n"
         out += "<g class=\"months\" font-size=\"10\" fill=\"#57606a\">\n"
         for label in monthLabels(columns) {
-            out += "<text x=\"\(gridLeft + label.column * step)\" y=\"\(monthY)\" data-date=\"\(Library.format(label.day))\">\(monthNames[label.month - 1])</text>\n"
+            out +=
+                "<text x=\"\(gridLeft + label.column * step)\" y=\"\(monthY)\" data-date=\"\(Library.format(label.day))\">\(monthNames[label.month - 1])</text>\n"
         }
         out += "</g>\n<g class=\"weekdays\" font-size=\"10\" fill=\"#57606a\">\n"
         for row in 0..<7 {
@@ -145,15 +149,17 @@ enum Heatmap {
         for (index, column) in columns.enumerated() {
             for (row, item) in column.enumerated() {
                 guard let item else { continue }
-                out += "<rect class=\"day\" x=\"\(gridLeft + index * step)\" y=\"\(gridTop + row * step)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" " +
-                    "fill=\"\(scale.fills[item.level])\" data-date=\"\(Library.format(item.day))\" data-level=\"\(item.level)\">" +
-                    "<title>\(Library.format(item.day)): \(escape(item.label))</title></rect>\n"
+                out +=
+                    "<rect class=\"day\" x=\"\(gridLeft + index * step)\" y=\"\(gridTop + row * step)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" "
+                    + "fill=\"\(scale.fills[item.level])\" data-date=\"\(Library.format(item.day))\" data-level=\"\(item.level)\">"
+                    + "<title>\(Library.format(item.day)): \(escape(item.label))</title></rect>\n"
             }
         }
         out += "</g>\n<g class=\"legend\" font-size=\"11\" fill=\"#24292f\">\n"
         for item in legendItems {
-            out += "<rect class=\"swatch\" x=\"\(item.x)\" y=\"\(legendY)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(scale.fills[item.level])\" " +
-                "stroke=\"#d0d7de\" stroke-width=\"0.5\" data-level=\"\(item.level)\"/>\n"
+            out +=
+                "<rect class=\"swatch\" x=\"\(item.x)\" y=\"\(legendY)\" width=\"\(cell)\" height=\"\(cell)\" rx=\"2\" fill=\"\(scale.fills[item.level])\" "
+                + "stroke=\"#d0d7de\" stroke-width=\"0.5\" data-level=\"\(item.level)\"/>\n"
             out += "<text x=\"\(item.x + cell + 5)\" y=\"\(legendY + cell - 2)\" data-level=\"\(item.level)\">\(escape(scale.names[item.level]))</text>\n"
         }
         return out + "</g>\n</svg>\n"

@@ -21,65 +21,65 @@ enum Help {
     }
 
     static let main = """
-    habitctl: habits and their ledger, from the shell. Built on libhabitcore.
+        habitctl: habits and their ledger, from the shell. Built on libhabitcore.
 
-    Usage: habitctl [--db PATH] [--json] COMMAND [ARGS]
+        Usage: habitctl [--db PATH] [--json] COMMAND [ARGS]
 
-    Commands:
-      init                 create the store, set its time zone and day start
-      habit add|list|show|edit|archive
-      log HABIT [AMOUNT]   record that a habit was done, or an amount
-      skip HABIT           excuse a day
-      undo HABIT           cancel the latest entry of a day (or --entry ID)
-      entries [HABIT]      list ledger entries
-      days HABIT           the state of each day in a range
-      today                what is due today, the current routine first
-      streak HABIT|--global  current and longest streaks
-      stats HABIT          streaks, completion rate and strength (or a measurement's readings)
-      stats --group NAME   a group's ("system") day: day-based rate, quota progress, all-habit rate
-      heatmap [HABIT]      daily scores, or a habit's days, as a grid (--svg FILE writes an image)
-      vacation add|list|remove  excused date ranges
-      credits              the credit ledger: sync-steps, spend, end, adjust, balance, day,
-                           history, rules [set], account add
-      awards               unlocked awards (evaluated first); progress, evaluate,
-                           catalog [--raw], load FILE|-|--builtin
-      referral code|redeem CODE  this store's referral code; a code from someone else
-      events               what to notify about: --after CURSOR, --ack, --limit N
-      reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
-      shield add|list|state|next|emergency|snapshot  when apps are blocked
-      sync state|changes|apply|with  merge the history of a person's devices
-      hub init|user add|sync|status  sync through a PostgreSQL hub (--hub URL)
-      proof submit|list|review|policy   photo proofs, their verdicts, review by hand
-      plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
-      export               the whole store as JSON or JSON Lines
-      backup FILE          a consistent copy of the store file (never overwrites FILE)
-      import FILE|-        a habitcore export, Loop's CSV export (--loop), HabitBull's (--habitbull)
-      demo                 a guided run against a store in a temporary folder
-      completions bash|zsh|fish  the shell's completion script (installed by scripts/install.sh)
-      manual               this help as a man page (roff), as installed in man1/habitctl.1
-      help [COMMAND]       this help, or a command's (as COMMAND --help prints it)
+        Commands:
+          init                 create the store, set its time zone and day start
+          habit add|list|show|edit|archive
+          log HABIT [AMOUNT]   record that a habit was done, or an amount
+          skip HABIT           excuse a day
+          undo HABIT           cancel the latest entry of a day (or --entry ID)
+          entries [HABIT]      list ledger entries
+          days HABIT           the state of each day in a range
+          today                what is due today, the current routine first
+          streak HABIT|--global  current and longest streaks
+          stats HABIT          streaks, completion rate and strength (or a measurement's readings)
+          stats --group NAME   a group's ("system") day: day-based rate, quota progress, all-habit rate
+          heatmap [HABIT]      daily scores, or a habit's days, as a grid (--svg FILE writes an image)
+          vacation add|list|remove  excused date ranges
+          credits              the credit ledger: sync-steps, spend, end, adjust, balance, day,
+                               history, rules [set], account add
+          awards               unlocked awards (evaluated first); progress, evaluate,
+                               catalog [--raw], load FILE|-|--builtin
+          referral code|redeem CODE  this store's referral code; a code from someone else
+          events               what to notify about: --after CURSOR, --ack, --limit N
+          reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
+          shield add|list|state|next|emergency|snapshot  when apps are blocked
+          sync state|changes|apply|with  merge the history of a person's devices
+          hub init|user add|sync|status  sync through a PostgreSQL hub (--hub URL)
+          proof submit|list|review|policy   photo proofs, their verdicts, review by hand
+          plugin add|list|remove|test|configure  verifiers: --so PATH (shared object) or --exec PATH
+          export               the whole store as JSON or JSON Lines
+          backup FILE          a consistent copy of the store file (never overwrites FILE)
+          import FILE|-        a habitcore export, Loop's CSV export (--loop), HabitBull's (--habitbull)
+          demo                 a guided run against a store in a temporary folder
+          completions bash|zsh|fish  the shell's completion script (installed by scripts/install.sh)
+          manual               this help as a man page (roff), as installed in man1/habitctl.1
+          help [COMMAND]       this help, or a command's (as COMMAND --help prints it)
 
-    Global options:
-      --db PATH   the store file (else $HABITCORE_DB, else ~/.local/share/habitcore/habits.db)
-      --json      machine-readable output with a schema_version
-      --help      usage of habitctl or of a command (habitctl help COMMAND says the same)
-      --version   the library's version
+        Global options:
+          --db PATH   the store file (else $HABITCORE_DB, else ~/.local/share/habitcore/habits.db)
+          --json      machine-readable output with a schema_version
+          --help      usage of habitctl or of a command (habitctl help COMMAND says the same)
+          --version   the library's version
 
-    HABIT names a habit: #7 (or --id 7) is always the habit with id 7; a word is
-    a name; a bare number (7, 007) is the habit with that id or that name, and is
-    refused as ambiguous (exit 4, naming both) when those are two habits. Dates are
-    YYYY-MM-DD; the default is today in the store's time zone.
+        HABIT names a habit: #7 (or --id 7) is always the habit with id 7; a word is
+        a name; a bare number (7, 007) is the habit with that id or that name, and is
+        refused as ambiguous (exit 4, naming both) when those are two habits. Dates are
+        YYYY-MM-DD; the default is today in the store's time zone.
 
-    Exit codes: 0 success, 1 internal error, 2 usage error, 3 not found,
-    4 conflict, 5 invalid input, 6 store unavailable (I/O, corrupt, busy, newer
-    version, read-only), 7 not enough credits, 8 the output could not be written
-    (stdout full or closed: what the command changed was committed). A write that
-    exits non-zero, other than 8, committed nothing. SIGPIPE ends habitctl as it
-    ends any tool on a pipe; Ctrl-C during export --output or import FILE cancels
-    it cleanly (130, nothing written). proof submit exits with its verdict, apart from these:
-    0 approved, 10 needs review, 11 rejected, 12 error. Under --json an error is
-    a JSON object on stderr: {"schema_version":1,"error":{"code","exit_code","message"}}.
-    """
+        Exit codes: 0 success, 1 internal error, 2 usage error, 3 not found,
+        4 conflict, 5 invalid input, 6 store unavailable (I/O, corrupt, busy, newer
+        version, read-only), 7 not enough credits, 8 the output could not be written
+        (stdout full or closed: what the command changed was committed). A write that
+        exits non-zero, other than 8, committed nothing. SIGPIPE ends habitctl as it
+        ends any tool on a pipe; Ctrl-C during export --output or import FILE cancels
+        it cleanly (130, nothing written). proof submit exits with its verdict, apart from these:
+        0 approved, 10 needs review, 11 rejected, 12 error. Under --json an error is
+        a JSON object on stderr: {"schema_version":1,"error":{"code","exit_code","message"}}.
+        """
 
     static let commands: [String: String] = [
         "proof": """
@@ -367,11 +367,12 @@ enum Help {
         their state. TIME: HH:MM in the store's zone, or an instant like 2026-03-10T07:30Z
         (then the date is that instant's day unless --date is given).
         """,
-        "streak": "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
-        "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\n       habitctl stats --group NAME [--date DATE]\n" +
-            "Streaks, completion rate over N days (30), with the current unfinished period counted as its fraction beside it, and strength;\n" +
-            "for a measurement, its readings. With --group: the group's day read both ways: day-based habits only (quota habits left\n" +
-            "out, their period progress beside it, as Numu shows a system's day), and every habit with quota habits due until met.",
+        "streak":
+            "Usage: habitctl streak HABIT [--date DATE] | habitctl streak --global [--date DATE]\nCurrent, longest and best streaks; --global: perfect days and active days.",
+        "stats": "Usage: habitctl stats HABIT [--date DATE] [--days N]\n       habitctl stats --group NAME [--date DATE]\n"
+            + "Streaks, completion rate over N days (30), with the current unfinished period counted as its fraction beside it, and strength;\n"
+            + "for a measurement, its readings. With --group: the group's day read both ways: day-based habits only (quota habits left\n"
+            + "out, their period progress beside it, as Numu shows a system's day), and every habit with quota habits due until met.",
         "heatmap": """
         Usage: habitctl heatmap [HABIT] [--days 200] [--date DATE] [--svg FILE] [--title TEXT]
         Daily scores as a grid of weeks, or with HABIT that habit's days (done, skipped, logged,
@@ -379,9 +380,11 @@ enum Help {
         --svg FILE also writes the grid as an image: a title (the habit's name, or the store's;
         --title sets another), month and weekday labels, and a legend.
         """,
-        "vacation": "Usage: habitctl vacation add FROM TO [--habit HABIT] | vacation list | vacation remove ID\nExcused days: they neither break a streak nor add to it.",
+        "vacation":
+            "Usage: habitctl vacation add FROM TO [--habit HABIT] | vacation list | vacation remove ID\nExcused days: they neither break a streak nor add to it.",
         "completions": "Usage: habitctl completions bash|zsh|fish\nPrints the completion script for that shell (commands, subcommands, global options).",
         "manual": "Usage: habitctl manual\nPrints the man page, made from this help text: habitctl manual | man -l -",
-        "demo": "Usage: habitctl demo [--db PATH]\nCreates habits, logs two weeks, undoes an entry and reads it all back.\nWithout --db the store goes in a new temporary folder.",
+        "demo":
+            "Usage: habitctl demo [--db PATH]\nCreates habits, logs two weeks, undoes an entry and reads it all back.\nWithout --db the store goes in a new temporary folder.",
     ]
 }

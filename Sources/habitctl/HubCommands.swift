@@ -63,7 +63,7 @@ enum HubCommands {
         let paths = [executable.path + "/" + name, executable.deletingLastPathComponent().path + "/lib/" + name]
         do {
             return try HubLibrary.load(searching: paths)
-        } catch where error.code == .io {
+        } catch  where error.code == .io {
             throw CLIError(exitCode: 6, message: "cannot load the hub library \(name) (looked beside habitctl and in ../lib): install libhabitcore_hub")
         } catch {
             throw CLIError(error)

@@ -38,7 +38,7 @@ final class StoreRef {
     }
 
     /// The habit a HABIT argument names, by the rule in `HabitReference`.
-    func habit(_ reference: String) throws(CLIError) -> HabitInfo {
+    func habit(_ reference: String) throws(CLIError) -> Habit {
         switch HabitReference(reference) {
         case .id(let id):
             return try habit(id: id)
@@ -48,7 +48,11 @@ final class StoreRef {
             let byId = try? habit(id: id), byName = try? habit(named: name)
             switch (byId, byName) {
             case let (byId?, byName?) where byId.id != byName.id:
-                throw CLIError(exitCode: 4, message: "'\(name)' is ambiguous: habit #\(byId.id) is '\(byId.name)' and habit #\(byName.id) is named '\(byName.name)'; write #\(byId.id) or #\(byName.id)")
+                throw CLIError(
+                    exitCode: 4,
+                    message:
+                        "'\(name)' is ambiguous: habit #\(byId.id) is '\(byId.name)' and habit #\(byName.id) is named '\(byName.name)'; write #\(byId.id) or #\(byName.id)"
+                )
             case let (found?, _), let (nil, found?):
                 return found
             case (nil, nil):
@@ -57,15 +61,15 @@ final class StoreRef {
         }
     }
 
-    func habit(id: Int64) throws(CLIError) -> HabitInfo {
-        try habitctl.kit { () throws(HabitError) in HabitInfo(try kit.habit(id: id)) }
+    func habit(id: Int64) throws(CLIError) -> Habit {
+        try habitctl.kit { () throws(HabitError) in try kit.habit(id: id) }
     }
 
     /// The active habit with this name; when there is none, the message suggests a near one.
-    func habit(named name: String) throws(CLIError) -> HabitInfo {
+    func habit(named name: String) throws(CLIError) -> Habit {
         do {
-            return HabitInfo(try kit.habit(named: name))
-        } catch where error.code == .notFound {
+            return try kit.habit(named: name)
+        } catch  where error.code == .notFound {
             let names = (try? habits(includeArchived: false).map(\.name)) ?? []
             throw CLIError(HabitError(code: error.code, message: error.message + Suggestion.hint(name, among: names)))
         } catch {
@@ -73,19 +77,19 @@ final class StoreRef {
         }
     }
 
-    func habits(includeArchived: Bool) throws(CLIError) -> [HabitInfo] {
-        try habitctl.kit { () throws(HabitError) in try kit.habits(includingArchived: includeArchived).map(HabitInfo.init) }
+    func habits(includeArchived: Bool) throws(CLIError) -> [Habit] {
+        try habitctl.kit { () throws(HabitError) in try kit.habits(includingArchived: includeArchived) }
     }
 
     /// Entries of a habit (0: every habit) from one day to another, undo entries included.
-    func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [EntryInfo] {
+    func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [Entry] {
         try habitctl.kit { () throws(HabitError) in
-            try kit.entries(habitID: habitId == 0 ? nil : habitId, from: Day(rawValue: from), through: Day(rawValue: to)).map(EntryInfo.init)
+            try kit.entries(habitID: habitId == 0 ? nil : habitId, from: Day(rawValue: from), through: Day(rawValue: to))
         }
     }
 
     /// One entry of a habit, looked for around today first, then over every day.
-    func entry(id: Int64, habitId: Int64) throws(CLIError) -> EntryInfo? {
+    func entry(id: Int64, habitId: Int64) throws(CLIError) -> Entry? {
         let today = try today()
         if let entry = try entries(habitId: habitId, from: today - 1, to: today + 1).first(where: { $0.id == id }) { return entry }
         let first = try Library.parseDate("0001-01-01"), last = try Library.parseDate("9999-12-31")
@@ -99,72 +103,5 @@ final class StoreRef {
         return try habitctl.kit { () throws(HabitError) in
             try kit.dayStates(habitID: habitId, from: Day(rawValue: from), through: Day(rawValue: to))
         }
-    }
-}
-
-/// What the commands read of a habit and an entry, from HabitKit's values.
-struct HabitInfo {
-    var id: Int64
-    var name: String
-    var kind: Int32
-    var target: Double
-    var direction: Int32
-    var group: String?
-    var unit: String?
-    var routine: Int32
-    var schedule: String
-    var startDay: Int32
-    var proofRequired: Bool
-    var archivedDay: Int32?
-    var description: String?
-    var question: String?
-    var colour: String?
-    var icon: String?
-    var position: Int64
-
-    init(_ h: Habit) {
-        id = h.id
-        name = h.name
-        kind = h.kind.rawValue
-        target = h.target
-        direction = h.direction.rawValue
-        group = h.group
-        unit = h.unit
-        routine = h.routine
-        schedule = h.schedule
-        startDay = h.startDay.rawValue
-        proofRequired = h.proofRequired
-        archivedDay = h.archivedDay?.rawValue
-        description = h.description
-        question = h.question
-        colour = h.colour
-        icon = h.icon
-        position = h.position
-    }
-}
-
-struct EntryInfo {
-    var id: Int64
-    var habitId: Int64
-    var day: Int32
-    var kind: Int32
-    var value: Double
-    var recordedAtMs: Int64
-    var source: Int32
-    var undoes: Int64
-    var undoneBy: Int64
-    var note: String?
-
-    init(_ e: Entry) {
-        id = e.id
-        habitId = e.habitID
-        day = e.day.rawValue
-        kind = e.kind.rawValue
-        value = e.value
-        recordedAtMs = e.recordedAtMs
-        source = e.source
-        undoes = e.undoes ?? 0
-        undoneBy = e.undoneBy ?? 0
-        note = e.note
     }
 }

@@ -20,7 +20,7 @@ struct Output {
 
     static func encode(_ object: Any) -> String {
         guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
-              let text = String(data: data, encoding: .utf8)
+            let text = String(data: data, encoding: .utf8)
         else { return "{}" }
         return text
     }
@@ -45,8 +45,9 @@ struct Output {
         var seconds = time_t(ms / 1000)
         var parts = tm()
         guard gmtime_r(&seconds, &parts) != nil else { return String(ms) }
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
     }
 
     /// A UTC time in milliseconds as ISO 8601 in local time with its offset
@@ -56,8 +57,9 @@ struct Output {
         var parts = tm()
         guard localtime_r(&seconds, &parts) != nil else { return time(ms) }
         let offset = Int(parts.tm_gmtoff), sign = offset < 0 ? "-" : "+"
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
-                      Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d%@%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1, Int(parts.tm_mday),
+            Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec), sign, abs(offset) / 3600, abs(offset) % 3600 / 60)
     }
 
     /// A number without a trailing ".0" when it is whole.
@@ -74,14 +76,14 @@ struct Output {
     }
 }
 
-extension HabitInfo {
+extension Habit {
     var json: [String: Any] {
         [
-            "id": id, "name": name, "kind": Names.name(kind, in: Names.kinds), "target": target,
-            "direction": Names.direction(direction), "group": group ?? NSNull(), "unit": unit ?? NSNull(),
+            "id": id, "name": name, "kind": Names.name(kind.rawValue, in: Names.kinds), "target": target,
+            "direction": Names.direction(direction.rawValue), "group": group ?? NSNull(), "unit": unit ?? NSNull(),
             "routine": Names.name(routine, in: Names.routines), "schedule": schedule,
-            "start_date": Library.format(startDay), "proof_required": proofRequired,
-            "archived_date": archivedDay.map(Library.format) ?? NSNull(),
+            "start_date": Library.format(startDay.rawValue), "proof_required": proofRequired,
+            "archived_date": archivedDay.map { Library.format($0.rawValue) } ?? NSNull(),
             // Added in 1.1 (schema_version stays 1: new keys only).
             "description": description ?? NSNull(), "question": question ?? NSNull(), "colour": colour ?? NSNull(),
             "icon": icon ?? NSNull(), "position": position,
@@ -89,43 +91,43 @@ extension HabitInfo {
     }
 
     var summary: String {
-        let kindName = Names.name(kind, in: Names.kinds)
+        let kindName = Names.name(kind.rawValue, in: Names.kinds)
         var goal = ""
-        if kind == HabitKind.counter.rawValue || kind == HabitKind.duration.rawValue {
-            goal = " \(direction == Direction.atMost.rawValue ? "≤" : "≥") \(amount(target))"
+        if kind == .counter || kind == .duration {
+            goal = " \(direction == .atMost ? "≤" : "≥") \(amount(target))"
         }
-        let archived = archivedDay.map { " (archived \(Library.format($0)))" } ?? ""
+        let archived = archivedDay.map { " (archived \(Library.format($0.rawValue)))" } ?? ""
         return "#\(id) \(name) [\(kindName)\(goal), \(schedule), \(Names.name(routine, in: Names.routines))]\(archived)"
     }
 
     /// A day's value as a person reads it: a duration as minutes and seconds
     /// ("17:30"), anything else as a number with its unit ("5 glasses").
     func amount(_ value: Double) -> String {
-        kind == HabitKind.duration.rawValue ? Output.clock(value) : Output.number(value) + (unit.map { " " + $0 } ?? "")
+        kind == .duration ? Output.clock(value) : Output.number(value) + (unit.map { " " + $0 } ?? "")
     }
 
     /// A day's value against the target: "17:30 of 20:00", "5 of 8 glasses".
     func progress(_ value: Double) -> String {
-        kind == HabitKind.duration.rawValue ? "\(Output.clock(value)) of \(Output.clock(target))" : "\(Output.number(value)) of \(amount(target))"
+        kind == .duration ? "\(Output.clock(value)) of \(Output.clock(target))" : "\(Output.number(value)) of \(amount(target))"
     }
 }
 
-extension EntryInfo {
+extension Entry {
     var json: [String: Any] {
         [
-            "id": id, "habit_id": habitId, "date": Library.format(day), "kind": Names.name(kind, in: Names.entryKinds),
+            "id": id, "habit_id": habitID, "date": Library.format(day.rawValue), "kind": Names.name(kind.rawValue, in: Names.entryKinds),
             "value": value, "recorded_at_ms": recordedAtMs, "source": Names.name(source, in: Names.sources),
-            "undoes": undoes == 0 ? NSNull() : undoes, "undone_by": undoneBy == 0 ? NSNull() : undoneBy,
+            "undoes": undoes ?? NSNull(), "undone_by": undoneBy ?? NSNull(),
             "note": note ?? NSNull(),
         ]
     }
 
     var summary: String {
-        let kindName = Names.name(kind, in: Names.entryKinds)
-        var text = "#\(id) \(Library.format(day)) habit \(habitId) \(kindName)"
-        if kind == EntryKind.amount.rawValue || kind == EntryKind.total.rawValue { text += " \(Output.number(value))" }
-        if undoes != 0 { text += " (cancels #\(undoes))" }
-        if undoneBy != 0 { text += " (undone by #\(undoneBy))" }
+        let kindName = Names.name(kind.rawValue, in: Names.entryKinds)
+        var text = "#\(id) \(Library.format(day.rawValue)) habit \(habitID) \(kindName)"
+        if kind == .amount || kind == .total { text += " \(Output.number(value))" }
+        if let undoes { text += " (cancels #\(undoes))" }
+        if let undoneBy { text += " (undone by #\(undoneBy))" }
         if let note { text += " — \(note)" }
         return text
     }

@@ -1,7 +1,7 @@
 import Foundation
 import HabitKit
 
-/// The streak policy and routine options of init, habit add|edit and today (issue 26).
+/// The streak policy and routine options of init, habit add|edit and today.
 enum PolicyOptions {
     /// --miss-allowance N|store and --open-day previous|zero|store, as a habit's own
     /// fields to change: nil leaves a field as it is; .some(nil) follows the store.
@@ -14,7 +14,9 @@ enum PolicyOptions {
     static func habitChange(_ args: inout Arguments) throws(CLIError) -> HabitChange {
         var change = HabitChange()
         if let text = args.option("miss-allowance") {
-            if text == "store" { change.missAllowance = .some(nil) } else {
+            if text == "store" {
+                change.missAllowance = .some(nil)
+            } else {
                 guard let value = Int32(text) else { throw .usage("--miss-allowance takes a whole number 0...31, or 'store'") }
                 change.missAllowance = value
             }
@@ -53,8 +55,10 @@ enum PolicyOptions {
         let (effective, own) = try kit { () throws(HabitError) in
             (try store.kit.streakPolicy(habitID: habitId), try store.kit.ownStreakPolicy(habitID: habitId))
         }
-        return ["miss_allowance": effective.missAllowance, "open_day": openDayName(effective.openDay),
-                "own_miss_allowance": own.missAllowance != nil, "own_open_day": own.openDay != nil]
+        return [
+            "miss_allowance": effective.missAllowance, "open_day": openDayName(effective.openDay),
+            "own_miss_allowance": own.missAllowance != nil, "own_open_day": own.openDay != nil,
+        ]
     }
 
     static func describe(_ json: [String: Any]) -> String {

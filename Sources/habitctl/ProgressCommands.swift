@@ -20,8 +20,10 @@ enum ProgressCommands {
         let habits = Dictionary(try store.habits(includeArchived: false).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let states: [DueState: String] = [.pending: "pending", .done: "done", .excused: "excused"]
         let rows: [[String: Any]] = items.map {
-            ["habit_id": $0.habitID, "name": habits[$0.habitID]?.name ?? "", "routine": Names.name($0.routine, in: Names.routines),
-             "state": states[$0.state] ?? "?", "value": $0.value, "target": $0.target]
+            [
+                "habit_id": $0.habitID, "name": habits[$0.habitID]?.name ?? "", "routine": Names.name($0.routine, in: Names.routines),
+                "state": states[$0.state] ?? "?", "value": $0.value, "target": $0.target,
+            ]
         }
         context.output.emit(["date": Library.format(day), "routine_now": Names.name(routineNow, in: Names.routines), "due": rows]) {
             guard !rows.isEmpty else { return "nothing due on \(Library.format(day))" }
@@ -32,7 +34,7 @@ enum ProgressCommands {
                 if name != routine { lines.append(item.routine == routineNow ? "\(name) (now)" : name); routine = name }
                 let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
                 var line = "  \(mark) \(row["name"] as? String ?? "")"
-                if let habit = habits[item.habitID], habit.kind == HabitKind.counter.rawValue || habit.kind == HabitKind.duration.rawValue {
+                if let habit = habits[item.habitID], habit.kind == .counter || habit.kind == .duration {
                     line += "  \(habit.progress(item.value))"
                 }
                 lines.append(line)
@@ -50,16 +52,18 @@ enum ProgressCommands {
             let streaks = try kit { () throws(HabitError) in try store.kit.storeStreaks(asOf: Day(rawValue: day)) }
             let perfect = streaks.perfectDays, active = streaks.activeDays
             context.output.emit(["date": Library.format(day), "perfect_days": json(perfect), "active_days": json(active)]) {
-                "perfect days: \(describe(perfect.current, unit: .days)) (longest \(perfect.longest.length))\n" +
-                    "active days:  \(describe(active.current, unit: .days)) (longest \(active.longest.length))"
+                "perfect days: \(describe(perfect.current, unit: .days)) (longest \(perfect.longest.length))\n"
+                    + "active days:  \(describe(active.current, unit: .days)) (longest \(active.longest.length))"
             }
             return
         }
         let habit = try store.habit(try args.require(0, "HABIT or --global"))
         try args.finish(maxPositionals: 1)
         let result = try streaks(store, habit.id, day, best: 5)
-        context.output.emit(["date": Library.format(day), "habit": habit.json, "streaks": json(result),
-                             "best": result.best.map(json)]) {
+        context.output.emit([
+            "date": Library.format(day), "habit": habit.json, "streaks": json(result),
+            "best": result.best.map(json),
+        ]) {
             "\(habit.name): \(describe(result.current, unit: result.unit)), longest \(describe(result.longest, unit: result.unit))"
         }
     }
@@ -78,30 +82,37 @@ enum ProgressCommands {
         let from = day - window + 1
         var document: [String: Any] = ["date": Library.format(day), "habit": habit.json, "window_days": Int(window)]
         var lines = ["\(habit.summary)"]
-        if habit.kind == HabitKind.measurement.rawValue {
+        if habit.kind == .measurement {
             let stats = try kit { () throws(HabitError) in
                 try store.kit.measurements(habitID: habit.id, from: Day(rawValue: from), through: Day(rawValue: day))
             }
-            document["measurements"] = ["count": Int(stats.count), "latest": stats.count > 0 ? stats.latest as Any : NSNull(),
-                                        "best": stats.count > 0 ? stats.best as Any : NSNull(), "change": stats.change]
+            document["measurements"] = [
+                "count": Int(stats.count), "latest": stats.count > 0 ? stats.latest as Any : NSNull(),
+                "best": stats.count > 0 ? stats.best as Any : NSNull(), "change": stats.change,
+            ]
             if let latestDay = stats.latestDay, let bestDay = stats.bestDay {
-                lines.append("  latest \(Output.number(stats.latest)) on \(Library.format(latestDay.rawValue)), best \(Output.number(stats.best)) " +
-                    "on \(Library.format(bestDay.rawValue)), change \(Output.number(stats.change)) over \(window) days")
+                lines.append(
+                    "  latest \(Output.number(stats.latest)) on \(Library.format(latestDay.rawValue)), best \(Output.number(stats.best)) "
+                        + "on \(Library.format(bestDay.rawValue)), change \(Output.number(stats.change)) over \(window) days")
             } else {
                 lines.append("  no readings in the last \(window) days")
             }
         } else {
             let result = try streaks(store, habit.id, day, best: 0)
             let (completion, strengths) = try kit { () throws(HabitError) in
-                (try store.kit.completion(habitID: habit.id, from: Day(rawValue: from), through: Day(rawValue: day)),
-                 try store.kit.strength(habitID: habit.id, from: Day(rawValue: day), through: Day(rawValue: day)))
+                (
+                    try store.kit.completion(habitID: habit.id, from: Day(rawValue: from), through: Day(rawValue: day)),
+                    try store.kit.strength(habitID: habit.id, from: Day(rawValue: day), through: Day(rawValue: day))
+                )
             }
             let strength = strengths.first ?? 0
             document["streaks"] = json(result)
-            document["completion"] = ["kept": Int(completion.kept), "judged": Int(completion.judged),
-                                      "rate": completion.rate.map { $0 as Any } ?? NSNull(),
-                                      "current_kept": Int(completion.currentKept), "current_required": Int(completion.currentRequired),
-                                      "rate_with_current": completion.rateWithCurrent.map { $0 as Any } ?? NSNull()]
+            document["completion"] = [
+                "kept": Int(completion.kept), "judged": Int(completion.judged),
+                "rate": completion.rate.map { $0 as Any } ?? NSNull(),
+                "current_kept": Int(completion.currentKept), "current_required": Int(completion.currentRequired),
+                "rate_with_current": completion.rateWithCurrent.map { $0 as Any } ?? NSNull(),
+            ]
             document["strength"] = strength
             lines.append("  streak \(describe(result.current, unit: result.unit)), longest \(describe(result.longest, unit: result.unit))")
             var line = "  completion \(percent(completion.rate)) (\(completion.kept)/\(completion.judged)) over \(window) days"
@@ -121,21 +132,31 @@ enum ProgressCommands {
         let reading = try kit { () throws(HabitError) in try store.kit.groupDay(group: group, on: Day(rawValue: day)) }
         let names = Dictionary(try store.habits(includeArchived: true).map { ($0.id, $0.name) }, uniquingKeysWith: { a, _ in a })
         let quota: [[String: Any]] = reading.quota.map {
-            ["habit_id": $0.habitID, "name": names[$0.habitID] ?? "", "period_first": Library.format($0.periodFirst.rawValue),
-             "done": Int($0.done), "required": Int($0.required), "met": $0.met]
+            [
+                "habit_id": $0.habitID, "name": names[$0.habitID] ?? "", "period_first": Library.format($0.periodFirst.rawValue),
+                "done": Int($0.done), "required": Int($0.required), "met": $0.met,
+            ]
         }
         let document: [String: Any] = [
             "date": Library.format(day), "group": group,
-            "day_based": ["due": Int(reading.due), "done": Int(reading.done), "excused": Int(reading.excused),
-                          "rate": reading.rate.map { $0 as Any } ?? NSNull()],
+            "day_based": [
+                "due": Int(reading.due), "done": Int(reading.done), "excused": Int(reading.excused),
+                "rate": reading.rate.map { $0 as Any } ?? NSNull(),
+            ],
             "quota": quota,
-            "due_until_met": ["due": Int(reading.allDue), "done": Int(reading.allDone), "excused": Int(reading.allExcused),
-                              "rate": reading.allRate.map { $0 as Any } ?? NSNull()]]
+            "due_until_met": [
+                "due": Int(reading.allDue), "done": Int(reading.allDone), "excused": Int(reading.allExcused),
+                "rate": reading.allRate.map { $0 as Any } ?? NSNull(),
+            ],
+        ]
         context.output.emit(document) {
-            var lines = ["\(group) on \(Library.format(day))",
-                         "  day rate \(percent(reading.rate)) (\(reading.done)/\(reading.due) day-based habits)"]
+            var lines = [
+                "\(group) on \(Library.format(day))",
+                "  day rate \(percent(reading.rate)) (\(reading.done)/\(reading.due) day-based habits)",
+            ]
             for (item, row) in zip(reading.quota, quota) {
-                lines.append("  \(row["name"] as? String ?? "")  \(item.done)/\(item.required) since \(row["period_first"] as? String ?? "")\(item.met ? " (met)" : "")")
+                lines.append(
+                    "  \(row["name"] as? String ?? "")  \(item.done)/\(item.required) since \(row["period_first"] as? String ?? "")\(item.met ? " (met)" : "")")
             }
             lines.append("  all habits \(percent(reading.allRate)) (\(reading.allDone)/\(reading.allDue), quota habits due until met)")
             return lines.joined(separator: "\n")
@@ -157,7 +178,7 @@ enum ProgressCommands {
         if let reference {
             // One habit: its day states, from its start day on.
             let habit = try store.habit(reference)
-            let first = max(from, habit.startDay)
+            let first = max(from, habit.startDay.rawValue)
             let states = first <= day ? try store.days(habitId: habit.id, from: first, to: day) : []
             if first <= day { range = "\(Library.format(first)) to \(Library.format(day))" }
             cells = Heatmap.cells(states)
@@ -165,10 +186,15 @@ enum ProgressCommands {
             title = ownTitle ?? habit.name
             let done = cells.filter { $0.level == 3 }.count, skipped = cells.filter { $0.level == 2 }.count
             summary = "\(done) of \(cells.count) days done, \(skipped) skipped"
-            document = ["habit": habit.json, "from": Library.format(first), "to": Library.format(day), "days": states.map { state in
-                ["date": Library.format(state.day.rawValue), "done": state.flags.contains(.done), "skipped": state.flags.contains(.skipped),
-                 "entries": Int(state.entryCount)] as [String: Any]
-            }]
+            document = [
+                "habit": habit.json, "from": Library.format(first), "to": Library.format(day),
+                "days": states.map { state in
+                    [
+                        "date": Library.format(state.day.rawValue), "done": state.flags.contains(.done), "skipped": state.flags.contains(.skipped),
+                        "entries": Int(state.entryCount),
+                    ] as [String: Any]
+                },
+            ]
         } else {
             let scores = try kit { () throws(HabitError) in try store.kit.dayScores(from: Day(rawValue: from), through: Day(rawValue: day)) }
             cells = Heatmap.cells(scores)
@@ -178,9 +204,12 @@ enum ProgressCommands {
             title = ownTitle ?? "Daily scores: " + (file.hasSuffix(".db") ? String(file.dropLast(3)) : file)
             let perfect = scores.filter { ($0.score ?? 0) >= 1 }.count, due = scores.filter { $0.score != nil }.count
             summary = "\(perfect) perfect days of \(due) with something due"
-            document = ["from": Library.format(from), "to": Library.format(day), "days": scores.map {
-                ["date": Library.format($0.day.rawValue), "due": Int($0.due), "done": Int($0.done), "score": $0.score.map { $0 as Any } ?? NSNull()]
-            }]
+            document = [
+                "from": Library.format(from), "to": Library.format(day),
+                "days": scores.map {
+                    ["date": Library.format($0.day.rawValue), "due": Int($0.due), "done": Int($0.done), "score": $0.score.map { $0 as Any } ?? NSNull()]
+                },
+            ]
         }
         if let svgPath {
             let svg = Heatmap.svg(cells, scale: scale, weekStart: weekStart, title: title, subtitle: range + ": " + summary)
@@ -212,12 +241,17 @@ enum ProgressCommands {
             try args.finish(maxPositionals: 1)
             let vacations = try kit { () throws(HabitError) in try store.kit.vacations() }
             let rows: [[String: Any]] = vacations.map {
-                ["id": $0.id, "habit_id": $0.habitID.map { $0 as Any } ?? NSNull(), "from": Library.format($0.from.rawValue), "to": Library.format($0.through.rawValue)]
+                [
+                    "id": $0.id, "habit_id": $0.habitID.map { $0 as Any } ?? NSNull(), "from": Library.format($0.from.rawValue),
+                    "to": Library.format($0.through.rawValue),
+                ]
             }
             context.output.emit(["vacations": rows]) {
-                vacations.isEmpty ? "no vacations" : vacations.map {
-                    "#\($0.id) \(Library.format($0.from.rawValue)) to \(Library.format($0.through.rawValue)) \($0.habitID.map { "habit \($0)" } ?? "all habits")"
-                }.joined(separator: "\n")
+                vacations.isEmpty
+                    ? "no vacations"
+                    : vacations.map {
+                        "#\($0.id) \(Library.format($0.from.rawValue)) to \(Library.format($0.through.rawValue)) \($0.habitID.map { "habit \($0)" } ?? "all habits")"
+                    }.joined(separator: "\n")
             }
         case "remove":
             guard let id = Int64(try args.require(1, "ID")) else { throw .usage("ID must be a number") }
@@ -237,13 +271,17 @@ enum ProgressCommands {
 
     static func json(_ streak: Streak) -> [String: Any] {
         guard streak.length > 0 else { return ["length": 0] }
-        return ["length": Int(streak.length), "from": Library.format(streak.firstDay.rawValue), "to": Library.format(streak.lastDay.rawValue),
-                "excused_days": Int(streak.excusedDays)]
+        return [
+            "length": Int(streak.length), "from": Library.format(streak.firstDay.rawValue), "to": Library.format(streak.lastDay.rawValue),
+            "excused_days": Int(streak.excusedDays),
+        ]
     }
 
     static func json(_ result: Streaks) -> [String: Any] {
-        ["unit": unitName(result.unit) + "s",
-         "current": json(result.current), "longest": json(result.longest)]
+        [
+            "unit": unitName(result.unit) + "s",
+            "current": json(result.current), "longest": json(result.longest),
+        ]
     }
 
     /// A streak unit in words: times:N/M counts its blocks of M days as periods.

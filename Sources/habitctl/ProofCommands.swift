@@ -46,10 +46,11 @@ enum ProofCommands {
         let store = try context.openStore()
         let habit = try store.habit(try args.require(0, "HABIT"))
         let file = try args.require(1, "FILE")
-        let taken = try args.option("taken-at").map { (text) throws(CLIError) -> Int64 in
-            guard let ms = Int64(text), ms > 0 else { throw .invalid("--taken-at is UTC milliseconds since 1970") }
-            return ms
-        } ?? 0
+        let taken =
+            try args.option("taken-at").map { (text) throws(CLIError) -> Int64 in
+                guard let ms = Int64(text), ms > 0 else { throw .invalid("--taken-at is UTC milliseconds since 1970") }
+                return ms
+            } ?? 0
         let mediaType = args.option("media-type")
         let metadata = args.option("metadata")
         let keep = args.flag("keep-copy")
@@ -60,11 +61,13 @@ enum ProofCommands {
         input.keepCopy = keep
         let result = try kit { () throws(HabitError) in try store.kit.submitProof(input) }
         let reason = result.reasonCode, message = result.message
-        context.output.emit(["proof_id": result.proofID, "outcome": outcomeName(result.outcome), "confidence": result.confidence,
-                             "reason": reason, "message": message, "date": Library.format(result.day.rawValue),
-                             "entry_id": result.entryID.map { $0 as Any } ?? NSNull()]) {
-            "proof #\(result.proofID): \(outcomeName(result.outcome)) (\(reason)) \(message)" +
-                (result.entryID.map { "; logged entry #\($0) for \(Library.format(result.day.rawValue))" } ?? "")
+        context.output.emit([
+            "proof_id": result.proofID, "outcome": outcomeName(result.outcome), "confidence": result.confidence,
+            "reason": reason, "message": message, "date": Library.format(result.day.rawValue),
+            "entry_id": result.entryID.map { $0 as Any } ?? NSNull(),
+        ]) {
+            "proof #\(result.proofID): \(outcomeName(result.outcome)) (\(reason)) \(message)"
+                + (result.entryID.map { "; logged entry #\($0) for \(Library.format(result.day.rawValue))" } ?? "")
         }
         Writer.finish(verdictExitCode(result.outcome))
     }
@@ -96,9 +99,9 @@ enum ProofCommands {
                 "duration_us": v.durationUs, "reviewer": v.reviewer.map { $0 as Any } ?? NSNull(),
                 "entry_id": v.entryID.map { $0 as Any } ?? NSNull(), "sha256": v.sha256 ?? "",
             ]
-            let line = "proof #\(v.proofID) \(Library.format(v.day.rawValue)) habit \(v.habitID)  \(stage) \(row["verifier"] ?? ""): " +
-                "\(outcomeName(v.outcome)) \(String(format: "%.2f", v.confidence)) \(row["reason"] ?? "")" +
-                (v.reviewer.map { " by \($0)" } ?? "")
+            let line =
+                "proof #\(v.proofID) \(Library.format(v.day.rawValue)) habit \(v.habitID)  \(stage) \(row["verifier"] ?? ""): "
+                + "\(outcomeName(v.outcome)) \(String(format: "%.2f", v.confidence)) \(row["reason"] ?? "")" + (v.reviewer.map { " by \($0)" } ?? "")
             return (row, line)
         }
         let rows = verdicts.map(\.0), lines = verdicts.map(\.1)
@@ -176,10 +179,11 @@ enum ProofCommands {
             let so = args.option("so"), program = args.option("exec")
             guard (so == nil) != (program == nil) else { throw .usage("plugin add needs --so PATH or --exec PATH") }
             let id = args.option("id")
-            let timeout = try args.option("timeout").map { (text) throws(CLIError) -> Int64 in
-                guard let value = Int64(text) else { throw .invalid("--timeout is milliseconds") }
-                return value
-            } ?? 0
+            let timeout =
+                try args.option("timeout").map { (text) throws(CLIError) -> Int64 in
+                    guard let value = Int64(text) else { throw .invalid("--timeout is milliseconds") }
+                    return value
+                } ?? 0
             let config = try args.option("config").map { (path) throws(CLIError) -> String in try Commands.readInput(path) }
             let inProcess = args.flag("in-process")
             if inProcess && so == nil { throw .usage("--in-process is for --so plugins") }
@@ -207,8 +211,10 @@ enum ProofCommands {
             let text = try kit { () throws(HabitError) in try store.kit.pluginsJSON() }
             let plugins = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [[String: Any]] ?? []
             context.output.emit(["plugins": plugins]) {
-                plugins.isEmpty ? "no plugins registered" : plugins.map { "\($0["id"] ?? "")  \($0["kind"] ?? "")  \($0["path"] ?? "")" }
-                    .joined(separator: "\n")
+                plugins.isEmpty
+                    ? "no plugins registered"
+                    : plugins.map { "\($0["id"] ?? "")  \($0["kind"] ?? "")  \($0["path"] ?? "")" }
+                        .joined(separator: "\n")
             }
         case "remove":
             let id = try args.require(0, "ID")

@@ -51,8 +51,9 @@ enum ReminderCommands {
         guard let current = try rules(store, habitId: nil, day: fromDay).first(where: { $0.id == id }) else {
             throw CLIError(exitCode: 3, message: "no reminder rule #\(id) in force")
         }
-        var rule = try ruleOptions(at: at ?? clock(current.minute), days: days ?? current.daysText,
-                                   quiet: quiet ?? (current.quiet == .drop ? "drop" : "defer"))
+        var rule = try ruleOptions(
+            at: at ?? clock(current.minute), days: days ?? current.daysText,
+            quiet: quiet ?? (current.quiet == .drop ? "drop" : "defer"))
         rule.message = clearMessage ? nil : (message ?? current.message)
         try kit { () throws(HabitError) in try store.kit.updateReminderRule(id: id, rule, from: fromDay) }
         let name = (try? store.habit(String(current.habitId)).name) ?? "habit \(current.habitId)"
@@ -72,8 +73,10 @@ enum ReminderCommands {
         for rule in listed where names[rule.habitId] == nil { names[rule.habitId] = (try? store.habit(String(rule.habitId)).name) ?? "?" }
         let hours = try kit { () throws(HabitError) in try store.kit.quietHours(on: Day(rawValue: day)) }
         let quietText = hours.map { "\(clock($0.start))-\(clock($0.end))" } ?? "none"
-        context.output.emit(["date": Library.format(day), "rules": listed.map { $0.json(names[$0.habitId] ?? "?") },
-                             "quiet_hours": hours.map { ["start": clock($0.start), "end": clock($0.end)] } ?? NSNull() as Any]) {
+        context.output.emit([
+            "date": Library.format(day), "rules": listed.map { $0.json(names[$0.habitId] ?? "?") },
+            "quiet_hours": hours.map { ["start": clock($0.start), "end": clock($0.end)] } ?? NSNull() as Any,
+        ]) {
             let lines = listed.map { $0.line(names[$0.habitId] ?? "?") }
             return (lines.isEmpty ? ["no reminders on \(Library.format(day))"] : lines).joined(separator: "\n") + "\nquiet hours: \(quietText)"
         }
@@ -132,15 +135,18 @@ enum ReminderCommands {
         var names: [Int64: String] = [:]
         for r in reminders where names[r.habitID] == nil { names[r.habitID] = (try? store.habit(String(r.habitID)).name) ?? "?" }
         let rows: [[String: Any]] = reminders.map { r in
-            ["at": Output.time(r.atMs), "at_ms": r.atMs, "local_time": clock(r.localMinute), "date": Library.format(r.day.rawValue),
-             "habit_id": r.habitID, "habit": names[r.habitID] ?? "?", "rule_id": r.ruleID,
-             "kind": r.kind == .snoozed ? "snoozed" : "scheduled", "original_at": Output.time(r.originalMs),
-             "deferred": r.deferred, "fired": r.fired, "message": r.message ?? NSNull()]
+            [
+                "at": Output.time(r.atMs), "at_ms": r.atMs, "local_time": clock(r.localMinute), "date": Library.format(r.day.rawValue),
+                "habit_id": r.habitID, "habit": names[r.habitID] ?? "?", "rule_id": r.ruleID,
+                "kind": r.kind == .snoozed ? "snoozed" : "scheduled", "original_at": Output.time(r.originalMs),
+                "deferred": r.deferred, "fired": r.fired, "message": r.message ?? NSNull(),
+            ]
         }
         context.output.emit(["from": Output.time(from), "to": Output.time(to), "reminders": rows]) {
             guard !reminders.isEmpty else { return "no reminders between \(Output.localTime(from)) and \(Output.localTime(to))" }
             return reminders.map { r in
-                var line = "\(Library.format(r.day.rawValue)) \(clock(r.localMinute))  \(names[r.habitID] ?? "?")  (rule #\(r.ruleID), \(Output.localTime(r.atMs)))"
+                var line =
+                    "\(Library.format(r.day.rawValue)) \(clock(r.localMinute))  \(names[r.habitID] ?? "?")  (rule #\(r.ruleID), \(Output.localTime(r.atMs)))"
                 if r.kind == .snoozed { line += " snoozed" }
                 if r.deferred { line += " moved by quiet hours" }
                 if r.fired && !claim { line += " delivered" }
@@ -161,6 +167,7 @@ enum ReminderCommands {
     }
 
     /// Snoozes RULE DATE AT until an instant (--until) or for some minutes (--minutes, default 10).
+    /// How far a snooze may reach is the library's rule: it refuses a later one with a message.
     static func snooze(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["until", "minutes"])
         let (rule, day, at) = try reminder(args)
@@ -169,11 +176,14 @@ enum ReminderCommands {
         if let text = args.option("until") {
             until = try instant(text, now: now)
         } else {
-            let minutes = try args.option("minutes").map { (text) throws(CLIError) -> Int64 in
-                guard let value = Int64(text), (1...1440).contains(value) else { throw .invalid("--minutes takes 1 to 1440") }
-                return value
-            } ?? 10
-            until = try later(max(at, now), by: minutes * 60_000, "AT")
+            let minutes =
+                try args.option("minutes").map { (text) throws(CLIError) -> Int64 in
+                    guard let value = Int64(text), value > 0 else { throw .invalid("--minutes takes a whole number of minutes") }
+                    return value
+                } ?? 10
+            let (delta, overflow) = minutes.multipliedReportingOverflow(by: 60_000)
+            guard !overflow else { throw .invalid("--minutes \(minutes) is too late: instants end at \(Int64.max) ms") }
+            until = try later(max(at, now), by: delta, "AT")
         }
         try args.finish(maxPositionals: 3)
         let store = try context.openStore()
@@ -198,13 +208,17 @@ enum ReminderCommands {
 
         /// Monday first, as people read a week; nil for every due day.
         var daysText: String? {
-            weekdays.isEmpty ? nil : [1, 2, 3, 4, 5, 6, 0].filter { weekdays.contains(Weekdays(rawValue: 1 << $0)) }.map { Rule.dayNames[$0] }
-                .joined(separator: ",")
+            weekdays.isEmpty
+                ? nil
+                : [1, 2, 3, 4, 5, 6, 0].filter { weekdays.contains(Weekdays(rawValue: 1 << $0)) }.map { Rule.dayNames[$0] }
+                    .joined(separator: ",")
         }
 
         func json(_ habit: String) -> [String: Any] {
-            ["id": id, "habit_id": habitId, "habit": habit, "at": clock(minute), "days": daysText ?? "due",
-             "quiet": quiet == .drop ? "drop" : "defer", "from": Library.format(fromDay.rawValue), "message": message ?? NSNull()]
+            [
+                "id": id, "habit_id": habitId, "habit": habit, "at": clock(minute), "days": daysText ?? "due",
+                "quiet": quiet == .drop ? "drop" : "defer", "from": Library.format(fromDay.rawValue), "message": message ?? NSNull(),
+            ]
         }
 
         func line(_ habit: String) -> String {
@@ -216,8 +230,9 @@ enum ReminderCommands {
     /// The rules in force on a day (nil: today) of a habit (nil: every habit).
     static func rules(_ store: StoreRef, habitId: Int64?, day: Day?) throws(CLIError) -> [Rule] {
         try kit { () throws(HabitError) in try store.kit.reminderRules(habitID: habitId, on: day) }.map { stored in
-            Rule(id: stored.id, habitId: stored.rule.habitID, minute: stored.rule.minute, weekdays: stored.rule.weekdays,
-                 quiet: stored.rule.quiet, fromDay: stored.fromDay, message: stored.rule.message)
+            Rule(
+                id: stored.id, habitId: stored.rule.habitID, minute: stored.rule.minute, weekdays: stored.rule.weekdays,
+                quiet: stored.rule.quiet, fromDay: stored.fromDay, message: stored.rule.message)
         }
     }
 
@@ -271,7 +286,8 @@ enum ReminderCommands {
     static func instant(_ text: String, now: Int64) throws(CLIError) -> Int64 {
         let bad = CLIError.invalid("'\(text.prefix(40))' is not an instant: use now, +30m, -2h, +1d, UTC milliseconds, or 2026-03-08T07:00Z")
         if text == "now" { return now }
-        if let first = text.first, first == "+" || first == "-", let unit = text.last, let amount = Int64(text.dropFirst().dropLast()), amount <= 366 * 24 * 60 {
+        if let first = text.first, first == "+" || first == "-", let unit = text.last, let amount = Int64(text.dropFirst().dropLast()), amount <= 366 * 24 * 60
+        {
             let scale: Int64
             switch unit {
             case "m": scale = 60_000

@@ -18,12 +18,18 @@ enum ShieldCommands {
         }
     }
 
-    static let reasons = ["", "window open", "until done", "outside the window", "lifted by completion", "lifted by a session",
-                          "lifted by an emergency unlock", "cutoff passed", "excused day", "not in effect"]
-    static let reasonKeys = ["", "window_open", "until_done", "outside_window", "completed", "session", "emergency", "cutoff_passed",
-                             "excused", "not_in_effect"]
-    static let causes = ["", "window_start", "cutoff", "completion", "session_start", "session_end", "emergency_start", "emergency_end",
-                         "excused", "rule_change", "day_end"]
+    static let reasons = [
+        "", "window open", "until done", "outside the window", "lifted by completion", "lifted by a session",
+        "lifted by an emergency unlock", "cutoff passed", "excused day", "not in effect",
+    ]
+    static let reasonKeys = [
+        "", "window_open", "until_done", "outside_window", "completed", "session", "emergency", "cutoff_passed",
+        "excused", "not_in_effect",
+    ]
+    static let causes = [
+        "", "window_start", "cutoff", "completion", "session_start", "session_end", "emergency_start", "emergency_end",
+        "excused", "rule_change", "day_end",
+    ]
 
     static func name(_ table: [String], _ code: Int32) -> String { table.indices.contains(Int(code)) ? table[Int(code)] : "?" }
 
@@ -75,11 +81,13 @@ enum ShieldCommands {
             let r = stored.rule
             let names = r.habitIDs.map { (try? store.habit(id: $0).name) ?? "habit \($0)" }
             let budget: Any = r.budgetPeriod == .unlimited ? NSNull() : "\(r.budgetCount)/\(r.budgetPeriod == .week ? "week" : "month")"
-            return ["id": stored.id, "name": r.name, "key": r.key, "days": r.days ?? "daily",
-                    "start": r.startMinute.map(Commands.clock) ?? "daystart", "cutoff": r.endMinute.map(Commands.clock) ?? "midnight",
-                    "habit_ids": r.habitIDs, "habits": names, "lift": r.lift == .any ? "any" : "all", "session_lifts": r.sessionLifts,
-                    "cutoff_lifts": r.cutoffLifts, "excused_lifts": r.excusedLifts, "fail_closed": r.failClosed,
-                    "emergency_budget": budget, "from": Library.format(stored.fromDay.rawValue)]
+            return [
+                "id": stored.id, "name": r.name, "key": r.key, "days": r.days ?? "daily",
+                "start": r.startMinute.map(Commands.clock) ?? "daystart", "cutoff": r.endMinute.map(Commands.clock) ?? "midnight",
+                "habit_ids": r.habitIDs, "habits": names, "lift": r.lift == .any ? "any" : "all", "session_lifts": r.sessionLifts,
+                "cutoff_lifts": r.cutoffLifts, "excused_lifts": r.excusedLifts, "fail_closed": r.failClosed,
+                "emergency_budget": budget, "from": Library.format(stored.fromDay.rawValue),
+            ]
         }
     }
 
@@ -134,15 +142,18 @@ enum ShieldCommands {
         let atMs = try instant(at, store)
         let state = try kit { () throws(HabitError) in try store.kit.shieldState(atMs: atMs) }
         let states = state.rules
-        let names = Dictionary(try rules(store, day: nil).compactMap { r in (r["id"] as? Int64).map { ($0, r["name"] as? String ?? "") } },
-                               uniquingKeysWith: { a, _ in a })
+        let names = Dictionary(
+            try rules(store, day: nil).compactMap { r in (r["id"] as? Int64).map { ($0, r["name"] as? String ?? "") } },
+            uniquingKeysWith: { a, _ in a })
         let rows: [[String: Any]] = states.map { s in
-            ["rule_id": s.ruleID, "name": names[s.ruleID] ?? NSNull(), "shielded": s.shielded, "reason": name(reasonKeys, s.reason.rawValue),
-             "since": s.sinceMs.map(Output.time) ?? NSNull(), "until": s.untilMs.map(Output.time) ?? NSNull(),
-             "next_change": s.nextChangeMs.map(Output.time) ?? NSNull(),
-             "next_change_ms": s.nextChangeMs.map { $0 as Any } ?? NSNull(), "next_cause": name(causes, s.nextCause?.rawValue ?? 0),
-             "outstanding_habit_ids": s.outstanding, "emergency_left": s.emergencyLeft.map { $0 as Any } ?? NSNull(),
-             "fail_closed": s.failClosed]
+            [
+                "rule_id": s.ruleID, "name": names[s.ruleID] ?? NSNull(), "shielded": s.shielded, "reason": name(reasonKeys, s.reason.rawValue),
+                "since": s.sinceMs.map(Output.time) ?? NSNull(), "until": s.untilMs.map(Output.time) ?? NSNull(),
+                "next_change": s.nextChangeMs.map(Output.time) ?? NSNull(),
+                "next_change_ms": s.nextChangeMs.map { $0 as Any } ?? NSNull(), "next_cause": name(causes, s.nextCause?.rawValue ?? 0),
+                "outstanding_habit_ids": s.outstanding, "emergency_left": s.emergencyLeft.map { $0 as Any } ?? NSNull(),
+                "fail_closed": s.failClosed,
+            ]
         }
         context.output.emit(["at": Output.time(atMs), "at_ms": atMs, "revision": state.revision, "rules": rows]) {
             guard !states.isEmpty else { return "no shield rules" }
@@ -161,10 +172,11 @@ enum ShieldCommands {
     static func next(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["at", "hours"])
         let at = args.option("at")
-        let hours = try args.option("hours").map { (text) throws(CLIError) -> Int64 in
-            guard let value = Int64(text), (1...2208).contains(value) else { throw .invalid("--hours takes 1 to 2208 (92 days)") }
-            return value
-        } ?? 24
+        let hours =
+            try args.option("hours").map { (text) throws(CLIError) -> Int64 in
+                guard let value = Int64(text), (1...2208).contains(value) else { throw .invalid("--hours takes 1 to 2208 (92 days)") }
+                return value
+            } ?? 24
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         let from = try instant(at, store), to = from + hours * 3_600_000
@@ -175,10 +187,12 @@ enum ShieldCommands {
             if t.moved.contains(.gap) { moved.append("gap") }
             if t.moved.contains(.repeated) { moved.append("repeated") }
             if t.moved.contains(.zoneChange) { moved.append("zone_change") }
-            return ["rule_id": t.ruleID, "at": Output.time(t.atMs), "at_ms": t.atMs,
-                    "local": Library.format(t.localDay.rawValue) + "T" + Commands.clock(t.localMinute), "zone": t.zone,
-                    "offset_seconds": t.offsetSeconds, "moved": moved, "shielded": t.shielded, "from": name(reasonKeys, t.fromReason.rawValue),
-                    "to": name(reasonKeys, t.toReason.rawValue), "cause": name(causes, t.cause.rawValue)]
+            return [
+                "rule_id": t.ruleID, "at": Output.time(t.atMs), "at_ms": t.atMs,
+                "local": Library.format(t.localDay.rawValue) + "T" + Commands.clock(t.localMinute), "zone": t.zone,
+                "offset_seconds": t.offsetSeconds, "moved": moved, "shielded": t.shielded, "from": name(reasonKeys, t.fromReason.rawValue),
+                "to": name(reasonKeys, t.toReason.rawValue), "cause": name(causes, t.cause.rawValue),
+            ]
         }
         context.output.emit(["from": Output.time(from), "to": Output.time(to), "revision": revision, "transitions": rows]) {
             guard !rows.isEmpty else { return "no shield changes between \(Output.localTime(from)) and \(Output.localTime(to))" }
@@ -194,10 +208,11 @@ enum ShieldCommands {
     static func emergency(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["minutes", "reason"])
         let reference = try args.require(0, "RULE")
-        let minutes = try args.option("minutes").map { (text) throws(CLIError) -> Int32 in
-            guard let value = Int32(text) else { throw .invalid("--minutes takes 1 to 1440") }
-            return value
-        } ?? 15
+        let minutes =
+            try args.option("minutes").map { (text) throws(CLIError) -> Int32 in
+                guard let value = Int32(text) else { throw .invalid("--minutes takes 1 to 1440") }
+                return value
+            } ?? 15
         let reason = args.option("reason")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
@@ -218,7 +233,9 @@ enum ShieldCommands {
             return id
         case .name(let name):
             let found = inForce.filter { $0.rule.name == name }.map(\.id)
-            guard found.count < 2 else { throw CLIError(exitCode: 4, message: "\(found.count) shield rules are named '\(name)'; write #\(found[0]) or #\(found[1])") }
+            guard found.count < 2 else {
+                throw CLIError(exitCode: 4, message: "\(found.count) shield rules are named '\(name)'; write #\(found[0]) or #\(found[1])")
+            }
             guard let id = found.first else {
                 throw CLIError(exitCode: 3, message: "no shield rule named '\(name)'\(Suggestion.hint(name, among: inForce.map(\.rule.name)))")
             }
@@ -226,7 +243,8 @@ enum ShieldCommands {
         case .idOrName(let id, let name):
             let byName = inForce.first { $0.rule.name == name }?.id
             if let byName, byName != id, inForce.contains(where: { $0.id == id }) {
-                throw CLIError(exitCode: 4, message: "'\(name)' is ambiguous: shield rule #\(id), and rule #\(byName) is named '\(name)'; write #\(id) or #\(byName)")
+                throw CLIError(
+                    exitCode: 4, message: "'\(name)' is ambiguous: shield rule #\(id), and rule #\(byName) is named '\(name)'; write #\(id) or #\(byName)")
             }
             return byName ?? id
         }

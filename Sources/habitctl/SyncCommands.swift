@@ -78,9 +78,11 @@ enum SyncCommands {
     }
 
     static func summaryObject(_ s: SyncSummary) -> [String: Any] {
-        ["received": s.opsReceived, "new": s.opsNew, "applied": s.opsApplied, "superseded": s.opsSuperseded, "waiting": s.opsWaiting,
-         "habits_changed": s.habitsChanged, "entries_added": s.entriesAdded, "vacations_changed": s.vacationsChanged,
-         "settings_changed": s.settingsChanged, "proofs_changed": s.proofsChanged, "credits_changed": s.creditsChanged, "forked": s.opsForked]
+        [
+            "received": s.opsReceived, "new": s.opsNew, "applied": s.opsApplied, "superseded": s.opsSuperseded, "waiting": s.opsWaiting,
+            "habits_changed": s.habitsChanged, "entries_added": s.entriesAdded, "vacations_changed": s.vacationsChanged,
+            "settings_changed": s.settingsChanged, "proofs_changed": s.proofsChanged, "credits_changed": s.creditsChanged, "forked": s.opsForked,
+        ]
     }
 
     static func summaryLine(_ s: SyncSummary) -> String {
@@ -126,7 +128,8 @@ enum SyncCommands {
         let bytes = try kit { () throws(HabitError) in try store.kit.syncChanges(since: peer, options: evidence ? .evidence : []) }
         let written = try deliver(bytes, out: out, context: context)
         if context.output.json || written != nil {
-            context.output.emit(["bytes": bytes.count, "path": written ?? NSNull(), "changeset": context.output.json && written == nil ? hex(bytes) : NSNull()]) {
+            context.output.emit(["bytes": bytes.count, "path": written ?? NSNull(), "changeset": context.output.json && written == nil ? hex(bytes) : NSNull()])
+            {
                 "wrote a changeset of \(bytes.count) bytes to \(written ?? "")"
             }
         }

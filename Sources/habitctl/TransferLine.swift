@@ -1,5 +1,5 @@
-import HabitPlatform
 import HabitKit
+import HabitPlatform
 
 /// The progress of a long export or import: a line on stderr redrawn in place when
 /// stderr is a terminal, cleared at the end; nothing at all otherwise. Ctrl-C during

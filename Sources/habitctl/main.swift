@@ -53,8 +53,11 @@ do {
 } catch {
     if arguments.contains("--json") {
         // A script asked for JSON: the error is JSON too, on stderr, with its exit code's name.
-        Output.log(Output.encode(["schema_version": Output.schemaVersion,
-                                  "error": ["code": CLIError.name(of: error.exitCode), "exit_code": error.exitCode, "message": error.message]]))
+        Output.log(
+            Output.encode([
+                "schema_version": Output.schemaVersion,
+                "error": ["code": CLIError.name(of: error.exitCode), "exit_code": error.exitCode, "message": error.message],
+            ]))
     } else {
         Output.log("habitctl: \(error.message)")
     }

@@ -11,8 +11,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = try? StoreDocument.decode(text, layout: layout == .json ? .jsonLines : .json)
     let parts = bytes.split(separator: 0, maxSplits: 1, omittingEmptySubsequences: false)
     if parts.count == 2 {
-        _ = try? LoopCSV.plan(habitsCSV: String(decoding: parts[0], as: UTF8.self), checkmarksCSV: String(decoding: parts[1], as: UTF8.self),
-                              today: 20_000, nowMs: 1_700_000_000_000)
+        _ = try? LoopCSV.plan(
+            habitsCSV: String(decoding: parts[0], as: UTF8.self), checkmarksCSV: String(decoding: parts[1], as: UTF8.self),
+            today: 20_000, nowMs: 1_700_000_000_000)
     }
     return 0
 }

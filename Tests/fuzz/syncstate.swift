@@ -26,9 +26,11 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let seen = Int64(bitPattern: input.uint64() & UInt64(Int64.max)) >> Int64(input.byte() % 64)
         vector.seen[replica] = seen
         // (A replica drawn twice keeps its last draw, ladder included.)
-        vector.stamps[replica] = input.byte() % 2 == 0 ? VersionVector.ladder(seen).map { _ in
-            OpStamp(hlc: Int64(bitPattern: input.uint64()) & HybridClock.max, fingerprint: input.uint64())
-        } : nil
+        vector.stamps[replica] =
+            input.byte() % 2 == 0
+            ? VersionVector.ladder(seen).map { _ in
+                OpStamp(hlc: Int64(bitPattern: input.uint64()) & HybridClock.max, fingerprint: input.uint64())
+            } : nil
     }
     guard (try? VersionVector.decode(vector.encode())) == vector.filteringEmptyLadders() else { fatalError("a built state did not read back") }
     // The fork rule: an op's ids renamed, encoded and read again are the renamed op;
@@ -42,7 +44,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         let renamed = op.mappingIds(move.renamed)
         guard (try? SyncOp.decode(kind: kind, payload: renamed.encodePayload())) == renamed else { fatalError("a renamed op did not read back") }
         let stamped = RawOp(id: GlobalId(replica: replica, seq: from), hlc: 1, kind: kind, payload: payload)
-        guard let moved = try? move.renamed(stamped), moved.id == GlobalId(replica: move.to, seq: 1) else { fatalError("the branch's first op did not move to 1") }
+        guard let moved = try? move.renamed(stamped), moved.id == GlobalId(replica: move.to, seq: 1) else {
+            fatalError("the branch's first op did not move to 1")
+        }
     }
     let text = String(decoding: payload.prefix(64), as: UTF8.self)
     // A target that names no id is left as it is, byte for byte.

@@ -15,48 +15,64 @@ package enum AwardCatalogue {
     /// The catalogue every new store starts with.
     package static let builtIn: [AwardRule] = {
         var rules: [AwardRule] = []
-        func ladder(_ prefix: String, _ metric: AwardMetric, _ scope: AwardScope, _ icon: String,
-                    _ steps: [(Int64, String, String)]) {
+        func ladder(
+            _ prefix: String, _ metric: AwardMetric, _ scope: AwardScope, _ icon: String,
+            _ steps: [(Int64, String, String)]
+        ) {
             for (index, step) in steps.enumerated() {
-                rules.append(AwardRule(id: "\(prefix)-\(step.0)", title: step.1, description: step.2, icon: icon,
-                                       tier: Int32(index + 1), metric: metric, scope: scope, threshold: step.0))
+                rules.append(
+                    AwardRule(
+                        id: "\(prefix)-\(step.0)", title: step.1, description: step.2, icon: icon,
+                        tier: Int32(index + 1), metric: metric, scope: scope, threshold: step.0))
             }
         }
-        ladder("streak", .currentStreak, .anyHabit, "flame", [
-            (3, "Warming up", "Keep a habit 3 times in a row."),
-            (7, "One week", "Keep a habit 7 times in a row."),
-            (14, "Two weeks", "Keep a habit 14 times in a row."),
-            (30, "A month strong", "Keep a habit 30 times in a row."),
-            (100, "Hundred", "Keep a habit 100 times in a row."),
-            (365, "A whole year", "Keep a habit 365 times in a row."),
-        ])
-        ladder("completions", .totalCompletions, .allHabits, "checkmark.circle", [
-            (1, "First step", "Complete a habit for the first time."),
-            (10, "Getting going", "Complete habits 10 times."),
-            (50, "Fifty", "Complete habits 50 times."),
-            (100, "Centurion", "Complete habits 100 times."),
-            (500, "Five hundred", "Complete habits 500 times."),
-            (1000, "A thousand", "Complete habits 1000 times."),
-        ])
-        ladder("perfect-days", .perfectDays, .allHabits, "star", [
-            (7, "Perfect week", "Do everything due on 7 days."),
-            (30, "Perfect month", "Do everything due on 30 days."),
-        ])
-        ladder("habits", .habitsCreated, .allHabits, "plus.circle", [
-            (1, "A beginning", "Create your first habit."),
-            (3, "Three focuses", "Create 3 habits."),
-            (5, "Five focuses", "Create 5 habits."),
-            (10, "Ten focuses", "Create 10 habits."),
-        ])
-        ladder("referrals", .referralsRedeemed, .allHabits, "person.2", [
-            (1, "Better together", "Redeem a referral."),
-            (5, "Connector", "Redeem 5 referrals."),
-            (10, "Ambassador", "Redeem 10 referrals."),
-        ])
-        ladder("proofs", .verifiedProofs, .allHabits, "camera.viewfinder", [
-            (7, "Proven week", "Have 7 proofs verified."),
-            (30, "Proven month", "Have 30 proofs verified."),
-        ])
+        ladder(
+            "streak", .currentStreak, .anyHabit, "flame",
+            [
+                (3, "Warming up", "Keep a habit 3 times in a row."),
+                (7, "One week", "Keep a habit 7 times in a row."),
+                (14, "Two weeks", "Keep a habit 14 times in a row."),
+                (30, "A month strong", "Keep a habit 30 times in a row."),
+                (100, "Hundred", "Keep a habit 100 times in a row."),
+                (365, "A whole year", "Keep a habit 365 times in a row."),
+            ])
+        ladder(
+            "completions", .totalCompletions, .allHabits, "checkmark.circle",
+            [
+                (1, "First step", "Complete a habit for the first time."),
+                (10, "Getting going", "Complete habits 10 times."),
+                (50, "Fifty", "Complete habits 50 times."),
+                (100, "Centurion", "Complete habits 100 times."),
+                (500, "Five hundred", "Complete habits 500 times."),
+                (1000, "A thousand", "Complete habits 1000 times."),
+            ])
+        ladder(
+            "perfect-days", .perfectDays, .allHabits, "star",
+            [
+                (7, "Perfect week", "Do everything due on 7 days."),
+                (30, "Perfect month", "Do everything due on 30 days."),
+            ])
+        ladder(
+            "habits", .habitsCreated, .allHabits, "plus.circle",
+            [
+                (1, "A beginning", "Create your first habit."),
+                (3, "Three focuses", "Create 3 habits."),
+                (5, "Five focuses", "Create 5 habits."),
+                (10, "Ten focuses", "Create 10 habits."),
+            ])
+        ladder(
+            "referrals", .referralsRedeemed, .allHabits, "person.2",
+            [
+                (1, "Better together", "Redeem a referral."),
+                (5, "Connector", "Redeem 5 referrals."),
+                (10, "Ambassador", "Redeem 10 referrals."),
+            ])
+        ladder(
+            "proofs", .verifiedProofs, .allHabits, "camera.viewfinder",
+            [
+                (7, "Proven week", "Have 7 proofs verified."),
+                (30, "Proven month", "Have 30 proofs verified."),
+            ])
         return rules
     }()
 
@@ -143,9 +159,10 @@ package enum AwardCatalogue {
         if scope.habitId == nil && item["habit"] != nil { throw fail("habit", "only with scope 'habit'") }
         let tier = item["tier"] == nil ? 1 : try integer("tier")
         guard let tier32 = Int32(exactly: tier) else { throw fail("tier", "\(tier) is outside 1...10") }
-        let rule = AwardRule(id: id, title: try text("title", required: true), description: try text("description", required: false),
-                             icon: try text("icon", required: false), tier: tier32, metric: metric, scope: scope,
-                             threshold: try integer("threshold"))
+        let rule = AwardRule(
+            id: id, title: try text("title", required: true), description: try text("description", required: false),
+            icon: try text("icon", required: false), tier: tier32, metric: metric, scope: scope,
+            threshold: try integer("threshold"))
         try rule.validate()
         return rule
     }
@@ -153,16 +170,20 @@ package enum AwardCatalogue {
     package static func encode(_ rules: [AwardRule]) -> String {
         JSON.object([
             ("format", .string(formatName)), ("version", .int(version)),
-            ("rules", .array(rules.map { rule in
-                var members: [(String, JSON)] = [
-                    ("id", .string(rule.id)), ("title", .string(rule.title)), ("description", .string(rule.description)),
-                    ("icon", .string(rule.icon)), ("tier", .int(Int64(rule.tier))), ("metric", .string(rule.metric.name)),
-                    ("scope", .string(rule.scope.name)),
-                ]
-                if let habitId = rule.scope.habitId { members.append(("habit", .int(habitId))) }
-                members.append(("threshold", .int(rule.threshold)))
-                return .object(members)
-            })),
+            (
+                "rules",
+                .array(
+                    rules.map { rule in
+                        var members: [(String, JSON)] = [
+                            ("id", .string(rule.id)), ("title", .string(rule.title)), ("description", .string(rule.description)),
+                            ("icon", .string(rule.icon)), ("tier", .int(Int64(rule.tier))), ("metric", .string(rule.metric.name)),
+                            ("scope", .string(rule.scope.name)),
+                        ]
+                        if let habitId = rule.scope.habitId { members.append(("habit", .int(habitId))) }
+                        members.append(("threshold", .int(rule.threshold)))
+                        return .object(members)
+                    })
+            ),
         ]).text + "\n"
     }
 }

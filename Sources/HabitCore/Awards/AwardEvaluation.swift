@@ -40,8 +40,10 @@ package struct AwardFacts: Sendable {
     /// The store-wide streak policy: the global streaks follow it.
     package var storePolicy: StreakPolicy
 
-    package init(habits: [HabitFacts], vacations: [Vacation], creditsEarned: [Counted], referrals: [Counted], weekStart: Int,
-                 storePolicy: StreakPolicy = .standard) {
+    package init(
+        habits: [HabitFacts], vacations: [Vacation], creditsEarned: [Counted], referrals: [Counted], weekStart: Int,
+        storePolicy: StreakPolicy = .standard
+    ) {
         self.storePolicy = storePolicy
         self.habits = habits.sorted { $0.id < $1.id }
         self.vacations = vacations
@@ -91,9 +93,10 @@ package struct AwardStanding: Equatable, Sendable {
 ///   count reached the threshold, caused by the creation that brought it there.
 package enum AwardEvaluation {
     package static func standings(_ rules: [AwardRule], facts: AwardFacts, asOf: Int32) -> [AwardStanding] {
-        var judge = Judgement(facts: facts, asOf: asOf,
-                              streakThresholds: Set(rules.filter(\.metric.isStreak).map(\.threshold)),
-                              activeThresholds: Set(rules.filter { $0.metric == .activeDayStreak }.map(\.threshold)))
+        var judge = Judgement(
+            facts: facts, asOf: asOf,
+            streakThresholds: Set(rules.filter(\.metric.isStreak).map(\.threshold)),
+            activeThresholds: Set(rules.filter { $0.metric == .activeDayStreak }.map(\.threshold)))
         return rules.map { judge.standing($0) }
     }
 }
@@ -176,8 +179,10 @@ private struct Judgement {
             case .habit, .anyHabit:
                 return perHabit(rule.scope) { (judge, habit) in
                     let streaks = judge.streaks(habit)
-                    return (current ? streaks.current : streaks.longest,
-                            streaks.crossed[n].map { AwardCrossing(day: $0, cause: .habitDay(habitId: habit.id, day: $0)) })
+                    return (
+                        current ? streaks.current : streaks.longest,
+                        streaks.crossed[n].map { AwardCrossing(day: $0, cause: .habitDay(habitId: habit.id, day: $0)) }
+                    )
                 }
             }
         case .totalCompletions:
@@ -219,7 +224,8 @@ private struct Judgement {
     /// One habit's measure, or (scope any) the highest value and the earliest
     /// crossing, the lower habit id first among equal days.
     private mutating func perHabit(_ scope: AwardScope, _ measure: (inout Judgement, AwardFacts.HabitFacts) -> (Int64, AwardCrossing?))
-        -> (Int64, AwardCrossing?) {
+        -> (Int64, AwardCrossing?)
+    {
         var best: Int64 = 0
         var first: AwardCrossing?
         for habit in facts.habits {
@@ -278,8 +284,9 @@ private struct Judgement {
         if let known = habitStreaks[habit.id] { return known }
         let history = habit.history
         var tracker = CrossingTracker(thresholds: streakThresholds, policy: habit.policy) { occurrence in Self.keptDay(occurrence, history) }
-        Judge.judge(history, asOf: asOf, weekStart: facts.weekStart, vacations: Vacation.ranges(facts.vacations, habitId: habit.id),
-                    into: &tracker)
+        Judge.judge(
+            history, asOf: asOf, weekStart: facts.weekStart, vacations: Vacation.ranges(facts.vacations, habitId: habit.id),
+            into: &tracker)
         let streaks = tracker.finish()
         habitStreaks[habit.id] = streaks
         return streaks
@@ -317,8 +324,9 @@ private struct Judgement {
         let habits = facts.habits.filter { $0.history.spec.kind != .measurement }
         var result: (perfect: [Occurrence], active: [Occurrence]) = ([], [])
         if let first = habits.map(\.history.spec.startDay).min(), first <= asOf {
-            let tallies = Global.tally(habits.map { Global.Input(history: $0.history, habitId: $0.id) }, vacations: facts.vacations,
-                                       from: first, to: asOf, asOf: asOf, weekStart: facts.weekStart)
+            let tallies = Global.tally(
+                habits.map { Global.Input(history: $0.history, habitId: $0.id) }, vacations: facts.vacations,
+                from: first, to: asOf, asOf: asOf, weekStart: facts.weekStart)
             result = (Global.perfectDays(tallies, asOf: asOf, policy: facts.storePolicy), Global.activeDays(tallies, asOf: asOf))
         }
         storeOccurrences = result

@@ -92,8 +92,10 @@ package struct AwardRule: Equatable, Sendable {
     package var scope: AwardScope
     package var threshold: Int64
 
-    package init(id: String, title: String, description: String, icon: String, tier: Int32, metric: AwardMetric, scope: AwardScope,
-                 threshold: Int64) {
+    package init(
+        id: String, title: String, description: String, icon: String, tier: Int32, metric: AwardMetric, scope: AwardScope,
+        threshold: Int64
+    ) {
         self.id = id
         self.title = title
         self.description = description
@@ -112,7 +114,8 @@ package struct AwardRule: Equatable, Sendable {
         let label = id.isEmpty ? "a rule" : "rule '\(id.prefix(64))'"
         func fail(_ field: String, _ why: String) -> HabitError { .invalid("\(label): field '\(field)': \(why)") }
         guard (1...64).contains(id.utf8.count),
-              id.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 || $0 == 95 }) else {
+            id.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 || $0 == 95 })
+        else {
             throw fail("id", "1 to 64 characters of a-z, 0-9, '-', '_' or '.'")
         }
         guard (1...200).contains(title.utf8.count) else { throw fail("title", "1 to 200 bytes") }

@@ -31,8 +31,10 @@ package struct HabitEvent: Equatable, Sendable {
     package var value: Double
     package var acknowledged: Bool
 
-    package init(id: Int64, kind: Kind, day: Int32, atMs: Int64, habitId: Int64?, entryId: Int64?, awardId: String?, value: Double,
-                 acknowledged: Bool) {
+    package init(
+        id: Int64, kind: Kind, day: Int32, atMs: Int64, habitId: Int64?, entryId: Int64?, awardId: String?, value: Double,
+        acknowledged: Bool
+    ) {
         self.id = id
         self.kind = kind
         self.day = day

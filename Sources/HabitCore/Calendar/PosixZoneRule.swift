@@ -3,17 +3,17 @@
 package struct PosixZoneRule: Equatable, Sendable {
     /// When a daylight-saving period starts or ends, as POSIX writes it.
     enum RuleDay: Equatable, Sendable {
-        case julianNoLeap(Int)                      // Jn: 1...365, February 29 never counted
-        case zeroBased(Int)                         // n: 0...365
-        case monthWeekDay(month: Int, week: Int, weekday: Int) // Mm.w.d
+        case julianNoLeap(Int)  // Jn: 1...365, February 29 never counted
+        case zeroBased(Int)  // n: 0...365
+        case monthWeekDay(month: Int, week: Int, weekday: Int)  // Mm.w.d
     }
 
     struct Daylight: Equatable, Sendable {
-        var offset: Int32       // seconds east of UTC while in effect
+        var offset: Int32  // seconds east of UTC while in effect
         var start: RuleDay
-        var startTime: Int32    // seconds after local midnight, standard time
+        var startTime: Int32  // seconds after local midnight, standard time
         var end: RuleDay
-        var endTime: Int32      // seconds after local midnight, daylight time
+        var endTime: Int32  // seconds after local midnight, daylight time
     }
 
     /// Seconds east of UTC in standard time.

@@ -12,9 +12,9 @@ package struct ZoneRules: Equatable, Sendable {
     }
 
     package static func == (a: ZoneRules, b: ZoneRules) -> Bool {
-        a.tables === b.tables || (a.name == b.name && a.tables.transitions == b.tables.transitions &&
-            a.tables.transitionOffsets == b.tables.transitionOffsets && a.tables.initialOffset == b.tables.initialOffset &&
-            a.tables.rule == b.tables.rule)
+        a.tables === b.tables
+            || (a.name == b.name && a.tables.transitions == b.tables.transitions && a.tables.transitionOffsets == b.tables.transitionOffsets
+                && a.tables.initialOffset == b.tables.initialOffset && a.tables.rule == b.tables.rule)
     }
 
     package static let utc = ZoneRules(name: "UTC", transitions: [], transitionOffsets: [], initialOffset: 0, rule: nil)
@@ -37,20 +37,20 @@ package struct ZoneRules: Equatable, Sendable {
         let bytes = Array(text.utf8)
         if let first = bytes.first, first == UInt8(ascii: "+") || first == UInt8(ascii: "-") {
             guard bytes.count == 6, bytes[3] == UInt8(ascii: ":"),
-                  let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
-                  let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
-                  bytes[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes[4...5].allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  hours <= 14, minutes < 60
+                let hours = Int(String(decoding: bytes[1..<3], as: UTF8.self)),
+                let minutes = Int(String(decoding: bytes[4..<6], as: UTF8.self)),
+                bytes[1...2].allSatisfy({ $0 >= 48 && $0 <= 57 }), bytes[4...5].allSatisfy({ $0 >= 48 && $0 <= 57 }),
+                hours <= 14, minutes < 60
             else { throw .invalid("'\(text.prefix(40))' is not a UTC offset: expected +hh:mm or -hh:mm, at most 14 hours") }
             let seconds = Int32(hours * 3600 + minutes * 60) * (first == UInt8(ascii: "-") ? -1 : 1)
             return .fixed(offsetSeconds: seconds, canonical: text)
         }
         let allowed = bytes.allSatisfy { b in
-            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) ||
-                b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+") || b == UInt8(ascii: "/")
+            (b >= 65 && b <= 90) || (b >= 97 && b <= 122) || (b >= 48 && b <= 57) || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: "+")
+                || b == UInt8(ascii: "/")
         }
         guard !bytes.isEmpty, bytes.count <= 64, allowed, bytes.first != UInt8(ascii: "/"),
-              !text.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+            !text.split(separator: "/", omittingEmptySubsequences: false).contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
         else { throw .invalid("'\(text.prefix(40))' is not a time zone name: expected an IANA name like Europe/Paris, UTC, or +hh:mm") }
         return .tzdb(text)
     }
@@ -81,7 +81,7 @@ package struct ZoneRules: Equatable, Sendable {
             let offset = Int32(bitPattern: try reader.uint32())
             guard offset > -26 * 3600, offset < 26 * 3600 else { throw .corrupt("time zone file for \(name): offset \(offset) out of range") }
             offsets.append(offset)
-            try reader.skip(2) // isdst, abbreviation index
+            try reader.skip(2)  // isdst, abbreviation index
         }
         try reader.skip(header.charCount + header.leapCount * (timeBytes + 4) + header.stdCount + header.utcCount)
         for i in transitions.indices.dropFirst() where transitions[i] <= transitions[i - 1] {
@@ -93,8 +93,9 @@ package struct ZoneRules: Equatable, Sendable {
             if !footer.isEmpty { rule = try PosixZoneRule.parse(footer) }
         }
         guard let first = offsets.first else { throw .corrupt("time zone file for \(name) has no local time types") }
-        return ZoneRules(name: name, transitions: transitions, transitionOffsets: typeIndices.map { offsets[$0] },
-                         initialOffset: first, rule: rule)
+        return ZoneRules(
+            name: name, transitions: transitions, transitionOffsets: typeIndices.map { offsets[$0] },
+            initialOffset: first, rule: rule)
     }
 
     /// Seconds east of UTC in force at a UTC instant.
@@ -117,7 +118,7 @@ package struct ZoneRules: Equatable, Sendable {
         }
         var low = 0
         var high = transitions.count - 1
-        while low < high { // the last transition at or before `seconds`
+        while low < high {  // the last transition at or before `seconds`
             let mid = (low + high + 1) / 2
             if transitions[mid] <= seconds { low = mid } else { high = mid - 1 }
         }
@@ -130,10 +131,10 @@ package struct ZoneRules: Equatable, Sendable {
 /// copying a reference is one retain where copying the arrays and the name was several.
 private final class ZoneTables: Sendable {
     let name: String
-    let transitions: [Int64]       // UTC seconds, ascending
-    let transitionOffsets: [Int32] // the offset from each transition on
-    let initialOffset: Int32       // before the first transition
-    let rule: PosixZoneRule?       // after the last transition
+    let transitions: [Int64]  // UTC seconds, ascending
+    let transitionOffsets: [Int32]  // the offset from each transition on
+    let initialOffset: Int32  // before the first transition
+    let rule: PosixZoneRule?  // after the last transition
 
     init(name: String, transitions: [Int64], transitionOffsets: [Int32], initialOffset: Int32, rule: PosixZoneRule?) {
         self.name = name
@@ -162,10 +163,11 @@ private struct TZifHeader {
         try reader.skip(15)
         var counts: [Int] = []
         for _ in 0..<6 { counts.append(Int(try reader.uint32())) }
-        let header = TZifHeader(version: version, utcCount: counts[0], stdCount: counts[1], leapCount: counts[2],
-                                timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
+        let header = TZifHeader(
+            version: version, utcCount: counts[0], stdCount: counts[1], leapCount: counts[2],
+            timeCount: counts[3], typeCount: counts[4], charCount: counts[5])
         guard header.typeCount >= 1, header.typeCount <= 256, header.timeCount <= 100_000, header.charCount <= 65_536,
-              header.leapCount <= 10_000, header.utcCount <= header.typeCount, header.stdCount <= header.typeCount
+            header.leapCount <= 10_000, header.utcCount <= header.typeCount, header.stdCount <= header.typeCount
         else { throw reader.corrupt("implausible counts") }
         return header
     }

@@ -62,8 +62,10 @@ package struct CreditEntry: Equatable, Sendable {
     package var habitId: Int64?
     package var steps: Int64?
 
-    package init(id: Int64, accountId: Int64, kind: CreditKind, minutes: Int64, day: Int32, atMs: Int64, reason: String?,
-                 cause: CreditCause, causeId: Int64?, habitId: Int64?, steps: Int64?) {
+    package init(
+        id: Int64, accountId: Int64, kind: CreditKind, minutes: Int64, day: Int32, atMs: Int64, reason: String?,
+        cause: CreditCause, causeId: Int64?, habitId: Int64?, steps: Int64?
+    ) {
         self.id = id
         self.accountId = accountId
         self.kind = kind
@@ -123,7 +125,9 @@ extension CreditEntry {
     package static func validateFact(kind: CreditKind, minutes: Int64) throws(HabitError) {
         switch kind {
         case .spend:
-            guard minutes < 0, minutes >= -CreditLimits.maxMinutes else { throw .invalid("spend of \(minutes) minutes is outside -\(CreditLimits.maxMinutes)...-1") }
+            guard minutes < 0, minutes >= -CreditLimits.maxMinutes else {
+                throw .invalid("spend of \(minutes) minutes is outside -\(CreditLimits.maxMinutes)...-1")
+            }
         case .refund: try CreditLimits.minutes(minutes)
         case .adjust: try CreditLimits.minutes(minutes, allowNegative: true)
         case .earn, .expire: throw .invalid("credit kind \(kind.name) is derived, not sent")

@@ -38,8 +38,10 @@ package enum CreditFold {
     /// The folded days up to `through` (each day with entries or a policy change,
     /// and `through` itself), in order; `today` decides which days are over.
     /// Sums are checked: an overflow is reported as a corrupt ledger.
-    package static func days(_ entries: [CreditEntry], rules: CreditRules, through: Int32, today: Int32,
-                             steps: [Int32: Int64] = [:]) throws(HabitError) -> [CreditDay] {
+    package static func days(
+        _ entries: [CreditEntry], rules: CreditRules, through: Int32, today: Int32,
+        steps: [Int32: Int64] = [:]
+    ) throws(HabitError) -> [CreditDay] {
         var byDay: [Int32: [CreditEntry]] = [:]
         for entry in entries where entry.day <= through && entry.kind != .expire { byDay[entry.day, default: []].append(entry) }
         var eventDays = Set(byDay.keys)
@@ -116,7 +118,9 @@ package enum CreditDerivation {
     /// earns under the day's rules, less what the day's step entries already hold.
     /// Positive: an earning to write; negative: a step rate raised for the day after
     /// it earned (a correction, so every replica holds what the final rules give).
-    package static func stepCorrections(totals: [Int32: Int64], entries: [CreditEntry], rules: CreditRules) throws(HabitError) -> [(day: Int32, minutes: Int64, steps: Int64)] {
+    package static func stepCorrections(totals: [Int32: Int64], entries: [CreditEntry], rules: CreditRules) throws(HabitError) -> [(
+        day: Int32, minutes: Int64, steps: Int64
+    )] {
         var held: [Int32: Int64] = [:]
         for entry in entries where entry.cause == .steps { held[entry.day] = try CreditFold.add(held[entry.day] ?? 0, entry.minutes) }
         var result: [(day: Int32, minutes: Int64, steps: Int64)] = []

@@ -60,12 +60,16 @@ package enum HabitBullCSV {
             let first = recorded.filter { $0.value.value > 0 }.keys.min() ?? today
             let line = recorded.values.map(\.line).min() ?? 0
             do throws(HabitError) {
-                let spec = try HabitSpec(name: name, kind: numeric ? .counter : .checkmark, target: 1, direction: .atLeast,
-                                         group: category[name], unit: nil, routine: .anytime, proofRequired: false,
-                                         startDay: min(first, today), schedule: .daily,
-                                         display: HabitDisplay(description: description[name])).validated()
-                plan.habits.append(.init(spec: spec, versions: [SettingsVersion(fromDay: spec.startDay, spec: spec)],
-                                         archivedDay: nil, createdAtMs: nowMs))
+                let spec = try HabitSpec(
+                    name: name, kind: numeric ? .counter : .checkmark, target: 1, direction: .atLeast,
+                    group: category[name], unit: nil, routine: .anytime, proofRequired: false,
+                    startDay: min(first, today), schedule: .daily,
+                    display: HabitDisplay(description: description[name])
+                ).validated()
+                plan.habits.append(
+                    .init(
+                        spec: spec, versions: [SettingsVersion(fromDay: spec.startDay, spec: spec)],
+                        archivedDay: nil, createdAtMs: nowMs))
             } catch {
                 throw error.prefixed("HabitBull CSV line \(line)")
             }
@@ -78,8 +82,10 @@ package enum HabitBullCSV {
             let numeric = plan.habits[index].spec.kind == .counter
             for (day, record) in (days[name] ?? [:]).sorted(by: { $0.key < $1.key }) where record.value > 0 {
                 do throws(HabitError) {
-                    try plan.append(.init(habitIndex: index, day: day, kind: numeric ? .amount : .done, value: numeric ? record.value : 0,
-                                          recordedAtMs: nowMs, source: .import, undoesIndex: nil, note: record.note), undone: &undone)
+                    try plan.append(
+                        .init(
+                            habitIndex: index, day: day, kind: numeric ? .amount : .done, value: numeric ? record.value : 0,
+                            recordedAtMs: nowMs, source: .import, undoesIndex: nil, note: record.note), undone: &undone)
                 } catch {
                     throw error.prefixed("HabitBull CSV line \(record.line)")
                 }

@@ -54,10 +54,12 @@ package struct LoopBackup: Equatable, Sendable {
         package var reminderMinute: Int64?
         package var reminderDays: Int64?
 
-        package init(id: Int64, name: String, numerator: Int64, denominator: Int64, archived: Bool, position: Int64,
-                     numeric: Bool, atMost: Bool, target: Double, unit: String?, colour: Int64? = nil,
-                     description: String? = nil, question: String? = nil,
-                     reminderHour: Int64? = nil, reminderMinute: Int64? = nil, reminderDays: Int64? = nil) {
+        package init(
+            id: Int64, name: String, numerator: Int64, denominator: Int64, archived: Bool, position: Int64,
+            numeric: Bool, atMost: Bool, target: Double, unit: String?, colour: Int64? = nil,
+            description: String? = nil, question: String? = nil,
+            reminderHour: Int64? = nil, reminderMinute: Int64? = nil, reminderDays: Int64? = nil
+        ) {
             self.reminderHour = reminderHour
             self.reminderMinute = reminderMinute
             self.reminderDays = reminderDays
@@ -110,9 +112,10 @@ package struct LoopBackup: Equatable, Sendable {
     /// (before version 23 the description column held the question), its position.
     func display(_ habit: Habit) -> HabitDisplay {
         let questionInDescription = version < 23
-        return HabitDisplay(description: questionInDescription ? nil : habit.description,
-                            question: questionInDescription ? habit.description : habit.question,
-                            colour: habit.colour.flatMap(HabitDisplay.loopColour), position: habit.position)
+        return HabitDisplay(
+            description: questionInDescription ? nil : habit.description,
+            question: questionInDescription ? habit.description : habit.question,
+            colour: habit.colour.flatMap(HabitDisplay.loopColour), position: habit.position)
     }
 
     /// Loop's weekday mask (bit 0 Saturday, bit 1 Sunday ... bit 6 Friday, as its
@@ -148,16 +151,20 @@ package struct LoopBackup: Equatable, Sendable {
                 }
                 // Loop allows a target of 0; here a number's target is above 0: its smallest stored amount.
                 let target = habit.numeric ? (habit.target.isFinite && habit.target > 0 ? habit.target : 0.001) : 1
-                let spec = try HabitSpec(name: habit.name.trimmingCharacters(), kind: habit.numeric ? .counter : .checkmark,
-                                         target: target, direction: habit.atMost ? .atMost : .atLeast, group: nil,
-                                         unit: habit.numeric && habit.unit?.isEmpty == false ? habit.unit : nil,
-                                         routine: .anytime, proofRequired: false, startDay: today,
-                                         schedule: LoopCSV.schedule(numerator: numerator, denominator: denominator),
-                                         display: display(habit)).validated()
+                let spec = try HabitSpec(
+                    name: habit.name.trimmingCharacters(), kind: habit.numeric ? .counter : .checkmark,
+                    target: target, direction: habit.atMost ? .atMost : .atLeast, group: nil,
+                    unit: habit.numeric && habit.unit?.isEmpty == false ? habit.unit : nil,
+                    routine: .anytime, proofRequired: false, startDay: today,
+                    schedule: LoopCSV.schedule(numerator: numerator, denominator: denominator),
+                    display: display(habit)
+                ).validated()
                 let reminder = try Self.reminder(hour: habit.reminderHour, minute: habit.reminderMinute, days: habit.reminderDays)
                 indexOf[habit.id] = plan.habits.count
-                plan.habits.append(.init(spec: spec, versions: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs,
-                                         reminders: reminder.map { [$0] } ?? []))
+                plan.habits.append(
+                    .init(
+                        spec: spec, versions: [], archivedDay: habit.archived ? today : nil, createdAtMs: nowMs,
+                        reminders: reminder.map { [$0] } ?? []))
             } catch {
                 throw error.prefixed("Habits row id \(habit.id)")
             }
@@ -173,7 +180,9 @@ package struct LoopBackup: Equatable, Sendable {
             let day64 = repetition.timestampMs >= 0 ? repetition.timestampMs / 86_400_000 : -((-repetition.timestampMs + 86_399_999) / 86_400_000)
             guard seen.insert([repetition.habit, day64]).inserted else { continue }
             do throws(HabitError) {
-                guard let day = Int32(exactly: day64), CivilDate.isValid(day) else { throw .invalid("timestamp \(repetition.timestampMs) is outside the calendar") }
+                guard let day = Int32(exactly: day64), CivilDate.isValid(day) else {
+                    throw .invalid("timestamp \(repetition.timestampMs) is outside the calendar")
+                }
                 let numeric = plan.habits[index].spec.kind == .counter
                 let entry: (EntryKind, Double)?
                 switch repetition.value {
@@ -184,8 +193,10 @@ package struct LoopBackup: Equatable, Sendable {
                 }
                 guard let (kind, value) = entry else { continue }
                 let note = repetition.notes.flatMap { $0.isEmpty ? nil : $0 }
-                try plan.append(.init(habitIndex: index, day: day, kind: kind, value: value, recordedAtMs: nowMs,
-                                      source: .import, undoesIndex: nil, note: note), undone: &undone)
+                try plan.append(
+                    .init(
+                        habitIndex: index, day: day, kind: kind, value: value, recordedAtMs: nowMs,
+                        source: .import, undoesIndex: nil, note: note), undone: &undone)
                 firstDay[index] = min(firstDay[index] ?? day, day)
             } catch {
                 throw error.prefixed("Repetitions row id \(repetition.id)")

@@ -6,8 +6,10 @@ package enum LoopCSV {
     /// `notes`: per habit (by its Habits.csv Position), the notes of its days, from
     /// its own folder's Checkmarks.csv (Loop's zip has them); a note goes with the
     /// entry made that day.
-    package static func plan(habitsCSV: String, checkmarksCSV: String, notes: [Int: [Int32: String]] = [:],
-                             today: Int32, nowMs: Int64) throws(HabitError) -> ImportPlan {
+    package static func plan(
+        habitsCSV: String, checkmarksCSV: String, notes: [Int: [Int32: String]] = [:],
+        today: Int32, nowMs: Int64
+    ) throws(HabitError) -> ImportPlan {
         let habitRows = try rows(habitsCSV, file: "Habits.csv")
         guard let header = habitRows.first else { throw .invalid("Habits.csv: empty file") }
         let column = Dictionary(header.enumerated().map { ($1.trimmed.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
@@ -48,13 +50,15 @@ package enum LoopCSV {
                 // A colour that is not #RRGGBB (never Loop's own) is left out rather than the whole
                 // history refused: it only decorates.
                 let colour = (try? HabitDisplay.colour(field("color"))) ?? nil
-                let display = HabitDisplay(description: rawField("description"), question: rawField("question"),
-                                           colour: colour, position: position)
+                let display = HabitDisplay(
+                    description: rawField("description"), question: rawField("question"),
+                    colour: colour, position: position)
                 let spec = try HabitSpec(
                     name: name, kind: numeric ? .counter : .checkmark, target: target,
                     direction: atMost ? .atMost : .atLeast, group: nil, unit: numeric ? field("unit") : nil,
                     routine: .anytime, proofRequired: false, startDay: today,
-                    schedule: schedule(numerator: numerator, denominator: denominator), display: display).validated()
+                    schedule: schedule(numerator: numerator, denominator: denominator), display: display
+                ).validated()
                 plan.habits.append(.init(spec: spec, versions: [], archivedDay: archived ? today : nil, createdAtMs: nowMs))
                 loopHabits.append((name, numeric, field("position").flatMap { Int($0) }))
             } catch {
@@ -100,8 +104,10 @@ package enum LoopCSV {
                 for (column, habit) in habitOfColumn.sorted(by: { $0.key < $1.key }) where column < row.count {
                     guard let (kind, value) = try mark(row[column].trimmed, numeric: loopHabits[habit].numeric) else { continue }
                     let note = loopHabits[habit].position.flatMap { notes[$0]?[day] }
-                    try plan.append(.init(habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
-                                          source: .import, undoesIndex: nil, note: note), undone: &undone)
+                    try plan.append(
+                        .init(
+                            habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
+                            source: .import, undoesIndex: nil, note: note), undone: &undone)
                     firstDay[habit] = min(firstDay[habit] ?? day, day)
                 }
             } catch {
@@ -132,7 +138,8 @@ package enum LoopCSV {
             let label = String(path.prefix(120))
             let habitRows = try rows(text, file: label)
             guard let header = habitRows.first?.map({ $0.trimmed.lowercased() }), header.first == "date",
-                  let noteColumn = header.firstIndex(of: "notes") else { continue }
+                let noteColumn = header.firstIndex(of: "notes")
+            else { continue }
             for (offset, row) in habitRows.enumerated().dropFirst() where noteColumn < row.count && !row[noteColumn].isEmpty {
                 do throws(HabitError) {
                     notes[position, default: [:]][try CivilDate.parseDay(row[0].trimmed)] = row[noteColumn]

@@ -42,10 +42,12 @@ package enum LoopCSVExport {
             let frequency = Strength.frequency(spec.schedule)
             let position = index + 1 < 10 ? "00\(index + 1)" : index + 1 < 100 ? "0\(index + 1)" : "\(index + 1)"
             let display = spec.display
-            let fields = [position, spec.name, numeric ? "NUMERICAL" : "YES_NO", display.question ?? "", display.description ?? "",
-                          "\(frequency.times)", "\(frequency.days)", display.colour ?? "",
-                          numeric ? spec.unit ?? "" : "", numeric ? (spec.direction == .atMost ? "AT_MOST" : "AT_LEAST") : "",
-                          numeric ? "\(spec.target)" : "", habit.archivedDay == nil ? "false" : "true"]
+            let fields = [
+                position, spec.name, numeric ? "NUMERICAL" : "YES_NO", display.question ?? "", display.description ?? "",
+                "\(frequency.times)", "\(frequency.days)", display.colour ?? "",
+                numeric ? spec.unit ?? "" : "", numeric ? (spec.direction == .atMost ? "AT_MOST" : "AT_LEAST") : "",
+                numeric ? "\(spec.target)" : "", habit.archivedDay == nil ? "false" : "true",
+            ]
             text += fields.map(quoted).joined(separator: ",") + "\n"
         }
         return text

@@ -22,8 +22,10 @@ package enum StoreDocument {
         package var routineBounds: RoutineBounds
         package var habitPolicies: [Int64: StreakPolicy.Override]
 
-        package init(weekStart: Int = 1, streakPolicy: StreakPolicy = .standard, routineBounds: RoutineBounds = .standard,
-                     habitPolicies: [Int64: StreakPolicy.Override] = [:]) {
+        package init(
+            weekStart: Int = 1, streakPolicy: StreakPolicy = .standard, routineBounds: RoutineBounds = .standard,
+            habitPolicies: [Int64: StreakPolicy.Override] = [:]
+        ) {
             self.weekStart = weekStart
             self.streakPolicy = streakPolicy
             self.routineBounds = routineBounds
@@ -33,9 +35,11 @@ package enum StoreDocument {
 
     /// keys: the retry keys of the entries that have one, by entry id (written only
     /// for those entries, so an export without keys reads as before).
-    package static func encode(timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
-                               keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules(),
-                               tables: [ImportPlan.Table] = []) -> String {
+    package static func encode(
+        timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
+        keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules(),
+        tables: [ImportPlan.Table] = []
+    ) -> String {
         var writer = Writer(layout: layout, timezone: timezone, dayStartMinutes: dayStartMinutes, rules: rules)
         for habit in habits { writer.habit(habit) }
         for entry in entries { writer.entry(entry, key: keys[entry.id]) }
@@ -69,10 +73,20 @@ package enum StoreDocument {
                 ("format", .string(formatName)), ("schema_version", .int(schemaVersion)),
                 ("timezone", .string(timezone)), ("day_start_minutes", .int(Int64(dayStartMinutes))),
                 ("week_start", .int(Int64(rules.weekStart))),
-                ("streak_policy", .object([("miss_allowance", .int(Int64(policy.missAllowance))), ("open_day", .string(policy.openDay.name)),
-                                           ("off_days", .string(policy.offDays.name))])),
-                ("routine_bounds", .object([("morning", .int(Int64(bounds.morning))), ("day", .int(Int64(bounds.day))),
-                                            ("evening", .int(Int64(bounds.evening)))])),
+                (
+                    "streak_policy",
+                    .object([
+                        ("miss_allowance", .int(Int64(policy.missAllowance))), ("open_day", .string(policy.openDay.name)),
+                        ("off_days", .string(policy.offDays.name)),
+                    ])
+                ),
+                (
+                    "routine_bounds",
+                    .object([
+                        ("morning", .int(Int64(bounds.morning))), ("day", .int(Int64(bounds.day))),
+                        ("evening", .int(Int64(bounds.evening))),
+                    ])
+                ),
             ]
             switch layout {
             case .json:
@@ -167,11 +181,17 @@ package enum StoreDocument {
             ("proof_required", .bool(spec.proofRequired)), ("start_date", date(spec.startDay)),
             ("archived_date", habit.archivedDay.map(date) ?? .null), ("created_at_ms", .int(habit.createdAtMs)),
             // Each version of the judging settings (named "schedules" as before they grew).
-            ("schedules", .array(habit.versions.map {
-                .object([("from", date($0.fromDay)), ("schedule", .string($0.schedule.description)), ("target", .double($0.target)),
-                         ("direction", .string($0.direction.name)), ("proof_required", .bool($0.proofRequired)),
-                         ("group", optional($0.group)), ("archived", .bool($0.archived))])
-            })),
+            (
+                "schedules",
+                .array(
+                    habit.versions.map {
+                        .object([
+                            ("from", date($0.fromDay)), ("schedule", .string($0.schedule.description)), ("target", .double($0.target)),
+                            ("direction", .string($0.direction.name)), ("proof_required", .bool($0.proofRequired)),
+                            ("group", optional($0.group)), ("archived", .bool($0.archived)),
+                        ])
+                    })
+            ),
         ] + displayRecord(spec.display)
     }
 
@@ -309,7 +329,9 @@ package enum StoreDocument {
 
         /// A row of another table, checked by the store when written back.
         mutating func row(table: String, _ row: JSON) {
-            if plan.tables.last?.name == table { plan.tables[plan.tables.count - 1].rows.append(row) } else {
+            if plan.tables.last?.name == table {
+                plan.tables[plan.tables.count - 1].rows.append(row)
+            } else {
                 plan.tables.append(ImportPlan.Table(name: table, rows: [row]))
             }
         }
@@ -336,14 +358,16 @@ package enum StoreDocument {
             if let policy = try record.optionalObject("streak_policy") {
                 let own = try Self.habitPolicy(policy)
                 guard let allowance = own.missAllowance, let openDay = own.openDay,
-                      let offDays = StreakPolicy.OffDays(name: try policy.string("off_days")) else {
+                    let offDays = StreakPolicy.OffDays(name: try policy.string("off_days"))
+                else {
                     throw .invalid("'streak_policy' needs miss_allowance, open_day (previous, zero) and off_days (skip, break)")
                 }
                 plan.settings?.streakPolicy = StreakPolicy(missAllowance: allowance, openDay: openDay, offDays: offDays)
             }
             if let bounds = try record.optionalObject("routine_bounds") {
                 guard let morning = Int32(exactly: try bounds.int("morning")), let day = Int32(exactly: try bounds.int("day")),
-                      let evening = Int32(exactly: try bounds.int("evening")) else { throw .invalid("'routine_bounds' out of range") }
+                    let evening = Int32(exactly: try bounds.int("evening"))
+                else { throw .invalid("'routine_bounds' out of range") }
                 plan.settings?.routineBounds = try RoutineBounds(morning: morning, day: day, evening: evening).validated()
             }
         }
@@ -389,9 +413,10 @@ package enum StoreDocument {
                 group: try record.optionalString("group"), unit: try record.optionalString("unit"),
                 routine: try RoutineTime(name: try record.string("routine")), proofRequired: try record.bool("proof_required"),
                 startDay: startDay, schedule: current,
-                display: HabitDisplay(description: try record.optionalString("description"), question: try record.optionalString("question"),
-                                      colour: try record.optionalString("colour"), icon: try record.optionalString("icon"),
-                                      position: try record.optionalInt("position") ?? 0)
+                display: HabitDisplay(
+                    description: try record.optionalString("description"), question: try record.optionalString("question"),
+                    colour: try record.optionalString("colour"), icon: try record.optionalString("icon"),
+                    position: try record.optionalInt("position") ?? 0)
             ).validated()
             let archived = try record.optionalString("archived_date")
             let own = try record.optionalObject("streak_policy").map { (policy) throws(HabitError) in try Self.habitPolicy(policy) }
@@ -400,10 +425,11 @@ package enum StoreDocument {
                 let checked = try spec.judged(by: versions[index]).validated()
                 versions[index] = SettingsVersion(fromDay: versions[index].fromDay, spec: checked, archived: versions[index].archived)
             }
-            let item = ImportPlan.HabitItem(spec: spec, versions: versions,
-                                            archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
-                                            createdAtMs: try record.int("created_at_ms"),
-                                            streakPolicy: own ?? .none)
+            let item = ImportPlan.HabitItem(
+                spec: spec, versions: versions,
+                archivedDay: try archived.map { (text) throws(HabitError) in try CivilDate.parseDay(text) },
+                createdAtMs: try record.int("created_at_ms"),
+                streakPolicy: own ?? .none)
             try EntryRules.validate(utcMs: item.createdAtMs, field: "created_at_ms")
             guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
             habitIndexById[id] = plan.habits.count

@@ -75,8 +75,10 @@ package struct HabitSpec: Equatable, Sendable {
 
     package static let maxTarget = 1e12
 
-    package init(name: String, kind: HabitKind, target: Double, direction: Direction, group: String?, unit: String?,
-                 routine: RoutineTime, proofRequired: Bool, startDay: Int32, schedule: Schedule, display: HabitDisplay = .none) {
+    package init(
+        name: String, kind: HabitKind, target: Double, direction: Direction, group: String?, unit: String?,
+        routine: RoutineTime, proofRequired: Bool, startDay: Int32, schedule: Schedule, display: HabitDisplay = .none
+    ) {
         self.name = name
         self.kind = kind
         self.target = target

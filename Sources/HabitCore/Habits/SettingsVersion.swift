@@ -17,8 +17,10 @@ package struct SettingsVersion: Equatable, Sendable {
     /// Archived from `fromDay` on: no day is due while a habit is archived.
     package var archived: Bool
 
-    package init(fromDay: Int32, schedule: Schedule, target: Double = 1, direction: Direction = .atLeast,
-                 proofRequired: Bool = false, group: String? = nil, archived: Bool = false) {
+    package init(
+        fromDay: Int32, schedule: Schedule, target: Double = 1, direction: Direction = .atLeast,
+        proofRequired: Bool = false, group: String? = nil, archived: Bool = false
+    ) {
         self.fromDay = fromDay
         self.schedule = schedule
         self.target = target
@@ -30,8 +32,9 @@ package struct SettingsVersion: Equatable, Sendable {
 
     /// The version of a spec's judging fields from a day on.
     package init(fromDay: Int32, spec: HabitSpec, archived: Bool = false) {
-        self.init(fromDay: fromDay, schedule: spec.schedule, target: spec.target, direction: spec.direction,
-                  proofRequired: spec.proofRequired, group: spec.group, archived: archived)
+        self.init(
+            fromDay: fromDay, schedule: spec.schedule, target: spec.target, direction: spec.direction,
+            proofRequired: spec.proofRequired, group: spec.group, archived: archived)
     }
 
     /// Whether two versions judge every day alike (the day they apply from aside).
@@ -103,7 +106,9 @@ extension Array where Element == SettingsVersion {
     /// target and direction per day look them up only then).
     package var variesBeyondSchedule: Bool {
         guard let first else { return false }
-        return contains { $0.target != first.target || $0.direction != first.direction || $0.proofRequired != first.proofRequired
-            || $0.group != first.group || $0.archived }
+        return contains {
+            $0.target != first.target || $0.direction != first.direction || $0.proofRequired != first.proofRequired
+                || $0.group != first.group || $0.archived
+        }
     }
 }

@@ -59,8 +59,10 @@ package struct Entry: Equatable, Sendable {
     package var undoes: Int64?
     package var note: String?
 
-    package init(id: Int64, habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
-                 source: EntrySource, undoes: Int64?, note: String?) {
+    package init(
+        id: Int64, habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64,
+        source: EntrySource, undoes: Int64?, note: String?
+    ) {
         self.id = id
         self.habitId = habitId
         self.day = day
@@ -94,6 +96,12 @@ package enum EntryRules {
         guard value.isFinite, abs(value) <= maxValue else { throw .invalid("value must be a finite number within ±1e12") }
         guard kind == .amount || value >= 0 else { throw .invalid("a total must not be negative") }
         return value == 0 ? 0 : value
+    }
+
+    /// An append takes every kind but undo: an undo is appended by undo, which names
+    /// the entry it cancels.
+    package static func validateAppended(kind: EntryKind) throws(HabitError) {
+        guard kind != .undo else { throw .invalid("kind: undo entries are appended by undo, which names the entry they cancel") }
     }
 
     /// Which entry kinds a habit takes.

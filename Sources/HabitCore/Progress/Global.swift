@@ -35,13 +35,16 @@ package enum Global {
 
     /// With a group, a habit counts on the days its version is in that group (names
     /// compared case-insensitively). A day a habit was archived on is not counted at all.
-    package static func tally(_ habits: [Input], vacations: [Vacation], from: Int32, to: Int32, asOf: Int32,
-                              weekStart: Int, group: String? = nil) -> [DayTally] {
+    package static func tally(
+        _ habits: [Input], vacations: [Vacation], from: Int32, to: Int32, asOf: Int32,
+        weekStart: Int, group: String? = nil
+    ) -> [DayTally] {
         guard from <= to else { return [] }
         var result = (from...to).map { DayTally(day: $0) }
         for habit in habits {
-            let demands = Judge.demands(habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart,
-                                        vacations: Vacation.ranges(vacations, habitId: habit.habitId))
+            let demands = Judge.demands(
+                habit.history, from: from, to: to, asOf: asOf, weekStart: weekStart,
+                vacations: Vacation.ranges(vacations, habitId: habit.habitId))
             let lastActive = habit.history.lastActiveDay(asOf: to)
             let hasQuota = habit.history.spec.schedule.isQuota || habit.history.versions.contains { $0.schedule.isQuota }
             let perDay = group != nil || habit.history.versions.contains(where: \.archived)
@@ -91,9 +94,18 @@ package enum Global {
         tallies.compactMap { t -> Occurrence? in
             guard t.active > 0 else { return nil }
             let verdict: Occurrence.Verdict
-            if t.anyDone > 0 { verdict = .kept } else if t.excused == t.active { verdict = .excused } else if t.day >= asOf { verdict = .open } else { verdict = .missed }
-            return Occurrence(first: t.day, last: t.day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
-                              doneDays: t.anyDone, required: 1)
+            if t.anyDone > 0 {
+                verdict = .kept
+            } else if t.excused == t.active {
+                verdict = .excused
+            } else if t.day >= asOf {
+                verdict = .open
+            } else {
+                verdict = .missed
+            }
+            return Occurrence(
+                first: t.day, last: t.day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
+                doneDays: t.anyDone, required: 1)
         }
     }
 
@@ -121,9 +133,12 @@ package enum Global {
         package var quota: [QuotaProgress]
     }
 
-    package static func dayReadings(_ habits: [Input], vacations: [Vacation], day: Int32, asOf: Int32, weekStart: Int,
-                                    group: String? = nil) -> DayReadings {
-        let dueUntilMet = tally(habits, vacations: vacations, from: day, to: day, asOf: asOf, weekStart: weekStart, group: group).first
+    package static func dayReadings(
+        _ habits: [Input], vacations: [Vacation], day: Int32, asOf: Int32, weekStart: Int,
+        group: String? = nil
+    ) -> DayReadings {
+        let dueUntilMet =
+            tally(habits, vacations: vacations, from: day, to: day, asOf: asOf, weekStart: weekStart, group: group).first
             ?? DayTally(day: day)
         var dayBased = DayTally(day: day)
         var quota: [QuotaProgress] = []
@@ -154,7 +169,8 @@ package enum Global {
 
     /// Due habit-days kept over due habit-days, for a group or the whole store.
     package static func completion(_ tallies: [DayTally]) -> Scores.Completion {
-        Scores.Completion(kept: tallies.reduce(0) { $0 + $1.done }, judged: tallies.reduce(0) { $0 + $1.due },
-                          excused: tallies.reduce(0) { $0 + $1.excused })
+        Scores.Completion(
+            kept: tallies.reduce(0) { $0 + $1.done }, judged: tallies.reduce(0) { $0 + $1.due },
+            excused: tallies.reduce(0) { $0 + $1.excused })
     }
 }

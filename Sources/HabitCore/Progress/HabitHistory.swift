@@ -84,8 +84,9 @@ package struct HabitHistory: Sendable {
                 if first < min(end, count) { for i in first..<min(end, count) { marks[i] = mark } }
             }
         }
-        self.init(spec: spec, versions: versions, archivedDay: archivedDay, marks: marks,
-                  values: Self.keepsValues(spec) ? [Double](repeating: 0, count: count) : [])
+        self.init(
+            spec: spec, versions: versions, archivedDay: archivedDay, marks: marks,
+            values: Self.keepsValues(spec) ? [Double](repeating: 0, count: count) : [])
     }
 
     package init(spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, days: [DayState]) {
@@ -255,8 +256,12 @@ package struct HabitHistory: Sendable {
     func forEachSegment(from first: Int32, through last: Int32, _ body: (Segment) -> Void) {
         let archiveEnd = (archivedDay ?? Int32.max) &- 1
         if versions.isEmpty {
-            if first <= last { body(Segment(first: first, last: last, schedule: spec.schedule, anchor: min(spec.startDay, first),
-                                            governedEnd: archiveEnd)) }
+            if first <= last {
+                body(
+                    Segment(
+                        first: first, last: last, schedule: spec.schedule, anchor: min(spec.startDay, first),
+                        governedEnd: archiveEnd))
+            }
             return
         }
         var index = 0
@@ -269,8 +274,10 @@ package struct HabitHistory: Sendable {
             let segmentFirst = index == 0 ? first : max(first, version.fromDay)
             let segmentLast = min(last, next)
             if segmentFirst <= segmentLast {
-                body(Segment(first: segmentFirst, last: segmentLast, schedule: version.schedule,
-                             anchor: index == 0 ? min(version.fromDay, first) : version.fromDay, governedEnd: min(next, archiveEnd)))
+                body(
+                    Segment(
+                        first: segmentFirst, last: segmentLast, schedule: version.schedule,
+                        anchor: index == 0 ? min(version.fromDay, first) : version.fromDay, governedEnd: min(next, archiveEnd)))
             }
             index = end
         }

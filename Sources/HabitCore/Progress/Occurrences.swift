@@ -175,8 +175,10 @@ package enum Judge {
 
     /// Every occurrence from the start day up to asOf, in order.
     /// - Parameter vacations: day ranges excused on top of the history's skip entries.
-    package static func occurrences(_ history: HabitHistory, asOf: Int32, weekStart: Int,
-                                    vacations: [ClosedRange<Int32>] = []) -> [Occurrence] {
+    package static func occurrences(
+        _ history: HabitHistory, asOf: Int32, weekStart: Int,
+        vacations: [ClosedRange<Int32>] = []
+    ) -> [Occurrence] {
         var result: [Occurrence] = []
         result.reserveCapacity(max(0, Int(history.lastActiveDay(asOf: asOf)) - Int(history.spec.startDay) + 1))
         judge(history, asOf: asOf, weekStart: weekStart, vacations: vacations, into: &result)
@@ -185,8 +187,10 @@ package enum Judge {
 
     /// Hands every occurrence from the start day up to asOf to `sink`, in order,
     /// so a caller that only folds them (streaks) needs no array of them.
-    static func judge<Sink: OccurrenceSink>(_ history: HabitHistory, asOf: Int32, weekStart: Int,
-                                            vacations: [ClosedRange<Int32>], into sink: inout Sink) {
+    static func judge<Sink: OccurrenceSink>(
+        _ history: HabitHistory, asOf: Int32, weekStart: Int,
+        vacations: [ClosedRange<Int32>], into sink: inout Sink
+    ) {
         let first = history.spec.startDay
         let last = history.lastActiveDay(asOf: asOf)
         guard first <= last else { return }
@@ -203,8 +207,10 @@ package enum Judge {
 
     /// Day-based schedules: each due day is an occurrence.
     @inline(__always)
-    private static func dueDays<Sink: OccurrenceSink>(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
-                                                      excused: ExcusedDays, into sink: inout Sink) {
+    private static func dueDays<Sink: OccurrenceSink>(
+        _ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
+        excused: ExcusedDays, into sink: inout Sink
+    ) {
         let days = history.judged(asOf: asOf)
         var day = segment.first
         if segment.isEveryDay {
@@ -248,13 +254,16 @@ package enum Judge {
         } else {
             verdict = open ? .open : .missed
         }
-        return Occurrence(first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
-                          doneDays: verdict == .kept ? 1 : 0, required: 1)
+        return Occurrence(
+            first: day, last: day, verdict: verdict, excusedDays: verdict == .excused ? 1 : 0,
+            doneDays: verdict == .kept ? 1 : 0, required: 1)
     }
 
     /// Quota schedules: each period (cut to the segment) is an occurrence.
-    private static func periods<Sink: OccurrenceSink>(_ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
-                                                      last: Int32, weekStart: Int, excused: ExcusedDays, into sink: inout Sink) {
+    private static func periods<Sink: OccurrenceSink>(
+        _ segment: HabitHistory.Segment, _ history: HabitHistory, asOf: Int32,
+        last: Int32, weekStart: Int, excused: ExcusedDays, into sink: inout Sink
+    ) {
         let quota: Int32
         switch segment.schedule {
         case .timesPerWeek(let n), .timesPerMonth(let n), .timesInDays(let n, _): quota = Int32(n)
@@ -287,8 +296,10 @@ package enum Judge {
             } else {
                 verdict = fullLast >= asOf ? .open : .missed
             }
-            sink.take(Occurrence(first: day, last: periodLast, verdict: verdict, excusedDays: excusedCount,
-                                 doneDays: done, required: max(required, 0)))
+            sink.take(
+                Occurrence(
+                    first: day, last: periodLast, verdict: verdict, excusedDays: excusedCount,
+                    doneDays: done, required: max(required, 0)))
             day = periodLast + 1
         }
     }

@@ -63,8 +63,10 @@ extension Judge {
     /// What a habit asks of each day in [from, to]: day-based schedules on their
     /// due days; quota schedules on every day of a period until its quota is met
     /// (a day done is due and done; once met, later days are not due).
-    package static func demands(_ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
-                                vacations: [ClosedRange<Int32>] = []) -> [DayDemand] {
+    package static func demands(
+        _ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
+        vacations: [ClosedRange<Int32>] = []
+    ) -> [DayDemand] {
         guard from <= to else { return [] }
         var result = [DayDemand](repeating: .notDue, count: Int(to) - Int(from) + 1)
         let occurrences = Judge.occurrences(history, asOf: max(asOf, to), weekStart: weekStart, vacations: vacations)

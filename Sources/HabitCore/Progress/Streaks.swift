@@ -129,8 +129,10 @@ struct RunTracker: OccurrenceSink {
 
 package enum Streaks {
     /// Streaks of a habit's history as of a day, judged without keeping its occurrences.
-    package static func summary(_ history: HabitHistory, asOf: Int32, weekStart: Int, vacations: [ClosedRange<Int32>] = [],
-                                policy: StreakPolicy = .standard, best count: Int) -> StreakSummary {
+    package static func summary(
+        _ history: HabitHistory, asOf: Int32, weekStart: Int, vacations: [ClosedRange<Int32>] = [],
+        policy: StreakPolicy = .standard, best count: Int
+    ) -> StreakSummary {
         var tracker = RunTracker(keepsRuns: count > 0, policy: policy)
         Judge.judge(history, asOf: asOf, weekStart: weekStart, vacations: vacations, into: &tracker)
         return tracker.summary(best: count)

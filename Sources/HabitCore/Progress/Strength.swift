@@ -1,4 +1,4 @@
-import HabitPlatform // pow: maths only, no I/O
+import HabitPlatform  // pow: maths only, no I/O
 
 /// Habit strength: Loop Habit Tracker's score, in our own words (read from its
 /// uhabits-core ScoreList and Score; stated in the header too).
@@ -90,8 +90,10 @@ package enum Strength {
 
 extension Scores {
     /// Strength at the end of each day in [from, to]; `asOf` is the open day.
-    package static func strengthSeries(_ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
-                                       vacations: [ClosedRange<Int32>] = []) -> [Double] {
+    package static func strengthSeries(
+        _ history: HabitHistory, from: Int32, to: Int32, asOf: Int32, weekStart: Int,
+        vacations: [ClosedRange<Int32>] = []
+    ) -> [Double] {
         guard from <= to else { return [] }
         let count = Int(to) - Int(from) + 1
         // The spec's fields this needs, not a copy of the spec (its strings are retained per copy).
@@ -169,7 +171,8 @@ extension Scores {
                             let counts = over || (mark & HabitHistory.Mark.done != 0 && day < doneFrom)
                             if !skipped && counts {
                                 let limit = limitVaries ? history.limit(on: day) : (target: target, atMost: atMost)
-                                let value = numeric
+                                let value =
+                                    numeric
                                     ? Strength.numberValue(sum: Double(sum) / 1000, target: limit.target, atMost: limit.atMost)
                                     : Strength.checkValue(doneInWindow: Int(sum), times: times)
                                 score = Strength.step(previous: score, value: value, multiplier: m)

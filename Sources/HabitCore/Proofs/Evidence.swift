@@ -23,8 +23,10 @@ package struct Evidence: Sendable {
     /// The verifier's settings in this store (a JSON object), or nil.
     package var configJSON: String?
 
-    package init(bytes: [UInt8], path: String, mediaType: String, sha256: String, takenAtMs: Int64?, receivedAtMs: Int64, habitId: Int64,
-                 habitName: String, metadataJSON: String?) {
+    package init(
+        bytes: [UInt8], path: String, mediaType: String, sha256: String, takenAtMs: Int64?, receivedAtMs: Int64, habitId: Int64,
+        habitName: String, metadataJSON: String?
+    ) {
         self.bytes = bytes
         self.path = path
         self.mediaType = mediaType
@@ -46,8 +48,13 @@ package struct Evidence: Sendable {
         return JSON.object([
             ("habitcore_plugin", .int(1)), ("evidence", .object(evidence)),
             ("habit", .object([("id", .int(habitId)), ("name", .string(habitName))])),
-            ("proof", .object([("id", .int(proofId)), ("day", .string((try? CivilDate.format(day)) ?? "")),
-                               ("utc_offset_s", .int(Int64(utcOffsetSeconds))), ("day_start_minutes", .int(Int64(dayStartMinutes)))])),
+            (
+                "proof",
+                .object([
+                    ("id", .int(proofId)), ("day", .string((try? CivilDate.format(day)) ?? "")),
+                    ("utc_offset_s", .int(Int64(utcOffsetSeconds))), ("day_start_minutes", .int(Int64(dayStartMinutes))),
+                ])
+            ),
             ("config", (configJSON.flatMap { try? JSON.parse($0) }) ?? .null),
         ]).text
     }
@@ -67,8 +74,10 @@ package struct Evidence: Sendable {
             }
         }
         let confidence = object["confidence"] == nil ? (outcome == .approved ? 1 : 0) : try object.number("confidence")
-        return Verdict(stage: .verifier, verifierId: verifierId, verifierVersion: version, outcome: outcome, confidence: confidence,
-                       reasonCode: try object.optionalString("reason") ?? outcome.name, message: try object.optionalString("message") ?? "",
-                       signals: signals, durationUs: durationUs).sanitized()
+        return Verdict(
+            stage: .verifier, verifierId: verifierId, verifierVersion: version, outcome: outcome, confidence: confidence,
+            reasonCode: try object.optionalString("reason") ?? outcome.name, message: try object.optionalString("message") ?? "",
+            signals: signals, durationUs: durationUs
+        ).sanitized()
     }
 }

@@ -36,10 +36,14 @@ package struct PluginRegistration: Equatable, Sendable {
     /// The registrations as the JSON array hc_plugin_list_json documents:
     /// {"id","kind","path","version","timeout_ms","config"} each.
     package static func listJSON(_ plugins: [PluginRegistration]) -> String {
-        JSON.array(plugins.map { plugin in
-            .object([("id", .string(plugin.id)), ("kind", .string(plugin.kindName)), ("path", .string(plugin.path)),
-                     ("version", .string(plugin.version)), ("timeout_ms", .int(plugin.timeoutMs)),
-                     ("config", (plugin.config.flatMap { try? JSON.parse($0) }) ?? .null)])
-        }).text
+        JSON.array(
+            plugins.map { plugin in
+                .object([
+                    ("id", .string(plugin.id)), ("kind", .string(plugin.kindName)), ("path", .string(plugin.path)),
+                    ("version", .string(plugin.version)), ("timeout_ms", .int(plugin.timeoutMs)),
+                    ("config", (plugin.config.flatMap { try? JSON.parse($0) }) ?? .null),
+                ])
+            }
+        ).text
     }
 }

@@ -31,9 +31,8 @@ package struct ProofPolicy: Equatable, Sendable {
     package init() {}
 
     package static func == (a: ProofPolicy, b: ProofPolicy) -> Bool {
-        a.verifiers == b.verifiers && a.mode == b.mode && a.approveThreshold == b.approveThreshold &&
-            a.reviewThreshold == b.reviewThreshold && a.window?.start == b.window?.start && a.window?.end == b.window?.end &&
-            a.onePerDay == b.onePerDay
+        a.verifiers == b.verifiers && a.mode == b.mode && a.approveThreshold == b.approveThreshold && a.reviewThreshold == b.reviewThreshold
+            && a.window?.start == b.window?.start && a.window?.end == b.window?.end && a.onePerDay == b.onePerDay
     }
 
     package func validate() throws(HabitError) {
@@ -52,7 +51,8 @@ package struct ProofPolicy: Equatable, Sendable {
 
     package static func validateVerifierId(_ id: String) throws(HabitError) {
         guard (1...64).contains(id.utf8.count),
-              id.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 || $0 == 95 }) else {
+            id.utf8.allSatisfy({ ($0 >= 97 && $0 <= 122) || ($0 >= 48 && $0 <= 57) || $0 == 45 || $0 == 46 || $0 == 95 })
+        else {
             throw .invalid("verifier id '\(id.prefix(64))' must be 1 to 64 characters of a-z, 0-9, '-', '_' or '.'")
         }
     }
@@ -68,7 +68,8 @@ package struct ProofPolicy: Equatable, Sendable {
     /// (a window may wrap past midnight: 22:00-02:00).
     package func admits(minuteOfDay: Int32) -> Bool {
         guard let window else { return true }
-        return window.start < window.end ? (minuteOfDay >= window.start && minuteOfDay < window.end)
+        return window.start < window.end
+            ? (minuteOfDay >= window.start && minuteOfDay < window.end)
             : (minuteOfDay >= window.start || minuteOfDay < window.end)
     }
 

@@ -9,8 +9,10 @@ package struct ProofRecord: Equatable, Sendable {
     package var takenAtMs: Int64?
     package var receivedAtMs: Int64
 
-    package init(id: Int64, habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
-                 receivedAtMs: Int64) {
+    package init(
+        id: Int64, habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?,
+        receivedAtMs: Int64
+    ) {
         self.id = id
         self.habitId = habitId
         self.day = day

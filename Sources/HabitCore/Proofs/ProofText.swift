@@ -4,7 +4,8 @@ package enum ProofText {
     package static func validMediaType(_ text: String) throws(HabitError) -> String {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, text.utf8.count <= 100,
-              text.utf8.allSatisfy({ $0 > 32 && $0 < 127 }) else { throw .invalid("media type '\(text.prefix(100))' is not type/subtype") }
+            text.utf8.allSatisfy({ $0 > 32 && $0 < 127 })
+        else { throw .invalid("media type '\(text.prefix(100))' is not type/subtype") }
         return text.lowercased()
     }
 

@@ -16,9 +16,14 @@ package enum RunnerProtocol {
         var object = (try? JSON.parse(evidence.requestJSON)) ?? .object([])
         if case .object(var members) = object {
             members.append(("shared_object", .string(pluginPath)))
-            members.append(("fingerprints", .array(fingerprints.map {
-                .object([("kind", .string($0.kind)), ("proof_id", .int($0.proofId)), ("hex", .string(hex($0.bytes)))])
-            })))
+            members.append(
+                (
+                    "fingerprints",
+                    .array(
+                        fingerprints.map {
+                            .object([("kind", .string($0.kind)), ("proof_id", .int($0.proofId)), ("hex", .string(hex($0.bytes)))])
+                        })
+                ))
             object = .object(members)
         }
         return object.text
@@ -30,10 +35,11 @@ package enum RunnerProtocol {
         guard case .object = object, let evidence = object["evidence"], let habit = object["habit"], let proof = object["proof"] else {
             throw .invalid("the request needs evidence, habit and proof objects")
         }
-        var parsed = Evidence(bytes: [], path: try evidence.string("path"), mediaType: try evidence.string("media_type"),
-                              sha256: try evidence.string("sha256"), takenAtMs: try evidence.optionalInt("taken_at_ms"),
-                              receivedAtMs: try evidence.int("received_at_ms"), habitId: try habit.int("id"), habitName: try habit.string("name"),
-                              metadataJSON: evidence["metadata"].flatMap { $0 == .null ? nil : $0.text })
+        var parsed = Evidence(
+            bytes: [], path: try evidence.string("path"), mediaType: try evidence.string("media_type"),
+            sha256: try evidence.string("sha256"), takenAtMs: try evidence.optionalInt("taken_at_ms"),
+            receivedAtMs: try evidence.int("received_at_ms"), habitId: try habit.int("id"), habitName: try habit.string("name"),
+            metadataJSON: evidence["metadata"].flatMap { $0 == .null ? nil : $0.text })
         parsed.proofId = try proof.int("id")
         let day = try proof.string("day")
         parsed.day = day.isEmpty ? 0 : try CivilDate.parseDay(day)
@@ -63,8 +69,10 @@ package enum RunnerProtocol {
     }
 
     /// The runner's answer read back: the verdict and what the plugin keeps.
-    package static func parseReply(_ line: String, verifierId: String, version: String,
-                                   durationUs: Int64) throws(HabitError) -> (verdict: Verdict, kept: [(kind: String, bytes: [UInt8])]) {
+    package static func parseReply(
+        _ line: String, verifierId: String, version: String,
+        durationUs: Int64
+    ) throws(HabitError) -> (verdict: Verdict, kept: [(kind: String, bytes: [UInt8])]) {
         let verdict = try Evidence.verdict(fromLine: line, verifierId: verifierId, version: version, durationUs: durationUs)
         let object = try JSON.parse(line)
         var kept: [(kind: String, bytes: [UInt8])] = []

@@ -51,8 +51,10 @@ package struct Verdict: Equatable, Sendable {
     /// The completion a decision or review appended.
     package var entryId: Int64?
 
-    package init(stage: Stage, verifierId: String, verifierVersion: String, outcome: Outcome, confidence: Double, reasonCode: String,
-                 message: String, signals: [String] = [], durationUs: Int64 = 0) {
+    package init(
+        stage: Stage, verifierId: String, verifierVersion: String, outcome: Outcome, confidence: Double, reasonCode: String,
+        message: String, signals: [String] = [], durationUs: Int64 = 0
+    ) {
         self.stage = stage
         self.verifierId = verifierId
         self.verifierVersion = verifierVersion
@@ -66,8 +68,9 @@ package struct Verdict: Equatable, Sendable {
 
     /// A verifier's error: never approves.
     package static func error(_ verifierId: String, _ version: String, _ reason: String, _ message: String, durationUs: Int64 = 0) -> Verdict {
-        Verdict(stage: .verifier, verifierId: verifierId, verifierVersion: version, outcome: .error, confidence: 0, reasonCode: reason,
-                message: message, durationUs: durationUs)
+        Verdict(
+            stage: .verifier, verifierId: verifierId, verifierVersion: version, outcome: .error, confidence: 0, reasonCode: reason,
+            message: message, durationUs: durationUs)
     }
 
     /// What a plugin may say, made safe to keep: confidence in 0...1 (NaN is 0),

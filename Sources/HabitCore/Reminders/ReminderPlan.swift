@@ -62,6 +62,14 @@ package enum ReminderPlan {
     }
 
     package struct Snooze: Equatable, Sendable {
+        /// A snooze moves a reminder forward, by at most a day.
+        package static func validate(fromMs: Int64, untilMs: Int64) throws(HabitError) {
+            let (gap, overflow) = untilMs.subtractingReportingOverflow(fromMs)
+            guard untilMs > fromMs, !overflow, gap <= 86_400_000 else {
+                throw .invalid("a snooze moves a reminder forward by at most a day: \(untilMs) ms is not within (\(fromMs), \(fromMs) + 1 day]")
+            }
+        }
+
         package var ruleId: Int64
         package var day: Int32
         package var fromMs: Int64
@@ -114,20 +122,23 @@ package enum ReminderPlan {
     }
 
     /// Every reminder with fromMs <= atMs < toMs, ordered by instant, habit, rule.
-    package static func reminders(_ habits: [HabitInput], quietHours: DatedSpans<QuietHours?>, snoozes: [Snooze], clock: DayClock,
-                                  fromMs: Int64, toMs: Int64, weekStart: Int) throws(HabitError) -> [Reminder] {
+    package static func reminders(
+        _ habits: [HabitInput], quietHours: DatedSpans<QuietHours?>, snoozes: [Snooze], clock: DayClock,
+        fromMs: Int64, toMs: Int64, weekStart: Int
+    ) throws(HabitError) -> [Reminder] {
         let window = try days(fromMs: fromMs, toMs: toMs, clock: clock)
         let snoozesByRule = Dictionary(grouping: snoozes.filter { $0.atMs >= fromMs && $0.atMs < toMs }, by: \.ruleId)
         var timings = TimingTable(days: window)
         var result: [Reminder] = []
-        var slots: [Int32] = [] // each scheduled reminder's timing, for the sort
+        var slots: [Int32] = []  // each scheduled reminder's timing, for the sort
         // Habit by habit and each day's rules by id: the order the sort below keeps for equal instants.
         for var habit in habits.sorted(by: { $0.habitId < $1.habitId }) where !habit.rules.isEmpty {
             habit.rules.sort { $0.id < $1.id }
             let snoozed = snoozesByRule.isEmpty ? [] : habit.rules.flatMap { snoozesByRule[$0.id] ?? [] }
             let first = min(window.lowerBound, snoozed.map(\.day).min() ?? window.lowerBound)
-            let demands = Judge.demands(habit.history, from: first, to: window.upperBound, asOf: window.upperBound, weekStart: weekStart,
-                                        vacations: habit.vacations)
+            let demands = Judge.demands(
+                habit.history, from: first, to: window.upperBound, asOf: window.upperBound, weekStart: weekStart,
+                vacations: habit.vacations)
             func wants(_ day: Int32) -> Bool {
                 let index = Int(day) - Int(first)
                 return index >= 0 && index < demands.count && wantsNudge(demands[index], history: habit.history, day: day)
@@ -144,16 +155,20 @@ package enum ReminderPlan {
                         slot = timings.record(day: day, settings: settings, timing)
                     }
                     guard let timing = timings.timing(slot), timing.atMs >= fromMs, timing.atMs < toMs else { continue }
-                    result.append(Reminder(habitId: habit.habitId, ruleId: rule.id, day: day, atMs: timing.atMs, originalMs: timing.originalMs,
-                                           localMinute: timing.localMinute, kind: .scheduled, deferred: timing.atMs != timing.originalMs,
-                                           message: settings.message))
+                    result.append(
+                        Reminder(
+                            habitId: habit.habitId, ruleId: rule.id, day: day, atMs: timing.atMs, originalMs: timing.originalMs,
+                            localMinute: timing.localMinute, kind: .scheduled, deferred: timing.atMs != timing.originalMs,
+                            message: settings.message))
                     slots.append(slot)
                 }
             }
             for snooze in snoozed where wants(snooze.day) {
-                result.append(Reminder(habitId: habit.habitId, ruleId: snooze.ruleId, day: snooze.day, atMs: snooze.atMs, originalMs: snooze.fromMs,
-                                       localMinute: try clock.minuteOfDay(utcMs: snooze.atMs), kind: .snoozed, deferred: false,
-                                       message: habit.rules.first { $0.id == snooze.ruleId }?.settings(on: snooze.day)?.message))
+                result.append(
+                    Reminder(
+                        habitId: habit.habitId, ruleId: snooze.ruleId, day: snooze.day, atMs: snooze.atMs, originalMs: snooze.fromMs,
+                        localMinute: try clock.minuteOfDay(utcMs: snooze.atMs), kind: .snoozed, deferred: false,
+                        message: habit.rules.first { $0.id == snooze.ruleId }?.settings(on: snooze.day)?.message))
             }
         }
         guard !snoozesByRule.isEmpty else {
@@ -161,8 +176,11 @@ package enum ReminderPlan {
             // instant alone gives instant, habit, rule. The instants are few: sorted by counting.
             return timings.sortedByInstant(result, slots: slots)
         }
-        let keys = result.indices.map { SortKey(atMs: result[$0].atMs, habitId: result[$0].habitId, ruleId: result[$0].ruleId,
-                                                kind: result[$0].kind.rawValue, index: Int32(truncatingIfNeeded: $0)) }.sorted()
+        let keys = result.indices.map {
+            SortKey(
+                atMs: result[$0].atMs, habitId: result[$0].habitId, ruleId: result[$0].ruleId,
+                kind: result[$0].kind.rawValue, index: Int32(truncatingIfNeeded: $0))
+        }.sorted()
         // A snooze to the very instant the rule fires anyway is one reminder.
         var seen = Set<Key>()
         return keys.map { result[Int($0.index)] }.filter { seen.insert($0.key).inserted }
@@ -255,8 +273,10 @@ package enum ReminderPlan {
     /// When a rule fires on a habit day: its minute read in the zone (a skipped
     /// time: the first minute after the gap), then quiet hours. nil when quiet
     /// hours drop it, or would move it past the end of its day.
-    package static func instant(day: Int32, settings: ReminderRule.Settings, quiet: QuietHours?,
-                                clock: DayClock) throws(HabitError) -> Timing? {
+    package static func instant(
+        day: Int32, settings: ReminderRule.Settings, quiet: QuietHours?,
+        clock: DayClock
+    ) throws(HabitError) -> Timing? {
         let civilDay = settings.minute < clock.dayStartMinutes ? day &+ 1 : day
         let at = try clock.utcMs(civilDay: civilDay, minute: settings.minute)
         let wallMinute = try clock.minuteOfDay(utcMs: at)

@@ -53,7 +53,11 @@ package enum ShieldPlan {
             var segments = [Segment(fromMs: Int64.min, zone: initial)]
             for change in changes.sorted(by: { $0.atMs < $1.atMs }) {
                 let at = floorMinute(change.atMs)
-                if segments.last?.fromMs == at { segments[segments.count - 1].zone = change.zone } else { segments.append(Segment(fromMs: at, zone: change.zone)) }
+                if segments.last?.fromMs == at {
+                    segments[segments.count - 1].zone = change.zone
+                } else {
+                    segments.append(Segment(fromMs: at, zone: change.zone))
+                }
             }
             self.segments = segments
         }
@@ -88,8 +92,10 @@ package enum ShieldPlan {
         package var zones: ZoneHistory
         package var dayStartMinutes: Int32
 
-        package init(rules: [ShieldRule], habits: [Int64: HabitDays], sessions: [Session], emergencies: [EmergencyUnlock],
-                     zones: ZoneHistory, dayStartMinutes: Int32) {
+        package init(
+            rules: [ShieldRule], habits: [Int64: HabitDays], sessions: [Session], emergencies: [EmergencyUnlock],
+            zones: ZoneHistory, dayStartMinutes: Int32
+        ) {
             self.rules = rules
             self.habits = habits
             self.sessions = sessions
@@ -162,7 +168,7 @@ package enum ShieldPlan {
 
     package enum Cause: Int32, Sendable {
         case windowStart = 1, cutoff = 2, completion = 3, sessionStart = 4, sessionEnd = 5, emergencyStart = 6, emergencyEnd = 7,
-             excused = 8, ruleChange = 9, dayEnd = 10
+            excused = 8, ruleChange = 9, dayEnd = 10
     }
 
     package struct Transition: Equatable, Sendable {
@@ -258,9 +264,11 @@ package enum ShieldPlan {
         let cutoffLifts: Bool
         let sessionLifts: Bool
 
-        init(day: Int32, habitDay: Int32, startMs: Int64, endMs: Int64, spanEndMs: Int64, startMoved: UInt32, endMoved: UInt32,
-             spanEndMoved: UInt32, liftMs: Int64?, liftExcused: Bool, liftedInTime: Bool, outstanding: [Int64], outstandingAtEnd: [Int64],
-             cutoffLifts: Bool, sessionLifts: Bool) {
+        init(
+            day: Int32, habitDay: Int32, startMs: Int64, endMs: Int64, spanEndMs: Int64, startMoved: UInt32, endMoved: UInt32,
+            spanEndMoved: UInt32, liftMs: Int64?, liftExcused: Bool, liftedInTime: Bool, outstanding: [Int64], outstandingAtEnd: [Int64],
+            cutoffLifts: Bool, sessionLifts: Bool
+        ) {
             self.day = day
             self.habitDay = habitDay
             self.startMs = startMs
@@ -307,7 +315,7 @@ package enum ShieldPlan {
             let habitDay = lastMinute < dayStart ? lastDay - 1 : lastDay
             let start = resolve(inputs.zones, civilDay: day, minute: startMinute)
             let end = resolve(inputs.zones, civilDay: endDay, minute: endMinute)
-            guard start.ms < end.ms else { return nil } // a zone change jumped over the whole window
+            guard start.ms < end.ms else { return nil }  // a zone change jumped over the whole window
             var spanEnd = end
             if !settings.cutoffLifts {
                 let dayEnd = resolve(inputs.zones, civilDay: habitDay + 1, minute: dayStart)
@@ -341,7 +349,9 @@ package enum ShieldPlan {
                 case .all:
                     lift = (max(sofar.ms, habitLift.ms), max(sofar.recorded, habitLift.recorded), sofar.excused && habitLift.excused)
                 case .any:
-                    lift = sofar.ms == habitLift.ms ? (sofar.ms, min(sofar.recorded, habitLift.recorded), sofar.excused || habitLift.excused)
+                    lift =
+                        sofar.ms == habitLift.ms
+                        ? (sofar.ms, min(sofar.recorded, habitLift.recorded), sofar.excused || habitLift.excused)
                         : (sofar.ms < habitLift.ms ? sofar : habitLift)
                 }
             }
@@ -350,10 +360,11 @@ package enum ShieldPlan {
             case .any: if lift != nil { outstanding = [] }
             }
             let liftedInTime = lift.map { $0.recorded < spanEnd.ms } ?? false
-            return Window(day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
-                          endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
-                          liftedInTime: liftedInTime, outstanding: outstanding, outstandingAtEnd: liftedInTime ? [] : outstandingAtEnd,
-                          cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
+            return Window(
+                day: day, habitDay: habitDay, startMs: start.ms, endMs: end.ms, spanEndMs: spanEnd.ms, startMoved: start.moved,
+                endMoved: end.moved, spanEndMoved: spanEnd.moved, liftMs: lift?.ms, liftExcused: lift?.excused ?? false,
+                liftedInTime: liftedInTime, outstanding: outstanding, outstandingAtEnd: liftedInTime ? [] : outstandingAtEnd,
+                cutoffLifts: settings.cutoffLifts, sessionLifts: settings.sessionLifts)
         }
     }
 
@@ -435,10 +446,11 @@ package enum ShieldPlan {
             self.inputs = inputs
             self.sessions = sessions
             // Rounded the way that never unshields early: starts up, ends down.
-            emergencies = Span.merged(inputs.emergencies.filter { $0.ruleId == rule.id }.map { unlock in
-                let start = ceilMinute(unlock.atMs)
-                return Span(startMs: start, endMs: start &+ Int64(unlock.minutes) * 60_000)
-            })
+            emergencies = Span.merged(
+                inputs.emergencies.filter { $0.ruleId == rule.id }.map { unlock in
+                    let start = ceilMinute(unlock.atMs)
+                    return Span(startMs: start, endMs: start &+ Int64(unlock.minutes) * 60_000)
+                })
         }
 
         mutating func window(_ day: Int32) -> Window? {
@@ -512,8 +524,9 @@ package enum ShieldPlan {
                 }
             }
             if let best { return best }
-            var state = State(ruleId: rule.id, reason: .outsideWindow, windowDay: 0, habitDay: 0, windowStartMs: 0, windowEndMs: 0,
-                              sinceMs: 0, untilMs: 0, outstanding: [])
+            var state = State(
+                ruleId: rule.id, reason: .outsideWindow, windowDay: 0, habitDay: 0, windowStartMs: 0, windowEndMs: 0,
+                sinceMs: 0, untilMs: 0, outstanding: [])
             // The latest window ended before: whether its cutoff passed or it was lifted.
             if let last, ms - last.spanEndMs < 12 * 3_600_000 {
                 state.windowDay = last.day
@@ -536,8 +549,9 @@ package enum ShieldPlan {
         }
 
         private func stateInside(_ w: Window, at ms: Int64) -> State {
-            var state = State(ruleId: rule.id, reason: ms < w.endMs ? .windowOpen : .untilDone, windowDay: w.day, habitDay: w.habitDay,
-                              windowStartMs: w.startMs, windowEndMs: w.endMs, sinceMs: 0, untilMs: 0, outstanding: w.outstanding)
+            var state = State(
+                ruleId: rule.id, reason: ms < w.endMs ? .windowOpen : .untilDone, windowDay: w.day, habitDay: w.habitDay,
+                windowStartMs: w.startMs, windowEndMs: w.endMs, sinceMs: 0, untilMs: 0, outstanding: w.outstanding)
             if let lift = w.liftMs, lift <= ms {
                 state.reason = w.liftExcused ? .excused : .completed
                 state.sinceMs = lift
@@ -563,7 +577,7 @@ package enum ShieldPlan {
             func add(_ ms: Int64, _ moved: UInt32 = 0) { if ms >= fromMs && ms < toMs { result.append((ms, moved)) } }
             let first = ShieldPlan.civilDay(inputs.zones, ms: fromMs) - maxSpanDays - 1
             let last = ShieldPlan.civilDay(inputs.zones, ms: toMs &- 1) + 1
-            result.reserveCapacity(4 * max(0, Int(last) - Int(first) + 1) + 8) // four instants a window, a few spans
+            result.reserveCapacity(4 * max(0, Int(last) - Int(first) + 1) + 8)  // four instants a window, a few spans
             var d = first
             while d <= last {
                 if let w = window(d) {
@@ -642,8 +656,10 @@ package enum ShieldPlan {
                 // The state just before, not at the previous candidate: a reason can
                 // change without the shielded bit flipping (a cutoff passed long ago).
                 let before = evaluator.state(at: ms - 1)
-                result.append(Transition(ruleId: evaluator.rule.id, atMs: ms, from: before.reason, to: state.reason,
-                                         cause: cause(from: before, to: state, atMs: ms), moved: moved))
+                result.append(
+                    Transition(
+                        ruleId: evaluator.rule.id, atMs: ms, from: before.reason, to: state.reason,
+                        cause: cause(from: before, to: state, atMs: ms), moved: moved))
                 if let limit, result.count >= limit { return result }
             }
             previous = state
@@ -793,11 +809,14 @@ extension ShieldPlan {
     /// done and stayed done (an undo can take a completion back), and which days
     /// were skipped. A habit that requires proof on a day counts only entries an
     /// accepted proof appended. Each day is judged by the version in force on it.
-    package static func habitDays(_ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = [],
-                                  vacations: [ClosedRange<Int32>]) -> HabitDays {
+    package static func habitDays(
+        _ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = [],
+        vacations: [ClosedRange<Int32>]
+    ) -> HabitDays {
         var days = HabitDays(vacations: vacations)
         let proofVaries = versions.contains { $0.proofRequired != habit.proofRequired }
-        var counted = habit.proofRequired || proofVaries
+        var counted =
+            habit.proofRequired || proofVaries
             ? entries.filter { $0.source == .proof || $0.kind == .undo || !versions.spec(habit, on: $0.day).proofRequired } : entries
         // Each day's entries in append order, days one after another: the store reads
         // them so (by day, then id), and anything else is sorted here.

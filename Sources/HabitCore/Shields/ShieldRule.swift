@@ -2,6 +2,10 @@
 /// A rule keeps every version it ever had, each from a day on (as credit rules
 /// do); before its first version a rule is not in effect.
 package struct ShieldRule: Equatable, Sendable {
+    /// The most habits a rule lists: the header's HC_SHIELD_MAX_HABITS, the length of
+    /// a shield state's outstanding array (HeaderContractTests holds the two equal).
+    package static let maxHabits = 16
+
     /// Which of the rule's habits must be done to lift the shield.
     package enum Lift: Int32, Sendable, CaseIterable {
         case all = 1
@@ -44,9 +48,11 @@ package struct ShieldRule: Equatable, Sendable {
         /// Emergency unlocks allowed per period (ignored when unlimited; 0: none).
         package var budgetCount: Int32
 
-        package init(name: String, key: String, days: Schedule, startMinute: Int32?, endMinute: Int32?, habits: [Int64], lift: Lift,
-                     sessionLifts: Bool, cutoffLifts: Bool, excusedLifts: Bool, failClosed: Bool, budgetPeriod: BudgetPeriod,
-                     budgetCount: Int32) {
+        package init(
+            name: String, key: String, days: Schedule, startMinute: Int32?, endMinute: Int32?, habits: [Int64], lift: Lift,
+            sessionLifts: Bool, cutoffLifts: Bool, excusedLifts: Bool, failClosed: Bool, budgetPeriod: BudgetPeriod,
+            budgetCount: Int32
+        ) {
             self.name = name
             self.key = key
             self.days = days
@@ -80,7 +86,7 @@ package struct ShieldRule: Equatable, Sendable {
             default: break
             }
             guard !habits.isEmpty else { throw .invalid("a shield rule needs at least one habit whose completion lifts it") }
-            guard habits.count <= 64 else { throw .invalid("a shield rule lists at most 64 habits") }
+            guard habits.count <= ShieldRule.maxHabits else { throw .invalid("a shield rule lists at most \(ShieldRule.maxHabits) habits") }
             guard Set(habits).count == habits.count else { throw .invalid("a shield rule lists a habit twice") }
             guard budgetCount >= 0, budgetCount <= 1000 else { throw .invalid("emergency budget \(budgetCount) is not a count in 0...1000") }
             return self

@@ -49,14 +49,26 @@ package enum ShieldSnapshot {
     package static func json(revision: Int64, atMs: Int64, rules: [RuleState], transitions: [ShieldPlan.Transition]) -> JSON {
         .object([
             ("format", .string("habitcore-shields")), ("version", .int(formatVersion)), ("revision", .int(revision)), ("at_ms", .int(atMs)),
-            ("rules", .array(rules.map { rule in
-                .object([("rule_id", .int(rule.state.ruleId)), ("key", rule.key.map(JSON.string) ?? .null), ("shielded", .bool(rule.state.shielded)),
-                         ("reason", .string(reasonName(rule.state.reason))), ("fail_closed", .bool(rule.failClosed)),
-                         ("next_change_ms", rule.nextMs.map(JSON.int) ?? .null)])
-            })),
-            ("transitions", .array(transitions.map { t in
-                .object([("rule_id", .int(t.ruleId)), ("at_ms", .int(t.atMs)), ("shielded", .bool(t.to.shielded)), ("cause", .string(causeName(t.cause)))])
-            })),
+            (
+                "rules",
+                .array(
+                    rules.map { rule in
+                        .object([
+                            ("rule_id", .int(rule.state.ruleId)), ("key", rule.key.map(JSON.string) ?? .null), ("shielded", .bool(rule.state.shielded)),
+                            ("reason", .string(reasonName(rule.state.reason))), ("fail_closed", .bool(rule.failClosed)),
+                            ("next_change_ms", rule.nextMs.map(JSON.int) ?? .null),
+                        ])
+                    })
+            ),
+            (
+                "transitions",
+                .array(
+                    transitions.map { t in
+                        .object([
+                            ("rule_id", .int(t.ruleId)), ("at_ms", .int(t.atMs)), ("shielded", .bool(t.to.shielded)), ("cause", .string(causeName(t.cause))),
+                        ])
+                    })
+            ),
         ])
     }
 }

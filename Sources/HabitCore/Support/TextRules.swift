@@ -2,8 +2,10 @@
 package enum TextRules {
     /// Rejects empty (when required), over-long and control-character text; lineBreaks
     /// lets line feeds and tabs through (notes always do).
-    package static func validate(_ text: String, field: String, maxBytes: Int, allowEmpty: Bool = false,
-                                 lineBreaks: Bool = false) throws(HabitError) {
+    package static func validate(
+        _ text: String, field: String, maxBytes: Int, allowEmpty: Bool = false,
+        lineBreaks: Bool = false
+    ) throws(HabitError) {
         if text.isEmpty && !allowEmpty { throw .invalid("\(field) must not be empty") }
         if text.utf8.count > maxBytes { throw .invalid("\(field) is longer than \(maxBytes) bytes") }
         for scalar in text.unicodeScalars where scalar.value < 0x20 || scalar.value == 0x7F {

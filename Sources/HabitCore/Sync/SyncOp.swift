@@ -138,8 +138,9 @@ package enum SyncOp: Equatable, Sendable {
     /// and day, one register with the schedule ops of that day).
     case settingsVersion(habit: GlobalId, version: SettingsVersion)
     /// A ledger entry; its global id is the op's. An undo names the entry it cancels.
-    case entry(habit: GlobalId, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64, source: EntrySource,
-               note: String?, undoes: GlobalId?)
+    case entry(
+        habit: GlobalId, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64, source: EntrySource,
+        note: String?, undoes: GlobalId?)
     /// A vacation (habit nil: every habit); its global id is the op's.
     case vacationAdd(habit: GlobalId?, first: Int32, last: Int32)
     case vacationRemove(vacation: GlobalId)
@@ -148,8 +149,9 @@ package enum SyncOp: Equatable, Sendable {
     /// A photo proof's record (its global id is the op's); the evidence bytes stay on
     /// the device that received them.
     /// (indirect, as verdict: the large cases stay out of every op's inline size.)
-    indirect case proof(habit: GlobalId, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?, receivedAtMs: Int64,
-               metadata: String?)
+    indirect case proof(
+        habit: GlobalId, day: Int32, sha256: String, size: Int64, mediaType: String, takenAtMs: Int64?, receivedAtMs: Int64,
+        metadata: String?)
     /// A verdict on a proof (its global id is the op's), naming the entry it appended, if any.
     indirect case verdict(proof: GlobalId, verdict: Verdict, entry: GlobalId?)
     /// A new shield rule; its global id is the op's. What it says comes by shieldVersion.
@@ -180,8 +182,9 @@ package enum SyncOp: Equatable, Sendable {
     /// a placeholder), the crossing day, and what crossed it by global id when that
     /// record travels (an entry, a credit fact, a habit's creation). Every replica keeps
     /// every unlock; the earliest crossing day wins per award (SyncMerge.awardWinner).
-    indirect case awardUnlock(rule: AwardRule, scopeHabit: GlobalId?, day: Int32, atMs: Int64, cause: AwardUnlock.CauseKind,
-                              causeRecord: GlobalId?, causeHabit: GlobalId?)
+    indirect case awardUnlock(
+        rule: AwardRule, scopeHabit: GlobalId?, day: Int32, atMs: Int64, cause: AwardUnlock.CauseKind,
+        causeRecord: GlobalId?, causeHabit: GlobalId?)
     /// A change of the store's time zone at an instant (shields read this history): a
     /// union of records, ordered by instant everywhere.
     case zoneChange(atMs: Int64, from: String, to: String)
@@ -258,13 +261,15 @@ package enum SyncOp: Equatable, Sendable {
         case .settingsVersion(let habit, let version): return .settingsVersion(habit: f(habit), version: version)
         case .entry(let habit, let day, let kind, let value, let recordedAtMs, let source, let note, let undoes):
             // Only an undo names the entry it cancels (the payload carries no other).
-            return .entry(habit: f(habit), day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, note: note,
-                          undoes: kind == .undo ? undoes.map(f) : nil)
+            return .entry(
+                habit: f(habit), day: day, kind: kind, value: value, recordedAtMs: recordedAtMs, source: source, note: note,
+                undoes: kind == .undo ? undoes.map(f) : nil)
         case .vacationAdd(let habit, let first, let last): return .vacationAdd(habit: habit.map(f), first: first, last: last)
         case .vacationRemove(let vacation): return .vacationRemove(vacation: f(vacation))
         case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
-            return .proof(habit: f(habit), day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs, receivedAtMs: receivedAtMs,
-                          metadata: metadata)
+            return .proof(
+                habit: f(habit), day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs, receivedAtMs: receivedAtMs,
+                metadata: metadata)
         case .verdict(let proof, let verdict, let entry): return .verdict(proof: f(proof), verdict: verdict, entry: entry.map(f))
         case .shieldVersion(let rule, let fromDay, let settings, let habits):
             return .shieldVersion(rule: f(rule), fromDay: fromDay, settings: settings, habits: habits.map(f))
@@ -273,8 +278,9 @@ package enum SyncOp: Equatable, Sendable {
         case .creditRule(let account, let kind, let habit, let value, let fromDay, let recordedAtMs):
             return .creditRule(account: account, kind: kind, habit: habit.map(f), value: value, fromDay: fromDay, recordedAtMs: recordedAtMs)
         case .awardUnlock(let rule, let scopeHabit, let day, let atMs, let cause, let causeRecord, let causeHabit):
-            return .awardUnlock(rule: rule, scopeHabit: scopeHabit.map(f), day: day, atMs: atMs, cause: cause, causeRecord: causeRecord.map(f),
-                                causeHabit: causeHabit.map(f))
+            return .awardUnlock(
+                rule: rule, scopeHabit: scopeHabit.map(f), day: day, atMs: atMs, cause: cause, causeRecord: causeRecord.map(f),
+                causeHabit: causeHabit.map(f))
         }
     }
 
@@ -473,8 +479,9 @@ package enum SyncOp: Equatable, Sendable {
             let startDay = try day(&r)
             let schedule = try Schedule(parsing: try r.text())
             let createdAtMs = try r.varint()
-            let spec = HabitSpec(name: name, kind: habitKind, target: target, direction: direction, group: group, unit: unit,
-                                 routine: routine, proofRequired: proof == 1, startDay: startDay, schedule: schedule)
+            let spec = HabitSpec(
+                name: name, kind: habitKind, target: target, direction: direction, group: group, unit: unit,
+                routine: routine, proofRequired: proof == 1, startDay: startDay, schedule: schedule)
             // What a local create would accept, in its stored form.
             op = .habitCreate(spec: try spec.validated(), createdAtMs: createdAtMs)
         case .habitField:
@@ -546,8 +553,9 @@ package enum SyncOp: Equatable, Sendable {
             guard let outcome = Outcome(rawValue: Int32(try r.byte())) else { throw .invalid("verdict outcome out of range") }
             let confidence = try r.double()
             guard confidence.isFinite, (0...1).contains(confidence) else { throw .invalid("verdict confidence out of range") }
-            var verdict = Verdict(stage: stage, verifierId: verifierId, verifierVersion: verifierVersion, outcome: outcome,
-                                  confidence: confidence, reasonCode: try r.text(limit: 64), message: try r.text(limit: 2048))
+            var verdict = Verdict(
+                stage: stage, verifierId: verifierId, verifierVersion: verifierVersion, outcome: outcome,
+                confidence: confidence, reasonCode: try r.text(limit: 64), message: try r.text(limit: 2048))
             let signals = try r.text(limit: 4096)
             verdict.signals = signals.isEmpty ? [] : signals.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             verdict.durationUs = try r.varint()
@@ -585,10 +593,11 @@ package enum SyncOp: Equatable, Sendable {
             guard flags < 16 else { throw .invalid("shield flags out of range") }
             guard let period = ShieldRule.BudgetPeriod(rawValue: Int32(try r.byte())) else { throw .invalid("shield budget period out of range") }
             let budget = try int32(&r, "shield budget")
-            var settings = ShieldRule.Settings(name: name, key: key, days: days, startMinute: start, endMinute: end,
-                                               habits: (0..<Int64(count)).map { $0 + 1 }, lift: lift, sessionLifts: flags & 1 != 0,
-                                               cutoffLifts: flags & 2 != 0, excusedLifts: flags & 4 != 0, failClosed: flags & 8 != 0,
-                                               budgetPeriod: period, budgetCount: budget)
+            var settings = ShieldRule.Settings(
+                name: name, key: key, days: days, startMinute: start, endMinute: end,
+                habits: (0..<Int64(count)).map { $0 + 1 }, lift: lift, sessionLifts: flags & 1 != 0,
+                cutoffLifts: flags & 2 != 0, excusedLifts: flags & 4 != 0, failClosed: flags & 8 != 0,
+                budgetPeriod: period, budgetCount: budget)
             // What a local add or change would accept (the habits stand in by position).
             settings = try settings.validated()
             settings.habits = []
@@ -642,16 +651,18 @@ package enum SyncOp: Equatable, Sendable {
             case (3, nil): scope = .allHabits
             default: throw .invalid("award scope and habit disagree")
             }
-            let rule = AwardRule(id: id, title: title, description: description, icon: icon, tier: tier, metric: metric, scope: scope,
-                                 threshold: try r.varint())
+            let rule = AwardRule(
+                id: id, title: title, description: description, icon: icon, tier: tier, metric: metric, scope: scope,
+                threshold: try r.varint())
             try rule.validate()
             let d = try day(&r)
             let atMs = try r.varint()
             guard let cause = AwardUnlock.CauseKind(rawValue: Int32(try r.byte())) else { throw .invalid("award cause out of range") }
             let causeRecord = try readOptional(&r, "award cause")
             guard causeRecord == nil || [.habitEntry, .creditEntry, .habitCreated].contains(cause) else { throw .invalid("award cause names no record") }
-            op = .awardUnlock(rule: rule, scopeHabit: scopeHabit, day: d, atMs: atMs, cause: cause, causeRecord: causeRecord,
-                              causeHabit: try readOptional(&r, "award cause habit"))
+            op = .awardUnlock(
+                rule: rule, scopeHabit: scopeHabit, day: d, atMs: atMs, cause: cause, causeRecord: causeRecord,
+                causeHabit: try readOptional(&r, "award cause habit"))
         case .zoneChange:
             let atMs = try r.varint()
             let from = try r.text(limit: 100), to = try r.text(limit: 100)
@@ -677,8 +688,11 @@ package enum SyncOp: Equatable, Sendable {
             let proof = try r.byte(), group = try r.optionalText(), archived = try r.byte()
             guard proof <= 1, archived <= 1 else { throw .invalid("proof_required or archived is not 0 or 1") }
             try validate(.group, group.map(SyncValue.text) ?? .null)
-            op = .settingsVersion(habit: habit, version: SettingsVersion(fromDay: fromDay, schedule: schedule, target: target, direction: direction,
-                                                                         proofRequired: proof == 1, group: group, archived: archived == 1))
+            op = .settingsVersion(
+                habit: habit,
+                version: SettingsVersion(
+                    fromDay: fromDay, schedule: schedule, target: target, direction: direction,
+                    proofRequired: proof == 1, group: group, archived: archived == 1))
         }
         if !r.atEnd {
             var stamps: [Int64] = []
