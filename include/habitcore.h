@@ -2474,16 +2474,27 @@ int32_t hc_sync_replica(uint8_t *out, int64_t capacity, int64_t *out_count, hc_s
 /* What this store has seen, as a version vector (per replica, the highest sequence
  * number up to which it holds every op), in bytes (format in docs/FORMATS.md,
  * "Sync"): caller buffer rules, in bytes. Give it to a peer's hc_sync_changes.
- * Read from one snapshot.
+ * Read from one snapshot, after one write that keeps the digests of the ops this
+ * store wrote since it last synced (a read-only handle sums them in memory).
  * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE */
 int32_t hc_sync_state(uint8_t *out, int64_t capacity, int64_t *out_count, hc_store *store);
+
+/* The replicas a sync state (bytes from hc_sync_state) names, in ascending id order:
+ * each one's 16-byte id into out_replicas (16 bytes a replica) and, at the same
+ * index of out_seqs, the highest sequence number up to which the store that made
+ * the state holds every op of that replica. Caller buffer rules, counted in
+ * replicas: both arrays hold capacity of them (both NULL with capacity 0: how many).
+ * An empty state names none. Codes: HC_E_INVALID (bytes that are not a sync state).
+ * @since 1.1 @thread any @status HC_OK HC_E_INVALID */
+int32_t hc_sync_state_replicas(uint8_t *out_replicas, int64_t *out_seqs, int64_t capacity, int64_t *out_count,
+                               const uint8_t *state, int64_t state_size);
 
 /* Every op this store holds that a peer in peer_state (bytes from the peer's
  * hc_sync_state; NULL with size 0: a peer that has nothing) lacks, as one changeset
  * (a self-describing, versioned, checksummed byte buffer, format in
  * docs/FORMATS.md), allocated into *out (free with hc_free) with its size in
  * *out_size. An empty changeset is valid and applies as nothing. Read from one
- * snapshot. Codes: HC_E_INVALID (bad peer state).
+ * snapshot, after the write hc_sync_state makes. Codes: HC_E_INVALID (bad peer state).
  * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_sync_changes(uint8_t **out, int64_t *out_size, hc_store *store, const uint8_t *peer_state, int64_t peer_state_size);
 

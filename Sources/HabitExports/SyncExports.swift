@@ -41,6 +41,23 @@ public func hc_sync_state(
 }
 
 @c @implementation
+public func hc_sync_state_replicas(
+    _ out_replicas: UnsafeMutablePointer<UInt8>?, _ out_seqs: UnsafeMutablePointer<Int64>?, _ capacity: Int64,
+    _ out_count: UnsafeMutablePointer<Int64>?, _ state: UnsafePointer<UInt8>?, _ state_size: Int64
+) -> Int32 {
+    call { () throws(HabitError) in
+        let count = try Convert.out(out_count, "out_count")
+        let seqs = try Convert.array(out_seqs, capacity, "out_seqs")
+        let ids = try Convert.array(out_replicas, Int64(seqs.count) * Int64(GlobalId.replicaBytes), "out_replicas")
+        let replicas = try VersionVector.decode(try bytes(state, state_size, "state")).replicas
+        for (index, known) in replicas.prefix(seqs.count).enumerated() {
+            for (offset, byte) in known.replica.enumerated() { ids[index * GlobalId.replicaBytes + offset] = byte }
+        }
+        Convert.copy(replicas, into: seqs, count: count) { $0.seen }
+    }
+}
+
+@c @implementation
 public func hc_sync_changes(
     _ out: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>?, _ out_size: UnsafeMutablePointer<Int64>?,
     _ store: OpaquePointer?, _ peer_state: UnsafePointer<UInt8>?, _ peer_state_size: Int64

@@ -44,6 +44,29 @@ public struct SyncSummary: Sendable, Hashable {
     }
 }
 
+/// A replica a sync state names, and the highest sequence number up to which the
+/// store that made the state holds every op of it.
+public struct SyncStateReplica: Equatable, Sendable {
+    public var replica: [UInt8]
+    public var seen: Int64
+    public init(replica: [UInt8], seen: Int64) {
+        self.replica = replica
+        self.seen = seen
+    }
+
+    /// The replicas a sync state (Store.syncState's bytes) names, in ascending id order
+    /// (hc_sync_state_replicas). Throws .invalid for bytes that are not a sync state.
+    public static func all(in state: [UInt8]) throws(HabitError) -> [SyncStateReplica] {
+        var count: Int64 = 0
+        try check(hc_sync_state_replicas(nil, nil, 0, &count, state, Int64(state.count)))
+        guard count > 0, let capacity = Int(exactly: count) else { return [] }
+        var ids = [UInt8](repeating: 0, count: capacity * 16)
+        var seqs = [Int64](repeating: 0, count: capacity)
+        try check(hc_sync_state_replicas(&ids, &seqs, count, &count, state, Int64(state.count)))
+        return (0..<min(capacity, Int(clamping: count))).map { SyncStateReplica(replica: Array(ids[$0 * 16..<$0 * 16 + 16]), seen: seqs[$0]) }
+    }
+}
+
 extension Store {
     /// The store's 16-byte replica id (hc_sync_replica).
     public func syncReplica() throws(HabitError) -> [UInt8] {

@@ -309,8 +309,8 @@ extension Store {
 
     /// The stamps and prefix digests of the ops this store holds of a replica (by its
     /// number here) at some sequence numbers, for those with every op below them held.
-    /// Digests not kept yet (this store's own ops since its last apply) are summed here
-    /// from the last one kept, and not written: a read may run on a read-only handle.
+    /// Digests not kept yet (this store's own ops since it last synced, on a read-only
+    /// handle) are summed here from the last one kept, and not written.
     private func stamps(num: Int64, at seqs: [Int64]) throws(HabitError) -> [Int64: OpStamp] {
         var result: [Int64: OpStamp] = [:]
         let kept = try db.statement("SELECT hlc, digest FROM sync_ops WHERE rep = ?1 AND seq = ?2")

@@ -23,35 +23,6 @@ enum SyncCommands {
 
     static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
-    /// The replicas a state names with how far each is known: "HCSV", version,
-    /// count, then per replica a 16-byte id and a varint seq (version 2: then the
-    /// stamp of the op there, two varints), then a CRC-32.
-    static func known(_ state: [UInt8]) -> [[String: Any]] {
-        guard state.count >= 10 else { return [] }
-        var i = 5
-        func varint() -> UInt64? {
-            var value: UInt64 = 0, shift: UInt64 = 0
-            while i < state.count - 4, shift < 64 {
-                let b = state[i]; i += 1
-                value |= UInt64(b & 0x7F) << shift
-                if b < 0x80 { return value }
-                shift += 7
-            }
-            return nil
-        }
-        guard let count = varint() else { return [] }
-        var result: [[String: Any]] = []
-        for _ in 0..<min(count, 65_536) {
-            guard i + 16 <= state.count - 4 else { break }
-            let replica = hex(Array(state[i..<i + 16]))
-            i += 16
-            guard let seq = varint() else { break }
-            if state[4] >= 2 { guard varint() != nil, varint() != nil else { break } }
-            result.append(["replica": replica, "seq": seq])
-        }
-        return result
-    }
-
     /// A state or changeset file, or standard input ("-"), refused past the changeset
     /// format's limit before more is read (a state is smaller still).
     static func readBytes(_ path: String) throws(CLIError) -> [UInt8] {
@@ -108,9 +79,12 @@ enum SyncCommands {
         let out = args.option("out")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
-        let (bytes, id) = try kit { () throws(HabitError) in (try store.kit.syncState(), hex(try store.kit.syncReplica())) }
+        let (bytes, id, replicas) = try kit { () throws(HabitError) in
+            let bytes = try store.kit.syncState()
+            return (bytes, hex(try store.kit.syncReplica()), try SyncStateReplica.all(in: bytes))
+        }
         let written = try deliver(bytes, out: out, context: context)
-        let known = known(bytes)
+        let known: [[String: Any]] = replicas.map { ["replica": hex($0.replica), "seq": $0.seen] }
         if context.output.json || written != nil {
             context.output.emit(["replica": id, "state": hex(bytes), "known": known, "path": written ?? NSNull()]) {
                 "replica \(id); knows \(known.count) replica\(known.count == 1 ? "" : "s"); wrote \(bytes.count) bytes to \(written ?? "")"

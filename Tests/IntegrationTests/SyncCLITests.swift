@@ -40,6 +40,10 @@ final class SyncCLITests: HabitctlTestCase {
         let phoneState = try json(try habitctl("--json", "sync", "state"))
         let tabletState = try json(try tablet("--json", "sync", "state"))
         XCTAssertEqual(phoneState["state"] as? String, tabletState["state"] as? String, "the same history seen")
+        // Both name both replicas, each held as far as its own store wrote.
+        let known = try XCTUnwrap(phoneState["known"] as? [[String: Any]])
+        XCTAssertEqual(Set(known.compactMap { $0["replica"] as? String }), Set([phoneState["replica"], tabletState["replica"]].compactMap { $0 as? String }))
+        XCTAssertEqual(known.compactMap { $0["seq"] as? Int }.filter { $0 > 0 }.count, 2, "\(known)")
     }
 
     /// A proof's photo follows it only with --evidence, and reads back with proof evidence.

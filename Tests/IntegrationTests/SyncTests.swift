@@ -37,6 +37,62 @@ final class SyncTests: StoreTestCase {
         XCTAssertEqual(canonical(phone), canonical(laptop))
     }
 
+    /// hc_sync_state_replicas lists what a state names: each replica with how far its
+    /// store holds it, in id order, under the caller buffer rules; bytes that are not a
+    /// state are HC_E_INVALID, never read past.
+    func testAStateNamesItsReplicasAndHowFarEachIsHeld() throws {
+        let phone = try open("phone.db"), laptop = try open("laptop.db")
+        defer { hc_store_close(phone); hc_store_close(laptop) }
+        func replica(_ store: OpaquePointer) -> [UInt8] {
+            var id = [UInt8](repeating: 0, count: 16)
+            var count: Int64 = 0
+            ok(hc_sync_replica(&id, 16, &count, store))
+            return id
+        }
+        func known(_ state: [UInt8]) -> [(replica: [UInt8], seen: Int64)] {
+            var count: Int64 = -1
+            ok(hc_sync_state_replicas(nil, nil, 0, &count, state, Int64(state.count)))
+            var ids = [UInt8](repeating: 0, count: Int(count) * 16), seqs = [Int64](repeating: 0, count: Int(count))
+            ok(hc_sync_state_replicas(&ids, &seqs, count, &count, state, Int64(state.count)))
+            return (0..<Int(count)).map { (Array(ids[$0 * 16..<$0 * 16 + 16]), seqs[$0]) }
+        }
+        XCTAssertTrue(known(state(phone)).isEmpty, "a new store has seen nothing")
+        XCTAssertTrue(known([]).isEmpty, "the empty state")
+        let read = createHabit(phone, "Read")
+        for day in ["2026-01-02", "2026-01-03", "2026-01-04"] { append(phone, read, on: day) }
+        _ = createHabit(laptop, "Walk")
+        pull(laptop, from: phone)
+        pull(phone, from: laptop)
+        let listed = known(state(laptop))
+        XCTAssertEqual(listed.map(\.replica), [replica(phone), replica(laptop)].sorted { $0.lexicographicallyPrecedes($1) })
+        // How far each is held: every op its own store wrote (the laptop holds all of both).
+        for (id, seen) in listed {
+            let store = id == replica(phone) ? phone : laptop
+            XCTAssertEqual(seen, known(state(store)).first { $0.replica == id }?.seen, "replica \(id)")
+            XCTAssertGreaterThanOrEqual(seen, store == phone ? 5 : 2)
+        }
+        // A short buffer takes what fits and says how many there are.
+        let bytes = state(laptop)
+        var one = [UInt8](repeating: 0, count: 16), seq: Int64 = 0, count: Int64 = 0
+        ok(hc_sync_state_replicas(&one, &seq, 1, &count, bytes, Int64(bytes.count)))
+        XCTAssertEqual(count, 2)
+        XCTAssertEqual(one, listed[0].replica)
+        XCTAssertEqual(seq, listed[0].seen)
+        // Refused: a capacity without buffers, a negative size, and every truncation and
+        // single-byte change of a real state (its checksum).
+        XCTAssertEqual(hc_sync_state_replicas(nil, nil, 1, &count, bytes, Int64(bytes.count)), HC_E_INVALID)
+        XCTAssertEqual(hc_sync_state_replicas(nil, nil, 0, &count, bytes, -1), HC_E_INVALID)
+        XCTAssertEqual(hc_sync_state_replicas(nil, nil, 0, nil, bytes, Int64(bytes.count)), HC_E_INVALID)
+        for cut in 1..<bytes.count {
+            XCTAssertEqual(hc_sync_state_replicas(nil, nil, 0, &count, bytes, Int64(cut)), HC_E_INVALID, "\(cut) bytes")
+        }
+        for index in bytes.indices {
+            var damaged = bytes
+            damaged[index] ^= 0x40
+            XCTAssertEqual(hc_sync_state_replicas(nil, nil, 0, &count, damaged, Int64(damaged.count)), HC_E_INVALID, "byte \(index)")
+        }
+    }
+
     func testUndoOfARemoteEntryAndAnUndoThatWaitsForItsEntry() throws {
         let a = try open("a.db"), b = try open("b.db"), c = try open("c.db")
         defer { hc_store_close(a); hc_store_close(b); hc_store_close(c) }

@@ -163,15 +163,21 @@ package struct VersionVector: Equatable, Sendable {
         return 0
     }
 
+    /// The replicas this state names with how far each is held, in ascending id order
+    /// (the order its bytes list them in).
+    package var replicas: [(replica: [UInt8], seen: Int64)] {
+        seen.sorted { $0.key.lexicographicallyPrecedes($1.key) }.map { ($0.key, $0.value) }
+    }
+
     package func encode() -> [UInt8] {
         var w = SyncWriter()
         w.raw(Self.magic)
         w.byte(Self.version)
-        let sorted = seen.keys.sorted { $0.lexicographicallyPrecedes($1) }
+        let sorted = replicas
         w.uvarint(UInt64(sorted.count))
-        for replica in sorted {
+        for (replica, seen) in sorted {
             w.raw(replica)
-            w.uvarint(UInt64(bitPattern: seen[replica] ?? 0))
+            w.uvarint(UInt64(bitPattern: seen))
             let ladder = stamps[replica] ?? []
             w.uvarint(UInt64(ladder.count))
             for stamp in ladder {

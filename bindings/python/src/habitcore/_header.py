@@ -569,6 +569,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_sync_summary_init": (i32, [_p(SyncSummary), u32]),
     "hc_sync_replica": (i32, [u8p, i64, I64P, ptr]),
     "hc_sync_state": (i32, [u8p, i64, I64P, ptr]),
+    "hc_sync_state_replicas": (i32, [u8p, I64P, i64, I64P, text, i64]),
     "hc_sync_changes": (i32, [_p(u8p), I64P, ptr, text, i64]),
     "hc_sync_changes_v2": (i32, [_p(u8p), I64P, ptr, text, i64, u32]),
     "hc_sync_apply": (i32, [_p(SyncSummary), ptr, text, i64]),

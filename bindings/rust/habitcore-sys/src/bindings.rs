@@ -975,6 +975,7 @@ extern "C" {
     pub fn hc_sync_summary_init(out: *mut hc_sync_summary, struct_size: u32) -> i32;
     pub fn hc_sync_replica(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store) -> i32;
     pub fn hc_sync_state(out: *mut u8, capacity: i64, out_count: *mut i64, store: *mut hc_store) -> i32;
+    pub fn hc_sync_state_replicas(out_replicas: *mut u8, out_seqs: *mut i64, capacity: i64, out_count: *mut i64, state: *const u8, state_size: i64) -> i32;
     pub fn hc_sync_changes(out: *mut *mut u8, out_size: *mut i64, store: *mut hc_store, peer_state: *const u8, peer_state_size: i64) -> i32;
     pub fn hc_sync_changes_v2(out: *mut *mut u8, out_size: *mut i64, store: *mut hc_store, peer_state: *const u8, peer_state_size: i64, flags: u32) -> i32;
     pub fn hc_sync_apply(out: *mut hc_sync_summary, store: *mut hc_store, changes: *const u8, size: i64) -> i32;
