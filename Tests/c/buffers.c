@@ -160,6 +160,31 @@ int main(int argc, char **argv) {
 #define SYNC_STATE(out, capacity, count) hc_sync_state(out, capacity, count, store)
     WALK("hc_sync_replica", uint8_t, SYNC_REPLICA);
     WALK("hc_sync_state", uint8_t, SYNC_STATE);
+    /* A second store's habit pulled in, so this store's state names two replicas;
+     * the walk is over the numbers, the ids (16 bytes each) beside them. */
+    {
+        char other_path[4096];
+        snprintf(other_path, sizeof other_path, "%s/buffers-other.db", argv[1]);
+        hc_store *other = NULL;
+        EXPECT(hc_store_open(&other, other_path, 0) == HC_OK);
+        int64_t other_habit = 0;
+        options.name = "Another device's habit";
+        EXPECT(hc_habit_create(&other_habit, other, &options) == HC_OK);
+        static uint8_t state[4096];
+        int64_t state_size = 0, changes_size = 0;
+        uint8_t *changes = NULL;
+        EXPECT(hc_sync_state(state, sizeof state, &state_size, store) == HC_OK);
+        EXPECT(hc_sync_changes(&changes, &changes_size, other, state, state_size) == HC_OK);
+        hc_sync_summary summary = HC_SYNC_SUMMARY_INIT;
+        EXPECT(hc_sync_apply(&summary, store, changes, changes_size) == HC_OK);
+        hc_free(changes);
+        EXPECT(hc_store_close(other) == HC_OK);
+        EXPECT(hc_sync_state(state, sizeof state, &state_size, store) == HC_OK);
+        static uint8_t ids[(MAX + 1) * 16];
+#define STATE_REPLICAS(out, capacity, count) \
+    hc_sync_state_replicas((out) ? ids : NULL, out, capacity, count, state, state_size)
+        WALK("hc_sync_state_replicas", int64_t, STATE_REPLICAS);
+    }
     /* A proof whose evidence (40 bytes, kept) reads back through the buffer rule. */
     hc_proof_input proof;
     EXPECT(hc_proof_input_init(&proof, sizeof proof) == HC_OK);

@@ -1421,6 +1421,21 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_sync_state(NULL, 5, &size, store), HC_E_INVALID);
         EXPECT_STATUS(hc_sync_state(state, -1, &size, store), HC_E_INVALID);
         EXPECT_STATUS(hc_sync_state(state, sizeof state, &state_size, store), HC_OK);
+        {
+            uint8_t ids[32];
+            int64_t seqs[2], listed = 0;
+            EXPECT_STATUS(hc_sync_state_replicas(NULL, NULL, 0, &listed, state, state_size), HC_OK);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, 2, &listed, state, state_size), HC_OK);
+            EXPECT_STATUS(hc_sync_state_replicas(NULL, seqs, 1, &listed, state, state_size), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, NULL, 1, &listed, state, state_size), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, -1, &listed, state, state_size), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, 2, NULL, state, state_size), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, 2, &listed, NULL, 5), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, 2, &listed, state, -1), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, 2, &listed, garbage, sizeof garbage), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, 2, &listed, state, INT64_MAX), HC_E_INVALID);
+            EXPECT_STATUS(hc_sync_state_replicas(ids, seqs, INT64_MAX, &listed, state, state_size), HC_E_INVALID);
+        }
         EXPECT_STATUS(hc_sync_changes(NULL, &size, store, NULL, 0), HC_E_INVALID);
         EXPECT_STATUS(hc_sync_changes(&changes, NULL, store, NULL, 0), HC_E_INVALID);
         EXPECT_STATUS(hc_sync_changes(&changes, &size, store, NULL, 5), HC_E_INVALID);
