@@ -29,7 +29,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         vector.stamps[replica] =
             input.byte() % 2 == 0
             ? VersionVector.ladder(seen).map { _ in
-                OpStamp(hlc: Int64(bitPattern: input.uint64()) & HybridClock.max, fingerprint: input.uint64())
+                OpStamp(hlc: Int64(bitPattern: input.uint64()) & HybridClock.max, digest: input.uint64())
             } : nil
     }
     guard (try? VersionVector.decode(vector.encode())) == vector.filteringEmptyLadders() else { fatalError("a built state did not read back") }
