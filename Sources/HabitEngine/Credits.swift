@@ -5,6 +5,13 @@ import HabitStore
 /// write runs in one write transaction (BEGIN IMMEDIATE), so two processes
 /// spending at once are serialised by SQLite: the check and the spend see the
 /// same balance. The arithmetic is in the domain (CreditFold, CreditRules).
+/// What credits keep between calls: the habits some account rewards (nil: not
+/// read yet), so appends to other habits skip the credit bookkeeping.
+struct CreditCache {
+    var rewardedHabits: Set<Int64>?
+    mutating func drop() { rewardedHabits = nil }
+}
+
 extension Engine {
     package static let defaultAccountId: Int64 = 1
 
@@ -61,7 +68,7 @@ extension Engine {
                 recordedAtMs: write.at)
             // Completions already logged for the days it covers (today's) earn by it, as
             // they will on every device that receives both.
-            rewardedHabits = nil
+            caches.credits.drop()
             if kind == .habitMinutes, let habitId {
                 try settleHabitCredits(habitId: habitId, from: from)
             } else {
@@ -69,7 +76,7 @@ extension Engine {
             }
             return id
         }
-        rewardedHabits = nil
+        caches.credits.drop()
         return id
     }
 
@@ -310,8 +317,8 @@ extension Engine {
 
     /// Whether any account rewards the habit (the set is cached with the habits).
     func earnsCredits(_ habitId: Int64) throws(HabitError) -> Bool {
-        if rewardedHabits == nil { rewardedHabits = try store.rewardedHabitIds() }
-        return rewardedHabits?.contains(habitId) == true
+        if caches.credits.rewardedHabits == nil { caches.credits.rewardedHabits = try store.rewardedHabitIds() }
+        return caches.credits.rewardedHabits?.contains(habitId) == true
     }
 
     /// Completion credits follow the completion ledger. Called inside the write

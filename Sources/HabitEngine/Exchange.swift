@@ -248,7 +248,7 @@ extension Engine {
     /// Writes a checked plan in one transaction: all of it or none.
     /// written: called after each entry with the count written so far.
     private func apply(_ plan: ImportPlan, written: ((Int) throws(HabitError) -> Void)? = nil) throws(HabitError) {
-        defer { historyCache.removeAll() }
+        defer { caches.histories.drop() }
         try store.atomically { () throws(HabitError) in
             // The header's zone must be one hc_store_set_timezone takes, used or not.
             if let settings = plan.settings {
@@ -279,7 +279,7 @@ extension Engine {
                     for settings in item.reminders {
                         let ruleId = try store.insertReminderRule(habitId: id, createdAtMs: item.createdAtMs)
                         try store.setReminderVersion(ruleId: ruleId, fromDay: item.spec.startDay, settings: try settings.validated())
-                        cachedReminderRules = nil
+                        caches.reminders.drop()
                     }
                     habitIds.append(id)
                 } catch {

@@ -1,4 +1,5 @@
 import HabitCore
+import HabitStore
 
 /// Each habit's folded days, kept per handle so that a query after an append
 /// re-folds one day instead of re-reading years of the ledger. The ledger stays
@@ -22,7 +23,45 @@ struct HistoryCache {
     /// Off, every call folds from the ledger (the reference the tests compare with).
     var enabled = true
 
-    mutating func removeAll() { byHabit.removeAll(keepingCapacity: true) }
+    /// The highest entry id when the store was last looked at (nil: unknown), and
+    /// the entries this handle appended since (its histories hold them already).
+    private var seenLastEntryId: Int64?
+    private var ownEntryIds: Set<Int64> = []
+
+    mutating func drop() {
+        byHabit.removeAll(keepingCapacity: true)
+        seenLastEntryId = nil
+        ownEntryIds.removeAll()
+    }
+
+    /// After another connection committed (data_version moved). Entries are
+    /// append-only (the schema refuses updates and deletes): when every entry added
+    /// since the last look is one this handle appended (and re-folded), no other
+    /// connection added one and each folded history still holds (folded(_:) also
+    /// checks the habit row), so a busy writer beside an extension granting
+    /// emergency unlocks does not re-fold years of history after each of their
+    /// commits. Otherwise every history goes. The next look starts after the last
+    /// id checked here, so an entry committed meanwhile is checked then.
+    mutating func revalidate(_ store: Store) throws(HabitError) {
+        var kept: Int64?
+        if let seen = seenLastEntryId {
+            let added = try store.entryIds(after: seen, limit: 257)
+            if added.count < 257 && added.allSatisfy(ownEntryIds.contains) { kept = added.last ?? seen }
+        }
+        if kept == nil { drop() }
+        // A read-only handle appends nothing, so it never keeps a history on this
+        // ground: it need not look up the last entry (a query at each cold ask).
+        seenLastEntryId = if let kept { kept } else if store.readOnly { nil } else { try store.lastEntryId() }
+        ownEntryIds.removeAll(keepingCapacity: true)
+    }
+
+    /// Records an entry this handle appended (its day is re-folded by the caller).
+    mutating func noteOwnAppend(entryId: Int64) {
+        guard seenLastEntryId != nil else { return }
+        // Bounded: past it, the next foreign commit drops the histories (safe).
+        if ownEntryIds.count < 4096 { ownEntryIds.insert(entryId) } else { seenLastEntryId = nil; ownEntryIds.removeAll() }
+    }
+
     mutating func remove(habitId: Int64) { byHabit[habitId] = nil }
 
     /// The folded days of `habit` if they were folded under the same habit row.

@@ -55,11 +55,11 @@ extension Engine {
         }
         try revalidateCaches()
         let folded: HistoryCache.Folded
-        if let kept = historyCache.folded(habit) {
+        if let kept = caches.histories.folded(habit) {
             folded = kept
         } else {
             let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
-            folded = historyCache.store(habit, days: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions))
+            folded = caches.histories.store(habit, days: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions))
         }
         // Nothing logged after asOf: the kept history is exactly the one asked for.
         if asOf >= habit.spec.startDay && (folded.days.last?.day ?? Int32.min) <= asOf { return folded.history }

@@ -4,6 +4,12 @@ import HabitStore
 /// Reminders: rules per habit and store-wide quiet hours (each effective from a
 /// day on), the instants to nudge at (decided by ReminderPlan), and their
 /// delivery, recorded once per instant however many processes ask.
+/// Every reminder rule with its versions as last read (nil: not read yet).
+struct ReminderCache {
+    var rules: [ReminderRule]?
+    mutating func drop() { rules = nil }
+}
+
 extension Engine {
     /// A rule as in force on one day, for listing.
     package struct ReminderRuleView: Equatable, Sendable {
@@ -26,7 +32,7 @@ extension Engine {
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to add reminders") }
             let id = try store.insertReminderRule(habitId: habit.id, createdAtMs: at)
             try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
-            cachedReminderRules = nil
+            caches.reminders.drop()
             return id
         }
     }
@@ -39,7 +45,7 @@ extension Engine {
         try store.atomically { () throws(HabitError) in
             guard id > 0, try store.reminderRuleHabit(ruleId: id) != nil else { throw .notFound("no reminder rule with id \(id)") }
             try store.setReminderVersion(ruleId: id, fromDay: day, settings: settings)
-            cachedReminderRules = nil
+            caches.reminders.drop()
         }
     }
 
@@ -139,9 +145,9 @@ extension Engine {
     /// Every rule with its versions, read once per change of the store.
     private func allReminderRules() throws(HabitError) -> [ReminderRule] {
         _ = try clock()  // drops the caches when another connection committed
-        if let cachedReminderRules { return cachedReminderRules }
+        if let cached = caches.reminders.rules { return cached }
         let rules = try store.reminderRules(habitId: nil)
-        cachedReminderRules = rules
+        caches.reminders.rules = rules
         return rules
     }
 

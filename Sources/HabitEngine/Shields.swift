@@ -4,7 +4,16 @@ import HabitStore
 
 /// What one hc_shield_state read and computed, kept by the handle for the next ask
 /// while the store's change stamp is the same.
+/// The last hc_shield_state's inputs and evaluation, kept while the store's
+/// change stamp holds (it checks the stamp itself: every commit moves it).
 struct ShieldCache {
+    var last: ShieldInputs?
+    /// Off, every hc_shield_state reads and computes afresh.
+    var enabled = true
+}
+
+/// What a shield evaluation read, and the evaluation.
+struct ShieldInputs {
     /// Days of inputs past the instant asked: a week and a day first (a next change
     /// nearly always lies within it: even a once-a-week rule's window), then the
     /// whole 62-day horizon of the next-change search and a week more, so that the
@@ -109,18 +118,18 @@ extension Engine {
     /// up a writer's checkpoint as briefly as it can.
     package func shieldStates(atMs: Int64?) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
         let atMs = atMs ?? now()
-        if cachesShieldStates, var cache = shieldCache, atMs >= cache.fromMs, try store.changeStamp() == cache.stamp {
-            shieldCache = nil  // mutated in place below, not copied
+        if caches.shields.enabled, var cache = caches.shields.last, atMs >= cache.fromMs, try store.changeStamp() == cache.stamp {
+            caches.shields.last = nil  // mutated in place below, not copied
             let answers = try? cache.evaluation.statesWithNext(atMs: atMs)
             if let answers = answers ?? nil {
-                shieldCache = cache
+                caches.shields.last = cache
                 return (cache.revision, try stateViews(answers, cache, atMs: atMs))
             }
         }
-        for aheadDays in ShieldCache.aheadDays {
-            var cache = try store.snapshot { () throws(HabitError) in try loadShieldCache(atMs: atMs, aheadDays: aheadDays) }
+        for aheadDays in ShieldInputs.aheadDays {
+            var cache = try store.snapshot { () throws(HabitError) in try loadShieldInputs(atMs: atMs, aheadDays: aheadDays) }
             guard let answers = try cache.evaluation.statesWithNext(atMs: atMs) else { continue }
-            if cachesShieldStates { shieldCache = cache }
+            if caches.shields.enabled { caches.shields.last = cache }
             return (cache.revision, try stateViews(answers, cache, atMs: atMs))
         }
         throw HabitError(.internal, "the shield inputs did not reach the search horizon")
@@ -129,13 +138,13 @@ extension Engine {
     /// Off, every hc_shield_state reads and computes afresh (the reference the
     /// cached path is tested against).
     package var cachesShieldStates: Bool {
-        get { !shieldCacheDisabled }
-        set { shieldCacheDisabled = !newValue; shieldCache = nil }
+        get { caches.shields.enabled }
+        set { caches.shields = ShieldCache(last: nil, enabled: newValue) }
     }
 
     private func statesInSnapshot(atMs: Int64) throws(HabitError) -> (revision: Int64, states: [ShieldStateView]) {
-        for aheadDays in ShieldCache.aheadDays {
-            var cache = try loadShieldCache(atMs: atMs, aheadDays: aheadDays)
+        for aheadDays in ShieldInputs.aheadDays {
+            var cache = try loadShieldInputs(atMs: atMs, aheadDays: aheadDays)
             guard let answers = try cache.evaluation.statesWithNext(atMs: atMs) else { continue }
             return (cache.revision, try stateViews(answers, cache, atMs: atMs))
         }
@@ -143,7 +152,7 @@ extension Engine {
     }
 
     /// Reads what states from atMs on need, for `aheadDays` of next-change search.
-    private func loadShieldCache(atMs: Int64, aheadDays: Int64) throws(HabitError) -> ShieldCache {
+    private func loadShieldInputs(atMs: Int64, aheadDays: Int64) throws(HabitError) -> ShieldInputs {
         let stamp = try store.changeStamp()
         let revision = try store.shieldRevision()
         let inputs = try shieldInputs(fromMs: atMs, toMs: atMs, ahead: aheadDays)
@@ -152,12 +161,12 @@ extension Engine {
         let firstDay = try clock.localDay(utcMs: atMs) - 32
         var emergencyDays: [Int64: [Int32]] = [:]
         for (rule, day) in try store.emergencyDays(fromDay: firstDay) { emergencyDays[rule, default: []].append(day) }
-        return ShieldCache(
+        return ShieldInputs(
             stamp: stamp, revision: revision, evaluation: ShieldPlan.Evaluation(inputs, dataEndMs: atMs + aheadDays * 86_400_000 + 1),
             rules: inputs.rules, clock: clock, weekStart: try weekStart(), emergencyDays: emergencyDays, fromMs: atMs)
     }
 
-    private func stateViews(_ answers: [(ShieldPlan.State, ShieldPlan.Transition?)], _ cache: ShieldCache, atMs: Int64) throws(HabitError) -> [ShieldStateView]
+    private func stateViews(_ answers: [(ShieldPlan.State, ShieldPlan.Transition?)], _ cache: ShieldInputs, atMs: Int64) throws(HabitError) -> [ShieldStateView]
     {
         let today = try cache.clock.localDay(utcMs: atMs)
         var result: [ShieldStateView] = []

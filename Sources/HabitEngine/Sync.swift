@@ -49,8 +49,9 @@ extension Engine {
             if evidence { ops += try evidenceRecords(for: ops) }
             // Every moved op known here: few, and a peer may hold a moved op's old copy.
             ops += try store.moves().map { move in
-                RawOp(id: GlobalId(replica: move.replica, seq: move.from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue,
-                      payload: SyncOp.branchMoved(to: move.to).encodePayload())
+                RawOp(
+                    id: GlobalId(replica: move.replica, seq: move.from), hlc: 0, kind: SyncOp.Kind.branchMoved.rawValue,
+                    payload: SyncOp.branchMoved(to: move.to).encodePayload())
             }
             return ops
         }
@@ -64,7 +65,8 @@ extension Engine {
         var records: [RawOp] = []
         for op in ops where op.kind == SyncOp.Kind.proof.rawValue {
             guard let local = try store.localId(op.id, .proof), let bytes = try store.proofCopy(id: local),
-                  let proof = try store.proof(id: local) else { continue }
+                let proof = try store.proof(id: local)
+            else { continue }
             let record = SyncOp.evidence(sha256: proof.sha256, bytes: bytes)
             records.append(RawOp(id: op.id, hlc: 0, kind: record.kind.rawValue, payload: record.encodePayload()))
         }
@@ -128,8 +130,10 @@ extension Engine {
     /// this store's in its log or the changeset's as it is taken.
     /// Returns how many waiting ops it left out of the log (past maxWaitingOps), and
     /// whether a branch of this store moved.
-    private func applyNew(_ decoded: [(op: StampedOp, raw: RawOp)], waitingBefore: Int,
-                          _ summary: inout SyncSummary) throws(HabitError) -> (leftOut: Int, moved: Bool) {
+    private func applyNew(
+        _ decoded: [(op: StampedOp, raw: RawOp)], waitingBefore: Int,
+        _ summary: inout SyncSummary
+    ) throws(HabitError) -> (leftOut: Int, moved: Bool) {
         var kept = decoded
         var moved = false
         try takeKnownMoves(&kept)
@@ -204,7 +208,8 @@ extension Engine {
     /// The changeset's ops this store does not hold (each once), and per replica the
     /// first number where the changeset holds another op than this store: a fork.
     private func unheld(_ decoded: [(op: StampedOp, raw: RawOp)]) throws(HabitError)
-        -> (fresh: [(op: StampedOp, raw: RawOp)], forks: [[UInt8]: (held: RawOp, received: RawOp)]) {
+        -> (fresh: [(op: StampedOp, raw: RawOp)], forks: [[UInt8]: (held: RawOp, received: RawOp)])
+    {
         var seen = Set<GlobalId>()
         var fresh: [(op: StampedOp, raw: RawOp)] = []
         var forks: [[UInt8]: (held: RawOp, received: RawOp)] = [:]
@@ -233,7 +238,8 @@ extension Engine {
     private func keepEvidence(_ evidence: [(proof: GlobalId, sha256: String, bytes: [UInt8])], _ summary: inout SyncSummary) throws(HabitError) {
         for item in evidence {
             guard let local = try store.localId(item.proof, .proof), let proof = try store.proof(id: local), proof.sha256 == item.sha256,
-                  try store.proofCopy(id: local) == nil else { continue }
+                try store.proofCopy(id: local) == nil
+            else { continue }
             try store.insertProofCopy(id: local, bytes: item.bytes)
             summary.proofsChanged += 1
         }
@@ -242,7 +248,7 @@ extension Engine {
     /// Completion credits of the habit days the apply added entries to, and of the days
     /// a merged reward covers: settled as a local append or rule would settle them.
     private func settleMergedHabitCredits() throws(HabitError) {
-        rewardedHabits = nil
+        caches.credits.drop()
         for (habitId, fromDay) in store.syncChangedRewards { try settleHabitCredits(habitId: habitId, from: fromDay) }
         for (habitId, fromDay) in store.syncChangedVersions where try earnsCredits(habitId) {
             try settleHabitCredits(habitId: habitId, from: fromDay, why: .rejudged(from: fromDay))
@@ -338,10 +344,11 @@ extension Engine {
             for (day, settings) in rule.versions {
                 guard let s = settings else { block.append("  version \(day) removed"); continue }
                 let habits = s.habits.map { habitIds[$0]?.text ?? "?" }.joined(separator: ",")
-                block.append("  version \(day) name=\(q(s.name)) key=\(q(s.key)) days=\(s.days.description)"
-                    + " start=\(s.startMinute.map(String.init) ?? "-") end=\(s.endMinute.map(String.init) ?? "-") habits=\(habits) lift=\(s.lift.name)"
-                    + " session=\(s.sessionLifts ? 1 : 0) cutoff=\(s.cutoffLifts ? 1 : 0) excused=\(s.excusedLifts ? 1 : 0) fail_closed=\(s.failClosed ? 1 : 0)"
-                    + " budget=\(s.budgetCount)/\(s.budgetPeriod.name)")
+                block.append(
+                    "  version \(day) name=\(q(s.name)) key=\(q(s.key)) days=\(s.days.description)"
+                        + " start=\(s.startMinute.map(String.init) ?? "-") end=\(s.endMinute.map(String.init) ?? "-") habits=\(habits) lift=\(s.lift.name)"
+                        + " session=\(s.sessionLifts ? 1 : 0) cutoff=\(s.cutoffLifts ? 1 : 0) excused=\(s.excusedLifts ? 1 : 0) fail_closed=\(s.failClosed ? 1 : 0)"
+                        + " budget=\(s.budgetCount)/\(s.budgetPeriod.name)")
             }
             blocks.append((id, block))
         }
@@ -351,8 +358,12 @@ extension Engine {
         var unlockLines: [(GlobalId, String)] = []
         for (unlock, day) in try store.allEmergencyUnlocks() {
             guard let id = try store.globalId(.emergency, unlock.id), let rule = ruleIds[unlock.ruleId] else { continue }
-            unlockLines.append((id, "emergency \(id.text) rule=\(rule.text) at=\(unlock.atMs) day=\(day) minutes=\(unlock.minutes)"
-                + " reason=\(unlock.reason.map(q) ?? "-")"))
+            unlockLines.append(
+                (
+                    id,
+                    "emergency \(id.text) rule=\(rule.text) at=\(unlock.atMs) day=\(day) minutes=\(unlock.minutes)"
+                        + " reason=\(unlock.reason.map(q) ?? "-")"
+                ))
         }
         lines += unlockLines.sorted { $0.0 < $1.0 }.map(\.1)
         return lines
@@ -377,18 +388,24 @@ extension Engine {
             var ruleLines: [String: String] = [:]
             for rule in try store.creditRules(accountId: account.id) {
                 let habit = rule.habitId.map { habitIds[$0]?.text ?? "?" } ?? "-"
-                ruleLines["\(rule.kind.rawValue) \(habit) \(rule.fromDay)"] = "  credit-rule \(rule.kind.name) habit=\(habit) from=\(rule.fromDay) value=\(rule.value)"
+                ruleLines["\(rule.kind.rawValue) \(habit) \(rule.fromDay)"] =
+                    "  credit-rule \(rule.kind.name) habit=\(habit) from=\(rule.fromDay) value=\(rule.value)"
             }
             lines += ruleLines.sorted { $0.key < $1.key }.map(\.value)
             let entries = try store.creditEntries(accountId: account.id)
             for d in try CreditFold.days(entries, rules: try rules(account.id), through: today, today: today) {
-                lines.append("  credit-day \(d.day) in=\(d.carriedIn) earned=\(d.earned) spent=\(d.spent) adjusted=\(d.adjusted) refunded=\(d.refunded)"
-                    + " expired=\(d.expired) available=\(d.available)")
+                lines.append(
+                    "  credit-day \(d.day) in=\(d.carriedIn) earned=\(d.earned) spent=\(d.spent) adjusted=\(d.adjusted) refunded=\(d.refunded)"
+                        + " expired=\(d.expired) available=\(d.available)")
             }
             for entry in entries where entry.isFact {
                 guard let id = try store.globalId(.credit, entry.id) else { continue }
-                factLines.append((id, "credit \(id.text) account=\(name) kind=\(entry.kind.name) minutes=\(entry.minutes) day=\(entry.day) at=\(entry.atMs)"
-                    + " reason=\(entry.reason.map(SyncCanonical.quote) ?? "-")"))
+                factLines.append(
+                    (
+                        id,
+                        "credit \(id.text) account=\(name) kind=\(entry.kind.name) minutes=\(entry.minutes) day=\(entry.day) at=\(entry.atMs)"
+                            + " reason=\(entry.reason.map(SyncCanonical.quote) ?? "-")"
+                    ))
             }
         }
         return lines + factLines.sorted { $0.0 < $1.0 }.map(\.1)
@@ -410,9 +427,13 @@ extension Engine {
             case .habitCreated: cause = unlock.causeId.flatMap { habitIds[$0]?.text } ?? "-"
             case .none, .referral: cause = "-"
             }
-            records.append((id, "award \(id.text) rule=\(SyncCanonical.quote(rule.id)) title=\(SyncCanonical.quote(rule.title)) tier=\(rule.tier)"
-                + " metric=\(rule.metric.name) scope=\(scope) threshold=\(rule.threshold) day=\(unlock.day) at=\(unlock.atMs)"
-                + " cause=\(unlock.causeKind.rawValue):\(cause) habit=\(unlock.causeHabitId.flatMap { habitIds[$0]?.text } ?? "-")"))
+            records.append(
+                (
+                    id,
+                    "award \(id.text) rule=\(SyncCanonical.quote(rule.id)) title=\(SyncCanonical.quote(rule.title)) tier=\(rule.tier)"
+                        + " metric=\(rule.metric.name) scope=\(scope) threshold=\(rule.threshold) day=\(unlock.day) at=\(unlock.atMs)"
+                        + " cause=\(unlock.causeKind.rawValue):\(cause) habit=\(unlock.causeHabitId.flatMap { habitIds[$0]?.text } ?? "-")"
+                ))
         }
         var lines = records.sorted { $0.0 < $1.0 }.map(\.1)
         let ids = Dictionary(rows.compactMap { row in row.id.map { (row.unlock.id, $0) } }, uniquingKeysWith: { a, _ in a })
@@ -437,14 +458,17 @@ extension Engine {
                 guard let id = try store.globalId(.habit, habit.id) else { continue }
                 habitIds[habit.id] = id
                 let s = habit.spec
-                var block = ["habit \(id.text) name=\(SyncCanonical.quote(s.name)) kind=\(s.kind.rawValue) target=\(s.target) direction=\(s.direction.rawValue)"
-                    + " group=\(s.group.map(SyncCanonical.quote) ?? "-") unit=\(s.unit.map(SyncCanonical.quote) ?? "-") routine=\(s.routine.rawValue)"
-                    + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"
-                    + " description=\(s.display.description.map(SyncCanonical.quote) ?? "-") question=\(s.display.question.map(SyncCanonical.quote) ?? "-")"
-                    + " colour=\(s.display.colour ?? "-") icon=\(s.display.icon.map(SyncCanonical.quote) ?? "-") position=\(s.display.position)"]
+                var block = [
+                    "habit \(id.text) name=\(SyncCanonical.quote(s.name)) kind=\(s.kind.rawValue) target=\(s.target) direction=\(s.direction.rawValue)"
+                        + " group=\(s.group.map(SyncCanonical.quote) ?? "-") unit=\(s.unit.map(SyncCanonical.quote) ?? "-") routine=\(s.routine.rawValue)"
+                        + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"
+                        + " description=\(s.display.description.map(SyncCanonical.quote) ?? "-") question=\(s.display.question.map(SyncCanonical.quote) ?? "-")"
+                        + " colour=\(s.display.colour ?? "-") icon=\(s.display.icon.map(SyncCanonical.quote) ?? "-") position=\(s.display.position)"
+                ]
                 for v in habit.versions {
-                    block.append("  settings \(v.fromDay) \(v.schedule.description) target=\(v.target) direction=\(v.direction.rawValue)"
-                        + " proof=\(v.proofRequired ? 1 : 0) group=\(v.group.map(SyncCanonical.quote) ?? "-") archived=\(v.archived ? 1 : 0)")
+                    block.append(
+                        "  settings \(v.fromDay) \(v.schedule.description) target=\(v.target) direction=\(v.direction.rawValue)"
+                            + " proof=\(v.proofRequired ? 1 : 0) group=\(v.group.map(SyncCanonical.quote) ?? "-") archived=\(v.archived ? 1 : 0)")
                 }
                 habitLines.append((id, block))
             }
@@ -454,8 +478,12 @@ extension Engine {
             var entryLines: [(GlobalId, String)] = []
             for entry in entries where entry.kind != .undo {
                 guard let id = try store.globalId(.entry, entry.id), let habit = habitIds[entry.habitId] else { continue }
-                entryLines.append((id, "entry \(id.text) habit=\(habit.text) day=\(entry.day) kind=\(entry.kind.name) value=\(entry.value)"
-                    + " at=\(entry.recordedAtMs) source=\(entry.source.name) note=\(entry.note.map(SyncCanonical.quote) ?? "-") undone=\(undone.contains(entry.id) ? 1 : 0)"))
+                entryLines.append(
+                    (
+                        id,
+                        "entry \(id.text) habit=\(habit.text) day=\(entry.day) kind=\(entry.kind.name) value=\(entry.value)"
+                            + " at=\(entry.recordedAtMs) source=\(entry.source.name) note=\(entry.note.map(SyncCanonical.quote) ?? "-") undone=\(undone.contains(entry.id) ? 1 : 0)"
+                    ))
             }
             lines += entryLines.sorted { $0.0 < $1.0 }.map(\.1)
             var vacationLines: [(GlobalId, String)] = []
@@ -470,19 +498,27 @@ extension Engine {
             for proof in try store.syncedProofs() {
                 guard let id = try store.globalId(.proof, proof.id), let habit = habitIds[proof.habitId] else { continue }
                 proofIds[proof.id] = id
-                proofLines.append((id, "proof \(id.text) habit=\(habit.text) day=\(proof.day) sha256=\(proof.sha256) size=\(proof.size)"
-                    + " media=\(SyncCanonical.quote(proof.mediaType)) taken=\(proof.takenAtMs.map(String.init) ?? "-") received=\(proof.receivedAtMs)"
-                    + " metadata=\(proof.metadata.map(SyncCanonical.quote) ?? "-")"))
+                proofLines.append(
+                    (
+                        id,
+                        "proof \(id.text) habit=\(habit.text) day=\(proof.day) sha256=\(proof.sha256) size=\(proof.size)"
+                            + " media=\(SyncCanonical.quote(proof.mediaType)) taken=\(proof.takenAtMs.map(String.init) ?? "-") received=\(proof.receivedAtMs)"
+                            + " metadata=\(proof.metadata.map(SyncCanonical.quote) ?? "-")"
+                    ))
             }
             lines += proofLines.sorted { $0.0 < $1.0 }.map(\.1)
             var verdictLines: [(GlobalId, String)] = []
             for (verdict, _) in try store.verdicts(habitId: nil, proofId: nil) {
                 guard let id = try store.globalId(.verdict, verdict.id), let proof = proofIds[verdict.proofId] else { continue }
                 let entry = try verdict.entryId.flatMap { (local) throws(HabitError) in try store.globalId(.entry, local) }
-                verdictLines.append((id, "verdict \(id.text) proof=\(proof.text) stage=\(verdict.stage.rawValue) verifier=\(SyncCanonical.quote(verdict.verifierId))"
-                    + " version=\(SyncCanonical.quote(verdict.verifierVersion)) outcome=\(verdict.outcome.rawValue) confidence=\(verdict.confidence)"
-                    + " reason=\(verdict.reasonCode) message=\(SyncCanonical.quote(verdict.message)) signals=\(verdict.signals.joined(separator: ","))"
-                    + " us=\(verdict.durationUs) at=\(verdict.atMs) reviewer=\(verdict.reviewer.map(SyncCanonical.quote) ?? "-") entry=\(entry?.text ?? "-")"))
+                verdictLines.append(
+                    (
+                        id,
+                        "verdict \(id.text) proof=\(proof.text) stage=\(verdict.stage.rawValue) verifier=\(SyncCanonical.quote(verdict.verifierId))"
+                            + " version=\(SyncCanonical.quote(verdict.verifierVersion)) outcome=\(verdict.outcome.rawValue) confidence=\(verdict.confidence)"
+                            + " reason=\(verdict.reasonCode) message=\(SyncCanonical.quote(verdict.message)) signals=\(verdict.signals.joined(separator: ","))"
+                            + " us=\(verdict.durationUs) at=\(verdict.atMs) reviewer=\(verdict.reviewer.map(SyncCanonical.quote) ?? "-") entry=\(entry?.text ?? "-")"
+                    ))
             }
             lines += verdictLines.sorted { $0.0 < $1.0 }.map(\.1)
             lines += try shieldCanonicalLines(habitIds)
