@@ -1,7 +1,7 @@
 import CHabitCore
 import CLibPQ
-import HabitPlatform
 import HabitCore
+import HabitPlatform
 
 /// What one sync did.
 package struct HubSyncResult: Equatable, Sendable {
@@ -102,7 +102,9 @@ package final class Hub {
     package static func validUserName(_ name: String) -> Bool {
         let bytes = Array(name.utf8)
         guard (1...63).contains(bytes.count), !name.hasPrefix("habitcore_"), !name.hasPrefix("pg_") else { return false }
-        return bytes.allSatisfy { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_") }
+        return bytes.allSatisfy {
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains($0) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || $0 == UInt8(ascii: "_")
+        }
     }
 
     package static func validCode(_ code: String) -> Bool {
@@ -135,7 +137,8 @@ package final class Hub {
         // A device's connection limit keeps one user from taking the server's connections.
         let limit = service ? "" : " CONNECTION LIMIT 16"
         try run { () throws(PostgresError) in
-            try db.query("CREATE ROLE \(name) LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS\(limit) PASSWORD '\(verifier)' IN ROLE \(group)")
+            try db.query(
+                "CREATE ROLE \(name) LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS\(limit) PASSWORD '\(verifier)' IN ROLE \(group)")
         }
     }
 
@@ -174,8 +177,9 @@ package final class Hub {
             if maxSeq == count {
                 vector.seen[replica] = maxSeq
             } else {
-                let seqs = try db.query("SELECT seq FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq",
-                                        [.text(user), .bytes(replica)])
+                let seqs = try db.query(
+                    "SELECT seq FROM habitcore.current_records WHERE user_name = $1 AND replica = $2::bytea ORDER BY seq",
+                    [.text(user), .bytes(replica)])
                 vector.seen[replica] = SyncMerge.contiguousPrefix(seqs.rows.indices.compactMap { seqs.int($0, 0) })
             }
             let points = VersionVector.ladder(vector.seen[replica] ?? 0)
@@ -269,13 +273,17 @@ package final class Hub {
                     inserted += Int64(rows.rows.count)
                     // A record the hub held already (same id and stamp) must be the same op.
                     if rows.rows.count < batch.count {
-                        let new = Set(rows.rows.compactMap { row in row.count == 2 ? row[0].flatMap { r in BinaryValue.int(row[1]).map { GlobalId(replica: r, seq: $0) } } : nil })
+                        let new = Set(
+                            rows.rows.compactMap { row in
+                                row.count == 2 ? row[0].flatMap { r in BinaryValue.int(row[1]).map { GlobalId(replica: r, seq: $0) } } : nil
+                            })
                         for op in batch where !new.contains(op.id) {
                             let held = try db.query(
                                 "SELECT kind, payload FROM habitcore.records WHERE user_name = $1 AND replica = $2::bytea AND seq = $3 AND hlc = $4",
                                 [.text(user), .bytes(op.id.replica), .int(op.id.seq), .int(op.hlc)], binary: true)
                             guard let row = held.rows.first, row.count == 2,
-                                  BinaryValue.int(row[0]) != Int64(op.kind) || row[1] != op.payload else { continue }
+                                BinaryValue.int(row[0]) != Int64(op.kind) || row[1] != op.payload
+                            else { continue }
                             throw Self.forkNotSettled(op.id)
                         }
                     }
@@ -290,8 +298,10 @@ package final class Hub {
                     JOIN unnest($2::text[], $3::int8[]) AS p(replica, seq) ON r.replica = decode(p.replica, 'hex') AND r.seq = p.seq
                     WHERE r.user_name = $1 GROUP BY r.replica, r.seq HAVING count(*) > 1 LIMIT 1
                     """,
-                    [.text(user), .text("{" + reused.map { SyncHex.encode($0.id.replica) }.joined(separator: ",") + "}"),
-                     .text("{" + reused.map { String($0.id.seq) }.joined(separator: ",") + "}")])
+                    [
+                        .text(user), .text("{" + reused.map { SyncHex.encode($0.id.replica) }.joined(separator: ",") + "}"),
+                        .text("{" + reused.map { String($0.id.seq) }.joined(separator: ",") + "}"),
+                    ])
                 if let hex = clash.text(0, 0), let replica = SyncHex.decode(hex), let seq = clash.int(0, 1) {
                     throw Self.forkNotSettled(GlobalId(replica: replica, seq: seq))
                 }
@@ -301,8 +311,10 @@ package final class Hub {
     }
 
     private static func forkNotSettled(_ id: GlobalId) -> PostgresError {
-        PostgresError(sqlstate: "HC001", message: "hub: the hub holds another record under \(id.text): that replica's history forked"
-                      + " (a store restored from an older copy, or copied); sync the store again to settle it")
+        PostgresError(
+            sqlstate: "HC001",
+            message: "hub: the hub holds another record under \(id.text): that replica's history forked"
+                + " (a store restored from an older copy, or copied); sync the store again to settle it")
     }
 
     /// Applies every record beyond the store's state. Nothing is written at the hub;
@@ -313,25 +325,30 @@ package final class Hub {
         let (rows, moveRows) = try run { () throws(PostgresError) -> (SQLRows, SQLRows) in
             try db.transaction { () throws(PostgresError) -> (SQLRows, SQLRows) in
                 let user = try actingUser(actAs)
-                let moves = try db.query("SELECT replica, from_seq, to_replica FROM habitcore.moves WHERE user_name = $1 ORDER BY replica, from_seq, to_replica",
-                                         [.text(user)], binary: true)
+                let moves = try db.query(
+                    "SELECT replica, from_seq, to_replica FROM habitcore.moves WHERE user_name = $1 ORDER BY replica, from_seq, to_replica",
+                    [.text(user)], binary: true)
                 var from: [Int64] = []
                 // Above what hub and store hold alike (a fork, if any, lies there: SyncFork).
                 for replica in replicas {
                     let held = try stamps(user, replica, at: VersionVector.ladder(vector.seen[replica] ?? 0))
                     from.append(vector.sharedPrefix(of: replica) { held[$0] })
                 }
-                return (try db.query(
-                    """
-                    SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.current_records r
-                    WHERE r.user_name = $1 AND r.seq > coalesce(
-                        (SELECT v.seen FROM unnest($2::text[], $3::int8[]) AS v(replica, seen)
-                         WHERE decode(v.replica, 'hex') = r.replica), 0)
-                    ORDER BY r.replica, r.seq
-                    """,
-                    [.text(user), .text("{" + replicas.map(SyncHex.encode).joined(separator: ",") + "}"),
-                     .text("{" + from.map(String.init).joined(separator: ",") + "}")],
-                    binary: true), moves)
+                return (
+                    try db.query(
+                        """
+                        SELECT r.replica, r.seq, r.hlc, r.kind, r.payload FROM habitcore.current_records r
+                        WHERE r.user_name = $1 AND r.seq > coalesce(
+                            (SELECT v.seen FROM unnest($2::text[], $3::int8[]) AS v(replica, seen)
+                             WHERE decode(v.replica, 'hex') = r.replica), 0)
+                        ORDER BY r.replica, r.seq
+                        """,
+                        [
+                            .text(user), .text("{" + replicas.map(SyncHex.encode).joined(separator: ",") + "}"),
+                            .text("{" + from.map(String.init).joined(separator: ",") + "}"),
+                        ],
+                        binary: true), moves
+                )
             }
         }
         // The moves first: the records after them may name records by their old ids.
@@ -345,7 +362,7 @@ package final class Hub {
         }
         for row in rows.rows {
             guard row.count == 5, let replica = row[0], replica.count == GlobalId.replicaBytes, let seq = BinaryValue.int(row[1]),
-                  let hlc = BinaryValue.int(row[2]), let kind = BinaryValue.int(row[3]).flatMap({ UInt8(exactly: $0) }), let payload = row[4]
+                let hlc = BinaryValue.int(row[2]), let kind = BinaryValue.int(row[3]).flatMap({ UInt8(exactly: $0) }), let payload = row[4]
             else { throw .corrupt("hub: a record is not what it should be") }
             ops.append(RawOp(id: GlobalId(replica: replica, seq: seq), hlc: hlc, kind: kind, payload: payload))
         }
@@ -414,7 +431,9 @@ package final class Hub {
                 try db.query("SELECT habitcore.\(function)($1)", [.text(code)]).int(0, 0) ?? -1
             }
             switch outcome {
-            case 5: throw HabitError(.busy, "this user looked up \(HubSchema.referralTries) referral codes in the last hour, the most the hub answers; try again later")
+            case 5:
+                throw HabitError(
+                    .busy, "this user looked up \(HubSchema.referralTries) referral codes in the last hour, the most the hub answers; try again later")
             case 6: continue
             default: return outcome
             }

@@ -159,7 +159,7 @@ package enum HubSchema {
             "GRANT SELECT, INSERT ON habitcore.referral_codes TO habitcore_device, habitcore_service",
             "GRANT SELECT ON habitcore.referral_redemptions TO habitcore_device, habitcore_service",
         ] + ["schema_version", "records", "referral_codes", "referral_redemptions"].flatMap(appendOnly)
-          + ["records", "referral_codes", "referral_redemptions"].flatMap(rowSecurity),
+            + ["records", "referral_codes", "referral_redemptions"].flatMap(rowSecurity),
         // 2: forked replicas (SyncFork). moves: the ops stores said they moved, so a store
         // that pulls a moved op finds records named by their old id.
         // A record is keyed by its clock stamp too: once the branch it starts has moved

@@ -55,8 +55,9 @@ extension Store {
             var out = hc_unlock_state()
             try check(hc_unlock_state_init(&out, UInt32(MemoryLayout<hc_unlock_state>.size)))
             try check(hc_credit_unlock_state(&out, store, account, atMs))
-            return UnlockState(active: out.active != 0, sessionID: out.session_id == 0 ? nil : out.session_id,
-                               startMs: out.start_ms, untilMs: out.until_ms)
+            return UnlockState(
+                active: out.active != 0, sessionID: out.session_id == 0 ? nil : out.session_id,
+                startMs: out.start_ms, untilMs: out.until_ms)
         }
     }
 
@@ -96,8 +97,10 @@ extension Store {
 
     /// Minutes one completed day of a habit earns, from a day on (nil: today)
     /// (hc_credit_rule_set, HC_RULE_HABIT_MINUTES).
-    public func setMinutesPerCompletion(_ minutes: Int64, habitID: Int64, account: Int64 = Store.defaultAccount,
-                                        from day: Day? = nil) throws(HabitError) {
+    public func setMinutesPerCompletion(
+        _ minutes: Int64, habitID: Int64, account: Int64 = Store.defaultAccount,
+        from day: Day? = nil
+    ) throws(HabitError) {
         try withHandle { store throws(HabitError) in
             try check(hc_credit_rule_set(nil, store, account, HC_RULE_HABIT_MINUTES, habitID, minutes, day?.rawValue ?? noDay))
         }
@@ -128,8 +131,10 @@ extension Store {
     /// opens an unlock session of that many minutes. Gives the spend entry's id
     /// (hc_credit_spend). Throws .insufficient (nothing written), .invalid, .notFound.
     @discardableResult
-    public func spend(_ minutes: Int64, account: Int64 = Store.defaultAccount, reason: String? = nil,
-                      unlock: Bool = false) throws(HabitError) -> Int64 {
+    public func spend(
+        _ minutes: Int64, account: Int64 = Store.defaultAccount, reason: String? = nil,
+        unlock: Bool = false
+    ) throws(HabitError) -> Int64 {
         try withHandle { store throws(HabitError) in
             var id: Int64 = 0
             let flags: UInt32 = unlock ? HC_SPEND_UNLOCK : 0
@@ -171,9 +176,10 @@ extension Store {
             var out = hc_credit_day()
             try check(hc_credit_day_init(&out, UInt32(MemoryLayout<hc_credit_day>.size)))
             try check(hc_credit_day_summary(&out, store, account, day?.rawValue ?? noDay))
-            return CreditDay(day: Day(rawValue: out.day), steps: out.steps, carriedIn: out.carried_in, earned: out.earned,
-                             spent: out.spent, adjusted: out.adjusted, expired: out.expired,
-                             refunded: out.refunded, available: out.available)
+            return CreditDay(
+                day: Day(rawValue: out.day), steps: out.steps, carriedIn: out.carried_in, earned: out.earned,
+                spent: out.spent, adjusted: out.adjusted, expired: out.expired,
+                refunded: out.refunded, available: out.available)
         }
     }
 }
@@ -260,8 +266,10 @@ extension Store {
     /// so a change never re-rates a day already lived; habitID only for habitMinutes.
     /// Gives the rule's id (hc_credit_rule_set). Throws .invalid, .notFound (account or habit).
     @discardableResult
-    public func setCreditRule(_ kind: CreditRuleKind, value: Int64, habitID: Int64? = nil, account: Int64 = Store.defaultAccount,
-                              from day: Day? = nil) throws(HabitError) -> Int64 {
+    public func setCreditRule(
+        _ kind: CreditRuleKind, value: Int64, habitID: Int64? = nil, account: Int64 = Store.defaultAccount,
+        from day: Day? = nil
+    ) throws(HabitError) -> Int64 {
         try withHandle { store throws(HabitError) in
             var id: Int64 = 0
             try check(hc_credit_rule_set(&id, store, account, kind.rawValue, habitID ?? 0, value, day?.rawValue ?? noDay))

@@ -112,8 +112,10 @@ private let relayTransferProgress: hc_transfer_progress = { done, total, userDat
 }
 
 /// Runs body with the C callback and user data for report (both nil without one).
-private func withTransferProgress<T>(_ report: TransferProgress?,
-                                     _ body: (hc_transfer_progress?, UnsafeMutableRawPointer?) throws(HabitError) -> T) throws(HabitError) -> T {
+private func withTransferProgress<T>(
+    _ report: TransferProgress?,
+    _ body: (hc_transfer_progress?, UnsafeMutableRawPointer?) throws(HabitError) -> T
+) throws(HabitError) -> T {
     guard let report else { return try body(nil, nil) }
     let box = TransferProgressBox(report)
     defer { withExtendedLifetime(box) {} }

@@ -423,10 +423,12 @@ extension Store {
             try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
             var runs = [hc_streak](repeating: hc_streak(), count: Streaks.capacity(best))
             var total: Int64 = 0
-            try check(runs.withUnsafeMutableBufferPointer { buffer in
-                hc_habit_streaks(&result, buffer.isEmpty ? nil : buffer.baseAddress, Int64(buffer.count), &total, store, habitID,
-                                 day?.rawValue ?? noDay)
-            })
+            try check(
+                runs.withUnsafeMutableBufferPointer { buffer in
+                    hc_habit_streaks(
+                        &result, buffer.isEmpty ? nil : buffer.baseAddress, Int64(buffer.count), &total, store, habitID,
+                        day?.rawValue ?? noDay)
+                })
             return Streaks(result, best: Array(runs.prefix(Int(min(max(total, 0), Int64(runs.count))))))
         }
     }

@@ -11,8 +11,11 @@ public final class HubLibrary: Sendable {
     typealias LastMessage = @convention(c) () -> UnsafePointer<CChar>?
     typealias Initialise = @convention(c) (UnsafeMutablePointer<Int32>?, OpaquePointer?) -> Int32
     typealias UserAdd = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?, UnsafePointer<CChar>?, Int32) -> Int32
-    typealias Sync = @convention(c) (UnsafeMutablePointer<hc_hub_sync_summary>?, OpaquePointer?, OpaquePointer?,
-                                     UnsafePointer<hc_hub_sync_options>?) -> Int32
+    typealias Sync =
+        @convention(c) (
+            UnsafeMutablePointer<hc_hub_sync_summary>?, OpaquePointer?, OpaquePointer?,
+            UnsafePointer<hc_hub_sync_options>?
+        ) -> Int32
     typealias StatusGet = @convention(c) (UnsafeMutablePointer<hc_hub_status>?, OpaquePointer?, UnsafePointer<CChar>?) -> Int32
     typealias Referral = @convention(c) (OpaquePointer?, UnsafePointer<CChar>?) -> Int32
     typealias OptionsInit = @convention(c) (UnsafeMutablePointer<hc_hub_sync_options>?, UInt32) -> Int32
@@ -79,8 +82,9 @@ public final class HubLibrary: Sendable {
     func check(_ status: Int32, _ hub: OpaquePointer?) throws(HabitError) {
         guard status != HC_OK else { return }
         let message = hub.flatMap { errmsg($0) }.map { String(cString: $0) } ?? ""
-        throw HabitError(code: HabitError.Code(rawValue: status),
-                         message: message.isEmpty ? lastMessage().map { String(cString: $0) } ?? "" : message)
+        throw HabitError(
+            code: HabitError.Code(rawValue: status),
+            message: message.isEmpty ? lastMessage().map { String(cString: $0) } ?? "" : message)
     }
 
     /// A struct with the defaults its hc_hub_<struct>_init gives.
@@ -144,10 +148,12 @@ public final class Hub: @unchecked Sendable {
 
     /// Closes the connection now (hc_hub_close); later calls throw .misuse.
     public func close() throws(HabitError) {
-        guard let closing = lock.locked({ () -> OpaquePointer? in
-            defer { handle = nil }
-            return handle
-        }) else { return }
+        guard
+            let closing = lock.locked({ () -> OpaquePointer? in
+                defer { handle = nil }
+                return handle
+            })
+        else { return }
         try library.check(library.close(closing), nil)
     }
 
@@ -211,9 +217,10 @@ public final class Hub: @unchecked Sendable {
         try withExtendedLifetime(strings) { () throws(HabitError) in
             try withHandle { hub throws(HabitError) in try library.check(library.statusGet(&status, hub, name), hub) }
         }
-        return HubStatus(schemaVersion: status.schema_version, records: status.records, replicas: status.replicas,
-                         referralCodes: status.referral_codes, referralsMade: status.referrals_made,
-                         referralRedeemed: status.referral_redeemed != 0)
+        return HubStatus(
+            schemaVersion: status.schema_version, records: status.records, replicas: status.replicas,
+            referralCodes: status.referral_codes, referralsMade: status.referrals_made,
+            referralRedeemed: status.referral_redeemed != 0)
     }
 
     /// Registers a referral code for the connected user (hc_hub_referral_register).

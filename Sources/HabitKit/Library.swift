@@ -91,10 +91,12 @@ func fill<T>(_ tuple: inout T, with text: String) {
 
 /// Each element of an open C list, through its _count and _get, copied out while the
 /// list still owns what the element points to. The caller frees the list.
-func elements<Element, Value>(of list: OpaquePointer?,
-                              _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
-                              _ get: (UnsafeMutablePointer<UnsafePointer<Element>?>?, OpaquePointer?, Int64) -> Int32,
-                              _ copy: (Element) -> Value) throws(HabitError) -> [Value] {
+func elements<Element, Value>(
+    of list: OpaquePointer?,
+    _ count: (UnsafeMutablePointer<Int64>?, OpaquePointer?) -> Int32,
+    _ get: (UnsafeMutablePointer<UnsafePointer<Element>?>?, OpaquePointer?, Int64) -> Int32,
+    _ copy: (Element) -> Value
+) throws(HabitError) -> [Value] {
     var total: Int64 = 0
     try check(count(&total, list))
     var values: [Value] = []
@@ -109,8 +111,10 @@ func elements<Element, Value>(of list: OpaquePointer?,
 /// The elements a caller-buffer call gives (the header's "Caller buffers": it writes
 /// min(capacity, total) and sets the total). With a guess (a range's length) one call
 /// usually does; without, it asks the total first. Again if the total grew in between.
-func buffered<Element>(_ empty: Element, guess: Int64 = 0,
-                       _ fill: (UnsafeMutablePointer<Element>?, Int64, UnsafeMutablePointer<Int64>) -> Int32) throws(HabitError) -> [Element] {
+func buffered<Element>(
+    _ empty: Element, guess: Int64 = 0,
+    _ fill: (UnsafeMutablePointer<Element>?, Int64, UnsafeMutablePointer<Int64>) -> Int32
+) throws(HabitError) -> [Element] {
     // A guess outside what any call gives (100000) is the caller's bad range: the library says so.
     var capacity = (0...100_000).contains(guess) ? guess : 0
     for _ in 0..<4 {

@@ -150,8 +150,9 @@ extension Store {
         try withHandle { store throws(HabitError) in
             var c = defaultPolicy()
             try check(hc_habit_streak_policy(&c, store, habitID, HC_POLICY_OWN))
-            return HabitStreakPolicy(missAllowance: c.miss_allowance == HC_POLICY_INHERIT ? nil : c.miss_allowance,
-                                     openDay: c.open_day == 0 ? nil : OpenDay(rawValue: c.open_day))
+            return HabitStreakPolicy(
+                missAllowance: c.miss_allowance == HC_POLICY_INHERIT ? nil : c.miss_allowance,
+                openDay: c.open_day == 0 ? nil : OpenDay(rawValue: c.open_day))
         }
     }
 

@@ -235,29 +235,34 @@ extension Streaks {
     /// hc_streak_compute_with_policy when a policy is given; its offDays is not read).
     /// Days may come in any order; days without entries may be left out; up to `best`
     /// (at most Streaks.maxBest) of the longest runs are copied out. Throws .invalid.
-    public static func compute(days: [DayState], rules: HabitRules, policy: StreakPolicy? = nil, asOf: Day,
-                               best: Int = 0) throws(HabitError) -> Streaks {
+    public static func compute(
+        days: [DayState], rules: HabitRules, policy: StreakPolicy? = nil, asOf: Day,
+        best: Int = 0
+    ) throws(HabitError) -> Streaks {
         let states = days.map(\.c)
         var result = hc_streak_result()
         try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
         var runs = [hc_streak](repeating: hc_streak(), count: Streaks.capacity(best))
         var total: Int64 = 0
         try rules.withC { rules throws(HabitError) in
-            try check(states.withUnsafeBufferPointer { days in
-                runs.withUnsafeMutableBufferPointer { buffer in
-                    let out = buffer.isEmpty ? nil : buffer.baseAddress
-                    guard let policy else {
-                        return hc_streak_compute(&result, out, Int64(buffer.count), &total, rules, days.baseAddress,
-                                                 Int64(days.count), asOf.rawValue)
+            try check(
+                states.withUnsafeBufferPointer { days in
+                    runs.withUnsafeMutableBufferPointer { buffer in
+                        let out = buffer.isEmpty ? nil : buffer.baseAddress
+                        guard let policy else {
+                            return hc_streak_compute(
+                                &result, out, Int64(buffer.count), &total, rules, days.baseAddress,
+                                Int64(days.count), asOf.rawValue)
+                        }
+                        var c = defaultPolicy()
+                        c.miss_allowance = policy.missAllowance
+                        c.open_day = policy.openDay.rawValue
+                        c.off_days = policy.offDays.rawValue
+                        return hc_streak_compute_with_policy(
+                            &result, out, Int64(buffer.count), &total, rules, &c, days.baseAddress,
+                            Int64(days.count), asOf.rawValue)
                     }
-                    var c = defaultPolicy()
-                    c.miss_allowance = policy.missAllowance
-                    c.open_day = policy.openDay.rawValue
-                    c.off_days = policy.offDays.rawValue
-                    return hc_streak_compute_with_policy(&result, out, Int64(buffer.count), &total, rules, &c, days.baseAddress,
-                                                         Int64(days.count), asOf.rawValue)
-                }
-            })
+                })
         }
         return Streaks(result, best: Array(runs.prefix(Int(min(max(total, 0), Int64(runs.count))))))
     }
@@ -346,8 +351,10 @@ extension Store {
     /// A group's completion on a day (nil: today), counting due habits, and over a
     /// window, counting due habit-days; group names ignore ASCII case
     /// (hc_group_completion). Throws .invalid, .notFound (no such group).
-    public func groupCompletion(group: String, asOf day: Day? = nil, from: Day,
-                                through: Day) throws(HabitError) -> (day: Completion, window: Completion) {
+    public func groupCompletion(
+        group: String, asOf day: Day? = nil, from: Day,
+        through: Day
+    ) throws(HabitError) -> (day: Completion, window: Completion) {
         try withHandle { store throws(HabitError) in
             var onDay = newCompletion(), window = newCompletion()
             try check(hc_group_completion(&onDay, &window, store, group, day?.rawValue ?? noDay, from.rawValue, through.rawValue))

@@ -318,15 +318,17 @@ extension Store {
     /// It runs on the thread that submits, while this Store is held: a call on this
     /// Store from inside it throws .misuse. What it throws becomes an error verdict
     /// carrying its text.
-    public func registerVerifier(id: String, version: String = "",
-                                 _ judge: @escaping @Sendable (Evidence) throws -> VerifierVerdict) throws(HabitError) {
+    public func registerVerifier(
+        id: String, version: String = "",
+        _ judge: @escaping @Sendable (Evidence) throws -> VerifierVerdict
+    ) throws(HabitError) {
         let box = Unmanaged.passRetained(VerifierBox(judge))
         do throws(HabitError) {
             try withHandle { store throws(HabitError) in
                 try check(hc_verifier_register_v2(store, id, version, callVerifier, box.toOpaque(), releaseVerifier))
             }
         } catch {
-            box.release() // a failed registration leaves user_data ours
+            box.release()  // a failed registration leaves user_data ours
             throw error
         }
     }

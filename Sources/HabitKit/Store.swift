@@ -56,10 +56,12 @@ public final class Store: @unchecked Sendable {
     /// store's verifier closures are released. Later calls throw .misuse; closing
     /// again does nothing.
     public func close() throws(HabitError) {
-        guard let closing = lock.locked({ () -> OpaquePointer? in
-            defer { handle = nil }
-            return handle
-        }) else { return }
+        guard
+            let closing = lock.locked({ () -> OpaquePointer? in
+                defer { handle = nil }
+                return handle
+            })
+        else { return }
         try check(hc_store_close(closing))
     }
 

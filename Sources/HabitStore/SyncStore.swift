@@ -28,7 +28,8 @@ extension Store {
     package func replicaId() throws(HabitError) -> [UInt8] {
         if let cachedReplica { return cachedReplica }
         guard let replica = try db.statement("SELECT replica FROM sync_replica WHERE id = 1").one({ $0.blob(0) }),
-              replica.count == GlobalId.replicaBytes else { throw .corrupt("the store has no replica id") }
+            replica.count == GlobalId.replicaBytes
+        else { throw .corrupt("the store has no replica id") }
         cachedReplica = replica
         return replica
     }
@@ -90,7 +91,8 @@ extension Store {
     }
 
     package func globalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId? {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             SELECT r.replica, o.seq, o.hlc FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep WHERE o.kind = ?1 AND o.local_id = ?2
             """)
         statement.bind(1, kind.rawValue)
@@ -118,7 +120,8 @@ extension Store {
 
     /// Records a register's new winner (a local write always wins: its stamp is the newest).
     func setRegister(_ target: String, hlc: Int64, replica: [UInt8]) throws(HabitError) {
-        let statement = try db.statement("""
+        let statement = try db.statement(
+            """
             INSERT INTO sync_lww(target, hlc, replica) VALUES(?1, ?2, ?3)
             ON CONFLICT(target) DO UPDATE SET hlc = excluded.hlc, replica = excluded.replica
             """)
@@ -178,13 +181,17 @@ extension Store {
                 try logEntry(entry)
             }
             for vacation in try vacations() where try globalId(.vacation, vacation.id) == nil {
-                try logLocal(.vacationAdd(habit: try vacation.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) },
-                                          first: vacation.first, last: vacation.last), creates: .vacation, localId: vacation.id)
+                try logLocal(
+                    .vacationAdd(
+                        habit: try vacation.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) },
+                        first: vacation.first, last: vacation.last), creates: .vacation, localId: vacation.id)
             }
             for proof in try syncedProofs() where try globalId(.proof, proof.id) == nil {
-                try logLocal(.proof(habit: try requireGlobalId(.habit, proof.habitId), day: proof.day, sha256: proof.sha256, size: proof.size,
-                                    mediaType: proof.mediaType, takenAtMs: proof.takenAtMs, receivedAtMs: proof.receivedAtMs, metadata: proof.metadata),
-                             creates: .proof, localId: proof.id)
+                try logLocal(
+                    .proof(
+                        habit: try requireGlobalId(.habit, proof.habitId), day: proof.day, sha256: proof.sha256, size: proof.size,
+                        mediaType: proof.mediaType, takenAtMs: proof.takenAtMs, receivedAtMs: proof.receivedAtMs, metadata: proof.metadata),
+                    creates: .proof, localId: proof.id)
             }
             for (verdict, _) in try verdicts(habitId: nil, proofId: nil) where try globalId(.verdict, verdict.id) == nil {
                 try logVerdict(verdict, id: verdict.id)
@@ -196,8 +203,10 @@ extension Store {
                 }
             }
             for (unlock, day) in try allEmergencyUnlocks() where try globalId(.emergency, unlock.id) == nil {
-                try logLocal(.emergencyUnlock(rule: try requireGlobalId(.shieldRule, unlock.ruleId), atMs: unlock.atMs, day: day,
-                                              minutes: unlock.minutes, reason: unlock.reason), creates: .emergency, localId: unlock.id)
+                try logLocal(
+                    .emergencyUnlock(
+                        rule: try requireGlobalId(.shieldRule, unlock.ruleId), atMs: unlock.atMs, day: day,
+                        minutes: unlock.minutes, reason: unlock.reason), creates: .emergency, localId: unlock.id)
             }
             // Credit accounts (but the default every store has), facts and step reports.
             for account in try creditAccounts() where account.id != 1 {
@@ -207,8 +216,10 @@ extension Store {
             for account in try creditAccounts() {
                 for entry in try creditEntries(accountId: account.id) where entry.isFact {
                     guard try globalId(.credit, entry.id) == nil else { continue }
-                    try logLocal(.credit(account: account.name, kind: entry.kind, minutes: entry.minutes, day: entry.day, atMs: entry.atMs,
-                                         reason: entry.reason), creates: .credit, localId: entry.id)
+                    try logLocal(
+                        .credit(
+                            account: account.name, kind: entry.kind, minutes: entry.minutes, day: entry.day, atMs: entry.atMs,
+                            reason: entry.reason), creates: .credit, localId: entry.id)
                 }
                 for report in try stepReports(accountId: account.id) {
                     guard try globalId(.steps, report.id) == nil else { continue }
@@ -225,7 +236,9 @@ extension Store {
                 try logLocal(.zoneChange(atMs: change.atMs, from: change.from, to: change.to), creates: .zoneChange, localId: change.id)
             }
             for key in SyncOp.syncedSettings.sorted() {
-                if try register(Self.settingTarget(key)) == nil, let value = try setting(key) { try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key)) }
+                if try register(Self.settingTarget(key)) == nil, let value = try setting(key) {
+                    try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key))
+                }
             }
             try db.execute("UPDATE sync_replica SET backfilled = 1 WHERE id = 1")
         }
@@ -240,10 +253,13 @@ extension Store {
     func logCreditRule(_ rule: CreditRule, recordedAtMs: Int64) throws(HabitError) {
         guard let account = try creditAccount(id: rule.accountId) else { throw .notFound("no credit account with id \(rule.accountId)") }
         let habit = try rule.habitId.map { (h) throws(HabitError) in try requireGlobalId(.habit, h) }
-        let (id, hlc) = try logLocal(.creditRule(account: account.name, kind: rule.kind, habit: habit, value: rule.value, fromDay: rule.fromDay,
-                                                 recordedAtMs: recordedAtMs), creates: .creditRule, localId: rule.id)
-        try setRegister(SyncMerge.creditRuleTarget(account: account.name, kind: rule.kind.rawValue, habit: habit, fromDay: rule.fromDay),
-                        hlc: hlc, replica: id.replica)
+        let (id, hlc) = try logLocal(
+            .creditRule(
+                account: account.name, kind: rule.kind, habit: habit, value: rule.value, fromDay: rule.fromDay,
+                recordedAtMs: recordedAtMs), creates: .creditRule, localId: rule.id)
+        try setRegister(
+            SyncMerge.creditRuleTarget(account: account.name, kind: rule.kind.rawValue, habit: habit, fromDay: rule.fromDay),
+            hlc: hlc, replica: id.replica)
     }
 
     /// Logs an award unlocked here: the rule's habit and the cause by global id (a
@@ -265,16 +281,22 @@ extension Store {
             }
         }
         let causeHabit = try unlock.causeHabitId.flatMap { (h) throws(HabitError) in try globalId(.habit, h) }
-        try logLocal(.awardUnlock(rule: rule, scopeHabit: scopeHabit, day: unlock.day, atMs: unlock.atMs, cause: unlock.causeKind,
-                                  causeRecord: causeRecord, causeHabit: causeHabit), creates: .awardUnlock, localId: local)
+        try logLocal(
+            .awardUnlock(
+                rule: rule, scopeHabit: scopeHabit, day: unlock.day, atMs: unlock.atMs, cause: unlock.causeKind,
+                causeRecord: causeRecord, causeHabit: causeHabit), creates: .awardUnlock, localId: local)
     }
 
     /// Every proof's record with its metadata, in id order (what sync carries).
-    package func syncedProofs() throws(HabitError) -> [(id: Int64, habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String,
-                                                        takenAtMs: Int64?, receivedAtMs: Int64, metadata: String?)] {
-        try db.statement("""
+    package func syncedProofs() throws(HabitError) -> [(
+        id: Int64, habitId: Int64, day: Int32, sha256: String, size: Int64, mediaType: String,
+        takenAtMs: Int64?, receivedAtMs: Int64, metadata: String?
+    )] {
+        try db.statement(
+            """
             SELECT id, habit_id, day, sha256, size, media_type, taken_at_ms, received_at_ms, metadata FROM proofs ORDER BY id
-            """).all { (s) throws(HabitError) in
+            """
+        ).all { (s) throws(HabitError) in
             guard let day = Int32(exactly: s.int(2)), let sha = s.text(3), let media = s.text(5) else { throw .corrupt("proof \(s.int(0)) is damaged") }
             return (s.int(0), s.int(1), day, sha, s.int(4), media, s.optionalInt(6), s.int(7), s.text(8))
         }
@@ -282,9 +304,11 @@ extension Store {
 
     func logEntry(_ entry: Entry) throws(HabitError) {
         let undoes = try entry.undoes.map { (target) throws(HabitError) in try requireGlobalId(.entry, target) }
-        try logLocal(.entry(habit: try requireGlobalId(.habit, entry.habitId), day: entry.day, kind: entry.kind, value: entry.value,
-                            recordedAtMs: entry.recordedAtMs, source: entry.source, note: entry.note, undoes: undoes),
-                     creates: .entry, localId: entry.id)
+        try logLocal(
+            .entry(
+                habit: try requireGlobalId(.habit, entry.habitId), day: entry.day, kind: entry.kind, value: entry.value,
+                recordedAtMs: entry.recordedAtMs, source: entry.source, note: entry.note, undoes: undoes),
+            creates: .entry, localId: entry.id)
     }
 
     // MARK: Reading the log
@@ -370,7 +394,9 @@ extension Store {
         let statement = try db.statement("SELECT hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq = ?2")
         statement.bind(1, num)
         statement.bind(2, seq)
-        return try statement.one { RawOp(id: GlobalId(replica: replica, seq: seq), hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2)) }
+        return try statement.one {
+            RawOp(id: GlobalId(replica: replica, seq: seq), hlc: $0.int(0), kind: UInt8(truncatingIfNeeded: $0.int(1)), payload: $0.blob(2))
+        }
     }
 
     /// This store's ops of a replica (by its number here) above a sequence number, in order.
@@ -378,7 +404,9 @@ extension Store {
         let statement = try db.statement("SELECT seq, hlc, kind, payload FROM sync_ops WHERE rep = ?1 AND seq > ?2 ORDER BY seq")
         statement.bind(1, num)
         statement.bind(2, seq)
-        return try statement.all { RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3)) }
+        return try statement.all {
+            RawOp(id: GlobalId(replica: replica, seq: $0.int(0)), hlc: $0.int(1), kind: UInt8(truncatingIfNeeded: $0.int(2)), payload: $0.blob(3))
+        }
     }
 
     /// Moves this store's ops of a forked replica from seq on (SyncFork): each becomes
@@ -418,7 +446,10 @@ extension Store {
             // This store's own replica: its earlier ops stay under its old id, as any
             // replica's; the moved op's replica becomes number 1, this store's own.
             guard let fresh = try db.statement("SELECT max(num) + 1 FROM sync_replicas").one({ $0.int(0) }) else { throw .corrupt("no replica numbers") }
-            for sql in ["UPDATE sync_replicas SET num = ?1 WHERE num = 1", "UPDATE sync_ops SET rep = ?1 WHERE rep = 1", "UPDATE sync_removed SET rep = ?1 WHERE rep = 1"] {
+            for sql in [
+                "UPDATE sync_replicas SET num = ?1 WHERE num = 1", "UPDATE sync_ops SET rep = ?1 WHERE rep = 1",
+                "UPDATE sync_removed SET rep = ?1 WHERE rep = 1",
+            ] {
                 try db.statement(sql).binding(fresh).run()
             }
             try db.statement("INSERT INTO sync_replicas(num, replica) VALUES(1, ?1)").binding(blob: move.to).run()
@@ -431,8 +462,10 @@ extension Store {
             guard let number = try replicaNumber(move.to, create: true) else { throw .corrupt("a replica number was not recorded") }
             target = number
         }
-        for sql in ["UPDATE sync_ops SET rep = ?1, seq = 1, digest = NULL WHERE rep = ?2 AND seq = ?3",
-                    "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3"] {
+        for sql in [
+            "UPDATE sync_ops SET rep = ?1, seq = 1, digest = NULL WHERE rep = ?2 AND seq = ?3",
+            "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3",
+        ] {
             let statement = try db.statement(sql)
             statement.bind(1, target)
             statement.bind(2, source)
@@ -455,7 +488,8 @@ extension Store {
         if op.kind == SyncOp.Kind.habitCreate.rawValue {
             let renamedId = move.renamed(op.id)
             if let habitId = try localId(renamedId, .habit), let habit = try habit(id: habitId),
-               case .habitCreate(let spec, _) = try SyncOp.decode(kind: op.kind, payload: op.payload) {
+                case .habitCreate(let spec, _) = try SyncOp.decode(kind: op.kind, payload: op.payload)
+            {
                 for full in [false, true] where habit.spec.name == SyncMerge.displacedName(spec.name, id: op.id, full: full) {
                     try renameRow(habitId, SyncMerge.displacedName(spec.name, id: renamedId, full: full), id: renamedId)
                 }
@@ -668,8 +702,11 @@ extension Store {
         // Stops at the first gap, or at the first op already digested (all above it are).
         try rows.each(while: { (row) throws(HabitError) -> Bool in
             guard let known = previous, row.int(0) == next, row.optionalInt(4) == nil,
-                  let digest = digest(after: known, RawOp(id: GlobalId(replica: [], seq: next), hlc: row.int(1),
-                                                          kind: UInt8(truncatingIfNeeded: row.int(2)), payload: row.blob(3)))
+                let digest = digest(
+                    after: known,
+                    RawOp(
+                        id: GlobalId(replica: [], seq: next), hlc: row.int(1),
+                        kind: UInt8(truncatingIfNeeded: row.int(2)), payload: row.blob(3)))
             else { return false }
             updates.append((next, digest))
             previous = digest
@@ -702,10 +739,12 @@ extension Store {
     /// wait for a time zone only (a setting, a zone change).
     package func pendingOps(zonesOnly: Bool = false) throws(HabitError) -> [RawOp] {
         let zoneKinds = [SyncOp.Kind.setting, .zoneChange].map { String($0.rawValue) }.joined(separator: ", ")
-        return try db.statement("""
+        return try db.statement(
+            """
             SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
             WHERE o.pending = 1\(zonesOnly ? " AND o.kind IN (\(zoneKinds))" : "") ORDER BY o.hlc, r.replica, o.seq
-            """).all {
+            """
+        ).all {
             RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
         }
     }
@@ -739,13 +778,14 @@ extension Store {
             let name = try claimName(spec.name, for: id)
             var stored = spec
             stored.name = name
-            let statement = try db.statement("""
+            let statement = try db.statement(
+                """
                 INSERT INTO habits(name, kind, target, direction, group_name, unit, routine, proof_required, start_day, archived_day, created_at_ms)
                 VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, NULL, ?10)
                 """)
             bindSpec(statement, stored)
             statement.bind(10, createdAtMs)
-            do throws(HabitError) { try statement.run() } catch where error.code == .conflict {
+            do throws(HabitError) { try statement.run() } catch  where error.code == .conflict {
                 // The name taken after all (a shortened mark shared by two ids): the full mark is unique.
                 bindSpec(statement, stored)
                 statement.bind(1, SyncMerge.displacedName(spec.name, id: id, full: true))
@@ -793,8 +833,9 @@ extension Store {
                 if try undoOf(entryId: target) != nil { return .superseded }
                 undoesLocal = target
             }
-            let local = try writeEntry(habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
-                                       source: source, undoes: undoesLocal, note: note)
+            let local = try writeEntry(
+                habitId: habitLocal, day: day, kind: kind, value: value, recordedAtMs: recordedAtMs,
+                source: source, undoes: undoesLocal, note: note)
             if syncCache.active { syncCache.entryDays[habitLocal, default: []].insert(day) }
             return .applied(remember(id, .entry, local))
         case .vacationAdd(let habit, let first, let last):
@@ -816,8 +857,9 @@ extension Store {
         case .proof(let habit, let day, let sha256, let size, let mediaType, let takenAtMs, let receivedAtMs, let metadata):
             guard let habitLocal = try localId(habit, .habit) else { return .waiting }
             // The evidence bytes stay where they were received: the record comes without its copy.
-            let local = try writeProof(habitId: habitLocal, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
-                                       receivedAtMs: receivedAtMs, metadata: metadata, copy: nil)
+            let local = try writeProof(
+                habitId: habitLocal, day: day, sha256: sha256, size: size, mediaType: mediaType, takenAtMs: takenAtMs,
+                receivedAtMs: receivedAtMs, metadata: metadata, copy: nil)
             return .applied(remember(id, .proof, local))
         case .verdict(let proof, var verdict, let entry):
             guard let proofLocal = try localId(proof, .proof) else { return .waiting }
@@ -857,8 +899,10 @@ extension Store {
             // together they overdraw (the balance then shows the debt). A session's
             // spend or refund arrives as a plain one: sessions unlock the device that bought them.
             let accountId = try creditAccountForSync(account, createdAtMs: atMs)
-            let local = try writeCreditEntry(CreditEntry(id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: atMs, reason: reason,
-                                                         cause: .manual, causeId: nil, habitId: nil, steps: nil))
+            let local = try writeCreditEntry(
+                CreditEntry(
+                    id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: atMs, reason: reason,
+                    cause: .manual, causeId: nil, habitId: nil, steps: nil))
             return .applied(remember(id, .credit, local))
         case .steps(let account, let day, let steps, let atMs):
             let accountId = try creditAccountForSync(account, createdAtMs: atMs)
@@ -893,8 +937,10 @@ extension Store {
                 guard let local = try localId(causeHabit, .habit) else { return .waiting }
                 causeHabitId = local
             }
-            let local = try writeAwardUnlock(AwardUnlock(id: 0, rule: rule, day: day, atMs: atMs, causeKind: cause, causeId: causeId,
-                                                         causeHabitId: causeHabitId))
+            let local = try writeAwardUnlock(
+                AwardUnlock(
+                    id: 0, rule: rule, day: day, atMs: atMs, causeKind: cause, causeId: causeId,
+                    causeHabitId: causeHabitId))
             syncCache.awards.insert(rule.id)
             return .applied(remember(id, .awardUnlock, local))
         case .zoneChange(let atMs, let from, let to):
@@ -974,7 +1020,7 @@ extension Store {
         let statement = try db.statement("UPDATE habits SET name = ?1 WHERE id = ?2")
         statement.bind(1, name)
         statement.bind(2, local)
-        do throws(HabitError) { try statement.run() } catch where error.code == .conflict && id != nil {
+        do throws(HabitError) { try statement.run() } catch  where error.code == .conflict && id != nil {
             guard let id else { throw error }
             statement.bind(1, SyncMerge.displacedName(name, id: id, full: true))
             statement.bind(2, local)
@@ -1040,7 +1086,6 @@ extension Store {
         try statement.run()
     }
 }
-
 
 /// What one sync apply has looked up, valid inside its transaction only.
 package struct SyncCache {

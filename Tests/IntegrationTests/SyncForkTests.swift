@@ -77,8 +77,10 @@ final class SyncForkTests: HabitctlTestCase {
         defer { original.close(); copy.close(); hub.close() }
         func log(_ engine: Engine, _ habit: String, _ day: Int32, _ note: String) throws {
             now += 1_000
-            _ = try engine.append(Engine.NewEntry(habitId: try engine.habit(named: habit).id, kind: .done, day: day, value: 0, atMs: now,
-                                                  source: .manual, note: note))
+            _ = try engine.append(
+                Engine.NewEntry(
+                    habitId: try engine.habit(named: habit).id, kind: .done, day: day, value: 0, atMs: now,
+                    source: .manual, note: note))
         }
         // Interleaved in time: the copy writes first at the fork, the original after.
         try log(copy, "Swim", SyncPropertyTests.firstDay + 1, "swim on the copy")
@@ -138,8 +140,10 @@ final class SyncForkTests: HabitctlTestCase {
         for (logger, (copy, name)) in zip(loggers, zip(copies, ["Gym", "Swim", "Yoga"])) {
             try exchange(logger, copy)
             now += 1_000
-            _ = try logger.append(Engine.NewEntry(habitId: try logger.habit(named: name).id, kind: .done, day: SyncPropertyTests.firstDay + 1, value: 0,
-                                                  atMs: now, source: .manual, note: "on \(name)"))
+            _ = try logger.append(
+                Engine.NewEntry(
+                    habitId: try logger.habit(named: name).id, kind: .done, day: SyncPropertyTests.firstDay + 1, value: 0,
+                    atMs: now, source: .manual, note: "on \(name)"))
         }
         // Then every pair, in an order where one logger meets the later branches first.
         let all = copies + loggers
@@ -176,8 +180,10 @@ final class SyncForkTests: HabitctlTestCase {
         func send(_ from: Engine, to: Engine) throws { _ = try to.syncApply(try from.syncChanges(peerState: try to.syncState())) }
         func log(_ note: String) throws {
             now += 1_000
-            _ = try a.append(Engine.NewEntry(habitId: try a.habit(named: "Swim").id, kind: .done, day: SyncPropertyTests.firstDay + 1, value: 0,
-                                             atMs: now, source: .manual, note: note))
+            _ = try a.append(
+                Engine.NewEntry(
+                    habitId: try a.habit(named: "Swim").id, kind: .done, day: SyncPropertyTests.firstDay + 1, value: 0,
+                    atMs: now, source: .manual, note: note))
         }
         // Three branches from one number, stamps in order: c's Gym, a's Swim, b's Yoga.
         now += 1_000
@@ -222,8 +228,9 @@ final class SyncForkTests: HabitctlTestCase {
 
     /// A daily checkmark habit from the tests' first day.
     static func checkmark(_ name: String) -> HabitSpec {
-        HabitSpec(name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
-                  startDay: SyncPropertyTests.firstDay, schedule: .daily)
+        HabitSpec(
+            name: name, kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime, proofRequired: false,
+            startDay: SyncPropertyTests.firstDay, schedule: .daily)
     }
 
     /// Every entry a store holds, as "habit: note", an undone one marked.
@@ -269,12 +276,16 @@ final class SyncForkTests: HabitctlTestCase {
         defer { try? FileManager.default.removeItem(atPath: dir) }
         // 8,000 entries: an apply long enough to be killed inside.
         let phone = try Engine(path: dir + "/phone.db", options: StoreOptions())
-        let water = try phone.createHabit(HabitSpec(name: "Water", kind: .counter, target: 8, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
-                                                    proofRequired: false, startDay: SyncPropertyTests.firstDay, schedule: .daily), startDay: nil)
+        let water = try phone.createHabit(
+            HabitSpec(
+                name: "Water", kind: .counter, target: 8, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
+                proofRequired: false, startDay: SyncPropertyTests.firstDay, schedule: .daily), startDay: nil)
         try phone.begin()
         for i in 0..<8_000 {
-            _ = try phone.append(Engine.NewEntry(habitId: water, kind: .amount, day: SyncPropertyTests.firstDay + Int32(i % 60), value: Double(i) + 0.1,
-                                                 atMs: SyncPropertyTests.today + Int64(i), source: .manual, note: nil))
+            _ = try phone.append(
+                Engine.NewEntry(
+                    habitId: water, kind: .amount, day: SyncPropertyTests.firstDay + Int32(i % 60), value: Double(i) + 0.1,
+                    atMs: SyncPropertyTests.today + Int64(i), source: .manual, note: nil))
         }
         try phone.commit()
         phone.close()
@@ -327,7 +338,9 @@ final class SyncForkTests: HabitctlTestCase {
         var refused = 0
         for (trial, blocks) in [16, 64, 256, 1024, 4096].enumerated() {
             let store = try newStore("full\(trial)")
-            let stopped = try runProcess(["/bin/bash", "-c", "ulimit -f \(blocks); exec \"$@\"", "sh", Paths.habitctl, "--db", store.path, "sync", "apply", changes])
+            let stopped = try runProcess([
+                "/bin/bash", "-c", "ulimit -f \(blocks); exec \"$@\"", "sh", Paths.habitctl, "--db", store.path, "sync", "apply", changes,
+            ])
             let after = try canonical(store.path)
             if stopped.status != 0 {
                 refused += 1
@@ -514,17 +527,21 @@ extension XCTestCase {
             case 0, 1:
                 let name = "h\(seed)-\(tally.steps)"
                 let counter = rng.percent(40)
-                _ = try engine.createHabit(HabitSpec(name: name, kind: counter ? .counter : .checkmark, target: counter ? 8 : 1, direction: .atLeast,
-                                                     group: nil, unit: nil, routine: .anytime, proofRequired: false,
-                                                     startDay: SyncPropertyTests.firstDay, schedule: .daily), startDay: nil)
+                _ = try engine.createHabit(
+                    HabitSpec(
+                        name: name, kind: counter ? .counter : .checkmark, target: counter ? 8 : 1, direction: .atLeast,
+                        group: nil, unit: nil, routine: .anytime, proofRequired: false,
+                        startDay: SyncPropertyTests.firstDay, schedule: .daily), startDay: nil)
                 holds[d].insert("habit:" + name)
             case 2, 3, 4, 5, 6:
                 guard let habit = rng.pick(try engine.habits(includeArchived: false)) else { continue }
                 let note = "w\(tally.steps)@\(habit.spec.name)"
                 let kind: EntryKind = habit.spec.kind == .counter ? .amount : rng.percent(20) ? .skip : .done
                 let value = kind == .amount ? anyAmount() : 0
-                _ = try engine.append(Engine.NewEntry(habitId: habit.id, kind: kind, day: SyncPropertyTests.firstDay + Int32(rng.below(60)), value: value,
-                                                      atMs: now, source: .manual, note: note))
+                _ = try engine.append(
+                    Engine.NewEntry(
+                        habitId: habit.id, kind: kind, day: SyncPropertyTests.firstDay + Int32(rng.below(60)), value: value,
+                        atMs: now, source: .manual, note: note))
                 if kind == .amount { amounts[note] = value; tally.amounts += 1 }
                 if kind == .skip { tally.skips += 1 }
                 holds[d].insert(note)
@@ -532,8 +549,10 @@ extension XCTestCase {
                 try checkForward(d)
             case 7:
                 guard let habit = rng.pick(try engine.habits(includeArchived: false)),
-                      let target = rng.pick(try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
-                        .filter { $0.entry.kind != .undo && $0.undoneBy == nil }), let note = target.entry.note else { continue }
+                    let target = rng.pick(
+                        try engine.entries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
+                            .filter { $0.entry.kind != .undo && $0.undoneBy == nil }), let note = target.entry.note
+                else { continue }
                 _ = try engine.undo(entryId: target.entry.id)
                 undone[d].insert(note)
                 tally.undos += 1
@@ -592,7 +611,8 @@ extension XCTestCase {
                 let from = rng.below(devices)
                 _ = try engines[from].syncChanges(peerState: try engines[d].syncState())
                 tally.lost += 1
-            case 24, 25 where hubSync != nil:
+            case 24,
+                25 where hubSync != nil:
                 try syncThroughHub(d)
             case 13:
                 // A stale or repeated changeset, delivered late.
@@ -656,4 +676,5 @@ extension XCTestCase {
         }
         if failed || tally.misplaced > 0 { tally.failing.append(seed) }
         return tally
-    }}
+    }
+}
