@@ -22,9 +22,29 @@
 //! - [`Store`] closes on `Drop` (or with [`Store::close`]). It is `Send + Sync`: the header
 //!   lets threads share a handle and serialises calls on it. Lists are not: each is a
 //!   snapshot owned by one thread, and [`List`] copies items out as it iterates.
+//! - A [`List`] borrows its store: dropping or closing the `Store` while a list lives
+//!   does not compile. Its items are `Result`s: an item the library cannot give is an
+//!   error, never a silent end of the iteration.
+//! - Ids are typed where the header has kinds of id: [`HabitId`], [`EntryId`],
+//!   [`ProofId`], [`ShieldRuleId`], ... (`.0` is the C value). "0: every habit" or
+//!   "the store's" is `None`.
+//! - [`Store::transaction`] gives a [`Transaction`] that rolls back on drop; `commit`
+//!   consumes it.
 //! - Struct defaults come from the library's `hc_<struct>_init`, never from copies here.
-//! - Verifier callbacks are closures ([`Store::register_verifier`]); a panic in one becomes
-//!   an error verdict, never an unwind through C.
+//! - Every header function is wrapped, or waived by name with its reason in
+//!   `tests/coverage.rs` (a test fails when the header grows a function the crate
+//!   neither wraps nor waives).
+//!
+//! # Callbacks and panics
+//!
+//! Verifier callbacks are closures ([`Store::register_verifier`]): a panic in one becomes
+//! an error verdict naming the panic. A progress callback ([`Progress`]) that panics
+//! cancels its call, and the panic goes on once the call has returned. Neither ever
+//! unwinds through C. Both rely on catching the unwind: in a program built with
+//! `panic = "abort"` (in its `[profile]`), a panic in a verifier or a progress callback
+//! aborts the whole process at once, as any panic there does, and the store is left as
+//! SQLite leaves it after a crash: every committed write kept, the call under way not
+//! written.
 //!
 //! Linking: see `habitcore-sys` (`HABITCORE_LIB_DIR`, else `pkg-config`). The crate checks
 //! `hc_abi_version()` when a store is opened.
@@ -1560,7 +1580,8 @@ impl Store {
     /// It runs on the thread that submits, while this store is held: a call on this store
     /// from inside it returns `ErrorKind::Misuse` at once (another `Store` on the same file
     /// works). A panic in it becomes an error verdict naming the panic; it never unwinds
-    /// through C.
+    /// through C. Built with `panic = "abort"`, a panic in it aborts the process (see
+    /// "Callbacks and panics" in the crate docs).
     ///
     /// ```
     /// use habitcore::{Judgement, Outcome, Store};
