@@ -363,6 +363,13 @@ c_enum!(/// HC_OUTCOME_*.
 c_enum!(/// HC_EVENT_*.
     EventKind { AwardUnlocked = sys::HC_EVENT_AWARD_UNLOCKED, StreakMilestone = sys::HC_EVENT_STREAK_MILESTONE,
                 TargetReached = sys::HC_EVENT_TARGET_REACHED, ProofVerdict = sys::HC_EVENT_PROOF_VERDICT });
+c_enum!(/// HC_SOURCE_*: where an entry came from.
+    Source { Manual = sys::HC_SOURCE_MANUAL, Import = sys::HC_SOURCE_IMPORT, Health = sys::HC_SOURCE_HEALTH,
+             Proof = sys::HC_SOURCE_PROOF });
+c_enum!(/// HC_STAGE_*: who gave a verdict.
+    Stage { Verifier = sys::HC_STAGE_VERIFIER, Decision = sys::HC_STAGE_DECISION, Review = sys::HC_STAGE_REVIEW });
+c_enum!(/// HC_POLICY_ALL / HC_POLICY_ANY: how a proof policy combines its verifiers.
+    PolicyMode { All = sys::HC_POLICY_ALL, Any = sys::HC_POLICY_ANY });
 c_enum!(/// HC_ROUTINE_*: when in the day a habit is done.
     Routine { Anytime = sys::HC_ROUTINE_ANYTIME, Morning = sys::HC_ROUTINE_MORNING, Day = sys::HC_ROUTINE_DAY,
               Evening = sys::HC_ROUTINE_EVENING });
@@ -641,6 +648,57 @@ pub struct Entry {
     pub undoes: Option<EntryId>,
     pub undone_by: Option<EntryId>,
     pub note: Option<String>,
+    pub source: Source,
+    /// When it happened (UTC ms).
+    pub recorded_at_ms: i64,
+}
+
+/// An entry to append ([`Store::append_entry`]); [`Store::append`] is the short form.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NewEntry {
+    habit: HabitId,
+    kind: EntryKind,
+    value: f64,
+    day: Option<Day>,
+    at_ms: Option<i64>,
+    source: Option<Source>,
+    note: Option<String>,
+    key: Option<String>,
+}
+
+impl NewEntry {
+    /// An entry of `kind` for `habit`, value 0, counting for the day it happens on.
+    pub fn new(habit: HabitId, kind: EntryKind) -> Self {
+        NewEntry { habit, kind, value: 0.0, day: None, at_ms: None, source: None, note: None, key: None }
+    }
+    pub fn value(mut self, value: f64) -> Self {
+        self.value = value;
+        self
+    }
+    /// The local day it counts for (else the day `at_ms` falls on).
+    pub fn day(mut self, day: Day) -> Self {
+        self.day = Some(day);
+        self
+    }
+    /// When it happened (UTC ms; else now).
+    pub fn at_ms(mut self, at_ms: i64) -> Self {
+        self.at_ms = Some(at_ms);
+        self
+    }
+    pub fn source(mut self, source: Source) -> Self {
+        self.source = Some(source);
+        self
+    }
+    pub fn note(mut self, note: &str) -> Self {
+        self.note = Some(note.into());
+        self
+    }
+    /// A retry key: appending again with the same key appends nothing and gives the
+    /// first entry's id, so a caller unsure whether a call went through can repeat it.
+    pub fn key(mut self, key: &str) -> Self {
+        self.key = Some(key.into());
+        self
+    }
 }
 
 /// One habit's day: the fold of its standing entries.
@@ -859,6 +917,10 @@ pub struct Event {
     pub entry_id: Option<EntryId>,
     pub value: f64,
     pub award_id: Option<String>,
+    /// When the entry that caused it was recorded (UTC ms).
+    pub at_ms: i64,
+    /// Whether a reader acknowledged it.
+    pub acknowledged: bool,
 }
 
 /// A reminder rule in force.
@@ -917,14 +979,57 @@ pub struct ProofResult {
     pub message: String,
 }
 
+/// How proofs are judged; fields left unset keep the library's defaults (all verifiers
+/// must approve, thresholds 0.80 and 0.50, no window, one approved proof per day).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ProofPolicy {
+    /// Verifier ids, run in order (none: every proof needs review).
+    pub verifiers: Vec<String>,
+    pub mode: Option<PolicyMode>,
+    /// (approve, review): an approval at or above `approve` approves, one between goes to review.
+    pub thresholds: Option<(f64, f64)>,
+    /// Local minutes `[start, end)` a proof must be received in (may wrap past midnight).
+    pub window: Option<(i32, i32)>,
+    pub one_per_day: Option<bool>,
+}
+
+impl<const N: usize> From<&[&str; N]> for ProofPolicy {
+    fn from(verifiers: &[&str; N]) -> Self {
+        ProofPolicy::from(&verifiers[..])
+    }
+}
+
+impl From<&[&str]> for ProofPolicy {
+    fn from(verifiers: &[&str]) -> Self {
+        ProofPolicy { verifiers: verifiers.iter().map(|v| v.to_string()).collect(), ..ProofPolicy::default() }
+    }
+}
+
 /// A verdict as recorded.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Verdict {
     pub id: VerdictId,
     pub proof_id: ProofId,
+    pub habit_id: HabitId,
+    pub stage: Stage,
     pub outcome: Outcome,
+    pub confidence: f64,
+    /// The proof's day.
+    pub day: Day,
+    pub at_ms: i64,
+    pub duration_us: i64,
+    /// The completion a decision or review appended.
+    pub entry_id: Option<EntryId>,
     pub verifier_id: Option<String>,
+    pub verifier_version: Option<String>,
+    pub reason_code: Option<String>,
     pub message: Option<String>,
+    /// Comma-separated.
+    pub signals: Option<String>,
+    /// Reviews only.
+    pub reviewer: Option<String>,
+    /// The evidence's SHA-256.
+    pub sha256: Option<String>,
 }
 
 // ---- lists -------------------------------------------------------------------------------------------------
@@ -973,8 +1078,8 @@ pub trait ListKind {
 /// assert_eq!(entries.count(), 0);
 /// ```
 ///
-/// Items are `Result`s: a get that fails yields its error (once, then the iteration
-/// ends) rather than ending silently. `collect::<Result<Vec<_>>>()` gathers them.
+/// Items are `Result`s: an item the library cannot give is its error, in its place,
+/// never a silent end; the count stays exact. `collect::<Result<Vec<_>>>()` gathers them.
 pub struct List<'s, K: ListKind> {
     raw: *mut K::Raw,
     index: i64,
@@ -1001,12 +1106,12 @@ impl<K: ListKind> Iterator for List<'_, K> {
         }
         let mut item = ptr::null();
         let status = unsafe { K::get(self.raw, self.index, &mut item) };
-        if status != sys::HC_OK || item.is_null() {
-            // Said once; the list cannot go on past an item it could not read.
-            self.index = self.count;
-            return Some(check(status).and_then(|()| Err(Error { code: sys::HC_E_INTERNAL, message: "the list gave no item".into() })));
-        }
+        // Every index yields one item, read or not, so the length stays exact.
         self.index += 1;
+        if status != sys::HC_OK || item.is_null() {
+            let missing = || Err(Error { code: sys::HC_E_INTERNAL, message: format!("the list gave no item {}", self.index - 1) });
+            return Some(check(status).and_then(|()| missing()));
+        }
         Some(Ok(unsafe { K::convert(&*item) }))
     }
     fn size_hint(&self) -> (usize, Option<usize>) {
@@ -1058,7 +1163,7 @@ list_kind!(/// Ledger entries.
     Entries, Entry, sys::hc_entry_list, sys::hc_entry, hc_entry_list_count, hc_entry_list_get, hc_entry_list_free,
     |e| Entry { id: EntryId(e.id), habit_id: HabitId(e.habit_id), kind: EntryKind::from_raw(e.kind), day: Day(e.day),
                 value: e.value, undoes: nonzero(e.undoes, EntryId), undone_by: nonzero(e.undone_by, EntryId),
-                note: cstr(e.note) });
+                note: cstr(e.note), source: Source::from_raw(e.source), recorded_at_ms: e.recorded_at_ms });
 list_kind!(/// Credit entries.
     CreditEntries, CreditEntry, sys::hc_credit_list, sys::hc_credit_entry, hc_credit_list_count, hc_credit_list_get,
     hc_credit_list_free,
@@ -1074,12 +1179,17 @@ list_kind!(/// Awards.
 list_kind!(/// Events.
     Events, Event, sys::hc_event_list, sys::hc_event, hc_event_list_count, hc_event_list_get, hc_event_list_free,
     |e| Event { id: EventId(e.id), kind: EventKind::from_raw(e.kind), day: Day(e.day), habit_id: nonzero(e.habit_id, HabitId),
-                entry_id: nonzero(e.entry_id, EntryId), value: e.value, award_id: cstr(e.award_id) });
+                entry_id: nonzero(e.entry_id, EntryId), value: e.value, award_id: cstr(e.award_id), at_ms: e.at_ms,
+                acknowledged: e.acknowledged != 0 });
 list_kind!(/// Verdicts.
     Verdicts, Verdict, sys::hc_verdict_list, sys::hc_verdict, hc_verdict_list_count, hc_verdict_list_get,
     hc_verdict_list_free,
-    |v| Verdict { id: VerdictId(v.id), proof_id: ProofId(v.proof_id), outcome: Outcome::from_raw(v.outcome),
-                  verifier_id: cstr(v.verifier_id), message: cstr(v.message) });
+    |v| Verdict { id: VerdictId(v.id), proof_id: ProofId(v.proof_id), habit_id: HabitId(v.habit_id),
+                  stage: Stage::from_raw(v.stage), outcome: Outcome::from_raw(v.outcome), confidence: v.confidence,
+                  day: Day(v.day), at_ms: v.at_ms, duration_us: v.duration_us, entry_id: nonzero(v.entry_id, EntryId),
+                  verifier_id: cstr(v.verifier_id), verifier_version: cstr(v.verifier_version),
+                  reason_code: cstr(v.reason_code), message: cstr(v.message), signals: cstr(v.signals),
+                  reviewer: cstr(v.reviewer), sha256: cstr(v.sha256) });
 list_kind!(/// Reminder rules.
     ReminderRules, ReminderRule, sys::hc_reminder_rule_list, sys::hc_reminder_rule, hc_reminder_rule_list_count,
     hc_reminder_rule_list_get, hc_reminder_rule_list_free,
@@ -1354,11 +1464,27 @@ impl Store {
 
     /// Appends an entry for `day` (None: from now); returns its id.
     pub fn append(&self, habit_id: HabitId, kind: EntryKind, value: f64, day: Option<Day>) -> Result<EntryId> {
+        let mut entry = NewEntry::new(habit_id, kind).value(value);
+        entry.day = day;
+        self.append_entry(&entry)
+    }
+
+    /// Appends an entry with every field the header takes; returns its id (the first
+    /// entry's, for a retry key used before).
+    pub fn append_entry(&self, entry: &NewEntry) -> Result<EntryId> {
         let mut e = defaults!(hc_entry_input_init, sys::hc_entry_input);
-        e.habit_id = habit_id.0;
-        e.kind = kind.raw();
-        e.value = value;
-        e.day = day_or_none(day);
+        let note = opt_text(entry.note.as_deref(), "note")?;
+        let key = opt_text(entry.key.as_deref(), "key")?;
+        e.habit_id = entry.habit.0;
+        e.kind = entry.kind.raw();
+        e.value = entry.value;
+        e.day = day_or_none(entry.day);
+        e.at_ms = entry.at_ms.unwrap_or(0);
+        if let Some(source) = entry.source {
+            e.source = source.raw();
+        }
+        e.note = opt_ptr(&note);
+        e.key = opt_ptr(&key);
         let mut id = 0;
         check(unsafe { sys::hc_entry_append(&mut id, self.raw, &e) })?;
         Ok(EntryId(id))
@@ -1629,11 +1755,27 @@ impl Store {
         check(unsafe { sys::hc_verifier_register_v2(self.raw, c_id.as_ptr(), c"0".as_ptr(), None, ptr::null_mut(), None) })
     }
 
-    /// Sets the proof policy of a habit (None: the store's) to these verifiers, other fields the library's defaults.
-    pub fn set_proof_policy(&self, habit_id: Option<HabitId>, verifiers: &[&str]) -> Result<()> {
+    /// Sets the proof policy of a habit (None: the store's): a [`ProofPolicy`], or just
+    /// the verifiers (`&["a", "b"]`), every other field the library's default.
+    pub fn set_proof_policy(&self, habit_id: Option<HabitId>, policy: impl Into<ProofPolicy>) -> Result<()> {
+        let policy = policy.into();
         let mut p = defaults!(hc_proof_policy_init, sys::hc_proof_policy);
-        let list = c_text(&verifiers.join(","), "verifiers")?;
+        let list = c_text(&policy.verifiers.join(","), "verifiers")?;
         p.verifiers = list.as_ptr();
+        if let Some(mode) = policy.mode {
+            p.mode = mode.raw();
+        }
+        if let Some((approve, review)) = policy.thresholds {
+            p.approve_threshold = approve;
+            p.review_threshold = review;
+        }
+        if let Some((start, end)) = policy.window {
+            p.window_start = start;
+            p.window_end = end;
+        }
+        if let Some(one) = policy.one_per_day {
+            p.one_per_day = one as i32;
+        }
         check(unsafe { sys::hc_proof_policy_set(self.raw, habit_or_zero(habit_id), &p) })
     }
 
@@ -1655,9 +1797,14 @@ impl Store {
         Ok(nonzero(entry, EntryId))
     }
 
-    /// Recorded verdicts of one proof.
+    /// Recorded verdicts of one proof, in append order.
     pub fn verdicts(&self, proof_id: ProofId) -> Result<List<'_, Verdicts>> {
         List::open(self, |out| unsafe { sys::hc_verdict_list_open(out, self.raw, 0, proof_id.0) })
+    }
+
+    /// Recorded verdicts of a habit's proofs (None: every proof), in append order.
+    pub fn habit_verdicts(&self, habit_id: Option<HabitId>) -> Result<List<'_, Verdicts>> {
+        List::open(self, |out| unsafe { sys::hc_verdict_list_open(out, self.raw, habit_or_zero(habit_id), 0) })
     }
 
 }

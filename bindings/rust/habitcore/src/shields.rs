@@ -199,7 +199,7 @@ impl Store {
                 next_change: (s.next_change_ms != 0).then(|| (s.next_change_ms, ShieldCause::from_raw(s.next_cause))),
                 earlier: s.earlier,
                 emergency_left: (s.emergency_left >= 0).then_some(s.emergency_left),
-                outstanding: s.outstanding[..(s.outstanding_count.clamp(0, sys::HC_SHIELD_MAX_HABITS as i32) as usize)]
+                outstanding: s.outstanding[..(s.outstanding_count.clamp(0, sys::HC_SHIELD_MAX_HABITS) as usize)]
                     .iter()
                     .map(|&h| HabitId(h))
                     .collect(),

@@ -214,10 +214,14 @@ fn habits_change_whole_and_entries_undo_last() {
     assert_eq!(store.habit(read.id).unwrap(), changed, "nothing written");
 
     let today = store.today().unwrap();
-    let first = store.append(read.id, EntryKind::Done, 0.0, None).unwrap();
+    let keyed = NewEntry::new(read.id, EntryKind::Done).note("chapter 3").key("tap-1").source(Source::Health).at_ms(store.utc_ms(today, 0).unwrap());
+    let first = store.append_entry(&keyed).unwrap();
+    assert_eq!(store.append_entry(&keyed).unwrap(), first, "a retry with its key appends nothing");
     let undo = store.undo_last(read.id, None).unwrap();
     let entries = all(store.entries(Some(read.id), today, today));
     assert_eq!((entries[0].id, entries[0].undone_by, entries[1].undoes), (first, Some(undo), Some(first)));
+    assert_eq!((entries[0].note.as_deref(), entries[0].source, entries[0].recorded_at_ms), (Some("chapter 3"), Source::Health, store.utc_ms(today, 0).unwrap()));
+    assert_eq!(entries.len(), 2);
     assert_eq!(store.undo_last(read.id, None).unwrap_err().kind(), ErrorKind::NotFound);
 }
 
@@ -397,6 +401,15 @@ fn proofs_keep_evidence_and_plugins_run_as_registered() {
     std::fs::write(&file, [1u8; 40]).unwrap();
     let unkept = store.submit(&ProofInput::file(stretch.id, &file)).unwrap();
     assert_eq!(store.proof_evidence(unkept.proof_id).unwrap_err().kind(), ErrorKind::NotFound);
+    let verdicts = all(store.habit_verdicts(Some(bed.id)));
+    let decision = verdicts.iter().find(|v| v.stage == Stage::Decision).unwrap();
+    assert_eq!((decision.proof_id, decision.habit_id, decision.outcome, decision.entry_id.is_some()), (kept.proof_id, bed.id, Outcome::Approved, true));
+    assert_eq!(verdicts.iter().find(|v| v.verifier_id.as_deref() == Some("yes")).unwrap().reason_code.as_deref(), Some("yes"));
+    assert_eq!(all(store.habit_verdicts(None)).len(), verdicts.len() + all(store.habit_verdicts(Some(stretch.id))).len());
+    // Confidence 0.95 under an approve threshold of 0.99 goes to review.
+    let review = ProofPolicy { verifiers: vec!["yes".into()], thresholds: Some((0.99, 0.5)), one_per_day: Some(false), ..ProofPolicy::default() };
+    store.set_proof_policy(Some(stretch.id), review).unwrap();
+    assert_eq!(store.submit_proof(stretch.id, &[2u8; 50], None).unwrap().outcome, Outcome::NeedsReview);
     let tested = store.test_plugin("yes", &file).unwrap();
     assert_eq!((tested.outcome, tested.message.as_str()), (Outcome::Approved, "40 bytes"));
 
