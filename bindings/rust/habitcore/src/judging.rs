@@ -1,8 +1,8 @@
 //! How days are judged: vacations, store-wide streaks, due lists, group completion,
 //! measurements, and the pure calls that need no store.
 
-use crate::{buffer, c_text, check, day_or_none, opt_text, sys, Completion, Day, DayState, Direction, DueState, HabitId,
-            Kind, Result, Routine, Store, StreakPolicy, Streaks, VacationId};
+use crate::{buffer, c_text, check, day_or_none, opt_text, sys, Completion, Day, DayState, DueState, HabitId, HabitOptions,
+            Result, Routine, Store, StreakPolicy, Streaks, VacationId};
 
 /// A vacation: days excused for one habit, or every habit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,42 +45,20 @@ pub struct StoreStreaks {
     pub active: Streaks,
 }
 
-/// A habit's rules for the pure calls ([`compute_streaks`], [`compute_strength`]);
-/// unset fields keep the library's defaults (`hc_habit_rules_init`).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// A habit's rules for the pure calls ([`compute_streaks`], [`compute_strength`]): what
+/// [`HabitOptions`] says of its kind, target, direction, schedule and start (its other
+/// fields are not read), and the week start; unset fields keep the library's defaults
+/// (`hc_habit_rules_init`: a daily checkmark from day 0, weeks from Monday).
+#[derive(Debug, Clone, Default)]
 pub struct HabitRules {
-    kind: Option<Kind>,
-    target: Option<f64>,
-    direction: Option<Direction>,
-    start: Option<Day>,
-    schedule: Option<String>,
+    habit: HabitOptions,
     week_start: Option<i32>,
 }
 
 impl HabitRules {
-    /// A daily checkmark from day 0, weeks from Monday, unless told otherwise.
-    pub fn new() -> Self {
-        HabitRules::default()
-    }
-    pub fn kind(mut self, kind: Kind) -> Self {
-        self.kind = Some(kind);
-        self
-    }
-    pub fn target(mut self, target: f64) -> Self {
-        self.target = Some(target);
-        self
-    }
-    pub fn direction(mut self, direction: Direction) -> Self {
-        self.direction = Some(direction);
-        self
-    }
-    pub fn start(mut self, day: Day) -> Self {
-        self.start = Some(day);
-        self
-    }
-    pub fn schedule(mut self, schedule: &str) -> Self {
-        self.schedule = Some(schedule.into());
-        self
+    /// The rules of a habit as `habit` describes it.
+    pub fn new(habit: HabitOptions) -> Self {
+        HabitRules { habit, week_start: None }
     }
     /// 0 = Sunday ... 6 = Saturday.
     pub fn week_start(mut self, weekday: i32) -> Self {
@@ -90,20 +68,21 @@ impl HabitRules {
 
     fn with_raw<T>(&self, with: impl FnOnce(&sys::hc_habit_rules) -> Result<T>) -> Result<T> {
         let mut r = defaults!(hc_habit_rules_init, sys::hc_habit_rules);
-        let schedule = opt_text(self.schedule.as_deref(), "schedule")?;
+        let habit = &self.habit;
+        let schedule = opt_text(habit.schedule.as_deref(), "schedule")?;
         if let Some(schedule) = &schedule {
             r.schedule = schedule.as_ptr();
         }
-        if let Some(kind) = self.kind {
+        if let Some(kind) = habit.kind {
             r.kind = kind.raw();
         }
-        if let Some(target) = self.target {
+        if let Some(target) = habit.target {
             r.target = target;
         }
-        if let Some(direction) = self.direction {
+        if let Some(direction) = habit.direction {
             r.direction = direction.raw();
         }
-        if let Some(start) = self.start {
+        if let Some(start) = habit.start {
             r.start_day = start.0;
         }
         if let Some(week_start) = self.week_start {
@@ -118,10 +97,11 @@ impl HabitRules {
 /// streak policy (None: the defaults; its off days are not read).
 ///
 /// ```
-/// use habitcore::{compute_streaks, Day, DayState, HabitRules};
+/// use habitcore::{compute_streaks, Day, DayState, HabitOptions, HabitRules};
 /// let done = |day| DayState { day: Day(day), done: true, skipped: false, value: 1.0, entry_count: 1 };
 /// let days = [done(0), done(1), done(3), done(4), done(5)];
-/// let streaks = compute_streaks(&HabitRules::new(), None, &days, Day(5)).unwrap();
+/// let rules = HabitRules::new(HabitOptions::new("Read").start(Day(0)));
+/// let streaks = compute_streaks(&rules, None, &days, Day(5)).unwrap();
 /// assert_eq!((streaks.current.length, streaks.longest.length), (3, 3));
 /// assert_eq!(streaks.runs.iter().map(|r| r.length).collect::<Vec<_>>(), [3, 2]);
 /// ```

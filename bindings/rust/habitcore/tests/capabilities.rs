@@ -4,29 +4,9 @@
 //! plugins, reminders, shields and sync.
 use habitcore::*;
 use std::ops::ControlFlow;
-use std::path::PathBuf;
 
-struct Dir(PathBuf);
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!("habitcore-rs-cap-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn store(&self) -> Store {
-        Store::open(self.0.join("habits.db")).unwrap()
-    }
-}
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn all<T>(list: Result<impl Iterator<Item = Result<T>>>) -> Vec<T> {
-    list.unwrap().collect::<Result<Vec<T>>>().unwrap()
-}
+mod support;
+use support::{all, Dir};
 
 /// A small seeded generator (no crate dependency): the same seed, the same history.
 struct Lcg(u64);
@@ -39,7 +19,7 @@ impl Lcg {
 
 #[test]
 fn a_transaction_rolls_back_on_drop_and_on_an_error_and_commits_when_told() {
-    let dir = Dir::new("tx");
+    let dir = Dir::new("cap-tx");
     let mut store = dir.store();
     {
         let tx = store.transaction().unwrap();
@@ -75,7 +55,7 @@ fn a_transaction_rolls_back_on_drop_and_on_an_error_and_commits_when_told() {
 
 #[test]
 fn files_export_and_import_with_progress_and_cancel() {
-    let dir = Dir::new("files");
+    let dir = Dir::new("cap-files");
     let store = dir.store();
     let read = store.create_habit(&HabitOptions::new("Read").start(Day::parse("2026-01-01").unwrap())).unwrap();
     for n in 0..200 {
@@ -117,7 +97,7 @@ fn files_export_and_import_with_progress_and_cancel() {
 
 #[test]
 fn other_apps_data_comes_in_and_goes_out() {
-    let dir = Dir::new("apps");
+    let dir = Dir::new("cap-apps");
     let store = dir.store();
     let day = Day::parse("2026-02-01").unwrap();
     let read = store.create_habit(&HabitOptions::new("Read").start(day)).unwrap();
@@ -149,7 +129,7 @@ fn other_apps_data_comes_in_and_goes_out() {
 
 #[test]
 fn store_settings_read_back_as_set() {
-    let dir = Dir::new("settings");
+    let dir = Dir::new("cap-settings");
     let store = dir.store();
     assert!(store.schema_version().unwrap() >= 1);
     assert!(library_version_number() >= 1_001_000);
@@ -192,7 +172,7 @@ fn store_settings_read_back_as_set() {
 
 #[test]
 fn habits_change_whole_and_entries_undo_last() {
-    let dir = Dir::new("update");
+    let dir = Dir::new("cap-update");
     let store = dir.store();
     let read = store.create_habit(&HabitOptions::new("Read").group("mind").unit("pages")).unwrap();
     assert_eq!((read.group.as_deref(), read.unit.as_deref()), (Some("mind"), Some("pages")));
@@ -228,7 +208,7 @@ fn habits_change_whole_and_entries_undo_last() {
 /// For every seeded history, the pure calls give what the store gives for the same days.
 #[test]
 fn pure_streaks_and_strength_agree_with_the_store_over_seeded_histories() {
-    let dir = Dir::new("pure");
+    let dir = Dir::new("cap-pure");
     let store = dir.store();
     let policy = StreakPolicy { miss_allowance: 1, open_day: OpenDay::Previous, off_days: OffDays::Skip };
     store.set_streak_policy(policy).unwrap();
@@ -247,7 +227,7 @@ fn pure_streaks_and_strength_agree_with_the_store_over_seeded_histories() {
         }
         let as_of = start.plus(60 + random.below(30) as i32);
         let days = store.day_states(habit.id, start, as_of).unwrap();
-        let rules = HabitRules::new().schedule(schedule).start(start);
+        let rules = HabitRules::new(HabitOptions::new("Pure").schedule(schedule).start(start)).week_start(1);
         let pure = compute_streaks(&rules, Some(policy), &days, as_of).unwrap();
         assert_eq!(pure, store.streaks(habit.id, Some(as_of)).unwrap(), "seed {seed}, {schedule}");
         let strength = compute_strength(&rules, &days, start, as_of).unwrap();
@@ -255,13 +235,13 @@ fn pure_streaks_and_strength_agree_with_the_store_over_seeded_histories() {
         // The open day differs by design (to_day for the pure call, today for the store's).
         assert_eq!(strength[..strength.len() - 1], stored[..stored.len() - 1], "seed {seed}, {schedule}");
     }
-    let invalid = compute_streaks(&HabitRules::new().schedule("weekly:9"), None, &[], Day(10)).unwrap_err();
+    let invalid = compute_streaks(&HabitRules::new(HabitOptions::new("Bad").schedule("weekly:9")), None, &[], Day(10)).unwrap_err();
     assert_eq!(invalid.kind(), ErrorKind::Invalid);
 }
 
 #[test]
 fn vacations_due_groups_measurements_and_the_store_streaks() {
-    let dir = Dir::new("judging");
+    let dir = Dir::new("cap-judging");
     let store = dir.store();
     let today = store.today().unwrap();
     let start = today.plus(-10);
@@ -306,7 +286,7 @@ fn vacations_due_groups_measurements_and_the_store_streaks() {
 
 #[test]
 fn credits_by_account_with_rules_adjustments_and_sessions() {
-    let dir = Dir::new("credits");
+    let dir = Dir::new("cap-credits");
     let store = dir.store();
     let kids = store.create_account("kids").unwrap();
     assert_eq!(store.find_account("KIDS").unwrap(), kids);
@@ -343,7 +323,7 @@ fn credits_by_account_with_rules_adjustments_and_sessions() {
 
 #[test]
 fn the_award_catalogue_progress_and_referrals() {
-    let dir = Dir::new("awards");
+    let dir = Dir::new("cap-awards");
     let store = dir.store();
     let catalogue = store.award_catalog_json().unwrap();
     assert!(catalogue.contains("\"metric\""), "{catalogue}");
@@ -382,7 +362,7 @@ fn the_award_catalogue_progress_and_referrals() {
 #[test]
 fn proofs_keep_evidence_and_plugins_run_as_registered() {
     use std::os::unix::fs::PermissionsExt;
-    let dir = Dir::new("plugins");
+    let dir = Dir::new("cap-plugins");
     let store = dir.store();
     let bed = store.create_habit(&HabitOptions::new("Bed")).unwrap();
     store.register_verifier("yes", "1", |e| Judgement {
@@ -432,7 +412,7 @@ fn proofs_keep_evidence_and_plugins_run_as_registered() {
 
 #[test]
 fn reminder_rules_change_from_a_day_and_instants_snooze() {
-    let dir = Dir::new("reminders");
+    let dir = Dir::new("cap-reminders");
     let store = dir.store();
     let today = store.today().unwrap();
     let read = store.create_habit(&HabitOptions::new("Read").start(today.plus(-3))).unwrap();
@@ -465,7 +445,7 @@ fn reminder_rules_change_from_a_day_and_instants_snooze() {
 
 #[test]
 fn shields_lift_on_completion_and_report_what_comes_next() {
-    let dir = Dir::new("shields");
+    let dir = Dir::new("cap-shields");
     let store = dir.store();
     let bed = store.create_habit(&HabitOptions::new("Bed")).unwrap();
     let mut rule = ShieldRule::new("Mornings", &[bed.id]).unwrap();
@@ -516,7 +496,7 @@ fn shields_lift_on_completion_and_report_what_comes_next() {
 
 #[test]
 fn sync_names_replicas_and_carries_evidence_when_asked() {
-    let dir = Dir::new("sync");
+    let dir = Dir::new("cap-sync");
     let phone = Store::open(dir.0.join("phone.db")).unwrap();
     let laptop = Store::open(dir.0.join("laptop.db")).unwrap();
     let (phone_id, laptop_id) = (phone.replica_id().unwrap(), laptop.replica_id().unwrap());

@@ -1,26 +1,10 @@
 //! The safe crate against the real library: every group it wraps, and bad input.
 use habitcore::{Day, Direction, Display, EntryKind, ErrorKind, EventKind, HabitOptions, Judgement, Kind, Outcome, SettingsChange, Store};
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
-struct Dir(PathBuf);
-impl Dir {
-    fn new(name: &str) -> Dir {
-        let dir = std::env::temp_dir().join(format!("habitcore-rs-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Dir(dir)
-    }
-    fn store(&self) -> Store {
-        Store::open(self.0.join("habits.db")).unwrap()
-    }
-}
-impl Drop for Dir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+mod support;
+use support::Dir;
 
 fn d(text: &str) -> Day {
     Day::parse(text).unwrap()
