@@ -1921,4 +1921,46 @@ mod tests {
         }
         assert_eq!(Error { code: sys::HC_E_CANCELLED + 1, message: String::new() }.kind(), ErrorKind::Other);
     }
+
+    /// A list whose second item cannot be read: the iteration says so in its place and
+    /// goes on, never ending early (the kind's functions stand in for the library's).
+    struct Flaky;
+    impl ListKind for Flaky {
+        type Item = i64;
+        type Raw = i64;
+        type Native = i64;
+        unsafe fn count(_: *const i64, out: *mut i64) -> i32 {
+            *out = 3;
+            sys::HC_OK
+        }
+        unsafe fn get(list: *const i64, index: i64, out: *mut *const i64) -> i32 {
+            if index == 1 {
+                return sys::HC_E_INVALID;
+            }
+            *out = list;
+            sys::HC_OK
+        }
+        unsafe fn free(_: *mut i64) {}
+        unsafe fn convert(item: &i64) -> i64 {
+            *item
+        }
+    }
+
+    #[test]
+    fn a_list_item_that_cannot_be_read_is_an_error_in_its_place() {
+        let dir = std::env::temp_dir().join(format!("habitcore-rs-flaky-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let store = Store::open(dir.join("flaky.db")).unwrap();
+        let mut value = 7i64;
+        let list = List::<Flaky>::open(&store, |out| {
+            unsafe { *out = &mut value };
+            sys::HC_OK
+        })
+        .unwrap();
+        assert_eq!(list.len(), 3);
+        let items: Vec<_> = list.map(|item| item.map_err(|e| e.kind())).collect();
+        assert_eq!(items, [Ok(7), Err(ErrorKind::Invalid), Ok(7)]);
+        drop(store);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }
