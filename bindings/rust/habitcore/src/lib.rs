@@ -370,6 +370,17 @@ c_enum!(/// HC_STAGE_*: who gave a verdict.
     Stage { Verifier = sys::HC_STAGE_VERIFIER, Decision = sys::HC_STAGE_DECISION, Review = sys::HC_STAGE_REVIEW });
 c_enum!(/// HC_POLICY_ALL / HC_POLICY_ANY: how a proof policy combines its verifiers.
     PolicyMode { All = sys::HC_POLICY_ALL, Any = sys::HC_POLICY_ANY });
+c_enum!(/// HC_METRIC_*: what an award counts.
+    Metric { CurrentStreak = sys::HC_METRIC_CURRENT_STREAK, LongestStreak = sys::HC_METRIC_LONGEST_STREAK,
+             TotalCompletions = sys::HC_METRIC_TOTAL_COMPLETIONS, PerfectDays = sys::HC_METRIC_PERFECT_DAYS,
+             ActiveDayStreak = sys::HC_METRIC_ACTIVE_DAY_STREAK, VerifiedProofs = sys::HC_METRIC_VERIFIED_PROOFS,
+             HabitsCreated = sys::HC_METRIC_HABITS_CREATED, CreditsEarned = sys::HC_METRIC_CREDITS_EARNED,
+             ReferralsRedeemed = sys::HC_METRIC_REFERRALS_REDEEMED, ActiveHabits = sys::HC_METRIC_ACTIVE_HABITS });
+c_enum!(/// HC_SCOPE_*: which habits an award looks at.
+    Scope { Habit = sys::HC_SCOPE_HABIT, Any = sys::HC_SCOPE_ANY, All = sys::HC_SCOPE_ALL });
+c_enum!(/// HC_CAUSE_*: what wrote a credit entry.
+    CreditCause { Steps = sys::HC_CAUSE_STEPS, HabitEntry = sys::HC_CAUSE_HABIT_ENTRY, Session = sys::HC_CAUSE_SESSION,
+                  Manual = sys::HC_CAUSE_MANUAL, Expiry = sys::HC_CAUSE_EXPIRY });
 c_enum!(/// HC_ROUTINE_*: when in the day a habit is done.
     Routine { Anytime = sys::HC_ROUTINE_ANYTIME, Morning = sys::HC_ROUTINE_MORNING, Day = sys::HC_ROUTINE_DAY,
               Evening = sys::HC_ROUTINE_EVENING });
@@ -856,8 +867,7 @@ pub struct CreditEntry {
     pub minutes: i64,
     pub day: Day,
     pub reason: Option<String>,
-    /// HC_CAUSE_* (1 steps, 2 habit entry, 3 session, 4 manual, 5 expiry).
-    pub cause: i32,
+    pub cause: CreditCause,
     /// What caused it (an entry, a session), when anything.
     pub cause_id: Option<i64>,
     pub habit_id: Option<HabitId>,
@@ -897,10 +907,8 @@ pub struct Award {
     pub description: Option<String>,
     pub icon: Option<String>,
     pub tier: i32,
-    /// HC_METRIC_*.
-    pub metric: i32,
-    /// HC_SCOPE_*.
-    pub scope: i32,
+    pub metric: Metric,
+    pub scope: Scope,
     /// HC_SCOPE_HABIT: the habit.
     pub habit_id: Option<HabitId>,
     /// The day the threshold was crossed, once unlocked.
@@ -1168,13 +1176,13 @@ list_kind!(/// Credit entries.
     CreditEntries, CreditEntry, sys::hc_credit_list, sys::hc_credit_entry, hc_credit_list_count, hc_credit_list_get,
     hc_credit_list_free,
     |e| CreditEntry { id: CreditEntryId(e.id), account_id: AccountId(e.account_id), kind: e.kind, minutes: e.minutes,
-                      day: Day(e.day), reason: cstr(e.reason), cause: e.cause, cause_id: nonzero(e.cause_id, |c| c),
+                      day: Day(e.day), reason: cstr(e.reason), cause: CreditCause::from_raw(e.cause), cause_id: nonzero(e.cause_id, |c| c),
                       habit_id: nonzero(e.habit_id, HabitId), steps: e.steps, at_ms: e.at_ms });
 list_kind!(/// Awards.
     Awards, Award, sys::hc_award_list, sys::hc_award, hc_award_list_count, hc_award_list_get, hc_award_list_free,
     |a| Award { id: cstr(a.id).unwrap_or_default(), title: cstr(a.title).unwrap_or_default(), threshold: a.threshold,
                 value: a.value, unlocked: a.unlocked != 0, description: cstr(a.description), icon: cstr(a.icon),
-                tier: a.tier, metric: a.metric, scope: a.scope, habit_id: nonzero(a.habit_id, HabitId),
+                tier: a.tier, metric: Metric::from_raw(a.metric), scope: Scope::from_raw(a.scope), habit_id: nonzero(a.habit_id, HabitId),
                 unlocked_day: (a.unlocked_day != sys::HC_DAY_NONE).then_some(Day(a.unlocked_day)) });
 list_kind!(/// Events.
     Events, Event, sys::hc_event_list, sys::hc_event, hc_event_list_count, hc_event_list_get, hc_event_list_free,

@@ -318,6 +318,8 @@ fn credits_by_account_with_rules_adjustments_and_sessions() {
     assert_eq!(account.balance().unwrap(), 25 + refund);
     let kinds: Vec<_> = all(account.entries(store.today().unwrap(), store.today().unwrap())).iter().map(|e| e.kind).collect();
     assert_eq!(kinds.last(), Some(&5), "the refund is the last entry");
+    let causes: Vec<_> = all(account.entries(store.today().unwrap(), store.today().unwrap())).iter().map(|e| e.cause).collect();
+    assert_eq!(causes[..3], [CreditCause::Steps, CreditCause::HabitEntry, CreditCause::Manual]);
     assert_eq!(account.set_rule(CreditRule::StepsPerMinute(0), None).unwrap_err().kind(), ErrorKind::Invalid);
 }
 
@@ -336,6 +338,7 @@ fn the_award_catalogue_progress_and_referrals() {
     let unlocked = all(store.unlocked_awards());
     assert_eq!(unlocked.iter().map(|a| &a.id).collect::<Vec<_>>(), newly.iter().map(|a| &a.id).collect::<Vec<_>>());
     assert!(unlocked.iter().all(|a| a.unlocked_day == Some(store.today().unwrap())));
+    assert!(unlocked.iter().any(|a| (a.metric, a.scope) == (Metric::TotalCompletions, Scope::All)), "{unlocked:?}");
 
     let error = store.load_award_catalog("[{\"id\":\"x\"}]").unwrap_err();
     assert_eq!(error.kind(), ErrorKind::Invalid);
