@@ -20,7 +20,7 @@ fn main() -> habitcore::Result<()> {
         reason_code: "magic".into(),
         message: format!("a {}-byte JPEG", evidence.data.len()),
     })?;
-    store.set_proof_policy(0, &["jpeg"])?;
+    store.set_proof_policy(None, &["jpeg"])?;
     let mut photo = vec![0xFF, 0xD8, 0xFF, 0xE0];
     photo.resize(400, 0);
     let proof = store.submit_proof(store.create_habit(&HabitOptions::new("Stretch"))?.id, &photo, Some("image/jpeg"))?;
