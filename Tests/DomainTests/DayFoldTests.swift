@@ -88,4 +88,45 @@ final class DayFoldTests: XCTestCase {
         XCTAssertThrowsError(try EntryRules.validate(day: 12, today: 10))
         XCTAssertNoThrow(try EntryRules.validate(day: 11, today: 10))
     }
+
+    /// Folding many days walks the versions once (JudgedSpecs) and must judge each
+    /// day exactly as the version in force on it does: random seeded versions,
+    /// targets, directions and entries, against a per-day fold by versions.spec(_:on:).
+    func testAFoldOverManyDaysJudgesEachDayByItsVersion() {
+        for seed in UInt64(1)...200 {
+            var random = SplitMix(seed: seed)
+            let kind: HabitKind = [.checkmark, .counter, .duration, .measurement].randomElement(using: &random) ?? .counter
+            let base = spec(kind, target: Double(Int.random(in: 1...9, using: &random)))
+            var versions: [SettingsVersion] = []
+            var from = Int32.random(in: -5...20, using: &random)
+            for _ in 0..<Int.random(in: 0...5, using: &random) {
+                versions.append(
+                    SettingsVersion(
+                        fromDay: from, schedule: .daily, target: Double(Int.random(in: 1...9, using: &random)),
+                        direction: Bool.random(using: &random) ? .atLeast : .atMost))
+                from += Int32.random(in: 1...15, using: &random)
+            }
+            var entries: [Entry] = []
+            for _ in 0..<Int.random(in: 0...60, using: &random) {
+                let kinds: [EntryKind] = kind == .checkmark ? [.done, .skip] : [.amount, .total, .skip, .done]
+                entries.append(
+                    entry(
+                        kinds.randomElement(using: &random) ?? .amount, Double(Int.random(in: 0...6, using: &random)),
+                        day: Int32.random(in: -10...90, using: &random)))
+            }
+            let sorted = entries.sorted { ($0.day, $0.id) < ($1.day, $1.id) }
+            let cancelled = DayFold.cancelledIds(in: entries)
+            let byDay = Dictionary(grouping: sorted, by: \.day)
+            let expected = byDay.keys.sorted().map { day in
+                DayFold.fold(byDay[day] ?? [], day: day, habit: versions.spec(base, on: day), cancelled: cancelled)
+            }
+            XCTAssertEqual(DayFold.sortedStates(sorted, habit: base, versions: versions), expected, "seed \(seed)")
+            XCTAssertEqual(DayFold.sparseStates(entries, habit: base, versions: versions), expected, "seed \(seed)")
+            let every = DayFold.states(entries, from: -12, to: 95, habit: base, versions: versions)
+            for state in every {
+                let reference = DayFold.fold(byDay[state.day] ?? [], day: state.day, habit: versions.spec(base, on: state.day), cancelled: cancelled)
+                XCTAssertEqual(state, reference, "seed \(seed), day \(state.day)")
+            }
+        }
+    }
 }

@@ -81,6 +81,14 @@ extension Array where Element == SettingsVersion {
         return spec.judged(by: version)
     }
 
+    /// The days the version at `index` governs: from its fromDay (the first version:
+    /// from the first day) to the day before the next version's.
+    func days(ofVersionAt index: Int) -> ClosedRange<Int32> {
+        let first = index == 0 ? Int32.min : self[index].fromDay
+        let last = index + 1 < count ? self[index + 1].fromDay &- 1 : Int32.max
+        return first...Swift.max(first, last)
+    }
+
     /// The archived stretches before the last version (each [first, last]): days on which
     /// no day was due, read as excused. A habit archived now ends its history at
     /// `archivedDay` instead (the last version's stretch is not listed).
@@ -110,5 +118,31 @@ extension Array where Element == SettingsVersion {
             $0.target != first.target || $0.direction != first.direction || $0.proofRequired != first.proofRequired
                 || $0.group != first.group || $0.archived
         }
+    }
+}
+
+/// The spec each day is judged by, for a walk over many days: a version's spec
+/// is built once for the run of days it governs, not once a day (a fold of ten
+/// years read the habit's strings 3,650 times).
+package struct JudgedSpecs {
+    private let base: HabitSpec
+    private let versions: [SettingsVersion]
+    /// The spec of the days in `governs` (nil: not built yet).
+    package private(set) var current: HabitSpec
+    private var governs: ClosedRange<Int32>?
+
+    package init(_ spec: HabitSpec, versions: [SettingsVersion]) {
+        base = spec
+        self.versions = versions
+        current = spec
+        governs = versions.isEmpty ? Int32.min...Int32.max : nil
+    }
+
+    /// Makes `current` the spec of `day`.
+    package mutating func move(to day: Int32) {
+        if let governs, governs.contains(day) { return }
+        guard let index = versions.index(on: day) else { return }
+        current = base.judged(by: versions[index])
+        governs = versions.days(ofVersionAt: index)
     }
 }

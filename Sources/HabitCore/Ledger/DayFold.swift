@@ -83,9 +83,11 @@ package enum DayFold {
         for entry in entries where entry.day >= from && entry.day <= to { byDay[entry.day, default: []].append(entry) }
         var result: [DayState] = []
         result.reserveCapacity(Int(to) - Int(from) + 1)
+        var specs = JudgedSpecs(habit, versions: versions)
         var day = from
         while true {
-            result.append(fold(byDay[day] ?? [], day: day, habit: versions.spec(habit, on: day), cancelled: cancelled))
+            specs.move(to: day)
+            result.append(fold(byDay[day] ?? [], day: day, habit: specs.current, cancelled: cancelled))
             if day == to { break }
             day += 1
         }
@@ -98,12 +100,14 @@ package enum DayFold {
     package static func sortedStates(_ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = []) -> [DayState] {
         let cancelled = cancelledIds(in: entries)
         var result: [DayState] = []
+        var specs = JudgedSpecs(habit, versions: versions)
         var first = entries.startIndex
         while first < entries.endIndex {
             let day = entries[first].day
             var end = first + 1
             while end < entries.endIndex && entries[end].day == day { end += 1 }
-            result.append(fold(entries[first..<end], day: day, habit: versions.spec(habit, on: day), cancelled: cancelled))
+            specs.move(to: day)
+            result.append(fold(entries[first..<end], day: day, habit: specs.current, cancelled: cancelled))
             first = end
         }
         return result
@@ -114,6 +118,10 @@ package enum DayFold {
         let cancelled = cancelledIds(in: entries)
         var byDay: [Int32: [Entry]] = [:]
         for entry in entries { byDay[entry.day, default: []].append(entry) }
-        return byDay.keys.sorted().map { fold(byDay[$0] ?? [], day: $0, habit: versions.spec(habit, on: $0), cancelled: cancelled) }
+        var specs = JudgedSpecs(habit, versions: versions)
+        return byDay.keys.sorted().map { (day) in
+            specs.move(to: day)
+            return fold(byDay[day] ?? [], day: day, habit: specs.current, cancelled: cancelled)
+        }
     }
 }
