@@ -268,9 +268,9 @@ def _minute(minute: int, default: int) -> int | None:
 
 
 def _shield_rule(r: N.ShieldRule) -> ShieldRule:
-    return ShieldRule(id=r.id, name=_dec(r.name), key=_dec(r.key),
+    return ShieldRule(id=r.id, name=_str(r.name), key=_str(r.key),
                       habit_ids=tuple(r.habit_ids[i] for i in range(r.habit_count)) if r.habit_ids else (),
-                      days=_dec(r.days), start_minute=_minute(r.start_minute, N.HC_SHIELD_DAY_START),
+                      days=_str(r.days), start_minute=_minute(r.start_minute, N.HC_SHIELD_DAY_START),
                       end_minute=_minute(r.end_minute, N.HC_SHIELD_MIDNIGHT), lift=_enum(ShieldLift, r.lift),
                       session_lifts=bool(r.session_lifts), cutoff_lifts=bool(r.cutoff_lifts),
                       excused_lifts=bool(r.excused_lifts), fail_closed=bool(r.fail_closed),
@@ -1396,16 +1396,16 @@ class Store:
 
     # ---- shields (the conventions are the header's, above HC_SHIELD_LIFT_ALL)
 
-    def _shield_rule(self, habits: Iterable[HabitRef], settings: dict[str, Any]) -> tuple[N.ShieldRule, Any]:
-        """A hc_shield_rule from the library's defaults and the settings given (None: keep the default),
-        with the habit id array it points into."""
+    def _shield_rule(self, settings: dict[str, Any]) -> tuple[N.ShieldRule, Any]:
+        """A hc_shield_rule from the library's defaults and the arguments of add_shield (None:
+        keep the default), with the habit id array it points into."""
         r = _init(N.ShieldRule)
-        ids = [_hid(habit) for habit in habits]
+        ids = [_hid(habit) for habit in settings["habits"]]
         array = (ctypes.c_int64 * max(len(ids), 1))(*ids)
         r.habit_ids, r.habit_count = ctypes.cast(array, N.I64P), len(ids)
-        for field in ("name", "key", "days"):
-            if settings[field] is not None:
-                setattr(r, field, _enc(settings[field], field))
+        r.name, r.key = _enc(settings["name"], "name"), _enc(settings["key"], "key")
+        if settings["days"] is not None:
+            r.days = _enc(settings["days"], "days")
         for field in ("start_minute", "end_minute", "budget_count"):
             if settings[field] is not None:
                 setattr(r, field, _i32(settings[field], field))
@@ -1418,8 +1418,7 @@ class Store:
             r.budget_period = int(settings["budget"])
         return r, array
 
-    def add_shield(self, habits: Iterable[HabitRef], *, name: str | None = None, key: str | None = None,
-                   days: str | None = None, start_minute: int | None = None, end_minute: int | None = None,
+    def add_shield(self, name: str, habits: Iterable[HabitRef], key: str, *, days: str | None = None, start_minute: int | None = None, end_minute: int | None = None,
                    lift: ShieldLift | None = None, session_lifts: bool | None = None, cutoff_lifts: bool | None = None,
                    excused_lifts: bool | None = None, fail_closed: bool | None = None, budget: ShieldBudget | None = None,
                    budget_count: int | None = None, start: DateLike | None = None) -> int:
@@ -1428,24 +1427,24 @@ class Store:
         It shields local minutes start_minute (None: the store's day start) to end_minute,
         the cutoff (None: midnight), on the dates days selects (schedule text; None:
         daily), until the habits (1..16) are done: all of them, or any with
-        ``lift=ShieldLift.ANY``. ``key`` is the app's own (its set of blocked apps).
+        ``lift=ShieldLift.ANY``. ``key`` (not empty) is the app's own: its set of blocked apps.
         Arguments left None keep the library's defaults (every ``*_lifts`` and
         fail_closed on, emergency unlocks unlimited)."""
-        r, array = self._shield_rule(habits, locals())
+        r, array = self._shield_rule(locals())
         out = ctypes.c_int64()
         _check(lib.hc_shield_rule_add(ctypes.byref(out), self._h, ctypes.byref(r), _day(start, "start")))
         del array
         return out.value
 
-    def update_shield(self, rule_id: int, habits: Iterable[HabitRef], *, name: str | None = None,
-                      key: str | None = None, days: str | None = None, start_minute: int | None = None,
+    def update_shield(self, rule_id: int, name: str, habits: Iterable[HabitRef], key: str, *,
+                      days: str | None = None, start_minute: int | None = None,
                       end_minute: int | None = None, lift: ShieldLift | None = None, session_lifts: bool | None = None,
                       cutoff_lifts: bool | None = None, excused_lifts: bool | None = None,
                       fail_closed: bool | None = None, budget: ShieldBudget | None = None,
                       budget_count: int | None = None, start: DateLike | None = None) -> None:
         """Replaces a rule from start on (today or later; None: today) with what the arguments
         say, as :meth:`add_shield` reads them; the days before keep the version they had."""
-        r, array = self._shield_rule(habits, locals())
+        r, array = self._shield_rule(locals())
         _check(lib.hc_shield_rule_update(self._h, _i64(rule_id, "rule_id"), ctypes.byref(r), _day(start, "start")))
         del array
 

@@ -431,10 +431,10 @@ class ShieldRule:
     """A shield rule as in force on a day (hc_shield_rule): when a person's apps are blocked."""
 
     id: int
-    name: str | None
-    key: str | None
+    name: str
+    key: str  # the app's own: its set of blocked apps
     habit_ids: tuple[int, ...]
-    days: str | None
+    days: str  # schedule text: "daily", "days:mon,fri", ...
     start_minute: int | None  # None: the store's day start
     end_minute: int | None  # None: the next local midnight
     lift: ShieldLift
