@@ -4,11 +4,12 @@ from __future__ import annotations
 import datetime
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import habitcore
-from habitcore import ShieldBudget, ShieldCause, ShieldEarlier, ShieldLift, ShieldReason, Store
+from habitcore import Habit, ShieldBudget, ShieldCause, ShieldEarlier, ShieldLift, ShieldReason, Store
 
 HOUR_MS = 3_600_000
 
@@ -27,7 +28,10 @@ def test_a_morning_shield_through_a_past_day(store: Store) -> None:
     assert listed.session_lifts and listed.cutoff_lifts and listed.excused_lifts and listed.fail_closed  # the library's defaults
     assert (listed.budget, listed.budget_count) == (ShieldBudget.UNLIMITED, 0)
 
-    at = lambda minute: store.utc_ms(yesterday, minute)  # noqa: E731
+
+    def at(minute: int) -> int:
+        return store.utc_ms(yesterday, minute)
+
     store.append(bed, at_ms=at(7 * 60 + 10))  # one of two habits before the cutoff
     [early] = store.shield_state(at(8 * 60)).rules
     assert (early.rule_id, early.shielded, early.reason, early.outstanding) == (rule, True, ShieldReason.WINDOW_OPEN, (teeth.id,))
@@ -81,9 +85,10 @@ def test_emergency_unlocks_keep_to_the_budget(store: Store) -> None:
 
 def test_bad_rules_are_refused_with_the_library_words(store: Store) -> None:
     bed = store.create_habit("Make the bed")
-    for habits, settings in [([], {}), ([bed], {"start_minute": 600, "end_minute": 600}),
-                             ([bed], {"end_minute": 1440}), ([bed] * 17, {}), ([bed], {"days": "weekly:3"}),
-                             ([bed], {"budget_count": -1})]:
+    bad_rules: list[tuple[list[Habit], dict[str, Any]]] = [
+        ([], {}), ([bed], {"start_minute": 600, "end_minute": 600}), ([bed], {"end_minute": 1440}), ([bed] * 17, {}),
+        ([bed], {"days": "weekly:3"}), ([bed], {"budget_count": -1})]
+    for habits, settings in bad_rules:
         with pytest.raises(habitcore.InvalidArgumentError) as caught:
             store.add_shield("Focus", habits, "apps", **settings)
         assert caught.value.message

@@ -736,7 +736,7 @@ class Store:
         raises InvalidArgumentError and writes nothing."""
         summary = _init(N.SyncSummary)
         _check(lib.hc_sync_apply(ctypes.byref(summary), self._h, bytes(changes), len(changes)))
-        return SyncSummary(*(getattr(summary, name) for name, _ in N.SyncSummary._fields_[1:]))
+        return SyncSummary(*(getattr(summary, field[0]) for field in N.SyncSummary._fields_[1:]))
 
     def sync_with(self, other: Store) -> tuple[SyncSummary, SyncSummary]:
         """Both ways with another store: what it lacks of this one, then what this one lacks of it."""
