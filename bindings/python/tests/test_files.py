@@ -1,6 +1,7 @@
 """Files: export and import with progress and cancel (Ctrl-C included), backup, other apps' data."""
 from __future__ import annotations
 
+import datetime
 import io
 import os
 import signal
@@ -36,8 +37,6 @@ ENTRY_LINE = (
 
 def write_export(path: Path, habits: int, days: int) -> int:
     """A JSON Lines export of habits checked every day for days from 2000-01-01; returns the entries written."""
-    import datetime
-
     dates = [(datetime.date(2000, 1, 1) + datetime.timedelta(days=d)).isoformat() for d in range(days)]
     with open(path, "w", encoding="utf-8") as file:
         file.write(HEADER_LINE)
@@ -226,7 +225,8 @@ def test_loop_zip_import_and_csv_export(store: Store, tmp_path: Path) -> None:
     assert (meditate.kind, run.kind, run.unit, meditate.question) == (
         Kind.CHECKMARK, Kind.COUNTER, "km", "Did you meditate this morning?")
     assert sorted((e.date.isoformat(), e.kind, e.note) for e in store.entries(meditate, "2026-01-01", "2026-01-03")) == [
-        ("2026-01-01", EntryKind.DONE, None), ("2026-01-02", EntryKind.SKIP, None), ("2026-01-03", EntryKind.DONE, "calm morning")]
+        ("2026-01-01", EntryKind.DONE, None), ("2026-01-02", EntryKind.SKIP, None),
+        ("2026-01-03", EntryKind.DONE, "calm morning")]
     assert store.day_total(run, "2026-01-03") == 2.5
     habits_csv, checkmarks_csv = store.export_loop_csv("2026-01-03")
     assert habits_csv.splitlines()[0] == HABITS_CSV.splitlines()[0]

@@ -294,6 +294,29 @@ def _shield_transition(t: N.ShieldTransition) -> ShieldTransition:
                             cause=_enum(ShieldCause, t.cause), zone=_str(t.zone))
 
 
+def _native_shield_rule(settings: dict[str, Any]) -> tuple[N.ShieldRule, Any]:
+    """A hc_shield_rule from the library's defaults and the arguments of Store.add_shield (its
+    locals(); None keeps the default), with the habit id array it points into."""
+    r = _init(N.ShieldRule)
+    ids = [_hid(habit) for habit in settings["habits"]]
+    array = (ctypes.c_int64 * max(len(ids), 1))(*ids)
+    r.habit_ids, r.habit_count = ctypes.cast(array, N.I64P), len(ids)
+    r.name, r.key = _enc(settings["name"], "name"), _enc(settings["key"], "key")
+    if settings["days"] is not None:
+        r.days = _enc(settings["days"], "days")
+    for field in ("start_minute", "end_minute", "budget_count"):
+        if settings[field] is not None:
+            setattr(r, field, _i32(settings[field], field))
+    for field in ("session_lifts", "cutoff_lifts", "excused_lifts", "fail_closed"):
+        if settings[field] is not None:
+            setattr(r, field, 1 if settings[field] else 0)
+    if settings["lift"] is not None:
+        r.lift = int(settings["lift"])
+    if settings["budget"] is not None:
+        r.budget_period = int(settings["budget"])
+    return r, array
+
+
 def _has(struct: ctypes.Structure, name: str) -> bool:
     """Whether a library-allocated struct's struct_size reaches past the field (HC_PLUGIN_HAS_FIELD)."""
     descriptor = getattr(type(struct), name)
@@ -717,7 +740,8 @@ class Store:
 
     def sync_replica(self) -> bytes:
         """This store's replica id (16 bytes)."""
-        return bytes(_buffer(ctypes.c_uint8, lambda out, capacity, count: lib.hc_sync_replica(out, capacity, count, self._h)))
+        return bytes(_buffer(ctypes.c_uint8,
+                             lambda out, capacity, count: lib.hc_sync_replica(out, capacity, count, self._h)))
 
     def sync_changes(self, peer_state: bytes = b"", *, evidence: bool = False) -> bytes:
         """Every record a peer whose sync_state is peer_state lacks, as one changeset (b"": a peer with nothing);
@@ -1396,30 +1420,9 @@ class Store:
 
     # ---- shields (the conventions are the header's, above HC_SHIELD_LIFT_ALL)
 
-    def _shield_rule(self, settings: dict[str, Any]) -> tuple[N.ShieldRule, Any]:
-        """A hc_shield_rule from the library's defaults and the arguments of add_shield (None:
-        keep the default), with the habit id array it points into."""
-        r = _init(N.ShieldRule)
-        ids = [_hid(habit) for habit in settings["habits"]]
-        array = (ctypes.c_int64 * max(len(ids), 1))(*ids)
-        r.habit_ids, r.habit_count = ctypes.cast(array, N.I64P), len(ids)
-        r.name, r.key = _enc(settings["name"], "name"), _enc(settings["key"], "key")
-        if settings["days"] is not None:
-            r.days = _enc(settings["days"], "days")
-        for field in ("start_minute", "end_minute", "budget_count"):
-            if settings[field] is not None:
-                setattr(r, field, _i32(settings[field], field))
-        for field in ("session_lifts", "cutoff_lifts", "excused_lifts", "fail_closed"):
-            if settings[field] is not None:
-                setattr(r, field, 1 if settings[field] else 0)
-        if settings["lift"] is not None:
-            r.lift = int(settings["lift"])
-        if settings["budget"] is not None:
-            r.budget_period = int(settings["budget"])
-        return r, array
-
-    def add_shield(self, name: str, habits: Iterable[HabitRef], key: str, *, days: str | None = None, start_minute: int | None = None, end_minute: int | None = None,
-                   lift: ShieldLift | None = None, session_lifts: bool | None = None, cutoff_lifts: bool | None = None,
+    def add_shield(self, name: str, habits: Iterable[HabitRef], key: str, *, days: str | None = None,
+                   start_minute: int | None = None, end_minute: int | None = None, lift: ShieldLift | None = None,
+                   session_lifts: bool | None = None, cutoff_lifts: bool | None = None,
                    excused_lifts: bool | None = None, fail_closed: bool | None = None, budget: ShieldBudget | None = None,
                    budget_count: int | None = None, start: DateLike | None = None) -> int:
         """Adds a shield rule in effect from start (None: today) and returns its id.
@@ -1430,21 +1433,21 @@ class Store:
         ``lift=ShieldLift.ANY``. ``key`` (not empty) is the app's own: its set of blocked apps.
         Arguments left None keep the library's defaults (every ``*_lifts`` and
         fail_closed on, emergency unlocks unlimited)."""
-        r, array = self._shield_rule(locals())
+        r, array = _native_shield_rule(locals())
         out = ctypes.c_int64()
         _check(lib.hc_shield_rule_add(ctypes.byref(out), self._h, ctypes.byref(r), _day(start, "start")))
         del array
         return out.value
 
     def update_shield(self, rule_id: int, name: str, habits: Iterable[HabitRef], key: str, *,
-                      days: str | None = None, start_minute: int | None = None,
-                      end_minute: int | None = None, lift: ShieldLift | None = None, session_lifts: bool | None = None,
+                      days: str | None = None, start_minute: int | None = None, end_minute: int | None = None,
+                      lift: ShieldLift | None = None, session_lifts: bool | None = None,
                       cutoff_lifts: bool | None = None, excused_lifts: bool | None = None,
                       fail_closed: bool | None = None, budget: ShieldBudget | None = None,
                       budget_count: int | None = None, start: DateLike | None = None) -> None:
         """Replaces a rule from start on (today or later; None: today) with what the arguments
         say, as :meth:`add_shield` reads them; the days before keep the version they had."""
-        r, array = self._shield_rule(locals())
+        r, array = _native_shield_rule(locals())
         _check(lib.hc_shield_rule_update(self._h, _i64(rule_id, "rule_id"), ctypes.byref(r), _day(start, "start")))
         del array
 
