@@ -31,7 +31,8 @@ def test_every_header_function_is_reached_or_waived() -> None:
     declared = set(_header.SIGNATURES)
     assert len(declared) >= 170
     text = package_text()
-    reached = {name for name in declared if re.search(rf"\b{name}\b", text)}
+    # Called as lib.hc_x, or named as a string the package looks up (the struct inits).
+    reached = {name for name in declared if re.search(rf'\blib\.{name}\b|"{name}"', text)}
     assert sorted(declared - reached - set(WAIVED)) == [], "header functions the package neither reaches nor waives"
     assert sorted(set(WAIVED) & reached) == [], "reached now: take them off WAIVED"
     assert sorted(set(WAIVED) - declared) == [], "waived but not in the header"

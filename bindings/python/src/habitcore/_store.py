@@ -715,7 +715,8 @@ class Store:
         ``progress(done, total)`` counts twice the file's bytes (read and checked, then
         written); return a true value to cancel (:class:`CancelledError`). Ctrl-C (or an
         exception in progress) cancels at the next tick and is raised; a cancelled
-        import writes nothing."""
+        import writes nothing. (The last tick comes once everything is written: Ctrl-C
+        from then on is raised after the import.)"""
         self._transfer(lib.hc_store_import_file, path, format, progress)
 
     def _transfer(self, call: Any, path: str | os.PathLike[str] | bytes, format: Format,
