@@ -694,7 +694,8 @@ class Store:
         return _owned_text(lambda out: lib.hc_store_export(out, self._h, int(format)))
 
     def import_text(self, text: str, format: Format = Format.DETECT) -> None:
-        """Imports an export (any store's), all or nothing."""
+        """Imports an export (any store's), all or nothing. The library's call has no
+        progress callback, so Ctrl-C waits for it to end: :meth:`import_file` stops at once."""
         _check(lib.hc_store_import(self._h, _enc(text, "text"), int(format)))
 
     def export_file(self, path: str | os.PathLike[str] | bytes, format: Format = Format.JSON, *,
