@@ -29,8 +29,9 @@ OUTPUT = HERE / "src" / "habitcore" / "_header.py"
 ENUMS_OUTPUT = HERE / "src" / "habitcore" / "_enums.py"
 
 # The public enums: (class, the header's prefix, base, docstring, members the binding
-# adds before the header's, the prefix's names that belong elsewhere). Members are the
-# header's constants of that prefix, in the header's order, named by what follows it.
+# adds before the header's, the prefix's names that belong elsewhere: a name, or a
+# further prefix ending in "_"). Members are the header's constants of that prefix, in
+# the header's order, named by what follows it.
 ENUMS = [
     ("Kind", "HC_KIND_", "_OpenEnum", "HC_KIND_*: what a habit measures.", [], []),
     ("Direction", "HC_DIRECTION_", "_OpenEnum", "HC_DIRECTION_*.", [], []),
@@ -59,6 +60,14 @@ ENUMS = [
     ("PluginKind", "HC_PLUGIN_", "_OpenEnum", "HC_PLUGIN_*.", [], ["ABI_VERSION", "FINGERPRINT_MAX"]),
     ("Quiet", "HC_QUIET_", "_OpenEnum", "HC_QUIET_*: what quiet hours do to a reminder.", [], []),
     ("ReminderKind", "HC_REMINDER_", "_OpenEnum", "HC_REMINDER_*.", [], []),
+    ("ShieldLift", "HC_SHIELD_LIFT_", "_OpenEnum", "HC_SHIELD_LIFT_*: which done habits lift a shield window.", [], []),
+    ("ShieldBudget", "HC_SHIELD_BUDGET_", "_OpenEnum", "HC_SHIELD_BUDGET_*: the period emergency unlocks are counted in.", [], []),
+    ("ShieldReason", "HC_SHIELD_", "_OpenEnum", "HC_SHIELD_* reasons: why a rule is (not) shielded.", [],
+     ["LIFT_", "BUDGET_", "DAY_START", "MIDNIGHT", "MAX_HABITS", "CAUSE_", "EARLIER_", "MOVED_"]),
+    ("ShieldCause", "HC_SHIELD_CAUSE_", "_OpenEnum", "HC_SHIELD_CAUSE_*: what caused a shield transition (0: none).",
+     [("NONE", 0)], []),
+    ("ShieldEarlier", "HC_SHIELD_EARLIER_", "enum.IntFlag", "HC_SHIELD_EARLIER_*: events that could end a shield state sooner.", [], []),
+    ("ShieldMoved", "HC_SHIELD_MOVED_", "enum.IntFlag", "HC_SHIELD_MOVED_*: how DST or a zone change placed a transition.", [], []),
 ]
 # Single constants the package exports by their short names.
 SINGLE = [("POLICY_INHERIT", "HC_POLICY_INHERIT", "HC_POLICY_INHERIT: a habit's miss allowance follows the store's."),
@@ -78,6 +87,11 @@ OPEN_ENUM = '''class _OpenEnum(enum.IntEnum):
 '''
 SCALARS = {"uint32_t": "u32", "int32_t": "i32", "int64_t": "i64", "double": "f64", "uint8_t": "ctypes.c_uint8"}
 POINTERS = {"int32_t": "I32P", "int64_t": "I64P", "double": "F64P", "uint8_t": "u8p"}
+
+
+def excluded_name(member: str, excluded: list[str]) -> bool:
+    """Whether a constant's name after the enum's prefix is one ENUMS leaves to another enum."""
+    return any(member == name or (name.endswith("_") and member.startswith(name)) for name in excluded)
 
 
 def class_name(c_name: str) -> str:
@@ -234,7 +248,7 @@ def generate_enums() -> str:
     ]
     for name, prefix, base, doc, added, excluded in ENUMS:
         members = list(added) + [(c[len(prefix):], constants[c].value) for c in constants
-                                 if c.startswith(prefix) and c[len(prefix):] not in excluded]
+                                 if c.startswith(prefix) and not excluded_name(c[len(prefix):], excluded)]
         if len(members) == len(added):
             raise header.HeaderError(f"no constant starts with {prefix} (enum {name})")
         out += ["", f"class {name}({base}):", f'    """{doc}"""', ""]

@@ -28,6 +28,15 @@ def include_dir() -> Path:
     return folder
 
 
+@pytest.fixture
+def fixtures_dir() -> Path:
+    """Tests/fixtures of the source tree (real files other apps wrote)."""
+    folder = Path(__file__).resolve().parents[3] / "Tests" / "fixtures"
+    if not folder.is_dir():
+        pytest.skip(f"no fixtures under {folder} (not in the source tree)")
+    return folder
+
+
 def png(width: int, height: int) -> bytes:
     """A grey PNG of that size, made with the standard library."""
 

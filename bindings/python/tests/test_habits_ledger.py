@@ -4,6 +4,7 @@ from __future__ import annotations
 import datetime
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -89,8 +90,9 @@ def test_habit_display_fields(store: Store) -> None:
     changed = store.update_habit(sit, colour="#FF8F00", question=None, position=7)
     assert (changed.colour, changed.question, changed.position, changed.description) == ("#FF8F00", None, 7,
                                                                                          "Ten minutes\neyes closed")
-    for bad in ({"colour": "orange"}, {"colour": "#12345"}, {"description": "x" * 4097}, {"question": "two\nlines"},
-                {"icon": "i" * 65}):
+    bads: list[dict[str, Any]] = [{"colour": "orange"}, {"colour": "#12345"}, {"description": "x" * 4097},
+                                  {"question": "two\nlines"}, {"icon": "i" * 65}]
+    for bad in bads:
         with pytest.raises(habitcore.InvalidArgumentError) as caught:
             store.update_habit(sit, **bad)
         assert next(iter(bad)) in caught.value.message

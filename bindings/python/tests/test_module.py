@@ -7,6 +7,7 @@ import re
 import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,34 @@ def test_loaded_library_is_abi_2_and_version_1() -> None:
     assert _native.lib.hc_abi_version() == 2
     assert habitcore.library_version().startswith("1.")
     assert Path(habitcore.library_path).name.startswith("libhabitcore.so")
+
+
+def test_version_number_and_process_settings(tmp_path: Path) -> None:
+    number = habitcore.library_version_number()
+    assert number == _native.HC_VERSION_NUMBER
+    assert habitcore.library_version() == f"{number // 1000000}.{number // 1000 % 1000}.{number % 1000}"
+    with habitcore.Store(tmp_path / "first.db"):
+        pass
+    with pytest.raises(habitcore.MisuseError):  # this process's SQLite is in use now
+        habitcore.disable_sqlite_statistics()
+    first = subprocess.run([sys.executable, "-c", textwrap.dedent(f"""
+        import habitcore
+        habitcore.disable_sqlite_statistics()  # first: before any SQLite use
+        with habitcore.Store({str(tmp_path / "habits.db")!r}) as store:
+            print(store.create_habit("Read").name)
+    """)], capture_output=True, text=True)
+    assert (first.returncode, first.stdout.strip()) == (0, "Read"), first.stderr
+
+
+def test_busy_timeout_is_bounded(tmp_path: Path) -> None:
+    with habitcore.Store(tmp_path / "habits.db") as store:
+        store.set_busy_timeout(0)
+        store.set_busy_timeout(600_000)
+        for bad in (-1, 600_001):
+            with pytest.raises(habitcore.InvalidArgumentError):
+                store.set_busy_timeout(bad)
+        with pytest.raises(habitcore.InvalidArgumentError):
+            store.set_busy_timeout(1 << 40)
 
 
 def _import_in(package_parent: Path, library: str) -> subprocess.CompletedProcess[str]:

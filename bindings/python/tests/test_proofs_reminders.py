@@ -65,6 +65,41 @@ def test_verifier_exception_becomes_an_error_verdict(store: Store) -> None:
         store.review_proof(result.proof_id, Outcome.REJECTED, "parent", "changed my mind")
 
 
+@pytest.mark.parametrize("raised", [KeyboardInterrupt(), SystemExit(2)])
+def test_a_verifier_raising_keyboard_interrupt_has_it_raised_after_the_call(
+        store: Store, tmp_path: Path, raised: BaseException) -> None:
+    # Not an error verdict to read later: the program stops, as it would without C between.
+    habit = store.create_habit("Stretch")
+    ran: list[str] = []
+
+    def interrupted(evidence: Evidence) -> Judgement:
+        ran.append("interrupted")
+        raise raised
+
+    def after(evidence: Evidence) -> Judgement:
+        ran.append("after")
+        return png_size(evidence)
+
+    store.register_verifier("py-stop", "1", interrupted)
+    store.register_verifier("py-after", "1", after)
+    store.set_proof_policy(["py-stop", "py-after"], habit=habit)
+    with pytest.raises(type(raised)) as caught:
+        store.submit_proof(habit, png(80, 80))
+    assert caught.value is raised
+    assert ran == ["interrupted"]  # no Python verifier runs once the call is stopping
+    today = store.today()
+    assert not store.day_states(habit, today, today)[0].done
+    picture = tmp_path / "bed.png"
+    picture.write_bytes(png(80, 80))
+    with pytest.raises(type(raised)):
+        store.test_verifier("py-stop", picture)
+    # The store and its verifiers go on working: the next call is not stopped. (The
+    # library kept the interrupted submission as a proof with an error verdict: a
+    # verifier has no way to abandon it, so the same photo again is reused evidence.)
+    store.set_proof_policy(["py-after"], habit=habit)
+    assert store.submit_proof(habit, png(81, 81)).outcome == Outcome.APPROVED
+
+
 def test_a_verifier_calling_its_own_store_gets_misuse_at_once(tmp_path: Path) -> None:
     # A call on the store running the verifier is refused (it once waited for itself
     # forever); another Store on the same file works. Run with a deadline, so a deadlock

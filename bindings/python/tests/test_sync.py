@@ -59,3 +59,22 @@ def test_a_photo_follows_its_proof_only_when_asked(tmp_path: Path) -> None:
         assert tablet.sync_apply(phone.sync_changes(evidence=True)).proofs_changed == 1
         assert tablet.proof_evidence(1) == photo
         assert tablet.sync_apply(phone.sync_changes(evidence=True)).proofs_changed == 0
+
+
+def test_replica_ids_and_what_a_state_holds(tmp_path: Path) -> None:
+    with Store(tmp_path / "phone.db") as phone, Store(tmp_path / "laptop.db") as laptop:
+        phone_id, laptop_id = phone.sync_replica(), laptop.sync_replica()
+        assert len(phone_id) == len(laptop_id) == 16 and phone_id != laptop_id
+        assert phone.sync_replica() == phone_id
+        assert habitcore.sync_state_replicas(b"") == []
+        read = phone.create_habit("Read")
+        for day in range(1, 4):
+            phone.done(read, f"2026-01-0{day}")
+        laptop.create_habit("Run")
+        phone.sync_with(laptop)
+        held = habitcore.sync_state_replicas(laptop.sync_state())
+        assert [replica for replica, _ in held] == sorted([phone_id, laptop_id])
+        assert all(sequence >= 1 for _, sequence in held)
+        assert dict(held)[phone_id] >= 4  # the habit and three entries
+        with pytest.raises(habitcore.InvalidArgumentError):
+            habitcore.sync_state_replicas(b"\xff not a state")

@@ -23,16 +23,17 @@ from ._errors import (
 from ._native import ABI_VERSION
 from ._native import path as library_path
 from ._store import (
-    DateLike, HabitRef, ListIterator, Store, Verifier, format_date, library_version, parse_date, status_string,
-    streak_compute, strength_compute,
+    DateLike, HabitRef, ListIterator, Progress, Store, Verifier, disable_sqlite_statistics, format_date, library_version,
+    library_version_number, parse_date, status_string, streak_compute, strength_compute, sync_state_replicas,
 )
 from ._types import (
     ACCOUNT_DEFAULT, POLICY_INHERIT, Award, AwardCause, Cause, Completion, CreditDay, CreditEntry, CreditKind,
     CreditRule, DayFlag, DayScore, DayState, Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind,
     Evidence, Expiry, Format, GroupDay, Habit, HabitField, HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays,
     OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode, ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule,
-    Routine, RuleKind, Scope, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync, SyncSummary,
-    UnlockState, Vacation, Verdict,
+    Routine, RuleKind, Scope, ShieldBudget, ShieldCause, ShieldEarlier, ShieldLift, ShieldMoved, ShieldReason, ShieldRule,
+    ShieldState, ShieldStatus, ShieldTimeline, ShieldTransition, Source, Stage, Streak, StreakPolicy, StreakResult,
+    StreakUnit, StepSync, SyncSummary, UnlockState, Vacation, Verdict,
 )
 
 __version__ = "1.1.0"
@@ -44,8 +45,11 @@ __all__ = [
     "Evidence", "Expiry", "Format", "GroupDay", "Habit", "HabitField", "HabitRef", "HabitRules", "InsufficientCreditsError",
     "InternalError", "InvalidArgumentError", "Judgement", "Kind", "ListIterator", "MeasurementStats", "Metric",
     "MisuseError", "NotFoundError", "OffDays", "OpenDay", "OpenFlag", "Outcome", "OutOfMemoryError", "PluginKind",
-    "PolicyMode", "ProofResult", "QuotaProgress", "Quiet", "ReadOnlyError", "Reminder", "ReminderKind", "ReminderRule", "Routine",
-    "RuleKind", "Scope", "Source", "Stage", "Status", "StepSync", "Store", "StoreIOError", "Streak", "StreakPolicy",
-    "StreakResult", "StreakUnit", "SyncSummary", "TooNewError", "UnlockState", "Vacation", "Verdict", "Verifier", "format_date",
-    "library_path", "library_version", "parse_date", "status_string", "streak_compute", "strength_compute",
+    "PolicyMode", "Progress", "ProofResult", "QuotaProgress", "Quiet", "ReadOnlyError", "Reminder", "ReminderKind",
+    "ReminderRule", "Routine", "RuleKind", "Scope", "ShieldBudget", "ShieldCause", "ShieldEarlier", "ShieldLift",
+    "ShieldMoved", "ShieldReason", "ShieldRule", "ShieldState", "ShieldStatus", "ShieldTimeline", "ShieldTransition",
+    "Source", "Stage", "Status", "StepSync", "Store", "StoreIOError", "Streak", "StreakPolicy",
+    "StreakResult", "StreakUnit", "SyncSummary", "TooNewError", "UnlockState", "Vacation", "Verdict", "Verifier",
+    "disable_sqlite_statistics", "format_date", "library_path", "library_version", "library_version_number", "parse_date",
+    "status_string", "streak_compute", "strength_compute", "sync_state_replicas",
 ]

@@ -264,6 +264,68 @@ class ReminderKind(_OpenEnum):
     SNOOZED = 2  # a snooze's instant
 
 
+class ShieldLift(_OpenEnum):
+    """HC_SHIELD_LIFT_*: which done habits lift a shield window."""
+
+    ALL = 1  # every habit done
+    ANY = 2  # one habit done
+
+
+class ShieldBudget(_OpenEnum):
+    """HC_SHIELD_BUDGET_*: the period emergency unlocks are counted in."""
+
+    UNLIMITED = 0  # emergency unlocks are not counted
+    WEEK = 1  # budget_count per week (the store's week start)
+    MONTH = 2  # budget_count per calendar month
+
+
+class ShieldReason(_OpenEnum):
+    """HC_SHIELD_* reasons: why a rule is (not) shielded."""
+
+    WINDOW_OPEN = 1  # shielded: the window is open, habits outstanding
+    UNTIL_DONE = 2  # shielded: past the cutoff, kept until done
+    OUTSIDE_WINDOW = 3  # not shielded: no window now
+    COMPLETED = 4  # not shielded: lifted by completion at since_ms
+    SESSION = 5  # not shielded: a credit unlock session until until_ms
+    EMERGENCY = 6  # not shielded: an emergency unlock until until_ms
+    CUTOFF_PASSED = 7  # not shielded: the cutoff passed, habits outstanding
+    EXCUSED = 8  # not shielded: an excused day (vacation, skip)
+    NOT_IN_EFFECT = 9  # not shielded: the rule is not in effect
+
+
+class ShieldCause(_OpenEnum):
+    """HC_SHIELD_CAUSE_*: what caused a shield transition (0: none)."""
+
+    NONE = 0
+    WINDOW_START = 1
+    CUTOFF = 2
+    COMPLETION = 3
+    SESSION_START = 4
+    SESSION_END = 5
+    EMERGENCY_START = 6
+    EMERGENCY_END = 7
+    EXCUSED = 8
+    RULE_CHANGE = 9
+    DAY_END = 10
+
+
+class ShieldEarlier(enum.IntFlag):
+    """HC_SHIELD_EARLIER_*: events that could end a shield state sooner."""
+
+    COMPLETION = 0x1  # the outstanding habits done
+    SESSION = 0x2  # a credit unlock session bought
+    EMERGENCY = 0x4  # an emergency unlock (budget left)
+    SESSION_END = 0x8  # the running session ended early
+
+
+class ShieldMoved(enum.IntFlag):
+    """HC_SHIELD_MOVED_*: how DST or a zone change placed a transition."""
+
+    GAP = 0x1  # in the spring-forward gap: moved forward by it
+    REPEATED = 0x2  # read twice (clocks set back): the first occurrence
+    ZONE_CHANGE = 0x4  # skipped by a change of the store's zone: the change
+
+
 POLICY_INHERIT = -1
 """HC_POLICY_INHERIT: a habit's miss allowance follows the store's."""
 

@@ -6,6 +6,8 @@ import ctypes
 import datetime
 import itertools
 import os
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar, Union
 
@@ -15,8 +17,10 @@ from ._types import (
     Award, AwardCause, Cause, Completion, CreditDay, CreditEntry, CreditKind, CreditRule, DayFlag, DayScore, DayState,
     Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, GroupDay, Habit, HabitField,
     HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
-    ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, Source, Stage, Streak,
-    StreakPolicy, StreakResult, StreakUnit, StepSync, SyncSummary, UnlockState, Vacation, Verdict, _enum,
+    ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, ShieldBudget,
+    ShieldCause, ShieldEarlier, ShieldLift, ShieldMoved, ShieldReason, ShieldRule, ShieldState, ShieldStatus,
+    ShieldTimeline, ShieldTransition, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync,
+    SyncSummary, UnlockState, Vacation, Verdict, _enum,
 )
 
 lib = N.lib
@@ -128,7 +132,7 @@ _INITS: dict[type, str] = {
     N.CreditDay: "hc_credit_day_init", N.UnlockState: "hc_unlock_state_init",
     N.ProofInput: "hc_proof_input_init", N.ProofResult: "hc_proof_result_init",
     N.ProofPolicy: "hc_proof_policy_init", N.ReminderRule: "hc_reminder_rule_init",
-    N.SyncSummary: "hc_sync_summary_init",
+    N.SyncSummary: "hc_sync_summary_init", N.ShieldRule: "hc_shield_rule_init",
 }
 
 S = TypeVar("S", bound=ctypes.Structure)
@@ -259,6 +263,60 @@ def _reminder(r: N.Reminder) -> Reminder:
                     deferred=bool(r.deferred), fired=bool(r.fired), message=_dec(r.message))
 
 
+def _minute(minute: int, default: int) -> int | None:
+    return None if minute == default else minute
+
+
+def _shield_rule(r: N.ShieldRule) -> ShieldRule:
+    return ShieldRule(id=r.id, name=_str(r.name), key=_str(r.key),
+                      habit_ids=tuple(r.habit_ids[i] for i in range(r.habit_count)) if r.habit_ids else (),
+                      days=_str(r.days), start_minute=_minute(r.start_minute, N.HC_SHIELD_DAY_START),
+                      end_minute=_minute(r.end_minute, N.HC_SHIELD_MIDNIGHT), lift=_enum(ShieldLift, r.lift),
+                      session_lifts=bool(r.session_lifts), cutoff_lifts=bool(r.cutoff_lifts),
+                      excused_lifts=bool(r.excused_lifts), fail_closed=bool(r.fail_closed),
+                      budget=_enum(ShieldBudget, r.budget_period), budget_count=r.budget_count, start=_date(r.from_day))
+
+
+def _shield_status(s: N.ShieldStatus) -> ShieldStatus:
+    return ShieldStatus(rule_id=s.rule_id, shielded=bool(s.shielded), reason=_enum(ShieldReason, s.reason),
+                        fail_closed=bool(s.fail_closed), window_date=_date(s.window_day) if s.window_day else None,
+                        habit_date=_date(s.habit_day) if s.habit_day else None, window_start_ms=s.window_start_ms,
+                        window_end_ms=s.window_end_ms, since_ms=s.since_ms, until_ms=s.until_ms,
+                        next_change_ms=s.next_change_ms, next_cause=_enum(ShieldCause, s.next_cause),
+                        earlier=ShieldEarlier(s.earlier), emergency_left=None if s.emergency_left < 0 else s.emergency_left,
+                        outstanding=tuple(s.outstanding[: max(0, min(s.outstanding_count, len(s.outstanding)))]))
+
+
+def _shield_transition(t: N.ShieldTransition) -> ShieldTransition:
+    return ShieldTransition(rule_id=t.rule_id, shielded=bool(t.shielded), at_ms=t.at_ms, local_date=_date(t.local_day),
+                            local_minute=t.local_minute, offset_seconds=t.offset_seconds, moved=ShieldMoved(t.moved),
+                            from_reason=_enum(ShieldReason, t.from_reason), to_reason=_enum(ShieldReason, t.to_reason),
+                            cause=_enum(ShieldCause, t.cause), zone=_str(t.zone))
+
+
+def _native_shield_rule(settings: dict[str, Any]) -> tuple[N.ShieldRule, Any]:
+    """A hc_shield_rule from the library's defaults and the arguments of Store.add_shield (its
+    locals(); None keeps the default), with the habit id array it points into."""
+    r = _init(N.ShieldRule)
+    ids = [_hid(habit) for habit in settings["habits"]]
+    array = (ctypes.c_int64 * max(len(ids), 1))(*ids)
+    r.habit_ids, r.habit_count = ctypes.cast(array, N.I64P), len(ids)
+    r.name, r.key = _enc(settings["name"], "name"), _enc(settings["key"], "key")
+    if settings["days"] is not None:
+        r.days = _enc(settings["days"], "days")
+    for field in ("start_minute", "end_minute", "budget_count"):
+        if settings[field] is not None:
+            setattr(r, field, _i32(settings[field], field))
+    for field in ("session_lifts", "cutoff_lifts", "excused_lifts", "fail_closed"):
+        if settings[field] is not None:
+            setattr(r, field, 1 if settings[field] else 0)
+    if settings["lift"] is not None:
+        r.lift = int(settings["lift"])
+    if settings["budget"] is not None:
+        r.budget_period = int(settings["budget"])
+    return r, array
+
+
 def _has(struct: ctypes.Structure, name: str) -> bool:
     """Whether a library-allocated struct's struct_size reaches past the field (HC_PLUGIN_HAS_FIELD)."""
     descriptor = getattr(type(struct), name)
@@ -302,6 +360,20 @@ def _states(days: Iterable[DayState]) -> Any:
 # ---- lists -------------------------------------------------------------------------------------------------
 
 
+# Each kind of list's count, get and free, by the prefix of its hc_<prefix>_list_open.
+_LIST_CALLS: dict[str, tuple[Any, Any, Any]] = {
+    "habit": (lib.hc_habit_list_count, lib.hc_habit_list_get, lib.hc_habit_list_free),
+    "entry": (lib.hc_entry_list_count, lib.hc_entry_list_get, lib.hc_entry_list_free),
+    "credit": (lib.hc_credit_list_count, lib.hc_credit_list_get, lib.hc_credit_list_free),
+    "award": (lib.hc_award_list_count, lib.hc_award_list_get, lib.hc_award_list_free),
+    "event": (lib.hc_event_list_count, lib.hc_event_list_get, lib.hc_event_list_free),
+    "verdict": (lib.hc_verdict_list_count, lib.hc_verdict_list_get, lib.hc_verdict_list_free),
+    "reminder_rule": (lib.hc_reminder_rule_list_count, lib.hc_reminder_rule_list_get, lib.hc_reminder_rule_list_free),
+    "reminder": (lib.hc_reminder_list_count, lib.hc_reminder_list_get, lib.hc_reminder_list_free),
+    "shield_rule": (lib.hc_shield_rule_list_count, lib.hc_shield_rule_list_get, lib.hc_shield_rule_list_free),
+}
+
+
 class ListIterator(Generic[T]):
     """An iterator over one of the library's list snapshots (hc_*_list).
 
@@ -312,13 +384,12 @@ class ListIterator(Generic[T]):
 
     def __init__(self, handle: ctypes.c_void_p, prefix: str, struct: Any, convert: Callable[[Any], T]) -> None:
         self._handle: ctypes.c_void_p | None = handle
-        self._get = getattr(lib, f"hc_{prefix}_list_get")
-        self._free = getattr(lib, f"hc_{prefix}_list_free")
+        count_call, self._get, self._free = _LIST_CALLS[prefix]
         self._struct = struct
         self._convert = convert
         count = ctypes.c_int64()
         try:
-            _check(getattr(lib, f"hc_{prefix}_list_count")(ctypes.byref(count), handle))
+            _check(count_call(ctypes.byref(count), handle))
         except BaseException:
             self.close()
             raise
@@ -365,17 +436,95 @@ def _open_list(prefix: str, struct: Any, convert: Callable[[Any], T], opener: Ca
     return ListIterator(handle, prefix, struct, convert)
 
 
+def _copied(out: ctypes.c_void_p) -> str:
+    """A string the library allocated, copied (not freed here)."""
+    return ctypes.string_at(out).decode("utf-8") if out.value else ""
+
+
 def _owned_text(call: Callable[[Any], int]) -> str:
     """Runs a call that hands back a string to free with hc_free, and copies it."""
     out = ctypes.c_void_p()
     _check(call(ctypes.byref(out)))
     try:
-        return ctypes.string_at(out).decode("utf-8") if out.value else ""
+        return _copied(out)
     finally:
         lib.hc_free(out)
 
 
 _UNSET: Any = object()
+
+Progress = Callable[[int, int], Any]
+"""A progress callback: ``progress(done, total)``; a true answer cancels the call."""
+
+
+class _Callbacks:
+    """The Python code one C call runs (progress callbacks, verifiers) and the Ctrl-C it may meet.
+
+    Nothing may unwind through C, so a BaseException raised in that code is kept (the
+    first one) and raised again once the call returns, as pygit2 does; the callbacks
+    answer "stop" from then on. Python runs a signal handler only between its own
+    bytecodes, here at the entry of the next callback, where an exception would escape
+    before any ``try``: so while the call runs, the main thread's SIGINT handler is
+    wrapped to keep what it raises (``KeyboardInterrupt``) instead, and the call stops
+    at its next progress tick. The thread's active instance is where verifiers, which
+    are registered long before the call, keep theirs."""
+
+    _active = threading.local()
+
+    def __init__(self) -> None:
+        self.error: BaseException | None = None
+        self._outer: _Callbacks | None = None
+        self._handler: Any = None
+
+    @classmethod
+    def current(cls) -> _Callbacks | None:
+        active: _Callbacks | None = getattr(cls._active, "calls", None)
+        return active
+
+    def keep(self, error: BaseException) -> None:
+        if self.error is None:
+            self.error = error
+
+    def _interrupted(self, signum: int, frame: Any) -> None:
+        try:
+            self._handler(signum, frame)
+        except BaseException as error:
+            self.keep(error)
+
+    def progress(self, progress: Progress | None) -> Any:
+        """A hc_transfer_progress that calls progress; it stops the call once anything is kept."""
+
+        def tick(done: int, total: int, _user_data: Any) -> int:
+            try:
+                if self.error is None and progress is not None and progress(done, total):
+                    return 1
+            except BaseException as error:
+                self.keep(error)
+            return 0 if self.error is None else 1
+
+        return N.TRANSFER_PROGRESS(tick)
+
+    def __enter__(self) -> _Callbacks:
+        self._outer, _Callbacks._active.calls = _Callbacks.current(), self
+        if threading.current_thread() is threading.main_thread():
+            handler = signal.getsignal(signal.SIGINT)
+            if callable(handler):
+                self._handler = handler
+                signal.signal(signal.SIGINT, self._interrupted)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._handler is not None:
+            signal.signal(signal.SIGINT, self._handler)
+            self._handler = None
+        _Callbacks._active.calls = self._outer
+
+    def check(self, status: int) -> None:
+        """Raises what the callbacks kept, else the exception for a failed status."""
+        if self.error is not None:
+            error, self.error = self.error, None
+            raise error
+        _check(status)
 
 Verifier = Callable[[Evidence], Judgement]
 """A Python verifier: judges one piece of evidence."""
@@ -466,6 +615,12 @@ class Store:
         # None after close: the library answers HC_E_MISUSE with its own message.
         return self._handle
 
+    def set_busy_timeout(self, ms: int) -> None:
+        """How long calls on this store wait for another connection's lock before
+        :class:`BusyError` (0...600000 ms; 0: not at all). The library's default is
+        5000 ms, 100 ms for a store opened read-only."""
+        _check(lib.hc_store_set_busy_timeout(self._h, _i32(ms, "ms")))
+
     # ---- settings and time
 
     @property
@@ -539,14 +694,56 @@ class Store:
         return _owned_text(lambda out: lib.hc_store_export(out, self._h, int(format)))
 
     def import_text(self, text: str, format: Format = Format.DETECT) -> None:
-        """Imports an export (any store's), all or nothing."""
+        """Imports an export (any store's), all or nothing. The library's call has no
+        progress callback, so Ctrl-C waits for it to end: :meth:`import_file` stops at once."""
         _check(lib.hc_store_import(self._h, _enc(text, "text"), int(format)))
+
+    def export_file(self, path: str | os.PathLike[str] | bytes, format: Format = Format.JSON, *,
+                    progress: Progress | None = None) -> None:
+        """:meth:`export` written to a file record by record (memory stays flat), which
+        appears at path whole or not at all; an existing file is replaced.
+
+        ``progress(done, total)`` counts records; return a true value to cancel
+        (:class:`CancelledError`). Ctrl-C (or an exception in progress) cancels at the
+        next tick and is raised; on any error or cancel path is left as it was."""
+        self._transfer(lib.hc_store_export_file, path, format, progress)
+
+    def import_file(self, path: str | os.PathLike[str] | bytes, format: Format = Format.DETECT, *,
+                    progress: Progress | None = None) -> None:
+        """:meth:`import_text` of a file, all or nothing in one transaction (JSON Lines are
+        read a line at a time).
+
+        ``progress(done, total)`` counts twice the file's bytes (read and checked, then
+        written); return a true value to cancel (:class:`CancelledError`). Ctrl-C (or an
+        exception in progress) cancels at the next tick and is raised; a cancelled
+        import writes nothing. (The last tick comes once everything is written: Ctrl-C
+        from then on is raised after the import.)"""
+        self._transfer(lib.hc_store_import_file, path, format, progress)
+
+    def _transfer(self, call: Any, path: str | os.PathLike[str] | bytes, format: Format,
+                  progress: Progress | None) -> None:
+        encoded = _enc(os.fsencode(path), "path")
+        with _Callbacks() as calls:
+            tick = calls.progress(progress)
+            status = call(self._h, encoded, int(format), tick, None)
+        calls.check(status)
+
+    def backup(self, path: str | os.PathLike[str] | bytes) -> None:
+        """A consistent copy of the whole store in a new file at path (0600), opened
+        like this one; others may keep writing meanwhile. An existing file is never
+        overwritten (:class:`ConflictError`)."""
+        _check(lib.hc_store_backup(self._h, _enc(os.fsencode(path), "path")))
 
     # ---- sync between a person's devices (the merge rules are the header's, above hc_sync_summary)
 
     def sync_state(self) -> bytes:
         """What this store has seen (a version vector): give it to a peer's sync_changes."""
         return bytes(_buffer(ctypes.c_uint8, lambda out, capacity, count: lib.hc_sync_state(out, capacity, count, self._h)))
+
+    def sync_replica(self) -> bytes:
+        """This store's replica id (16 bytes)."""
+        return bytes(_buffer(ctypes.c_uint8,
+                             lambda out, capacity, count: lib.hc_sync_replica(out, capacity, count, self._h)))
 
     def sync_changes(self, peer_state: bytes = b"", *, evidence: bool = False) -> bytes:
         """Every record a peer whose sync_state is peer_state lacks, as one changeset (b"": a peer with nothing);
@@ -565,7 +762,7 @@ class Store:
         raises InvalidArgumentError and writes nothing."""
         summary = _init(N.SyncSummary)
         _check(lib.hc_sync_apply(ctypes.byref(summary), self._h, bytes(changes), len(changes)))
-        return SyncSummary(*(getattr(summary, name) for name, _ in N.SyncSummary._fields_[1:]))
+        return SyncSummary(*(getattr(summary, field[0]) for field in N.SyncSummary._fields_[1:]))
 
     def sync_with(self, other: Store) -> tuple[SyncSummary, SyncSummary]:
         """Both ways with another store: what it lacks of this one, then what this one lacks of it."""
@@ -577,10 +774,40 @@ class Store:
         """The synced records as text without local ids: equal on replicas that exchanged everything."""
         return _owned_text(lambda out: lib.hc_sync_canonical(out, self._h))
 
+    # ---- other apps' data (the mappings are the header's)
+
     def import_loop_csv(self, habits_csv: str, checkmarks_csv: str) -> None:
         """Imports Loop Habit Tracker's Habits.csv and Checkmarks.csv, all or nothing."""
         _check(lib.hc_store_import_loop_csv(self._h, _enc(habits_csv, "habits_csv"),
                                             _enc(checkmarks_csv, "checkmarks_csv")))
+
+    def import_loop_zip(self, data: bytes) -> None:
+        """Imports the zip Loop Habit Tracker's CSV export hands its users (its bytes),
+        notes included, all or nothing."""
+        if not isinstance(data, (bytes, bytearray, memoryview)):
+            raise TypeError(f"data must be bytes, not {type(data).__name__}")
+        content = bytes(data)
+        _check(lib.hc_store_import_loop_zip(self._h, content, len(content)))
+
+    def import_loop_db(self, path: str | os.PathLike[str] | bytes) -> None:
+        """Imports Loop Habit Tracker's full backup (its SQLite file, left as it is),
+        reminders included, all or nothing."""
+        _check(lib.hc_store_import_loop_db(self._h, _enc(os.fsencode(path), "path")))
+
+    def export_loop_csv(self, to: DateLike | None = None) -> tuple[str, str]:
+        """The store as Loop Habit Tracker's (Habits.csv, Checkmarks.csv), days up to
+        ``to`` (None: today)."""
+        habits, checkmarks = ctypes.c_void_p(), ctypes.c_void_p()
+        try:
+            _check(lib.hc_store_export_loop_csv(ctypes.byref(habits), ctypes.byref(checkmarks), self._h, _day(to, "to")))
+            return _copied(habits), _copied(checkmarks)
+        finally:
+            lib.hc_free(habits)
+            lib.hc_free(checkmarks)
+
+    def import_habitbull_csv(self, csv: str) -> None:
+        """Imports HabitBull's CSV export, all or nothing."""
+        _check(lib.hc_store_import_habitbull_csv(self._h, _enc(csv, "csv")))
 
     # ---- habits
 
@@ -995,11 +1222,18 @@ class Store:
         submits, while the store is held: a call on this store from inside it raises
         :class:`MisuseError` at once (another Store on the same file works). An exception
         in it (or an answer that is not a Judgement) becomes an error verdict, reason code
-        ``python_exception``, whose message names the exception; it never crosses C."""
+        ``python_exception``, whose message names the exception; it never crosses C.
+        A ``BaseException`` that is not an ``Exception`` (``KeyboardInterrupt``,
+        ``SystemExit``) is kept and raised again by the call that ran the verifier, once
+        the library returns; the verifiers after it in that call are not run (each
+        gets an error verdict)."""
 
         def callback(evidence: Any, out: Any, _user_data: Any) -> int:
             verdict = out.contents
+            calls = _Callbacks.current()
             try:
+                if calls is not None and calls.error is not None:
+                    raise calls.error
                 answer = judge(_evidence(evidence.contents))
                 if not isinstance(answer, Judgement):
                     raise TypeError(f"a verifier returns a Judgement, not {type(answer).__name__}")
@@ -1010,6 +1244,8 @@ class Store:
                 verdict.signals = _cut(",".join(answer.signals), 512)
                 return 0
             except BaseException as error:  # nothing may unwind through C
+                if calls is not None and not isinstance(error, Exception):
+                    calls.keep(error)
                 # An error verdict that names the exception (a non-zero return would
                 # replace the message with the library's "verify returned 1").
                 try:
@@ -1081,8 +1317,10 @@ class Store:
         p.taken_at_ms = _i64(taken_at_ms, "taken_at_ms")
         p.flags = 1 if keep_copy else 0
         out = _init(N.ProofResult)
-        _check(lib.hc_proof_submit(ctypes.byref(out), self._h, ctypes.byref(p)))
+        with _Callbacks() as calls:
+            status = lib.hc_proof_submit(ctypes.byref(out), self._h, ctypes.byref(p))
         del keep
+        calls.check(status)
         return _proof_result(out)
 
     def review_proof(self, proof_id: int, outcome: Outcome, reviewer: str, reason: str) -> int | None:
@@ -1115,8 +1353,10 @@ class Store:
     def test_verifier(self, verifier_id: str, path: str | os.PathLike[str]) -> ProofResult:
         """Runs one verifier (Python or plugin) on a file; records nothing."""
         out = _init(N.ProofResult)
-        _check(lib.hc_plugin_test(ctypes.byref(out), self._h, _enc(verifier_id, "verifier_id"),
-                                  _enc(os.fsencode(path), "path")))
+        verifier, file = _enc(verifier_id, "verifier_id"), _enc(os.fsencode(path), "path")
+        with _Callbacks() as calls:
+            status = lib.hc_plugin_test(ctypes.byref(out), self._h, verifier, file)
+        calls.check(status)
         return _proof_result(out)
 
     # ---- reminders
@@ -1180,6 +1420,87 @@ class Store:
         _check(lib.hc_reminder_snooze(self._h, reminder.rule_id, _day(reminder.date), reminder.at_ms,
                                       _i64(until_ms, "until_ms")))
 
+    # ---- shields (the conventions are the header's, above HC_SHIELD_LIFT_ALL)
+
+    def add_shield(self, name: str, habits: Iterable[HabitRef], key: str, *, days: str | None = None,
+                   start_minute: int | None = None, end_minute: int | None = None, lift: ShieldLift | None = None,
+                   session_lifts: bool | None = None, cutoff_lifts: bool | None = None,
+                   excused_lifts: bool | None = None, fail_closed: bool | None = None, budget: ShieldBudget | None = None,
+                   budget_count: int | None = None, start: DateLike | None = None) -> int:
+        """Adds a shield rule in effect from start (None: today) and returns its id.
+
+        It shields local minutes start_minute (None: the store's day start) to end_minute,
+        the cutoff (None: midnight), on the dates days selects (schedule text; None:
+        daily), until the habits (1..16) are done: all of them, or any with
+        ``lift=ShieldLift.ANY``. ``key`` (not empty) is the app's own: its set of blocked apps.
+        Arguments left None keep the library's defaults (every ``*_lifts`` and
+        fail_closed on, emergency unlocks unlimited)."""
+        r, array = _native_shield_rule(locals())
+        out = ctypes.c_int64()
+        _check(lib.hc_shield_rule_add(ctypes.byref(out), self._h, ctypes.byref(r), _day(start, "start")))
+        del array
+        return out.value
+
+    def update_shield(self, rule_id: int, name: str, habits: Iterable[HabitRef], key: str, *,
+                      days: str | None = None, start_minute: int | None = None, end_minute: int | None = None,
+                      lift: ShieldLift | None = None, session_lifts: bool | None = None,
+                      cutoff_lifts: bool | None = None, excused_lifts: bool | None = None,
+                      fail_closed: bool | None = None, budget: ShieldBudget | None = None,
+                      budget_count: int | None = None, start: DateLike | None = None) -> None:
+        """Replaces a rule from start on (today or later; None: today) with what the arguments
+        say, as :meth:`add_shield` reads them; the days before keep the version they had."""
+        r, array = _native_shield_rule(locals())
+        _check(lib.hc_shield_rule_update(self._h, _i64(rule_id, "rule_id"), ctypes.byref(r), _day(start, "start")))
+        del array
+
+    def remove_shield(self, rule_id: int, start: DateLike | None = None) -> None:
+        """Ends a rule from start on (today or later; None: today)."""
+        _check(lib.hc_shield_rule_remove(self._h, _i64(rule_id, "rule_id"), _day(start, "start")))
+
+    def shield_rules(self, date: DateLike | None = None) -> ListIterator[ShieldRule]:
+        """The rules in force on date (None: today), by id."""
+        day = _day(date)
+        return _open_list("shield_rule", N.ShieldRule, _shield_rule,
+                          lambda out: lib.hc_shield_rule_list_open(out, self._h, day))
+
+    def shield_state(self, at_ms: int = 0) -> ShieldState:
+        """Every rule's state at at_ms (UTC ms; 0: now) and the revision, from one snapshot.
+        Works on a store opened read-only."""
+        revision = ctypes.c_int64()
+        at = _i64(at_ms, "at_ms")
+        statuses = _buffer(N.ShieldStatus, lambda out, capacity, count: lib.hc_shield_state(
+            out, capacity, count, ctypes.byref(revision), self._h, at))
+        return ShieldState(revision=revision.value, rules=[_shield_status(status) for status in statuses])
+
+    def shield_transitions(self, from_ms: int, to_ms: int) -> ShieldTimeline:
+        """Every instant in [from_ms, to_ms) (UTC ms, at most 92 days) where a rule's
+        shielded state flips, by instant then rule, and the revision, from one snapshot."""
+        revision = ctypes.c_int64()
+        first, last = _i64(from_ms, "from_ms"), _i64(to_ms, "to_ms")
+        transitions = _buffer(N.ShieldTransition, lambda out, capacity, count: lib.hc_shield_transitions(
+            out, capacity, count, ctypes.byref(revision), self._h, first, last))
+        return ShieldTimeline(revision=revision.value, transitions=[_shield_transition(t) for t in transitions])
+
+    def shield_revision(self) -> int:
+        """Changes with every write that can change a shield, from any process."""
+        out = ctypes.c_int64()
+        _check(lib.hc_shield_revision(ctypes.byref(out), self._h))
+        return out.value
+
+    def emergency_unlock(self, rule_id: int, minutes: int, reason: str | None = None) -> int:
+        """Lifts a rule now for minutes (1..1440) within its budget and returns the unlock's
+        id; :class:`InsufficientCreditsError` past the budget (nothing recorded)."""
+        out = ctypes.c_int64()
+        _check(lib.hc_shield_emergency_unlock(ctypes.byref(out), self._h, _i64(rule_id, "rule_id"),
+                                              _i32(minutes, "minutes"), _enc(reason, "reason")))
+        return out.value
+
+    def write_shield_snapshot(self, path: str | os.PathLike[str] | bytes, at_ms: int = 0) -> None:
+        """Writes each rule's state at at_ms (0: now), the next 24 hours' transitions and the
+        revision as a small JSON file at path, atomically, for an extension too small to
+        open SQLite."""
+        _check(lib.hc_shield_snapshot_write(self._h, _enc(os.fsencode(path), "path"), _i64(at_ms, "at_ms")))
+
 
 # ---- calls without a store ---------------------------------------------------------------------------------
 
@@ -1199,6 +1520,31 @@ def format_date(date: datetime.date) -> str:
 def library_version() -> str:
     """The loaded library's HC_VERSION_STRING."""
     return _str(lib.hc_version_string())
+
+
+def library_version_number() -> int:
+    """The loaded library's HC_VERSION_NUMBER (major * 1000000 + minor * 1000 + patch)."""
+    return int(lib.hc_version_number())
+
+
+def disable_sqlite_statistics() -> None:
+    """For a process whose SQLite serves habitcore alone: turns off SQLite's memory
+    statistics process-wide (a cold open and read run faster). Call it once, first,
+    before any SQLite use in the process; afterwards it is :class:`MisuseError`."""
+    _check(lib.hc_process_disable_sqlite_statistics())
+
+
+def sync_state_replicas(state: bytes) -> list[tuple[bytes, int]]:
+    """The replicas a :meth:`Store.sync_state` names, in ascending id order: each one's
+    16-byte id and the sequence number up to which that state holds all its ops."""
+    data = bytes(state)
+    count = ctypes.c_int64()
+    _check(lib.hc_sync_state_replicas(None, None, 0, ctypes.byref(count), data, len(data)))
+    capacity = count.value
+    replicas = (ctypes.c_uint8 * max(16 * capacity, 1))()
+    sequences = (ctypes.c_int64 * max(capacity, 1))()
+    _check(lib.hc_sync_state_replicas(replicas, sequences, capacity, ctypes.byref(count), data, len(data)))
+    return [(bytes(replicas[16 * i:16 * (i + 1)]), sequences[i]) for i in range(min(count.value, capacity))]
 
 
 def status_string(code: int) -> str:

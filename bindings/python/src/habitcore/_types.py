@@ -424,3 +424,78 @@ class Reminder:
     deferred: bool
     fired: bool
     message: str | None
+
+
+@dataclass(frozen=True)
+class ShieldRule:
+    """A shield rule as in force on a day (hc_shield_rule): when a person's apps are blocked."""
+
+    id: int
+    name: str
+    key: str  # the app's own: its set of blocked apps
+    habit_ids: tuple[int, ...]
+    days: str  # schedule text: "daily", "days:mon,fri", ...
+    start_minute: int | None  # None: the store's day start
+    end_minute: int | None  # None: the next local midnight
+    lift: ShieldLift
+    session_lifts: bool
+    cutoff_lifts: bool
+    excused_lifts: bool
+    fail_closed: bool
+    budget: ShieldBudget
+    budget_count: int
+    start: datetime.date  # the first day of this version of the rule
+
+
+@dataclass(frozen=True)
+class ShieldStatus:
+    """One rule's state at an instant (hc_shield_status)."""
+
+    rule_id: int
+    shielded: bool
+    reason: ShieldReason
+    fail_closed: bool
+    window_date: datetime.date | None
+    habit_date: datetime.date | None
+    window_start_ms: int
+    window_end_ms: int
+    since_ms: int
+    until_ms: int
+    next_change_ms: int  # 0: none within 62 days
+    next_cause: ShieldCause
+    earlier: ShieldEarlier
+    emergency_left: int | None  # None: unlimited
+    outstanding: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ShieldState:
+    """Every rule's state at an instant and the shield revision, read in one snapshot."""
+
+    revision: int
+    rules: list[ShieldStatus]
+
+
+@dataclass(frozen=True)
+class ShieldTransition:
+    """One change of a rule's shielded state (hc_shield_transition)."""
+
+    rule_id: int
+    shielded: bool
+    at_ms: int
+    local_date: datetime.date
+    local_minute: int
+    offset_seconds: int
+    moved: ShieldMoved
+    from_reason: ShieldReason
+    to_reason: ShieldReason
+    cause: ShieldCause
+    zone: str
+
+
+@dataclass(frozen=True)
+class ShieldTimeline:
+    """The transitions of a span of time and the shield revision, read in one snapshot."""
+
+    revision: int
+    transitions: list[ShieldTransition]
