@@ -171,9 +171,10 @@ extension Store {
     /// An account's entries with from <= day <= to, in append order.
     package func creditEntries(accountId: Int64, from: Int32 = CivilDate.minDay, to: Int32 = CivilDate.maxDay) throws(HabitError) -> [CreditEntry] {
         let statement = try db.statement(
-            """
-            SELECT \(Store.creditColumns) FROM credit_entries WHERE account_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY id
-            """)
+            text:
+                """
+                SELECT \(Store.creditColumns) FROM credit_entries WHERE account_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY id
+                """)
         statement.bind(1, accountId)
         statement.bind(2, Int64(from))
         statement.bind(3, Int64(to))
@@ -284,7 +285,7 @@ extension Store {
     /// An account's sessions as bought (the time of their spend), with their early
     /// ends, in the order bought: what UnlockTimeline folds.
     package func sessionPurchases(accountId: Int64) throws(HabitError) -> [UnlockTimeline.Purchase] {
-        let statement = try db.statement(Self.accountPurchasesQuery)
+        let statement = try db.statement(text: Self.accountPurchasesQuery)
         statement.bind(1, accountId)
         return try statement.all(Self.readPurchase)
     }
@@ -293,7 +294,7 @@ extension Store {
     /// statement for all of them (a shield ask reads every account's sessions).
     package func allSessionPurchases() throws(HabitError) -> [Int64: [UnlockTimeline.Purchase]] {
         var result: [Int64: [UnlockTimeline.Purchase]] = [:]
-        _ = try db.statement(Self.allPurchasesQuery).all { (s) -> Void in result[s.int(4), default: []].append(Self.readPurchase(s)) }
+        _ = try db.statement(text: Self.allPurchasesQuery).all { (s) -> Void in result[s.int(4), default: []].append(Self.readPurchase(s)) }
         return result
     }
 

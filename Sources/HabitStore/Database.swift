@@ -9,6 +9,9 @@ package final class Database {
     /// Room from the start for the statements one ask prepares (a cold shield ask,
     /// about 15), so the cache is not rehashed as it fills.
     private var cache = [String: OpaquePointer](minimumCapacity: 32)
+    /// The same, for SQL written in the source: keyed by the literal's address, so a
+    /// hot call (each append runs about eight) hashes a pointer, not the whole text.
+    private var literalCache = [UnsafeRawPointer: OpaquePointer](minimumCapacity: 64)
     /// How long a statement waits for another connection's lock, and when this wait began.
     package private(set) var busyTimeoutMs: Int32 = 0
     private var busySinceNs: Int64 = 0
@@ -86,7 +89,9 @@ package final class Database {
 
     package func close() {
         for statement in cache.values { sqlite3_finalize(statement) }
+        for statement in literalCache.values { sqlite3_finalize(statement) }
         cache.removeAll()
+        literalCache.removeAll()
         if let db { sqlite3_close_v2(db) }
         db = nil
     }
@@ -134,19 +139,38 @@ package final class Database {
         guard status == SQLITE_OK else { throw lastError(status) }
     }
 
-    /// A cached prepared statement, reset and with its bindings cleared.
-    package func statement(_ sql: String) throws(HabitError) -> Statement {
+    /// A cached prepared statement of SQL written in the source, reset and with its
+    /// bindings cleared.
+    package func statement(_ sql: StaticString) throws(HabitError) -> Statement {
+        guard sql.hasPointerRepresentation else { return try statement(text: sql.description) }
+        let key = UnsafeRawPointer(sql.utf8Start)
+        if let cached = literalCache[key] { return try reused(cached) }
+        let handle = try prepare(sql.description)
+        literalCache[key] = handle
+        return Statement(handle: handle, database: self)
+    }
+
+    /// A cached prepared statement of SQL built at run time (keyed by its text).
+    package func statement(text sql: String) throws(HabitError) -> Statement {
+        if let cached = cache[sql] { return try reused(cached) }
+        let handle = try prepare(sql)
+        cache[sql] = handle
+        return Statement(handle: handle, database: self)
+    }
+
+    private func reused(_ cached: OpaquePointer) throws(HabitError) -> Statement {
+        guard db != nil else { throw HabitError(.misuse, "the store is closed") }
+        sqlite3_reset(cached)
+        sqlite3_clear_bindings(cached)
+        return Statement(handle: cached, database: self)
+    }
+
+    private func prepare(_ sql: String) throws(HabitError) -> OpaquePointer {
         guard let db else { throw HabitError(.misuse, "the store is closed") }
-        if let cached = cache[sql] {
-            sqlite3_reset(cached)
-            sqlite3_clear_bindings(cached)
-            return Statement(handle: cached, database: self)
-        }
         var handle: OpaquePointer?
         let status = sqlite3_prepare_v3(db, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &handle, nil)
         guard status == SQLITE_OK, let handle else { throw lastError(status) }
-        cache[sql] = handle
-        return Statement(handle: handle, database: self)
+        return handle
     }
 
     package var lastInsertRowId: Int64 { db.map { sqlite3_last_insert_rowid($0) } ?? 0 }

@@ -23,7 +23,7 @@ package enum LoopDatabase {
             throw .invalid("Loop database version \(version) is older than \(LoopBackup.versions.lowerBound), the first Loop's migrations know")
         }
         func columns(_ table: String) throws(HabitError) -> Set<String> {
-            Set(try db.statement("SELECT lower(name) FROM pragma_table_info('\(table)')").all { $0.text(0) ?? "" })
+            Set(try db.statement(text: "SELECT lower(name) FROM pragma_table_info('\(table)')").all { $0.text(0) ?? "" })
         }
         let habitColumns = try columns("Habits"), repetitionColumns = try columns("Repetitions")
         func column(_ name: String, in present: Set<String>, or fallback: String) -> String { present.contains(name) ? name : fallback }
@@ -34,7 +34,7 @@ package enum LoopDatabase {
             + column("description", in: habitColumns, or: "NULL") + ", " + column("question", in: habitColumns, or: "NULL") + ", "
             + column("reminder_hour", in: habitColumns, or: "NULL") + ", " + column("reminder_min", in: habitColumns, or: "NULL") + ", "
             + column("reminder_days", in: habitColumns, or: "127") + " FROM Habits"
-        let habits = try db.statement(habitSQL).all { row in
+        let habits = try db.statement(text: habitSQL).all { row in
             LoopBackup.Habit(
                 id: row.int(0), name: row.text(1) ?? "", numerator: row.optionalInt(2) ?? 0, denominator: row.optionalInt(3) ?? 0,
                 archived: (row.optionalInt(4) ?? 0) != 0, position: row.optionalInt(5) ?? 0,
@@ -45,7 +45,7 @@ package enum LoopDatabase {
         let repetitionSQL =
             "SELECT id, habit, timestamp, " + column("value", in: repetitionColumns, or: "2") + ", " + column("notes", in: repetitionColumns, or: "NULL")
             + " FROM Repetitions WHERE habit IS NOT NULL AND timestamp IS NOT NULL"
-        let repetitions = try db.statement(repetitionSQL).all { row in
+        let repetitions = try db.statement(text: repetitionSQL).all { row in
             LoopBackup.Repetition(id: row.int(0), habit: row.int(1), timestampMs: row.int(2), value: row.int(3), notes: row.text(4))
         }
         return LoopBackup(version: version, habits: habits, repetitions: repetitions)

@@ -77,10 +77,11 @@ extension Store {
     /// through its (habit, day) index, in that index's order.
     package func entriesOfRemindedHabits(from: Int32, to: Int32) throws(HabitError) -> [Entry] {
         let statement = try db.statement(
-            """
-            SELECT \(Store.entryColumns) FROM entries
-            WHERE habit_id IN (SELECT DISTINCT habit_id FROM reminder_rules) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
-            """)
+            text:
+                """
+                SELECT \(Store.entryColumns) FROM entries
+                WHERE habit_id IN (SELECT DISTINCT habit_id FROM reminder_rules) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
+                """)
         statement.bind(1, Int64(from))
         statement.bind(2, Int64(to))
         return try statement.all(readEntry)
@@ -91,10 +92,11 @@ extension Store {
     package func entries(habitIds: [Int64], from: Int32, to: Int32) throws(HabitError) -> [Entry] {
         guard !habitIds.isEmpty else { return [] }
         let statement = try db.statement(
-            """
-            SELECT \(Store.entryColumns) FROM entries
-            WHERE habit_id IN (SELECT value FROM json_each(?3)) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
-            """)
+            text:
+                """
+                SELECT \(Store.entryColumns) FROM entries
+                WHERE habit_id IN (SELECT value FROM json_each(?3)) AND day BETWEEN ?1 AND ?2 ORDER BY habit_id, day, id
+                """)
         statement.bind(1, Int64(from))
         statement.bind(2, Int64(to))
         statement.bind(3, "[" + habitIds.map(String.init).joined(separator: ",") + "]")

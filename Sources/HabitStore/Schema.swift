@@ -626,6 +626,6 @@ enum Schema {
     }
 
     static func scalar(_ db: Database, _ sql: String) throws(HabitError) -> Int64 {
-        try db.statement(sql).one { $0.int(0) } ?? 0
+        try db.statement(text: sql).one { $0.int(0) } ?? 0
     }
 }

@@ -210,7 +210,7 @@ extension Store {
     /// columns and are added here, wrapping: SQLite would turn an overflowing sum into
     /// a real, and the number need only change, never trap.
     package func shieldRevision() throws(HabitError) -> Int64 {
-        let revision = try db.statement(Self.shieldRevisionQuery).one { (s) -> Int64 in
+        let revision = try db.statement(text: Self.shieldRevisionQuery).one { (s) -> Int64 in
             (0...Int32(Schema.appendOnlyShieldTables.count)).reduce(0) { $0 &+ (s.optionalInt($1) ?? 0) }
         }
         guard let revision else { throw .corrupt("the shield revision's counter row is missing") }

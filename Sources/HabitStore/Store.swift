@@ -40,6 +40,8 @@ package final class Store {
     var cachedReplica: [UInt8]?
     /// Replica numbers and local ids found during one sync apply (inside its transaction).
     var syncCache = SyncCache()
+    /// What logging a local op reads, kept for the rest of one write transaction (WriteTail).
+    var writeTail = WriteTail()
     /// The wall clock the sync clock follows, in UTC milliseconds (the engine's clock).
     package var syncNow: () -> Int64 = { Int64(time(nil)) * 1000 }
 
@@ -161,17 +163,20 @@ package final class Store {
         try requireWritable()
         try db.execute("BEGIN IMMEDIATE")
         inExplicitTransaction = true
+        writeTail = WriteTail()
     }
 
     package func commit() throws(HabitError) {
         guard inExplicitTransaction else { throw HabitError(.misuse, "no transaction is open on this store") }
         try db.execute("COMMIT")
         inExplicitTransaction = false
+        writeTail = WriteTail()
     }
 
     package func rollback() throws(HabitError) {
         guard inExplicitTransaction else { throw HabitError(.misuse, "no transaction is open on this store") }
         inExplicitTransaction = false
+        writeTail = WriteTail()
         try db.execute("ROLLBACK")
     }
 
@@ -184,14 +189,17 @@ package final class Store {
         // Prepared once per handle: sqlite3_exec parsed them on every append (a sixth of one).
         let nested = inExplicitTransaction || atomicDepth > 0
         try db.statement(nested ? "SAVEPOINT hc_op" : "BEGIN IMMEDIATE").run()
+        if !nested { writeTail = WriteTail() }
         atomicDepth += 1
         defer { atomicDepth -= 1 }
         do throws(HabitError) {
             let result = try body()
             try db.statement(nested ? "RELEASE hc_op" : "COMMIT").run()
+            if !nested { writeTail = WriteTail() }
             return result
         } catch {
             try? db.execute(nested ? "ROLLBACK TO hc_op; RELEASE hc_op" : "ROLLBACK")
+            writeTail = WriteTail()  // what it knew may have been rolled back
             throw error
         }
     }
@@ -346,7 +354,7 @@ package final class Store {
     }
 
     private func habitRow(id: Int64) throws(HabitError) -> Habit? {
-        let statement = try db.statement(Self.habitByIdQuery)
+        let statement = try db.statement(text: Self.habitByIdQuery)
         statement.bind(1, id)
         return try statement.one(readHabitRow)
     }
@@ -378,14 +386,14 @@ package final class Store {
     }
 
     package func activeHabit(named name: String) throws(HabitError) -> Habit? {
-        let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits WHERE name = ?1 COLLATE NOCASE AND archived_day IS NULL")
+        let statement = try db.statement(text: "SELECT \(Store.habitColumns) FROM habits WHERE name = ?1 COLLATE NOCASE AND archived_day IS NULL")
         statement.bind(1, name)
         return try withVersions(try statement.one(readHabitRow))
     }
 
     package func habits(includeArchived: Bool) throws(HabitError) -> [Habit] {
         let filter = includeArchived ? "" : " WHERE archived_day IS NULL"
-        let statement = try db.statement("SELECT \(Store.habitColumns) FROM habits\(filter) ORDER BY id")
+        let statement = try db.statement(text: "SELECT \(Store.habitColumns) FROM habits\(filter) ORDER BY id")
         var result: [Habit] = []
         // Versions come from a second statement, once the first is done.
         for habit in try statement.all(readHabitRow) {
@@ -587,7 +595,7 @@ package final class Store {
     }
 
     package func entry(id: Int64) throws(HabitError) -> Entry? {
-        let statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
+        let statement = try db.statement(text: "SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
         statement.bind(1, id)
         return try statement.one(readEntry)
     }
@@ -609,7 +617,7 @@ package final class Store {
 
     /// Every entry in id order, one at a time (an export of a million entries holds one).
     package func eachEntry(_ body: (Entry) throws(HabitError) -> Void) throws(HabitError) {
-        try db.statement("SELECT \(Store.entryColumns) FROM entries ORDER BY id").each { (row) throws(HabitError) in try body(try readEntry(row)) }
+        try db.statement(text: "SELECT \(Store.entryColumns) FROM entries ORDER BY id").each { (row) throws(HabitError) in try body(try readEntry(row)) }
     }
 
     package func entryCount() throws(HabitError) -> Int64 {
@@ -620,10 +628,10 @@ package final class Store {
     package func entries(habitId: Int64?, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
         let statement: Statement
         if let habitId {
-            statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY id")
+            statement = try db.statement(text: "SELECT \(Store.entryColumns) FROM entries WHERE habit_id = ?1 AND day BETWEEN ?2 AND ?3 ORDER BY id")
             statement.bind(1, habitId)
         } else {
-            statement = try db.statement("SELECT \(Store.entryColumns) FROM entries WHERE day BETWEEN ?2 AND ?3 ORDER BY id")
+            statement = try db.statement(text: "SELECT \(Store.entryColumns) FROM entries WHERE day BETWEEN ?2 AND ?3 ORDER BY id")
         }
         statement.bind(2, Int64(from))
         statement.bind(3, Int64(to))

@@ -22,8 +22,17 @@ extension Store {
     }
 
     /// Starts and ends the caches of one sync apply (valid inside its transaction only).
-    package func beginSyncApply() { syncCache = SyncCache(active: true) }
-    package func endSyncApply() { syncCache = SyncCache() }
+    package func beginSyncApply() {
+        syncCache = SyncCache(active: true)
+        writeTail = WriteTail()
+    }
+
+    /// An apply receives and moves ops of this replica and renumbers it: the write
+    /// tail starts again after it.
+    package func endSyncApply() {
+        syncCache = SyncCache()
+        writeTail = WriteTail()
+    }
 
     package func replicaId() throws(HabitError) -> [UInt8] {
         if let cachedReplica { return cachedReplica }
@@ -38,13 +47,16 @@ extension Store {
     package func forgetReplicaId() { cachedReplica = nil }
 
     private func clockState() throws(HabitError) -> Int64 {
-        try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
+        if let clock = writeTail.clock, inTransaction { return clock }
+        return try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
     }
 
+    /// Every write of the clock goes through here, so the write tail's copy stays exact.
     private func setClock(_ hlc: Int64) throws(HabitError) {
         let statement = try db.statement("UPDATE sync_replica SET hlc = ?1 WHERE id = 1")
         statement.bind(1, hlc)
         try statement.run()
+        writeTail.clock = inTransaction ? hlc : nil
     }
 
     /// Moves this replica's clock past a received stamp.
@@ -72,7 +84,12 @@ extension Store {
     @discardableResult
     func logLocal(_ op: SyncOp, creates kind: SyncKind? = nil, localId: Int64 = 0) throws(HabitError) -> (id: GlobalId, hlc: Int64) {
         let replica = try replicaId()
-        let last = try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = 1").one { $0.int(0) } ?? 0
+        // Inside a sync apply this replica's ops move and arrive: read afresh there.
+        let keepsTail = inTransaction && !syncCache.active
+        let last =
+            if keepsTail, let seq = writeTail.lastSeq { seq } else {
+                try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = 1").one { $0.int(0) } ?? 0
+            }
         let (seq, overflow) = last.addingReportingOverflow(1)
         guard !overflow else { throw .corrupt("the op log's sequence is exhausted") }
         let hlc = HybridClock.tick(last: try clockState(), nowMs: syncNow())
@@ -87,6 +104,7 @@ extension Store {
         statement.bind(4, blob: op.encodePayload())
         statement.bind(5, kind == nil ? nil : localId)
         try statement.run()
+        writeTail.lastSeq = keepsTail ? seq : nil
         return (id, hlc)
     }
 
@@ -103,6 +121,17 @@ extension Store {
     /// The global id of a local record, which every syncable record has once backfilled.
     func requireGlobalId(_ kind: SyncKind, _ localId: Int64) throws(HabitError) -> GlobalId {
         guard let id = try globalId(kind, localId) else { throw .corrupt("\(kind) \(localId) has no global id") }
+        return id
+    }
+
+    /// A habit's global id, kept in the write tail for the rest of the transaction
+    /// (each append names its habit's; habits are never deleted, and only a sync
+    /// apply, which starts the tail again, moves the op that created one).
+    func habitGlobalId(_ habitId: Int64) throws(HabitError) -> GlobalId {
+        let keepsTail = inTransaction && !syncCache.active
+        if keepsTail, let id = writeTail.habitIds[habitId] { return id }
+        let id = try requireGlobalId(.habit, habitId)
+        if keepsTail { writeTail.habitIds[habitId] = id }
         return id
     }
 
@@ -306,7 +335,7 @@ extension Store {
         let undoes = try entry.undoes.map { (target) throws(HabitError) in try requireGlobalId(.entry, target) }
         try logLocal(
             .entry(
-                habit: try requireGlobalId(.habit, entry.habitId), day: entry.day, kind: entry.kind, value: entry.value,
+                habit: try habitGlobalId(entry.habitId), day: entry.day, kind: entry.kind, value: entry.value,
                 recordedAtMs: entry.recordedAtMs, source: entry.source, note: entry.note, undoes: undoes),
             creates: .entry, localId: entry.id)
     }
@@ -450,7 +479,7 @@ extension Store {
                 "UPDATE sync_replicas SET num = ?1 WHERE num = 1", "UPDATE sync_ops SET rep = ?1 WHERE rep = 1",
                 "UPDATE sync_removed SET rep = ?1 WHERE rep = 1",
             ] {
-                try db.statement(sql).binding(fresh).run()
+                try db.statement(text: sql).binding(fresh).run()
             }
             try db.statement("INSERT INTO sync_replicas(num, replica) VALUES(1, ?1)").binding(blob: move.to).run()
             try db.statement("UPDATE sync_replica SET replica = ?1 WHERE id = 1").binding(blob: move.to).run()
@@ -466,7 +495,7 @@ extension Store {
             "UPDATE sync_ops SET rep = ?1, seq = 1, digest = NULL WHERE rep = ?2 AND seq = ?3",
             "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3",
         ] {
-            let statement = try db.statement(sql)
+            let statement = try db.statement(text: sql)
             statement.bind(1, target)
             statement.bind(2, source)
             statement.bind(3, op.id.seq)
@@ -740,10 +769,11 @@ extension Store {
     package func pendingOps(zonesOnly: Bool = false) throws(HabitError) -> [RawOp] {
         let zoneKinds = [SyncOp.Kind.setting, .zoneChange].map { String($0.rawValue) }.joined(separator: ", ")
         return try db.statement(
-            """
-            SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
-            WHERE o.pending = 1\(zonesOnly ? " AND o.kind IN (\(zoneKinds))" : "") ORDER BY o.hlc, r.replica, o.seq
-            """
+            text:
+                """
+                SELECT r.replica, o.seq, o.hlc, o.kind, o.payload FROM sync_ops o JOIN sync_replicas r ON r.num = o.rep
+                WHERE o.pending = 1\(zonesOnly ? " AND o.kind IN (\(zoneKinds))" : "") ORDER BY o.hlc, r.replica, o.seq
+                """
         ).all {
             RawOp(id: GlobalId(replica: $0.blob(0), seq: $0.int(1)), hlc: $0.int(2), kind: UInt8(truncatingIfNeeded: $0.int(3)), payload: $0.blob(4))
         }
@@ -1059,7 +1089,7 @@ extension Store {
         case .icon: column = "icon"
         case .position: column = "position"
         }
-        let statement = try db.statement("UPDATE habits SET \(column) = ?1 WHERE id = ?2")
+        let statement = try db.statement(text: "UPDATE habits SET \(column) = ?1 WHERE id = ?2")
         switch value {
         case .null: statement.bind(1, nil as Int64?)
         case .int(let v): statement.bind(1, v)
@@ -1088,6 +1118,17 @@ extension Store {
 }
 
 /// What one sync apply has looked up, valid inside its transaction only.
+/// What logging a local op reads, kept while this connection holds the write lock:
+/// no other connection can write until the transaction ends, so this replica's last
+/// sequence number, its clock and its habits' global ids hold. Started again at
+/// every transaction's start and end, on any rollback (a savepoint's too) and around
+/// a sync apply; a read outside a transaction never uses it.
+struct WriteTail {
+    var lastSeq: Int64?
+    var clock: Int64?
+    var habitIds: [Int64: GlobalId] = [:]
+}
+
 package struct SyncCache {
     var active = false
     var numbers: [[UInt8]: Int64] = [:]

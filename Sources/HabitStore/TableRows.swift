@@ -52,7 +52,7 @@ extension Store {
     /// Every row of a history table as a JSON object of its columns, in rowid order.
     package func tableRows(_ table: String) throws(HabitError) -> [JSON] {
         guard Self.historyTables.contains(table) else { throw .invalid("'\(table.prefix(64))' is not a table a backup carries") }
-        let statement = try db.statement("SELECT * FROM \(table) ORDER BY rowid")
+        let statement = try db.statement(text: "SELECT * FROM \(table) ORDER BY rowid")
         return try statement.all { (s) throws(HabitError) -> JSON in
             .object((0..<s.columnCount).map { (s.columnName($0), s.json($0)) })
         }
@@ -80,7 +80,7 @@ extension Store {
             // Settings and the default credit account exist in a new store: the document's win.
             let verb = table == "settings" || table == "credit_accounts" ? "INSERT OR REPLACE" : "INSERT"
             let sql = "\(verb) INTO \(table)(\(names.joined(separator: ", "))) VALUES(\((1...names.count).map { "?\($0)" }.joined(separator: ", ")))"
-            let statement = try db.statement(sql)
+            let statement = try db.statement(text: sql)
             for (offset, (_, value)) in kept.enumerated() {
                 let position = Int32(offset + 1)
                 switch value {
