@@ -1176,6 +1176,22 @@ int32_t hc_store_routine_bounds(int32_t *out_morning, int32_t *out_day, int32_t 
  * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_MISUSE */
 int32_t hc_store_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms);
 
+/* Writes, for a widget, a complication or a watch face that cannot open SQLite
+ * nor wake at the day boundary, what "today" shows at at_ms (UTC ms; 0: now) as
+ * a small JSON file at path ({"format":"habitcore-today","version":1,...}, every
+ * field in docs/FORMATS.md): today's due habits with their value, target, state
+ * and current streak, the day score, the last weeks as a grid of cells, the
+ * routine now, and every instant up to and including the next day start where
+ * what it shows changes (a routine boundary, the day start), each with the
+ * routine and the day's state from then on (the next day's due list, score and
+ * streaks after the day start), so an app can hand a widget a timeline; plus the
+ * store revision it reflects (hc_shield_revision's number). The same store state
+ * and at_ms give the same bytes. Written atomically, read from one snapshot of
+ * the store, on a store opened read-only too, as hc_shield_snapshot_write.
+ * Codes: HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE */
+int32_t hc_today_snapshot_write(hc_store *store, const char *path, int64_t at_ms);
+
 /* ------------------------------------------------------------------------ */
 /* Measurements                                                              */
 /* ------------------------------------------------------------------------ */

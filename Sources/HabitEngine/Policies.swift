@@ -82,8 +82,6 @@ extension Engine {
 
     /// The routine at an instant (nil: now), in the home zone after the day start.
     package func routine(atMs: Int64?) throws(HabitError) -> RoutineTime {
-        let clock = try clock()
-        let wall = try clock.minuteOfDay(utcMs: atMs ?? now())
-        return try routineBounds().routine(atMinuteOfDay: RoutineBounds.minuteOfDay(wallClock: wall, dayStart: clock.dayStartMinutes))
+        try routineBounds().routine(atMs: atMs ?? now(), clock: try clock())
     }
 }

@@ -204,18 +204,25 @@ extension Engine {
                 history, from: day, to: day, asOf: day, weekStart: weekStart,
                 vacations: Vacation.ranges(vacations, habitId: habit.id)
             ).first
-            let state: DueItem.State
-            switch demand {
-            case .due(let done)?: state = done || history.isMarkedDone(day) ? .done : .pending
-            case .excused?: state = .excused
-            case .notDue?, nil: continue
-            }
+            guard let state = Self.dueState(demand, history, day: day) else { continue }
             items.append(DueItem(habit: habit, state: state, value: history.value(on: day)))
         }
-        let order: [RoutineTime: Int] = [.morning: 0, .day: 1, .evening: 2, .anytime: 3]
-        return items.sorted {
-            (order[$0.habit.spec.routine] ?? 3, $0.habit.spec.name.lowercased()) < (order[$1.habit.spec.routine] ?? 3, $1.habit.spec.name.lowercased())
+        return items.sorted { Self.dueOrder($0.habit, $1.habit) }
+    }
+
+    /// A habit's state in a day's due list; nil: not due that day.
+    static func dueState(_ demand: DayDemand?, _ history: HabitHistory, day: Int32) -> DueItem.State? {
+        switch demand {
+        case .due(let done)?: return done || history.isMarkedDone(day) ? .done : .pending
+        case .excused?: return .excused
+        case .notDue?, nil: return nil
         }
+    }
+
+    /// The due list's order: by routine (morning, day, evening, anytime), then name.
+    static func dueOrder(_ a: Habit, _ b: Habit) -> Bool {
+        let order: [RoutineTime: Int] = [.morning: 0, .day: 1, .evening: 2, .anytime: 3]
+        return (order[a.spec.routine] ?? 3, a.spec.name.lowercased()) < (order[b.spec.routine] ?? 3, b.spec.name.lowercased())
     }
 
     package struct MeasurementStats: Equatable, Sendable {
@@ -242,5 +249,66 @@ extension Engine {
         let best = readings.max { higherIsBetter ? $0.value < $1.value : $0.value > $1.value }
         let change: Double? = readings.count >= 2 ? (readings.last?.value ?? 0) - (readings.first?.value ?? 0) : nil
         return MeasurementStats(count: readings.count, latest: readings.last, best: best, change: change)
+    }
+}
+
+// MARK: The today snapshot
+
+extension Engine {
+    /// The today snapshot at an instant (TodaySnapshot) as JSON text, from one
+    /// snapshot of the store; works on a store opened read-only.
+    package func todaySnapshotText(atMs: Int64) throws(HabitError) -> String {
+        try store.snapshot { () throws(HabitError) in
+            let revision = try store.shieldRevision()
+            let clock = try clock()
+            let bounds = try routineBounds()
+            let today = try clock.localDay(utcMs: atMs)
+            let (_, changes) = try TodaySnapshot.changes(clock: clock, bounds: bounds, atMs: atMs)
+            let tomorrow = today + 1
+            let weekStart = try weekStart(), vacations = try vacations(), policies = try streakPolicies()
+            let gridFirst = TodaySnapshot.gridFirstDay(today: today, weekStart: weekStart)
+            var inputs: (today: [Global.Input], tomorrow: [Global.Input]) = ([], [])
+            var lines: (today: [(Habit, TodaySnapshot.Line)], tomorrow: [(Habit, TodaySnapshot.Line)]) = ([], [])
+            var grid: [TodaySnapshot.GridRow] = []
+            // The store's own reads: the engine's would open a snapshot inside this one.
+            for habit in try store.habits(includeArchived: true) where habit.spec.kind != .measurement {
+                let histories = (today: try history(of: habit, through: today), tomorrow: try history(of: habit, through: tomorrow))
+                inputs.today.append(Global.Input(history: histories.today, habitId: habit.id))
+                inputs.tomorrow.append(Global.Input(history: histories.tomorrow, habitId: habit.id))
+                guard !habit.isArchived else { continue }
+                let ranges = Vacation.ranges(vacations, habitId: habit.id)
+                let policy = policies.habits[habit.id] ?? policies.store
+                let demands = Judge.demands(histories.today, from: gridFirst, to: today, asOf: today, weekStart: weekStart, vacations: ranges)
+                grid.append(TodaySnapshot.GridRow(habitId: habit.id, demands: demands))
+                let tomorrowDemand = Judge.demands(
+                    histories.tomorrow, from: tomorrow, to: tomorrow, asOf: tomorrow, weekStart: weekStart, vacations: ranges
+                ).first
+                for (day, history, demand) in [(today, histories.today, demands.last), (tomorrow, histories.tomorrow, tomorrowDemand)] {
+                    guard let state = Self.dueState(demand, history, day: day) else { continue }
+                    let streak = Streaks.summary(history, asOf: day, weekStart: weekStart, vacations: ranges, policy: policy, best: 0).current
+                    let line = TodaySnapshot.Line(
+                        habitId: habit.id, name: habit.spec.name, routine: habit.spec.routine,
+                        state: state == .done ? .done : state == .excused ? .excused : .pending, value: history.value(on: day),
+                        target: history.spec(on: day).target, streak: streak?.length ?? 0)
+                    if day == today { lines.today.append((habit, line)) } else { lines.tomorrow.append((habit, line)) }
+                }
+            }
+            let gridTallies = Global.tally(inputs.today, vacations: vacations, from: gridFirst, to: today, asOf: today, weekStart: weekStart)
+            let tomorrowTally = Global.tally(inputs.tomorrow, vacations: vacations, from: tomorrow, to: tomorrow, asOf: tomorrow, weekStart: weekStart)
+            let ordered = { (lines: [(Habit, TodaySnapshot.Line)]) in lines.sorted { Self.dueOrder($0.0, $1.0) }.map(\.1) }
+            let days = [
+                TodaySnapshot.Day(day: today, tally: gridTallies.last ?? Global.DayTally(day: today), lines: ordered(lines.today)),
+                TodaySnapshot.Day(day: tomorrow, tally: tomorrowTally.first ?? Global.DayTally(day: tomorrow), lines: ordered(lines.tomorrow)),
+            ]
+            return try TodaySnapshot.json(
+                revision: revision, atMs: atMs, clock: clock, weekStart: weekStart, routine: try bounds.routine(atMs: atMs, clock: clock),
+                days: days, changes: changes, gridFirst: gridFirst, grid: grid, gridTallies: gridTallies
+            ).text + "\n"
+        }
+    }
+
+    /// Writes the today snapshot to `path` atomically (as the shield snapshot).
+    package func writeTodaySnapshot(path: String, atMs: Int64?) throws(HabitError) {
+        try writeSnapshotFile(path: path) { () throws(HabitError) in try todaySnapshotText(atMs: atMs ?? now()) }
     }
 }

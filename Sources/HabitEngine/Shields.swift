@@ -303,11 +303,17 @@ extension Engine {
         }
     }
 
-    /// Writes the snapshot to `path` atomically: a temporary file beside it, synced,
-    /// then renamed over it, so a reader sees the old file or the new one.
+    /// Writes the snapshot to `path` atomically.
     package func writeShieldSnapshot(path: String, atMs: Int64?) throws(HabitError) {
+        try writeSnapshotFile(path: path) { () throws(HabitError) in try shieldSnapshotText(atMs: atMs ?? now()) }
+    }
+
+    /// Writes a snapshot file other processes read (shields, today) to `path`
+    /// atomically: a temporary file beside it, synced, then renamed over it, so a
+    /// reader sees the old file or the new one.
+    func writeSnapshotFile(path: String, text: () throws(HabitError) -> String) throws(HabitError) {
         guard !path.isEmpty, path.utf8.count < 4096, !path.utf8.contains(0) else { throw .invalid("path is empty or too long") }
-        let text = try shieldSnapshotText(atMs: atMs ?? now())
+        let text = try text()
         do throws(AtomicOutput.Failure) {
             // 0644: the extension that reads it may run as another user.
             let output = try AtomicOutput(path: path, mode: 0o644)

@@ -398,3 +398,11 @@ public func hc_habit_measurements(
             best_day: stats.best?.day ?? dayNone, best: stats.best?.value ?? 0, change: stats.change ?? 0)
     }
 }
+
+@c @implementation
+public func hc_today_snapshot_write(_ store: OpaquePointer?, _ path: UnsafePointer<CChar>?, _ at_ms: Int64) -> Int32 {
+    withStore(store) { engine throws(HabitError) in
+        let path = try Convert.string(path, "path")
+        try engine.writeTodaySnapshot(path: path, atMs: Convert.instant(at_ms))
+    }
+}

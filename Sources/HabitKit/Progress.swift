@@ -385,6 +385,17 @@ extension Store {
         }
     }
 
+    /// Writes the today snapshot JSON file a widget reads (docs/FORMATS.md), atomically,
+    /// for an instant (UTC ms; 0: now) (hc_today_snapshot_write). Works on a read-only
+    /// store. Throws .invalid (empty path, bad instant), .io (cannot write).
+    public func writeTodaySnapshot(to path: String, atMs: Int64 = 0) throws(HabitError) {
+        let strings = CStrings()
+        let cPath = try strings(path, "path")
+        try withExtendedLifetime(strings) { () throws(HabitError) in
+            try withHandle { store throws(HabitError) in try check(hc_today_snapshot_write(store, cPath, atMs)) }
+        }
+    }
+
     /// A measurement habit's readings from one day through another
     /// (hc_habit_measurements). Throws .invalid (not a measurement habit), .notFound.
     public func measurements(habitID: Int64, from: Day, through: Day) throws(HabitError) -> MeasurementStats {

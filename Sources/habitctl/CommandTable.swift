@@ -21,6 +21,7 @@ enum CommandTable {
         ("stats", ProgressCommands.stats),
         ("heatmap", ProgressCommands.heatmap),
         ("vacation", ProgressCommands.vacation),
+        ("snapshot", ProgressCommands.snapshot),
         ("credits", CreditCommands.run),
         ("awards", AwardCommands.awards),
         ("referral", AwardCommands.referral),

@@ -39,6 +39,7 @@ enum Help {
           stats --group NAME   a group's ("system") day: day-based rate, quota progress, all-habit rate
           heatmap [HABIT]      daily scores, or a habit's days, as a grid (--svg FILE writes an image)
           vacation add|list|remove  excused date ranges
+          snapshot today PATH  what today shows and its next changes, as a file for widgets
           credits              the credit ledger: sync-steps, spend, end, adjust, balance, day,
                                history, rules [set], account add
           awards               unlocked awards (evaluated first); progress, evaluate,
@@ -170,6 +171,16 @@ enum Help {
         local time with the offset (2026-06-05T07:30:00+02:00), in UTC under --json.
         snapshot writes the state, the next day's changes and the revision to PATH
         atomically, for an extension.
+        """,
+        "snapshot": """
+        Usage: habitctl snapshot today PATH [--at T]
+
+        Writes what today shows at T (default now) to PATH as JSON, atomically, for a
+        widget or a watch face that cannot open the store: today's due habits with
+        their progress, state and current streak, the day score, the last eight weeks
+        as a grid, the routine now, and every change up to the next day start (routine
+        boundaries, the day start) with the state after it, and the store revision.
+        The format is in docs/FORMATS.md. Opens the store read-only. T as for shield.
         """,
         "hub": """
         Usage: habitctl hub init --hub URL

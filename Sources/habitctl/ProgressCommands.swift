@@ -43,6 +43,21 @@ enum ProgressCommands {
         }
     }
 
+    /// snapshot today PATH [--at T]: the file a widget reads, from a read-only open.
+    static func snapshot(_ raw: [String], _ context: Context) throws(CLIError) {
+        guard raw.first == "today" else {
+            throw .usage("unknown snapshot subcommand '\(raw.first ?? "")'; see habitctl snapshot --help (shields: habitctl shield snapshot)")
+        }
+        var args = try Arguments(Array(raw.dropFirst()), valued: ["at"])
+        let at = args.option("at")
+        let path = try args.require(0, "PATH")
+        try args.finish(maxPositionals: 1)
+        let store = try context.openStore(readOnly: true)
+        let atMs = try ShieldCommands.instant(at, store)
+        try kit { () throws(HabitError) in try store.kit.writeTodaySnapshot(to: path, atMs: atMs) }
+        context.output.emit(["path": path, "at": Output.time(atMs)]) { "wrote \(path)" }
+    }
+
     static func streak(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date"])
         let store = try context.openStore(readOnly: true)

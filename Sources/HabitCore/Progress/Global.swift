@@ -22,6 +22,8 @@ package enum Global {
         package var quotaMet: Int32 = 0
 
         package var score: Double? { due > 0 ? Double(done) / Double(due) : nil }
+
+        package init(day: Int32) { self.day = day }
     }
 
     package struct Input: Sendable {
