@@ -267,6 +267,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_shield_revision(&revision, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_shield_emergency_unlock(&id, s, 1, 10, NULL), HC_E_MISUSE);
         EXPECT_STATUS(hc_shield_snapshot_write(s, "/tmp/never-written.json", 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_today_snapshot_write(s, "/tmp/never-written.json", 0), HC_E_MISUSE);
         uint8_t sync_bytes[64];
         uint8_t *sync_changes = NULL;
         hc_sync_summary sync_summary = HC_SYNC_SUMMARY_INIT;
@@ -1398,6 +1399,16 @@ int main(int argc, char **argv) {
             EXPECT_STATUS(hc_shield_snapshot_write(store, "/nonexistent-folder/x.json", 0), HC_E_IO);
             EXPECT_STATUS(hc_shield_snapshot_write(store, snapshot, INT64_MAX), HC_E_INVALID);
             EXPECT_STATUS(hc_shield_snapshot_write(store, snapshot, 0), HC_OK);
+            EXPECT(access(snapshot, R_OK) == 0);
+            snprintf(snapshot, sizeof snapshot, "%s/today.json", argv[1]);
+            EXPECT_STATUS(hc_today_snapshot_write(store, NULL, 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_today_snapshot_write(store, "", 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_today_snapshot_write(store, bad_utf8, 0), HC_E_INVALID);
+            EXPECT_STATUS(hc_today_snapshot_write(store, "/nonexistent-folder/x.json", 0), HC_E_IO);
+            EXPECT_STATUS(hc_today_snapshot_write(store, snapshot, INT64_MAX), HC_E_INVALID);
+            EXPECT_STATUS(hc_today_snapshot_write(store, snapshot, INT64_MIN), HC_E_INVALID);
+            EXPECT_STATUS(hc_today_snapshot_write(store, snapshot, 253402300799000), HC_E_INVALID); /* 9999-12-31T23:59:59Z: no next day */
+            EXPECT_STATUS(hc_today_snapshot_write(store, snapshot, 0), HC_OK);
             EXPECT(access(snapshot, R_OK) == 0);
         }
         EXPECT_STATUS(hc_shield_rule_remove(store, rule_id, HC_DAY_NONE), HC_OK);

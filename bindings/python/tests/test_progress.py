@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import datetime
+import json
+from pathlib import Path
 
 import pytest
 
@@ -118,3 +120,21 @@ def test_measurements(store: Store) -> None:
     assert stats.change == pytest.approx(-0.5)
     with pytest.raises(habitcore.InvalidArgumentError):
         store.measurements(store.create_habit("Read"), D(2026, 3, 1), D(2026, 3, 7))
+
+
+def test_the_today_snapshot_for_a_widget(store: Store, tmp_path: Path) -> None:
+    today = store.today()
+    read = store.create_habit("Read", start=today - datetime.timedelta(days=3))
+    store.done(read, today)
+    at = store.utc_ms(today, 720)
+    path = tmp_path / "today.json"
+    store.write_today_snapshot(path, at)
+    text = path.read_text(encoding="utf-8")
+    snapshot = json.loads(text)
+    assert (snapshot["format"], snapshot["version"], snapshot["at_ms"]) == ("habitcore-today", 1, at)
+    assert [(h["name"], h["state"], h["streak"]) for h in snapshot["days"][0]["habits"]] == [("Read", "done", 1)]
+    assert snapshot["next"][-1]["cause"] == "day_start" and snapshot["next"][-1]["day"] == 1
+    store.write_today_snapshot(path, at)
+    assert path.read_text(encoding="utf-8") == text
+    with pytest.raises(habitcore.Error):
+        store.write_today_snapshot(tmp_path / "no such folder" / "today.json")

@@ -484,6 +484,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_store_set_routine_bounds": (i32, [ptr, i32, i32, i32]),
     "hc_store_routine_bounds": (i32, [I32P, I32P, I32P, ptr]),
     "hc_store_routine_at": (i32, [I32P, ptr, i64]),
+    "hc_today_snapshot_write": (i32, [ptr, text, i64]),
     "hc_measurement_stats_init": (i32, [_p(MeasurementStats), u32]),
     "hc_habit_measurements": (i32, [_p(MeasurementStats), ptr, i64, i32, i32]),
     "hc_credit_account_create": (i32, [I64P, ptr, text]),

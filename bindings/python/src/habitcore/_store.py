@@ -1067,6 +1067,14 @@ class Store:
         return [DueItem(habit_id=d.habit_id, routine=_enum(Routine, d.routine), state=_enum(DueState, d.state),
                         value=d.value, target=d.target) for d in raw]
 
+    def write_today_snapshot(self, path: str | os.PathLike[str] | bytes, at_ms: int = 0) -> None:
+        """Writes what today shows at at_ms (UTC ms; 0: now) as a small JSON file at path,
+        atomically, for a widget that cannot open SQLite (docs/FORMATS.md, "Today snapshot"):
+        the due list with progress, state and streak, the day score, the last weeks as a grid,
+        the routine, the next changes up to the next day start and the store revision. Works
+        on a store opened read-only."""
+        _check(lib.hc_today_snapshot_write(self._h, _enc(os.fsencode(path), "path"), _i64(at_ms, "at_ms")))
+
     @property
     def routine_bounds(self) -> tuple[int, int, int]:
         """Where morning, day and evening start, in minutes after the day start."""

@@ -890,6 +890,7 @@ extern "C" {
     pub fn hc_store_set_routine_bounds(store: *mut hc_store, morning: i32, day: i32, evening: i32) -> i32;
     pub fn hc_store_routine_bounds(out_morning: *mut i32, out_day: *mut i32, out_evening: *mut i32, store: *mut hc_store) -> i32;
     pub fn hc_store_routine_at(out_routine: *mut i32, store: *mut hc_store, at_ms: i64) -> i32;
+    pub fn hc_today_snapshot_write(store: *mut hc_store, path: *const c_char, at_ms: i64) -> i32;
     pub fn hc_measurement_stats_init(out: *mut hc_measurement_stats, struct_size: u32) -> i32;
     pub fn hc_habit_measurements(out: *mut hc_measurement_stats, store: *mut hc_store, habit_id: i64, from_day: i32, to_day: i32) -> i32;
     pub fn hc_credit_account_create(out_id: *mut i64, store: *mut hc_store, name: *const c_char) -> i32;

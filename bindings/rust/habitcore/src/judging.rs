@@ -1,8 +1,9 @@
 //! How days are judged: vacations, store-wide streaks, due lists, group completion,
 //! measurements, and the pure calls that need no store.
 
-use crate::{buffer, c_text, check, day_or_none, opt_text, sys, Completion, Day, DayState, DueState, HabitId, HabitOptions,
+use crate::{buffer, c_path, c_text, check, day_or_none, opt_text, sys, Completion, Day, DayState, DueState, HabitId, HabitOptions,
             Result, Routine, Store, StreakPolicy, Streaks, VacationId};
+use std::path::Path;
 
 /// A vacation: days excused for one habit, or every habit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,6 +175,15 @@ impl Store {
                 target: d.target,
             })
             .collect())
+    }
+
+    /// Writes the today snapshot JSON (docs/FORMATS.md: today's due list, score, streaks
+    /// and grid, the routine, the next changes up to the next day start, the revision) for
+    /// `at_ms` (None: now) to `path`, atomically, for a widget that cannot open SQLite.
+    /// Works on a store opened read-only.
+    pub fn write_today_snapshot(&self, path: impl AsRef<Path>, at_ms: Option<i64>) -> Result<()> {
+        let path = c_path(path.as_ref())?;
+        check(unsafe { sys::hc_today_snapshot_write(self.raw, path.as_ptr(), at_ms.unwrap_or(0)) })
     }
 
     /// A group's completion on `as_of` (None: today) and over `first..=last`, counting

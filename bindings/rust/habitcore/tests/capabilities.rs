@@ -285,6 +285,25 @@ fn vacations_due_groups_measurements_and_the_store_streaks() {
 }
 
 #[test]
+fn the_today_snapshot_for_a_widget() {
+    let dir = Dir::new("cap-today");
+    let store = dir.store();
+    let today = store.today().unwrap();
+    let read = store.create_habit(&HabitOptions::new("Read").start(today.plus(-3))).unwrap();
+    store.append(read.id, EntryKind::Done, 0.0, None).unwrap();
+    let at = store.utc_ms(today, 720).unwrap();
+    let path = dir.0.join("today.json");
+    store.write_today_snapshot(&path, Some(at)).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.starts_with("{\"format\":\"habitcore-today\",\"version\":1,"), "{text}");
+    assert!(text.contains("\"name\":\"Read\",\"routine\":\"anytime\",\"state\":\"done\""), "{text}");
+    store.write_today_snapshot(&path, Some(at)).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text, "the same state, other bytes");
+    let missing = dir.0.join("no such folder").join("today.json");
+    assert_eq!(store.write_today_snapshot(&missing, None).unwrap_err().kind(), ErrorKind::Io);
+}
+
+#[test]
 fn credits_by_account_with_rules_adjustments_and_sessions() {
     let dir = Dir::new("cap-credits");
     let store = dir.store();
