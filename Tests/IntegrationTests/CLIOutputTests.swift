@@ -77,6 +77,7 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["shield", "list"]), Case(args: ["shield", "state", "--at", "07:30"]), Case(args: ["--json", "shield", "state"]),
             Case(args: ["shield", "next", "--hours", "48"]), Case(args: ["shield", "emergency", "1", "--minutes", "5"]),
             Case(args: ["shield", "snapshot", folder + "/shields.json"]),
+            Case(args: ["snapshot", "today", folder + "/today.json"]),
             // Display fields and the heatmap of one habit.
             Case(args: ["habit", "add", "Sit", "--question", "Sat?", "--colour", "#00897B", "--icon", "lotus", "--position", "2"]),
             Case(args: ["habit", "edit", "Read", "--description", "Twenty pages", "--color", ""]),

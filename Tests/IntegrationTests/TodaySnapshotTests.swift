@@ -202,7 +202,9 @@ final class TodaySnapshotTests: OpenStoreTestCase {
                 ok(hc_store_set_routine_bounds(store, morning, dayBound, evening))
                 ok(hc_store_set_day_start(store, Int32(random(0...1439))))
                 // Around the year's DST changes as often as not.
-                let at = random(0...1) == 0 ? random(ms("2026-01-01T00:00:00Z")...ms("2026-12-31T00:00:00Z")) : random(ms("2026-03-27T00:00:00Z")...ms("2026-04-06T00:00:00Z"))
+                let at =
+                    random(0...1) == 0
+                    ? random(ms("2026-01-01T00:00:00Z")...ms("2026-12-31T00:00:00Z")) : random(ms("2026-03-27T00:00:00Z")...ms("2026-04-06T00:00:00Z"))
                 let snapshot = try snapshot(at: at)
                 let today = localDay(at)
                 XCTAssertEqual(days(snapshot)[0]["date"] as? String, date(today))
