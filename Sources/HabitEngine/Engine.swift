@@ -20,6 +20,9 @@ package final class Engine {
     /// else can write, so no check is needed there.
     var caches = Caches()
     private var seenDataVersion: Int64 = -1
+    /// Off, the today snapshot judges every habit on its whole history (the reference
+    /// its windowed reads are tested against).
+    package var todaySnapshotReadsWindows = true
     /// Verifier callbacks registered on this handle, by id.
     var callbackVerifiers: [String: any Verifier] = [:]
 

@@ -270,26 +270,49 @@ extension Engine {
             var inputs: (today: [Global.Input], tomorrow: [Global.Input]) = ([], [])
             var lines: (today: [(Habit, TodaySnapshot.Line)], tomorrow: [(Habit, TodaySnapshot.Line)]) = ([], [])
             var grid: [TodaySnapshot.GridRow] = []
-            // The store's own reads: the engine's would open a snapshot inside this one.
+            let windowFirst = gridFirst - TodaySnapshot.windowDaysBeforeGrid
             for habit in try store.habits(includeArchived: true) where habit.spec.kind != .measurement {
-                let histories = (today: try history(of: habit, through: today), tomorrow: try history(of: habit, through: tomorrow))
+                let ranges = Vacation.ranges(vacations, habitId: habit.id)
+                let policy = policies.habits[habit.id] ?? policies.store
+                // What the snapshot shows of a habit, judged on the histories given.
+                func judge(_ histories: (today: HabitHistory, tomorrow: HabitHistory)) -> (
+                    row: [DayDemand], lines: [(Int32, TodaySnapshot.Line)], runFirsts: [Int32?]
+                ) {
+                    guard !habit.isArchived else { return ([], [], []) }
+                    let demands = Judge.demands(histories.today, from: gridFirst, to: today, asOf: today, weekStart: weekStart, vacations: ranges)
+                    let tomorrowDemand = Judge.demands(
+                        histories.tomorrow, from: tomorrow, to: tomorrow, asOf: tomorrow, weekStart: weekStart, vacations: ranges
+                    ).first
+                    var lines: [(Int32, TodaySnapshot.Line)] = [], runFirsts: [Int32?] = []
+                    for (day, history, demand) in [(today, histories.today, demands.last), (tomorrow, histories.tomorrow, tomorrowDemand)] {
+                        let run = Streaks.summary(history, asOf: day, weekStart: weekStart, vacations: ranges, policy: policy, best: 0).current
+                        runFirsts.append(run?.first)
+                        guard let state = Self.dueState(demand, history, day: day) else { continue }
+                        lines.append(
+                            (
+                                day,
+                                TodaySnapshot.Line(
+                                    habitId: habit.id, name: habit.spec.name, routine: habit.spec.routine,
+                                    state: state == .done ? .done : state == .excused ? .excused : .pending, value: history.value(on: day),
+                                    target: history.spec(on: day).target, streak: run?.length ?? 0)
+                            ))
+                    }
+                    return (demands, lines, runFirsts)
+                }
+                var histories = try windowHistories(habit, from: windowFirst, today: today)
+                var judged = judge(histories)
+                if !todaySnapshotReadsWindows
+                    || !TodaySnapshot.windowSuffices(
+                        histories.tomorrow, windowFirst: windowFirst, runFirsts: judged.runFirsts, missAllowance: policy.missAllowance)
+                {
+                    histories = (try history(of: habit, through: today), try history(of: habit, through: tomorrow))
+                    judged = judge(histories)
+                }
                 inputs.today.append(Global.Input(history: histories.today, habitId: habit.id))
                 inputs.tomorrow.append(Global.Input(history: histories.tomorrow, habitId: habit.id))
                 guard !habit.isArchived else { continue }
-                let ranges = Vacation.ranges(vacations, habitId: habit.id)
-                let policy = policies.habits[habit.id] ?? policies.store
-                let demands = Judge.demands(histories.today, from: gridFirst, to: today, asOf: today, weekStart: weekStart, vacations: ranges)
-                grid.append(TodaySnapshot.GridRow(habitId: habit.id, demands: demands))
-                let tomorrowDemand = Judge.demands(
-                    histories.tomorrow, from: tomorrow, to: tomorrow, asOf: tomorrow, weekStart: weekStart, vacations: ranges
-                ).first
-                for (day, history, demand) in [(today, histories.today, demands.last), (tomorrow, histories.tomorrow, tomorrowDemand)] {
-                    guard let state = Self.dueState(demand, history, day: day) else { continue }
-                    let streak = Streaks.summary(history, asOf: day, weekStart: weekStart, vacations: ranges, policy: policy, best: 0).current
-                    let line = TodaySnapshot.Line(
-                        habitId: habit.id, name: habit.spec.name, routine: habit.spec.routine,
-                        state: state == .done ? .done : state == .excused ? .excused : .pending, value: history.value(on: day),
-                        target: history.spec(on: day).target, streak: streak?.length ?? 0)
+                grid.append(TodaySnapshot.GridRow(habitId: habit.id, demands: judged.row))
+                for (day, line) in judged.lines {
                     if day == today { lines.today.append((habit, line)) } else { lines.tomorrow.append((habit, line)) }
                 }
             }
@@ -305,6 +328,20 @@ extension Engine {
                 days: days, changes: changes, gridFirst: gridFirst, grid: grid, gridTallies: gridTallies
             ).text + "\n"
         }
+    }
+
+    /// A habit's histories through today and through tomorrow from its days since
+    /// `from` only: one read of a few weeks of entries, where its whole history could
+    /// be years (TodaySnapshot.windowSuffices says when they judge as the whole does).
+    private func windowHistories(_ habit: Habit, from: Int32, today: Int32) throws(HabitError) -> (
+        today: HabitHistory, tomorrow: HabitHistory
+    ) {
+        let days = DayFold.sparseStates(
+            try store.entries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
+        let history = { (days: [DayState]) in
+            HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay, days: days)
+        }
+        return (history(days.filter { $0.day <= today }), history(days))
     }
 
     /// Writes the today snapshot to `path` atomically (as the shield snapshot).

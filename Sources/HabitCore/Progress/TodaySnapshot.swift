@@ -73,6 +73,30 @@ package enum TodaySnapshot {
         return max(CivilDate.minDay, today - intoWeek - 7 * gridWeeksBefore)
     }
 
+    /// How many days before the grid the snapshot first reads a habit's days.
+    package static let windowDaysBeforeGrid: Int32 = 63
+
+    /// Whether a habit's days read from `windowFirst` on judge everything the snapshot
+    /// shows of it as its whole history does, so that a cold snapshot need not read
+    /// years of entries. Yes when every schedule the habit had asks single days of
+    /// every week (daily, weekdays: a day's demand is its own, and N + 1 misses in a
+    /// row, the break under a miss allowance of N, lie within 7(N + 1) days), and each
+    /// current run shown (nil: none) starts after such a break read whole. Otherwise
+    /// the caller reads the whole history.
+    package static func windowSuffices(
+        _ history: HabitHistory, windowFirst: Int32, runFirsts: [Int32?], missAllowance: Int32
+    ) -> Bool {
+        if history.spec.startDay >= windowFirst { return true }
+        let singleDays = ([history.spec.schedule] + history.versions.map(\.schedule)).allSatisfy {
+            switch $0 {
+            case .daily, .weekdays: return true
+            case .everyNDays, .monthDays, .timesPerWeek, .timesPerMonth, .timesInDays: return false
+            }
+        }
+        let safeFirst = Int64(windowFirst) + 7 * (Int64(missAllowance) + 2)
+        return singleDays && runFirsts.allSatisfy { Int64($0 ?? Int32.max) >= safeFirst }
+    }
+
     /// Every change after `atMs` up to and including the next day start: each instant
     /// the routine changes (at a routine bound, or where the zone's offset moves the
     /// wall clock across one) and the day start itself, which always is one.
