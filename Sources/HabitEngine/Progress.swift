@@ -336,8 +336,9 @@ extension Engine {
     private func windowHistories(_ habit: Habit, from: Int32, today: Int32) throws(HabitError) -> (
         today: HabitHistory, tomorrow: HabitHistory
     ) {
-        let days = DayFold.sparseStates(
-            try store.entries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
+        // The fold's own read (a covering index, no notes), as the history cache reads.
+        let days = DayFold.sortedStates(
+            try store.foldEntries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
         let history = { (days: [DayState]) in
             HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay, days: days)
         }

@@ -88,6 +88,12 @@ package enum JSON: Equatable, Sendable {
 
     private static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings need no escape: appended whole, not a scalar at a time.
+        if !s.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C || $0 == 0x7F }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""
