@@ -303,7 +303,8 @@ extension Engine {
                 var judged = judge(histories)
                 if !todaySnapshotReadsWindows
                     || !TodaySnapshot.windowSuffices(
-                        histories.tomorrow, windowFirst: windowFirst, runFirsts: judged.runFirsts, missAllowance: policy.missAllowance)
+                        habit.spec, versions: habit.versions, windowFirst: windowFirst, runFirsts: judged.runFirsts,
+                        missAllowance: policy.missAllowance)
                 {
                     histories = (try history(of: habit, through: today), try history(of: habit, through: tomorrow))
                     judged = judge(histories)
@@ -339,8 +340,11 @@ extension Engine {
         // The fold's own read (a covering index, no notes), as the history cache reads.
         let days = DayFold.sortedStates(
             try store.foldEntries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
+        // Judged as if it started at `from`: the judge walks every day from the start on.
+        var spec = habit.spec
+        spec.startDay = max(spec.startDay, from)
         let history = { (days: [DayState]) in
-            HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay, days: days)
+            HabitHistory(spec: spec, versions: habit.versions, archivedDay: habit.archivedDay, days: days)
         }
         return (history(days.filter { $0.day <= today }), history(days))
     }

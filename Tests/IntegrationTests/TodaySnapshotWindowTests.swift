@@ -60,9 +60,9 @@ final class TodaySnapshotWindowTests: XCTestCase {
             // Both ways were taken over the seeds (the property is not vacuous).
             let habits = try engine.habits(includeArchived: true)
             for habit in habits {
-                let history = try engine.history(of: habit, through: today + 1)
                 let suffices = TodaySnapshot.windowSuffices(
-                    history, windowFirst: TodaySnapshot.gridFirstDay(today: today, weekStart: try engine.weekStart()) - TodaySnapshot.windowDaysBeforeGrid,
+                    habit.spec, versions: habit.versions,
+                    windowFirst: TodaySnapshot.gridFirstDay(today: today, weekStart: try engine.weekStart()) - TodaySnapshot.windowDaysBeforeGrid,
                     runFirsts: [try engine.streaks(habitId: habit.id, asOf: today, best: 0).summary.current?.first],
                     missAllowance: try engine.streakPolicy(habitId: habit.id).missAllowance)
                 if suffices { windowsUsedAndNot.used += 1 } else { windowsUsedAndNot.fellBack += 1 }

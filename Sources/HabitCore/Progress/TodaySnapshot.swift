@@ -81,13 +81,14 @@ package enum TodaySnapshot {
     /// years of entries. Yes when every schedule the habit had asks single days of
     /// every week (daily, weekdays: a day's demand is its own, and N + 1 misses in a
     /// row, the break under a miss allowance of N, lie within 7(N + 1) days), and each
-    /// current run shown (nil: none) starts after such a break read whole. Otherwise
-    /// the caller reads the whole history.
+    /// current run shown (nil: none), judged from `windowFirst` on as if the habit
+    /// started there, starts after such a break read whole. Otherwise the caller reads
+    /// the whole history.
     package static func windowSuffices(
-        _ history: HabitHistory, windowFirst: Int32, runFirsts: [Int32?], missAllowance: Int32
+        _ spec: HabitSpec, versions: [SettingsVersion], windowFirst: Int32, runFirsts: [Int32?], missAllowance: Int32
     ) -> Bool {
-        if history.spec.startDay >= windowFirst { return true }
-        let singleDays = ([history.spec.schedule] + history.versions.map(\.schedule)).allSatisfy {
+        if spec.startDay >= windowFirst { return true }
+        let singleDays = ([spec.schedule] + versions.map(\.schedule)).allSatisfy {
             switch $0 {
             case .daily, .weekdays: return true
             case .everyNDays, .monthDays, .timesPerWeek, .timesPerMonth, .timesInDays: return false
