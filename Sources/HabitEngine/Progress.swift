@@ -270,14 +270,12 @@ extension Engine {
             var inputs: (today: [Global.Input], tomorrow: [Global.Input]) = ([], [])
             var lines: (today: [(Habit, TodaySnapshot.Line)], tomorrow: [(Habit, TodaySnapshot.Line)]) = ([], [])
             var grid: [TodaySnapshot.GridRow] = []
-            let windowFirst = gridFirst - TodaySnapshot.windowDaysBeforeGrid
             for habit in try store.habits(includeArchived: true) where habit.spec.kind != .measurement {
                 let ranges = Vacation.ranges(vacations, habitId: habit.id)
                 let policy = policies.habits[habit.id] ?? policies.store
                 // What the snapshot shows of a habit, judged on the histories given.
-                func judge(_ histories: (today: HabitHistory, tomorrow: HabitHistory)) -> (
-                    row: [DayDemand], lines: [(Int32, TodaySnapshot.Line)], runFirsts: [Int32?]
-                ) {
+                typealias Judged = (row: [DayDemand], lines: [(Int32, TodaySnapshot.Line)], runFirsts: [Int32?])
+                func judge(_ histories: (today: HabitHistory, tomorrow: HabitHistory)) -> Judged {
                     guard !habit.isArchived else { return ([], [], []) }
                     let demands = Judge.demands(histories.today, from: gridFirst, to: today, asOf: today, weekStart: weekStart, vacations: ranges)
                     let tomorrowDemand = Judge.demands(
@@ -299,13 +297,25 @@ extension Engine {
                     }
                     return (demands, lines, runFirsts)
                 }
-                var histories = try windowHistories(habit, from: windowFirst, today: today)
-                var judged = judge(histories)
-                if !todaySnapshotReadsWindows
-                    || !TodaySnapshot.windowSuffices(
+                // Windows that grow with a long current run, then the whole history.
+                var found: (histories: (today: HabitHistory, tomorrow: HabitHistory), judged: Judged)?
+                for daysBefore in TodaySnapshot.windowDaysBeforeGrid where todaySnapshotReadsWindows && found == nil {
+                    let windowFirst = gridFirst - daysBefore
+                    let histories = try windowHistories(habit, from: windowFirst, today: today)
+                    let judged = judge(histories)
+                    if TodaySnapshot.windowSuffices(
                         habit.spec, versions: habit.versions, windowFirst: windowFirst, runFirsts: judged.runFirsts,
                         missAllowance: policy.missAllowance)
-                {
+                    {
+                        found = (histories, judged)
+                    }
+                    if habit.spec.startDay >= windowFirst { break }
+                }
+                let histories: (today: HabitHistory, tomorrow: HabitHistory)
+                let judged: Judged
+                if let found {
+                    (histories, judged) = found
+                } else {
                     histories = (try history(of: habit, through: today), try history(of: habit, through: tomorrow))
                     judged = judge(histories)
                 }

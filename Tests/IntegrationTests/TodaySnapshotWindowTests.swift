@@ -28,12 +28,12 @@ final class TodaySnapshotWindowTests: XCTestCase {
                 let spec = HabitSpec(
                     name: "habit \(number)", kind: .checkmark, target: 1, direction: .atLeast, group: nil, unit: nil, routine: .anytime,
                     proofRequired: false, startDay: 0, schedule: schedules[random.below(schedules.count)])
-                let start = today - Int32(20 + random.below(500))
+                let start = today - Int32(20 + random.below(2500))
                 let id = try engine.createHabit(spec, startDay: start)
                 try engine.setHabitStreakPolicy(
                     habitId: id, StreakPolicy.Override(missAllowance: Int32(random.below(3)), openDay: random.chance(0.5) ? .previous : .zero))
                 // A run done every day from some day on (often from before the window), random days before it.
-                let runFrom = today - Int32(random.below(400))
+                let runFrom = today - Int32(random.below(random.chance(0.5) ? 100 : 2000))
                 var day = start
                 while day <= today {
                     let kept = day >= runFrom ? random.chance(0.97) : random.chance(0.6)
@@ -62,7 +62,7 @@ final class TodaySnapshotWindowTests: XCTestCase {
             for habit in habits {
                 let suffices = TodaySnapshot.windowSuffices(
                     habit.spec, versions: habit.versions,
-                    windowFirst: TodaySnapshot.gridFirstDay(today: today, weekStart: try engine.weekStart()) - TodaySnapshot.windowDaysBeforeGrid,
+                    windowFirst: TodaySnapshot.gridFirstDay(today: today, weekStart: try engine.weekStart()) - TodaySnapshot.windowDaysBeforeGrid[0],
                     runFirsts: [try engine.streaks(habitId: habit.id, asOf: today, best: 0).summary.current?.first],
                     missAllowance: try engine.streakPolicy(habitId: habit.id).missAllowance)
                 if suffices { windowsUsedAndNot.used += 1 } else { windowsUsedAndNot.fellBack += 1 }

@@ -73,8 +73,9 @@ package enum TodaySnapshot {
         return max(CivilDate.minDay, today - intoWeek - 7 * gridWeeksBefore)
     }
 
-    /// How many days before the grid the snapshot first reads a habit's days.
-    package static let windowDaysBeforeGrid: Int32 = 63
+    /// How many days before the grid the snapshot reads a habit's days: a few weeks
+    /// first, more when its current run reaches back past them (then its whole history).
+    package static let windowDaysBeforeGrid: [Int32] = [42, 400, 1500]
 
     /// Whether a habit's days read from `windowFirst` on judge everything the snapshot
     /// shows of it as its whole history does, so that a cold snapshot need not read
