@@ -209,7 +209,7 @@ package final class Store {
 
     /// Runs several reads against one consistent snapshot of the file.
     package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
-        if inExplicitTransaction { return try body() }
+        if inTransaction { return try body() }  // the open transaction is the snapshot
         // Prepared once per handle (sqlite3_exec would parse them on every call).
         try db.statement("BEGIN").run()
         defer { try? db.statement("COMMIT").run() }
