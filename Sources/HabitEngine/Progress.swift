@@ -87,8 +87,7 @@ extension Engine {
                     for day in touched {
                         let entries = try store.foldEntries(habitId: habit.id, from: day, to: day)
                         guard let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first else { continue }
-                        let index = HistoryCache.firstIndex(in: days, atOrAfter: day)
-                        if index < days.count && days[index].day == day { days[index] = state } else { days.insert(state, at: index) }
+                        HistoryCache.put(state, into: &days)
                     }
                     return (days, touched.count, through)
                 }
