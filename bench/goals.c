@@ -4,7 +4,7 @@
  * callgrind with --instr-atstart=no); outside valgrind those are no-ops.
  * Prints "<case> <reps> <seconds>".
  *   goals CASE DIR REPS
- * CASE: append-raw-batch append-hc-batch append-raw-commit append-hc-commit
+ * CASE: append-raw-batch append-hc-batch append-raw-commit append-hc-commit apply-hc
  *       streaks-c streaks-hc strength-c strength-hc
  *       store-make YEARS HABITS (DIR is the store path) store-streaks-cold store-streaks-warm
  *       store-streaks-append today awards */
@@ -19,8 +19,17 @@
 #include <valgrind/callgrind.h>
 
 static double started;
-static void start(void) { CALLGRIND_START_INSTRUMENTATION; started = now(); }
-static double stop(void) { double t = now() - started; CALLGRIND_STOP_INSTRUMENTATION; return t; }
+/* Off while a case sets up with another case's code (its start and stop count nothing). */
+static int measuring = 1;
+static void start(void) {
+    if (measuring) CALLGRIND_START_INSTRUMENTATION;
+    started = now();
+}
+static double stop(void) {
+    double t = now() - started;
+    if (measuring) CALLGRIND_STOP_INSTRUMENTATION;
+    return t;
+}
 
 /* Appends: the same rows as bench/append.c. */
 static void exec(sqlite3 *db, const char *sql) {
@@ -80,6 +89,33 @@ static double hc_append(const char *path, int rows, int batched) {
     if (batched) check(hc_store_commit(store), "commit");
     double t = stop();
     hc_store_close(store);
+    return t;
+}
+
+/* A bulk changeset of `rows` entries (one counter habit, as hc_append writes them),
+ * applied into an empty store: the apply alone is measured. */
+static double hc_apply(const char *dir, int rows) {
+    char source_path[4096], target_path[4096];
+    snprintf(source_path, sizeof source_path, "%s/apply-source.db", dir);
+    snprintf(target_path, sizeof target_path, "%s/apply-target.db", dir);
+    measuring = 0;
+    hc_append(source_path, rows, 1);
+    measuring = 1;
+    remove(target_path);
+    hc_store *source = NULL, *target = NULL;
+    check(hc_store_open(&source, source_path, 0), "open source");
+    check(hc_store_open(&target, target_path, 0), "open target");
+    uint8_t *changes = NULL;
+    int64_t size = 0;
+    check(hc_sync_changes(&changes, &size, source, NULL, 0), "changes");
+    hc_sync_summary summary = HC_SYNC_SUMMARY_INIT;
+    start();
+    check(hc_sync_apply(&summary, target, changes, size), "apply");
+    double t = stop();
+    if (summary.ops_applied < rows) { fprintf(stderr, "applied %lld of %d\n", (long long)summary.ops_applied, rows); exit(1); }
+    hc_free(changes);
+    hc_store_close(source);
+    hc_store_close(target);
     return t;
 }
 
@@ -228,6 +264,8 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "store-make")) {
         make_store(dir, reps, argc > 4 ? atoi(argv[4]) : 1);
         return 0;
+    } else if (!strcmp(what, "apply-hc")) {
+        t = hc_apply(dir, reps);
     } else if (!strncmp(what, "append-", 7)) {
         int raw = strstr(what, "raw") != NULL, batched = strstr(what, "batch") != NULL;
         snprintf(path, sizeof path, "%s/%s.db", dir, what);
