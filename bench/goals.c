@@ -4,7 +4,7 @@
  * callgrind with --instr-atstart=no); outside valgrind those are no-ops.
  * Prints "<case> <reps> <seconds>".
  *   goals CASE DIR REPS
- * CASE: append-raw-batch append-hc-batch append-raw-commit append-hc-commit
+ * CASE: append-raw-batch append-hc-batch append-raw-commit append-hc-commit apply-hc
  *       streaks-c streaks-hc strength-c strength-hc
  *       store-make YEARS HABITS (DIR is the store path) store-streaks-cold store-streaks-warm
  *       store-streaks-append today awards */
@@ -19,8 +19,17 @@
 #include <valgrind/callgrind.h>
 
 static double started;
-static void start(void) { CALLGRIND_START_INSTRUMENTATION; started = now(); }
-static double stop(void) { double t = now() - started; CALLGRIND_STOP_INSTRUMENTATION; return t; }
+/* Off while a case sets up with another case's code (its start and stop count nothing). */
+static int measuring = 1;
+static void start(void) {
+    if (measuring) CALLGRIND_START_INSTRUMENTATION;
+    started = now();
+}
+static double stop(void) {
+    double t = now() - started;
+    if (measuring) CALLGRIND_STOP_INSTRUMENTATION;
+    return t;
+}
 
 /* Appends: the same rows as bench/append.c. */
 static void exec(sqlite3 *db, const char *sql) {
@@ -83,6 +92,33 @@ static double hc_append(const char *path, int rows, int batched) {
     return t;
 }
 
+/* A bulk changeset of `rows` entries (one counter habit, as hc_append writes them),
+ * applied into an empty store: the apply alone is measured. */
+static double hc_apply(const char *dir, int rows) {
+    char source_path[4096], target_path[4096];
+    snprintf(source_path, sizeof source_path, "%s/apply-source.db", dir);
+    snprintf(target_path, sizeof target_path, "%s/apply-target.db", dir);
+    measuring = 0;
+    hc_append(source_path, rows, 1);
+    measuring = 1;
+    remove(target_path);
+    hc_store *source = NULL, *target = NULL;
+    check(hc_store_open(&source, source_path, 0), "open source");
+    check(hc_store_open(&target, target_path, 0), "open target");
+    uint8_t *changes = NULL;
+    int64_t size = 0;
+    check(hc_sync_changes(&changes, &size, source, NULL, 0), "changes");
+    hc_sync_summary summary = HC_SYNC_SUMMARY_INIT;
+    start();
+    check(hc_sync_apply(&summary, target, changes, size), "apply");
+    double t = stop();
+    if (summary.ops_applied < rows) { fprintf(stderr, "applied %lld of %d\n", (long long)summary.ops_applied, rows); exit(1); }
+    hc_free(changes);
+    hc_store_close(source);
+    hc_store_close(target);
+    return t;
+}
+
 /* Pure loops: bench/streaks.c's "same contract" C against habitcore, one daily
  * habit of ten years per rep. */
 static int32_t c_streaks(const hc_day_state *days, int64_t count, int32_t first, int32_t as_of, unsigned char *marks) {
@@ -139,7 +175,8 @@ static double pure(const char *what, int reps) {
     return t;
 }
 
-/* A store of HABITS daily habits with YEARS of history each (85% done, 3% skipped). */
+/* A store of HABITS daily habits with YEARS of history each (85% done, 3% skipped),
+ * looked at once. */
 static void make_store(const char *path, int years, int habits) {
     remove(path);
     hc_store *store = NULL;
@@ -160,6 +197,15 @@ static void make_store(const char *path, int years, int habits) {
         check(history_append(NULL, store, habit, first, today, &seed, 85, 3), "append");
     }
     check(hc_store_commit(store), "commit");
+    hc_store_close(store);
+    /* The app's first look, on a handle of its own: each habit's first cold read folds
+     * its ledger and saves the fold (what every later cold read starts from). */
+    check(hc_store_open(&store, path, 0), "open");
+    for (int64_t habit = 1; habit <= habits; habit++) {
+        hc_streak_result result = HC_STREAK_RESULT_INIT;
+        int64_t best_count = 0;
+        check(hc_habit_streaks(&result, NULL, 0, &best_count, store, habit, today), "first look");
+    }
     hc_store_close(store);
 }
 
@@ -218,6 +264,8 @@ int main(int argc, char **argv) {
     if (!strcmp(what, "store-make")) {
         make_store(dir, reps, argc > 4 ? atoi(argv[4]) : 1);
         return 0;
+    } else if (!strcmp(what, "apply-hc")) {
+        t = hc_apply(dir, reps);
     } else if (!strncmp(what, "append-", 7)) {
         int raw = strstr(what, "raw") != NULL, batched = strstr(what, "batch") != NULL;
         snprintf(path, sizeof path, "%s/%s.db", dir, what);

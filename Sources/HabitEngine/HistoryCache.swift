@@ -85,14 +85,15 @@ struct HistoryCache {
     mutating func update(habitId: Int64, with state: DayState) {
         guard var folded = byHabit[habitId] else { return }
         byHabit[habitId] = nil  // no copy-on-write of the arrays below
-        let index = Self.firstIndex(in: folded.days, atOrAfter: state.day)
-        if index < folded.days.count && folded.days[index].day == state.day {
-            folded.days[index] = state
-        } else {
-            folded.days.insert(state, at: index)
-        }
+        Self.put(state, into: &folded.days)
         folded.history.record(state)
         byHabit[habitId] = folded
+    }
+
+    /// Puts a day's state into days sorted by day, in place of the day's old one.
+    static func put(_ state: DayState, into days: inout [DayState]) {
+        let index = firstIndex(in: days, atOrAfter: state.day)
+        if index < days.count && days[index].day == state.day { days[index] = state } else { days.insert(state, at: index) }
     }
 
     /// The index of the first day at or after `day` in days sorted by day.

@@ -58,8 +58,7 @@ extension Engine {
         if let kept = caches.histories.folded(habit) {
             folded = kept
         } else {
-            let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
-            folded = caches.histories.store(habit, days: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions))
+            folded = caches.histories.store(habit, days: try coldFold(habit))
         }
         // Nothing logged after asOf: the kept history is exactly the one asked for.
         if asOf >= habit.spec.startDay && (folded.days.last?.day ?? Int32.min) <= asOf { return folded.history }
@@ -68,6 +67,45 @@ extension Engine {
         let days = asOf == Int32.max ? folded.days[first...] : folded.days[first..<max(first, end)]
         return HabitHistory(spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay, days: Array(days))
     }
+
+    /// A habit's folded days for a handle that keeps none: its saved fold with the
+    /// days of the entries added since it was saved folded again from the ledger, or
+    /// the whole ledger folded when there is none, its rules differ or too much came
+    /// since. Saved again when that folded many days and this handle can write
+    /// without waiting; a read-only handle folds in memory only.
+    private func coldFold(_ habit: Habit) throws(HabitError) -> [DayState] {
+        let rules = SavedFold.rules(habit.spec, versions: habit.versions)
+        let (days, folded, through) = try store.snapshot { () throws(HabitError) -> ([DayState], Int, Int64) in
+            let through = try store.lastEntryId()
+            if let saved = try store.savedFold(habitId: habit.id), saved.rules == rules, saved.throughEntry <= through,
+                var days = SavedFold.decode(saved.days)
+            {
+                if saved.throughEntry == through { return (days, 0, through) }
+                let added = try store.entryDays(habitId: habit.id, afterEntry: saved.throughEntry, limit: Self.refoldLimit + 1)
+                if added.count <= Self.refoldLimit {
+                    let touched = Set(added)
+                    for day in touched {
+                        let entries = try store.foldEntries(habitId: habit.id, from: day, to: day)
+                        guard let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first else { continue }
+                        HistoryCache.put(state, into: &days)
+                    }
+                    return (days, touched.count, through)
+                }
+            }
+            let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
+            return (DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), Int.max, through)
+        }
+        if folded >= Self.resaveAfterDays {
+            _ = store.saveFoldWithoutWaiting(
+                habitId: habit.id, Store.SavedFoldRow(rules: rules, throughEntry: through, days: SavedFold.encode(days)))
+        }
+        return days
+    }
+
+    /// Past this many entries added since a fold was saved, the whole ledger is folded.
+    static let refoldLimit: Int64 = 4096
+    /// A fold brought up to date by this many days or more is saved again.
+    static let resaveAfterDays = 32
 
     /// A caller's day, checked, or today for nil.
     func resolve(_ asOf: Int32?) throws(HabitError) -> Int32 {

@@ -535,6 +535,18 @@ enum Schema {
             sql: """
                 ALTER TABLE sync_ops ADD COLUMN digest INTEGER;
                 """, data: { db throws(HabitError) in try Store.extendAllDigests(db) }),
+        // 20: each habit's folded days saved beside the ledger (SavedFold), written when a
+        // cold read folds them; empty until then.
+        Migration(
+            name: "saved folds",
+            sql: """
+                CREATE TABLE saved_folds(
+                    habit_id INTEGER PRIMARY KEY REFERENCES habits(id),
+                    rules BLOB NOT NULL,
+                    through_entry INTEGER NOT NULL,
+                    days BLOB NOT NULL
+                ) STRICT;
+                """),
     ]
 
     /// The tables whose rows decide a shield's state.

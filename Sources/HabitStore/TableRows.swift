@@ -31,6 +31,7 @@ extension Store {
 
     /// The tables an export leaves out, each with why.
     package static let tablesLeftOut: [(table: String, kind: LeftOut, reason: String)] = [
+        ("saved_folds", .derived, "each habit's folded days, a copy of what folding its entries gives, folded again where missing"),
         ("shield_revision", .derived, "a counter every write that can change a shield moves; a restore's own writes move it"),
         ("plugins", .local, "paths to programs on this machine: a backup restored elsewhere must not run code from a path nobody chose there"),
         ("proof_runs", .local, "verifications under way in a process of this machine"),

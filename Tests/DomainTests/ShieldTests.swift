@@ -347,6 +347,10 @@ final class ShieldTests: XCTestCase {
         XCTAssertThrowsError(try bad.validated())
         bad = good; bad.days = .timesPerWeek(3)
         XCTAssertThrowsError(try bad.validated())
+        bad = good; bad.days = .timesPerMonth(2)
+        XCTAssertThrowsError(try bad.validated())
+        bad = good; bad.days = .timesInDays(3, 7)
+        XCTAssertThrowsError(try bad.validated(), "times:3/7 is a quota too")
         XCTAssertThrowsError(try EmergencyUnlock.validate(minutes: 0, reason: nil))
     }
 

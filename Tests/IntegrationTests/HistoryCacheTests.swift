@@ -7,7 +7,8 @@ import XCTest
 /// with appends, undos, rule and schedule changes, and a second process writing
 /// between calls, every progress call of a caching handle answers exactly as a
 /// handle folding the ledger afresh each time, and the days it maintains equal
-/// the days a new handle folds.
+/// the days a new handle folds, and a cold handle starting from the saved fold
+/// folds exactly what the ledger gives.
 final class HistoryCacheTests: XCTestCase {
     func testCachedAndUncachedPathsAgreeAcrossWritersAndProcesses() throws {
         let dir = try temporaryDirectory()
@@ -87,10 +88,25 @@ final class HistoryCacheTests: XCTestCase {
                 let rebuilt: [DayState]? = fresh.cachedDays(habitId: habit)
                 XCTAssertEqual(kept, rebuilt, "step " + String(step) + ": maintained days")
             }
+            // A cold handle starts from the saved fold (written by the handles above when
+            // they folded cold) and folds again what came after it: it must give exactly
+            // the ledger's fold, read-only (never saving) or not.
+            for readOnly in [true, false] {
+                let cold = try Engine(path: path, options: StoreOptions(readOnly: readOnly))
+                defer { cold.close() }
+                for habit in habits {
+                    _ = try cold.streaks(habitId: habit, asOf: today, best: 0)
+                    let row = try cold.habit(id: habit)
+                    let entries = try reference.store.foldEntries(habitId: habit, from: CivilDate.minDay, to: CivilDate.maxDay)
+                    let ledger = DayFold.sortedStates(entries, habit: row.spec, versions: row.versions)
+                    XCTAssertEqual(cold.cachedDays(habitId: habit), ledger, "step \(step): cold days, read-only \(readOnly)")
+                }
+            }
         }
         XCTAssertEqual(steps.count, 5, "every kind of step ran")
         XCTAssertNotNil(cached.cachedDays(habitId: atLeast), "the caching handle kept the history")
         XCTAssertNil(reference.cachedDays(habitId: atLeast), "the reference handle kept nothing")
+        for habit in habits { XCTAssertNotNil(try reference.store.savedFold(habitId: habit), "a cold read saved its fold") }
     }
 
     /// Undoes the day's last standing entry; a day with none is fine.

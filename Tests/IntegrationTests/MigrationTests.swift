@@ -133,4 +133,27 @@ final class MigrationTests: StoreTestCase {
         XCTAssertEqual([state.session_id, state.start_ms, state.until_ms], [2, start1 + 60_000, start1 + 360_000])
         XCTAssertEqual(hc_credit_session_end(nil, store, 1, 0), HC_E_CONFLICT)
     }
+
+    /// A store of schema 19 (before saved folds) migrates, answers as it did, and saves
+    /// a habit's fold at its first cold read; a read-only handle of 1.0 and a writer of
+    /// this version then both answer from it alike.
+    func testAStoreBeforeSavedFoldsMigratesAndSavesAFoldAtItsFirstColdRead() throws {
+        let store = try open()
+        let habit = createHabit(store, "Read", start: "2026-01-01")
+        for date in ["2026-01-01", "2026-01-02", "2026-01-03", "2026-01-05", "2026-01-06"] { ok(append(store, habit, on: date).0) }
+        let before = streak(store, habit, "2026-01-06")
+        ok(hc_store_close(store))
+        XCTAssertSucceeded(
+            try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE saved_folds; PRAGMA user_version = 19;"]), "back to 19")
+        let reopened = try open()
+        defer { hc_store_close(reopened) }
+        var version: Int32 = 0
+        ok(hc_store_schema_version(&version, reopened))
+        XCTAssertEqual(version, latestSchemaVersion)
+        let after = streak(reopened, habit, "2026-01-06")
+        XCTAssertEqual([after.0, after.1], [before.0, before.1])
+        XCTAssertEqual([before.0, before.1], [2, 3])
+        let saved = try runProcess(["sqlite3", dir + "/store.db", "SELECT habit_id, through_entry FROM saved_folds"])
+        XCTAssertEqual(saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(habit)|5", "saved at the first cold read")
+    }
 }

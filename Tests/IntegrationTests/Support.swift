@@ -105,7 +105,7 @@ func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> 
 
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
-let latestSchemaVersion: Int32 = 19
+let latestSchemaVersion: Int32 = 20
 
 /// The Swift toolchain's root (/opt/swift for /opt/swift/usr/bin/swift): what a
 /// consumer of the self-contained library must not need.
@@ -208,6 +208,7 @@ let dropShieldsSQL =
     + " DROP TABLE zone_changes; DROP TABLE shield_revision; "
 
 /// Takes a store back below migration 14 (sync), for the tests of older stores (what
-/// migration 15 adds too: its award_unlocks is the older one's with rule_id not unique).
+/// migration 15 adds too: its award_unlocks is the older one's with rule_id not unique;
+/// and migration 20's saved folds).
 let dropSyncSQL =
-    "DROP TABLE proof_copies; DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; DROP TABLE sync_moves; "
+    "DROP TABLE saved_folds; DROP TABLE proof_copies; DROP TABLE sync_replica; DROP TABLE sync_ops; DROP TABLE sync_replicas; DROP TABLE sync_lww; DROP TABLE sync_removed; DROP TABLE sync_moves; "

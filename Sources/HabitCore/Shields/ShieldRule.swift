@@ -82,7 +82,8 @@ package struct ShieldRule: Equatable, Sendable {
                 throw .invalid("the window \(ClockText.hhmm(startMinute))-\(ClockText.hhmm(endMinute)) is empty: start and cutoff must differ")
             }
             switch days {
-            case .timesPerWeek, .timesPerMonth: throw .invalid("a shield's days are fixed days (daily, days:, every:, monthdays:), not a quota")
+            case .timesPerWeek, .timesPerMonth, .timesInDays:
+                throw .invalid("a shield's days are fixed days (daily, days:, every:, monthdays:), not a quota")
             default: break
             }
             guard !habits.isEmpty else { throw .invalid("a shield rule needs at least one habit whose completion lifts it") }
