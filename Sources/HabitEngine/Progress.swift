@@ -301,7 +301,7 @@ extension Engine {
             let clock = try clock()
             let bounds = try routineBounds()
             let today = try clock.localDay(utcMs: atMs)
-            let (_, changes) = try TodaySnapshot.changes(clock: clock, bounds: bounds, atMs: atMs)
+            let changes = try TodaySnapshot.changes(clock: clock, bounds: bounds, atMs: atMs)
             let tomorrow = today + 1
             let weekStart = try weekStart(), vacations = try vacations(), policies = try streakPolicies()
             let gridFirst = TodaySnapshot.gridFirstDay(today: today, weekStart: weekStart)

@@ -102,9 +102,7 @@ package enum TodaySnapshot {
     /// Every change after `atMs` up to and including the next day start: each instant
     /// the routine changes (at a routine bound, or where the zone's offset moves the
     /// wall clock across one) and the day start itself, which always is one.
-    package static func changes(clock: DayClock, bounds: RoutineBounds, atMs: Int64) throws(HabitError) -> (
-        nextDayStartMs: Int64, changes: [Change]
-    ) {
+    package static func changes(clock: DayClock, bounds: RoutineBounds, atMs: Int64) throws(HabitError) -> [Change] {
         let today = try clock.localDay(utcMs: atMs)
         guard CivilDate.isValid(today + 1) else { throw .invalid("instant \(atMs) ms has no next day within the years 1...9999") }
         let nextStart = try clock.utcMs(day: today + 1, minute: clock.dayStartMinutes)
@@ -138,7 +136,7 @@ package enum TodaySnapshot {
             routine = next
         }
         changes.append(Change(atMs: nextStart, cause: .dayStart, routine: try bounds.routine(atMs: nextStart, clock: clock), dayIndex: 1))
-        return (nextStart, changes)
+        return changes
     }
 
     package static func stateName(_ state: Line.State) -> String {
