@@ -2547,6 +2547,74 @@ int32_t hc_sync_apply(hc_sync_summary *out, hc_store *store, const uint8_t *chan
  * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_MISUSE HC_E_NOMEM */
 int32_t hc_sync_canonical(char **out, hc_store *store);
 
+/* ------------------------------------------------------------------------ */
+/* Changes: the store revision and the change feed                          */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * Changes (for a UI, a widget or an automation that refreshes only what changed):
+ *  - Every write that syncs logs an op (see Sync); the store numbers the ops in the
+ *    order this file logged them, its own and other replicas' alike, and the store
+ *    revision is the highest number. It grows with every commit of such a write by
+ *    any process and never goes back; reading it is one index lookup and writes
+ *    nothing, also on a read-only store.
+ *  - Writes that log no op do not move it: the award catalogue, events and their
+ *    acknowledgements, reminder delivery bookkeeping, plugins, proof runs in progress,
+ *    and the store settings that stay on the device.
+ *  - A change says what an op reached: an area (HC_CHANGE_*), a habit (0: not one
+ *    habit's, e.g. a store setting or a vacation of every habit) and the days
+ *    first_day..last_day it can change the judgement of. A setting in force from a
+ *    day on reaches that day through HC_CHANGE_LAST_DAY; what names no day (a name,
+ *    a store setting, a zone change) reaches HC_CHANGE_FIRST_DAY..HC_CHANGE_LAST_DAY.
+ *  - A reader keeps the highest revision it handled as its cursor and reads again
+ *    after it: each change comes once and in order. HC_CHANGES_MERGED asks for the
+ *    compact form: one change per area and habit for each run of overlapping or
+ *    touching days, at the latest revision among those it stands for.
+ */
+#define HC_CHANGE_HABIT 1    /* a habit's definition or its settings from a day on */
+#define HC_CHANGE_ENTRY 2    /* an entry of a day */
+#define HC_CHANGE_PROOF 3    /* a proof or a verdict on it */
+#define HC_CHANGE_VACATION 4 /* a vacation added or removed */
+#define HC_CHANGE_SETTING 5  /* a store setting that follows the person (week start, day start) */
+#define HC_CHANGE_ZONE 6     /* the store's time zone */
+#define HC_CHANGE_CREDIT 7   /* a credit account, fact, step report or rule */
+#define HC_CHANGE_AWARD 8    /* an award unlocked */
+#define HC_CHANGE_SHIELD 9   /* a shield rule, its settings from a day on, an emergency unlock */
+
+#define HC_CHANGE_FIRST_DAY (-719162) /* 0001-01-01: the first day a change reaches when it names none */
+#define HC_CHANGE_LAST_DAY 2932896    /* 9999-12-31: the last day */
+
+#define HC_CHANGES_MERGED 0x1u
+
+typedef struct hc_change {
+    uint32_t struct_size; /* the library's sizeof(hc_change) */
+    int32_t area;         /* HC_CHANGE_* */
+    int64_t revision;     /* the store revision the change came in at */
+    int64_t habit_id;     /* 0 when not one habit's */
+    int32_t first_day;
+    int32_t last_day;
+} hc_change;
+
+typedef struct hc_change_list hc_change_list;
+
+/* The store revision into *out_revision: 0 for a store no write has reached.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_BUSY HC_E_MISUSE */
+int32_t hc_store_revision(int64_t *out_revision, hc_store *store);
+/* The changes of the ops logged after revision after (>= 0), oldest first, from at most
+ * limit (1..10000) ops, into *out; flags 0 or HC_CHANGES_MERGED. The last change's
+ * revision is the cursor to read after next; an empty list: nothing new.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_NOMEM */
+int32_t hc_change_list_read(hc_change_list **out, hc_store *store, int64_t after, int64_t limit, uint32_t flags);
+/* The number of changes.
+ * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
+int32_t hc_change_list_count(int64_t *out_count, const hc_change_list *list);
+/* The change at index: borrowed, valid until the list is freed.
+ * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
+int32_t hc_change_list_get(const hc_change **out, const hc_change_list *list, int64_t index);
+/* Releases the list. NULL is ignored.
+ * @since 1.1 @thread release @status none */
+void hc_change_list_free(hc_change_list *list);
+
 #ifdef __cplusplus
 }
 #endif

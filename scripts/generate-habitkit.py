@@ -49,6 +49,7 @@ FAMILIES = [
     ("AwardMetric", "value", VALUE, "HC_METRIC_", "What an award measures (HC_METRIC_*). Open: metrics are only ever appended.", [], {}),
     ("AwardScope", "value", VALUE, "HC_SCOPE_", "Which habits an award's metric looks at (HC_SCOPE_*). Open.", [], {}),
     ("AwardCause", "value", VALUE, "HC_AWARD_CAUSE_", "What crossed an award's threshold (HC_AWARD_CAUSE_*). Open.", [], {}),
+    ("ChangeArea", "value", VALUE, "HC_CHANGE_", "What a change of the store touched (HC_CHANGE_*). Open: areas are only ever appended.", ["FIRST_DAY", "LAST_DAY"], {}),
     ("EventKind", "value", VALUE, "HC_EVENT_", "What an event announces (HC_EVENT_*). Open: kinds are only ever appended.", [], {}),
     ("Outcome", "value", VALUE, "HC_OUTCOME_", "How a proof was judged (HC_OUTCOME_*). Open: outcomes are only ever appended.", [], {}),
     ("PluginKind", "value", VALUE, "HC_PLUGIN_", "How a plugin runs (HC_PLUGIN_*). Open: kinds are only ever appended.", ["ABI_VERSION", "FINGERPRINT_MAX"], {}),

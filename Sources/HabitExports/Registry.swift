@@ -7,7 +7,10 @@ import HabitPlugins
 /// NULL, closed, freed or foreign pointer is recognised and refused instead of
 /// dereferenced.
 enum Registry {
-    enum Kind { case store, habit, habitList, entryList, creditList, awardList, eventList, verdictList, string, reminderRuleList, reminderList, shieldRuleList }
+    enum Kind {
+        case store, habit, habitList, entryList, creditList, awardList, eventList, changeList, verdictList, string, reminderRuleList, reminderList,
+            shieldRuleList
+    }
 
     private static let lock = Lock()
     nonisolated(unsafe) private static var table: [UInt: Kind] = [:]

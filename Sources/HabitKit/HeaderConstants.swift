@@ -298,6 +298,32 @@ public struct AwardCause: RawRepresentable, Hashable, Sendable {
     public static let referral = AwardCause(rawValue: HC_AWARD_CAUSE_REFERRAL)
 }
 
+/// What a change of the store touched (HC_CHANGE_*). Open: areas are only ever appended.
+public struct ChangeArea: RawRepresentable, Hashable, Sendable {
+    /// The HC_CHANGE_* value.
+    public let rawValue: Int32
+    /// The ChangeArea with this HC_CHANGE_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// HC_CHANGE_HABIT: a habit's definition or its settings from a day on.
+    public static let habit = ChangeArea(rawValue: HC_CHANGE_HABIT)
+    /// HC_CHANGE_ENTRY: an entry of a day.
+    public static let entry = ChangeArea(rawValue: HC_CHANGE_ENTRY)
+    /// HC_CHANGE_PROOF: a proof or a verdict on it.
+    public static let proof = ChangeArea(rawValue: HC_CHANGE_PROOF)
+    /// HC_CHANGE_VACATION: a vacation added or removed.
+    public static let vacation = ChangeArea(rawValue: HC_CHANGE_VACATION)
+    /// HC_CHANGE_SETTING: a store setting that follows the person (week start, day start).
+    public static let setting = ChangeArea(rawValue: HC_CHANGE_SETTING)
+    /// HC_CHANGE_ZONE: the store's time zone.
+    public static let zone = ChangeArea(rawValue: HC_CHANGE_ZONE)
+    /// HC_CHANGE_CREDIT: a credit account, fact, step report or rule.
+    public static let credit = ChangeArea(rawValue: HC_CHANGE_CREDIT)
+    /// HC_CHANGE_AWARD: an award unlocked.
+    public static let award = ChangeArea(rawValue: HC_CHANGE_AWARD)
+    /// HC_CHANGE_SHIELD: a shield rule, its settings from a day on, an emergency unlock.
+    public static let shield = ChangeArea(rawValue: HC_CHANGE_SHIELD)
+}
+
 /// What an event announces (HC_EVENT_*). Open: kinds are only ever appended.
 public struct EventKind: RawRepresentable, Hashable, Sendable {
     /// The HC_EVENT_* value.

@@ -547,6 +547,14 @@ enum Schema {
                     days BLOB NOT NULL
                 ) STRICT;
                 """),
+        // 21: the store revision: each op numbered in the order this file logged it
+        // (Store.revision); the ops already logged, by clock stamp.
+        Migration(
+            name: "change log",
+            sql: """
+                CREATE TABLE change_log(rev INTEGER PRIMARY KEY, rep INTEGER NOT NULL, seq INTEGER NOT NULL) STRICT;
+                INSERT INTO change_log(rep, seq) SELECT rep, seq FROM sync_ops ORDER BY hlc, rep, seq;
+                """),
     ]
 
     /// The tables whose rows decide a shield's state.

@@ -69,7 +69,10 @@ package final class Store {
                 try db.execute("PRAGMA foreign_keys = ON")
             }
             try Schema.migrate(db, readOnly: options.readOnly)
-            if !options.readOnly { try Schema.installWriterTriggers(db) }
+            if !options.readOnly {
+                try Schema.installWriterTriggers(db)
+                try Self.installChangeLogTrigger(db)
+            }
             try logUnsyncedRecords()
         } catch {
             db.close()

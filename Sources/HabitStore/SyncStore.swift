@@ -72,6 +72,7 @@ extension Store {
         UPDATE sync_replicas SET num = (SELECT max(num) + 1 FROM sync_replicas) WHERE num = 1;
         UPDATE sync_ops SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
         UPDATE sync_removed SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
+        UPDATE change_log SET rep = (SELECT num FROM sync_replicas WHERE replica = (SELECT replica FROM sync_replica)) WHERE rep = 1;
         INSERT INTO sync_replicas(num, replica) VALUES(1, randomblob(16));
         UPDATE sync_replica SET replica = (SELECT replica FROM sync_replicas WHERE num = 1);
         COMMIT;
@@ -477,7 +478,7 @@ extension Store {
             guard let fresh = try db.statement("SELECT max(num) + 1 FROM sync_replicas").one({ $0.int(0) }) else { throw .corrupt("no replica numbers") }
             for sql in [
                 "UPDATE sync_replicas SET num = ?1 WHERE num = 1", "UPDATE sync_ops SET rep = ?1 WHERE rep = 1",
-                "UPDATE sync_removed SET rep = ?1 WHERE rep = 1",
+                "UPDATE sync_removed SET rep = ?1 WHERE rep = 1", "UPDATE change_log SET rep = ?1 WHERE rep = 1",
             ] {
                 try db.statement(text: sql).binding(fresh).run()
             }
@@ -494,6 +495,7 @@ extension Store {
         for sql in [
             "UPDATE sync_ops SET rep = ?1, seq = 1, digest = NULL WHERE rep = ?2 AND seq = ?3",
             "UPDATE sync_removed SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3",
+            "UPDATE change_log SET rep = ?1, seq = 1 WHERE rep = ?2 AND seq = ?3",
         ] {
             let statement = try db.statement(text: sql)
             statement.bind(1, target)

@@ -41,6 +41,7 @@ extension Store {
         ("sync_lww", .local, "the op log's last-writer registers, rebuilt with it"),
         ("sync_removed", .local, "the op log's removed records, rebuilt with it"),
         ("sync_moves", .local, "the forked replicas' moved ops the op log names, rebuilt with it"),
+        ("change_log", .local, "the order this file logged its ops in: the store revision, rebuilt with the op log"),
     ]
 
     /// What the document's rows are given in place of their ids: zone changes, which

@@ -119,18 +119,21 @@ enum AwardCommands {
         let after = try number(args.option("after") ?? "0", "--after")
         let limit = try number(args.option("limit") ?? "100", "--limit")
         let acknowledge = args.flag("ack")
+        let follow = args.flag("follow")
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
+        if follow {
+            try ChangeCommands.follow(store, after: after) { (cursor) throws(HabitError) -> Int64? in
+                let events = try store.kit.events(after: cursor, limit: limit, acknowledge: acknowledge)
+                for event in events {
+                    Writer.standardOutput(Output.encode(eventRow(event).merging(["schema_version": Output.schemaVersion]) { a, _ in a }) + "\n")
+                }
+                return events.last?.id
+            }
+        }
         let events = try kit { () throws(HabitError) in try store.kit.events(after: after, limit: limit, acknowledge: acknowledge) }
         let cursor = events.last?.id ?? after
-        let rows: [[String: Any]] = events.map { event in
-            [
-                "id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day.rawValue), "at": Output.time(event.atMs),
-                "habit_id": event.habitID ?? NSNull(), "entry_id": event.entryID ?? NSNull(),
-                "award_id": event.awardID ?? NSNull(), "value": event.value, "acknowledged": event.acknowledged,
-            ]
-        }
-        context.output.emit(["events": rows, "cursor": cursor]) {
+        context.output.emit(["events": events.map(eventRow), "cursor": cursor]) {
             let lines = events.map { event in
                 var text = "#\(event.id) \(Library.format(event.day.rawValue)) \(eventKind(event.kind))"
                 if let awardId = event.awardID { text += " \(awardId)" }
@@ -140,6 +143,14 @@ enum AwardCommands {
             }
             return (lines + ["cursor \(cursor)"]).joined(separator: "\n")
         }
+    }
+
+    private static func eventRow(_ event: Event) -> [String: Any] {
+        [
+            "id": event.id, "kind": eventKind(event.kind), "date": Library.format(event.day.rawValue), "at": Output.time(event.atMs),
+            "habit_id": event.habitID ?? NSNull(), "entry_id": event.entryID ?? NSNull(),
+            "award_id": event.awardID ?? NSNull(), "value": event.value, "acknowledged": event.acknowledged,
+        ]
     }
 
     private static func eventKind(_ kind: EventKind) -> String {

@@ -26,6 +26,7 @@ enum CommandTable {
         ("awards", AwardCommands.awards),
         ("referral", AwardCommands.referral),
         ("events", AwardCommands.events),
+        ("changes", ChangeCommands.changes),
         ("proof", ProofCommands.proof),
         ("plugin", ProofCommands.plugin),
         ("reminders", ReminderCommands.run),

@@ -139,12 +139,26 @@ enum Help {
                         A code counts once (exit 4 again, and for the store's own code)
         """,
         "events": """
-        Usage: habitctl events [--after CURSOR] [--ack] [--limit N]
+        Usage: habitctl events [--after CURSOR] [--ack] [--limit N] [--follow]
 
         Award unlocked, streak milestone and daily target reached events, recorded once
         each. Keep the printed cursor and pass it as --after next time. With --ack, only
         events no reader has acknowledged, acknowledged at once: with several readers,
-        each event goes to exactly one.
+        each event goes to exactly one. With --follow, prints each event as a JSON line
+        as writes of any process bring it, until SIGPIPE, SIGTERM or Ctrl-C; resume with
+        --after the last id printed.
+        """,
+        "changes": """
+        Usage: habitctl changes [--after REVISION] [--limit N] [--merged] [--follow]
+
+        Which habits and days the writes after a store revision reached, oldest first,
+        from at most N writes (default 1000): an area (habit, entry, proof, vacation,
+        setting, zone, credit, award, shield), a habit or none, and the dates (null or
+        "every day": no bound). Keep the printed cursor and pass it as --after next
+        time. --merged: one change per area and habit for each run of touching dates.
+        With --follow, prints each change as a JSON line as any process commits it,
+        until SIGPIPE, SIGTERM or Ctrl-C; resume with --after the last revision
+        printed. Waiting costs no CPU (an inotify watch on the store's files).
         """,
         "shield": """
         Usage: habitctl shield add NAME --habits H[,H...] [--start HH:MM|daystart] [--cutoff HH:MM|midnight] [--days D]

@@ -46,6 +46,9 @@ enum Writer {
         exit(code)
     }
 
+    /// Whether a write to stdout failed (a follower stops there).
+    static var outputFailed: Bool { outputFailure != nil }
+
     /// Writes text to stdout; a failure is recorded and ends the command with `exitCode`.
     static func standardOutput(_ text: String) {
         guard outputFailure == nil else { return }  // the rest would be missing a part

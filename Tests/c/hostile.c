@@ -225,6 +225,9 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_referral_code(&text, s), HC_E_MISUSE);
         EXPECT_STATUS(hc_referral_redeem(&id, s, "ABCDEFGH"), HC_E_MISUSE);
         EXPECT_STATUS(hc_event_list_read(&events, s, 0, 10, 0), HC_E_MISUSE);
+        hc_change_list *changes = NULL;
+        EXPECT_STATUS(hc_store_revision(&id, s), HC_E_MISUSE);
+        EXPECT_STATUS(hc_change_list_read(&changes, s, 0, 10, 0), HC_E_MISUSE);
         hc_proof_input proof = HC_PROOF_INPUT_INIT;
         hc_proof_result proof_result = HC_PROOF_RESULT_INIT;
         hc_proof_policy policy = HC_PROOF_POLICY_INIT;
@@ -964,6 +967,41 @@ int main(int argc, char **argv) {
     hc_event_list_free(event_list);
     EXPECT_STATUS(hc_event_list_get(&event, event_list, 0), HC_E_MISUSE); /* freed */
     hc_event_list_free(event_list);
+    int64_t store_revision = -1;
+    hc_change_list *change_list = NULL;
+    hc_change_list *foreign_changes = (hc_change_list *)&foreign_object;
+    const hc_change *change = NULL;
+    EXPECT_STATUS(hc_store_revision(NULL, store), HC_E_INVALID);
+    EXPECT_STATUS(hc_store_revision(&store_revision, NULL), HC_E_MISUSE);
+    EXPECT_STATUS(hc_store_revision(&store_revision, store), HC_OK);
+    EXPECT(store_revision > 0);
+    EXPECT_STATUS(hc_change_list_read(NULL, store, 0, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_read(&change_list, NULL, 0, 10, 0), HC_E_MISUSE);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, -1, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, INT64_MIN, 10, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, 0, 0, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, 0, INT64_MAX, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, 0, 10, 0x80u), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, INT64_MAX, 10, HC_CHANGES_MERGED), HC_OK);
+    EXPECT_STATUS(hc_change_list_count(&count, change_list), HC_OK);
+    EXPECT(count == 0);
+    EXPECT_STATUS(hc_change_list_get(&change, change_list, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_get(&change, change_list, -1), HC_E_INVALID);
+    hc_change_list_free(change_list);
+    EXPECT_STATUS(hc_change_list_read(&change_list, store, store_revision - 1, 10, 0), HC_OK);
+    EXPECT_STATUS(hc_change_list_count(NULL, change_list), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_get(NULL, change_list, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_change_list_count(&count, change_list), HC_OK);
+    EXPECT(count == 1);
+    EXPECT_STATUS(hc_change_list_get(&change, change_list, 0), HC_OK);
+    EXPECT(change->struct_size == sizeof(hc_change) && change->revision == store_revision);
+    EXPECT(change->area >= HC_CHANGE_HABIT && change->area <= HC_CHANGE_SHIELD && change->first_day <= change->last_day);
+    EXPECT_STATUS(hc_change_list_count(&count, foreign_changes), HC_E_MISUSE);
+    EXPECT_STATUS(hc_change_list_count(&count, (hc_change_list *)event_list), HC_E_MISUSE); /* freed, and not a change list */
+    hc_change_list_free(change_list);
+    EXPECT_STATUS(hc_change_list_get(&change, change_list, 0), HC_E_MISUSE); /* freed */
+    hc_change_list_free(change_list);
+    hc_change_list_free(NULL);
     hc_event_list_free(NULL);
     hc_event_list_free(foreign_events);
 

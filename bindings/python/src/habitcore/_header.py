@@ -200,6 +200,18 @@ HC_SHIELD_MOVED_GAP = 0x1
 HC_SHIELD_MOVED_REPEATED = 0x2
 HC_SHIELD_MOVED_ZONE_CHANGE = 0x4
 HC_SYNC_EVIDENCE = 0x1
+HC_CHANGE_HABIT = 1
+HC_CHANGE_ENTRY = 2
+HC_CHANGE_PROOF = 3
+HC_CHANGE_VACATION = 4
+HC_CHANGE_SETTING = 5
+HC_CHANGE_ZONE = 6
+HC_CHANGE_CREDIT = 7
+HC_CHANGE_AWARD = 8
+HC_CHANGE_SHIELD = 9
+HC_CHANGE_FIRST_DAY = -719162
+HC_CHANGE_LAST_DAY = 2932896
+HC_CHANGES_MERGED = 0x1
 HC_DAY_NONE = -2147483647 - 1
 
 
@@ -351,6 +363,10 @@ class SyncSummary(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("ops_received", i64), ("ops_new", i64), ("ops_applied", i64), ("ops_superseded", i64), ("ops_waiting", i64), ("habits_changed", i64), ("entries_added", i64), ("vacations_changed", i64), ("settings_changed", i64), ("proofs_changed", i64), ("credits_changed", i64), ("ops_forked", i64)]
 
 
+class Change(ctypes.Structure):
+    _fields_ = [("struct_size", u32), ("area", i32), ("revision", i64), ("habit_id", i64), ("first_day", i32), ("last_day", i32)]
+
+
 # The header's structs by C name, for the layout test.
 STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_plugin_evidence": PluginEvidence,
@@ -390,6 +406,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_shield_status": ShieldStatus,
     "hc_shield_transition": ShieldTransition,
     "hc_sync_summary": SyncSummary,
+    "hc_change": Change,
 }
 
 # The callback types.
@@ -575,4 +592,9 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_sync_changes_v2": (i32, [_p(u8p), I64P, ptr, text, i64, u32]),
     "hc_sync_apply": (i32, [_p(SyncSummary), ptr, text, i64]),
     "hc_sync_canonical": (i32, [PTRP, ptr]),
+    "hc_store_revision": (i32, [I64P, ptr]),
+    "hc_change_list_read": (i32, [PTRP, ptr, i64, i64, u32]),
+    "hc_change_list_count": (i32, [I64P, ptr]),
+    "hc_change_list_get": (i32, [_pp(Change), ptr, i64]),
+    "hc_change_list_free": (None, [ptr]),
 }

@@ -181,6 +181,18 @@ pub const HC_SHIELD_MOVED_GAP: u32 = 0x1;
 pub const HC_SHIELD_MOVED_REPEATED: u32 = 0x2;
 pub const HC_SHIELD_MOVED_ZONE_CHANGE: u32 = 0x4;
 pub const HC_SYNC_EVIDENCE: u32 = 0x1;
+pub const HC_CHANGE_HABIT: i32 = 1;
+pub const HC_CHANGE_ENTRY: i32 = 2;
+pub const HC_CHANGE_PROOF: i32 = 3;
+pub const HC_CHANGE_VACATION: i32 = 4;
+pub const HC_CHANGE_SETTING: i32 = 5;
+pub const HC_CHANGE_ZONE: i32 = 6;
+pub const HC_CHANGE_CREDIT: i32 = 7;
+pub const HC_CHANGE_AWARD: i32 = 8;
+pub const HC_CHANGE_SHIELD: i32 = 9;
+pub const HC_CHANGE_FIRST_DAY: i32 = -719162;
+pub const HC_CHANGE_LAST_DAY: i32 = 2932896;
+pub const HC_CHANGES_MERGED: u32 = 0x1;
 pub const HC_DAY_NONE: i32 = -2147483647 - 1;
 
 #[repr(C)]
@@ -728,6 +740,17 @@ pub struct hc_sync_summary {
     pub ops_forked: i64,
 }
 
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_change {
+    pub struct_size: u32,
+    pub area: i32,
+    pub revision: i64,
+    pub habit_id: i64,
+    pub first_day: i32,
+    pub last_day: i32,
+}
+
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_store {
@@ -800,6 +823,13 @@ pub struct hc_reminder_list {
 /// An opaque handle.
 #[repr(C)]
 pub struct hc_shield_rule_list {
+    _private: [u8; 0],
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// An opaque handle.
+#[repr(C)]
+pub struct hc_change_list {
     _private: [u8; 0],
     _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
 }
@@ -981,6 +1011,11 @@ extern "C" {
     pub fn hc_sync_changes_v2(out: *mut *mut u8, out_size: *mut i64, store: *mut hc_store, peer_state: *const u8, peer_state_size: i64, flags: u32) -> i32;
     pub fn hc_sync_apply(out: *mut hc_sync_summary, store: *mut hc_store, changes: *const u8, size: i64) -> i32;
     pub fn hc_sync_canonical(out: *mut *mut c_char, store: *mut hc_store) -> i32;
+    pub fn hc_store_revision(out_revision: *mut i64, store: *mut hc_store) -> i32;
+    pub fn hc_change_list_read(out: *mut *mut hc_change_list, store: *mut hc_store, after: i64, limit: i64, flags: u32) -> i32;
+    pub fn hc_change_list_count(out_count: *mut i64, list: *const hc_change_list) -> i32;
+    pub fn hc_change_list_get(out: *mut *const hc_change, list: *const hc_change_list, index: i64) -> i32;
+    pub fn hc_change_list_free(list: *mut hc_change_list);
 }
 
 /// Every struct's C name, size and field offsets as Rust lays it out (tests/layout.rs compares a C compiler's).
@@ -1025,5 +1060,6 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_shield_status", core::mem::size_of::<hc_shield_status>(), vec![("struct_size", core::mem::offset_of!(hc_shield_status, struct_size)), ("shielded", core::mem::offset_of!(hc_shield_status, shielded)), ("rule_id", core::mem::offset_of!(hc_shield_status, rule_id)), ("reason", core::mem::offset_of!(hc_shield_status, reason)), ("fail_closed", core::mem::offset_of!(hc_shield_status, fail_closed)), ("window_day", core::mem::offset_of!(hc_shield_status, window_day)), ("habit_day", core::mem::offset_of!(hc_shield_status, habit_day)), ("window_start_ms", core::mem::offset_of!(hc_shield_status, window_start_ms)), ("window_end_ms", core::mem::offset_of!(hc_shield_status, window_end_ms)), ("since_ms", core::mem::offset_of!(hc_shield_status, since_ms)), ("until_ms", core::mem::offset_of!(hc_shield_status, until_ms)), ("next_change_ms", core::mem::offset_of!(hc_shield_status, next_change_ms)), ("next_cause", core::mem::offset_of!(hc_shield_status, next_cause)), ("earlier", core::mem::offset_of!(hc_shield_status, earlier)), ("emergency_left", core::mem::offset_of!(hc_shield_status, emergency_left)), ("outstanding_count", core::mem::offset_of!(hc_shield_status, outstanding_count)), ("outstanding", core::mem::offset_of!(hc_shield_status, outstanding))]),
         ("hc_shield_transition", core::mem::size_of::<hc_shield_transition>(), vec![("struct_size", core::mem::offset_of!(hc_shield_transition, struct_size)), ("shielded", core::mem::offset_of!(hc_shield_transition, shielded)), ("rule_id", core::mem::offset_of!(hc_shield_transition, rule_id)), ("at_ms", core::mem::offset_of!(hc_shield_transition, at_ms)), ("local_day", core::mem::offset_of!(hc_shield_transition, local_day)), ("local_minute", core::mem::offset_of!(hc_shield_transition, local_minute)), ("offset_seconds", core::mem::offset_of!(hc_shield_transition, offset_seconds)), ("moved", core::mem::offset_of!(hc_shield_transition, moved)), ("from_reason", core::mem::offset_of!(hc_shield_transition, from_reason)), ("to_reason", core::mem::offset_of!(hc_shield_transition, to_reason)), ("cause", core::mem::offset_of!(hc_shield_transition, cause)), ("reserved", core::mem::offset_of!(hc_shield_transition, reserved)), ("zone", core::mem::offset_of!(hc_shield_transition, zone))]),
         ("hc_sync_summary", core::mem::size_of::<hc_sync_summary>(), vec![("struct_size", core::mem::offset_of!(hc_sync_summary, struct_size)), ("ops_received", core::mem::offset_of!(hc_sync_summary, ops_received)), ("ops_new", core::mem::offset_of!(hc_sync_summary, ops_new)), ("ops_applied", core::mem::offset_of!(hc_sync_summary, ops_applied)), ("ops_superseded", core::mem::offset_of!(hc_sync_summary, ops_superseded)), ("ops_waiting", core::mem::offset_of!(hc_sync_summary, ops_waiting)), ("habits_changed", core::mem::offset_of!(hc_sync_summary, habits_changed)), ("entries_added", core::mem::offset_of!(hc_sync_summary, entries_added)), ("vacations_changed", core::mem::offset_of!(hc_sync_summary, vacations_changed)), ("settings_changed", core::mem::offset_of!(hc_sync_summary, settings_changed)), ("proofs_changed", core::mem::offset_of!(hc_sync_summary, proofs_changed)), ("credits_changed", core::mem::offset_of!(hc_sync_summary, credits_changed)), ("ops_forked", core::mem::offset_of!(hc_sync_summary, ops_forked))]),
+        ("hc_change", core::mem::size_of::<hc_change>(), vec![("struct_size", core::mem::offset_of!(hc_change, struct_size)), ("area", core::mem::offset_of!(hc_change, area)), ("revision", core::mem::offset_of!(hc_change, revision)), ("habit_id", core::mem::offset_of!(hc_change, habit_id)), ("first_day", core::mem::offset_of!(hc_change, first_day)), ("last_day", core::mem::offset_of!(hc_change, last_day))]),
     ]
 }
