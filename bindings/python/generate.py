@@ -54,6 +54,7 @@ ENUMS = [
     ("Scope", "HC_SCOPE_", "_OpenEnum", "HC_SCOPE_*.", [], []),
     ("AwardCause", "HC_AWARD_CAUSE_", "_OpenEnum", "HC_AWARD_CAUSE_*.", [], []),
     ("EventKind", "HC_EVENT_", "_OpenEnum", "HC_EVENT_*.", [], []),
+    ("ChangeArea", "HC_CHANGE_", "_OpenEnum", "HC_CHANGE_*: what a change of the store touched.", [], ["FIRST_DAY", "LAST_DAY"]),
     ("Outcome", "HC_OUTCOME_", "_OpenEnum", "HC_OUTCOME_*: verdicts, decisions and reviews.", [], []),
     ("Stage", "HC_STAGE_", "_OpenEnum", "HC_STAGE_*.", [], []),
     ("PolicyMode", "HC_POLICY_", "_OpenEnum", "HC_POLICY_ALL / HC_POLICY_ANY.", [], ["INHERIT", "OWN"]),

@@ -27,8 +27,8 @@ from ._store import (
     library_version_number, parse_date, status_string, streak_compute, strength_compute, sync_state_replicas,
 )
 from ._types import (
-    ACCOUNT_DEFAULT, POLICY_INHERIT, Award, AwardCause, Cause, Completion, CreditDay, CreditEntry, CreditKind,
-    CreditRule, DayFlag, DayScore, DayState, Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind,
+    ACCOUNT_DEFAULT, POLICY_INHERIT, Award, AwardCause, Cause, Change, ChangeArea, Completion, CreditDay, CreditEntry,
+    CreditKind, CreditRule, DayFlag, DayScore, DayState, Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind,
     Evidence, Expiry, Format, GroupDay, Habit, HabitField, HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays,
     OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode, ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule,
     Routine, RuleKind, Scope, ShieldBudget, ShieldCause, ShieldEarlier, ShieldLift, ShieldMoved, ShieldReason, ShieldRule,
@@ -39,7 +39,8 @@ from ._types import (
 __version__ = "1.1.0"
 
 __all__ = [
-    "ABI_VERSION", "ACCOUNT_DEFAULT", "POLICY_INHERIT", "Award", "AwardCause", "BusyError", "CancelledError", "Cause", "Completion",
+    "ABI_VERSION", "ACCOUNT_DEFAULT", "POLICY_INHERIT", "Award", "AwardCause", "BusyError", "CancelledError", "Cause",
+    "Change", "ChangeArea", "Completion",
     "ConflictError", "CorruptError", "CreditDay", "CreditEntry", "CreditKind", "CreditRule", "DateLike", "DayFlag",
     "DayScore", "DayState", "Direction", "DueItem", "DueState", "Entry", "EntryKind", "Error", "Event", "EventKind",
     "Evidence", "Expiry", "Format", "GroupDay", "Habit", "HabitField", "HabitRef", "HabitRules", "InsufficientCreditsError",

@@ -218,6 +218,20 @@ class EventKind(_OpenEnum):
     PROOF_VERDICT = 4  # a proof was decided; value is the HC_OUTCOME_*
 
 
+class ChangeArea(_OpenEnum):
+    """HC_CHANGE_*: what a change of the store touched."""
+
+    HABIT = 1  # a habit's definition or its settings from a day on
+    ENTRY = 2  # an entry of a day
+    PROOF = 3  # a proof or a verdict on it
+    VACATION = 4  # a vacation added or removed
+    SETTING = 5  # a store setting that follows the person (week start, day start)
+    ZONE = 6  # the store's time zone
+    CREDIT = 7  # a credit account, fact, step report or rule
+    AWARD = 8  # an award unlocked
+    SHIELD = 9  # a shield rule, its settings from a day on, an emergency unlock
+
+
 class Outcome(_OpenEnum):
     """HC_OUTCOME_*: verdicts, decisions and reviews."""
 

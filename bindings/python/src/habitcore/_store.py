@@ -14,7 +14,7 @@ from typing import Any, Generic, TypeVar, Union
 from . import _native as N
 from ._errors import InvalidArgumentError, Status, error_for
 from ._types import (
-    Award, AwardCause, Cause, Completion, CreditDay, CreditEntry, CreditKind, CreditRule, DayFlag, DayScore, DayState,
+    Award, AwardCause, Cause, Change, ChangeArea, Completion, CreditDay, CreditEntry, CreditKind, CreditRule, DayFlag, DayScore, DayState,
     Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, GroupDay, Habit, HabitField,
     HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
     ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, ShieldBudget,
@@ -236,6 +236,12 @@ def _event(e: N.Event) -> Event:
                  award_id=_dec(e.award_id))
 
 
+def _change(c: N.Change) -> Change:
+    return Change(revision=c.revision, area=_enum(ChangeArea, c.area), habit_id=c.habit_id,
+                  first_date=None if c.first_day <= N.HC_CHANGE_FIRST_DAY else _date(c.first_day),
+                  last_date=None if c.last_day >= N.HC_CHANGE_LAST_DAY else _date(c.last_day))
+
+
 def _proof_result(r: N.ProofResult) -> ProofResult:
     return ProofResult(outcome=_enum(Outcome, r.outcome), proof_id=r.proof_id, entry_id=r.entry_id or None,
                        confidence=r.confidence, date=_date(r.day) if r.proof_id else None,
@@ -367,6 +373,7 @@ _LIST_CALLS: dict[str, tuple[Any, Any, Any]] = {
     "credit": (lib.hc_credit_list_count, lib.hc_credit_list_get, lib.hc_credit_list_free),
     "award": (lib.hc_award_list_count, lib.hc_award_list_get, lib.hc_award_list_free),
     "event": (lib.hc_event_list_count, lib.hc_event_list_get, lib.hc_event_list_free),
+    "change": (lib.hc_change_list_count, lib.hc_change_list_get, lib.hc_change_list_free),
     "verdict": (lib.hc_verdict_list_count, lib.hc_verdict_list_get, lib.hc_verdict_list_free),
     "reminder_rule": (lib.hc_reminder_rule_list_count, lib.hc_reminder_rule_list_get, lib.hc_reminder_rule_list_free),
     "reminder": (lib.hc_reminder_list_count, lib.hc_reminder_list_get, lib.hc_reminder_list_free),
@@ -1220,6 +1227,22 @@ class Store:
         after, count = _i64(after_id, "after_id"), _i64(limit, "limit")
         return _open_list("event", N.Event, _event,
                           lambda out: lib.hc_event_list_read(out, self._h, after, count, 1 if ack else 0))
+
+    # ---- the store revision and the change feed
+
+    def revision(self) -> int:
+        """The store revision: it grows with every commit of a logged write by any process."""
+        out = ctypes.c_int64()
+        _check(lib.hc_store_revision(ctypes.byref(out), self._h))
+        return out.value
+
+    def changes(self, after: int = 0, limit: int = 1000, *, merged: bool = False) -> ListIterator[Change]:
+        """What the writes logged after revision ``after`` changed, oldest first, from at most
+        ``limit`` writes; ``merged``: one change per area and habit for each run of touching days.
+        Keep the last change's revision as the cursor."""
+        rev, count = _i64(after, "after"), _i64(limit, "limit")
+        flags = N.HC_CHANGES_MERGED if merged else 0
+        return _open_list("change", N.Change, _change, lambda out: lib.hc_change_list_read(out, self._h, rev, count, flags))
 
     # ---- proofs and verifiers
 

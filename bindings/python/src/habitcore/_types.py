@@ -333,6 +333,19 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Change:
+    """What one write of the store changed (hc_change): an area, a habit (0: not one
+    habit's) and the days it reaches, None at an open end (a change that names no day,
+    a setting from a day on)."""
+
+    revision: int
+    area: ChangeArea
+    habit_id: int
+    first_date: datetime.date | None
+    last_date: datetime.date | None
+
+
+@dataclass(frozen=True)
 class Evidence:
     """What a Python verifier judges (hc_plugin_evidence, copied for the call)."""
 

@@ -1884,6 +1884,7 @@ unsafe extern "C" fn trampoline(
 // ---- the other capabilities, one file each -----------------------------------------------------------------
 
 mod awards;
+mod changes;
 mod credits;
 mod files;
 mod judging;
@@ -1893,6 +1894,7 @@ mod settings;
 mod shields;
 mod transaction;
 
+pub use changes::{Change, ChangeArea, Changes};
 pub use credits::{Account, CreditDay, CreditRule, RecordedCreditRule, StepSync, UnlockState};
 pub use files::{LoopCsv, Progress};
 pub use judging::{compute_streaks, compute_strength, DueItem, HabitRules, MeasurementStats, StoreStreaks, Vacation};
