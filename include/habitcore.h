@@ -2558,9 +2558,11 @@ int32_t hc_sync_canonical(char **out, hc_store *store);
  *    revision is the highest number. It grows with every commit of such a write by
  *    any process and never goes back; reading it is one index lookup and writes
  *    nothing, also on a read-only store.
- *  - Writes that log no op do not move it: the award catalogue, events and their
- *    acknowledgements, reminder delivery bookkeeping, plugins, proof runs in progress,
- *    and the store settings that stay on the device.
+ *  - Writes that log no op (they stay on the device and do not sync) do not move it:
+ *    streak policies, routine bounds, proof policies, reminder rules, quiet hours,
+ *    snoozes and deliveries, the award catalogue, events and their acknowledgements,
+ *    plugins, proof runs, and store settings other than the time zone, day start and
+ *    week start.
  *  - A change says what an op reached: an area (HC_CHANGE_*), a habit (0: not one
  *    habit's, e.g. a store setting or a vacation of every habit) and the days
  *    first_day..last_day it can change the judgement of. A setting in force from a

@@ -548,10 +548,12 @@ enum Schema {
                 ) STRICT;
                 """),
         // 21: the store revision: each op numbered in the order this file logged it
-        // (Store.revision); the ops already logged, by clock stamp.
+        // (Store.revision); the ops already logged, by clock stamp. Dropped first: a
+        // file set back to an older schema version runs it again and rebuilds it.
         Migration(
             name: "change log",
             sql: """
+                DROP TABLE IF EXISTS change_log;
                 CREATE TABLE change_log(rev INTEGER PRIMARY KEY, rep INTEGER NOT NULL, seq INTEGER NOT NULL) STRICT;
                 INSERT INTO change_log(rep, seq) SELECT rep, seq FROM sync_ops ORDER BY hlc, rep, seq;
                 """),

@@ -35,7 +35,8 @@ enum ChangeCommands {
     /// of any process and reads again, until a signal ends habitctl (SIGPIPE, SIGTERM,
     /// Ctrl-C: each line is written whole by one write, so a reader never sees half of
     /// one). print gives the new cursor, nil when it found nothing. Idle, the wait costs
-    /// no CPU on Linux (Store.waitForChange: an inotify watch on the store's files).
+    /// no CPU on Linux (Store.waitForChange: an inotify watch on the store's files); it
+    /// wakes once a second to see whether its reader has gone.
     static func follow(_ store: StoreRef, after: Int64, _ print: (Int64) throws(HabitError) -> Int64?) throws(CLIError) -> Never {
         var cursor = after
         while true {
@@ -44,11 +45,19 @@ enum ChangeCommands {
                 if let next = try print(cursor) {
                     cursor = next
                 } else {
-                    _ = try store.kit.waitForChange(after: seen, timeoutMs: 60_000)
+                    _ = try store.kit.waitForChange(after: seen, timeoutMs: 1000)
                 }
             }
             if Writer.outputFailed { Writer.finish(0) }
+            if readerGone() { Writer.finish(0) }
         }
+    }
+
+    /// Whether stdout is a pipe whose reader has closed it (`| head -1` is done): a
+    /// follower with nothing to write would otherwise never meet its SIGPIPE.
+    private static func readerGone() -> Bool {
+        var entry = pollfd(fd: STDOUT_FILENO, events: 0, revents: 0)
+        return poll(&entry, 1, 0) > 0 && entry.revents & Int16(POLLERR | POLLHUP) != 0
     }
 
     private static func row(_ change: Change) -> [String: Any] {
