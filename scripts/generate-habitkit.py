@@ -33,7 +33,7 @@ VALUE = "RawRepresentable, Hashable, Sendable"
 FAMILIES = [
     ("HabitKind", "value", VALUE, "HC_KIND_", "What a habit counts (HC_KIND_*). Open: kinds are only ever appended.", [], {}),
     ("Direction", "value", VALUE, "HC_DIRECTION_", "Which side of the target keeps a day (HC_DIRECTION_*). Open: values are only ever appended.", [], {}),
-    ("Routine", "namespace", "", "HC_ROUTINE_", "The values of a habit's `routine` (HC_ROUTINE_*): the part of the day it belongs to.", [], {}),
+    ("Routine", "value", VALUE, "HC_ROUTINE_", "The part of the day a habit belongs to (HC_ROUTINE_*). Open: values are only ever appended.", [], {}),
     ("HabitFields", "options", "OptionSet, Sendable", "HC_HABIT_FIELD_", "The fields Store.updateHabit changes (HC_HABIT_FIELD_*).", [], {}),
     ("EntryKind", "value", VALUE, "HC_ENTRY_", "What an entry records (HC_ENTRY_*). Open: kinds are only ever appended.", [], {}),
     ("EntrySource", "namespace", "", "HC_SOURCE_", "The values of an entry's `source` (HC_SOURCE_*): where it came from.", [], {"IMPORT": "imported"}),
@@ -51,6 +51,7 @@ FAMILIES = [
     ("AwardCause", "value", VALUE, "HC_AWARD_CAUSE_", "What crossed an award's threshold (HC_AWARD_CAUSE_*). Open.", [], {}),
     ("ChangeArea", "value", VALUE, "HC_CHANGE_", "What a change of the store touched (HC_CHANGE_*). Open: areas are only ever appended.", ["FIRST_DAY", "LAST_DAY"], {}),
     ("EventKind", "value", VALUE, "HC_EVENT_", "What an event announces (HC_EVENT_*). Open: kinds are only ever appended.", [], {}),
+    ("Stage", "value", VALUE, "HC_STAGE_", "Who gave a verdict (HC_STAGE_*). Open: values are only ever appended.", [], {}),
     ("Outcome", "value", VALUE, "HC_OUTCOME_", "How a proof was judged (HC_OUTCOME_*). Open: outcomes are only ever appended.", [], {}),
     ("PluginKind", "value", VALUE, "HC_PLUGIN_", "How a plugin runs (HC_PLUGIN_*). Open: kinds are only ever appended.", ["ABI_VERSION", "FINGERPRINT_MAX"], {}),
     ("QuietPolicy", "value", VALUE, "HC_QUIET_", "What quiet hours do to a reminder inside them (HC_QUIET_*). Open.", [], {}),

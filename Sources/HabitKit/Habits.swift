@@ -11,8 +11,8 @@ public struct HabitOptions: Sendable {
     public var target: Double
     /// At least or at most the target.
     public var direction: Direction
-    /// HC_ROUTINE_*: anytime, morning, day or evening.
-    public var routine: Int32
+    /// Anytime, morning, day or evening.
+    public var routine: Routine
     /// An optional group name.
     public var group: String?
     /// An optional unit label.
@@ -43,7 +43,7 @@ public struct HabitOptions: Sendable {
         self.kind = kind
         target = defaults.target
         direction = Direction(rawValue: defaults.direction)
-        routine = defaults.routine
+        routine = Routine(rawValue: defaults.routine)
         schedule = nil
         startDay = defaults.start_day == noDay ? nil : Day(rawValue: defaults.start_day)
         proofRequired = defaults.proof_required != 0
@@ -63,8 +63,8 @@ public struct Habit: Sendable, Hashable {
     public var target: Double
     /// At least or at most the target.
     public var direction: Direction
-    /// HC_ROUTINE_*.
-    public var routine: Int32
+    /// The part of the day it belongs to.
+    public var routine: Routine
     /// Its group, if any.
     public var group: String?
     /// Its unit, if any.
@@ -96,7 +96,7 @@ public struct Habit: Sendable, Hashable {
         kind = HabitKind(rawValue: h.kind)
         target = h.target
         direction = Direction(rawValue: h.direction)
-        routine = h.routine
+        routine = Routine(rawValue: h.routine)
         group = copied(h.group_name)
         unit = copied(h.unit)
         schedule = copied(h.schedule) ?? "daily"
@@ -237,7 +237,7 @@ private func cOptions(_ options: HabitOptions, _ strings: CStrings) throws(Habit
     c.kind = options.kind.rawValue
     c.target = options.target
     c.direction = options.direction.rawValue
-    c.routine = options.routine
+    c.routine = options.routine.rawValue
     c.group_name = try strings(options.group, "group")
     c.unit = try strings(options.unit, "unit")
     c.schedule = try strings(options.schedule, "schedule")

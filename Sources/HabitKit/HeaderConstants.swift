@@ -30,16 +30,20 @@ public struct Direction: RawRepresentable, Hashable, Sendable {
     public static let atMost = Direction(rawValue: HC_DIRECTION_AT_MOST)
 }
 
-/// The values of a habit's `routine` (HC_ROUTINE_*): the part of the day it belongs to.
-public enum Routine {
+/// The part of the day a habit belongs to (HC_ROUTINE_*). Open: values are only ever appended.
+public struct Routine: RawRepresentable, Hashable, Sendable {
+    /// The HC_ROUTINE_* value.
+    public let rawValue: Int32
+    /// The Routine with this HC_ROUTINE_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
     /// HC_ROUTINE_ANYTIME: any time of day (the default).
-    public static let anytime: Int32 = HC_ROUTINE_ANYTIME
+    public static let anytime = Routine(rawValue: HC_ROUTINE_ANYTIME)
     /// HC_ROUTINE_MORNING: the morning.
-    public static let morning: Int32 = HC_ROUTINE_MORNING
+    public static let morning = Routine(rawValue: HC_ROUTINE_MORNING)
     /// HC_ROUTINE_DAY: the day.
-    public static let day: Int32 = HC_ROUTINE_DAY
+    public static let day = Routine(rawValue: HC_ROUTINE_DAY)
     /// HC_ROUTINE_EVENING: the evening.
-    public static let evening: Int32 = HC_ROUTINE_EVENING
+    public static let evening = Routine(rawValue: HC_ROUTINE_EVENING)
 }
 
 /// The fields Store.updateHabit changes (HC_HABIT_FIELD_*).
@@ -338,6 +342,20 @@ public struct EventKind: RawRepresentable, Hashable, Sendable {
     public static let targetReached = EventKind(rawValue: HC_EVENT_TARGET_REACHED)
     /// HC_EVENT_PROOF_VERDICT: a proof was decided; value is the HC_OUTCOME_*.
     public static let proofVerdict = EventKind(rawValue: HC_EVENT_PROOF_VERDICT)
+}
+
+/// Who gave a verdict (HC_STAGE_*). Open: values are only ever appended.
+public struct Stage: RawRepresentable, Hashable, Sendable {
+    /// The HC_STAGE_* value.
+    public let rawValue: Int32
+    /// The Stage with this HC_STAGE_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// HC_STAGE_VERIFIER: a verifier (built-in checks: verifier id "habitcore").
+    public static let verifier = Stage(rawValue: HC_STAGE_VERIFIER)
+    /// HC_STAGE_DECISION: the policy over the verifiers (verifier id "policy").
+    public static let decision = Stage(rawValue: HC_STAGE_DECISION)
+    /// HC_STAGE_REVIEW: a person (verifier id "review").
+    public static let review = Stage(rawValue: HC_STAGE_REVIEW)
 }
 
 /// How a proof was judged (HC_OUTCOME_*). Open: outcomes are only ever appended.

@@ -173,13 +173,13 @@ extension Store {
         }
     }
 
-    /// The routine (HC_ROUTINE_MORNING, _DAY or _EVENING) at an instant (UTC ms; 0:
-    /// now) in the home zone (hc_store_routine_at). Throws .invalid.
-    public func routine(atMs utcMs: Int64 = 0) throws(HabitError) -> Int32 {
+    /// The routine (morning, day or evening) at an instant (UTC ms; 0: now) in the
+    /// home zone (hc_store_routine_at). Throws .invalid.
+    public func routine(atMs utcMs: Int64 = 0) throws(HabitError) -> Routine {
         try withHandle { store throws(HabitError) in
             var routine: Int32 = 0
             try check(hc_store_routine_at(&routine, store, utcMs))
-            return routine
+            return Routine(rawValue: routine)
         }
     }
 

@@ -134,8 +134,8 @@ public struct GroupDay: Sendable, Hashable {
 public struct DueItem: Sendable, Hashable {
     /// The habit.
     public var habitID: Int64
-    /// HC_ROUTINE_*.
-    public var routine: Int32
+    /// The part of the day it belongs to.
+    public var routine: Routine
     /// Where it stands.
     public var state: DueState
     /// The day's value so far.
@@ -145,7 +145,7 @@ public struct DueItem: Sendable, Hashable {
 
     init(_ c: hc_due_item) {
         habitID = c.habit_id
-        routine = c.routine
+        routine = Routine(rawValue: c.routine)
         state = DueState(rawValue: c.state)
         value = c.value
         target = c.target

@@ -96,8 +96,8 @@ public struct Verdict: Sendable, Hashable {
     public var proofID: Int64
     /// Its habit.
     public var habitID: Int64
-    /// HC_STAGE_*: a verifier (1), the decision (2) or a review (3).
-    public var stage: Int32
+    /// Who gave it: a verifier, the decision or a review.
+    public var stage: Stage
     /// The decision.
     public var outcome: Outcome
     /// The proof's day.
@@ -129,7 +129,7 @@ public struct Verdict: Sendable, Hashable {
         id = v.id
         proofID = v.proof_id
         habitID = v.habit_id
-        stage = v.stage
+        stage = Stage(rawValue: v.stage)
         outcome = Outcome(rawValue: v.outcome)
         day = Day(rawValue: v.day)
         confidence = v.confidence

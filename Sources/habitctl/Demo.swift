@@ -253,7 +253,7 @@ enum Demo {
     }
 
     private static func create(
-        _ store: StoreRef, _ name: String, _ kind: HabitKind, _ target: Double, _ routine: Int32,
+        _ store: StoreRef, _ name: String, _ kind: HabitKind, _ target: Double, _ routine: Routine,
         _ unit: String?, _ start: Int32
     ) throws(CLIError) -> Int64 {
         var options = HabitOptions(name: name, kind: kind)

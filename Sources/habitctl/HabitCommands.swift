@@ -13,7 +13,7 @@ extension Commands {
         if let kind = args.option("kind") { options.kind = HabitKind(rawValue: try Names.value(kind, in: Names.kinds, what: "kind")) }
         if let target = args.option("target") { options.target = try number(target, "target") }
         if args.flag("at-most") { options.direction = .atMost }
-        if let routine = args.option("routine") { options.routine = try Names.value(routine, in: Names.routines, what: "routine") }
+        if let routine = args.option("routine") { options.routine = Routine(rawValue: try Names.value(routine, in: Names.routines, what: "routine")) }
         if let start = args.option("start") { options.startDay = Day(rawValue: try Library.parseDate(start)) }
         if args.flag("proof") { options.proofRequired = true }
         options.unit = args.option("unit")
@@ -99,7 +99,7 @@ extension Commands {
         if args.flag("no-group") { options.group = nil }
         if let routine = args.option("routine") {
             fields.insert(.routine)
-            options.routine = try Names.value(routine, in: Names.routines, what: "routine")
+            options.routine = Routine(rawValue: try Names.value(routine, in: Names.routines, what: "routine"))
         }
         options.schedule = args.option("schedule")
         if options.schedule != nil { fields.insert(.schedule) }

@@ -46,6 +46,7 @@ enum Help {
                                catalog [--raw], load FILE|-|--builtin
           referral code|redeem CODE  this store's referral code; a code from someone else
           events               what to notify about: --after CURSOR, --ack, --limit N
+          changes              which habits and days writes reached: --after REVISION, --follow
           reminders add|edit|list|remove|next|fired|snooze|quiet  when to nudge, per habit
           shield add|list|state|next|emergency|snapshot  when apps are blocked
           sync state|changes|apply|with  merge the history of a person's devices

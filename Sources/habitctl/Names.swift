@@ -7,7 +7,8 @@ enum Names {
         ("duration", HabitKind.duration.rawValue), ("measurement", HabitKind.measurement.rawValue),
     ]
     static let routines: [(String, Int32)] = [
-        ("anytime", Routine.anytime), ("morning", Routine.morning), ("day", Routine.day), ("evening", Routine.evening),
+        ("anytime", Routine.anytime.rawValue), ("morning", Routine.morning.rawValue), ("day", Routine.day.rawValue),
+        ("evening", Routine.evening.rawValue),
     ]
     static let entryKinds: [(String, Int32)] = [
         ("done", EntryKind.done.rawValue), ("amount", EntryKind.amount.rawValue), ("total", EntryKind.total.rawValue),

@@ -81,7 +81,7 @@ extension Habit {
         [
             "id": id, "name": name, "kind": Names.name(kind.rawValue, in: Names.kinds), "target": target,
             "direction": Names.direction(direction.rawValue), "group": group ?? NSNull(), "unit": unit ?? NSNull(),
-            "routine": Names.name(routine, in: Names.routines), "schedule": schedule,
+            "routine": Names.name(routine.rawValue, in: Names.routines), "schedule": schedule,
             "start_date": Library.format(startDay.rawValue), "proof_required": proofRequired,
             "archived_date": archivedDay.map { Library.format($0.rawValue) } ?? NSNull(),
             // Added in 1.1 (schema_version stays 1: new keys only).
@@ -97,7 +97,7 @@ extension Habit {
             goal = " \(direction == .atMost ? "≤" : "≥") \(amount(target))"
         }
         let archived = archivedDay.map { " (archived \(Library.format($0.rawValue)))" } ?? ""
-        return "#\(id) \(name) [\(kindName)\(goal), \(schedule), \(Names.name(routine, in: Names.routines))]\(archived)"
+        return "#\(id) \(name) [\(kindName)\(goal), \(schedule), \(Names.name(routine.rawValue, in: Names.routines))]\(archived)"
     }
 
     /// A day's value as a person reads it: a duration as minutes and seconds

@@ -21,11 +21,11 @@ enum ProgressCommands {
         let states: [DueState: String] = [.pending: "pending", .done: "done", .excused: "excused"]
         let rows: [[String: Any]] = items.map {
             [
-                "habit_id": $0.habitID, "name": habits[$0.habitID]?.name ?? "", "routine": Names.name($0.routine, in: Names.routines),
+                "habit_id": $0.habitID, "name": habits[$0.habitID]?.name ?? "", "routine": Names.name($0.routine.rawValue, in: Names.routines),
                 "state": states[$0.state] ?? "?", "value": $0.value, "target": $0.target,
             ]
         }
-        context.output.emit(["date": Library.format(day), "routine_now": Names.name(routineNow, in: Names.routines), "due": rows]) {
+        context.output.emit(["date": Library.format(day), "routine_now": Names.name(routineNow.rawValue, in: Names.routines), "due": rows]) {
             guard !rows.isEmpty else { return "nothing due on \(Library.format(day))" }
             var lines = ["due on \(Library.format(day))"]
             var routine = ""

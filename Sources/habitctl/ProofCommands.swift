@@ -90,7 +90,7 @@ enum ProofCommands {
         let store = try context.openStore(readOnly: true)
         let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
         let verdicts = try kit { () throws(HabitError) in try store.kit.verdicts(habitID: habitId == 0 ? nil : habitId) }.map { v -> ([String: Any], String) in
-            let stage = ["", "verifier", "decision", "review"][Int(max(0, min(3, v.stage)))]
+            let stage = ["", "verifier", "decision", "review"][Int(max(0, min(3, v.stage.rawValue)))]
             let row: [String: Any] = [
                 "id": v.id, "proof_id": v.proofID, "habit_id": v.habitID, "date": Library.format(v.day.rawValue), "stage": stage,
                 "verifier": v.verifierID ?? "", "version": v.verifierVersion ?? "",

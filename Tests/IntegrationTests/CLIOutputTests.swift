@@ -55,7 +55,7 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["awards"]), Case(args: ["awards", "progress"]), Case(args: ["awards", "evaluate"]),
             Case(args: ["awards", "catalog"]), Case(args: ["awards", "catalog", "--raw"]), Case(args: ["awards", "load", "--builtin"]),
             Case(args: ["referral", "code"]), Case(args: ["referral", "redeem", "k7m2-p9qr"]),
-            Case(args: ["events"]), Case(args: ["events", "--ack"]),
+            Case(args: ["events"]), Case(args: ["events", "--ack"]), Case(args: ["changes"]), Case(args: ["changes", "--merged"]),
             Case(args: ["proof", "list"]), Case(args: ["proof", "policy", "--verifiers", "decode_check"]),
             Case(args: ["proof", "review", "1", "--approve", "--reason", "seen"]),
             Case(args: ["proof", "submit", "Read", fixtures + "/bed-morning.jpg"]),

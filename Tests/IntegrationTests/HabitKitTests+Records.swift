@@ -19,8 +19,8 @@ extension HabitKitTests {
         expect(.invalid) { try store.setRoutineBounds(RoutineBounds(morning: 720, day: 360, evening: 60)) }
         // 07:00 UTC on a store in UTC with day start 0: an hour after the morning, before the day.
         let seven = try store.utcMs(day: Day("2026-03-10"), minute: 120)
-        XCTAssertEqual(try store.routine(atMs: seven), HC_ROUTINE_MORNING)
-        XCTAssertEqual(try store.routine(atMs: seven + 6 * 3_600_000), HC_ROUTINE_DAY)
+        XCTAssertEqual(try store.routine(atMs: seven), .morning)
+        XCTAssertEqual(try store.routine(atMs: seven + 6 * 3_600_000), .day)
         expect(.invalid) { _ = try store.routine(atMs: -1) }
 
         XCTAssertEqual(try store.streakPolicy(), StreakPolicy())

@@ -130,7 +130,7 @@ final class HabitKitTests: XCTestCase {
     /// Routine and EntrySource name the header's values, and a store keeps them.
     func testRoutinesAndSourcesAreTheHeadersValues() throws {
         XCTAssertEqual(
-            [Routine.anytime, Routine.morning, Routine.day, Routine.evening],
+            [Routine.anytime, Routine.morning, Routine.day, Routine.evening].map(\.rawValue),
             [HC_ROUTINE_ANYTIME, HC_ROUTINE_MORNING, HC_ROUTINE_DAY, HC_ROUTINE_EVENING])
         XCTAssertEqual(
             [EntrySource.manual, EntrySource.imported, EntrySource.health, EntrySource.proof],
@@ -293,7 +293,7 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(try store.streaks(habitID: walk).current.length, 1)
         expect(.conflict) { try store.review(proofID: waiting.proofID, approve: false, reviewer: "parent", reason: "no") }
         let review = try XCTUnwrap(store.verdicts(habitID: walk).last)
-        XCTAssertEqual(review.stage, 3)  // HC_STAGE_REVIEW
+        XCTAssertEqual(review.stage, .review)
         XCTAssertEqual(review.reviewer, "parent")
         XCTAssertEqual(review.entryID, entry)
         expect(.notFound) { _ = try store.submitProof(ProofInput(habitID: walk, path: path + ".absent")) }

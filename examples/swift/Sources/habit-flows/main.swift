@@ -15,7 +15,7 @@ do {
     // MorningProof: a morning habit, kept the two days before by hand, and today by a
     // photo that a callback verifier (the app's own model) judges.
     var options = HabitOptions(name: "Make the bed")
-    options.routine = 1 // HC_ROUTINE_MORNING
+    options.routine = .morning
     options.startDay = today.adding(-2)
     let bed = try store.createHabit(options)
     for back in [Int32(-2), -1] {
