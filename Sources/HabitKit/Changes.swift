@@ -71,18 +71,25 @@ extension Store {
     }
 
     /// The changes after `revision` (nil: from the revision now), as they are committed
-    /// by any process, each once and in order; batches are read off the caller's thread.
+    /// by any process, each once and in order; the waits and reads run on a thread of
+    /// their own (perform).
     /// Ends when the task is cancelled; throws what reading throws.
     public func changeStream(after revision: Int64? = nil) -> ChangeStream {
         ChangeStream(store: self, after: revision)
     }
 
-    /// Runs body with this store off the caller's thread (a detached task), for the
-    /// calls an app must not make on its main actor: `try await store.perform { try $0.today() }`.
+    /// Runs body with this store on a thread of its own, off the caller's and off Swift
+    /// concurrency's cooperative pool (a call may wait on another process's lock), for
+    /// the calls an app must not make on its main actor: `try await store.perform { try $0.today() }`.
     public func perform<T: Sendable>(_ body: @escaping @Sendable (Store) throws(HabitError) -> T) async throws(HabitError) -> T {
-        let result = await Task.detached { () -> Result<T, HabitError> in
-            do throws(HabitError) { return .success(try body(self)) } catch { return .failure(error) }
-        }.value
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, HabitError>, Never>) in
+            let started = runOnOwnThread {
+                do throws(HabitError) { continuation.resume(returning: .success(try body(self))) } catch {
+                    continuation.resume(returning: .failure(error))
+                }
+            }
+            if !started { continuation.resume(returning: .failure(HabitError(code: .noMemory, message: "no thread could be started"))) }
+        }
         return try result.get()
     }
 
@@ -128,7 +135,7 @@ public struct ChangeStream: AsyncSequence, Sendable {
             return pending.removeFirst()
         }
 
-        /// Waits off the caller's thread, a short wait at a time so cancellation ends it soon.
+        /// Waits on a thread of its own, a short wait at a time so cancellation ends it soon.
         private static func nextBatch(_ store: Store, after cursor: Int64?) async throws(HabitError) -> ([Change], Int64) {
             try await store.perform { (store) throws(HabitError) -> ([Change], Int64) in
                 var start: Int64
