@@ -138,7 +138,7 @@ public struct ChangeStream: AsyncSequence, Sendable {
         /// Waits on a thread of its own, a short wait at a time so cancellation ends it soon.
         private static func nextBatch(_ store: Store, after cursor: Int64?) async throws(HabitError) -> ([Change], Int64) {
             try await store.perform { (store) throws(HabitError) -> ([Change], Int64) in
-                var start: Int64
+                let start: Int64
                 if let cursor { start = cursor } else { start = try store.revision() }
                 _ = try store.waitForChange(after: start, timeoutMs: 250)
                 let batch = try store.changes(after: start, limit: 1000)

@@ -52,6 +52,13 @@ struct Arguments {
         return options[name]
     }
 
+    /// The whole number an option gives, else `fallback` when it is absent.
+    mutating func wholeNumber(_ name: String, default fallback: Int64) throws(CLIError) -> Int64 {
+        guard let text = option(name) else { return fallback }
+        guard let value = Int64(text) else { throw .invalid("--\(name) must be a whole number") }
+        return value
+    }
+
     /// Refuses options the command does not know, so typos never pass silently.
     func finish(maxPositionals: Int) throws(CLIError) {
         for name in Set(options.keys).union(flags) where !consumed.contains(name) {

@@ -116,8 +116,8 @@ enum AwardCommands {
 
     static func events(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["after", "limit"])
-        let after = try number(args.option("after") ?? "0", "--after")
-        let limit = try number(args.option("limit") ?? "100", "--limit")
+        let after = try args.wholeNumber("after", default: 0)
+        let limit = try args.wholeNumber("limit", default: 100)
         let acknowledge = args.flag("ack")
         let follow = args.flag("follow")
         try args.finish(maxPositionals: 0)
@@ -161,11 +161,6 @@ enum AwardCommands {
         case .proofVerdict: return "proof_verdict"
         default: return "kind \(kind.rawValue)"
         }
-    }
-
-    private static func number(_ text: String, _ what: String) throws(CLIError) -> Int64 {
-        guard let value = Int64(text) else { throw .invalid("\(what) must be a whole number") }
-        return value
     }
 
     /// The awards a HabitKit call gives, as this command shows them.

@@ -6,8 +6,8 @@ import HabitKit
 enum ChangeCommands {
     static func changes(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["after", "limit"])
-        let after = try number(args.option("after") ?? "0", "--after")
-        let limit = try number(args.option("limit") ?? "1000", "--limit")
+        let after = try args.wholeNumber("after", default: 0)
+        let limit = try args.wholeNumber("limit", default: 1000)
         let merged = args.flag("merged")
         let follow = args.flag("follow")
         try args.finish(maxPositionals: 0)
@@ -91,10 +91,5 @@ enum ChangeCommands {
         case .shield: return "shield"
         default: return "area \(area.rawValue)"
         }
-    }
-
-    private static func number(_ text: String, _ what: String) throws(CLIError) -> Int64 {
-        guard let value = Int64(text) else { throw .invalid("\(what) must be a whole number") }
-        return value
     }
 }
