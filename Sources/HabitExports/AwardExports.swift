@@ -144,7 +144,7 @@ public func hc_event_list_read(
 ) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
-        guard flags & ~HC_EVENTS_ACK == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
+        try Convert.flags(flags, known: HC_EVENTS_ACK)
         let events = try engine.events(after: after_id, limit: limit, acknowledge: flags & HC_EVENTS_ACK != 0)
         let box = try EventListBox(
             events,

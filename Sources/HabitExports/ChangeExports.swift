@@ -19,7 +19,7 @@ public func hc_change_list_read(
 ) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
-        guard flags & ~HC_CHANGES_MERGED == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
+        try Convert.flags(flags, known: HC_CHANGES_MERGED)
         let changes = try engine.changes(after: after, limit: limit, merged: flags & HC_CHANGES_MERGED != 0)
         let box = try ChangeListBox(
             changes,

@@ -17,6 +17,11 @@ enum Convert {
         return try string(pointer, field)
     }
 
+    /// Refuses a bit set the header does not define for this argument.
+    static func flags(_ value: UInt32, known: UInt32, _ name: String = "flags") throws(HabitError) {
+        guard value & ~known == 0 else { throw .invalid("\(name) 0x\(String(value, radix: 16)) holds unknown bits") }
+    }
+
     static func out<T>(_ pointer: UnsafeMutablePointer<T>?, _ name: String) throws(HabitError) -> UnsafeMutablePointer<T> {
         guard let pointer else { throw .invalid("\(name) is NULL") }
         return pointer

@@ -99,7 +99,7 @@ public func hc_credit_spend(
     _ reason: UnsafePointer<CChar>?, _ flags: UInt32
 ) -> Int32 {
     withStore(store) { engine throws(HabitError) in
-        guard flags & ~HC_SPEND_UNLOCK == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
+        try Convert.flags(flags, known: HC_SPEND_UNLOCK)
         let id = try engine.spend(
             accountId: account_id, minutes: minutes, reason: try Convert.optionalString(reason, "reason"),
             unlock: flags & HC_SPEND_UNLOCK != 0)

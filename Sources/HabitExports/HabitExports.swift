@@ -66,7 +66,7 @@ enum CHabit {
         let known: UInt32 =
             HC_HABIT_FIELD_NAME | HC_HABIT_FIELD_TARGET | HC_HABIT_FIELD_GROUP | HC_HABIT_FIELD_UNIT | HC_HABIT_FIELD_ROUTINE | HC_HABIT_FIELD_PROOF
             | HC_HABIT_FIELD_SCHEDULE | HC_HABIT_FIELD_START_DAY | displayFields
-        guard fields & ~known == 0 else { throw .invalid("fields 0x\(String(fields, radix: 16)) has unknown bits") }
+        try Convert.flags(fields, known: known, "fields")
         guard display || fields & displayFields == 0 else {
             throw .invalid(
                 "fields names a display field (description, question, colour, icon, position) but options.struct_size "
@@ -227,7 +227,7 @@ public func hc_habit_archive_from(
 public func hc_habit_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ flags: UInt32) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
-        guard flags & ~HC_LIST_INCLUDE_ARCHIVED == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) has unknown bits") }
+        try Convert.flags(flags, known: HC_LIST_INCLUDE_ARCHIVED)
         let box = try HabitListBox(
             try engine.habits(includeArchived: flags & HC_LIST_INCLUDE_ARCHIVED != 0),
             fill: CHabit.fill, clear: CHabit.clear)

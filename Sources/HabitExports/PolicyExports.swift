@@ -70,7 +70,7 @@ public func hc_habit_streak_policy(
 ) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let result = try Convert.result(out, "out")
-        guard flags & ~HC_POLICY_OWN == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
+        try Convert.flags(flags, known: HC_POLICY_OWN)
         if flags & HC_POLICY_OWN != 0 {
             let own = try engine.habitStreakPolicyOverride(habitId: habit_id)
             CPolicy.write(result, missAllowance: own.missAllowance ?? HC_POLICY_INHERIT, openDay: own.openDay?.rawValue ?? 0, offDays: 0)

@@ -75,7 +75,7 @@ public func hc_proof_submit(_ out: UnsafeMutablePointer<hc_proof_result>?, _ sto
     withStore(store) { engine throws(HabitError) in
         let result = try Convert.result(out, "out")
         let input = try Convert.options(input, "input")
-        guard input.flags & ~HC_PROOF_KEEP_COPY == 0 else { throw .invalid("flags 0x\(String(input.flags, radix: 16)) holds unknown bits") }
+        try Convert.flags(input.flags, known: HC_PROOF_KEEP_COPY)
         var bytes: [UInt8]?
         if let pointer = input.bytes {
             guard input.size > 0, input.size <= Int64(Engine.maxEvidenceBytes) else { throw .invalid("size \(input.size) is outside 1...64 MiB") }

@@ -117,7 +117,7 @@ public func hc_reminder_list_open(
 ) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
-        guard flags & ~(HC_REMINDERS_PENDING | HC_REMINDERS_CLAIM) == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) holds unknown bits") }
+        try Convert.flags(flags, known: HC_REMINDERS_PENDING | HC_REMINDERS_CLAIM)
         let delivery: Engine.ReminderDelivery = flags & HC_REMINDERS_CLAIM != 0 ? .claim : (flags & HC_REMINDERS_PENDING != 0 ? .pending : .all)
         let reminders = try engine.reminders(fromMs: from_ms, toMs: to_ms, delivery: delivery)
         let box = try ReminderListBox(

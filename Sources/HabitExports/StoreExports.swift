@@ -11,7 +11,7 @@ public func hc_store_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ path: 
         let out = try Convert.out(out, "out")
         let path = try Convert.string(path, "path")
         let known = HC_OPEN_READONLY | HC_OPEN_NOCREATE | HC_OPEN_SYNC_FULL
-        guard flags & ~known == 0 else { throw .invalid("flags 0x\(String(flags, radix: 16)) has unknown bits") }
+        try Convert.flags(flags, known: known)
         let options = StoreOptions(
             readOnly: flags & HC_OPEN_READONLY != 0, create: flags & HC_OPEN_NOCREATE == 0,
             syncFull: flags & HC_OPEN_SYNC_FULL != 0)

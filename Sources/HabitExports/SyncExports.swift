@@ -73,7 +73,7 @@ public func hc_sync_changes_v2(
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         let size = try Convert.out(out_size, "out_size")
-        guard flags & ~UInt32(HC_SYNC_EVIDENCE) == 0 else { throw .invalid("unknown flags 0x\(String(flags, radix: 16))") }
+        try Convert.flags(flags, known: UInt32(HC_SYNC_EVIDENCE))
         let changes = try engine.syncChanges(
             peerState: try bytes(peer_state, peer_state_size, "peer_state"),
             evidence: flags & UInt32(HC_SYNC_EVIDENCE) != 0)
