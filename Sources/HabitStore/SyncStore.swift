@@ -85,8 +85,7 @@ extension Store {
     @discardableResult
     func logLocal(_ op: SyncOp, creates kind: SyncKind? = nil, localId: Int64 = 0) throws(HabitError) -> (id: GlobalId, hlc: Int64) {
         let replica = try replicaId()
-        // Inside a sync apply this replica's ops move and arrive: read afresh there.
-        let keepsTail = inTransaction && !syncCache.active
+        let keepsTail = keepsWriteTail
         let last =
             if keepsTail, let seq = writeTail.lastSeq { seq } else {
                 try db.statement("SELECT max(seq) FROM sync_ops WHERE rep = 1").one { $0.int(0) } ?? 0
@@ -125,11 +124,16 @@ extension Store {
         return id
     }
 
+    /// Whether this replica's sequence number and habits' global ids may be kept in the
+    /// write tail: inside a transaction, but not during a sync apply (this replica's
+    /// ops move and arrive there: read afresh).
+    private var keepsWriteTail: Bool { inTransaction && !syncCache.active }
+
     /// A habit's global id, kept in the write tail for the rest of the transaction
     /// (each append names its habit's; habits are never deleted, and only a sync
     /// apply, which starts the tail again, moves the op that created one).
     func habitGlobalId(_ habitId: Int64) throws(HabitError) -> GlobalId {
-        let keepsTail = inTransaction && !syncCache.active
+        let keepsTail = keepsWriteTail
         if keepsTail, let id = writeTail.habitIds[habitId] { return id }
         let id = try requireGlobalId(.habit, habitId)
         if keepsTail { writeTail.habitIds[habitId] = id }
