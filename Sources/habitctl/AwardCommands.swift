@@ -123,12 +123,9 @@ enum AwardCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
         if follow {
-            try ChangeCommands.follow(store, after: after) { (cursor) throws(HabitError) -> Int64? in
+            try ChangeCommands.follow(store, after: after) { (cursor) throws(HabitError) in
                 let events = try store.kit.events(after: cursor, limit: limit, acknowledge: acknowledge)
-                for event in events {
-                    Writer.standardOutput(Output.encode(eventRow(event).merging(["schema_version": Output.schemaVersion]) { a, _ in a }) + "\n")
-                }
-                return events.last?.id
+                return (events.map(eventRow), events.last?.id)
             }
         }
         let events = try kit { () throws(HabitError) in try store.kit.events(after: after, limit: limit, acknowledge: acknowledge) }

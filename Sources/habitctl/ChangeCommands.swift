@@ -13,10 +13,9 @@ enum ChangeCommands {
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         if follow {
-            try Self.follow(store, after: after) { (cursor) throws(HabitError) -> Int64? in
+            try Self.follow(store, after: after) { (cursor) throws(HabitError) in
                 let batch = try store.kit.changes(after: cursor, limit: limit, merged: merged)
-                for change in batch { Writer.standardOutput(Output.encode(row(change).merging(["schema_version": Output.schemaVersion]) { a, _ in a }) + "\n") }
-                return batch.last?.revision
+                return (batch.map(row), batch.last?.revision)
             }
         }
         let batch = try kit { () throws(HabitError) in try store.kit.changes(after: after, limit: limit, merged: merged) }
@@ -31,18 +30,27 @@ enum ChangeCommands {
         }
     }
 
-    /// Prints what `print(cursor)` reads after the cursor, then waits for the next commit
-    /// of any process and reads again, until a signal ends habitctl (SIGPIPE, SIGTERM,
-    /// Ctrl-C: each line is written whole by one write, so a reader never sees half of
-    /// one). print gives the new cursor, nil when it found nothing. Idle, the wait costs
+    /// Prints what `read(cursor)` reads after the cursor, one JSON line a row (with the
+    /// schema_version), then waits for the next commit of any process and reads again,
+    /// until a signal ends habitctl (SIGPIPE, SIGTERM, Ctrl-C: each line is written whole
+    /// by one write, so a reader never sees half of one). read gives the rows and the new
+    /// cursor, nil when it found nothing. Idle, the wait costs
     /// no CPU on Linux (Store.waitForChange: an inotify watch on the store's files); it
     /// wakes once a second to see whether its reader has gone.
-    static func follow(_ store: StoreRef, after: Int64, _ print: (Int64) throws(HabitError) -> Int64?) throws(CLIError) -> Never {
+    static func follow(
+        _ store: StoreRef, after: Int64, _ read: (Int64) throws(HabitError) -> (rows: [[String: Any]], cursor: Int64?)
+    ) throws(CLIError) -> Never {
         var cursor = after
         while true {
             try kit { () throws(HabitError) in
                 let seen = try store.kit.revision()
-                if let next = try print(cursor) {
+                let (rows, next) = try read(cursor)
+                for row in rows {
+                    var line = row
+                    line["schema_version"] = Output.schemaVersion
+                    Writer.standardOutput(Output.encode(line) + "\n")
+                }
+                if let next {
                     cursor = next
                 } else {
                     _ = try store.kit.waitForChange(after: seen, timeoutMs: 1000)
