@@ -15,6 +15,13 @@ out=.build-fuzz
 flags=(-sanitize=fuzzer,address -parse-as-library -package-name habitcore -O)
 mkdir -p "$out/mods"
 
+# The compilers' warnings are kept out of the way in a file; an error prints it and stops.
+compile_failed() {
+    cat "$out/build-$1.txt" >&2
+    echo "fuzz: $1 does not compile (above)" >&2
+    exit 1
+}
+
 # The modules once, instrumented: HabitPlatform (the C library), HabitCore on it, then
 # ProofcheckCore on both.
 module() {
@@ -23,7 +30,8 @@ module() {
         echo "building $name for fuzzing" >&2
         # shellcheck disable=SC2046
         swiftc "${flags[@]}" -module-name "$name" -whole-module-optimization -I "$out/mods" -emit-module \
-            -emit-module-path "$out/mods/$name.swiftmodule" -emit-library -static -o "$library" $(find "$sources" -name '*.swift') 2>/dev/null
+            -emit-module-path "$out/mods/$name.swiftmodule" -emit-library -static -o "$library" $(find "$sources" -name '*.swift') \
+            2>"$out/build-$name.txt" || compile_failed "$name"
     fi
 }
 
@@ -34,7 +42,8 @@ run() {
     module HabitCore Sources/HabitCore
     local libraries=(-lHabitCore -lHabitPlatform)
     if [[ "$name" == proofcheck ]]; then module ProofcheckCore Sources/ProofcheckCore; libraries=(-lProofcheckCore -lHabitCore -lHabitPlatform); fi
-    swiftc "${flags[@]}" -I "$out/mods" -L "$out" "Tests/fuzz/$name.swift" "${libraries[@]}" -o "$out/$name" 2>/dev/null
+    swiftc "${flags[@]}" -I "$out/mods" -L "$out" "Tests/fuzz/$name.swift" "${libraries[@]}" -o "$out/$name" 2>"$out/build-$name.txt" ||
+        compile_failed "$name"
     mkdir -p "$out/corpus-$name"
     echo "fuzzing $name for $seconds s" >&2
     "$out/$name" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
