@@ -1,7 +1,7 @@
 import CHabitCore
 
 /// An award: a catalogue rule, its progress, and its unlock if recorded (hc_award).
-public struct Award: Sendable, Hashable {
+public struct Award: Sendable, Hashable, Identifiable {
     /// The award's id; it is unlocked at most once, ever.
     public var id: String
     /// Its title.
@@ -17,7 +17,7 @@ public struct Award: Sendable, Hashable {
     /// Which habits.
     public var scope: AwardScope
     /// The habit of a .habit scope; nil otherwise.
-    public var habitID: Int64?
+    public var habitID: HabitID?
     /// The value that unlocks it.
     public var threshold: Int64
     /// awardProgress: the metric as of the day asked; else 0.
@@ -28,10 +28,11 @@ public struct Award: Sendable, Hashable {
     public var unlockedAtMs: Int64
     /// What crossed the threshold.
     public var cause: AwardCause
-    /// The entry, credit entry, habit or referral that crossed it; nil when none.
+    /// The entry, credit entry, habit or referral that crossed it (which of them: `cause`);
+    /// nil when none. A bare number, since its kind depends on `cause`.
     public var causeID: Int64?
     /// The habit whose history crossed it; nil when none.
-    public var causeHabitID: Int64?
+    public var causeHabitID: HabitID?
 
     init(_ a: hc_award) {
         id = copied(a.id) ?? ""
@@ -41,14 +42,14 @@ public struct Award: Sendable, Hashable {
         tier = a.tier
         metric = AwardMetric(rawValue: a.metric)
         scope = AwardScope(rawValue: a.scope)
-        habitID = a.habit_id == 0 ? nil : a.habit_id
+        habitID = HabitID(nonZero: a.habit_id)
         threshold = a.threshold
         value = a.value
         unlockedDay = a.unlocked != 0 ? Day(rawValue: a.unlocked_day) : nil
         unlockedAtMs = a.unlocked_at_ms
         cause = AwardCause(rawValue: a.cause_kind)
         causeID = a.cause_id == 0 ? nil : a.cause_id
-        causeHabitID = a.cause_habit_id == 0 ? nil : a.cause_habit_id
+        causeHabitID = HabitID(nonZero: a.cause_habit_id)
     }
 }
 
@@ -123,14 +124,14 @@ extension Store {
     /// and gives the redemption's id (hc_referral_redeem). Throws .invalid, .conflict
     /// (redeemed already, or the store's own code).
     @discardableResult
-    public func redeemReferral(code: String) throws(HabitError) -> Int64 {
+    public func redeemReferral(code: String) throws(HabitError) -> RedemptionID {
         let strings = CStrings()
         let text = try strings(code, "code")
-        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> RedemptionID in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
                 try check(hc_referral_redeem(&id, store, text))
-                return id
+                return RedemptionID(id)
             }
         }
     }

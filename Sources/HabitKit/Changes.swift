@@ -9,7 +9,7 @@ public struct Change: Sendable, Hashable {
     /// What it touched.
     public var area: ChangeArea
     /// Its habit; nil when the change is not one habit's (a store setting, a vacation of every habit).
-    public var habitID: Int64?
+    public var habitID: HabitID?
     /// The first day it reaches; nil: no bound (HC_CHANGE_FIRST_DAY, a change that names no day).
     public var firstDay: Day?
     /// The last day it reaches; nil: no bound (HC_CHANGE_LAST_DAY, a setting from a day on).
@@ -23,7 +23,7 @@ public struct Change: Sendable, Hashable {
     init(_ c: hc_change) {
         revision = c.revision
         area = ChangeArea(rawValue: c.area)
-        habitID = c.habit_id == 0 ? nil : c.habit_id
+        habitID = HabitID(nonZero: c.habit_id)
         firstDay = c.first_day <= HC_CHANGE_FIRST_DAY ? nil : Day(rawValue: c.first_day)
         lastDay = c.last_day >= HC_CHANGE_LAST_DAY ? nil : Day(rawValue: c.last_day)
     }
@@ -78,31 +78,6 @@ extension Store {
         ChangeStream(store: self, after: revision)
     }
 
-    /// Runs body with this store on a thread of its own, off the caller's and off Swift
-    /// concurrency's cooperative pool (a call may wait on another process's lock), for
-    /// the calls an app must not make on its main actor: `try await store.perform { try $0.today() }`.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (Store) throws(HabitError) -> T) async throws(HabitError) -> T {
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<T, HabitError>, Never>) in
-            let started = runOnOwnThread {
-                do throws(HabitError) { continuation.resume(returning: .success(try body(self))) } catch {
-                    continuation.resume(returning: .failure(error))
-                }
-            }
-            if !started { continuation.resume(returning: .failure(HabitError(code: .noMemory, message: "no thread could be started"))) }
-        }
-        return try result.get()
-    }
-
-    /// revision(), off the caller's thread.
-    public func revision() async throws(HabitError) -> Int64 {
-        try await perform { (store) throws(HabitError) in try store.revision() }
-    }
-
-    /// changes(after:limit:merged:), off the caller's thread.
-    public func changes(after revision: Int64 = 0, limit: Int64 = 1000, merged: Bool = false) async throws(HabitError) -> [Change] {
-        try await perform { (store) throws(HabitError) in try store.changes(after: revision, limit: limit, merged: merged) }
-    }
-
     func commitWatch() -> FolderWatch {
         let slash = path.lastIndex(of: "/")
         let folder = slash.map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
@@ -128,9 +103,11 @@ public struct ChangeStream: AsyncSequence, Sendable {
         public mutating func next() async throws -> Change? {
             while pending.isEmpty {
                 if Task.isCancelled { return nil }
-                let (batch, cursor) = try await Self.nextBatch(store, after: self.cursor)
-                pending = batch
-                self.cursor = cursor
+                let read: Result<([Change], Int64), HabitError>
+                do throws(HabitError) { read = .success(try await Self.nextBatch(store, after: self.cursor)) } catch { read = .failure(error) }
+                // Cancelled before the wait started (perform's .cancelled): the stream ends as on any cancel.
+                if case .failure(let error) = read, error.code == .cancelled, Task.isCancelled { return nil }
+                (pending, self.cursor) = try read.get()
             }
             return pending.removeFirst()
         }

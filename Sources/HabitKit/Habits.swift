@@ -52,9 +52,9 @@ public struct HabitOptions: Sendable {
 }
 
 /// A habit as stored, copied out of the library.
-public struct Habit: Sendable, Hashable {
+public struct Habit: Sendable, Hashable, Identifiable {
     /// Stable, never reused.
-    public var id: Int64
+    public var id: HabitID
     /// Its name.
     public var name: String
     /// What it counts.
@@ -91,7 +91,7 @@ public struct Habit: Sendable, Hashable {
     public var position: Int64
 
     init(_ h: hc_habit) {
-        id = h.id
+        id = HabitID(h.id)
         name = copied(h.name) ?? ""
         kind = HabitKind(rawValue: h.kind)
         target = h.target
@@ -118,7 +118,7 @@ public struct Habit: Sendable, Hashable {
 /// An entry to append (hc_entry_input).
 public struct EntryInput: Sendable {
     /// The habit it belongs to.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// What it records.
     public var kind: EntryKind
     /// Its day; nil: the day of atMs (or of now).
@@ -135,7 +135,7 @@ public struct EntryInput: Sendable {
     public var key: String?
 
     /// An entry of this kind for the habit, with the library's defaults for the rest.
-    public init(habitID: Int64, kind: EntryKind = .done, value: Double = 0, day: Day? = nil) {
+    public init(habitID: HabitID, kind: EntryKind = .done, value: Double = 0, day: Day? = nil) {
         var defaults = hc_entry_input()
         _ = hc_entry_input_init(&defaults, UInt32(MemoryLayout<hc_entry_input>.size))
         self.habitID = habitID
@@ -148,11 +148,11 @@ public struct EntryInput: Sendable {
 }
 
 /// An entry as stored, copied out of the library.
-public struct Entry: Sendable, Hashable {
+public struct Entry: Sendable, Hashable, Identifiable {
     /// Increasing in append order.
-    public var id: Int64
+    public var id: EntryID
     /// The habit it belongs to.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// What it records.
     public var kind: EntryKind
     /// The day it counts for.
@@ -164,22 +164,22 @@ public struct Entry: Sendable, Hashable {
     /// When it happened (UTC ms).
     public var recordedAtMs: Int64
     /// For undo entries: the id they cancel.
-    public var undoes: Int64?
+    public var undoes: EntryID?
     /// The undo entry that cancelled this one, if any.
-    public var undoneBy: Int64?
+    public var undoneBy: EntryID?
     /// Its note, if any.
     public var note: String?
 
     init(_ e: hc_entry) {
-        id = e.id
-        habitID = e.habit_id
+        id = EntryID(e.id)
+        habitID = HabitID(e.habit_id)
         kind = EntryKind(rawValue: e.kind)
         day = Day(rawValue: e.day)
         source = e.source
         value = e.value
         recordedAtMs = e.recorded_at_ms
-        undoes = e.undoes == 0 ? nil : e.undoes
-        undoneBy = e.undone_by == 0 ? nil : e.undone_by
+        undoes = EntryID(nonZero: e.undoes)
+        undoneBy = EntryID(nonZero: e.undone_by)
         note = copied(e.note)
     }
 }
@@ -254,14 +254,14 @@ private func cOptions(_ options: HabitOptions, _ strings: CStrings) throws(Habit
 extension Store {
     /// Creates a habit and gives its id (hc_habit_create). Throws .invalid naming the
     /// field, .conflict (name taken), .readOnly, .io, .busy.
-    public func createHabit(_ options: HabitOptions) throws(HabitError) -> Int64 {
+    public func createHabit(_ options: HabitOptions) throws(HabitError) -> HabitID {
         let strings = CStrings()
         var c = try cOptions(options, strings)
-        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> HabitID in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
                 try check(hc_habit_create(&id, store, &c))
-                return id
+                return HabitID(id)
             }
         }
     }
@@ -269,11 +269,11 @@ extension Store {
     /// Changes the fields of a habit that fields names, taking their values from
     /// options; its kind never changes (hc_habit_update). Throws .invalid naming the
     /// field, .notFound, .conflict (name taken), .readOnly.
-    public func updateHabit(id: Int64, _ options: HabitOptions, fields: HabitFields) throws(HabitError) {
+    public func updateHabit(id: HabitID, _ options: HabitOptions, fields: HabitFields) throws(HabitError) {
         let strings = CStrings()
         var c = try cOptions(options, strings)
         try withExtendedLifetime(strings) { () throws(HabitError) in
-            try withHandle { store throws(HabitError) in try check(hc_habit_update(store, id, &c, fields.rawValue)) }
+            try withHandle { store throws(HabitError) in try check(hc_habit_update(store, id.rawValue, &c, fields.rawValue)) }
         }
     }
 
@@ -283,13 +283,13 @@ extension Store {
     /// through today), nil when nothing that judges a day changed. Throws .invalid for
     /// a day after today, and as updateHabit.
     @discardableResult
-    public func updateHabit(id: Int64, _ options: HabitOptions, fields: HabitFields, from: Day?) throws(HabitError) -> ClosedRange<Day>? {
+    public func updateHabit(id: HabitID, _ options: HabitOptions, fields: HabitFields, from: Day?) throws(HabitError) -> ClosedRange<Day>? {
         let strings = CStrings()
         var c = try cOptions(options, strings)
         var first = noDay, last = noDay
         try withExtendedLifetime(strings) { () throws(HabitError) in
             try withHandle { store throws(HabitError) in
-                try check(hc_habit_update_from(store, id, &c, fields.rawValue, from?.rawValue ?? noDay, &first, &last))
+                try check(hc_habit_update_from(store, id.rawValue, &c, fields.rawValue, from?.rawValue ?? noDay, &first, &last))
             }
         }
         return Self.rejudged(first, last)
@@ -300,10 +300,10 @@ extension Store {
     }
 
     /// The habit with this id, active or archived (hc_habit_get). Throws .notFound.
-    public func habit(id: Int64) throws(HabitError) -> Habit {
+    public func habit(id: HabitID) throws(HabitError) -> Habit {
         try withHandle { store throws(HabitError) in
             var found: UnsafeMutablePointer<hc_habit>?
-            try check(hc_habit_get(&found, store, id))
+            try check(hc_habit_get(&found, store, id.rawValue))
             defer { hc_habit_free(found) }
             guard let found else { throw HabitError(code: .internal, message: "hc_habit_get gave HC_OK and no habit") }
             return Habit(found.pointee)
@@ -332,18 +332,18 @@ extension Store {
     }
 
     /// Archives a habit from today, or restores it (hc_habit_archive).
-    public func setArchived(_ archived: Bool, habitID: Int64) throws(HabitError) {
-        try withHandle { store throws(HabitError) in try check(hc_habit_archive(store, habitID, archived ? 1 : 0)) }
+    public func setArchived(_ archived: Bool, habitID: HabitID) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_habit_archive(store, habitID.rawValue, archived ? 1 : 0)) }
     }
 
     /// Archives a habit, or restores it, from a day on, nil meaning today
     /// (hc_habit_archive_from); a stretch archived and then restored is excused. Gives
     /// the days re-judged, nil when none.
     @discardableResult
-    public func setArchived(_ archived: Bool, habitID: Int64, from: Day?) throws(HabitError) -> ClosedRange<Day>? {
+    public func setArchived(_ archived: Bool, habitID: HabitID, from: Day?) throws(HabitError) -> ClosedRange<Day>? {
         var first = noDay, last = noDay
         try withHandle { store throws(HabitError) in
-            try check(hc_habit_archive_from(store, habitID, archived ? 1 : 0, from?.rawValue ?? noDay, &first, &last))
+            try check(hc_habit_archive_from(store, habitID.rawValue, archived ? 1 : 0, from?.rawValue ?? noDay, &first, &last))
         }
         return Self.rejudged(first, last)
     }
@@ -351,23 +351,23 @@ extension Store {
     /// Appends an entry and gives its id (hc_entry_append); committed when this returns.
     /// Throws .invalid naming the field, .notFound (habit), .conflict (archived habit).
     @discardableResult
-    public func append(_ entry: EntryInput) throws(HabitError) -> Int64 {
+    public func append(_ entry: EntryInput) throws(HabitError) -> EntryID {
         let strings = CStrings()
         var c = hc_entry_input()
         try check(hc_entry_input_init(&c, UInt32(MemoryLayout<hc_entry_input>.size)))
         c.kind = entry.kind.rawValue
-        c.habit_id = entry.habitID
+        c.habit_id = entry.habitID.rawValue
         c.day = entry.day?.rawValue ?? noDay
         c.source = entry.source
         c.value = entry.value
         c.at_ms = entry.atMs
         c.note = try strings(entry.note, "note")
         c.key = try strings(entry.key, "key")
-        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> EntryID in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
                 try check(hc_entry_append(&id, store, &c))
-                return id
+                return EntryID(id)
             }
         }
     }
@@ -375,31 +375,31 @@ extension Store {
     /// Cancels an entry by appending an undo entry; gives the undo's id (hc_entry_undo).
     /// Throws .notFound, .conflict (already undone, or itself an undo).
     @discardableResult
-    public func undo(entryID: Int64) throws(HabitError) -> Int64 {
+    public func undo(entryID: EntryID) throws(HabitError) -> EntryID {
         try withHandle { store throws(HabitError) in
             var id: Int64 = 0
-            try check(hc_entry_undo(&id, store, entryID))
-            return id
+            try check(hc_entry_undo(&id, store, entryID.rawValue))
+            return EntryID(id)
         }
     }
 
     /// Cancels the most recent standing entry of the habit on a day (nil: today); gives
     /// the undo's id (hc_entry_undo_last). Throws .notFound when there is none.
     @discardableResult
-    public func undoLast(habitID: Int64, day: Day? = nil) throws(HabitError) -> Int64 {
+    public func undoLast(habitID: HabitID, day: Day? = nil) throws(HabitError) -> EntryID {
         try withHandle { store throws(HabitError) in
             var id: Int64 = 0
-            try check(hc_entry_undo_last(&id, store, habitID, day?.rawValue ?? noDay))
-            return id
+            try check(hc_entry_undo_last(&id, store, habitID.rawValue, day?.rawValue ?? noDay))
+            return EntryID(id)
         }
     }
 
     /// Entries of a habit (nil: all) between two days inclusive, in append order,
     /// undo entries included (hc_entry_list_open).
-    public func entries(habitID: Int64?, from: Day, through: Day) throws(HabitError) -> [Entry] {
+    public func entries(habitID: HabitID?, from: Day, through: Day) throws(HabitError) -> [Entry] {
         try withHandle { store throws(HabitError) in
             var list: OpaquePointer?
-            try check(hc_entry_list_open(&list, store, habitID ?? 0, from.rawValue, through.rawValue))
+            try check(hc_entry_list_open(&list, store, habitID.rawValueOrZero(), from.rawValue, through.rawValue))
             defer { hc_entry_list_free(list) }
             return try elements(of: list, { hc_entry_list_count($0, $1) }, { hc_entry_list_get($0, $1, $2) }, Entry.init)
         }
@@ -407,17 +407,17 @@ extension Store {
 
     /// A habit's value on a day: the fold of the day's standing entries
     /// (hc_habit_day_total).
-    public func dayTotal(habitID: Int64, day: Day) throws(HabitError) -> Double {
+    public func dayTotal(habitID: HabitID, day: Day) throws(HabitError) -> Double {
         try withHandle { store throws(HabitError) in
             var total = 0.0
-            try check(hc_habit_day_total(&total, store, habitID, day.rawValue))
+            try check(hc_habit_day_total(&total, store, habitID.rawValue, day.rawValue))
             return total
         }
     }
 
     /// A habit's current and longest streak as of a day (nil: today), and up to `best`
     /// (at most Streaks.maxBest) of its longest runs (hc_habit_streaks). Throws .invalid, .notFound.
-    public func streaks(habitID: Int64, asOf day: Day? = nil, best: Int = 0) throws(HabitError) -> Streaks {
+    public func streaks(habitID: HabitID, asOf day: Day? = nil, best: Int = 0) throws(HabitError) -> Streaks {
         try withHandle { store throws(HabitError) in
             var result = hc_streak_result()
             try check(hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size)))
@@ -426,7 +426,7 @@ extension Store {
             try check(
                 runs.withUnsafeMutableBufferPointer { buffer in
                     hc_habit_streaks(
-                        &result, buffer.isEmpty ? nil : buffer.baseAddress, Int64(buffer.count), &total, store, habitID,
+                        &result, buffer.isEmpty ? nil : buffer.baseAddress, Int64(buffer.count), &total, store, habitID.rawValue,
                         day?.rawValue ?? noDay)
                 })
             return Streaks(result, best: Array(runs.prefix(Int(min(max(total, 0), Int64(runs.count))))))

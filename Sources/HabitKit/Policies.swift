@@ -62,19 +62,19 @@ public struct RoutineBounds: Sendable, Hashable {
 }
 
 /// A vacation: days that excuse every habit, or one (hc_vacation).
-public struct Vacation: Sendable, Hashable {
+public struct Vacation: Sendable, Hashable, Identifiable {
     /// Its id.
-    public var id: Int64
+    public var id: VacationID
     /// The habit it excuses; nil: every habit.
-    public var habitID: Int64?
+    public var habitID: HabitID?
     /// Its first day.
     public var from: Day
     /// Its last day.
     public var through: Day
 
     init(_ v: hc_vacation) {
-        id = v.id
-        habitID = v.habit_id == 0 ? nil : v.habit_id
+        id = VacationID(v.id)
+        habitID = HabitID(nonZero: v.habit_id)
         from = Day(rawValue: v.from_day)
         through = Day(rawValue: v.to_day)
     }
@@ -126,30 +126,30 @@ extension Store {
     /// Sets a habit's own streak policy fields; nil fields follow the store's. It
     /// applies to every day, past ones too (hc_habit_set_streak_policy). Throws
     /// .invalid, .notFound.
-    public func setStreakPolicy(_ policy: HabitStreakPolicy, habitID: Int64) throws(HabitError) {
+    public func setStreakPolicy(_ policy: HabitStreakPolicy, habitID: HabitID) throws(HabitError) {
         var c = defaultPolicy()
         c.miss_allowance = policy.missAllowance ?? HC_POLICY_INHERIT
         c.open_day = policy.openDay?.rawValue ?? 0
         c.off_days = 0
-        try withHandle { store throws(HabitError) in try check(hc_habit_set_streak_policy(store, habitID, &c)) }
+        try withHandle { store throws(HabitError) in try check(hc_habit_set_streak_policy(store, habitID.rawValue, &c)) }
     }
 
     /// The policy a habit's streaks follow: its own fields over the store's
     /// (hc_habit_streak_policy). Throws .notFound.
-    public func streakPolicy(habitID: Int64) throws(HabitError) -> StreakPolicy {
+    public func streakPolicy(habitID: HabitID) throws(HabitError) -> StreakPolicy {
         try withHandle { store throws(HabitError) in
             var c = defaultPolicy()
-            try check(hc_habit_streak_policy(&c, store, habitID, 0))
+            try check(hc_habit_streak_policy(&c, store, habitID.rawValue, 0))
             return StreakPolicy(c)
         }
     }
 
     /// A habit's own streak policy fields, nil where it follows the store
     /// (hc_habit_streak_policy with HC_POLICY_OWN). Throws .notFound.
-    public func ownStreakPolicy(habitID: Int64) throws(HabitError) -> HabitStreakPolicy {
+    public func ownStreakPolicy(habitID: HabitID) throws(HabitError) -> HabitStreakPolicy {
         try withHandle { store throws(HabitError) in
             var c = defaultPolicy()
-            try check(hc_habit_streak_policy(&c, store, habitID, HC_POLICY_OWN))
+            try check(hc_habit_streak_policy(&c, store, habitID.rawValue, HC_POLICY_OWN))
             return HabitStreakPolicy(
                 missAllowance: c.miss_allowance == HC_POLICY_INHERIT ? nil : c.miss_allowance,
                 openDay: c.open_day == 0 ? nil : OpenDay(rawValue: c.open_day))
@@ -186,17 +186,17 @@ extension Store {
     /// Adds a vacation from one day through another that excuses a habit, or every
     /// habit when habitID is nil; gives its id (hc_vacation_add). Throws .invalid, .notFound.
     @discardableResult
-    public func addVacation(habitID: Int64? = nil, from: Day, through: Day) throws(HabitError) -> Int64 {
+    public func addVacation(habitID: HabitID? = nil, from: Day, through: Day) throws(HabitError) -> VacationID {
         try withHandle { store throws(HabitError) in
             var id: Int64 = 0
-            try check(hc_vacation_add(&id, store, habitID ?? 0, from.rawValue, through.rawValue))
-            return id
+            try check(hc_vacation_add(&id, store, habitID.rawValueOrZero(), from.rawValue, through.rawValue))
+            return VacationID(id)
         }
     }
 
     /// Removes a vacation (hc_vacation_remove). Throws .notFound.
-    public func removeVacation(id: Int64) throws(HabitError) {
-        try withHandle { store throws(HabitError) in try check(hc_vacation_remove(store, id)) }
+    public func removeVacation(id: VacationID) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_vacation_remove(store, id.rawValue)) }
     }
 
     /// The vacations, by start day (hc_vacation_list).

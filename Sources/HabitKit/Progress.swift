@@ -79,7 +79,7 @@ public struct Completion: Sendable, Hashable {
 /// A quota habit's period holding a day, as of that day (hc_quota_progress).
 public struct QuotaProgress: Sendable, Hashable {
     /// The habit.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// The period's first day.
     public var periodFirst: Day
     /// Done days from periodFirst to the day, and the period's quota.
@@ -89,7 +89,7 @@ public struct QuotaProgress: Sendable, Hashable {
     public var met: Bool
 
     init(_ c: hc_quota_progress) {
-        habitID = c.habit_id
+        habitID = HabitID(c.habit_id)
         periodFirst = Day(rawValue: c.period_first)
         done = c.done
         required = c.required
@@ -133,7 +133,7 @@ public struct GroupDay: Sendable, Hashable {
 /// A habit due on a day (hc_due_item).
 public struct DueItem: Sendable, Hashable {
     /// The habit.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// The part of the day it belongs to.
     public var routine: Routine
     /// Where it stands.
@@ -144,7 +144,7 @@ public struct DueItem: Sendable, Hashable {
     public var target: Double
 
     init(_ c: hc_due_item) {
-        habitID = c.habit_id
+        habitID = HabitID(c.habit_id)
         routine = Routine(rawValue: c.routine)
         state = DueState(rawValue: c.state)
         value = c.value
@@ -298,10 +298,10 @@ private func newCompletion() -> hc_completion {
 extension Store {
     /// A habit's state on every day from one day through another (at most 100000),
     /// oldest first (hc_habit_day_states). Throws .invalid, .notFound.
-    public func dayStates(habitID: Int64, from: Day, through: Day) throws(HabitError) -> [DayState] {
+    public func dayStates(habitID: HabitID, from: Day, through: Day) throws(HabitError) -> [DayState] {
         try withHandle { store throws(HabitError) in
             try buffered(hc_day_state(), guess: rangeLength(from, through)) {
-                hc_habit_day_states($0, $1, $2, store, habitID, from.rawValue, through.rawValue)
+                hc_habit_day_states($0, $1, $2, store, habitID.rawValue, from.rawValue, through.rawValue)
             }.map(DayState.init)
         }
     }
@@ -330,20 +330,20 @@ extension Store {
 
     /// A habit's strength (Loop Habit Tracker's score, 0...1) at the end of each day
     /// from one day through another (hc_habit_strength). Throws .invalid, .notFound.
-    public func strength(habitID: Int64, from: Day, through: Day) throws(HabitError) -> [Double] {
+    public func strength(habitID: HabitID, from: Day, through: Day) throws(HabitError) -> [Double] {
         try withHandle { store throws(HabitError) in
             try buffered(0.0, guess: rangeLength(from, through)) {
-                hc_habit_strength($0, $1, $2, store, habitID, from.rawValue, through.rawValue)
+                hc_habit_strength($0, $1, $2, store, habitID.rawValue, from.rawValue, through.rawValue)
             }
         }
     }
 
     /// A habit's completion over the occurrences within two days (hc_habit_completion).
     /// Throws .invalid, .notFound.
-    public func completion(habitID: Int64, from: Day, through: Day) throws(HabitError) -> Completion {
+    public func completion(habitID: HabitID, from: Day, through: Day) throws(HabitError) -> Completion {
         try withHandle { store throws(HabitError) in
             var out = newCompletion()
-            try check(hc_habit_completion(&out, store, habitID, from.rawValue, through.rawValue))
+            try check(hc_habit_completion(&out, store, habitID.rawValue, from.rawValue, through.rawValue))
             return Completion(out)
         }
     }
@@ -398,11 +398,11 @@ extension Store {
 
     /// A measurement habit's readings from one day through another
     /// (hc_habit_measurements). Throws .invalid (not a measurement habit), .notFound.
-    public func measurements(habitID: Int64, from: Day, through: Day) throws(HabitError) -> MeasurementStats {
+    public func measurements(habitID: HabitID, from: Day, through: Day) throws(HabitError) -> MeasurementStats {
         try withHandle { store throws(HabitError) in
             var out = hc_measurement_stats()
             try check(hc_measurement_stats_init(&out, UInt32(MemoryLayout<hc_measurement_stats>.size)))
-            try check(hc_habit_measurements(&out, store, habitID, from.rawValue, through.rawValue))
+            try check(hc_habit_measurements(&out, store, habitID.rawValue, from.rawValue, through.rawValue))
             return MeasurementStats(out)
         }
     }

@@ -31,7 +31,7 @@ public struct ProofPolicy: Sendable {
 /// A proof to submit (hc_proof_input): its bytes, or a file holding them.
 public struct ProofInput: Sendable {
     /// The habit it proves.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// The evidence in memory (read only when path is nil).
     public var bytes: [UInt8]
     /// A file holding the evidence.
@@ -46,7 +46,7 @@ public struct ProofInput: Sendable {
     public var keepCopy: Bool
 
     /// Evidence in memory for the habit.
-    public init(habitID: Int64, bytes: [UInt8], takenAtMs: Int64 = 0) {
+    public init(habitID: HabitID, bytes: [UInt8], takenAtMs: Int64 = 0) {
         self.habitID = habitID
         self.bytes = bytes
         self.takenAtMs = takenAtMs
@@ -54,7 +54,7 @@ public struct ProofInput: Sendable {
     }
 
     /// Evidence in a file for the habit.
-    public init(habitID: Int64, path: String, takenAtMs: Int64 = 0) {
+    public init(habitID: HabitID, path: String, takenAtMs: Int64 = 0) {
         self.init(habitID: habitID, bytes: [], takenAtMs: takenAtMs)
         self.path = path
     }
@@ -65,9 +65,9 @@ public struct ProofResult: Sendable, Hashable {
     /// The decision.
     public var outcome: Outcome
     /// The proof's id.
-    public var proofID: Int64
+    public var proofID: ProofID
     /// The completion appended when approved.
-    public var entryID: Int64?
+    public var entryID: EntryID?
     /// The decision's confidence.
     public var confidence: Double
     /// The proof's day.
@@ -79,8 +79,8 @@ public struct ProofResult: Sendable, Hashable {
 
     init(_ c: hc_proof_result) {
         outcome = Outcome(rawValue: c.outcome)
-        proofID = c.proof_id
-        entryID = c.entry_id == 0 ? nil : c.entry_id
+        proofID = ProofID(c.proof_id)
+        entryID = EntryID(nonZero: c.entry_id)
         confidence = c.confidence
         day = Day(rawValue: c.day)
         reasonCode = copied(tuple: c.reason_code)
@@ -89,13 +89,13 @@ public struct ProofResult: Sendable, Hashable {
 }
 
 /// A verdict as recorded (hc_verdict), copied out of the library.
-public struct Verdict: Sendable, Hashable {
+public struct Verdict: Sendable, Hashable, Identifiable {
     /// Increasing in append order.
-    public var id: Int64
+    public var id: VerdictID
     /// The proof judged.
-    public var proofID: Int64
+    public var proofID: ProofID
     /// Its habit.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// Who gave it: a verifier, the decision or a review.
     public var stage: Stage
     /// The decision.
@@ -115,7 +115,7 @@ public struct Verdict: Sendable, Hashable {
     /// Who reviewed (reviews only).
     public var reviewer: String?
     /// The completion a decision or review appended.
-    public var entryID: Int64?
+    public var entryID: EntryID?
     /// The verifier's version, if it gave one.
     public var verifierVersion: String?
     /// How long judging took, in microseconds.
@@ -126,9 +126,9 @@ public struct Verdict: Sendable, Hashable {
     public var sha256: String?
 
     init(_ v: hc_verdict) {
-        id = v.id
-        proofID = v.proof_id
-        habitID = v.habit_id
+        id = VerdictID(v.id)
+        proofID = ProofID(v.proof_id)
+        habitID = HabitID(v.habit_id)
         stage = Stage(rawValue: v.stage)
         outcome = Outcome(rawValue: v.outcome)
         day = Day(rawValue: v.day)
@@ -138,7 +138,7 @@ public struct Verdict: Sendable, Hashable {
         message = copied(v.message)
         signals = copied(v.signals)
         reviewer = copied(v.reviewer)
-        entryID = v.entry_id == 0 ? nil : v.entry_id
+        entryID = EntryID(nonZero: v.entry_id)
         verifierVersion = copied(v.verifier_version)
         durationUs = v.duration_us
         atMs = v.at_ms
@@ -159,7 +159,7 @@ public struct Evidence: Sendable {
     /// When the store received it (UTC ms).
     public var receivedAtMs: Int64
     /// The habit it proves.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// That habit's name.
     public var habitName: String?
     /// The caller's metadata, a JSON object.
@@ -175,7 +175,7 @@ public struct Evidence: Sendable {
         sha256 = copied(e.sha256)
         takenAtMs = e.taken_at_ms
         receivedAtMs = e.received_at_ms
-        habitID = e.habit_id
+        habitID = HabitID(e.habit_id)
         habitName = copied(e.habit_name)
         metadataJSON = copied(e.metadata_json)
     }
@@ -238,7 +238,7 @@ private let releaseVerifier: hc_release_callback = { userData in
 extension Store {
     /// Sets the proof policy of a habit, or of the store when habitID is nil
     /// (hc_proof_policy_set). Verifier ids need not be registered yet.
-    public func setProofPolicy(_ policy: ProofPolicy, habitID: Int64? = nil) throws(HabitError) {
+    public func setProofPolicy(_ policy: ProofPolicy, habitID: HabitID? = nil) throws(HabitError) {
         let strings = CStrings()
         var c = hc_proof_policy()
         try check(hc_proof_policy_init(&c, UInt32(MemoryLayout<hc_proof_policy>.size)))
@@ -250,7 +250,7 @@ extension Store {
         c.one_per_day = policy.onePerDay ? 1 : 0
         c.verifiers = try strings(policy.verifiers.joined(separator: ","), "verifiers")
         try withExtendedLifetime(strings) { () throws(HabitError) in
-            try withHandle { store throws(HabitError) in try check(hc_proof_policy_set(store, habitID ?? 0, &c)) }
+            try withHandle { store throws(HabitError) in try check(hc_proof_policy_set(store, habitID.rawValueOrZero(), &c)) }
         }
     }
 
@@ -262,7 +262,7 @@ extension Store {
         var c = hc_proof_input()
         try check(hc_proof_input_init(&c, UInt32(MemoryLayout<hc_proof_input>.size)))
         c.flags = input.keepCopy ? HC_PROOF_KEEP_COPY : 0
-        c.habit_id = input.habitID
+        c.habit_id = input.habitID.rawValue
         c.path = try strings(input.path, "path")
         c.media_type = try strings(input.mediaType, "mediaType")
         c.taken_at_ms = input.takenAtMs
@@ -285,28 +285,28 @@ extension Store {
     /// Decides a proof that needs review by hand; approving appends the completion,
     /// whose id it gives (hc_proof_review). Throws .conflict when already decided.
     @discardableResult
-    public func review(proofID: Int64, approve: Bool, reviewer: String, reason: String) throws(HabitError) -> Int64? {
+    public func review(proofID: ProofID, approve: Bool, reviewer: String, reason: String) throws(HabitError) -> EntryID? {
         try withHandle { store throws(HabitError) in
             var entry: Int64 = 0
-            try check(hc_proof_review(&entry, store, proofID, approve ? HC_OUTCOME_APPROVED : HC_OUTCOME_REJECTED, reviewer, reason))
-            return entry == 0 ? nil : entry
+            try check(hc_proof_review(&entry, store, proofID.rawValue, approve ? HC_OUTCOME_APPROVED : HC_OUTCOME_REJECTED, reviewer, reason))
+            return EntryID(nonZero: entry)
         }
     }
 
     /// The evidence bytes a proof keeps (submitted with keepCopy, or received by sync)
     /// (hc_proof_evidence). Throws .notFound (no such proof, or no evidence kept).
-    public func evidence(proofID: Int64) throws(HabitError) -> [UInt8] {
+    public func evidence(proofID: ProofID) throws(HabitError) -> [UInt8] {
         try withHandle { store throws(HabitError) in
-            try buffered(UInt8(0)) { hc_proof_evidence($0, $1, $2, store, proofID) }
+            try buffered(UInt8(0)) { hc_proof_evidence($0, $1, $2, store, proofID.rawValue) }
         }
     }
 
     /// Verdicts in append order: of one proof, of a habit's proofs, or all
     /// (hc_verdict_list_open).
-    public func verdicts(habitID: Int64? = nil, proofID: Int64? = nil) throws(HabitError) -> [Verdict] {
+    public func verdicts(habitID: HabitID? = nil, proofID: ProofID? = nil) throws(HabitError) -> [Verdict] {
         try withHandle { store throws(HabitError) in
             var list: OpaquePointer?
-            try check(hc_verdict_list_open(&list, store, habitID ?? 0, proofID ?? 0))
+            try check(hc_verdict_list_open(&list, store, habitID.rawValueOrZero(), proofID.rawValueOrZero()))
             defer { hc_verdict_list_free(list) }
             return try elements(of: list, { hc_verdict_list_count($0, $1) }, { hc_verdict_list_get($0, $1, $2) }, Verdict.init)
         }

@@ -27,7 +27,7 @@ public struct Weekdays: OptionSet, Hashable, Sendable {
 /// (hc_reminder_rule_init). The header's Reminders section states when it nudges.
 public struct ReminderRule: Sendable, Hashable {
     /// The habit it reminds of (read by addReminderRule only).
-    public var habitID: Int64
+    public var habitID: HabitID
     /// Local time of day, 0...1439.
     public var minute: Int32
     /// The weekdays it applies; empty: every due day.
@@ -38,7 +38,7 @@ public struct ReminderRule: Sendable, Hashable {
     public var message: String?
 
     /// A rule for the habit at a local minute, with the library's defaults for the rest.
-    public init(habitID: Int64, minute: Int32) {
+    public init(habitID: HabitID, minute: Int32) {
         var defaults = hc_reminder_rule()
         // Cannot fail for our own size; the zeroed struct is the fallback.
         _ = hc_reminder_rule_init(&defaults, UInt32(MemoryLayout<hc_reminder_rule>.size))
@@ -49,7 +49,7 @@ public struct ReminderRule: Sendable, Hashable {
     }
 
     init(_ r: hc_reminder_rule) {
-        habitID = r.habit_id
+        habitID = HabitID(r.habit_id)
         minute = r.minute
         weekdays = Weekdays(rawValue: r.weekdays)
         quiet = QuietPolicy(rawValue: r.quiet)
@@ -61,7 +61,7 @@ public struct ReminderRule: Sendable, Hashable {
         let strings = CStrings()
         var c = hc_reminder_rule()
         try check(hc_reminder_rule_init(&c, UInt32(MemoryLayout<hc_reminder_rule>.size)))
-        c.habit_id = habitID
+        c.habit_id = habitID.rawValue
         c.minute = minute
         c.weekdays = weekdays.rawValue
         c.quiet = quiet.rawValue
@@ -71,16 +71,16 @@ public struct ReminderRule: Sendable, Hashable {
 }
 
 /// A reminder rule as stored: the version in force on the day asked.
-public struct StoredReminderRule: Sendable, Hashable {
+public struct StoredReminderRule: Sendable, Hashable, Identifiable {
     /// The rule; stable, never reused.
-    public var id: Int64
+    public var id: ReminderRuleID
     /// The first day of this version.
     public var fromDay: Day
     /// What this version says.
     public var rule: ReminderRule
 
     init(_ r: hc_reminder_rule) {
-        id = r.id
+        id = ReminderRuleID(r.id)
         fromDay = Day(rawValue: r.from_day)
         rule = ReminderRule(r)
     }
@@ -107,9 +107,9 @@ public struct Reminder: Sendable, Hashable {
     /// When to nudge (UTC ms).
     public var atMs: Int64
     /// The habit.
-    public var habitID: Int64
+    public var habitID: HabitID
     /// The rule.
-    public var ruleID: Int64
+    public var ruleID: ReminderRuleID
     /// The habit day it is about.
     public var day: Day
     /// The local wall-clock minute of atMs.
@@ -126,8 +126,8 @@ public struct Reminder: Sendable, Hashable {
     init(_ r: hc_reminder) {
         kind = ReminderKind(rawValue: r.kind)
         atMs = r.at_ms
-        habitID = r.habit_id
-        ruleID = r.rule_id
+        habitID = HabitID(r.habit_id)
+        ruleID = ReminderRuleID(r.rule_id)
         day = Day(rawValue: r.day)
         localMinute = r.local_minute
         originalMs = r.original_ms
@@ -142,12 +142,12 @@ extension Store {
     /// and gives its id (hc_reminder_rule_add). Throws .invalid, .notFound (habit),
     /// .conflict (archived habit).
     @discardableResult
-    public func addReminderRule(_ rule: ReminderRule) throws(HabitError) -> Int64 {
-        try rule.withC { (c) throws(HabitError) -> Int64 in
+    public func addReminderRule(_ rule: ReminderRule) throws(HabitError) -> ReminderRuleID {
+        try rule.withC { (c) throws(HabitError) -> ReminderRuleID in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
                 try check(hc_reminder_rule_add(&id, store, &c))
-                return id
+                return ReminderRuleID(id)
             }
         }
     }
@@ -155,26 +155,26 @@ extension Store {
     /// Changes a rule's minute, weekdays, quiet policy and message (not its habit)
     /// from a day on, today or later (nil: today) (hc_reminder_rule_update). Throws
     /// .invalid (an earlier day), .notFound.
-    public func updateReminderRule(id: Int64, _ rule: ReminderRule, from day: Day? = nil) throws(HabitError) {
+    public func updateReminderRule(id: ReminderRuleID, _ rule: ReminderRule, from day: Day? = nil) throws(HabitError) {
         try rule.withC { (c) throws(HabitError) in
             try withHandle { store throws(HabitError) in
-                try check(hc_reminder_rule_update(store, id, &c, day?.rawValue ?? noDay))
+                try check(hc_reminder_rule_update(store, id.rawValue, &c, day?.rawValue ?? noDay))
             }
         }
     }
 
     /// Removes a rule from a day on (nil: today); days before keep it
     /// (hc_reminder_rule_remove). Throws .notFound, .invalid.
-    public func removeReminderRule(id: Int64, from day: Day? = nil) throws(HabitError) {
-        try withHandle { store throws(HabitError) in try check(hc_reminder_rule_remove(store, id, day?.rawValue ?? noDay)) }
+    public func removeReminderRule(id: ReminderRuleID, from day: Day? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_reminder_rule_remove(store, id.rawValue, day?.rawValue ?? noDay)) }
     }
 
     /// The rules in force on a day (nil: today) of a habit (nil: every habit), by id
     /// (hc_reminder_rule_list_open). Throws .notFound for an unknown habit.
-    public func reminderRules(habitID: Int64? = nil, on day: Day? = nil) throws(HabitError) -> [StoredReminderRule] {
+    public func reminderRules(habitID: HabitID? = nil, on day: Day? = nil) throws(HabitError) -> [StoredReminderRule] {
         try withHandle { store throws(HabitError) in
             var list: OpaquePointer?
-            try check(hc_reminder_rule_list_open(&list, store, habitID ?? 0, day?.rawValue ?? noDay))
+            try check(hc_reminder_rule_list_open(&list, store, habitID.rawValueOrZero(), day?.rawValue ?? noDay))
             defer { hc_reminder_rule_list_free(list) }
             return try elements(of: list, { hc_reminder_rule_list_count($0, $1) }, { hc_reminder_rule_list_get($0, $1, $2) }, StoredReminderRule.init)
         }
@@ -213,17 +213,17 @@ extension Store {
     /// recorded it, false when it had been already; deliver only on true
     /// (hc_reminder_fired). Throws .notFound when it is no longer due.
     @discardableResult
-    public func reminderFired(ruleID: Int64, day: Day, atMs: Int64) throws(HabitError) -> Bool {
+    public func reminderFired(ruleID: ReminderRuleID, day: Day, atMs: Int64) throws(HabitError) -> Bool {
         try withHandle { store throws(HabitError) in
             var recorded: Int32 = 0
-            try check(hc_reminder_fired(&recorded, store, ruleID, day.rawValue, atMs))
+            try check(hc_reminder_fired(&recorded, store, ruleID.rawValue, day.rawValue, atMs))
             return recorded != 0
         }
     }
 
     /// Snoozes the reminder (rule, day, atMs) to untilMs, after atMs and at most a day
     /// later (hc_reminder_snooze). Throws .invalid, .notFound (no longer due).
-    public func snoozeReminder(ruleID: Int64, day: Day, atMs: Int64, untilMs: Int64) throws(HabitError) {
-        try withHandle { store throws(HabitError) in try check(hc_reminder_snooze(store, ruleID, day.rawValue, atMs, untilMs)) }
+    public func snoozeReminder(ruleID: ReminderRuleID, day: Day, atMs: Int64, untilMs: Int64) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_reminder_snooze(store, ruleID.rawValue, day.rawValue, atMs, untilMs)) }
     }
 }

@@ -11,7 +11,7 @@ public struct ShieldRule: Sendable, Hashable {
     /// give the canonical text ("daily").
     public var days: String?
     /// The habits whose completion lifts it (1...16).
-    public var habitIDs: [Int64]
+    public var habitIDs: [HabitID]
     /// Local minute the window opens (0...1439); nil: the store's day start (HC_SHIELD_DAY_START).
     public var startMinute: Int32?
     /// Local minute of the cutoff (0...1439); nil: the next local midnight (HC_SHIELD_MIDNIGHT).
@@ -33,14 +33,14 @@ public struct ShieldRule: Sendable, Hashable {
 
     /// A rule named name that blocks the apps key names until these habits are done,
     /// with the library's defaults for the rest.
-    public init(name: String, key: String, habitIDs: [Int64]) {
+    public init(name: String, key: String, habitIDs: [HabitID]) {
         var defaults = hc_shield_rule()
         // Cannot fail for our own size; the zeroed struct is the fallback.
         _ = hc_shield_rule_init(&defaults, UInt32(MemoryLayout<hc_shield_rule>.size))
         self.init(defaults, name: name, key: key, habitIDs: habitIDs)
     }
 
-    init(_ r: hc_shield_rule, name: String, key: String, habitIDs: [Int64]) {
+    init(_ r: hc_shield_rule, name: String, key: String, habitIDs: [HabitID]) {
         self.name = name
         self.key = key
         self.habitIDs = habitIDs
@@ -75,7 +75,7 @@ public struct ShieldRule: Sendable, Hashable {
         c.budget_count = budgetCount
         c.habit_count = Int64(habitIDs.count)
         return try withExtendedLifetime(strings) { () throws(HabitError) -> T in
-            try habitIDs.withUnsafeBufferPointer { (ids) throws(HabitError) -> T in
+            try habitIDs.map(\.rawValue).withUnsafeBufferPointer { (ids) throws(HabitError) -> T in
                 c.habit_ids = ids.baseAddress
                 return try body(&c)
             }
@@ -84,20 +84,20 @@ public struct ShieldRule: Sendable, Hashable {
 }
 
 /// A shield rule as stored: the version in force on the day asked.
-public struct StoredShieldRule: Sendable, Hashable {
+public struct StoredShieldRule: Sendable, Hashable, Identifiable {
     /// The rule; stable, never reused.
-    public var id: Int64
+    public var id: ShieldRuleID
     /// The first day of this version.
     public var fromDay: Day
     /// What this version says.
     public var rule: ShieldRule
 
     init(_ r: hc_shield_rule) {
-        id = r.id
+        id = ShieldRuleID(r.id)
         fromDay = Day(rawValue: r.from_day)
         // A rule names at most HC_SHIELD_MAX_HABITS habits: never read past that.
         let count = Int(min(max(r.habit_count, 0), Int64(HC_SHIELD_MAX_HABITS)))
-        let habits = r.habit_ids.map { Array(UnsafeBufferPointer(start: $0, count: count)) } ?? []
+        let habits = r.habit_ids.map { UnsafeBufferPointer(start: $0, count: count).map(HabitID.init(rawValue:)) } ?? []
         rule = ShieldRule(r, name: copied(r.name) ?? "", key: copied(r.key) ?? "", habitIDs: habits)
     }
 }
@@ -105,7 +105,7 @@ public struct StoredShieldRule: Sendable, Hashable {
 /// One rule's state at an instant (hc_shield_status).
 public struct ShieldStatus: Sendable, Hashable {
     /// The rule.
-    public var ruleID: Int64
+    public var ruleID: ShieldRuleID
     /// Whether its apps are blocked.
     public var shielded: Bool
     /// Why (not).
@@ -133,10 +133,10 @@ public struct ShieldStatus: Sendable, Hashable {
     /// Emergency unlocks left this period; nil: unlimited.
     public var emergencyLeft: Int32?
     /// The habits not done for habitDay.
-    public var outstanding: [Int64]
+    public var outstanding: [HabitID]
 
     init(_ s: hc_shield_status) {
-        ruleID = s.rule_id
+        ruleID = ShieldRuleID(s.rule_id)
         shielded = s.shielded != 0
         reason = ShieldReason(rawValue: s.reason)
         failClosed = s.fail_closed != 0
@@ -151,7 +151,7 @@ public struct ShieldStatus: Sendable, Hashable {
         earlier = ShieldEarlier(rawValue: s.earlier)
         emergencyLeft = s.emergency_left < 0 ? nil : s.emergency_left
         let count = Int(min(max(s.outstanding_count, 0), HC_SHIELD_MAX_HABITS))
-        outstanding = withUnsafeBytes(of: s.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(count)) }
+        outstanding = withUnsafeBytes(of: s.outstanding) { $0.bindMemory(to: Int64.self).prefix(count).map(HabitID.init(rawValue:)) }
     }
 }
 
@@ -166,7 +166,7 @@ public struct ShieldState: Sendable, Hashable {
 /// One change of a rule's state (hc_shield_transition).
 public struct ShieldTransition: Sendable, Hashable {
     /// The rule.
-    public var ruleID: Int64
+    public var ruleID: ShieldRuleID
     /// The state from atMs on.
     public var shielded: Bool
     /// When (UTC ms, a whole minute).
@@ -189,7 +189,7 @@ public struct ShieldTransition: Sendable, Hashable {
     public var zone: String
 
     init(_ t: hc_shield_transition) {
-        ruleID = t.rule_id
+        ruleID = ShieldRuleID(t.rule_id)
         shielded = t.shielded != 0
         atMs = t.at_ms
         localDay = Day(rawValue: t.local_day)
@@ -216,30 +216,30 @@ extension Store {
     /// (hc_shield_rule_add). Throws .invalid (a bad field), .notFound (a habit),
     /// .readOnly; nothing is written on error.
     @discardableResult
-    public func addShieldRule(_ rule: ShieldRule, from day: Day? = nil) throws(HabitError) -> Int64 {
-        try rule.withC { (c) throws(HabitError) -> Int64 in
+    public func addShieldRule(_ rule: ShieldRule, from day: Day? = nil) throws(HabitError) -> ShieldRuleID {
+        try rule.withC { (c) throws(HabitError) -> ShieldRuleID in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
                 try check(hc_shield_rule_add(&id, store, &c, day?.rawValue ?? noDay))
-                return id
+                return ShieldRuleID(id)
             }
         }
     }
 
     /// Changes a shield rule from a day on, today or later (nil: today)
     /// (hc_shield_rule_update). Throws as addShieldRule, and .notFound for an unknown rule.
-    public func updateShieldRule(id: Int64, _ rule: ShieldRule, from day: Day? = nil) throws(HabitError) {
+    public func updateShieldRule(id: ShieldRuleID, _ rule: ShieldRule, from day: Day? = nil) throws(HabitError) {
         try rule.withC { (c) throws(HabitError) in
             try withHandle { store throws(HabitError) in
-                try check(hc_shield_rule_update(store, id, &c, day?.rawValue ?? noDay))
+                try check(hc_shield_rule_update(store, id.rawValue, &c, day?.rawValue ?? noDay))
             }
         }
     }
 
     /// Removes a shield rule from a day on, today or later (nil: today)
     /// (hc_shield_rule_remove). Throws .notFound, .invalid.
-    public func removeShieldRule(id: Int64, from day: Day? = nil) throws(HabitError) {
-        try withHandle { store throws(HabitError) in try check(hc_shield_rule_remove(store, id, day?.rawValue ?? noDay)) }
+    public func removeShieldRule(id: ShieldRuleID, from day: Day? = nil) throws(HabitError) {
+        try withHandle { store throws(HabitError) in try check(hc_shield_rule_remove(store, id.rawValue, day?.rawValue ?? noDay)) }
     }
 
     /// The shield rules in force on a day (nil: today), by id (hc_shield_rule_list_open).
@@ -291,14 +291,14 @@ extension Store {
     /// id (hc_shield_emergency_unlock). Throws .insufficient past the budget (nothing
     /// recorded), .notFound, .conflict (rule not in effect today), .invalid.
     @discardableResult
-    public func emergencyUnlock(ruleID: Int64, minutes: Int32, reason: String? = nil) throws(HabitError) -> Int64 {
+    public func emergencyUnlock(ruleID: ShieldRuleID, minutes: Int32, reason: String? = nil) throws(HabitError) -> EmergencyUnlockID {
         let strings = CStrings()
         let text = try strings(reason, "reason")
-        return try withExtendedLifetime(strings) { () throws(HabitError) -> Int64 in
+        return try withExtendedLifetime(strings) { () throws(HabitError) -> EmergencyUnlockID in
             try withHandle { store throws(HabitError) in
                 var id: Int64 = 0
-                try check(hc_shield_emergency_unlock(&id, store, ruleID, minutes, text))
-                return id
+                try check(hc_shield_emergency_unlock(&id, store, ruleID.rawValue, minutes, text))
+                return EmergencyUnlockID(id)
             }
         }
     }

@@ -124,12 +124,12 @@ enum AwardCommands {
         let store = try context.openStore(readOnly: !acknowledge && !context.canWrite())
         if follow {
             try ChangeCommands.follow(store, after: after) { (cursor) throws(HabitError) in
-                let events = try store.kit.events(after: cursor, limit: limit, acknowledge: acknowledge)
-                return (events.map(eventRow), events.last?.id)
+                let events = try store.kit.events(after: EventID(cursor), limit: limit, acknowledge: acknowledge)
+                return (events.map(eventRow), events.last?.id.rawValue)
             }
         }
-        let events = try kit { () throws(HabitError) in try store.kit.events(after: after, limit: limit, acknowledge: acknowledge) }
-        let cursor = events.last?.id ?? after
+        let events = try kit { () throws(HabitError) in try store.kit.events(after: EventID(after), limit: limit, acknowledge: acknowledge) }
+        let cursor = events.last?.id.rawValue ?? after
         context.output.emit(["events": events.map(eventRow), "cursor": cursor]) {
             let lines = events.map { event in
                 var text = "#\(event.id) \(Library.format(event.day.rawValue)) \(eventKind(event.kind))"
@@ -192,14 +192,14 @@ struct AwardInfo {
         tier = a.tier
         metric = a.metric.rawValue
         scope = a.scope.rawValue
-        habitId = a.habitID ?? 0
+        habitId = a.habitID?.rawValue ?? 0
         threshold = a.threshold
         value = a.value
         unlockedDay = a.unlockedDay?.rawValue
         unlockedAtMs = a.unlockedAtMs
         causeKind = a.cause.rawValue
         causeId = a.causeID ?? 0
-        causeHabitId = a.causeHabitID ?? 0
+        causeHabitId = a.causeHabitID?.rawValue ?? 0
     }
 
     static let causes = ["none", "habit_entry", "credit_entry", "habit_created", "referral"]

@@ -23,7 +23,7 @@ enum CreditCommands {
     }
 
     /// The account --account names (by name), else the default one.
-    private static func account(_ args: inout Arguments, _ store: StoreRef) throws(CLIError) -> Int64 {
+    private static func account(_ args: inout Arguments, _ store: StoreRef) throws(CLIError) -> CreditAccountID {
         guard let name = args.option("account") else { return HabitKit.Store.defaultAccount }
         return try kit { () throws(HabitError) in try store.kit.account(named: name) }
     }
@@ -79,7 +79,7 @@ enum CreditCommands {
     static func end(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["at", "account"])
         let store = try context.openStore()
-        let session = try integer(args.positional(0), "SESSION")
+        let session = CreditSessionID(try integer(args.positional(0), "SESSION"))
         let atText = args.option("at")
         let account = try account(&args, store)
         try args.finish(maxPositionals: 1)
@@ -155,12 +155,13 @@ enum CreditCommands {
         let kinds: [CreditEntryKind: String] = [.earn: "earn", .spend: "spend", .adjust: "adjust", .expire: "expire", .refund: "refund"]
         let causes: [CreditCause: String] = [.steps: "steps", .habitEntry: "habit_entry", .session: "session", .manual: "manual", .expiry: "expiry"]
         let rows = entries.map { (entry) -> [String: Any] in
-            [
+            let row: [String: Any] = [
                 "id": entry.id, "kind": kinds[entry.kind] ?? "?", "minutes": entry.minutes, "date": Library.format(entry.day.rawValue),
                 "at": Output.time(entry.atMs), "cause": causes[entry.cause] ?? "?",
                 "cause_id": entry.causeID.map { $0 as Any } ?? NSNull(),
                 "reason": entry.reason.map { $0 as Any } ?? NSNull(),
             ]
+            return row
         }
         context.output.emit(["from": Library.format(from), "to": Library.format(to), "entries": rows]) {
             guard !rows.isEmpty else { return "no credit entries from \(Library.format(from)) to \(Library.format(to))" }
@@ -180,7 +181,7 @@ enum CreditCommands {
         let account = try account(&args, store)
         if args.positional(0) == "set" {
             let from = try args.option("from").map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
-            let (kind, habit, value): (CreditRuleKind, Int64?, Int64)
+            let (kind, habit, value): (CreditRuleKind, HabitID?, Int64)
             if let steps = args.option("steps-per-minute") {
                 (kind, habit, value) = (.stepsPerMinute, nil, try integer(steps, "--steps-per-minute"))
             } else if let name = args.option("habit") {
@@ -234,7 +235,7 @@ enum CreditCommands {
         context.output.emit(["account_id": id, "name": name]) { "account '\(name)' created (id \(id))" }
     }
 
-    private static func unlockState(_ store: StoreRef, _ account: Int64) throws(CLIError) -> UnlockState {
+    private static func unlockState(_ store: StoreRef, _ account: CreditAccountID) throws(CLIError) -> UnlockState {
         try kit { () throws(HabitError) in try store.kit.unlockState(account: account) }
     }
 }

@@ -35,7 +35,7 @@ enum Demo {
                 var appended = 0
                 for offset in 0..<27 {
                     let day = start + Int32(offset)
-                    var entries: [(Int64, EntryKind, Double, Int32)] = [(read, .total, Double(900 + 150 * (offset % 4)), EntrySource.health)]
+                    var entries: [(HabitID, EntryKind, Double, Int32)] = [(read, .total, Double(900 + 150 * (offset % 4)), EntrySource.health)]
                     if offset != 5, !vacation.contains(day) { entries.append((bed, .done, 0, EntrySource.manual)) }
                     entries += Array(repeating: (water, .amount, 1, EntrySource.manual), count: offset % 6 == 4 ? 5 : 8)
                     if offset % 7 == 0 { entries.append((weight, .amount, 80 - Double(offset) / 10, EntrySource.manual)) }
@@ -48,7 +48,7 @@ enum Demo {
                 return appended + 6
             }
         }
-        let (extra, undo) = try kit { () throws(HabitError) -> (Int64, Int64) in
+        let (extra, undo) = try kit { () throws(HabitError) -> (EntryID, EntryID) in
             let extra = try append(store.kit, water, .amount, 3, today)
             return (extra, try store.kit.undo(entryID: extra))
         }
@@ -97,7 +97,7 @@ enum Demo {
 
     /// A second device: a copy by sync, both log offline, then one exchange each way.
     private static func twoDevices(
-        _ phone: StoreRef, folder: String, bed: Int64, water: Int64, today: Int32,
+        _ phone: StoreRef, folder: String, bed: HabitID, water: HabitID, today: Int32,
         say: (String) -> Void
     ) throws(CLIError) -> Bool {
         let tablet = try StoreRef(path: folder + "/tablet.db")
@@ -151,7 +151,7 @@ enum Demo {
     }
 
     /// "[x] Make the bed · [ ] Water 5 of 8 glasses · …", morning first.
-    private static func dueToday(_ store: StoreRef, _ habits: [Int64: Habit], _ day: Int32) throws(CLIError) -> String {
+    private static func dueToday(_ store: StoreRef, _ habits: [HabitID: Habit], _ day: Int32) throws(CLIError) -> String {
         let items = try kit { () throws(HabitError) in try store.kit.due(on: Day(rawValue: day)) }
         return items.compactMap { item in
             guard let habit = habits[item.habitID] else { return nil }
@@ -162,7 +162,7 @@ enum Demo {
 
     /// Two shields: mornings from the day start until the bed is made (it stays past
     /// its 09:00 cutoff), evenings 21:00-23:00 that the cutoff ends.
-    private static func addShields(_ store: StoreRef, bed: Int64, read: Int64) throws(CLIError) {
+    private static func addShields(_ store: StoreRef, bed: HabitID, read: HabitID) throws(CLIError) {
         for (name, habit, start, end, cutoffLifts) in [
             ("Morning apps", bed, Int32?.none, Int32(9 * 60), false),
             ("Evening apps", read, Int32(21 * 60), Int32(23 * 60), true),
@@ -176,7 +176,7 @@ enum Demo {
     }
 
     /// A rule's state a minute from now (a completion lifts from the next whole minute).
-    private static func shieldState(_ store: StoreRef, rule: Int64) throws(CLIError) -> String {
+    private static func shieldState(_ store: StoreRef, rule: ShieldRuleID) throws(CLIError) -> String {
         let at = ReminderCommands.nowMs() + 60_000
         let state = try kit { () throws(HabitError) in try store.kit.shieldState(atMs: at) }
         guard let s = state.rules.first(where: { $0.ruleID == rule }) else { return "?" }
@@ -184,7 +184,7 @@ enum Demo {
     }
 
     /// A rule's changes over the next day.
-    private static func shieldChanges(_ store: StoreRef, rule: Int64) throws(CLIError) -> String {
+    private static func shieldChanges(_ store: StoreRef, rule: ShieldRuleID) throws(CLIError) -> String {
         let from = ReminderCommands.nowMs()
         let changes = try kit { () throws(HabitError) in try store.kit.shieldTransitions(fromMs: from, toMs: from + 86_400_000) }
         let mine = changes.transitions.filter { $0.ruleID == rule }
@@ -196,7 +196,7 @@ enum Demo {
 
     /// proofcheck judges a photo of the made bed, then the same photo sent again;
     /// returns their reasons.
-    private static func proofs(_ store: StoreRef, _ bed: Int64, folder: String, say: (String) -> Void) throws(CLIError) -> [String] {
+    private static func proofs(_ store: StoreRef, _ bed: HabitID, folder: String, say: (String) -> Void) throws(CLIError) -> [String] {
         // By name: the plugin installed with the library (or built beside it).
         do {
             try store.kit.addPlugin(kind: .sharedObject, path: "proofcheck")
@@ -224,7 +224,7 @@ enum Demo {
     }
 
     /// Steps and a habit earn minutes; a spend unlocks apps; too large a spend is refused.
-    private static func credits(_ store: StoreRef, _ bed: Int64, _ today: Int32, say: (String) -> Void) throws(CLIError) {
+    private static func credits(_ store: StoreRef, _ bed: HabitID, _ today: Int32, say: (String) -> Void) throws(CLIError) {
         let (refused, available) = try kit { () throws(HabitError) in
             let day = Day(rawValue: today)
             try store.kit.setCreditRule(.habitMinutes, value: 10, habitID: bed, from: day)
@@ -248,14 +248,14 @@ enum Demo {
             .targetReached: "target reached", .proofVerdict: "proof verdict",
         ]
         return try kit { () throws(HabitError) in
-            try store.kit.events(after: 0, limit: 10_000, acknowledge: true).map { kinds[$0.kind] ?? "other" }
+            try store.kit.events(after: nil, limit: 10_000, acknowledge: true).map { kinds[$0.kind] ?? "other" }
         }
     }
 
     private static func create(
         _ store: StoreRef, _ name: String, _ kind: HabitKind, _ target: Double, _ routine: Routine,
         _ unit: String?, _ start: Int32
-    ) throws(CLIError) -> Int64 {
+    ) throws(CLIError) -> HabitID {
         var options = HabitOptions(name: name, kind: kind)
         options.target = target
         options.routine = routine
@@ -266,9 +266,9 @@ enum Demo {
 
     @discardableResult
     private static func append(
-        _ store: HabitKit.Store, _ habit: Int64, _ kind: EntryKind, _ value: Double, _ day: Int32,
+        _ store: HabitKit.Store, _ habit: HabitID, _ kind: EntryKind, _ value: Double, _ day: Int32,
         source: Int32 = EntrySource.manual
-    ) throws(HabitError) -> Int64 {
+    ) throws(HabitError) -> EntryID {
         var input = EntryInput(habitID: habit, kind: kind, value: value, day: Day(rawValue: day))
         input.source = source
         return try store.append(input)

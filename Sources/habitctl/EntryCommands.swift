@@ -42,10 +42,10 @@ extension Commands {
     static func undo(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["date", "entry"])
         let store = try context.openStore()
-        let undoId: Int64
+        let undoId: EntryID
         if let entryText = args.option("entry") {
             try args.finish(maxPositionals: 0)
-            guard let entryId = Int64(entryText) else { throw .usage("--entry needs a number") }
+            guard let entryId = Int64(entryText).map(EntryID.init(rawValue:)) else { throw .usage("--entry needs a number") }
             undoId = try kit { () throws(HabitError) in try store.kit.undo(entryID: entryId) }
         } else {
             let reference = try args.require(0, "HABIT or --entry ID")

@@ -41,11 +41,11 @@ final class StoreRef {
     func habit(_ reference: String) throws(CLIError) -> Habit {
         switch HabitReference(reference) {
         case .id(let id):
-            return try habit(id: id)
+            return try habit(id: HabitID(id))
         case .name(let name):
             return try habit(named: name)
         case .idOrName(let id, let name):
-            let byId = try? habit(id: id), byName = try? habit(named: name)
+            let byId = try? habit(id: HabitID(id)), byName = try? habit(named: name)
             switch (byId, byName) {
             case let (byId?, byName?) where byId.id != byName.id:
                 throw CLIError(
@@ -61,7 +61,7 @@ final class StoreRef {
         }
     }
 
-    func habit(id: Int64) throws(CLIError) -> Habit {
+    func habit(id: HabitID) throws(CLIError) -> Habit {
         try habitctl.kit { () throws(HabitError) in try kit.habit(id: id) }
     }
 
@@ -81,15 +81,15 @@ final class StoreRef {
         try habitctl.kit { () throws(HabitError) in try kit.habits(includingArchived: includeArchived) }
     }
 
-    /// Entries of a habit (0: every habit) from one day to another, undo entries included.
-    func entries(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [Entry] {
+    /// Entries of a habit (nil: every habit) from one day to another, undo entries included.
+    func entries(habitId: HabitID?, from: Int32, to: Int32) throws(CLIError) -> [Entry] {
         try habitctl.kit { () throws(HabitError) in
-            try kit.entries(habitID: habitId == 0 ? nil : habitId, from: Day(rawValue: from), through: Day(rawValue: to))
+            try kit.entries(habitID: habitId, from: Day(rawValue: from), through: Day(rawValue: to))
         }
     }
 
     /// One entry of a habit, looked for around today first, then over every day.
-    func entry(id: Int64, habitId: Int64) throws(CLIError) -> Entry? {
+    func entry(id: EntryID, habitId: HabitID) throws(CLIError) -> Entry? {
         let today = try today()
         if let entry = try entries(habitId: habitId, from: today - 1, to: today + 1).first(where: { $0.id == id }) { return entry }
         let first = try Library.parseDate("0001-01-01"), last = try Library.parseDate("9999-12-31")
@@ -97,7 +97,7 @@ final class StoreRef {
     }
 
     /// A habit's day states from one day to another, 1 to 100000 days.
-    func days(habitId: Int64, from: Int32, to: Int32) throws(CLIError) -> [DayState] {
+    func days(habitId: HabitID, from: Int32, to: Int32) throws(CLIError) -> [DayState] {
         let capacity = Int64(to) - Int64(from) + 1
         guard capacity > 0, capacity <= 100_000 else { throw CLIError.invalid("the range must hold 1 to 100000 days") }
         return try habitctl.kit { () throws(HabitError) in

@@ -1,6 +1,15 @@
 import Foundation
 import HabitKit
 
+/// A value JSON writes as a number.
+protocol JSONNumber {
+    var jsonNumber: Int64 { get }
+}
+
+extension TypedID: JSONNumber {
+    var jsonNumber: Int64 { rawValue }
+}
+
 /// Where results go: human text by default, JSON with a schema_version on --json.
 /// Results on stdout; errors and logs on stderr.
 struct Output {
@@ -19,10 +28,21 @@ struct Output {
     }
 
     static func encode(_ object: Any) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+        guard let data = try? JSONSerialization.data(withJSONObject: plain(object), options: [.sortedKeys, .withoutEscapingSlashes]),
             let text = String(data: data, encoding: .utf8)
         else { return "{}" }
         return text
+    }
+
+    /// object with every HabitKit id (HabitID, EntryID, ...) as its number: JSON carries
+    /// the header's ids, and the commands put the typed ids in their rows as they are.
+    private static func plain(_ object: Any) -> Any {
+        switch object {
+        case let id as any JSONNumber: return id.jsonNumber
+        case let dictionary as [String: Any]: return dictionary.mapValues(plain)
+        case let array as [Any]: return array.map(plain)
+        default: return object
+        }
     }
 
     /// Colour only on a terminal, when NO_COLOR is unset or empty (no-color.org) and

@@ -42,7 +42,7 @@ enum PolicyOptions {
     }
 
     /// Applies a change to a habit's own policy, keeping the fields it does not name.
-    static func apply(_ change: HabitChange, to habitId: Int64, _ store: HabitKit.Store) throws(HabitError) {
+    static func apply(_ change: HabitChange, to habitId: HabitID, _ store: HabitKit.Store) throws(HabitError) {
         guard !change.isEmpty else { return }
         var own = try store.ownStreakPolicy(habitID: habitId)
         if let allowance = change.missAllowance { own.missAllowance = allowance }
@@ -51,7 +51,7 @@ enum PolicyOptions {
     }
 
     /// The policy a habit's streaks follow, and whether each field is its own.
-    static func habitJSON(_ habitId: Int64, _ store: StoreRef) throws(CLIError) -> [String: Any] {
+    static func habitJSON(_ habitId: HabitID, _ store: StoreRef) throws(CLIError) -> [String: Any] {
         let (effective, own) = try kit { () throws(HabitError) in
             (try store.kit.streakPolicy(habitID: habitId), try store.kit.ownStreakPolicy(habitID: habitId))
         }

@@ -269,7 +269,7 @@ enum ProgressCommands {
                     }.joined(separator: "\n")
             }
         case "remove":
-            guard let id = Int64(try args.require(1, "ID")) else { throw .usage("ID must be a number") }
+            guard let id = Int64(try args.require(1, "ID")).map(VacationID.init(rawValue:)) else { throw .usage("ID must be a number") }
             try args.finish(maxPositionals: 2)
             try kit { () throws(HabitError) in try store.kit.removeVacation(id: id) }
             context.output.emit(["removed": id]) { "removed vacation #\(id)" }
@@ -280,7 +280,7 @@ enum ProgressCommands {
 
     // MARK: Helpers
 
-    static func streaks(_ store: StoreRef, _ habit: Int64, _ day: Int32, best: Int) throws(CLIError) -> Streaks {
+    static func streaks(_ store: StoreRef, _ habit: HabitID, _ day: Int32, best: Int) throws(CLIError) -> Streaks {
         try kit { () throws(HabitError) in try store.kit.streaks(habitID: habit, asOf: Day(rawValue: day), best: best) }
     }
 

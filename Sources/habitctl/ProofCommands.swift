@@ -31,7 +31,7 @@ enum ProofCommands {
         let text = try args.require(0, "ID")
         let out = args.option("out")
         try args.finish(maxPositionals: 1)
-        guard let id = Int64(text) else { throw .usage("proof id '\(text)' is not a number") }
+        guard let id = Int64(text).map(ProofID.init(rawValue:)) else { throw .usage("proof id '\(text)' is not a number") }
         let store = try context.openStore(readOnly: true)
         let bytes = try kit { () throws(HabitError) in try store.kit.evidence(proofID: id) }
         let written = try SyncCommands.deliver(bytes, out: out, context: context)
@@ -88,8 +88,8 @@ enum ProofCommands {
         let args = try Arguments(raw, valued: [])
         try args.finish(maxPositionals: 1)
         let store = try context.openStore(readOnly: true)
-        let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
-        let verdicts = try kit { () throws(HabitError) in try store.kit.verdicts(habitID: habitId == 0 ? nil : habitId) }.map { v -> ([String: Any], String) in
+        let habitId = try args.positional(0).map { (reference) throws(CLIError) -> HabitID in try store.habit(reference).id }
+        let verdicts = try kit { () throws(HabitError) in try store.kit.verdicts(habitID: habitId) }.map { v -> ([String: Any], String) in
             let stage = ["", "verifier", "decision", "review"][Int(max(0, min(3, v.stage.rawValue)))]
             let row: [String: Any] = [
                 "id": v.id, "proof_id": v.proofID, "habit_id": v.habitID, "date": Library.format(v.day.rawValue), "stage": stage,
@@ -115,7 +115,7 @@ enum ProofCommands {
         guard approve != reject else { throw .usage("say --approve or --reject") }
         guard let reason = args.option("reason") else { throw .usage("a review needs --reason TEXT") }
         let reviewer = args.option("reviewer") ?? ProcessInfo.processInfo.environment["USER"] ?? "habitctl"
-        guard let id = Int64(try args.require(0, "ID")) else { throw .invalid("ID must be a proof id") }
+        guard let id = Int64(try args.require(0, "ID")).map(ProofID.init(rawValue:)) else { throw .invalid("ID must be a proof id") }
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let entry = try kit { () throws(HabitError) in try store.kit.review(proofID: id, approve: approve, reviewer: reviewer, reason: reason) }
@@ -128,7 +128,7 @@ enum ProofCommands {
     static func policy(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["verifiers", "mode", "approve", "review", "window"])
         let store = try context.openStore()
-        let habitId = try args.positional(0).map { (reference) throws(CLIError) -> Int64 in try store.habit(reference).id } ?? 0
+        let habitId = try args.positional(0).map { (reference) throws(CLIError) -> HabitID in try store.habit(reference).id }
         var policy = ProofPolicy()
         switch args.option("mode") {
         case nil: break
@@ -155,9 +155,9 @@ enum ProofCommands {
         try args.finish(maxPositionals: 1)
         // The list goes to the library as given: it is the one to judge it.
         policy.verifiers = verifiers.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
-        try kit { () throws(HabitError) in try store.kit.setProofPolicy(policy, habitID: habitId == 0 ? nil : habitId) }
-        context.output.emit(["habit_id": habitId == 0 ? NSNull() : habitId, "verifiers": verifiers]) {
-            "policy set for \(habitId == 0 ? "the store" : "habit \(habitId)"): verifiers [\(verifiers)]"
+        try kit { () throws(HabitError) in try store.kit.setProofPolicy(policy, habitID: habitId) }
+        context.output.emit(["habit_id": habitId.map { $0 as Any } ?? NSNull(), "verifiers": verifiers]) {
+            "policy set for \(habitId.map { "habit \($0)" } ?? "the store"): verifiers [\(verifiers)]"
         }
     }
 

@@ -56,7 +56,7 @@ enum ReminderCommands {
             quiet: quiet ?? (current.quiet == .drop ? "drop" : "defer"))
         rule.message = clearMessage ? nil : (message ?? current.message)
         try kit { () throws(HabitError) in try store.kit.updateReminderRule(id: id, rule, from: fromDay) }
-        let name = (try? store.habit(String(current.habitId)).name) ?? "habit \(current.habitId)"
+        let name = (try? store.habit(id: current.habitId).name) ?? "habit \(current.habitId)"
         let changed = try rules(store, habitId: current.habitId, day: fromDay).first { $0.id == id }
         context.output.emit(["rule": changed?.json(name) ?? ["id": id]]) { "changed " + (changed?.line(name) ?? "rule #\(id)") }
     }
@@ -69,8 +69,8 @@ enum ReminderCommands {
         let habit = try args.positional(0).map { (reference) throws(CLIError) in try store.habit(reference) }
         let day = try store.day(date)
         let listed = try rules(store, habitId: habit?.id, day: Day(rawValue: day))
-        var names: [Int64: String] = [:]
-        for rule in listed where names[rule.habitId] == nil { names[rule.habitId] = (try? store.habit(String(rule.habitId)).name) ?? "?" }
+        var names: [HabitID: String] = [:]
+        for rule in listed where names[rule.habitId] == nil { names[rule.habitId] = (try? store.habit(id: rule.habitId).name) ?? "?" }
         let hours = try kit { () throws(HabitError) in try store.kit.quietHours(on: Day(rawValue: day)) }
         let quietText = hours.map { "\(clock($0.start))-\(clock($0.end))" } ?? "none"
         context.output.emit([
@@ -132,8 +132,8 @@ enum ReminderCommands {
         let store = try context.openStore()
         let options: ReminderListOptions = claim ? .claim : (pending ? .pending : [])
         let reminders = try kit { () throws(HabitError) in try store.kit.reminders(fromMs: from, toMs: to, options: options) }
-        var names: [Int64: String] = [:]
-        for r in reminders where names[r.habitID] == nil { names[r.habitID] = (try? store.habit(String(r.habitID)).name) ?? "?" }
+        var names: [HabitID: String] = [:]
+        for r in reminders where names[r.habitID] == nil { names[r.habitID] = (try? store.habit(id: r.habitID).name) ?? "?" }
         let rows: [[String: Any]] = reminders.map { r in
             [
                 "at": Output.time(r.atMs), "at_ms": r.atMs, "local_time": clock(r.localMinute), "date": Library.format(r.day.rawValue),
@@ -196,8 +196,8 @@ enum ReminderCommands {
     // MARK: Helpers
 
     struct Rule {
-        var id: Int64
-        var habitId: Int64
+        var id: ReminderRuleID
+        var habitId: HabitID
         var minute: Int32
         var weekdays: Weekdays
         var quiet: QuietPolicy
@@ -228,7 +228,7 @@ enum ReminderCommands {
     }
 
     /// The rules in force on a day (nil: today) of a habit (nil: every habit).
-    static func rules(_ store: StoreRef, habitId: Int64?, day: Day?) throws(CLIError) -> [Rule] {
+    static func rules(_ store: StoreRef, habitId: HabitID?, day: Day?) throws(CLIError) -> [Rule] {
         try kit { () throws(HabitError) in try store.kit.reminderRules(habitID: habitId, on: day) }.map { stored in
             Rule(
                 id: stored.id, habitId: stored.rule.habitID, minute: stored.rule.minute, weekdays: stored.rule.weekdays,
@@ -256,13 +256,13 @@ enum ReminderCommands {
         return rule
     }
 
-    static func ruleId(_ text: String) throws(CLIError) -> Int64 {
+    static func ruleId(_ text: String) throws(CLIError) -> ReminderRuleID {
         guard let id = Int64(text.hasPrefix("#") ? String(text.dropFirst()) : text), id > 0 else { throw .usage("RULE is a rule id like 3 or #3") }
-        return id
+        return ReminderRuleID(id)
     }
 
     /// RULE DATE AT: a reminder as `next` names it.
-    static func reminder(_ args: Arguments) throws(CLIError) -> (Int64, Int32, Int64) {
+    static func reminder(_ args: Arguments) throws(CLIError) -> (ReminderRuleID, Int32, Int64) {
         let rule = try ruleId(try args.require(0, "RULE"))
         let day = try Library.parseDate(try args.require(1, "DATE"))
         let at = try instant(try args.require(2, "AT (the reminder's instant, as next prints it)"), now: nowMs())

@@ -71,7 +71,7 @@ enum ShieldCommands {
         }
         let fromDay = try effective.map { (text) throws(CLIError) in Day(rawValue: try Library.parseDate(text)) }
         let id = try kit { () throws(HabitError) in try store.kit.addShieldRule(rule, from: fromDay) }
-        let added = try rules(store, day: fromDay).first { $0["id"] as? Int64 == id }
+        let added = try rules(store, day: fromDay).first { $0["id"] as? ShieldRuleID == id }
         context.output.emit(["rule": added ?? ["id": id]]) { "added shield #\(id) " + (added.map(line) ?? name) }
     }
 
@@ -143,10 +143,10 @@ enum ShieldCommands {
         let state = try kit { () throws(HabitError) in try store.kit.shieldState(atMs: atMs) }
         let states = state.rules
         let names = Dictionary(
-            try rules(store, day: nil).compactMap { r in (r["id"] as? Int64).map { ($0, r["name"] as? String ?? "") } },
+            try rules(store, day: nil).compactMap { r in (r["id"] as? ShieldRuleID).map { ($0, r["name"] as? String ?? "") } },
             uniquingKeysWith: { a, _ in a })
         let rows: [[String: Any]] = states.map { s in
-            [
+            let row: [String: Any] = [
                 "rule_id": s.ruleID, "name": names[s.ruleID] ?? NSNull(), "shielded": s.shielded, "reason": name(reasonKeys, s.reason.rawValue),
                 "since": s.sinceMs.map(Output.time) ?? NSNull(), "until": s.untilMs.map(Output.time) ?? NSNull(),
                 "next_change": s.nextChangeMs.map(Output.time) ?? NSNull(),
@@ -154,6 +154,7 @@ enum ShieldCommands {
                 "outstanding_habit_ids": s.outstanding, "emergency_left": s.emergencyLeft.map { $0 as Any } ?? NSNull(),
                 "fail_closed": s.failClosed,
             ]
+            return row
         }
         context.output.emit(["at": Output.time(atMs), "at_ms": atMs, "revision": state.revision, "rules": rows]) {
             guard !states.isEmpty else { return "no shield rules" }
@@ -224,13 +225,13 @@ enum ShieldCommands {
     /// RULE names a shield rule as HABIT names a habit: #3 is the rule with id 3, a word
     /// is the name of a rule in force today, and a bare number is either, refused as
     /// ambiguous (exit 4) when those are two rules.
-    static func ruleID(_ text: String, _ store: StoreRef) throws(CLIError) -> Int64 {
+    static func ruleID(_ text: String, _ store: StoreRef) throws(CLIError) -> ShieldRuleID {
         let reference = HabitReference(text)
-        if case .id(let id) = reference { return id }
+        if case .id(let id) = reference { return ShieldRuleID(id) }
         let inForce = try kit { () throws(HabitError) in try store.kit.shieldRules(on: nil) }
         switch reference {
         case .id(let id):
-            return id
+            return ShieldRuleID(id)
         case .name(let name):
             let found = inForce.filter { $0.rule.name == name }.map(\.id)
             guard found.count < 2 else {
@@ -240,7 +241,8 @@ enum ShieldCommands {
                 throw CLIError(exitCode: 3, message: "no shield rule named '\(name)'\(Suggestion.hint(name, among: inForce.map(\.rule.name)))")
             }
             return id
-        case .idOrName(let id, let name):
+        case .idOrName(let number, let name):
+            let id = ShieldRuleID(number)
             let byName = inForce.first { $0.rule.name == name }?.id
             if let byName, byName != id, inForce.contains(where: { $0.id == id }) {
                 throw CLIError(

@@ -83,7 +83,7 @@ final class ChangeStoreTests: XCTestCase {
     func testAnotherProcessCommitReachesTheChangeStreamWithin100ms() async throws {
         let path = try freshPath()
         let store = try HabitKit.Store(path: path)
-        let walk = try store.createHabit(HabitOptions(name: "Walk"))
+        let walk = try await store.createHabit(HabitOptions(name: "Walk"))
         let start = try await store.revision()
         let seen = Locked<[(Change, Int64)]>([])
         let listener = Task {

@@ -7,7 +7,7 @@ import XCTest
 /// files through the built library; each error case checks the C code it maps to.
 final class HabitKitRulesTests: XCTestCase {
     /// A daily habit that started ten days ago.
-    private func habit(_ store: HabitKit.Store, _ name: String) throws -> Int64 {
+    private func habit(_ store: HabitKit.Store, _ name: String) throws -> HabitID {
         var options = HabitOptions(name: name)
         options.startDay = try store.today().adding(-10)
         return try store.createHabit(options)
@@ -259,9 +259,9 @@ final class HabitKitRulesTests: XCTestCase {
         let fresh = try store.evaluateAwards()
         XCTAssertEqual(fresh.map(\.id), ["first-habit", "walk-1"])
         XCTAssertEqual(fresh.first?.cause, .habitCreated)
-        XCTAssertEqual(fresh.first?.causeID, walk)
+        XCTAssertEqual(fresh.first?.causeID, walk.rawValue)
         XCTAssertEqual(fresh.last?.cause, .habitEntry)
-        XCTAssertEqual(fresh.last?.causeID, done)
+        XCTAssertEqual(fresh.last?.causeID, done.rawValue)
         XCTAssertEqual(fresh.last?.causeHabitID, walk)
         XCTAssertEqual(fresh.last?.unlockedDay, try store.today())
         XCTAssertEqual(fresh.last?.title, "First walk")

@@ -58,7 +58,7 @@ final class HabitKitTests: XCTestCase {
         XCTAssertEqual(try store.habit(named: "walk").id, walk)
         XCTAssertEqual(try store.habits().map(\.id), [walk])
 
-        var ids: [Int64] = []
+        var ids: [EntryID] = []
         for back in [Int32(-3), -2, -1, 0] {
             ids.append(try store.append(EntryInput(habitID: walk, day: today.adding(back))))
         }

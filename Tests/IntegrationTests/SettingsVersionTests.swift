@@ -17,7 +17,7 @@ final class SettingsVersionTests: XCTestCase {
     }
 
     /// A counter of `target` glasses started a week ago, with 8 logged on each day of that week.
-    private func water(_ store: HabitKit.Store, target: Double = 8, direction: Direction = .atLeast) throws -> Int64 {
+    private func water(_ store: HabitKit.Store, target: Double = 8, direction: Direction = .atLeast) throws -> HabitID {
         var options = HabitOptions(name: "Water", kind: .counter)
         options.target = target
         options.direction = direction

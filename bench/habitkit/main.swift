@@ -13,7 +13,7 @@ func die(_ what: String) -> Never {
 }
 
 /// A fresh store with one counter habit; for streaks, ten years of daily entries.
-func prepare(_ path: String, history: Bool) -> (HabitKit.Store, Int64) {
+func prepare(_ path: String, history: Bool) -> (HabitKit.Store, HabitID) {
     _ = unlink(path)
     do {
         let store = try HabitKit.Store(path: path)
@@ -44,10 +44,10 @@ func openC(_ path: String) -> OpaquePointer {
 
 // The measured loops: separate, never inlined, so callgrind can count each alone
 // (--toggle-collect) and the clock times only them.
-@inline(never) func cAppendLoop(_ store: OpaquePointer, _ habit: Int64, _ n: Int) {
+@inline(never) func cAppendLoop(_ store: OpaquePointer, _ habit: HabitID, _ n: Int) {
     var entry = hc_entry_input()
     _ = hc_entry_input_init(&entry, UInt32(MemoryLayout<hc_entry_input>.size))
-    entry.habit_id = habit
+    entry.habit_id = habit.rawValue
     entry.kind = HC_ENTRY_AMOUNT
     entry.value = 1
     guard hc_store_begin(store) == HC_OK else { die("begin") }
@@ -58,7 +58,7 @@ func openC(_ path: String) -> OpaquePointer {
     guard hc_store_commit(store) == HC_OK else { die("commit") }
 }
 
-@inline(never) func kitAppendLoop(_ store: HabitKit.Store, _ habit: Int64, _ n: Int) {
+@inline(never) func kitAppendLoop(_ store: HabitKit.Store, _ habit: HabitID, _ n: Int) {
     do {
         try store.transaction { () throws(HabitError) in
             for i in 0..<n {
@@ -71,19 +71,19 @@ func openC(_ path: String) -> OpaquePointer {
     }
 }
 
-@inline(never) func cStreakLoop(_ store: OpaquePointer, _ habit: Int64, _ n: Int) -> Int32 {
+@inline(never) func cStreakLoop(_ store: OpaquePointer, _ habit: HabitID, _ n: Int) -> Int32 {
     var result = hc_streak_result()
     var runs: Int64 = 0
     var total: Int32 = 0
     for _ in 0..<n {
         _ = hc_streak_result_init(&result, UInt32(MemoryLayout<hc_streak_result>.size))
-        guard hc_habit_streaks(&result, nil, 0, &runs, store, habit, 16000 + 3649) == HC_OK else { die("streaks") }
+        guard hc_habit_streaks(&result, nil, 0, &runs, store, habit.rawValue, 16000 + 3649) == HC_OK else { die("streaks") }
         total &+= result.longest.length
     }
     return total
 }
 
-@inline(never) func kitStreakLoop(_ store: HabitKit.Store, _ habit: Int64, _ n: Int) -> Int32 {
+@inline(never) func kitStreakLoop(_ store: HabitKit.Store, _ habit: HabitID, _ n: Int) -> Int32 {
     var total: Int32 = 0
     do {
         for _ in 0..<n {
