@@ -1185,7 +1185,7 @@ int32_t hc_store_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms
  * what it shows changes (a routine boundary, the day start), each with the
  * routine and the day's state from then on (the next day's due list, score and
  * streaks after the day start), so an app can hand a widget a timeline; plus the
- * store revision it reflects (hc_shield_revision's number). The same store state
+ * store revision it reflects (hc_store_revision's number). The same store state
  * and at_ms give the same bytes. Written atomically, read from one snapshot of
  * the store, on a store opened read-only too, as hc_shield_snapshot_write.
  * Codes: HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write).
@@ -2398,9 +2398,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    whose entry has not arrived
  *    waits for it (counted in ops_waiting) and is applied when it does; an entry
  *    undone on two devices is cancelled once (the second undo changes nothing);
- *  - habit fields and synced settings: the last writer wins per field, by hybrid
- *    logical clock stamp, ties broken by the higher replica id; archiving and
- *    restoring are the archived-day field;
+ *  - habit fields (a habit's own streak policy among them) and synced settings
+ *    (time zone, day start, week start, the store's streak policy, the routine
+ *    bounds): the last writer wins per field, by hybrid logical clock stamp, ties
+ *    broken by the higher replica id; archiving and restoring are the archived-day
+ *    field;
  *  - two active habits with one name (created offline on two devices): the one
  *    with the smaller global id keeps the name, the other shows it followed by
  *    " (<replica prefix>-<seq>)"; no habit is dropped;

@@ -54,7 +54,7 @@ extension Engine {
     package func setHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
         if let allowance = policy.missAllowance { try StreakPolicy.validate(missAllowance: allowance) }
         _ = try habit(id: habitId)
-        try store.atomically { () throws(HabitError) in try store.setHabitStreakPolicy(habitId: habitId, policy) }
+        try store.setHabitStreakPolicy(habitId: habitId, policy)
     }
 
     /// The policy a habit's streaks follow: its own fields over the store's.

@@ -297,7 +297,7 @@ extension Engine {
     /// snapshot of the store; works on a store opened read-only.
     package func todaySnapshotText(atMs: Int64) throws(HabitError) -> String {
         try store.snapshot { () throws(HabitError) in
-            let revision = try store.shieldRevision()
+            let revision = try store.revision()
             let clock = try clock()
             let bounds = try routineBounds()
             let today = try clock.localDay(utcMs: atMs)

@@ -1094,6 +1094,9 @@ extension Store {
         case .colour: column = "colour"
         case .icon: column = "icon"
         case .position: column = "position"
+        case .missAllowance, .openDay:
+            guard let policy = field.setting(value, in: try habitStreakPolicy(habitId: local)) else { return }
+            return try writeHabitStreakPolicy(habitId: local, policy)
         }
         let statement = try db.statement(text: "UPDATE habits SET \(column) = ?1 WHERE id = ?2")
         switch value {
