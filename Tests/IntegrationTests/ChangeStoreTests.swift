@@ -69,7 +69,7 @@ final class ChangeStoreTests: XCTestCase {
 
     /// The person's reading rules (the store's streak policy, a habit's own, the routine
     /// bounds) change what a reader shows: each write of one moves the revision and
-    /// reaches the feed; one that changes nothing of a habit's policy logs nothing.
+    /// reaches the feed; one that changes nothing logs nothing.
     func testEachReadingRuleMovesTheRevisionAndReachesTheFeed() throws {
         let path = try freshPath()
         let writer = try HabitKit.Store(path: path)
@@ -97,13 +97,15 @@ final class ChangeStoreTests: XCTestCase {
         let oneField = try changes { try writer.setStreakPolicy(HabitStreakPolicy(missAllowance: nil, openDay: .previous), habitID: walk) }
         XCTAssertEqual(oneField.map(\.habitID), [walk], "only the field that changed")
 
-        let unchanged = try reader.revision()
-        try writer.setStreakPolicy(HabitStreakPolicy(missAllowance: nil, openDay: .previous), habitID: walk)
-        XCTAssertEqual(try reader.revision(), unchanged, "a policy set to what it was logged a change")
-
         let routine = try changes { try writer.setRoutineBounds(RoutineBounds(morning: 240, day: 600, evening: 1080)) }
         XCTAssertEqual(routine.map(\.area), [.setting])
         XCTAssertNil(routine.first?.habitID)
+
+        let unchanged = try reader.revision()
+        try writer.setStreakPolicy(HabitStreakPolicy(missAllowance: nil, openDay: .previous), habitID: walk)
+        try writer.setStreakPolicy(StreakPolicy(missAllowance: 2, openDay: .zero, offDays: .break))
+        try writer.setRoutineBounds(RoutineBounds(morning: 240, day: 600, evening: 1080))
+        XCTAssertEqual(try reader.revision(), unchanged, "a rule set to what it was logged a change")
 
         // The stored rules read back as written, from the other handle too.
         XCTAssertEqual(try reader.streakPolicy(), StreakPolicy(missAllowance: 2, openDay: .zero, offDays: .break))

@@ -113,7 +113,7 @@ final class TodaySnapshotTests: OpenStoreTestCase {
         XCTAssertEqual(snapshot["format"] as? String, "habitcore-today")
         XCTAssertEqual(int(snapshot["version"]), 1)
         var revision: Int64 = 0
-        ok(hc_shield_revision(&revision, store))
+        ok(hc_store_revision(&revision, store))
         XCTAssertEqual(int(snapshot["revision"]), revision)
         let today = days(snapshot)[0]
         XCTAssertEqual(today["date"] as? String, date(self.today))
