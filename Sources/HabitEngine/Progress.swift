@@ -263,7 +263,6 @@ extension Engine {
         }
     }
 
-    /// The due list's order: by routine (morning, day, evening, anytime), then name.
     /// Items in the due list's order: by routine (morning, day, evening, anytime),
     /// then by name without case. Each item's key is made once, and the sort moves
     /// indices, not the items (a habit is a large value to move at every step).
