@@ -2338,7 +2338,8 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * What syncs: habits (creation and every field, archiving too), schedules,
  * ledger entries (done, amounts, totals, skips, undos), vacations, proofs' records
- * and their verdicts, the settings timezone, day_start_minutes and week_start,
+ * and their verdicts, the settings timezone, day_start_minutes and week_start, the
+ * streak policies (the store's and each habit's own) and the routine bounds,
  * credit accounts, spends, adjustments, refunds and step reports, credit rules,
  * shield rules (with every version) and emergency unlocks, award unlocks, and the
  * store's zone-change history. What stays on the device: the evidence bytes of
@@ -2561,10 +2562,10 @@ int32_t hc_sync_canonical(char **out, hc_store *store);
  *    any process and never goes back; reading it is one index lookup and writes
  *    nothing, also on a read-only store.
  *  - Writes that log no op (they stay on the device and do not sync) do not move it:
- *    streak policies, routine bounds, proof policies, reminder rules, quiet hours,
- *    snoozes and deliveries, the award catalogue, events and their acknowledgements,
- *    plugins, proof runs, and store settings other than the time zone, day start and
- *    week start.
+ *    proof policies, reminder rules, quiet hours, snoozes and deliveries, the award
+ *    catalogue, events and their acknowledgements, plugins, proof runs, and store
+ *    settings other than those that sync; nor does a setting or a habit's streak
+ *    policy set to what it already is.
  *  - A change says what an op reached: an area (HC_CHANGE_*), a habit (0: not one
  *    habit's, e.g. a store setting or a vacation of every habit) and the days
  *    first_day..last_day it can change the judgement of. A setting in force from a
