@@ -3,7 +3,8 @@
  * open read-only, write the file, close, inside a running process. The store holds
  * 20 daily habits with a done entry on most days for YEARS years (a missed day now
  * and then, a skip now and then) and 10 shield rules on them, in Europe/Berlin with
- * a 03:00 day start. Mean, median and best of the rounds (the machine may be
+ * a 03:00 day start, each habit's fold saved as an app that showed its streaks
+ * leaves it, two entries logged since. Mean, median and best of the rounds (the machine may be
  * shared). Instruction counts: bench/today.sh (callgrind; only the open, write and
  * close are instrumented).
  * Usage: today FOLDER [ROUNDS] [YEARS]        make the store, then time both
@@ -69,6 +70,22 @@ static void make(const char *path, int years) {
         check(hc_shield_rule_add(NULL, store, &rule, start), "rule");
     }
     check(hc_store_commit(store), "commit");
+    /* The app has shown each habit's streaks (which saves its fold), then two
+     * habits were done today: a cold snapshot decodes the saved folds and folds
+     * again only the days of the entries added since. */
+    for (int h = 0; h < HABITS; h++) {
+        hc_streak_result summary = HC_STREAK_RESULT_INIT;
+        int64_t best = 0;
+        check(hc_habit_streaks(&summary, NULL, 0, &best, store, habits[h], HC_DAY_NONE), "streaks");
+    }
+    for (int h = 1; h <= 3; h += 2) {
+        hc_entry_input entry = HC_ENTRY_INPUT_INIT;
+        entry.habit_id = habits[h];
+        entry.kind = HC_ENTRY_DONE;
+        entry.day = today;
+        entry.at_ms = ((int64_t)today * 86400 + 18 * 3600) * 1000;
+        check(hc_entry_append(NULL, store, &entry), "append");
+    }
     check(hc_store_close(store), "close");
 }
 

@@ -1185,7 +1185,7 @@ int32_t hc_store_routine_at(int32_t *out_routine, hc_store *store, int64_t at_ms
  * what it shows changes (a routine boundary, the day start), each with the
  * routine and the day's state from then on (the next day's due list, score and
  * streaks after the day start), so an app can hand a widget a timeline; plus the
- * store revision it reflects (hc_shield_revision's number). The same store state
+ * store revision it reflects (hc_store_revision's number). The same store state
  * and at_ms give the same bytes. Written atomically, read from one snapshot of
  * the store, on a store opened read-only too, as hc_shield_snapshot_write.
  * Codes: HC_E_INVALID (NULL or empty path, bad at_ms), HC_E_IO (cannot write).
@@ -2338,7 +2338,8 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *
  * What syncs: habits (creation and every field, archiving too), schedules,
  * ledger entries (done, amounts, totals, skips, undos), vacations, proofs' records
- * and their verdicts, the settings timezone, day_start_minutes and week_start,
+ * and their verdicts, the settings timezone, day_start_minutes and week_start, the
+ * streak policies (the store's and each habit's own) and the routine bounds,
  * credit accounts, spends, adjustments, refunds and step reports, credit rules,
  * shield rules (with every version) and emergency unlocks, award unlocks, and the
  * store's zone-change history. What stays on the device: the evidence bytes of
@@ -2398,9 +2399,11 @@ int32_t hc_shield_snapshot_write(hc_store *store, const char *path, int64_t at_m
  *    whose entry has not arrived
  *    waits for it (counted in ops_waiting) and is applied when it does; an entry
  *    undone on two devices is cancelled once (the second undo changes nothing);
- *  - habit fields and synced settings: the last writer wins per field, by hybrid
- *    logical clock stamp, ties broken by the higher replica id; archiving and
- *    restoring are the archived-day field;
+ *  - habit fields (a habit's own streak policy among them) and synced settings
+ *    (time zone, day start, week start, the store's streak policy, the routine
+ *    bounds): the last writer wins per field, by hybrid logical clock stamp, ties
+ *    broken by the higher replica id; archiving and restoring are the archived-day
+ *    field;
  *  - two active habits with one name (created offline on two devices): the one
  *    with the smaller global id keeps the name, the other shows it followed by
  *    " (<replica prefix>-<seq>)"; no habit is dropped;
@@ -2559,10 +2562,10 @@ int32_t hc_sync_canonical(char **out, hc_store *store);
  *    any process and never goes back; reading it is one index lookup and writes
  *    nothing, also on a read-only store.
  *  - Writes that log no op (they stay on the device and do not sync) do not move it:
- *    streak policies, routine bounds, proof policies, reminder rules, quiet hours,
- *    snoozes and deliveries, the award catalogue, events and their acknowledgements,
- *    plugins, proof runs, and store settings other than the time zone, day start and
- *    week start.
+ *    proof policies, reminder rules, quiet hours, snoozes and deliveries, the award
+ *    catalogue, events and their acknowledgements, plugins, proof runs, and store
+ *    settings other than those that sync; nor does a setting or a habit's streak
+ *    policy set to what it already is.
  *  - A change says what an op reached: an area (HC_CHANGE_*), a habit (0: not one
  *    habit's, e.g. a store setting or a vacation of every habit) and the days
  *    first_day..last_day it can change the judgement of. A setting in force from a

@@ -37,12 +37,15 @@ extension Engine {
         try store.atomically { () throws(HabitError) in try writeStoreStreakPolicy(policy) }
     }
 
-    /// Writes the store's policy inside the caller's transaction.
+    /// Writes the store's policy inside the caller's transaction. Each field is a
+    /// synced setting: only those that change are written, so one set to what it
+    /// already is logs no op (an import of a store's defaults changes nothing).
     func writeStoreStreakPolicy(_ policy: StreakPolicy) throws(HabitError) {
         try StreakPolicy.validate(missAllowance: policy.missAllowance)
-        try store.setSetting(PolicyKey.missAllowance, String(policy.missAllowance))
-        try store.setSetting(PolicyKey.openDay, policy.openDay.name)
-        try store.setSetting(PolicyKey.offDays, policy.offDays.name)
+        let current = try storeStreakPolicy()
+        if policy.missAllowance != current.missAllowance { try store.setSetting(PolicyKey.missAllowance, String(policy.missAllowance)) }
+        if policy.openDay != current.openDay { try store.setSetting(PolicyKey.openDay, policy.openDay.name) }
+        if policy.offDays != current.offDays { try store.setSetting(PolicyKey.offDays, policy.offDays.name) }
     }
 
     /// A habit's own policy fields (nil: the store's).
@@ -54,7 +57,7 @@ extension Engine {
     package func setHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
         if let allowance = policy.missAllowance { try StreakPolicy.validate(missAllowance: allowance) }
         _ = try habit(id: habitId)
-        try store.atomically { () throws(HabitError) in try store.setHabitStreakPolicy(habitId: habitId, policy) }
+        try store.setHabitStreakPolicy(habitId: habitId, policy)
     }
 
     /// The policy a habit's streaks follow: its own fields over the store's.
@@ -76,8 +79,12 @@ extension Engine {
         return bounds
     }
 
+    /// A synced setting: bounds set to what they already are log no op.
     package func setRoutineBounds(_ bounds: RoutineBounds) throws(HabitError) {
-        try store.setSetting(PolicyKey.routineBounds, try bounds.validated().text)
+        let bounds = try bounds.validated()
+        try store.atomically { () throws(HabitError) in
+            if try routineBounds() != bounds { try store.setSetting(PolicyKey.routineBounds, bounds.text) }
+        }
     }
 
     /// The routine at an instant (nil: now), in the home zone after the day start.

@@ -77,21 +77,7 @@ extension Engine {
         let rules = SavedFold.rules(habit.spec, versions: habit.versions)
         let (days, folded, through) = try store.snapshot { () throws(HabitError) -> ([DayState], Int, Int64) in
             let through = try store.lastEntryId()
-            if let saved = try store.savedFold(habitId: habit.id), saved.rules == rules, saved.throughEntry <= through,
-                var days = SavedFold.decode(saved.days)
-            {
-                if saved.throughEntry == through { return (days, 0, through) }
-                let added = try store.entryDays(habitId: habit.id, afterEntry: saved.throughEntry, limit: Self.refoldLimit + 1)
-                if added.count <= Self.refoldLimit {
-                    let touched = Set(added)
-                    for day in touched {
-                        let entries = try store.foldEntries(habitId: habit.id, from: day, to: day)
-                        guard let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first else { continue }
-                        HistoryCache.put(state, into: &days)
-                    }
-                    return (days, touched.count, through)
-                }
-            }
+            if let saved = try savedFoldDays(habit, rules: rules, through: through) { return (saved.days, saved.folded, through) }
             let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
             return (DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), Int.max, through)
         }
@@ -100,6 +86,26 @@ extension Engine {
                 habitId: habit.id, Store.SavedFoldRow(rules: rules, throughEntry: through, days: SavedFold.encode(days)))
         }
         return days
+    }
+
+    /// A habit's saved fold with the days of the entries added since it was saved
+    /// (ids above its own, up to `through`) folded again from the ledger, and how many
+    /// days that folded; nil when it has none, it was folded under other rules, or
+    /// more than refoldLimit entries came since. Read inside the caller's snapshot.
+    private func savedFoldDays(_ habit: Habit, rules: [UInt8], through: Int64) throws(HabitError) -> (days: [DayState], folded: Int)? {
+        guard let saved = try store.savedFold(habitId: habit.id), saved.rules == rules, saved.throughEntry <= through,
+            var days = SavedFold.decode(saved.days)
+        else { return nil }
+        if saved.throughEntry == through { return (days, 0) }
+        let added = try store.entryDays(habitId: habit.id, afterEntry: saved.throughEntry, limit: Self.refoldLimit + 1)
+        guard added.count <= Self.refoldLimit else { return nil }
+        let touched = Set(added)
+        for day in touched {
+            let entries = try store.foldEntries(habitId: habit.id, from: day, to: day)
+            guard let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first else { continue }
+            HistoryCache.put(state, into: &days)
+        }
+        return (days, touched.count)
     }
 
     /// Past this many entries added since a fold was saved, the whole ledger is folded.
@@ -245,7 +251,7 @@ extension Engine {
             guard let state = Self.dueState(demand, history, day: day) else { continue }
             items.append(DueItem(habit: habit, state: state, value: history.value(on: day)))
         }
-        return items.sorted { Self.dueOrder($0.habit, $1.habit) }
+        return Self.inDueOrder(items) { $0.habit }
     }
 
     /// A habit's state in a day's due list; nil: not due that day.
@@ -257,10 +263,16 @@ extension Engine {
         }
     }
 
-    /// The due list's order: by routine (morning, day, evening, anytime), then name.
-    static func dueOrder(_ a: Habit, _ b: Habit) -> Bool {
-        let order: [RoutineTime: Int] = [.morning: 0, .day: 1, .evening: 2, .anytime: 3]
-        return (order[a.spec.routine] ?? 3, a.spec.name.lowercased()) < (order[b.spec.routine] ?? 3, b.spec.name.lowercased())
+    /// Items in the due list's order: by routine (morning, day, evening, anytime),
+    /// then by name without case. Each item's key is made once, and the sort moves
+    /// indices, not the items (a habit is a large value to move at every step).
+    static func inDueOrder<Item>(_ items: [Item], habit: (Item) -> Habit) -> [Item] {
+        let ranks = items.map { (item) -> Int32 in
+            let routine = habit(item).spec.routine
+            return routine == .anytime ? Int32.max : routine.rawValue
+        }
+        let names = items.map { habit($0).spec.name.lowercased() }
+        return items.indices.sorted { ranks[$0] != ranks[$1] ? ranks[$0] < ranks[$1] : names[$0] < names[$1] }.map { items[$0] }
     }
 
     package struct MeasurementStats: Equatable, Sendable {
@@ -297,7 +309,7 @@ extension Engine {
     /// snapshot of the store; works on a store opened read-only.
     package func todaySnapshotText(atMs: Int64) throws(HabitError) -> String {
         try store.snapshot { () throws(HabitError) in
-            let revision = try store.shieldRevision()
+            let revision = try store.revision()
             let clock = try clock()
             let bounds = try routineBounds()
             let today = try clock.localDay(utcMs: atMs)
@@ -308,6 +320,7 @@ extension Engine {
             var inputs: (today: [Global.Input], tomorrow: [Global.Input]) = ([], [])
             var lines: (today: [(Habit, TodaySnapshot.Line)], tomorrow: [(Habit, TodaySnapshot.Line)]) = ([], [])
             var grid: [TodaySnapshot.GridRow] = []
+            let lastEntry = try store.lastEntryId()
             for habit in try store.habits(includeArchived: true) where habit.spec.kind != .measurement {
                 let ranges = Vacation.ranges(vacations, habitId: habit.id)
                 let policy = policies.habits[habit.id] ?? policies.store
@@ -335,11 +348,15 @@ extension Engine {
                     }
                     return (demands, lines, runFirsts)
                 }
-                // Windows that grow with a long current run, then the whole history.
+                // Windows that grow with a long current run, then the whole history; the
+                // days come from the saved fold when it holds (no row of the ledger read).
                 var found: (histories: (today: HabitHistory, tomorrow: HabitHistory), judged: Judged)?
+                let saved =
+                    todaySnapshotReadsWindows
+                    ? try savedFoldDays(habit, rules: SavedFold.rules(habit.spec, versions: habit.versions), through: lastEntry)?.days : nil
                 for daysBefore in TodaySnapshot.windowDaysBeforeGrid where todaySnapshotReadsWindows && found == nil {
                     let windowFirst = gridFirst - daysBefore
-                    let histories = try windowHistories(habit, from: windowFirst, today: today)
+                    let histories = try windowHistories(habit, from: windowFirst, today: today, saved: saved)
                     let judged = judge(histories)
                     if TodaySnapshot.windowSuffices(
                         habit.spec, versions: habit.versions, windowFirst: windowFirst, runFirsts: judged.runFirsts,
@@ -367,7 +384,7 @@ extension Engine {
             }
             let gridTallies = Global.tally(inputs.today, vacations: vacations, from: gridFirst, to: today, asOf: today, weekStart: weekStart)
             let tomorrowTally = Global.tally(inputs.tomorrow, vacations: vacations, from: tomorrow, to: tomorrow, asOf: tomorrow, weekStart: weekStart)
-            let ordered = { (lines: [(Habit, TodaySnapshot.Line)]) in lines.sorted { Self.dueOrder($0.0, $1.0) }.map(\.1) }
+            let ordered = { (lines: [(Habit, TodaySnapshot.Line)]) in Self.inDueOrder(lines) { $0.0 }.map(\.1) }
             let days = [
                 TodaySnapshot.Day(day: today, tally: gridTallies.last ?? Global.DayTally(day: today), lines: ordered(lines.today)),
                 TodaySnapshot.Day(day: tomorrow, tally: tomorrowTally.first ?? Global.DayTally(day: tomorrow), lines: ordered(lines.tomorrow)),
@@ -380,14 +397,20 @@ extension Engine {
     }
 
     /// A habit's histories through today and through tomorrow from its days since
-    /// `from` only: one read of a few weeks of entries, where its whole history could
-    /// be years (TodaySnapshot.windowSuffices says when they judge as the whole does).
-    private func windowHistories(_ habit: Habit, from: Int32, today: Int32) throws(HabitError) -> (
+    /// `from` only: those of its saved fold (all its folded days, when given), else
+    /// one read of a few weeks of entries, where its whole history could be years
+    /// (TodaySnapshot.windowSuffices says when they judge as the whole does).
+    private func windowHistories(_ habit: Habit, from: Int32, today: Int32, saved: [DayState]?) throws(HabitError) -> (
         today: HabitHistory, tomorrow: HabitHistory
     ) {
-        // The fold's own read (a covering index, no notes), as the history cache reads.
-        let days = DayFold.sortedStates(
-            try store.foldEntries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
+        let days: [DayState]
+        if let saved {
+            days = Array(saved[HistoryCache.firstIndex(in: saved, atOrAfter: from)..<HistoryCache.firstIndex(in: saved, atOrAfter: today + 2)])
+        } else {
+            // The fold's own read (a covering index, no notes), as the history cache reads.
+            days = DayFold.sortedStates(
+                try store.foldEntries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
+        }
         // Judged as if it started at `from`: the judge walks every day from the start on.
         var spec = habit.spec
         spec.startDay = max(spec.startDay, from)

@@ -454,16 +454,19 @@ extension Engine {
             }
             var habitIds: [Int64: GlobalId] = [:]
             var habitLines: [(GlobalId, [String])] = []
+            let policies = try store.habitStreakPolicies()
             for habit in try store.habits(includeArchived: true) {
                 guard let id = try store.globalId(.habit, habit.id) else { continue }
                 habitIds[habit.id] = id
                 let s = habit.spec
+                let policy = policies[habit.id] ?? .none
                 var block = [
                     "habit \(id.text) name=\(SyncCanonical.quote(s.name)) kind=\(s.kind.rawValue) target=\(s.target) direction=\(s.direction.rawValue)"
                         + " group=\(s.group.map(SyncCanonical.quote) ?? "-") unit=\(s.unit.map(SyncCanonical.quote) ?? "-") routine=\(s.routine.rawValue)"
                         + " proof=\(s.proofRequired ? 1 : 0) start=\(s.startDay) archived=\(habit.archivedDay.map(String.init) ?? "-") created=\(habit.createdAtMs)"
                         + " description=\(s.display.description.map(SyncCanonical.quote) ?? "-") question=\(s.display.question.map(SyncCanonical.quote) ?? "-")"
                         + " colour=\(s.display.colour ?? "-") icon=\(s.display.icon.map(SyncCanonical.quote) ?? "-") position=\(s.display.position)"
+                        + " miss=\(policy.missAllowance.map(String.init) ?? "-") open_day=\(policy.openDay?.name ?? "-")"
                 ]
                 for v in habit.versions {
                     block.append(

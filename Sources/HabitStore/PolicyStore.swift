@@ -37,7 +37,22 @@ extension Store {
         return policy
     }
 
+    /// Sets a habit's own policy and logs each field that changed (HabitField: they
+    /// sync, last writer wins per field, as the habit's other fields).
     package func setHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
+        try atomically { () throws(HabitError) in
+            let old = try habitStreakPolicy(habitId: habitId)
+            try writeHabitStreakPolicy(habitId: habitId, policy)
+            let changes = HabitField.streakPolicyChanges(from: old, to: policy)
+            guard !changes.isEmpty else { return }
+            let habit = try habitGlobalId(habitId)
+            for (field, value) in changes {
+                try logRegister(.habitField(habit: habit, field: field, value: value), target: Self.fieldTarget(habit, field))
+            }
+        }
+    }
+
+    func writeHabitStreakPolicy(habitId: Int64, _ policy: StreakPolicy.Override) throws(HabitError) {
         let statement = try db.statement(
             """
             INSERT INTO streak_policies(habit_id, miss_allowance, open_day) VALUES(?1, ?2, ?3)

@@ -274,6 +274,14 @@ extension Store {
                     try logRegister(.setting(key: key, value: value), target: Self.settingTarget(key))
                 }
             }
+            for (habitId, policy) in try habitStreakPolicies().sorted(by: { $0.key < $1.key }) {
+                let habit = try requireGlobalId(.habit, habitId)
+                for (field, value) in HabitField.streakPolicyChanges(from: .none, to: policy) {
+                    if try register(Self.fieldTarget(habit, field)) == nil {
+                        try logRegister(.habitField(habit: habit, field: field, value: value), target: Self.fieldTarget(habit, field))
+                    }
+                }
+            }
             try db.execute("UPDATE sync_replica SET backfilled = 1 WHERE id = 1")
         }
     }
@@ -1094,6 +1102,9 @@ extension Store {
         case .colour: column = "colour"
         case .icon: column = "icon"
         case .position: column = "position"
+        case .missAllowance, .openDay:
+            guard let policy = field.setting(value, in: try habitStreakPolicy(habitId: local)) else { return }
+            return try writeHabitStreakPolicy(habitId: local, policy)
         }
         let statement = try db.statement(text: "UPDATE habits SET \(column) = ?1 WHERE id = ?2")
         switch value {

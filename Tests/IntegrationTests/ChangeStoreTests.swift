@@ -67,6 +67,52 @@ final class ChangeStoreTests: XCTestCase {
         expectCode(.invalid) { _ = try reader.changes(after: 0, limit: 10_001) }
     }
 
+    /// The person's reading rules (the store's streak policy, a habit's own, the routine
+    /// bounds) change what a reader shows: each write of one moves the revision and
+    /// reaches the feed; one that changes nothing logs nothing.
+    func testEachReadingRuleMovesTheRevisionAndReachesTheFeed() throws {
+        let path = try freshPath()
+        let writer = try HabitKit.Store(path: path)
+        let reader = try HabitKit.Store(path: path, options: .readOnly)
+        let walk = try writer.createHabit(HabitOptions(name: "Walk"))
+        let day = try Day("2026-03-10")
+
+        func changes(_ write: () throws -> Void) throws -> [Change] {
+            let before = try reader.revision()
+            try write()
+            let after = try reader.revision()
+            XCTAssertGreaterThan(after, before, "the write did not move the revision")
+            let changes = try reader.changes(after: before)
+            XCTAssertEqual(changes.last?.revision, after)
+            return changes
+        }
+
+        let store = try changes { try writer.setStreakPolicy(StreakPolicy(missAllowance: 2, openDay: .zero, offDays: .break)) }
+        XCTAssertFalse(store.isEmpty)
+        XCTAssertTrue(store.allSatisfy { $0.area == .setting && $0.habitID == nil && $0.firstDay == nil && $0.lastDay == nil }, "\(store)")
+
+        let own = try changes { try writer.setStreakPolicy(HabitStreakPolicy(missAllowance: 1, openDay: .previous), habitID: walk) }
+        XCTAssertEqual(own.map(\.area), [.habit, .habit], "one change per field set")
+        XCTAssertTrue(own.allSatisfy { $0.habitID == walk && $0.reaches(day) && $0.firstDay == nil && $0.lastDay == nil })
+        let oneField = try changes { try writer.setStreakPolicy(HabitStreakPolicy(missAllowance: nil, openDay: .previous), habitID: walk) }
+        XCTAssertEqual(oneField.map(\.habitID), [walk], "only the field that changed")
+
+        let routine = try changes { try writer.setRoutineBounds(RoutineBounds(morning: 240, day: 600, evening: 1080)) }
+        XCTAssertEqual(routine.map(\.area), [.setting])
+        XCTAssertNil(routine.first?.habitID)
+
+        let unchanged = try reader.revision()
+        try writer.setStreakPolicy(HabitStreakPolicy(missAllowance: nil, openDay: .previous), habitID: walk)
+        try writer.setStreakPolicy(StreakPolicy(missAllowance: 2, openDay: .zero, offDays: .break))
+        try writer.setRoutineBounds(RoutineBounds(morning: 240, day: 600, evening: 1080))
+        XCTAssertEqual(try reader.revision(), unchanged, "a rule set to what it was logged a change")
+
+        // The stored rules read back as written, from the other handle too.
+        XCTAssertEqual(try reader.streakPolicy(), StreakPolicy(missAllowance: 2, openDay: .zero, offDays: .break))
+        XCTAssertEqual(try reader.ownStreakPolicy(habitID: walk), HabitStreakPolicy(missAllowance: nil, openDay: .previous))
+        XCTAssertEqual(try reader.routineBounds(), RoutineBounds(morning: 240, day: 600, evening: 1080))
+    }
+
     func testAStoreOfTheLastVersionGetsItsOpsNumbered() throws {
         let path = try freshPath()
         let store = try HabitKit.Store(path: path)

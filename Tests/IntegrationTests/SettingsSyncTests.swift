@@ -56,4 +56,71 @@ final class SettingsSyncTests: StoreTestCase {
         XCTAssertEqual(done(a, water, from: today - 2, to: today - 1), [true, true], "b's later 8 stands")
         XCTAssertTrue(canonical(a).contains("  settings \(today - 2) daily target=8.0"), canonical(a))
     }
+    private func storePolicy(_ store: OpaquePointer) -> hc_streak_policy {
+        var policy = defaults(hc_streak_policy_init)
+        ok(hc_store_streak_policy(&policy, store))
+        return policy
+    }
+
+    private func ownPolicy(_ store: OpaquePointer, _ habit: Int64) -> (Int32, Int32) {
+        var policy = defaults(hc_streak_policy_init)
+        ok(hc_habit_streak_policy(&policy, store, habit, HC_POLICY_OWN))
+        return (policy.miss_allowance, policy.open_day)
+    }
+
+    private func routineBounds(_ store: OpaquePointer) -> [Int32] {
+        var morning: Int32 = 0, day: Int32 = 0, evening: Int32 = 0
+        ok(hc_store_routine_bounds(&morning, &day, &evening, store))
+        return [morning, day, evening]
+    }
+
+    /// The reading rules follow the person: the store's streak policy and the routine
+    /// bounds as synced settings, a habit's own policy as its fields, each the last
+    /// writer's per field, so two devices that set them offline end alike.
+    func testStreakPoliciesAndRoutineBoundsTravelAndTheLastWriterWinsPerField() throws {
+        let a = try open("a.db"), b = try open("b.db")
+        defer { hc_store_close(a); hc_store_close(b) }
+        let walk = createHabit(a, "Walk")
+        _ = pull(b, from: a)
+        let there = habitId(b, "Walk")
+
+        var policy = defaults(hc_streak_policy_init)
+        policy.miss_allowance = 2
+        policy.open_day = HC_OPEN_DAY_ZERO
+        policy.off_days = HC_OFF_DAYS_BREAK
+        ok(hc_store_set_streak_policy(a, &policy))
+        ok(hc_store_set_routine_bounds(a, 240, 600, 1080))
+        var own = defaults(hc_streak_policy_init)
+        own.miss_allowance = 1
+        own.open_day = 0
+        own.off_days = 0
+        ok(hc_habit_set_streak_policy(a, walk, &own))
+        _ = pull(b, from: a)
+        XCTAssertEqual(storePolicy(b).miss_allowance, 2)
+        XCTAssertEqual(storePolicy(b).open_day, HC_OPEN_DAY_ZERO)
+        XCTAssertEqual(storePolicy(b).off_days, HC_OFF_DAYS_BREAK)
+        XCTAssertEqual(routineBounds(b), [240, 600, 1080])
+        XCTAssertEqual(ownPolicy(b, there).0, 1)
+        XCTAssertEqual(ownPolicy(b, there).1, 0, "the open day follows the store's there too")
+        XCTAssertEqual(canonical(a), canonical(b))
+        XCTAssertTrue(canonical(b).contains(" miss=1 open_day=-"), canonical(b))
+
+        // Offline on both: a sets the habit's miss allowance, then b its open day and
+        // (later) the allowance too; each field ends as its last writer left it.
+        own.miss_allowance = 3
+        ok(hc_habit_set_streak_policy(a, walk, &own))
+        ok(hc_store_set_routine_bounds(a, 300, 660, 1140))
+        var theirs = defaults(hc_streak_policy_init)
+        theirs.miss_allowance = 1
+        theirs.open_day = HC_OPEN_DAY_ZERO
+        theirs.off_days = 0
+        ok(hc_habit_set_streak_policy(b, there, &theirs))
+        _ = pull(b, from: a)
+        _ = pull(a, from: b)
+        XCTAssertEqual(canonical(a), canonical(b))
+        XCTAssertEqual(ownPolicy(a, walk).1, HC_OPEN_DAY_ZERO, "b's open day, the only write of it")
+        XCTAssertEqual(ownPolicy(a, walk).0, 3, "a's allowance: b's write left it as it was, so logged none")
+        XCTAssertEqual(ownPolicy(b, there).0, 3)
+        XCTAssertEqual(routineBounds(b), [300, 660, 1140])
+    }
 }

@@ -119,6 +119,44 @@ final class SyncPropertyTests: XCTestCase {
         XCTAssertEqual(try b.habit(named: "Water").spec.target, 9)
     }
 
+    /// A reading rule (the store's streak policy, the routine bounds, a habit's own
+    /// policy) travels in the one form its setter stores: any other spelling or value
+    /// is refused with the whole changeset, as a field a local write refuses.
+    func testAReadingRuleNoSetterWouldWriteIsRefused() throws {
+        let habit = GlobalId(replica: [UInt8](repeating: 0xCD, count: GlobalId.replicaBytes), seq: 1)
+        let refused: [SyncOp] = [
+            .setting(key: "streak_open_day", value: "Zero"), .setting(key: "streak_open_day", value: "0"),
+            .setting(key: "streak_miss_allowance", value: "32"), .setting(key: "streak_miss_allowance", value: "01"),
+            .setting(key: "streak_off_days", value: "breaks"), .setting(key: "routine_bounds", value: "600,300,1080"),
+            .setting(key: "routine_bounds", value: "240, 600, 1080"), .setting(key: "streak_policy", value: "1"),
+            .habitField(habit: habit, field: .missAllowance, value: .int(32)), .habitField(habit: habit, field: .missAllowance, value: .int(-1)),
+            .habitField(habit: habit, field: .openDay, value: .int(3)), .habitField(habit: habit, field: .openDay, value: .text("zero")),
+        ]
+        for op in refused {
+            XCTAssertThrowsError(try SyncOp.decode(kind: op.kind.rawValue, payload: op.encodePayload()), "\(op)") { error in
+                XCTAssertEqual((error as? HabitError)?.code, .invalid, "\(op)")
+            }
+        }
+        let taken: [SyncOp] = [
+            .setting(key: "streak_open_day", value: "zero"), .setting(key: "streak_miss_allowance", value: "31"),
+            .setting(key: "streak_off_days", value: "break"), .setting(key: "routine_bounds", value: "240,600,1080"),
+            .habitField(habit: habit, field: .missAllowance, value: .int(0)), .habitField(habit: habit, field: .openDay, value: .null),
+        ]
+        for op in taken { XCTAssertEqual(try SyncOp.decode(kind: op.kind.rawValue, payload: op.encodePayload()), op) }
+        // Through a store: the whole changeset is refused, nothing of it applied.
+        let dir = try temporaryDirectory()
+        let store = try Engine(path: dir + "/store.db", options: StoreOptions())
+        defer { store.close() }
+        let stranger = [UInt8](repeating: 0xAB, count: GlobalId.replicaBytes)
+        let good = SyncOp.setting(key: "routine_bounds", value: "240,600,1080"), bad = SyncOp.setting(key: "streak_open_day", value: "Zero")
+        let changeset = Changeset.encode(raw: [
+            RawOp(id: GlobalId(replica: stranger, seq: 1), hlc: 1 << 16, kind: good.kind.rawValue, payload: good.encodePayload()),
+            RawOp(id: GlobalId(replica: stranger, seq: 2), hlc: 2 << 16, kind: bad.kind.rawValue, payload: bad.encodePayload()),
+        ])
+        XCTAssertThrowsError(try store.syncApply(changeset))
+        XCTAssertEqual(try store.routineBounds(), .standard)
+    }
+
     /// Ops naming a record that has not arrived wait, up to the store's bound: past it
     /// they are left out of the log (and come again), the rest of the changeset still
     /// applies, and once the record arrives every one of them is applied.

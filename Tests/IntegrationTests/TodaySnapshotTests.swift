@@ -75,13 +75,45 @@ final class TodaySnapshotTests: OpenStoreTestCase {
         XCTAssertEqual(lines(days(after)[0]).last, "Water pending 5.0 8.0 0")
     }
 
+    /// The file records the store revision: after every write a reader sees in it
+    /// (an entry, the store's and a habit's streak policy, the routine bounds), its
+    /// revision is hc_store_revision's, and moved.
+    func testTheRevisionIsTheStoreRevisionAfterEveryWriteItShows() throws {
+        let habits = makeHabits()
+        let at = utcMs(day: today, minute: 720)
+        let reader = try open(flags: HC_OPEN_READONLY)
+        defer { hc_store_close(reader) }
+        var policy = defaults(hc_streak_policy_init)
+        policy.miss_allowance = 1
+        var own = defaults(hc_streak_policy_init)
+        own.miss_allowance = 2
+        own.open_day = HC_OPEN_DAY_ZERO
+        own.off_days = 0
+        let writes: [(String, () -> Int32)] = [
+            ("entry", { self.append(self.store, habits.water, HC_ENTRY_AMOUNT, value: 1, on: self.date(self.today)).0 }),
+            ("store streak policy", { hc_store_set_streak_policy(self.store, &policy) }),
+            ("habit streak policy", { hc_habit_set_streak_policy(self.store, habits.read, &own) }),
+            ("routine bounds", { hc_store_set_routine_bounds(self.store, 240, 600, 1080) }),
+        ]
+        var last = int(try snapshot(reader, at: at)["revision"])
+        for (name, write) in writes {
+            ok(write())
+            var revision: Int64 = 0
+            ok(hc_store_revision(&revision, reader))
+            let recorded = int(try snapshot(reader, at: at)["revision"])
+            XCTAssertEqual(recorded, revision, "after the \(name)")
+            XCTAssertGreaterThan(recorded, last, "the \(name) did not move the revision")
+            last = recorded
+        }
+    }
+
     func testTodaysListScoreStreaksAndGrid() throws {
         let habits = makeHabits()
         let snapshot = try snapshot(at: utcMs(day: today, minute: 720))
         XCTAssertEqual(snapshot["format"] as? String, "habitcore-today")
         XCTAssertEqual(int(snapshot["version"]), 1)
         var revision: Int64 = 0
-        ok(hc_shield_revision(&revision, store))
+        ok(hc_store_revision(&revision, store))
         XCTAssertEqual(int(snapshot["revision"]), revision)
         let today = days(snapshot)[0]
         XCTAssertEqual(today["date"] as? String, date(self.today))

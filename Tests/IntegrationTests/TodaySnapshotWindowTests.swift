@@ -8,17 +8,18 @@ import XCTest
 /// history. Over seeded histories (long runs that reach past the window, misses,
 /// skips, vacations, miss allowances, schedule changes, quota and every-N-days
 /// schedules), its bytes equal those of a handle that always judges
-/// the whole history.
+/// the whole history, and so do those of a read-only handle that reads saved folds.
 final class TodaySnapshotWindowTests: XCTestCase {
     func testWindowedReadsWriteTheBytesOfWholeHistories() throws {
         let dir = try temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        var windowsUsedAndNot = (used: 0, fellBack: 0)
+        var windowsUsedAndNot = (used: 0, fellBack: 0), savedFolds = 0
         for seed in UInt64(1)...8 {
             let path = dir + "/store-\(seed).db"
             let engine = try Engine(path: path, options: StoreOptions())
             let reference = try Engine(path: path, options: StoreOptions())
             reference.todaySnapshotReadsWindows = false
+            reference.cachesHistories = false  // every history folded from the ledger as it stands
             defer { engine.close(); reference.close() }
             var random = SplitMix(seed: seed)
             let today = try engine.today()
@@ -57,6 +58,27 @@ final class TodaySnapshotWindowTests: XCTestCase {
                 let windowed = try engine.todaySnapshotText(atMs: at)
                 XCTAssertEqual(windowed, try reference.todaySnapshotText(atMs: at), "seed \(seed) minute \(minute)")
             }
+            // From saved folds: a handle that showed each habit's streaks saved its fold,
+            // entries were added since (folded again from the ledger), and a read-only
+            // handle writes the same bytes as the whole histories give.
+            let saver = try Engine(path: path, options: StoreOptions())
+            for habit in try saver.habits(includeArchived: true) { _ = try saver.streaks(habitId: habit.id, asOf: today, best: 0) }
+            saver.close()
+            for habit in try engine.habits(includeArchived: true) where random.chance(0.5) {
+                _ = try engine.append(
+                    Engine.NewEntry(
+                        habitId: habit.id, kind: random.chance(0.8) ? .done : .skip, day: today - Int32(random.below(3)), value: 0, atMs: nil,
+                        source: .manual, note: nil))
+            }
+            let reader = try Engine(path: path, options: StoreOptions(readOnly: true))
+            defer { reader.close() }
+            for habit in try reader.habits(includeArchived: true) {
+                if try reader.store.savedFold(habitId: habit.id) != nil { savedFolds += 1 }
+            }
+            for minute in [60, 720, 1400] {
+                let at = try engine.utcMs(day: today, minute: Int32(minute))
+                XCTAssertEqual(try reader.todaySnapshotText(atMs: at), try reference.todaySnapshotText(atMs: at), "seed \(seed) minute \(minute), saved folds")
+            }
             // Both ways were taken over the seeds (the property is not vacuous).
             let habits = try engine.habits(includeArchived: true)
             for habit in habits {
@@ -70,5 +92,6 @@ final class TodaySnapshotWindowTests: XCTestCase {
         }
         XCTAssertGreaterThan(windowsUsedAndNot.used, 5)
         XCTAssertGreaterThan(windowsUsedAndNot.fellBack, 5)
+        XCTAssertGreaterThan(savedFolds, 20, "the snapshots read few saved folds")
     }
 }

@@ -67,8 +67,46 @@ package enum HabitField: UInt8, CaseIterable, Sendable {
     case name = 1, target = 2, direction = 3, group = 4, unit = 5, routine = 6, proofRequired = 7, startDay = 8, archivedDay = 9
     // What a frontend shows (HabitDisplay): each merges on its own, as the fields above.
     case description = 10, question = 11, colour = 12, icon = 13, position = 14
+    // The habit's own streak policy (StreakPolicy.Override; null: the store's).
+    case missAllowance = 15, openDay = 16
 
     package static let display: [HabitField] = [.description, .question, .colour, .icon, .position]
+    package static let streakPolicy: [HabitField] = [.missAllowance, .openDay]
+
+    /// The streak policy fields that differ between old and new, as the ops that carry them.
+    package static func streakPolicyChanges(from old: StreakPolicy.Override, to new: StreakPolicy.Override) -> [(HabitField, SyncValue)] {
+        streakPolicy.compactMap { field in
+            let value = field.value(in: new)
+            return value == field.value(in: old) ? nil : (field, value)
+        }
+    }
+
+    /// This streak policy field's value in policy (.null for any other field).
+    package func value(in policy: StreakPolicy.Override) -> SyncValue {
+        switch self {
+        case .missAllowance: return policy.missAllowance.map { .int(Int64($0)) } ?? .null
+        case .openDay: return policy.openDay.map { .int(Int64($0.rawValue)) } ?? .null
+        default: return .null
+        }
+    }
+
+    /// policy with this streak policy field set to value; nil when the value is not
+    /// one the field can hold.
+    package func setting(_ value: SyncValue, in policy: StreakPolicy.Override) -> StreakPolicy.Override? {
+        var policy = policy
+        switch (self, value) {
+        case (.missAllowance, .null): policy.missAllowance = nil
+        case (.missAllowance, .int(let v)):
+            guard let allowance = Int32(exactly: v), (try? StreakPolicy.validate(missAllowance: allowance)) != nil else { return nil }
+            policy.missAllowance = allowance
+        case (.openDay, .null): policy.openDay = nil
+        case (.openDay, .int(let v)):
+            guard let raw = Int32(exactly: v), let openDay = StreakPolicy.OpenDay(rawValue: raw) else { return nil }
+            policy.openDay = openDay
+        default: return nil
+        }
+        return policy
+    }
 
     /// The display fields that differ between old and new, as the ops that carry them.
     package static func displayChanges(from old: HabitDisplay, to new: HabitDisplay) -> [(HabitField, SyncValue)] {
@@ -206,8 +244,12 @@ package enum SyncOp: Equatable, Sendable {
         case settingsVersion = 22
     }
 
-    /// Settings that travel; the rest (event cursors, the referral code, caches) stay local.
-    package static let syncedSettings: Set<String> = ["timezone", "day_start_minutes", "week_start"]
+    /// Settings that travel: the day clock and the person's reading rules (the store's
+    /// streak policy, the routine boundaries); the rest (event cursors, the referral
+    /// code, caches) stay local.
+    package static let syncedSettings: Set<String> = [
+        "timezone", "day_start_minutes", "week_start", "streak_miss_allowance", "streak_open_day", "streak_off_days", "routine_bounds",
+    ]
 
     package var kind: Kind {
         switch self {
@@ -763,6 +805,19 @@ package enum SyncOp: Equatable, Sendable {
             try DayClock.validateDayStart(minutes)
         case "week_start":
             guard let weekday = Int(value), (0...6).contains(weekday) else { throw .invalid("week_start '\(value.prefix(40))' is not 0...6") }
+        // The stored forms their setters write, no other spelling.
+        case "streak_miss_allowance":
+            guard let allowance = Int32(value), String(allowance) == value, (try? StreakPolicy.validate(missAllowance: allowance)) != nil else {
+                throw .invalid("streak_miss_allowance '\(value.prefix(40))' is not 0...\(StreakPolicy.maxMissAllowance)")
+            }
+        case "streak_open_day":
+            guard StreakPolicy.OpenDay(name: value)?.name == value else { throw .invalid("streak_open_day '\(value.prefix(40))' is not previous or zero") }
+        case "streak_off_days":
+            guard StreakPolicy.OffDays(name: value)?.name == value else { throw .invalid("streak_off_days '\(value.prefix(40))' is not skip or break") }
+        case "routine_bounds":
+            guard let bounds = RoutineBounds(text: value), (try? bounds.validated().text) == value else {
+                throw .invalid("routine_bounds '\(value.prefix(40))' are not three ordered minutes of the day")
+            }
         default: throw .invalid("setting '\(key.prefix(40))' does not sync")
         }
     }
@@ -793,9 +848,11 @@ package enum SyncOp: Equatable, Sendable {
             guard case .int(let v) = value, let day = Int32(exactly: v), CivilDate.isValid(day) else { throw .invalid("archived day out of range") }
         case .description, .question, .colour, .icon, .position:
             // HabitDisplay's own rules, and its stored form (no text is null, never "").
-            guard let display = field.setting(value, in: .none), try display.validated() == display else {
+            guard let display = field.setting(value, in: HabitDisplay.none), try display.validated() == display else {
                 throw .invalid("habit \(field) is not a valid value")
             }
+        case .missAllowance, .openDay:
+            guard field.setting(value, in: StreakPolicy.Override.none) != nil else { throw .invalid("habit \(field) is not a valid value") }
         }
     }
 }
