@@ -8,7 +8,7 @@ import XCTest
 /// nothing.
 final class StreamingImportTests: StoreTestCase {
     static let habits = 20
-    static let entries = 200_000
+    static let entries = 100_000
     /// The first line of entry 1.
     static let firstEntryLine = 2 + habits
 

@@ -216,10 +216,11 @@ private struct JSONReader {
         var runStart = index
         func flushRun(_ reader: JSONReader, upTo end: Int, into text: inout String) throws(HabitError) {
             guard runStart < end else { return }
-            guard let chunk = String(validating: reader.bytes[runStart..<end], as: UTF8.self) else {
-                throw reader.error("invalid UTF-8 in string")
-            }
-            text += chunk
+            // Through a buffer pointer: the one specialized path (an array slice went
+            // through generic witnesses for every byte).
+            let chunk = reader.bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self) }
+            guard let chunk else { throw reader.error("invalid UTF-8 in string") }
+            if text.isEmpty { text = chunk } else { text += chunk }
         }
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
