@@ -263,9 +263,9 @@ extension Engine {
             for (index, item) in plan.habits.enumerated() { try writer.habit(item, id: Int64(index)) }
             for (index, item) in plan.entries.enumerated() {
                 try writer.entry(
-                    StoreDocument.EntryRecord(
+                    Entry(
                         id: Int64(index), habitId: Int64(item.habitIndex), day: item.day, kind: item.kind, value: item.value,
-                        recordedAtMs: item.recordedAtMs, source: item.source, undoes: nil, note: item.note, key: nil))
+                        recordedAtMs: item.recordedAtMs, source: item.source, undoes: nil, note: item.note), key: nil)
             }
         }
     }
@@ -334,11 +334,11 @@ extension Engine {
             }
         }
 
-        mutating func entry(_ record: StoreDocument.EntryRecord) throws(HabitError) {
+        mutating func entry(_ record: Entry, key: String?) throws(HabitError) {
             guard let habit = habits[record.habitId] else { throw .invalid("'habit_id' \(record.habitId) is not a habit listed before it") }
             let value = try ImportPlan.checkedValue(
                 kind: record.kind, value: record.value, day: record.day, recordedAtMs: record.recordedAtMs, note: record.note,
-                key: record.key, undoes: record.undoes != nil, habit: habit.spec)
+                key: key, undoes: record.undoes != nil, habit: habit.spec)
             var undoes: Int64?
             if let target = record.undoes {
                 guard let written = try store.importedEntry(documentId: target) else {
@@ -352,7 +352,7 @@ extension Engine {
                 }
                 undoes = written
             }
-            if let key = record.key, let holder = try store.entryId(forKey: key) {
+            if let key, let holder = try store.entryId(forKey: key) {
                 throw holder > lastEntryBefore
                     ? .conflict("key '\(key.prefix(200))' appears twice")
                     : .conflict("key '\(key.prefix(200))' already appended entry #\(holder) here")
@@ -363,7 +363,7 @@ extension Engine {
             guard try store.mapImportedEntry(documentId: record.id, entryId: written) else {
                 throw .invalid("entry id \(record.id) appears twice")
             }
-            if let key = record.key { try store.insertEntryKey(key, entryId: written) }
+            if let key { try store.insertEntryKey(key, entryId: written) }
             idsKept = idsKept && written == record.id
         }
 

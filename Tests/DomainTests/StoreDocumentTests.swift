@@ -41,11 +41,11 @@ final class StoreDocumentTests: XCTestCase {
             XCTAssertEqual(plan.habits.map(\.item.spec), habits.map(\.spec))
             XCTAssertEqual(plan.habits.map(\.id), [7])
             XCTAssertEqual(plan.habits[0].item.versions, habits[0].versions, "every version's settings travel")
-            XCTAssertEqual(plan.entries.map(\.kind), [.amount, .total, .undo])
-            XCTAssertEqual(plan.entries.map(\.id), [3, 4, 9])
-            XCTAssertEqual(plan.entries.map(\.habitId), [7, 7, 7])
-            XCTAssertEqual(plan.entries[2].undoes, 3, "the document's ids, as written")
-            XCTAssertEqual(plan.entries[0].note, "a \"quote\"")
+            XCTAssertEqual(plan.entries.map(\.entry.kind), [.amount, .total, .undo])
+            XCTAssertEqual(plan.entries.map(\.entry.id), [3, 4, 9])
+            XCTAssertEqual(plan.entries.map(\.entry.habitId), [7, 7, 7])
+            XCTAssertEqual(plan.entries[2].entry.undoes, 3, "the document's ids, as written")
+            XCTAssertEqual(plan.entries[0].entry.note, "a \"quote\"")
         }
     }
 

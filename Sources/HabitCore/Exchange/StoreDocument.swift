@@ -256,38 +256,6 @@ package enum StoreDocument {
 
     // MARK: Reading
 
-    /// An entry as a document gives it: its habit and the entry it undoes named by
-    /// the document's own ids.
-    package struct EntryRecord: Equatable, Sendable {
-        package var id: Int64
-        package var habitId: Int64
-        package var day: Int32
-        package var kind: EntryKind
-        package var value: Double
-        package var recordedAtMs: Int64
-        package var source: EntrySource
-        package var undoes: Int64?
-        package var note: String?
-        /// The retry key the entry was appended with, if any.
-        package var key: String?
-
-        package init(
-            id: Int64, habitId: Int64, day: Int32, kind: EntryKind, value: Double, recordedAtMs: Int64, source: EntrySource,
-            undoes: Int64?, note: String?, key: String?
-        ) {
-            self.id = id
-            self.habitId = habitId
-            self.day = day
-            self.kind = kind
-            self.value = value
-            self.recordedAtMs = recordedAtMs
-            self.source = source
-            self.undoes = undoes
-            self.note = note
-            self.key = key
-        }
-    }
-
     /// Takes a document's records in order as they are read, each parsed and checked on
     /// its own: what a record must agree with among the ones before it (ids, names,
     /// undo targets, keys) is the sink's to check, as it holds them (an import writes
@@ -295,7 +263,9 @@ package enum StoreDocument {
     package protocol Sink {
         mutating func header(_ settings: Settings) throws(HabitError)
         mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) throws(HabitError)
-        mutating func entry(_ record: EntryRecord) throws(HabitError)
+        /// An entry as the document gives it: its id, its habit's and the one it undoes
+        /// are the document's; key: the retry key it was appended with, if any.
+        mutating func entry(_ entry: Entry, key: String?) throws(HabitError)
         /// A row of another table, checked by the store when written back.
         mutating func row(table: String, _ row: JSON) throws(HabitError)
     }
@@ -313,7 +283,7 @@ package enum StoreDocument {
                 do throws(HabitError) { try RecordReader.habit(habit, into: &sink) } catch { throw error.prefixed("habits[\(i)]") }
             }
             for (i, entry) in entries.enumerated() {
-                do throws(HabitError) { try sink.entry(try RecordReader.entry(entry)) } catch { throw error.prefixed("entries[\(i)]") }
+                do throws(HabitError) { try RecordReader.entry(entry, into: &sink) } catch { throw error.prefixed("entries[\(i)]") }
             }
             if let tables = try document.optionalObject("tables"), case .object(let members) = tables {
                 for (name, rows) in members {
@@ -357,7 +327,7 @@ package enum StoreDocument {
                 switch type {
                 case "header" where !sawHeader: try sink.header(try RecordReader.header(record)); sawHeader = true
                 case "habit" where sawHeader: try RecordReader.habit(record, into: &sink)
-                case "entry" where sawHeader: try sink.entry(try RecordReader.entry(record))
+                case "entry" where sawHeader: try RecordReader.entry(record, into: &sink)
                 case "row" where sawHeader:
                     guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
                     try sink.row(table: try record.string("table"), row)
@@ -385,14 +355,14 @@ package enum StoreDocument {
     package struct Records: Sink {
         package var settings: Settings?
         package var habits: [(id: Int64, item: ImportPlan.HabitItem)] = []
-        package var entries: [EntryRecord] = []
+        package var entries: [(entry: Entry, key: String?)] = []
         package var rows: [(table: String, row: JSON)] = []
 
         package init() {}
 
         package mutating func header(_ settings: Settings) { self.settings = settings }
         package mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) { habits.append((id, item)) }
-        package mutating func entry(_ record: EntryRecord) { entries.append(record) }
+        package mutating func entry(_ entry: Entry, key: String?) { entries.append((entry, key)) }
         package mutating func row(table: String, _ row: JSON) { rows.append((table, row)) }
     }
 
@@ -503,12 +473,13 @@ package enum StoreDocument {
             try sink.habit(item, id: id)
         }
 
-        static func entry(_ record: JSON) throws(HabitError) -> EntryRecord {
-            EntryRecord(
+        static func entry<S: Sink>(_ record: JSON, into sink: inout S) throws(HabitError) {
+            let entry = Entry(
                 id: try record.int("id"), habitId: try record.int("habit_id"), day: try CivilDate.parseDay(try record.string("date")),
                 kind: try EntryKind(name: try record.string("kind")), value: try record.number("value"),
                 recordedAtMs: try record.int("recorded_at_ms"), source: try EntrySource(name: try record.string("source")),
-                undoes: try record.optionalInt("undoes"), note: try record.optionalString("note"), key: try record.optionalString("key"))
+                undoes: try record.optionalInt("undoes"), note: try record.optionalString("note"))
+            try sink.entry(entry, key: try record.optionalString("key"))
         }
     }
 }
