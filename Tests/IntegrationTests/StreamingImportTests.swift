@@ -96,10 +96,11 @@ final class StreamingImportTests: StoreTestCase {
         }
 
         // A bad record near the end: refused naming its line, the store as it was.
-        let near = Self.entries - 12  // an entry with no key, undo or note
+        let near = Self.firstEntryLine + Self.entries - 12  // the line of an amount entry
         var broken = lines
-        broken[Self.firstEntryLine + near - 2] = broken[Self.firstEntryLine + near - 2].replacingOccurrences(of: #""kind":"amount""#, with: #""kind":"sideways""#)
-        try refused(broken, HC_E_INVALID, "line \(Self.firstEntryLine + near - 1): ")
+        broken[near - 1] = broken[near - 1].replacingOccurrences(of: #""kind":"amount""#, with: #""kind":"sideways""#)
+        XCTAssertNotEqual(broken, lines)
+        try refused(broken, HC_E_INVALID, "line \(near): ")
 
         // A cancel halfway through: nothing written.
         let cancelled = try open("cancelled.db")
