@@ -216,9 +216,14 @@ private struct JSONReader {
         var runStart = index
         func flushRun(_ reader: JSONReader, upTo end: Int, into text: inout String) throws(HabitError) {
             guard runStart < end else { return }
-            // Through a buffer pointer: the one specialized path (an array slice went
-            // through generic witnesses for every byte).
-            let chunk = reader.bytes.withUnsafeBufferPointer { String(validating: UnsafeBufferPointer(rebasing: $0[runStart..<end]), as: UTF8.self) }
+            // Through a buffer pointer (an array slice went through generic witnesses for
+            // every byte); ASCII, most of a document, needs no validating (which looks up
+            // generic metadata on every call).
+            let chunk = reader.bytes.withUnsafeBufferPointer { (all) -> String? in
+                let run = UnsafeBufferPointer(rebasing: all[runStart..<end])
+                if run.allSatisfy({ $0 < 0x80 }) { return String(decoding: run, as: UTF8.self) }
+                return String(validating: run, as: UTF8.self)
+            }
             guard let chunk else { throw reader.error("invalid UTF-8 in string") }
             if text.isEmpty { text = chunk } else { text += chunk }
         }
