@@ -190,8 +190,9 @@ at a time and writes each record as read inside the one transaction (all or noth
 what the transaction wrote before it (the document's entry ids mapped to the written ones in a temporary
 table that spills to a temporary file; names, keys and undo targets read from the store): memory flat
 (~22 MB at 100k and at 1M), where stdin's in-memory import grows with the text it holds. Its speed is far
-from issue 42's 200,000 entries/s (callgrind of habitctl import, release: ~100 K instructions an entry):
-~47 K is SQLite writing the entry with its four indexes, its op in the op log with the change log's
-trigger row and the clock, ~10 K logging the op in Swift (the op sync carries for every entry), ~4 K the
-id map, the rest parsing the JSON line. Both draw a progress line when stderr is a terminal.
+from issue 42's 200,000 entries/s (~35,000 here; callgrind of habitctl import, release: ~103 K
+instructions an entry): ~54 K is SQLite (the entry with its four indexes ~16 K, its op in the op log with
+the change log's trigger row ~23 K, the clock ~5 K, the id map ~4 K), ~13 K logging the op in Swift (the
+op sync carries for every entry), ~26 K parsing the JSON line and ~5 K reading its fields. Both draw a
+progress line when stderr is a terminal.
 NOTES
