@@ -210,12 +210,47 @@ extension Engine {
                 else {
                     throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
                 }
-                try StoreDocument.read(text, layout: .json, into: &writer)
+                var paced = JSONProgress(writer: writer, gate: gate, bytes: size)
+                try StoreDocument.read(text, layout: .json, into: &paced)
+                (writer, gate) = (paced.writer, paced.gate)
             } else {
                 try lines.finish()
             }
         }
         gate.finish()
+    }
+
+    /// A JSON document's records handed on to the writer: read whole, its bytes say
+    /// nothing of how far the writing is, so progress moves by habits and entries written.
+    private struct JSONProgress: StoreDocument.Sink {
+        var writer: DocumentWriter
+        var gate: ProgressGate
+        let bytes: Int64
+        private var expected = 1
+        private var written = 0
+
+        init(writer: DocumentWriter, gate: ProgressGate, bytes: Int64) {
+            self.writer = writer
+            self.gate = gate
+            self.bytes = bytes
+        }
+
+        mutating func expect(records: Int) { expected = max(1, records) }
+        mutating func header(_ settings: StoreDocument.Settings) throws(HabitError) { try writer.header(settings) }
+        mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) throws(HabitError) {
+            try writer.habit(item, id: id)
+            try advance()
+        }
+        mutating func entry(_ entry: Entry, key: String?) throws(HabitError) {
+            try writer.entry(entry, key: key)
+            try advance()
+        }
+        mutating func row(table: String, _ row: JSON) throws(HabitError) { try writer.row(table: table, row) }
+
+        private mutating func advance() throws(HabitError) {
+            written += 1
+            try gate.advance(to: Int64(Double(bytes) * Double(min(written, expected)) / Double(expected)))
+        }
     }
 
     /// Runs body with a writer of a store document's records inside one transaction.
@@ -366,6 +401,8 @@ extension Engine {
             if let key { try store.insertEntryKey(key, entryId: written) }
             idsKept = idsKept && written == record.id
         }
+
+        mutating func expect(records: Int) {}
 
         mutating func row(table: String, _ row: JSON) throws(HabitError) {
             guard restoring else { return }

@@ -268,6 +268,8 @@ package enum StoreDocument {
         mutating func entry(_ entry: Entry, key: String?) throws(HabitError)
         /// A row of another table, checked by the store when written back.
         mutating func row(table: String, _ row: JSON) throws(HabitError)
+        /// A JSON document's count of habits and entries, once it is parsed (before them).
+        mutating func expect(records: Int) throws(HabitError)
     }
 
     /// Reads a whole document into sink. Errors name the line (JSON Lines) or the
@@ -279,6 +281,7 @@ package enum StoreDocument {
             try sink.header(try RecordReader.header(document))
             let habits = try document.array("habits")
             let entries = try document.array("entries")
+            try sink.expect(records: habits.count + entries.count)
             for (i, habit) in habits.enumerated() {
                 do throws(HabitError) { try RecordReader.habit(habit, into: &sink) } catch { throw error.prefixed("habits[\(i)]") }
             }
@@ -364,6 +367,7 @@ package enum StoreDocument {
         package mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) { habits.append((id, item)) }
         package mutating func entry(_ entry: Entry, key: String?) { entries.append((entry, key)) }
         package mutating func row(table: String, _ row: JSON) { rows.append((table, row)) }
+        package mutating func expect(records: Int) {}
     }
 
     package static func decode(_ text: String, layout: Layout) throws(HabitError) -> Records {
