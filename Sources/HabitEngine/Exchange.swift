@@ -402,8 +402,6 @@ extension Engine {
             idsKept = idsKept && written == record.id
         }
 
-        mutating func expect(records: Int) {}
-
         mutating func row(table: String, _ row: JSON) throws(HabitError) {
             guard restoring else { return }
             if !restoredRows {

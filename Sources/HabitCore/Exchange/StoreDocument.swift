@@ -367,7 +367,6 @@ package enum StoreDocument {
         package mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) { habits.append((id, item)) }
         package mutating func entry(_ entry: Entry, key: String?) { entries.append((entry, key)) }
         package mutating func row(table: String, _ row: JSON) { rows.append((table, row)) }
-        package mutating func expect(records: Int) {}
     }
 
     package static func decode(_ text: String, layout: Layout) throws(HabitError) -> Records {
@@ -486,4 +485,9 @@ package enum StoreDocument {
             try sink.entry(entry, key: try record.optionalString("key"))
         }
     }
+}
+
+extension StoreDocument.Sink {
+    /// Most sinks have no use for the count.
+    package mutating func expect(records: Int) {}
 }
