@@ -186,9 +186,13 @@ list builds each habit's whole history to judge one day (about 1 M instructions 
 every habit's days. Export and import are linear in entries. Export through a file (--output) writes
 record by record from one snapshot: memory flat (~18 MB at 100k and at 1M; one 64 KiB piece and one
 entry at a time), where stdout's in-memory text grows (~0.45 KB an entry). Import of a file reads a line
-at a time but still checks the whole document before writing anything (all or nothing, each record
-against the ones before it): the checked records (~0.28 KB an entry: the plan's items, the id map, their
-arrays' doubling) are held until written, so its peak grows, at 0.4x of the in-memory path's (which also
-holds the text). Flat import memory needs records written as read inside the one transaction, checked
-against the store instead of the plan. Both draw a progress line when stderr is a terminal.
+at a time and writes each record as read inside the one transaction (all or nothing), checked against
+what the transaction wrote before it (the document's entry ids mapped to the written ones in a temporary
+table that spills to a temporary file; names, keys and undo targets read from the store): memory flat
+(~22 MB at 100k and at 1M), where stdin's in-memory import grows with the text it holds. Its speed is far
+from issue 42's 200,000 entries/s (~35,000 here; callgrind of habitctl import, release: ~103 K
+instructions an entry): ~54 K is SQLite (the entry with its four indexes ~16 K, its op in the op log with
+the change log's trigger row ~23 K, the clock ~5 K, the id map ~4 K), ~13 K logging the op in Swift (the
+op sync carries for every entry), ~26 K parsing the JSON line and ~5 K reading its fields. Both draw a
+progress line when stderr is a terminal.
 NOTES

@@ -367,11 +367,10 @@ int32_t hc_store_export_file(hc_store *store, const char *path, int32_t format, 
 
 /* hc_store_import of a file's text: the same checks, the same messages
  * naming the line or element, the same store, all or nothing in one transaction.
- * JSON Lines are read a line at a time, so the text is never whole in memory (the
- * checked records are, until written); a JSON document (HC_FORMAT_JSON, or what
- * HC_FORMAT_DETECT finds) is read whole. progress (NULL: none) counts twice the
- * file's size in bytes: the first half read and checked, the second written; a
- * cancel writes nothing. Codes: HC_E_INVALID (NULL or empty path, not a regular file, bad
+ * JSON Lines are read a line at a time and each record written as read, so memory
+ * stays flat however large the file; a JSON document (HC_FORMAT_JSON, or what
+ * HC_FORMAT_DETECT finds) is read whole. progress (NULL: none) counts the file's
+ * size in bytes, done as read; a cancel writes nothing. Codes: HC_E_INVALID (NULL or empty path, not a regular file, bad
  * format, a bad record), HC_E_NOT_FOUND (no such file).
  * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_TOO_NEW HC_E_MISUSE HC_E_READONLY HC_E_CANCELLED */
 int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, hc_transfer_progress progress,

@@ -87,7 +87,7 @@ extension Engine {
                 var rows = try store.tableRows(name)
                 // The header carries these: once is enough, and a store that never set them reads the same.
                 if name == "settings" { rows.removeAll { if case .string(let key)? = $0["key"] { Self.headerSettings.contains(key) } else { false } } }
-                return ImportPlan.Table(name: name, rows: rows)
+                return StoreDocument.Table(name: name, rows: rows)
             }.filter { !$0.rows.isEmpty }
             var gate = ProgressGate(
                 progress,
@@ -170,53 +170,99 @@ extension Engine {
         }
     }
 
-    /// layout nil: read from the content (StoreDocument.detectLayout).
+    /// layout nil: read from the content (StoreDocument.detectLayout). Each record is
+    /// written as read, in one transaction: all of it or none.
     package func importDocument(_ text: String, layout: StoreDocument.Layout?) throws(HabitError) {
-        try apply(try StoreDocument.decode(text, layout: layout ?? StoreDocument.detectLayout(text)))
+        try importing { (writer) throws(HabitError) in
+            try StoreDocument.read(text, layout: layout ?? StoreDocument.detectLayout(text), into: &writer)
+        }
     }
 
     /// An import from a file, as importDocument would read its text. JSON Lines are read
-    /// a line at a time (the text is never whole in memory; the checked plan is); a JSON
-    /// document is read whole. progress counts twice the file's bytes: the first half
-    /// read and checked, the second written.
+    /// a line at a time and each record written as read, so memory stays flat however
+    /// large the file; a JSON document is read whole. progress counts the file's bytes
+    /// read; a cancel rolls back what was written.
     package func importFile(path: String, layout: StoreDocument.Layout?, progress: TransferProgress?) throws(HabitError) {
         guard !path.isEmpty else { throw .invalid("path is empty") }
         let file: LineReader
         do throws(LineReader.Failure) { file = try LineReader(path: path, maxLineBytes: JSON.maxBytes) } catch { throw Self.fileError(error, path) }
         let size = file.size
-        var gate = ProgressGate(progress, total: size.multipliedReportingOverflow(by: 2).overflow ? size : size * 2)
+        var gate = ProgressGate(progress, total: size)
         try gate.start()
-        var lines = StoreDocument.LinesReader()
-        var resolved = layout
-        func nextLine() throws(HabitError) -> ArraySlice<UInt8>? {
-            do throws(LineReader.Failure) { return try file.next() } catch { throw Self.fileError(error, path) }
-        }
-        while let line = try nextLine() {
-            if resolved == nil, !StoreDocument.LinesReader.isBlank(line) {
-                resolved = StoreDocument.detectLayout(String(decoding: line, as: UTF8.self))
+        try importing { (writer) throws(HabitError) in
+            var lines = StoreDocument.LinesReader()
+            var resolved = layout
+            func nextLine() throws(HabitError) -> ArraySlice<UInt8>? {
+                do throws(LineReader.Failure) { return try file.next() } catch { throw Self.fileError(error, path) }
             }
-            if resolved == .json { break }
-            try lines.line(line)
-            try gate.advance(to: file.consumed)
-        }
-        let plan: ImportPlan
-        if resolved == .json {
-            // One document: no record boundary to stop at, so it is read whole.
-            guard case .success(let bytes) = WholeFile.read(path, maxBytes: JSON.maxBytes),
-                let text = String(validating: bytes, as: UTF8.self)
-            else {
-                throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
+            while let line = try nextLine() {
+                if resolved == nil, !StoreDocument.LinesReader.isBlank(line) {
+                    resolved = StoreDocument.detectLayout(String(decoding: line, as: UTF8.self))
+                }
+                if resolved == .json { break }
+                try lines.line(line, into: &writer)
+                try gate.advance(to: file.consumed)
             }
-            plan = try StoreDocument.decode(text, layout: .json)
-        } else {
-            plan = try lines.finish()
-        }
-        try gate.advance(to: size)
-        let entries = max(1, plan.entries.count)
-        try apply(plan) { (written) throws(HabitError) in
-            try gate.advance(to: size + Int64(Double(size) * Double(written) / Double(entries)))
+            if resolved == .json {
+                // One document: no record boundary to stop at, so it is read whole.
+                guard case .success(let bytes) = WholeFile.read(path, maxBytes: JSON.maxBytes),
+                    let text = String(validating: bytes, as: UTF8.self)
+                else {
+                    throw .invalid("\(path.prefix(300)) cannot be read as one UTF-8 JSON document of at most \(JSON.maxBytes) bytes")
+                }
+                var paced = JSONProgress(writer: writer, gate: gate, bytes: size)
+                try StoreDocument.read(text, layout: .json, into: &paced)
+                (writer, gate) = (paced.writer, paced.gate)
+            } else {
+                try lines.finish()
+            }
         }
         gate.finish()
+    }
+
+    /// A JSON document's records handed on to the writer: read whole, its bytes say
+    /// nothing of how far the writing is, so progress moves by habits and entries written.
+    private struct JSONProgress: StoreDocument.Sink {
+        var writer: DocumentWriter
+        var gate: ProgressGate
+        let bytes: Int64
+        private var expected = 1
+        private var written = 0
+
+        init(writer: DocumentWriter, gate: ProgressGate, bytes: Int64) {
+            self.writer = writer
+            self.gate = gate
+            self.bytes = bytes
+        }
+
+        mutating func expect(records: Int) { expected = max(1, records) }
+        mutating func header(_ settings: StoreDocument.Settings) throws(HabitError) { try writer.header(settings) }
+        mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) throws(HabitError) {
+            try writer.habit(item, id: id)
+            try advance()
+        }
+        mutating func entry(_ entry: Entry, key: String?) throws(HabitError) {
+            try writer.entry(entry, key: key)
+            try advance()
+        }
+        mutating func row(table: String, _ row: JSON) throws(HabitError) { try writer.row(table: table, row) }
+
+        private mutating func advance() throws(HabitError) {
+            written += 1
+            try gate.advance(to: Int64(Double(bytes) * Double(min(written, expected)) / Double(expected)))
+        }
+    }
+
+    /// Runs body with a writer of a store document's records inside one transaction.
+    private func importing(_ body: (inout DocumentWriter) throws(HabitError) -> Void) throws(HabitError) {
+        defer { caches.histories.drop() }
+        try store.atomically { () throws(HabitError) in
+            try store.beginImportedEntries()
+            var writer = try DocumentWriter(engine: self)
+            try body(&writer)
+            try writer.finish()
+            try store.endImportedEntries()
+        }
     }
 
     /// Loop's zip as Loop hands it to its users: every file must be UTF-8 text.
@@ -245,71 +291,151 @@ extension Engine {
         try apply(try LoopCSV.plan(habitsCSV: habitsCSV, checkmarksCSV: checkmarksCSV, today: today(), nowMs: now()))
     }
 
-    /// Writes a checked plan in one transaction: all of it or none.
-    /// written: called after each entry with the count written so far.
-    private func apply(_ plan: ImportPlan, written: ((Int) throws(HabitError) -> Void)? = nil) throws(HabitError) {
-        defer { caches.histories.drop() }
-        try store.atomically { () throws(HabitError) in
-            // The header's zone must be one hc_store_set_timezone takes, used or not.
-            if let settings = plan.settings {
-                do throws(HabitError) { _ = try ZoneDatabase.load(settings.timezone) } catch { throw error.prefixed("the header") }
-            }
-            // A store that has no habits yet takes the settings of the one exported, and
-            // a whole export's other tables: a restore. Merging into a store with habits
-            // adds habits and entries only (the other rows name ids of the exported store).
-            let restoring = try store.habits(includeArchived: true).isEmpty
-            if let settings = plan.settings, restoring {
-                // The synced settings only where they differ from the store's: a default
-                // written out would be a setting the exported store never had, and sync
-                // would carry it to other devices as a fresh choice.
-                if settings.timezone != (try timezoneName()) { try setTimezone(settings.timezone) }
-                if settings.dayStartMinutes != (try dayStart()) { try setDayStart(settings.dayStartMinutes) }
-                if let weekStart = settings.weekStart, weekStart != (try self.weekStart()) { try setWeekStart(Int32(weekStart)) }
-                if let policy = settings.streakPolicy { try writeStoreStreakPolicy(policy) }
-                if let bounds = settings.routineBounds { try setRoutineBounds(bounds) }
-            }
-            var habitIds: [Int64] = []
-            for (index, item) in plan.habits.enumerated() {
-                do throws(HabitError) {
-                    if item.archivedDay == nil { try requireNameFree(item.spec.name, except: nil) }
-                    let id = try store.insertHabit(
-                        item.spec, versions: item.versions, archivedDay: item.archivedDay,
-                        createdAtMs: item.createdAtMs)
-                    if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: id, item.streakPolicy) }
-                    for settings in item.reminders {
-                        let ruleId = try store.insertReminderRule(habitId: id, createdAtMs: item.createdAtMs)
-                        try store.setReminderVersion(ruleId: ruleId, fromDay: item.spec.startDay, settings: try settings.validated())
-                        caches.reminders.drop()
-                    }
-                    habitIds.append(id)
-                } catch {
-                    throw error.prefixed("habit \(index + 1) '\(item.spec.name)'")
-                }
-            }
-            var entryIds: [Int64] = []
-            entryIds.reserveCapacity(plan.entries.count)
+    /// Writes a checked plan in one transaction, through the writer a document's
+    /// records go through (the plan's positions standing for a document's ids).
+    private func apply(_ plan: ImportPlan) throws(HabitError) {
+        try importing { (writer) throws(HabitError) in
+            for (index, item) in plan.habits.enumerated() { try writer.habit(item, id: Int64(index)) }
             for (index, item) in plan.entries.enumerated() {
-                let id = try store.insertEntry(
-                    habitId: habitIds[item.habitIndex], day: item.day, kind: item.kind, value: item.value,
-                    recordedAtMs: item.recordedAtMs, source: item.source, undoes: item.undoesIndex.map { entryIds[$0] }, note: item.note)
-                if let key = item.key {
-                    if let existing = try store.entryId(forKey: key) {
-                        throw HabitError.conflict("entry \(index + 1): key '\(key.prefix(200))' already appended entry #\(existing) here")
-                    }
-                    try store.insertEntryKey(key, entryId: id)
-                }
-                entryIds.append(id)
-                try written?(entryIds.count)
+                try writer.entry(
+                    Entry(
+                        id: Int64(index), habitId: Int64(item.habitIndex), day: item.day, kind: item.kind, value: item.value,
+                        recordedAtMs: item.recordedAtMs, source: item.source, undoes: nil, note: item.note), key: nil)
             }
-            if restoring && !plan.tables.isEmpty {
-                guard habitIds == plan.habitIds, entryIds == plan.entryIds else {
+        }
+    }
+
+    /// Writes a store document's records as they are read, inside the import's
+    /// transaction, each checked against what the store holds (the records written
+    /// before it included), so that only a few habits' worth is ever held.
+    private struct DocumentWriter: StoreDocument.Sink {
+        private let engine: Engine
+        private var store: Store { engine.store }
+        /// A store that has no habits yet takes the settings of the one exported, and a
+        /// whole export's other tables: a restore. Merging into a store with habits adds
+        /// habits and entries only (the other rows name ids of the exported store).
+        private let restoring: Bool
+        /// A retry key held by an entry after this one was written by this import.
+        private let lastEntryBefore: Int64
+        /// The document's habit ids: the habit written for each, and its settings.
+        private var habits: [Int64: (id: Int64, spec: HabitSpec)] = [:]
+        private var activeNames = Set<String>()
+        /// Every habit and entry written under the document's own id: the other tables'
+        /// rows name those ids, so a restore of them needs it.
+        private var idsKept = true
+        /// Rows of the table being restored, written a batch at a time.
+        private var rows: (table: String, pending: [JSON], written: Int)?
+        private var restoredRows = false
+
+        init(engine: Engine) throws(HabitError) {
+            self.engine = engine
+            restoring = try engine.store.habits(includeArchived: true).isEmpty
+            lastEntryBefore = try engine.store.lastEntryId()
+        }
+
+        mutating func header(_ settings: StoreDocument.Settings) throws(HabitError) {
+            // The header's zone must be one hc_store_set_timezone takes, used or not.
+            do throws(HabitError) { _ = try ZoneDatabase.load(settings.timezone) } catch { throw error.prefixed("the header") }
+            guard restoring else { return }
+            // The synced settings only where they differ from the store's: a default
+            // written out would be a setting the exported store never had, and sync
+            // would carry it to other devices as a fresh choice.
+            if settings.timezone != (try engine.timezoneName()) { try engine.setTimezone(settings.timezone) }
+            if settings.dayStartMinutes != (try engine.dayStart()) { try engine.setDayStart(settings.dayStartMinutes) }
+            if let weekStart = settings.weekStart, weekStart != (try engine.weekStart()) { try engine.setWeekStart(Int32(weekStart)) }
+            if let policy = settings.streakPolicy { try engine.writeStoreStreakPolicy(policy) }
+            if let bounds = settings.routineBounds { try engine.setRoutineBounds(bounds) }
+        }
+
+        mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) throws(HabitError) {
+            guard habits[id] == nil else { throw .invalid("habit id \(id) appears twice") }
+            let number = habits.count + 1
+            if item.archivedDay == nil, !activeNames.insert(HabitName.key(item.spec.name)).inserted {
+                throw .conflict("habit \(number): the name '\(item.spec.name)' appears twice")
+            }
+            do throws(HabitError) {
+                if item.archivedDay == nil { try engine.requireNameFree(item.spec.name, except: nil) }
+                let written = try store.insertHabit(item.spec, versions: item.versions, archivedDay: item.archivedDay, createdAtMs: item.createdAtMs)
+                if item.streakPolicy != .none { try store.setHabitStreakPolicy(habitId: written, item.streakPolicy) }
+                for settings in item.reminders {
+                    let ruleId = try store.insertReminderRule(habitId: written, createdAtMs: item.createdAtMs)
+                    try store.setReminderVersion(ruleId: ruleId, fromDay: item.spec.startDay, settings: try settings.validated())
+                    engine.caches.reminders.drop()
+                }
+                habits[id] = (written, item.spec)
+                idsKept = idsKept && written == id
+            } catch {
+                throw error.prefixed("habit \(number) '\(item.spec.name)'")
+            }
+        }
+
+        mutating func entry(_ record: Entry, key: String?) throws(HabitError) {
+            guard let habit = habits[record.habitId] else { throw .invalid("'habit_id' \(record.habitId) is not a habit listed before it") }
+            let value = try ImportPlan.checkedValue(
+                kind: record.kind, value: record.value, day: record.day, recordedAtMs: record.recordedAtMs, note: record.note,
+                key: key, undoes: record.undoes != nil, habit: habit.spec)
+            var undoes: Int64?
+            if let target = record.undoes {
+                guard let written = try store.importedEntry(documentId: target) else {
+                    throw .invalid("'undoes' \(target) is not an entry listed before it")
+                }
+                guard let cancelled = try store.entry(id: written), cancelled.habitId == habit.id, cancelled.day == record.day else {
+                    throw .invalid("undo must have the habit and date of the entry it cancels")
+                }
+                guard cancelled.kind != .undo, try store.undoOf(entryId: written) == nil else {
+                    throw .conflict("entry is undone twice, or an undo is undone")
+                }
+                undoes = written
+            }
+            if let key, let holder = try store.entryId(forKey: key) {
+                throw holder > lastEntryBefore
+                    ? .conflict("key '\(key.prefix(200))' appears twice")
+                    : .conflict("key '\(key.prefix(200))' already appended entry #\(holder) here")
+            }
+            let written = try store.insertEntry(
+                habitId: habit.id, day: record.day, kind: record.kind, value: value, recordedAtMs: record.recordedAtMs,
+                source: record.source, undoes: undoes, note: record.note)
+            guard try store.mapImportedEntry(documentId: record.id, entryId: written) else {
+                throw .invalid("entry id \(record.id) appears twice")
+            }
+            if let key { try store.insertEntryKey(key, entryId: written) }
+            idsKept = idsKept && written == record.id
+        }
+
+        mutating func row(table: String, _ row: JSON) throws(HabitError) {
+            guard restoring else { return }
+            if !restoredRows {
+                guard idsKept else {
                     throw HabitError.conflict("a whole restore needs a new store: this one's habit or entry ids differ from the document's")
                 }
-                for table in plan.tables { try store.insertRows(table.name, table.rows) }
-                // Restored vacations and settings sync from here on, as this replica's records.
-                try store.logUnsyncedRecords(force: true)
-                dropCaches()
+                restoredRows = true
             }
+            if let held = rows, held.table != table {
+                try flushRows()
+                rows = nil
+            }
+            if rows == nil { rows = (table, [], 0) }
+            rows?.pending.append(row)
+            if (rows?.pending.count ?? 0) >= Self.rowBatch { try flushRows() }
+        }
+
+        private static let rowBatch = 512
+
+        /// Writes the rows held; the table's next rows follow them.
+        private mutating func flushRows() throws(HabitError) {
+            guard let held = rows, !held.pending.isEmpty else { return }
+            try store.insertRows(held.table, held.pending, first: held.written)
+            rows = (held.table, [], held.written + held.pending.count)
+        }
+
+        /// After the last record.
+        mutating func finish() throws(HabitError) {
+            try flushRows()
+            rows = nil
+            guard restoredRows else { return }
+            // Restored vacations and settings sync from here on, as this replica's records.
+            try store.logUnsyncedRecords(force: true)
+            engine.dropCaches()
         }
     }
 }

@@ -55,8 +55,8 @@ extension Store {
     }
 
     /// Imports the store's own export from a file, all or nothing (hc_store_import_file):
-    /// as importText, with JSON Lines read a line at a time. progress gets (done, total)
-    /// in units of twice the file's bytes (read and checked, then written), on this
+    /// as importText, with JSON Lines read and written a line at a time. progress gets
+    /// (done, total) in the file's bytes (each record is written as read), on this
     /// thread, and cancels by returning true (nothing is written); a call on this store
     /// from inside it throws .misuse. Throws as importText,
     /// and .notFound (no such file), .cancelled.

@@ -66,6 +66,37 @@ extension Store {
         try statement.run()
     }
 
+    // MARK: An import's entry ids
+
+    /// Starts an import's map from a document's entry ids to the ones written, empty. It
+    /// is a temporary table (spilled to a temporary file as it grows, never whole in
+    /// memory), written inside the import's transaction and rolled back with it.
+    package func beginImportedEntries() throws(HabitError) {
+        try db.statement("CREATE TEMP TABLE IF NOT EXISTS imported_entries(document_id INTEGER PRIMARY KEY, entry_id INTEGER NOT NULL)").run()
+        try db.statement("DELETE FROM temp.imported_entries").run()
+    }
+
+    /// Maps a document's entry id to the entry written for it: false when the document
+    /// named that id before.
+    package func mapImportedEntry(documentId: Int64, entryId: Int64) throws(HabitError) -> Bool {
+        let statement = try db.statement("INSERT OR IGNORE INTO temp.imported_entries(document_id, entry_id) VALUES(?1, ?2)")
+        statement.bind(1, documentId)
+        statement.bind(2, entryId)
+        try statement.run()
+        return db.changes == 1
+    }
+
+    /// The entry written for a document's entry id, if the document named it before.
+    package func importedEntry(documentId: Int64) throws(HabitError) -> Int64? {
+        let statement = try db.statement("SELECT entry_id FROM temp.imported_entries WHERE document_id = ?1")
+        statement.bind(1, documentId)
+        return try statement.one { $0.int(0) }
+    }
+
+    package func endImportedEntries() throws(HabitError) {
+        try db.statement("DELETE FROM temp.imported_entries").run()
+    }
+
     package func entry(id: Int64) throws(HabitError) -> Entry? {
         let statement = try db.statement(text: "SELECT \(Store.entryColumns) FROM entries WHERE id = ?1")
         statement.bind(1, id)

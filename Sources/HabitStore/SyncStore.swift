@@ -211,7 +211,13 @@ extension Store {
                 }
                 try logDisplay(of: id, from: .none, to: habit.spec.display)
             }
-            for entry in try entries(habitId: nil, from: CivilDate.minDay, to: CivilDate.maxDay) where try globalId(.entry, entry.id) == nil {
+            // Only the ids of those without one are held: after a restore, whose entries
+            // were logged as written, none (all of them read made its peak grow with them).
+            let unlogged = try db.statement(
+                "SELECT id FROM entries e WHERE NOT EXISTS (SELECT 1 FROM sync_ops o WHERE o.kind = ?1 AND o.local_id = e.id) ORDER BY id")
+            unlogged.bind(1, SyncKind.entry.rawValue)
+            for id in try unlogged.all({ $0.int(0) }) {
+                guard let entry = try entry(id: id) else { continue }
                 try logEntry(entry)
             }
             for vacation in try vacations() where try globalId(.vacation, vacation.id) == nil {

@@ -62,16 +62,17 @@ extension Store {
 
     /// Writes rows back, ids and all (settings replace what the store has). Each row
     /// names only the table's own columns; SQLite's STRICT types and the foreign keys
-    /// (checked at commit: call inside a transaction) refuse the rest.
-    package func insertRows(_ table: String, _ rows: [JSON]) throws(HabitError) {
+    /// (checked at commit: call inside a transaction) refuse the rest. A table's rows
+    /// may come in several calls: `first` is the position of rows[0] among them.
+    package func insertRows(_ table: String, _ rows: [JSON], first: Int = 0) throws(HabitError) {
         guard Self.historyTables.contains(table) else { throw .invalid("'\(table.prefix(64))' is not a table a backup carries") }
         let info = try db.statement("SELECT name FROM pragma_table_info(?1)")
         info.bind(1, table)
         let columns = Set(try info.all { (s) throws(HabitError) -> String in s.text(0) ?? "" })
         try db.execute("PRAGMA defer_foreign_keys = ON")
         // What a new store starts with (its award catalogue) gives way to the document's.
-        if Self.replacedOnRestore.contains(table) { try db.execute("DELETE FROM \(table)") }
-        for (index, row) in rows.enumerated() {
+        if first == 0, Self.replacedOnRestore.contains(table) { try db.execute("DELETE FROM \(table)") }
+        for (index, row) in zip(first..., rows) {
             guard case .object(let all) = row else { throw .invalid("\(table)[\(index)] is not an object of columns") }
             for (name, _) in all where !columns.contains(name) {
                 throw .invalid("\(table)[\(index)]: '\(name.prefix(64))' is not a column of \(table)")

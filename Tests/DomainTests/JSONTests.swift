@@ -37,4 +37,11 @@ final class JSONTests: XCTestCase {
             }
         }
     }
+
+    func testStringsMixASCIIRunsEscapesAndOtherScripts() throws {
+        let text = #"["plain","caf\u00e9 é ☕ 😀","a\"b\\c\nd","x\ud83d\ude00y",""]"#
+        XCTAssertEqual(try JSON.parse(text), .array([.string("plain"), .string("café é ☕ 😀"), .string("a\"b\\c\nd"), .string("x😀y"), .string("")]))
+        XCTAssertThrowsError(try JSON.parse([0x22, 0x61, 0xC3, 0x22]), "a cut UTF-8 sequence")
+        XCTAssertThrowsError(try JSON.parse([0x22, 0x61, 0x5C, 0x6E, 0xFF, 0x22]), "a byte UTF-8 never has, after an escape")
+    }
 }

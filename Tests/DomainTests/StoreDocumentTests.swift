@@ -37,12 +37,15 @@ final class StoreDocumentTests: XCTestCase {
                 .init(
                     timezone: "Europe/Paris", dayStartMinutes: 180, weekStart: 0, streakPolicy: numu,
                     routineBounds: bounds))
-            XCTAssertEqual(plan.habits[0].streakPolicy, .init(missAllowance: 2, openDay: nil), "open day: the store's")
-            XCTAssertEqual(plan.habits.map(\.spec), habits.map(\.spec))
-            XCTAssertEqual(plan.habits[0].versions, habits[0].versions, "every version's settings travel")
-            XCTAssertEqual(plan.entries.map(\.kind), [.amount, .total, .undo])
-            XCTAssertEqual(plan.entries[2].undoesIndex, 0)
-            XCTAssertEqual(plan.entries[0].note, "a \"quote\"")
+            XCTAssertEqual(plan.habits[0].item.streakPolicy, .init(missAllowance: 2, openDay: nil), "open day: the store's")
+            XCTAssertEqual(plan.habits.map(\.item.spec), habits.map(\.spec))
+            XCTAssertEqual(plan.habits.map(\.id), [7])
+            XCTAssertEqual(plan.habits[0].item.versions, habits[0].versions, "every version's settings travel")
+            XCTAssertEqual(plan.entries.map(\.entry.kind), [.amount, .total, .undo])
+            XCTAssertEqual(plan.entries.map(\.entry.id), [3, 4, 9])
+            XCTAssertEqual(plan.entries.map(\.entry.habitId), [7, 7, 7])
+            XCTAssertEqual(plan.entries[2].entry.undoes, 3, "the document's ids, as written")
+            XCTAssertEqual(plan.entries[0].entry.note, "a \"quote\"")
         }
     }
 
@@ -60,7 +63,7 @@ final class StoreDocumentTests: XCTestCase {
         }
         let plan = try StoreDocument.decode(text, layout: .json)
         XCTAssertEqual(plan.settings, .init(timezone: "UTC", dayStartMinutes: 0))
-        XCTAssertEqual(plan.habits[0].streakPolicy, .none)
+        XCTAssertEqual(plan.habits[0].item.streakPolicy, .none)
         XCTAssertThrowsError(
             try StoreDocument.decode(
                 StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .json)
@@ -76,10 +79,10 @@ final class StoreDocumentTests: XCTestCase {
         XCTAssertThrowsError(try StoreDocument.decode(broken.joined(separator: "\n"), layout: .jsonLines)) { error in
             XCTAssertTrue((error as? HabitError)?.message.hasPrefix("line 4:") == true, "\(error)")
         }
-        var reordered = lines
-        reordered.swapAt(2, 4)  // the undo before the entry it cancels
-        XCTAssertThrowsError(try StoreDocument.decode(reordered.joined(separator: "\n"), layout: .jsonLines)) { error in
-            XCTAssertTrue((error as? HabitError)?.message.hasPrefix("line 3:") == true, "\(error)")
+        var headless = lines
+        headless.swapAt(0, 1)
+        XCTAssertThrowsError(try StoreDocument.decode(headless.joined(separator: "\n"), layout: .jsonLines)) { error in
+            XCTAssertEqual((error as? HabitError)?.message, "line 1: the first record must be the header")
         }
         let json = StoreDocument.encode(timezone: "UTC", dayStartMinutes: 0, habits: habits, entries: entries, layout: .json)
         XCTAssertThrowsError(try StoreDocument.decode(json.replacingOccurrences(of: "2024-", with: "2024-02-30x"), layout: .json))

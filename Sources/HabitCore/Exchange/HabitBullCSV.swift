@@ -75,9 +75,7 @@ package enum HabitBullCSV {
             }
         }
         plan.makeNamesUnique()
-        try plan.checkNames()
 
-        var undone = Set<Int>()
         for (index, name) in order.enumerated() {
             let numeric = plan.habits[index].spec.kind == .counter
             for (day, record) in (days[name] ?? [:]).sorted(by: { $0.key < $1.key }) where record.value > 0 {
@@ -85,7 +83,7 @@ package enum HabitBullCSV {
                     try plan.append(
                         .init(
                             habitIndex: index, day: day, kind: numeric ? .amount : .done, value: numeric ? record.value : 0,
-                            recordedAtMs: nowMs, source: .import, undoesIndex: nil, note: record.note), undone: &undone)
+                            recordedAtMs: nowMs, source: .import, note: record.note))
                 } catch {
                     throw error.prefixed("HabitBull CSV line \(record.line)")
                 }

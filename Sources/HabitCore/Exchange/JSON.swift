@@ -228,39 +228,47 @@ private struct JSONReader {
 
     private mutating func string() throws(HabitError) -> String {
         index += 1
-        var scalars = String.UnicodeScalarView()
+        // Runs between escapes are validated and appended whole: appended a scalar at a
+        // time, they cost most of an import's parsing.
+        var text = ""
         var runStart = index
-        func flushRun(_ reader: JSONReader, upTo end: Int, into view: inout String.UnicodeScalarView) throws(HabitError) {
+        func flushRun(_ reader: JSONReader, upTo end: Int, into text: inout String) throws(HabitError) {
             guard runStart < end else { return }
-            guard let chunk = String(validating: reader.bytes[runStart..<end], as: UTF8.self) else {
-                throw reader.error("invalid UTF-8 in string")
+            // Through a buffer pointer (an array slice went through generic witnesses for
+            // every byte); ASCII, most of a document, needs no validating (which looks up
+            // generic metadata on every call).
+            let chunk = reader.bytes.withUnsafeBufferPointer { (all) -> String? in
+                let run = UnsafeBufferPointer(rebasing: all[runStart..<end])
+                if run.allSatisfy({ $0 < 0x80 }) { return String(decoding: run, as: UTF8.self) }
+                return String(validating: run, as: UTF8.self)
             }
-            view.append(contentsOf: chunk.unicodeScalars)
+            guard let chunk else { throw reader.error("invalid UTF-8 in string") }
+            if text.isEmpty { text = chunk } else { text += chunk }
         }
         while true {
             guard index < bytes.count else { throw error("unterminated string") }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                try flushRun(self, upTo: index, into: &scalars)
+                try flushRun(self, upTo: index, into: &text)
                 index += 1
-                return String(scalars)
+                return text
             }
             if b < 0x20 { throw error("control character in string") }
             if b != UInt8(ascii: "\\") { index += 1; continue }
-            try flushRun(self, upTo: index, into: &scalars)
+            try flushRun(self, upTo: index, into: &text)
             index += 1
             guard index < bytes.count else { throw error("unterminated escape") }
             let escape = bytes[index]
             index += 1
             switch escape {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{8}")
-            case UInt8(ascii: "f"): scalars.append("\u{C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""): text.unicodeScalars.append("\"")
+            case UInt8(ascii: "\\"): text.unicodeScalars.append("\\")
+            case UInt8(ascii: "/"): text.unicodeScalars.append("/")
+            case UInt8(ascii: "b"): text.unicodeScalars.append("\u{8}")
+            case UInt8(ascii: "f"): text.unicodeScalars.append("\u{C}")
+            case UInt8(ascii: "n"): text.unicodeScalars.append("\n")
+            case UInt8(ascii: "r"): text.unicodeScalars.append("\r")
+            case UInt8(ascii: "t"): text.unicodeScalars.append("\t")
             case UInt8(ascii: "u"):
                 var code = try hex4()
                 if (0xD800...0xDBFF).contains(code) {
@@ -273,7 +281,7 @@ private struct JSONReader {
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw error("lone surrogate in string") }
-                scalars.append(scalar)
+                text.unicodeScalars.append(scalar)
             default:
                 throw error("unknown escape")
             }

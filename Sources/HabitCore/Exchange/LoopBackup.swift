@@ -170,9 +170,7 @@ package struct LoopBackup: Equatable, Sendable {
             }
         }
         plan.makeNamesUnique()
-        try plan.checkNames()
 
-        var undone = Set<Int>()
         var seen = Set<[Int64]>()
         var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
         for repetition in repetitions.sorted(by: { $0.id < $1.id }) {
@@ -196,7 +194,7 @@ package struct LoopBackup: Equatable, Sendable {
                 try plan.append(
                     .init(
                         habitIndex: index, day: day, kind: kind, value: value, recordedAtMs: nowMs,
-                        source: .import, undoesIndex: nil, note: note), undone: &undone)
+                        source: .import, note: note))
                 firstDay[index] = min(firstDay[index] ?? day, day)
             } catch {
                 throw error.prefixed("Repetitions row id \(repetition.id)")

@@ -66,7 +66,6 @@ package enum LoopCSV {
             }
         }
         plan.makeNamesUnique()
-        try plan.checkNames()
 
         let markRows = try rows(checkmarksCSV, file: "Checkmarks.csv")
         guard let markHeader = markRows.first, markHeader.first?.trimmed.lowercased() == "date" else {
@@ -96,7 +95,6 @@ package enum LoopCSV {
             piece += matched.width
             nextHabit = matched.habit + 1
         }
-        var undone = Set<Int>()
         var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
         for (offset, row) in markRows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
             do throws(HabitError) {
@@ -107,7 +105,7 @@ package enum LoopCSV {
                     try plan.append(
                         .init(
                             habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
-                            source: .import, undoesIndex: nil, note: note), undone: &undone)
+                            source: .import, note: note))
                     firstDay[habit] = min(firstDay[habit] ?? day, day)
                 }
             } catch {

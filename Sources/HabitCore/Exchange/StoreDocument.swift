@@ -12,6 +12,27 @@ package enum StoreDocument {
         case jsonLines = 2
     }
 
+    /// The header's settings: the store's zone, day start and rules.
+    package struct Settings: Equatable, Sendable {
+        package var timezone: String
+        package var dayStartMinutes: Int32
+        /// Absent from documents written before they were exported: the store keeps its own.
+        package var weekStart: Int? = nil
+        package var streakPolicy: StreakPolicy? = nil
+        package var routineBounds: RoutineBounds? = nil
+    }
+
+    /// A whole export's rows of another table, in the order written (a restore into an
+    /// empty store writes them back, ids and all).
+    package struct Table: Equatable, Sendable {
+        package var name: String
+        package var rows: [JSON]
+        package init(name: String, rows: [JSON]) {
+            self.name = name
+            self.rows = rows
+        }
+    }
+
     // MARK: Writing
 
     /// The store's rules that documents carry besides the zone and day start, and
@@ -38,7 +59,7 @@ package enum StoreDocument {
     package static func encode(
         timezone: String, dayStartMinutes: Int32, habits: [Habit], entries: [Entry],
         keys: [Int64: String] = [:], layout: Layout, rules: Rules = Rules(),
-        tables: [ImportPlan.Table] = []
+        tables: [Table] = []
     ) -> String {
         var writer = Writer(layout: layout, timezone: timezone, dayStartMinutes: dayStartMinutes, rules: rules)
         for habit in habits { writer.habit(habit) }
@@ -235,26 +256,42 @@ package enum StoreDocument {
 
     // MARK: Reading
 
-    /// Reads and checks a whole document. Errors name the line (JSON Lines) or
-    /// the element ("habits[2]", "entries[17]") at fault.
-    package static func decode(_ text: String, layout: Layout) throws(HabitError) -> ImportPlan {
-        var reader = PlanBuilder()
+    /// Takes a document's records in order as they are read, each parsed and checked on
+    /// its own: what a record must agree with among the ones before it (ids, names,
+    /// undo targets, keys) is the sink's to check, as it holds them (an import writes
+    /// each as read, so a file of any size is never whole in memory).
+    package protocol Sink {
+        mutating func header(_ settings: Settings) throws(HabitError)
+        mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) throws(HabitError)
+        /// An entry as the document gives it: its id, its habit's and the one it undoes
+        /// are the document's; key: the retry key it was appended with, if any.
+        mutating func entry(_ entry: Entry, key: String?) throws(HabitError)
+        /// A row of another table, checked by the store when written back.
+        mutating func row(table: String, _ row: JSON) throws(HabitError)
+        /// A JSON document's count of habits and entries, once it is parsed (before them).
+        mutating func expect(records: Int) throws(HabitError)
+    }
+
+    /// Reads a whole document into sink. Errors name the line (JSON Lines) or the
+    /// element ("habits[2]", "entries[17]") at fault.
+    package static func read<S: Sink>(_ text: String, layout: Layout, into sink: inout S) throws(HabitError) {
         switch layout {
         case .json:
             let document = try JSON.parse(text)
-            try reader.header(document)
+            try sink.header(try RecordReader.header(document))
             let habits = try document.array("habits")
             let entries = try document.array("entries")
+            try sink.expect(records: habits.count + entries.count)
             for (i, habit) in habits.enumerated() {
-                do throws(HabitError) { try reader.habit(habit) } catch { throw error.prefixed("habits[\(i)]") }
+                do throws(HabitError) { try RecordReader.habit(habit, into: &sink) } catch { throw error.prefixed("habits[\(i)]") }
             }
             for (i, entry) in entries.enumerated() {
-                do throws(HabitError) { try reader.entry(entry) } catch { throw error.prefixed("entries[\(i)]") }
+                do throws(HabitError) { try RecordReader.entry(entry, into: &sink) } catch { throw error.prefixed("entries[\(i)]") }
             }
             if let tables = try document.optionalObject("tables"), case .object(let members) = tables {
                 for (name, rows) in members {
                     guard case .array(let list) = rows else { throw .invalid("tables.\(name.prefix(64)) must be an array of rows") }
-                    for row in list { reader.row(table: name, row) }
+                    for row in list { try sink.row(table: name, row) }
                 }
             }
         case .jsonLines:
@@ -264,42 +301,39 @@ package enum StoreDocument {
             while true {
                 // Each line copied on its own: the text is not held twice.
                 let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.endIndex
-                try lines.line(ArraySlice(bytes[start..<end]))
+                try lines.line(ArraySlice(bytes[start..<end]), into: &sink)
                 guard end < bytes.endIndex else { break }
                 start = bytes.index(after: end)
             }
-            return try lines.finish()
+            try lines.finish()
         }
-        try reader.plan.checkNames()
-        return reader.plan
     }
 
     /// Reads a JSON Lines document a line at a time, so a file need never be whole in
-    /// memory: the one reader of the layout (decode drives it over a text, an import
+    /// memory: the one reader of the layout (read drives it over a text, an import
     /// from a file over the lines it reads). Errors name the line.
     package struct LinesReader {
-        private var reader = PlanBuilder()
         private var lineNumber = 0
         private var sawHeader = false
 
         package init() {}
 
-        /// The next line's bytes, without its "\n".
+        /// The next line's bytes, without its "\n", its record handed to sink.
         /// (Concrete bytes, not a generic collection: a generic call from another module
         /// would go through witnesses for every byte.)
-        package mutating func line(_ line: ArraySlice<UInt8>) throws(HabitError) {
+        package mutating func line<S: Sink>(_ line: ArraySlice<UInt8>, into sink: inout S) throws(HabitError) {
             lineNumber += 1
             if Self.isBlank(line) { return }
             do throws(HabitError) {
                 let record = try JSON.parse(Array(line))
                 let type = try record.string("type")
                 switch type {
-                case "header" where !sawHeader: try reader.header(record); sawHeader = true
-                case "habit" where sawHeader: try reader.habit(record)
-                case "entry" where sawHeader: try reader.entry(record)
+                case "header" where !sawHeader: try sink.header(try RecordReader.header(record)); sawHeader = true
+                case "habit" where sawHeader: try RecordReader.habit(record, into: &sink)
+                case "entry" where sawHeader: try RecordReader.entry(record, into: &sink)
                 case "row" where sawHeader:
                     guard let row = record["row"] else { throw HabitError.invalid("a row record needs 'row'") }
-                    reader.row(table: try record.string("table"), row)
+                    try sink.row(table: try record.string("table"), row)
                 default: throw HabitError.invalid(sawHeader ? "unexpected record type '\(type.prefix(20))'" : "the first record must be the header")
                 }
             } catch {
@@ -313,30 +347,37 @@ package enum StoreDocument {
             line.allSatisfy { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\r") || $0 == UInt8(ascii: "\t") }
         }
 
-        /// The whole document, checked.
-        package func finish() throws(HabitError) -> ImportPlan {
+        /// The end of the document: it had a header.
+        package func finish() throws(HabitError) {
             guard sawHeader else { throw .invalid("no header line") }
-            try reader.plan.checkNames()
-            return reader.plan
         }
     }
 
-    private struct PlanBuilder {
-        var plan = ImportPlan()
-        var habitIndexById: [Int64: Int] = [:]
-        var entryIndexById: [Int64: Int] = [:]
-        var undone = Set<Int>()
+    /// A document's records as read, none checked against another (the sink that
+    /// writes them does that): what tests and the fuzzer read a text into.
+    package struct Records: Sink {
+        package var settings: Settings?
+        package var habits: [(id: Int64, item: ImportPlan.HabitItem)] = []
+        package var entries: [(entry: Entry, key: String?)] = []
+        package var rows: [(table: String, row: JSON)] = []
 
-        /// A row of another table, checked by the store when written back.
-        mutating func row(table: String, _ row: JSON) {
-            if plan.tables.last?.name == table {
-                plan.tables[plan.tables.count - 1].rows.append(row)
-            } else {
-                plan.tables.append(ImportPlan.Table(name: table, rows: [row]))
-            }
-        }
+        package init() {}
 
-        mutating func header(_ record: JSON) throws(HabitError) {
+        package mutating func header(_ settings: Settings) { self.settings = settings }
+        package mutating func habit(_ item: ImportPlan.HabitItem, id: Int64) { habits.append((id, item)) }
+        package mutating func entry(_ entry: Entry, key: String?) { entries.append((entry, key)) }
+        package mutating func row(table: String, _ row: JSON) { rows.append((table, row)) }
+    }
+
+    package static func decode(_ text: String, layout: Layout) throws(HabitError) -> Records {
+        var records = Records()
+        try read(text, layout: layout, into: &records)
+        return records
+    }
+
+    /// Each record read and checked on its own.
+    private enum RecordReader {
+        static func header(_ record: JSON) throws(HabitError) -> Settings {
             guard (try? record.string("format")) == StoreDocument.formatName else {
                 throw .invalid("not a habitcore store export ('format' is not '\(StoreDocument.formatName)')")
             }
@@ -349,11 +390,11 @@ package enum StoreDocument {
             let dayStart = try record.int("day_start_minutes")
             guard let minutes = Int32(exactly: dayStart) else { throw .invalid("'day_start_minutes' out of range") }
             try DayClock.validateDayStart(minutes)
-            plan.settings = .init(timezone: timezone, dayStartMinutes: minutes)
+            var settings = Settings(timezone: timezone, dayStartMinutes: minutes)
             // The rules below came later: a document without them leaves the store's as they are.
             if let weekStart = try record.optionalInt("week_start") {
                 guard (0...6).contains(weekStart) else { throw .invalid("'week_start' must be 0 (Sunday) ... 6 (Saturday)") }
-                plan.settings?.weekStart = Int(weekStart)
+                settings.weekStart = Int(weekStart)
             }
             if let policy = try record.optionalObject("streak_policy") {
                 let own = try Self.habitPolicy(policy)
@@ -362,14 +403,15 @@ package enum StoreDocument {
                 else {
                     throw .invalid("'streak_policy' needs miss_allowance, open_day (previous, zero) and off_days (skip, break)")
                 }
-                plan.settings?.streakPolicy = StreakPolicy(missAllowance: allowance, openDay: openDay, offDays: offDays)
+                settings.streakPolicy = StreakPolicy(missAllowance: allowance, openDay: openDay, offDays: offDays)
             }
             if let bounds = try record.optionalObject("routine_bounds") {
                 guard let morning = Int32(exactly: try bounds.int("morning")), let day = Int32(exactly: try bounds.int("day")),
                     let evening = Int32(exactly: try bounds.int("evening"))
                 else { throw .invalid("'routine_bounds' out of range") }
-                plan.settings?.routineBounds = try RoutineBounds(morning: morning, day: day, evening: evening).validated()
+                settings.routineBounds = try RoutineBounds(morning: morning, day: day, evening: evening).validated()
             }
+            return settings
         }
 
         /// A streak policy object's miss allowance and open day, each null for the store's.
@@ -388,7 +430,7 @@ package enum StoreDocument {
             return StreakPolicy.Override(missAllowance: allowance, openDay: openDay)
         }
 
-        mutating func habit(_ record: JSON) throws(HabitError) {
+        static func habit<S: Sink>(_ record: JSON, into sink: inout S) throws(HabitError) {
             let id = try record.int("id")
             let startDay = try CivilDate.parseDay(try record.string("start_date"))
             // A document from before the versions grew gives each the habit's own values.
@@ -431,30 +473,21 @@ package enum StoreDocument {
                 createdAtMs: try record.int("created_at_ms"),
                 streakPolicy: own ?? .none)
             try EntryRules.validate(utcMs: item.createdAtMs, field: "created_at_ms")
-            guard habitIndexById[id] == nil else { throw .invalid("habit id \(id) appears twice") }
-            habitIndexById[id] = plan.habits.count
-            plan.habits.append(item)
-            plan.habitIds.append(id)
+            try sink.habit(item, id: id)
         }
 
-        mutating func entry(_ record: JSON) throws(HabitError) {
-            let id = try record.int("id")
-            let habitId = try record.int("habit_id")
-            guard let habitIndex = habitIndexById[habitId] else { throw .invalid("'habit_id' \(habitId) is not a habit listed before it") }
-            var undoesIndex: Int?
-            if let target = try record.optionalInt("undoes") {
-                guard let index = entryIndexById[target] else { throw .invalid("'undoes' \(target) is not an entry listed before it") }
-                undoesIndex = index
-            }
-            let item = ImportPlan.EntryItem(
-                habitIndex: habitIndex, day: try CivilDate.parseDay(try record.string("date")),
+        static func entry<S: Sink>(_ record: JSON, into sink: inout S) throws(HabitError) {
+            let entry = Entry(
+                id: try record.int("id"), habitId: try record.int("habit_id"), day: try CivilDate.parseDay(try record.string("date")),
                 kind: try EntryKind(name: try record.string("kind")), value: try record.number("value"),
                 recordedAtMs: try record.int("recorded_at_ms"), source: try EntrySource(name: try record.string("source")),
-                undoesIndex: undoesIndex, note: try record.optionalString("note"), key: try record.optionalString("key"))
-            guard entryIndexById[id] == nil else { throw .invalid("entry id \(id) appears twice") }
-            entryIndexById[id] = plan.entries.count
-            try plan.append(item, undone: &undone)
-            plan.entryIds.append(id)
+                undoes: try record.optionalInt("undoes"), note: try record.optionalString("note"))
+            try sink.entry(entry, key: try record.optionalString("key"))
         }
     }
+}
+
+extension StoreDocument.Sink {
+    /// Most sinks have no use for the count.
+    package mutating func expect(records: Int) {}
 }

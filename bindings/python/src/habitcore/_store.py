@@ -720,8 +720,8 @@ class Store:
         """:meth:`import_text` of a file, all or nothing in one transaction (JSON Lines are
         read a line at a time).
 
-        ``progress(done, total)`` counts twice the file's bytes (read and checked, then
-        written); return a true value to cancel (:class:`CancelledError`). Ctrl-C (or an
+        ``progress(done, total)`` counts the file's bytes (each record is written as read);
+        return a true value to cancel (:class:`CancelledError`). Ctrl-C (or an
         exception in progress) cancels at the next tick and is raised; a cancelled
         import writes nothing. (The last tick comes once everything is written: Ctrl-C
         from then on is raised after the import.)"""

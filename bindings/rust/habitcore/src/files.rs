@@ -95,7 +95,7 @@ impl Store {
     }
 
     /// Imports an export file, all or nothing, as [`Store::import`] does; `progress` counts
-    /// twice the file's bytes (read and checked, then written). A cancel writes nothing.
+    /// the file's bytes (each record is written as read). A cancel writes nothing.
     pub fn import_file(&self, path: impl AsRef<Path>, format: Format, progress: Option<Progress<'_>>) -> Result<()> {
         let path = c_path(path.as_ref())?;
         with_progress(progress, |report, user_data| unsafe {
