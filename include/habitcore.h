@@ -1256,9 +1256,10 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
  *    counted), versioned the same way: a new price applies from its day on.
  *  - Awards: HC_METRIC_LONGEST_STREAK of a quit habit is its longest clean run and
  *    HC_METRIC_CURRENT_STREAK its current one (as its streaks count them); completions
- *    count its clean days. Reminders and shields treat it as a daily habit whose day is
- *    done until a relapse: a reminder of a quit habit fires as scheduled (a check-in),
- *    and a shield that waits for it is lifted as for a done day.
+ *    count its clean days. Reminders: a reminder rule of a quit habit fires at its times
+ *    every day, relapse or not (a check-in). Shields: a quit habit never lifts a shield
+ *    on the day itself (the day is decided only once it is over, as an at-most habit's
+ *    is); name the habits a shield waits for among habits that are done.
  *  - Imports: Loop's habits map as they are (an at-most numeric habit stays a counter
  *    kept at most). hc_store_export_loop_csv writes a quit habit as a numeric habit of
  *    its relapses per day, which Loop reads as an at-most habit with target 0.
