@@ -389,7 +389,8 @@ int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, 
  * the later of two active habits with one name is named "Name (2)". A habit starts
  * on its first recorded day. Question, Description and Color become the habit's
  * question, description and colour (one that is not #RRGGBB is left out), Position
- * its position (hc_habit_options).
+ * its position (hc_habit_options). A measurable habit's Target Value of 0 (Loop allows
+ * it; since 1.1 taken, as hc_store_import_loop_db takes it) becomes 0.001.
  * All or nothing, the error naming the file and line.
  * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
@@ -1260,9 +1261,11 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
  *    every day, relapse or not (a check-in). Shields: a quit habit never lifts a shield
  *    on the day itself (the day is decided only once it is over, as an at-most habit's
  *    is); name the habits a shield waits for among habits that are done.
- *  - Imports: Loop's habits map as they are (an at-most numeric habit stays a counter
- *    kept at most). hc_store_export_loop_csv writes a quit habit as a numeric habit of
- *    its relapses per day, which Loop reads as an at-most habit with target 0.
+ *  - Loop: its habits import as they are (an at-most numeric habit stays a counter kept
+ *    at most; Loop has no quit habit). hc_store_export_loop_csv writes a quit habit as
+ *    a daily numeric habit of its relapses per day ("relapses"), at most 0: Loop shows a
+ *    day with none as kept; the allowance and the saving stay here. Imported back, it is
+ *    a counter kept at most 0.001.
  */
 
 /* The allowance period of hc_quit_status. */

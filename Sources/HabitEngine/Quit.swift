@@ -16,8 +16,12 @@ extension Engine {
         let relapses = entries.filter { $0.kind == .relapse && !cancelled.contains($0.id) }.map {
             Relapse(id: $0.id, day: $0.day, atMs: $0.recordedAtMs, amount: $0.value)
         }
+        // The start day's first instant; a start at the calendar's edge, where the zone
+        // puts it outside the years 1...9999, counts from its UTC midnight.
+        let day = habit.spec.startDay
+        let startMs = (try? clock.utcMs(day: day, minute: clock.dayStartMinutes)) ?? Int64(day) * 86_400_000
         return QuitStatus.fold(
             spec: habit.spec, versions: habit.versions, relapses: relapses, asOf: try clock.localDay(utcMs: atMs), atMs: atMs,
-            startMs: try clock.utcMs(day: habit.spec.startDay, minute: clock.dayStartMinutes), weekStart: try weekStart())
+            startMs: startMs, weekStart: try weekStart())
     }
 }

@@ -251,4 +251,38 @@ final class QuitStoreTests: OpenStoreTestCase {
         XCTAssertEqual(s.current_clean_days, today - day("2026-01-01") + 1)
         XCTAssertEqual(s.best_clean_days, s.current_clean_days)
     }
+
+    /// Loop has no quit habit: one goes out as a daily numeric habit of its relapses, at
+    /// most 0, and Loop's CSV brought back in is that at-most counter.
+    func testAQuitHabitExportsToLoopAsADailyAtMostNumberOfRelapses() throws {
+        ok(hc_store_set_timezone(store, "UTC"))
+        let quit = createHabit(store, "Smoking", kind: HC_KIND_QUIT, target: 8.5, schedule: "weekly:2", start: "2026-03-01")
+        for d in ["2026-03-03", "2026-03-03", "2026-03-05"] {
+            _ = relapse(store, quit, at: Int64(day(d)) * 86_400_000 + 3_600_000, on: d)
+        }
+        var habits: UnsafeMutablePointer<CChar>?, checkmarks: UnsafeMutablePointer<CChar>?
+        ok(hc_store_export_loop_csv(&habits, &checkmarks, store, day("2026-03-06")))
+        defer { hc_free(habits); hc_free(checkmarks) }
+        let habitsCSV = habits.map { String(cString: $0) } ?? "", checkmarksCSV = checkmarks.map { String(cString: $0) } ?? ""
+        let row = try XCTUnwrap(habitsCSV.split(separator: "\n").dropFirst().first.map(String.init))
+        XCTAssertEqual(row, "001,Smoking,NUMERICAL,,,1,1,,relapses,AT_MOST,0.0,false")
+        // Relapses a day in thousandths, as Loop keeps numbers.
+        XCTAssertTrue(checkmarksCSV.contains("2026-03-03,2000,"), checkmarksCSV)
+        XCTAssertTrue(checkmarksCSV.contains("2026-03-05,1000,"), checkmarksCSV)
+        let copy = try open("loop.db")
+        defer { hc_store_close(copy) }
+        ok(hc_store_import_loop_csv(copy, habitsCSV, checkmarksCSV))
+        eachHabit(copy) {
+            XCTAssertEqual($0.kind, HC_KIND_COUNTER)
+            XCTAssertEqual($0.direction, HC_DIRECTION_AT_MOST)
+        }
+        var clean = hc_day_state(), relapsed = hc_day_state()
+        var count: Int64 = 0
+        let copied = eachHabit(copy) { $0.id }[0]
+        ok(hc_habit_day_states(&clean, 1, &count, copy, copied, day("2026-03-04"), day("2026-03-04")))
+        ok(hc_habit_day_states(&relapsed, 1, &count, copy, copied, day("2026-03-03"), day("2026-03-03")))
+        XCTAssertEqual(clean.flags & HC_DAY_DONE, HC_DAY_DONE)
+        XCTAssertEqual(relapsed.value, 2)
+        XCTAssertEqual(relapsed.flags & HC_DAY_DONE, 0)
+    }
 }

@@ -164,7 +164,7 @@ package struct QuitStatus: Equatable, Sendable {
         }
         run(previous + 1, asOf)
         status.currentClean = asOf - previous
-        status.cleanDays = (asOf - first + 1) - Int32(distinct.count)
+        status.cleanDays = (asOf - first + 1) - Int32(clamping: distinct.count)
 
         // Savings: each version's days from `first` to asOf, less its relapse days.
         for (index, version) in versions.enumerated() {
