@@ -62,7 +62,7 @@ package enum QuitRules {
     }
 
     /// A quit habit as the day judges read it: every day judged (its schedule is its
-    /// allowance, read by `status` only). Other habits are returned as they are.
+    /// allowance, read by QuitStatus only). Other habits are returned as they are.
     package static func judgedDaily(_ spec: HabitSpec, versions: [SettingsVersion]) -> (HabitSpec, [SettingsVersion]) {
         guard spec.kind == .quit else { return (spec, versions) }
         var daily = spec
@@ -76,18 +76,16 @@ package enum QuitRules {
     }
 
     /// The days of the period holding `day`: the day, its week from `weekStart`
-    /// (0 Sunday ... 6 Saturday), or its calendar month.
+    /// (0 Sunday ... 6 Saturday), or its calendar month, as quota periods count them.
     package static func period(_ period: QuitPeriod, holding day: Int32, weekStart: Int) -> ClosedRange<Int32> {
+        let schedule: Schedule
         switch period {
         case .day: return day...day
-        case .week:
-            let first = day - Int32((CivilDate.weekday(day) - weekStart + 7) % 7)
-            return first...(first + 6)
-        case .month:
-            guard let date = try? CivilDate(dayNumber: day) else { return day...day }
-            let first = day - Int32(date.day - 1)
-            return first...(first + Int32(CivilDate.daysInMonth(year: date.year, month: date.month) - 1))
+        case .week: schedule = .timesPerWeek(1)
+        case .month: schedule = .timesPerMonth(1)
         }
+        let first = Judge.periodStart(schedule, day: day, weekStart: weekStart, anchor: day)
+        return first...Judge.periodEnd(schedule, start: first)
     }
 }
 
