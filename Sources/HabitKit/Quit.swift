@@ -80,12 +80,15 @@ extension Store {
         }
     }
 
-    /// Logs a relapse of a quit habit at atMs (0: now), with an optional note and amount
-    /// (an HC_ENTRY_RELAPSE entry); returns its id.
-    public func relapse(habitID: Int64, note: String? = nil, amount: Double = 0, atMs: Int64 = 0) throws(HabitError) -> Int64 {
+    /// Logs a relapse of a quit habit at atMs (0: now), with an optional note, amount and
+    /// retry key (an HC_ENTRY_RELAPSE entry); returns its id.
+    public func relapse(habitID: Int64, note: String? = nil, amount: Double = 0, atMs: Int64 = 0, key: String? = nil) throws(HabitError)
+        -> Int64
+    {
         var entry = EntryInput(habitID: habitID, kind: .relapse, value: amount)
         entry.note = note
         entry.atMs = atMs
+        entry.key = key
         return try append(entry)
     }
 }

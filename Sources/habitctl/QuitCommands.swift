@@ -7,15 +7,12 @@ enum QuitCommands {
     static func relapse(_ raw: [String], _ context: Context) throws(CLIError) {
         var args = try Arguments(raw, valued: ["note", "amount", "key"])
         let reference = try args.require(0, "HABIT")
-        var input = EntryInput(habitID: 0, kind: .relapse)
-        input.value = try args.option("amount").map { (text) throws(CLIError) in try Commands.number(text, "--amount") } ?? 0
-        input.note = args.option("note")
-        input.key = args.option("key")
+        let amount = try args.option("amount").map { (text) throws(CLIError) in try Commands.number(text, "--amount") } ?? 0
+        let note = args.option("note"), key = args.option("key")
         try args.finish(maxPositionals: 1)
         let store = try context.openStore()
         let habit = try store.habit(reference)
-        input.habitID = habit.id
-        let id = try kit { () throws(HabitError) in try store.kit.append(input) }
+        let id = try kit { () throws(HabitError) in try store.kit.relapse(habitID: habit.id, note: note, amount: amount, key: key) }
         // Committed: from here on nothing may fail the command, or a script would retry it.
         let entry = try? store.entry(id: id, habitId: habit.id)
         let status = try? store.kit.quitStatus(habitID: habit.id)

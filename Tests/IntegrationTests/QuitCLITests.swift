@@ -33,6 +33,13 @@ final class QuitCLITests: HabitctlTestCase {
         XCTAssertTrue(human.stdout.contains("Smoking: 0 days since the last relapse"), human.stdout)
         XCTAssertTrue(human.stdout.contains("of 2 allowed"), human.stdout)
 
+        // A retry with the same key logs nothing more.
+        let keyed = try json(try habitctl("--json", "relapse", "Smoking", "--key", "tap-1"))
+        let again = try json(try habitctl("--json", "relapse", "Smoking", "--key", "tap-1"))
+        XCTAssertEqual((keyed["entry"] as? [String: Any])?["id"] as? Int, (again["entry"] as? [String: Any])?["id"] as? Int)
+        XCTAssertEqual((again["quit"] as? [String: Any])?["relapses"] as? Int, 2)
+        XCTAssertSucceeded(try habitctl("undo", "--entry", String((keyed["entry"] as? [String: Any])?["id"] as? Int ?? 0)), "undo keyed")
+
         // Undo takes the relapse back like any entry.
         XCTAssertSucceeded(try habitctl("undo", "--entry", String(entry["id"] as? Int ?? 0)), "undo")
         let undone = try json(try habitctl("--json", "quit", "Smoking"))

@@ -3,7 +3,8 @@ import Foundation
 import XCTest
 
 /// Relapses between a person's devices, through the C functions on real store files:
-/// relapses are entries, so they merge as a union and every replica folds the same status.
+/// relapses are entries, so they merge as a union and every replica folds the same status;
+/// an export and a backup carry them as well.
 final class QuitSyncTests: StoreTestCase {
     func status(_ store: OpaquePointer, _ habit: Int64, at ms: Int64) -> hc_quit_status {
         var out = defaults(hc_quit_status_init)
@@ -64,5 +65,14 @@ final class QuitSyncTests: StoreTestCase {
         let quitCopy = habitId(copy, "Smoking")
         XCTAssertEqual(status(copy, quitCopy, at: at).relapses, 1)
         XCTAssertEqual(status(copy, quitCopy, at: at).saved, status(phone, quit, at: at).saved)
+        // A backup of the file holds the relapses too.
+        ok(hc_store_backup(watch, dir + "/watch-backup.db"))
+        let restored = try open("watch-backup.db")
+        defer { hc_store_close(restored) }
+        let kept = status(restored, habitId(restored, "Smoking"), at: at), original = status(watch, quitThere, at: at)
+        XCTAssertEqual(kept.relapses, original.relapses)
+        XCTAssertEqual(kept.last_relapse_ms, original.last_relapse_ms)
+        XCTAssertEqual(kept.relapse_amount, original.relapse_amount)
+        XCTAssertEqual(kept.saved, original.saved)
     }
 }

@@ -92,8 +92,8 @@ package enum EntryRules {
     /// device stored can stop a peer's sync or an import of its export. Returns the
     /// value as every store keeps it: an AMOUNT may be negative (a correction, or a
     /// reading below zero), a TOTAL and a RELAPSE's amount may not; DONE, SKIP and UNDO
-    /// carry none (0); -0 is
-    /// 0 (SQLite keeps no sign on a zero, so peers could not agree on it otherwise).
+    /// carry none (0); -0 is 0 (SQLite keeps no sign on a zero, so peers could not agree
+    /// on it otherwise).
     /// No clock here: how far ahead a person may date an entry is the append's rule
     /// (validate(day:today:)); a record another device wrote is taken as it is.
     package static func checked(kind: EntryKind, value: Double, day: Int32, recordedAtMs: Int64, note: String?) throws(HabitError) -> Double {

@@ -1,16 +1,4 @@
-/// A quit habit: a habit a person is giving up. Every rule of quitting lives here.
-///
-/// - Its days are judged every day: a day is clean (done) while no relapse stands on
-///   it, and decided once it is over, as an at-most habit's day is. Streaks, strength,
-///   scores, awards, reminders, shields and group rates read those clean days, so the
-///   judges see a quit habit as a daily habit whatever its schedule says.
-/// - Its schedule names its allowance, versioned by the day it applies from like any
-///   schedule: "daily" allows no relapse (the period is the day), "weekly:N" at most N
-///   relapses a week (from the store's first weekday), "monthly:N" at most N a calendar
-///   month. A period is judged by the version in force on it, cut to the days that
-///   version governs, as quota periods are.
-/// - Its target is what a clean day saves (money or time, in its unit; 0: nothing
-///   counted), also versioned: a price change applies from a day, earlier days keep theirs.
+/// The period a quit habit's allowance judges.
 package enum QuitPeriod: Int32, Sendable, CaseIterable {
     case day = 1
     case week = 2
@@ -41,6 +29,20 @@ package struct Relapse: Equatable, Sendable {
     }
 }
 
+/// A quit habit: a habit a person is giving up. Every rule of quitting lives here.
+///
+/// - Its days are judged every day: a day is clean (done) while no relapse stands on
+///   it, and decided once it is over, as an at-most habit's day is. Streaks, strength,
+///   scores, awards and group rates read those clean days, so the judges see a quit
+///   habit as a daily habit whatever its schedule says (the header states how
+///   reminders and shields read one).
+/// - Its schedule names its allowance, versioned by the day it applies from like any
+///   schedule: "daily" allows no relapse (the period is the day), "weekly:N" at most N
+///   relapses a week (from the store's first weekday), "monthly:N" at most N a calendar
+///   month. A period is judged by the version in force on it, cut to the days that
+///   version governs, as quota periods are.
+/// - Its target is what a clean day saves (money or time, in its unit; 0: nothing
+///   counted), also versioned: a price change applies from a day, earlier days keep theirs.
 package enum QuitRules {
     /// A quit habit's schedule names its allowance: daily, weekly:N or monthly:N.
     package static func validate(schedule: Schedule) throws(HabitError) {
