@@ -1260,7 +1260,8 @@ int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_
  *    count its clean days. Reminders: a reminder rule of a quit habit fires at its times
  *    every day, relapse or not (a check-in). Shields: a quit habit never lifts a shield
  *    on the day itself (the day is decided only once it is over, as an at-most habit's
- *    is); name the habits a shield waits for among habits that are done.
+ *    is): a shield that should open on a clean day waits for a habit that is done,
+ *    not for a quit habit.
  *  - Loop: its habits import as they are (an at-most numeric habit stays a counter kept
  *    at most; Loop has no quit habit). hc_store_export_loop_csv writes a quit habit as
  *    a daily numeric habit of its relapses per day ("relapses"), at most 0: Loop shows a
