@@ -388,7 +388,8 @@ int32_t hc_store_import_file(hc_store *store, const char *path, int32_t format, 
  * the later of two active habits with one name is named "Name (2)". A habit starts
  * on its first recorded day. Question, Description and Color become the habit's
  * question, description and colour (one that is not #RRGGBB is left out), Position
- * its position (hc_habit_options).
+ * its position (hc_habit_options). A measurable habit's Target Value of 0 (Loop allows
+ * it; since 1.1 taken, as hc_store_import_loop_db takes it) becomes 0.001.
  * All or nothing, the error naming the file and line.
  * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_CONFLICT HC_E_IO HC_E_CORRUPT HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
 int32_t hc_store_import_loop_csv(hc_store *store, const char *habits_csv, const char *checkmarks_csv);
@@ -463,6 +464,7 @@ int32_t hc_store_import_loop_db(hc_store *store, const char *path);
 #define HC_KIND_COUNTER 2     /* a count per day against a target */
 #define HC_KIND_DURATION 3    /* seconds per day against a target */
 #define HC_KIND_MEASUREMENT 4 /* a value recorded now and then, no daily target */
+#define HC_KIND_QUIT 5        /* Since 1.1. A habit being quit: relapses logged, clean days kept (see "Quit habits") */
 
 #define HC_DIRECTION_AT_LEAST 1 /* reach the target; for measurements: higher is better */
 #define HC_DIRECTION_AT_MOST 2  /* stay at or under it; for measurements: lower is better */
@@ -483,7 +485,10 @@ int32_t hc_store_import_loop_db(hc_store *store, const char *path);
  *   "times:2/3"                 2 times in every 3 days (1 <= N <= M <= 365): blocks of
  *                               M days counted from the first day the schedule governed
  * Limits: name 1..200 bytes, group and unit up to 200 and 32 bytes, no control
- * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored).
+ * characters; target finite, > 0 and <= 1e12 (checkmarks: 1; measurements: ignored;
+ * quit habits: 0 or more, what a clean day saves). A quit habit's schedule is its
+ * allowance (daily, weekly:N or monthly:N) and its direction is always at most: see
+ * "Quit habits".
  * Display fields (Since 1.1.): description up to 4096 bytes, question up to 500, icon up to
  * 64, colour "#RRGGBB"; anything else is HC_E_INVALID naming the field, nothing written.
  */
@@ -661,6 +666,7 @@ void hc_habit_list_free(hc_habit_list *list);
 #define HC_ENTRY_TOTAL 3  /* value is a source's cumulative figure for the day: the highest counts */
 #define HC_ENTRY_SKIP 4   /* the day is excused */
 #define HC_ENTRY_UNDO 5   /* cancels the entry named in `undoes`; appended by hc_entry_undo */
+#define HC_ENTRY_RELAPSE 6 /* Since 1.1. A quit habit's relapse at at_ms; value: an optional amount (>= 0) */
 
 #define HC_SOURCE_MANUAL 1 /* logged by hand (the default) */
 #define HC_SOURCE_IMPORT 2 /* brought in by an import */
@@ -670,9 +676,9 @@ void hc_habit_list_free(hc_habit_list *list);
 /*
  * One entry to append. Which kinds a habit takes:
  *   checkmark: DONE, SKIP;  counter, duration: DONE, AMOUNT, TOTAL, SKIP;
- *   measurement: AMOUNT (a reading), SKIP.
+ *   measurement: AMOUNT (a reading), SKIP;  quit: RELAPSE (Since 1.1.).
  * value: finite, |value| <= 1e12; AMOUNT may be negative (a correction, or a
- * measurement's reading below zero), TOTAL is >= 0; DONE and SKIP carry none (kept
+ * measurement's reading below zero), TOTAL and RELAPSE are >= 0; DONE and SKIP carry none (kept
  * as 0), and -0.0 is kept as 0.0. day: the local date it counts for, kept as given
  * (travel never moves it); HC_DAY_NONE derives it from at_ms in the home zone.
  * A day more than one day after today is refused here: a guard against a mistyped
@@ -687,7 +693,7 @@ void hc_habit_list_free(hc_habit_list *list);
  */
 typedef struct hc_entry_input {
     uint32_t struct_size; /* set by HC_ENTRY_INPUT_INIT */
-    int32_t kind;         /* HC_ENTRY_DONE .. HC_ENTRY_SKIP */
+    int32_t kind;         /* HC_ENTRY_DONE .. HC_ENTRY_SKIP, or HC_ENTRY_RELAPSE */
     int64_t habit_id;
     int32_t day;    /* HC_DAY_NONE: from at_ms */
     int32_t source; /* HC_SOURCE_* */
@@ -766,7 +772,8 @@ void hc_entry_list_free(hc_entry_list *list);
 typedef struct hc_day_state {
     int32_t day;
     uint32_t flags; /* HC_DAY_* bits */
-    double value;   /* checkmark: 1 if done; counter, duration: the day's total; measurement: the latest reading */
+    double value;   /* checkmark: 1 if done; counter, duration: the day's total; measurement: the latest reading;
+                       quit: the day's relapses (done: none) */
     int32_t entry_count; /* standing entries that day (UNDOs and what they cancel excluded) */
     int32_t reserved;    /* 0 */
 } hc_day_state;
@@ -1218,6 +1225,99 @@ int32_t hc_measurement_stats_init(hc_measurement_stats *out, uint32_t struct_siz
  * @since 1.0 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
 int32_t hc_habit_measurements(hc_measurement_stats *out, hc_store *store, int64_t habit_id, int32_t from_day,
                               int32_t to_day);
+
+/* ------------------------------------------------------------------------ */
+/* Quit habits. Since 1.1.                                                   */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A quit habit (HC_KIND_QUIT) is a habit a person is giving up. Relapses are
+ * entries (HC_ENTRY_RELAPSE, appended with hc_entry_append): append-only like every
+ * entry, at the instant at_ms (0: now), with an optional note and amount (what was
+ * smoked, spent, eaten: >= 0, 0 for none); hc_entry_undo takes one back as it takes
+ * back any entry. They sync, export, import and back up as entries do.
+ *
+ * How it is read, one rule each:
+ *  - A day is clean while no relapse stands on it. hc_day_state: value is the day's
+ *    relapses, HC_DAY_DONE a clean day. Like an at-most habit, a day is decided once it
+ *    is over: today is clean so far and never breaks a streak.
+ *  - Streaks, strength, scores, completion, day scores, global streaks, group rates
+ *    and awards read those clean days, every day judged (a streak is a clean run of
+ *    days, HC_STREAK_UNIT_DAYS, whatever the allowance). A vacation or an archived
+ *    stretch excuses days there as for any habit; the clean runs below count calendar
+ *    days and ignore them (quitting does not pause).
+ *  - The allowance is the schedule, versioned by the day it applies from like every
+ *    schedule: "daily" allows no relapse (the period is the day), "weekly:N" at most N
+ *    relapses a week (weeks from the store's first weekday, hc_store_set_week_start),
+ *    "monthly:N" at most N a calendar month; other schedules are HC_E_INVALID. A
+ *    period is judged by the version in force on it, cut to the days that version
+ *    governs. The direction is always HC_DIRECTION_AT_MOST (any other is ignored).
+ *  - The target is what a clean day saves, money or time in the habit's unit (0: none
+ *    counted), versioned the same way: a new price applies from its day on.
+ *  - Awards: HC_METRIC_LONGEST_STREAK of a quit habit is its longest clean run and
+ *    HC_METRIC_CURRENT_STREAK its current one (as its streaks count them); completions
+ *    count its clean days. Reminders: a reminder rule of a quit habit fires at its times
+ *    every day, relapse or not (a check-in). Shields: a quit habit never lifts a shield
+ *    on the day itself (the day is decided only once it is over, as an at-most habit's
+ *    is): a shield that should open on a clean day waits for a habit that is done,
+ *    not for a quit habit.
+ *  - Loop: its habits import as they are (an at-most numeric habit stays a counter kept
+ *    at most; Loop has no quit habit). hc_store_export_loop_csv writes a quit habit as
+ *    a daily numeric habit of its relapses per day ("relapses"), at most 0: Loop shows a
+ *    day with none as kept; the allowance and the saving stay here. Imported back, it is
+ *    a counter kept at most 0.001.
+ */
+
+/* The allowance period of hc_quit_status. */
+#define HC_QUIT_PERIOD_DAY 1   /* "daily": no relapse allowed */
+#define HC_QUIT_PERIOD_WEEK 2  /* "weekly:N" */
+#define HC_QUIT_PERIOD_MONTH 3 /* "monthly:N" */
+
+/* Where a quit habit stands. The caller sets struct_size (HC_QUIT_STATUS_INIT). Days
+ * are in the store's zone and day start at at_ms; clean runs count calendar days and
+ * count the day answered for while it is clean. */
+typedef struct hc_quit_status {
+    uint32_t struct_size;
+    int32_t as_of;              /* the day answered for: at_ms's local day */
+    int64_t at_ms;              /* the instant answered for */
+    int64_t last_relapse_id;    /* the last standing relapse on or before as_of (latest day, then instant); 0: none */
+    int64_t last_relapse_ms;    /* its instant; 0 when none */
+    int32_t last_relapse_day;   /* its day; HC_DAY_NONE when none */
+    int32_t days_since;         /* calendar days from the last relapse's day (none: the start day) to as_of */
+    int64_t since_ms;           /* ms from the last relapse (none: the start day's first instant) to at_ms, >= 0: a live clock */
+    int32_t current_clean_days; /* clean days in a row through as_of */
+    int32_t best_clean_days;    /* the longest clean run (the earliest among equals) ... */
+    int32_t best_clean_first;   /* ... its first day (HC_DAY_NONE when 0) */
+    int32_t best_clean_last;    /* ... and last day (HC_DAY_NONE when 0) */
+    int32_t clean_days;         /* clean days from the first day (the start, or an earlier relapse) to as_of */
+    int32_t period;             /* HC_QUIT_PERIOD_* of the version in force on as_of */
+    int32_t period_first;       /* the period holding as_of, cut to that version's days */
+    int32_t period_last;
+    int32_t period_relapses;    /* standing relapses in it */
+    int32_t allowance;          /* relapses it allows (0 for daily) */
+    int32_t over_allowance;     /* 1 when period_relapses > allowance */
+    int32_t periods_within;     /* periods in a row within their allowance, through the current one while within */
+    int32_t week_relapses;      /* relapses in the week holding as_of (the store's week start) */
+    int32_t month_relapses;     /* relapses in the calendar month holding as_of */
+    int64_t relapses;           /* standing relapses on or before as_of */
+    double relapse_amount;      /* the sum of their amounts */
+    double saved;               /* each clean day's target summed: money or time saved, in the habit's unit */
+} hc_quit_status;
+
+#define HC_QUIT_STATUS_INIT                                                                                          \
+    { (uint32_t)sizeof(hc_quit_status), HC_DAY_NONE, 0, 0, 0, HC_DAY_NONE, 0, 0, 0, 0, HC_DAY_NONE, HC_DAY_NONE, 0, \
+      HC_QUIT_PERIOD_DAY, HC_DAY_NONE, HC_DAY_NONE, 0, 0, 0, 0, 0, 0, 0, 0.0, 0.0 }
+/* Fills *out with the defaults of HC_QUIT_STATUS_INIT (see "Option, input and result structs").
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.1 @thread any @status HC_OK HC_E_INVALID */
+int32_t hc_quit_status_init(hc_quit_status *out, uint32_t struct_size);
+
+/* Where the quit habit habit_id stands at at_ms (0: now), into *out (see
+ * hc_quit_status). Relapses dated after at_ms's day are not counted yet.
+ * Codes: HC_E_INVALID (out NULL or its struct_size unknown, not a quit habit, at_ms
+ * outside the years 0001 to 9999), HC_E_NOT_FOUND (habit).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
+int32_t hc_quit_status_get(hc_quit_status *out, hc_store *store, int64_t habit_id, int64_t at_ms);
 
 /* ------------------------------------------------------------------------ */
 /* Credits: steps and habits earn minutes, minutes unlock apps               */

@@ -16,6 +16,8 @@ public struct HabitKind: RawRepresentable, Hashable, Sendable {
     public static let duration = HabitKind(rawValue: HC_KIND_DURATION)
     /// HC_KIND_MEASUREMENT: a value recorded now and then, no daily target.
     public static let measurement = HabitKind(rawValue: HC_KIND_MEASUREMENT)
+    /// HC_KIND_QUIT: Since 1.1. A habit being quit: relapses logged, clean days kept (see "Quit habits").
+    public static let quit = HabitKind(rawValue: HC_KIND_QUIT)
 }
 
 /// Which side of the target keeps a day (HC_DIRECTION_*). Open: values are only ever appended.
@@ -96,6 +98,8 @@ public struct EntryKind: RawRepresentable, Hashable, Sendable {
     public static let skip = EntryKind(rawValue: HC_ENTRY_SKIP)
     /// HC_ENTRY_UNDO: cancels the entry named in `undoes`; appended by hc_entry_undo.
     public static let undo = EntryKind(rawValue: HC_ENTRY_UNDO)
+    /// HC_ENTRY_RELAPSE: Since 1.1. A quit habit's relapse at at_ms; value: an optional amount (>= 0).
+    public static let relapse = EntryKind(rawValue: HC_ENTRY_RELAPSE)
 }
 
 /// The values of an entry's `source` (HC_SOURCE_*): where it came from.
@@ -124,6 +128,20 @@ public struct StreakUnit: RawRepresentable, Hashable, Sendable {
     public static let months = StreakUnit(rawValue: HC_STREAK_UNIT_MONTHS)
     /// HC_STREAK_UNIT_PERIODS: times:N/M: blocks of M days.
     public static let periods = StreakUnit(rawValue: HC_STREAK_UNIT_PERIODS)
+}
+
+/// The allowance period of a quit habit (HC_QUIT_PERIOD_*). Open: periods are only ever appended.
+public struct QuitPeriod: RawRepresentable, Hashable, Sendable {
+    /// The HC_QUIT_PERIOD_* value.
+    public let rawValue: Int32
+    /// The QuitPeriod with this HC_QUIT_PERIOD_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// HC_QUIT_PERIOD_DAY: "daily": no relapse allowed.
+    public static let day = QuitPeriod(rawValue: HC_QUIT_PERIOD_DAY)
+    /// HC_QUIT_PERIOD_WEEK: "weekly:N".
+    public static let week = QuitPeriod(rawValue: HC_QUIT_PERIOD_WEEK)
+    /// HC_QUIT_PERIOD_MONTH: "monthly:N".
+    public static let month = QuitPeriod(rawValue: HC_QUIT_PERIOD_MONTH)
 }
 
 /// What a day of a habit came to (HC_DAY_* bits).

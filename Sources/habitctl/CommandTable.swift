@@ -11,6 +11,8 @@ enum CommandTable {
         ("log", { (args, context) throws(CLIError) in try Commands.log(args, context, skip: false) }),
         ("skip", { (args, context) throws(CLIError) in try Commands.log(args, context, skip: true) }),
         ("undo", Commands.undo),
+        ("relapse", QuitCommands.relapse),
+        ("quit", QuitCommands.status),
         ("entries", Commands.entries),
         ("days", Commands.days),
         ("export", Commands.export),

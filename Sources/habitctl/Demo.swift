@@ -71,6 +71,7 @@ enum Demo {
         say(
             "  Weight       \(weightStats.count) readings, latest \(Output.number(weightStats.latest)) kg, "
                 + "change \(String(format: "%+.1f", weightStats.change)) kg in 4 weeks")
+        say(try quitLine(store, start: start))
         say("due today: " + (try dueToday(store, habits, today)))
         try credits(store, bed, today, say: say)
 
@@ -93,6 +94,26 @@ enum Demo {
                     "events_redelivered": second.count, "proof_verdicts": verdicts, "devices_agree": agreed,
                 ]))
         }
+    }
+
+    /// A quit habit: two relapses logged at their instants, then where it stands now.
+    private static func quitLine(_ store: StoreRef, start: Int32) throws(CLIError) -> String {
+        var options = HabitOptions(name: "Smoking", kind: .quit)
+        options.schedule = "weekly:1"
+        options.target = 8.5
+        options.unit = "EUR"
+        options.startDay = Day(rawValue: start)
+        let status = try kit { () throws(HabitError) in
+            let smoking = try store.kit.createHabit(options)
+            // 21:00 in Berlin on days 6 and 16.
+            for offset: Int64 in [6, 16] {
+                _ = try store.kit.relapse(habitID: smoking, note: "a party", atMs: (Int64(start) + offset) * 86_400_000 + 72_000_000)
+            }
+            return try store.kit.quitStatus(habitID: smoking)
+        }
+        return "quit: Smoking (at most 1 relapse a week, 8.50 EUR a clean day): \(status.relapses) relapses logged, "
+            + "\(status.daysSince) days since the last, best clean run \(status.bestCleanDays) days, "
+            + "this week \(status.periodRelapses) of \(status.allowance), saved \(Output.number(status.saved)) EUR"
     }
 
     /// A second device: a copy by sync, both log offline, then one exchange each way.

@@ -31,6 +31,8 @@ enum Help {
           log HABIT [AMOUNT]   record that a habit was done, or an amount
           skip HABIT           excuse a day
           undo HABIT           cancel the latest entry of a day (or --entry ID)
+          relapse HABIT        log a relapse of a quit habit (--note, --amount)
+          quit HABIT           a quit habit: days since the last relapse, clean runs, allowance, saved
           entries [HABIT]      list ledger entries
           days HABIT           the state of each day in a range
           today                what is due today, the current routine first
@@ -316,11 +318,13 @@ enum Help {
         --routines: when the morning, day and evening start, after the day start (05:00,11:00,18:00).
         """,
         "habit add": """
-        Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement]
+        Usage: habitctl habit add NAME [--kind checkmark|counter|duration|measurement|quit]
                [--target N] [--at-most] [--unit U] [--group G] [--routine morning|day|evening|anytime]
                [--schedule S] [--start DATE] [--proof] [--miss-allowance N|store] [--open-day previous|zero|store]
                [--description TEXT] [--question TEXT] [--colour #RRGGBB] [--icon ICON] [--position N]
         Schedules: daily, days:mon,wed,fri, every:3, monthdays:1,15, weekly:3, monthly:5, times:2/3.
+        A quit habit's schedule is its allowance (daily: none, weekly:N, monthly:N relapses at
+        most) and its --target what a clean day saves, in --unit (see habitctl quit --help).
         --description, --question, --colour (or --color), --icon and --position are what an app
         shows: the question asked each day, a #RRGGBB colour, an icon name or emoji, the order.
         --miss-allowance and --open-day set the habit's own streak rules (see init --help);
@@ -358,6 +362,19 @@ enum Help {
         "undo": """
         Usage: habitctl undo HABIT [--date DATE] | habitctl undo --entry ID
         Appends an entry cancelling the latest standing entry of the day (or entry ID). Nothing is deleted.
+        """,
+        "relapse": """
+        Usage: habitctl relapse HABIT [--note TEXT] [--amount N] [--key KEY]
+        Logs a relapse of a quit habit (habit add --kind quit) now: an entry, undone with
+        habitctl undo like any. --amount: what was smoked, spent, eaten (0 or more). Then
+        shows where the habit stands, as habitctl quit does. Exit 0 means it is committed.
+        """,
+        "quit": """
+        Usage: habitctl quit HABIT [--at-ms MS]
+        Where a quit habit stands now (or at UTC ms MS): days and time since the last relapse,
+        the current and best clean runs, relapses this period against the allowance (the
+        habit's schedule: daily none, weekly:N, monthly:N) and what the clean days saved
+        (the habit's target per clean day, in its unit).
         """,
         "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
         "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",

@@ -5,6 +5,7 @@ enum Names {
     static let kinds: [(String, Int32)] = [
         ("checkmark", HabitKind.checkmark.rawValue), ("counter", HabitKind.counter.rawValue),
         ("duration", HabitKind.duration.rawValue), ("measurement", HabitKind.measurement.rawValue),
+        ("quit", HabitKind.quit.rawValue),
     ]
     static let routines: [(String, Int32)] = [
         ("anytime", Routine.anytime.rawValue), ("morning", Routine.morning.rawValue), ("day", Routine.day.rawValue),
@@ -12,7 +13,10 @@ enum Names {
     ]
     static let entryKinds: [(String, Int32)] = [
         ("done", EntryKind.done.rawValue), ("amount", EntryKind.amount.rawValue), ("total", EntryKind.total.rawValue),
-        ("skip", EntryKind.skip.rawValue), ("undo", EntryKind.undo.rawValue),
+        ("skip", EntryKind.skip.rawValue), ("undo", EntryKind.undo.rawValue), ("relapse", EntryKind.relapse.rawValue),
+    ]
+    static let quitPeriods: [(String, Int32)] = [
+        ("day", QuitPeriod.day.rawValue), ("week", QuitPeriod.week.rawValue), ("month", QuitPeriod.month.rawValue),
     ]
     static let sources: [(String, Int32)] = [
         ("manual", EntrySource.manual), ("import", EntrySource.imported), ("health", EntrySource.health), ("proof", EntrySource.proof),

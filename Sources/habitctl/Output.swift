@@ -145,7 +145,7 @@ extension Entry {
     var summary: String {
         let kindName = Names.name(kind.rawValue, in: Names.entryKinds)
         var text = "#\(id) \(Library.format(day.rawValue)) habit \(habitID) \(kindName)"
-        if kind == .amount || kind == .total { text += " \(Output.number(value))" }
+        if kind == .amount || kind == .total || (kind == .relapse && value != 0) { text += " \(Output.number(value))" }
         if let undoes { text += " (cancels #\(undoes))" }
         if let undoneBy { text += " (undone by #\(undoneBy))" }
         if let note { text += " — \(note)" }

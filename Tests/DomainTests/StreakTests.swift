@@ -22,6 +22,7 @@ final class StreakTests: XCTestCase {
             case .checkmark: isDone = done.contains(d)
             case .counter, .duration: isDone = direction == .atLeast ? value >= target : value <= target
             case .measurement: isDone = true
+            case .quit: isDone = value == 0
             }
             states.append(DayState(day: d, value: value, done: isDone, skipped: skipped.contains(d) && !isDone, entryCount: 1))
         }

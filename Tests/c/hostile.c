@@ -74,6 +74,7 @@ int main(int argc, char **argv) {
     HOSTILE_INIT(hc_completion, hc_completion_init);
     HOSTILE_INIT(hc_group_day, hc_group_day_init);
     HOSTILE_INIT(hc_measurement_stats, hc_measurement_stats_init);
+    HOSTILE_INIT(hc_quit_status, hc_quit_status_init);
     HOSTILE_INIT(hc_step_sync, hc_step_sync_init);
     HOSTILE_INIT(hc_credit_day, hc_credit_day_init);
     HOSTILE_INIT(hc_unlock_state, hc_unlock_state_init);
@@ -189,6 +190,8 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_group_completion(&completion, &window, s, "g", HC_DAY_NONE, 0, 1), HC_E_MISUSE);
         EXPECT_STATUS(hc_store_due(due, 2, &count, s, HC_DAY_NONE), HC_E_MISUSE);
         EXPECT_STATUS(hc_habit_measurements(&stats, s, 1, 0, 1), HC_E_MISUSE);
+        hc_quit_status quit_status = HC_QUIT_STATUS_INIT;
+        EXPECT_STATUS(hc_quit_status_get(&quit_status, s, 1, 0), HC_E_MISUSE);
         hc_step_sync sync = HC_STEP_SYNC_INIT;
         hc_credit_day credit_day = HC_CREDIT_DAY_INIT;
         hc_unlock_state unlock = HC_UNLOCK_STATE_INIT;
@@ -782,6 +785,13 @@ int main(int argc, char **argv) {
     EXPECT_STATUS(hc_habit_measurements(&odd, store, habit_id, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_measurements(NULL, store, habit_id, 0, 3), HC_E_INVALID);
     EXPECT_STATUS(hc_habit_measurements(&stats, store, INT64_MAX, 0, 3), HC_E_NOT_FOUND);
+    hc_quit_status quit = HC_QUIT_STATUS_INIT, odd_quit = HC_QUIT_STATUS_INIT;
+    odd_quit.struct_size = 1000;
+    EXPECT_STATUS(hc_quit_status_get(&quit, store, habit_id, 0), HC_E_INVALID); /* not a quit habit */
+    EXPECT_STATUS(hc_quit_status_get(&odd_quit, store, habit_id, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_quit_status_get(NULL, store, habit_id, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_quit_status_get(&quit, store, INT64_MAX, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_quit_status_get(&quit, store, habit_id, INT64_MIN), HC_E_INVALID);
 
     /* Credits: accounts, rules, absurd numbers, lists. */
     hc_step_sync sync = HC_STEP_SYNC_INIT, short_sync = HC_STEP_SYNC_INIT;

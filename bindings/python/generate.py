@@ -43,6 +43,7 @@ ENUMS = [
     ("Source", "HC_SOURCE_", "_OpenEnum", "HC_SOURCE_*.", [], []),
     ("DayFlag", "HC_DAY_", "enum.IntFlag", "HC_DAY_*: bits of a day state.", [], ["NONE"]),
     ("StreakUnit", "HC_STREAK_UNIT_", "_OpenEnum", "HC_STREAK_UNIT_*.", [], []),
+    ("QuitPeriod", "HC_QUIT_PERIOD_", "_OpenEnum", "HC_QUIT_PERIOD_*: the allowance period of a quit habit.", [], []),
     ("OpenDay", "HC_OPEN_DAY_", "_OpenEnum", "HC_OPEN_DAY_* (0: a habit inherits the store's).", [("INHERIT", 0)], []),
     ("OffDays", "HC_OFF_DAYS_", "_OpenEnum", "HC_OFF_DAYS_* (0 for a habit).", [("NONE", 0)], []),
     ("DueState", "HC_DUE_", "_OpenEnum", "HC_DUE_*.", [], []),

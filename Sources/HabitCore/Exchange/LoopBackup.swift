@@ -149,8 +149,7 @@ package struct LoopBackup: Equatable, Sendable {
                 guard let numerator = Int(exactly: habit.numerator), let denominator = Int(exactly: habit.denominator) else {
                     throw .invalid("frequency \(habit.numerator)/\(habit.denominator) is out of range")
                 }
-                // Loop allows a target of 0; here a number's target is above 0: its smallest stored amount.
-                let target = habit.numeric ? (habit.target.isFinite && habit.target > 0 ? habit.target : 0.001) : 1
+                let target = habit.numeric ? LoopCSV.numberTarget(habit.target) : 1
                 let spec = try HabitSpec(
                     name: habit.name.trimmingCharacters(), kind: habit.numeric ? .counter : .checkmark,
                     target: target, direction: habit.atMost ? .atMost : .atLeast, group: nil,

@@ -3,6 +3,13 @@
 /// Loop implied from the frequency, NO (0), UNKNOWN (-1), SKIP (3); measurable
 /// habits hold numbers. Only what a person entered becomes an entry.
 package enum LoopCSV {
+    /// A Loop number habit's target as ours: Loop allows 0 (an at-most "none", as a quit
+    /// habit exports); here a number's target is above 0, so 0 (or less) is its smallest
+    /// stored amount. Both Loop imports, the CSV and the backup, read targets by it.
+    package static func numberTarget(_ loopTarget: Double) -> Double {
+        loopTarget.isFinite && loopTarget > 0 ? loopTarget : 0.001
+    }
+
     /// `notes`: per habit (by its Habits.csv Position), the notes of its days, from
     /// its own folder's Checkmarks.csv (Loop's zip has them); a note goes with the
     /// entry made that day.
@@ -40,8 +47,10 @@ package enum LoopCSV {
                 let atMost = (field("target type") ?? "AT_LEAST").uppercased().replacingSpaces() == "AT_MOST"
                 var target = 1.0
                 if numeric {
-                    guard let value = Double(field("target value") ?? ""), value > 0 else { throw .invalid("Target Value must be a number above 0") }
-                    target = value
+                    guard let value = Double(field("target value") ?? ""), value.isFinite, value >= 0 else {
+                        throw .invalid("Target Value must be a number, 0 or more")
+                    }
+                    target = LoopCSV.numberTarget(value)
                 }
                 let archived = (field("archived?") ?? "false").lowercased() == "true"
                 // Loop numbers its habits from 1 in its order ("001"): kept as that order; without

@@ -5,7 +5,9 @@
 /// - Habits.csv: Loop's columns; a schedule as the frequency strength uses
 ///   (Strength.frequency); Question, Description and Color from the habit's display
 ///   fields. Habits in the app's order (position, then id), numbered from 1 as
-///   Loop numbers them. Measurements are left out (Loop has no such habit).
+///   Loop numbers them. Measurements are left out (Loop has no such habit). A quit
+///   habit is a daily numeric habit of its relapses, at most 0 (Loop has no allowance
+///   nor saving): its unit "relapses", each day's count as its number.
 /// - Checkmarks.csv: one row per day, newest first, from the oldest day with an
 ///   entry of any habit to `to`; the header unquoted with a trailing comma, as Loop
 ///   writes it. A yes/no day is YES_MANUAL (done), SKIP, YES_AUTO (a day Loop fills
@@ -39,14 +41,15 @@ package enum LoopCSVExport {
         for (index, habit) in ordered(habits).enumerated() {
             let spec = habit.spec
             let numeric = spec.kind != .checkmark
-            let frequency = Strength.frequency(spec.schedule)
+            let quit = spec.kind == .quit
+            let frequency = quit ? (times: 1, days: 1) : Strength.frequency(spec.schedule)
             let position = index + 1 < 10 ? "00\(index + 1)" : index + 1 < 100 ? "0\(index + 1)" : "\(index + 1)"
             let display = spec.display
             let fields = [
                 position, spec.name, numeric ? "NUMERICAL" : "YES_NO", display.question ?? "", display.description ?? "",
                 "\(frequency.times)", "\(frequency.days)", display.colour ?? "",
-                numeric ? spec.unit ?? "" : "", numeric ? (spec.direction == .atMost ? "AT_MOST" : "AT_LEAST") : "",
-                numeric ? "\(spec.target)" : "", habit.archivedDay == nil ? "false" : "true",
+                quit ? "relapses" : numeric ? spec.unit ?? "" : "", numeric ? (spec.direction == .atMost ? "AT_MOST" : "AT_LEAST") : "",
+                quit ? "0.0" : numeric ? "\(spec.target)" : "", habit.archivedDay == nil ? "false" : "true",
             ]
             text += fields.map(quoted).joined(separator: ",") + "\n"
         }

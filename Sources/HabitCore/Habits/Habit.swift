@@ -3,6 +3,8 @@ package enum HabitKind: Int32, Sendable, CaseIterable {
     case counter = 2
     case duration = 3
     case measurement = 4
+    /// A habit being quit: relapses are logged, clean days are kept (QuitRules).
+    case quit = 5
 
     package var name: String {
         switch self {
@@ -10,12 +12,13 @@ package enum HabitKind: Int32, Sendable, CaseIterable {
         case .counter: return "counter"
         case .duration: return "duration"
         case .measurement: return "measurement"
+        case .quit: return "quit"
         }
     }
 
     package init(name: String) throws(HabitError) {
         guard let kind = HabitKind.allCases.first(where: { $0.name == name }) else {
-            throw .invalid("kind '\(name.prefix(40))' is not one of checkmark, counter, duration, measurement")
+            throw .invalid("kind '\(name.prefix(40))' is not one of checkmark, counter, duration, measurement, quit")
         }
         self = kind
     }
@@ -92,7 +95,8 @@ package struct HabitSpec: Equatable, Sendable {
         self.display = display
     }
 
-    /// Checks every field and normalises the target (checkmarks: 1, measurements: 0).
+    /// Checks every field and normalises the target (checkmarks: 1, measurements: 0;
+    /// a quit habit's target is its saving per clean day, 0 or more, and it is at most).
     /// The name is stored as HabitName decides (NFC).
     package func validated() throws(HabitError) -> HabitSpec {
         var spec = self
@@ -115,6 +119,13 @@ package struct HabitSpec: Equatable, Sendable {
             guard target.isFinite, target > 0, target <= HabitSpec.maxTarget else {
                 throw .invalid("target must be a number above 0 and at most 1e12")
             }
+        case .quit:
+            try QuitRules.validate(schedule: schedule)
+            guard target.isFinite, target >= 0, target <= HabitSpec.maxTarget else {
+                throw .invalid("target (the saving per clean day) must be a number from 0 to 1e12")
+            }
+            spec.target = target == 0 ? 0 : target
+            spec.direction = .atMost
         }
         return spec
     }

@@ -32,7 +32,8 @@ package enum DayFold {
     /// - amounts add up; a measurement's value is its latest reading;
     /// - totals: each source's highest report counts, and sources add up;
     /// - done: checked, or the target reached (at least) or kept (at most), or a reading taken;
-    /// - skipped: a skip entry and not done.
+    /// - skipped: a skip entry and not done;
+    /// - a quit habit: the value counts its relapses, and a day is done (clean) with none.
     package static func fold(_ entries: [Entry], day: Int32, habit: HabitSpec, cancelled: Set<Int64>) -> DayState {
         fold(entries[...], day: day, habit: habit, cancelled: cancelled)
     }
@@ -43,6 +44,7 @@ package enum DayFold {
         var latestReading: Double?
         var checked = false
         var skip = false
+        var relapses = 0
         var count = 0
         for entry in entries where entry.day == day && entry.kind != .undo && (cancelled.isEmpty || !cancelled.contains(entry.id)) {
             count += 1
@@ -55,6 +57,7 @@ package enum DayFold {
             case .total:
                 highestTotal[entry.source] = max(highestTotal[entry.source] ?? 0, entry.value)
                 latestReading = entry.value
+            case .relapse: relapses += 1
             case .undo: break
             }
         }
@@ -70,6 +73,9 @@ package enum DayFold {
         case .measurement:
             value = latestReading ?? 0
             done = latestReading != nil
+        case .quit:
+            value = Double(relapses)
+            done = relapses == 0
         }
         return DayState(day: day, value: value, done: done, skipped: skip && !done, entryCount: count)
     }

@@ -4,9 +4,12 @@ package enum EntryKind: Int32, Sendable, CaseIterable {
     case total = 3
     case skip = 4
     case undo = 5
+    /// A quit habit's slip, at an instant; its value is an optional amount (0: none).
+    case relapse = 6
 
     package var name: String {
         switch self {
+        case .relapse: return "relapse"
         case .done: return "done"
         case .amount: return "amount"
         case .total: return "total"
@@ -15,9 +18,13 @@ package enum EntryKind: Int32, Sendable, CaseIterable {
         }
     }
 
+    /// Whether an entry of this kind carries a value: an amount, a total, a relapse's
+    /// amount. The others keep 0 (and sync writes none).
+    package var carriesValue: Bool { self == .amount || self == .total || self == .relapse }
+
     package init(name: String) throws(HabitError) {
         guard let kind = EntryKind.allCases.first(where: { $0.name == name }) else {
-            throw .invalid("entry kind '\(name.prefix(40))' is not one of done, amount, total, skip, undo")
+            throw .invalid("entry kind '\(name.prefix(40))' is not one of done, amount, total, skip, undo, relapse")
         }
         self = kind
     }
@@ -84,17 +91,18 @@ package enum EntryRules {
     /// a peer's changeset. What one of them takes, every other takes too, so nothing a
     /// device stored can stop a peer's sync or an import of its export. Returns the
     /// value as every store keeps it: an AMOUNT may be negative (a correction, or a
-    /// reading below zero), a TOTAL may not; DONE, SKIP and UNDO carry none (0); -0 is
-    /// 0 (SQLite keeps no sign on a zero, so peers could not agree on it otherwise).
+    /// reading below zero), a TOTAL and a RELAPSE's amount may not; DONE, SKIP and UNDO
+    /// carry none (0); -0 is 0 (SQLite keeps no sign on a zero, so peers could not agree
+    /// on it otherwise).
     /// No clock here: how far ahead a person may date an entry is the append's rule
     /// (validate(day:today:)); a record another device wrote is taken as it is.
     package static func checked(kind: EntryKind, value: Double, day: Int32, recordedAtMs: Int64, note: String?) throws(HabitError) -> Double {
         try validate(day: day)
         try validate(utcMs: recordedAtMs, field: "recorded_at_ms")
         if let note { try TextRules.validate(note, field: "note", maxBytes: maxNoteBytes, allowEmpty: true) }
-        guard kind == .amount || kind == .total else { return 0 }
+        guard kind.carriesValue else { return 0 }
         guard value.isFinite, abs(value) <= maxValue else { throw .invalid("value must be a finite number within ±1e12") }
-        guard kind == .amount || value >= 0 else { throw .invalid("a total must not be negative") }
+        guard kind == .amount || value >= 0 else { throw .invalid("a \(kind == .total ? "total" : "relapse's amount") must not be negative") }
         return value == 0 ? 0 : value
     }
 
@@ -111,6 +119,7 @@ package enum EntryRules {
         case .checkmark: allowed = [.done, .skip]
         case .counter, .duration: allowed = [.done, .amount, .total, .skip]
         case .measurement: allowed = [.amount, .skip]
+        case .quit: allowed = [.relapse]
         }
         guard allowed.contains(kind) else {
             throw .invalid("a \(habit.kind.name) habit takes \(allowed.map(\.name).joined(separator: ", ")) entries, not \(kind.name)")

@@ -42,9 +42,10 @@ package struct HabitHistory: Sendable {
         }
     }
 
-    /// At-most counters and durations: a day is decided only once it is over.
+    /// At-most counters and durations, and quit habits (a day is clean until a
+    /// relapse): a day is decided only once it is over.
     package static func judgedAtDayEnd(_ spec: HabitSpec) -> Bool {
-        (spec.kind == .counter || spec.kind == .duration) && spec.direction == .atMost
+        spec.kind == .quit || ((spec.kind == .counter || spec.kind == .duration) && spec.direction == .atMost)
     }
 
     /// Whether a habit like `spec` keeps a value per day (checkmarks do not).
@@ -56,6 +57,7 @@ package struct HabitHistory: Sendable {
     /// judging settings have always governed; the days past the arrays are judged
     /// by the last version.
     package init(spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, marks: [UInt8], values: [Double]) {
+        let (spec, versions) = QuitRules.judgedDaily(spec, versions: versions)
         self.spec = spec
         self.versions = versions
         self.archivedDay = versions.finalArchiveDay ?? archivedDay
@@ -72,6 +74,7 @@ package struct HabitHistory: Sendable {
     /// An empty history with room for the days up to `lastDay` (and, when the
     /// versions judge an empty day differently, up to the last version's first day).
     package init(spec: HabitSpec, versions: [SettingsVersion], archivedDay: Int32?, through lastDay: Int32) {
+        let (spec, versions) = QuitRules.judgedDaily(spec, versions: versions)
         let emptyMarks = Set(versions.map { Mark.empty(for: spec.judged(by: $0)) })
         let through = emptyMarks.count > 1 ? max(lastDay, versions.last?.fromDay ?? lastDay) : lastDay
         let count = through >= spec.startDay ? Int(through) - Int(spec.startDay) + 1 : 0

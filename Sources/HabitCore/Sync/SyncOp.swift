@@ -383,7 +383,7 @@ package enum SyncOp: Equatable, Sendable {
             w.varint(Int64(day))
             // Kind and source share a byte; the value is written only when it carries one.
             w.byte(UInt8(truncatingIfNeeded: kind.rawValue) | UInt8(truncatingIfNeeded: source.rawValue) << 4)
-            if kind == .amount || kind == .total { w.double(value) }
+            if kind.carriesValue { w.double(value) }
             w.varint(recordedAtMs)
             w.optionalText(note)
             if kind == .undo, let undoes { Self.write(undoes, &w) }
@@ -549,7 +549,7 @@ package enum SyncOp: Equatable, Sendable {
             guard let entryKind = EntryKind(rawValue: Int32(packed & 15)), let source = EntrySource(rawValue: Int32(packed >> 4)) else {
                 throw .invalid("entry kind or source out of range")
             }
-            let value = entryKind == .amount || entryKind == .total ? try r.double() : 0
+            let value = entryKind.carriesValue ? try r.double() : 0
             let recordedAtMs = try r.varint()
             let note = try r.optionalText()
             // What an append or an import would take: no more, no less. The op keeps the

@@ -28,6 +28,7 @@ class Kind(_OpenEnum):
     COUNTER = 2  # a count per day against a target
     DURATION = 3  # seconds per day against a target
     MEASUREMENT = 4  # a value recorded now and then, no daily target
+    QUIT = 5  # Since 1.1. A habit being quit: relapses logged, clean days kept (see "Quit habits")
 
 
 class Direction(_OpenEnum):
@@ -88,6 +89,7 @@ class EntryKind(_OpenEnum):
     TOTAL = 3  # value is a source's cumulative figure for the day: the highest counts
     SKIP = 4  # the day is excused
     UNDO = 5  # cancels the entry named in `undoes`; appended by hc_entry_undo
+    RELAPSE = 6  # Since 1.1. A quit habit's relapse at at_ms; value: an optional amount (>= 0)
 
 
 class Source(_OpenEnum):
@@ -114,6 +116,14 @@ class StreakUnit(_OpenEnum):
     WEEKS = 2  # weeks (weekly quotas)
     MONTHS = 3  # months (monthly quotas)
     PERIODS = 4  # times:N/M: blocks of M days
+
+
+class QuitPeriod(_OpenEnum):
+    """HC_QUIT_PERIOD_*: the allowance period of a quit habit."""
+
+    DAY = 1  # "daily": no relapse allowed
+    WEEK = 2  # "weekly:N"
+    MONTH = 3  # "monthly:N"
 
 
 class OpenDay(_OpenEnum):

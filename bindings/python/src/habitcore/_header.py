@@ -64,6 +64,7 @@ HC_KIND_CHECKMARK = 1
 HC_KIND_COUNTER = 2
 HC_KIND_DURATION = 3
 HC_KIND_MEASUREMENT = 4
+HC_KIND_QUIT = 5
 HC_DIRECTION_AT_LEAST = 1
 HC_DIRECTION_AT_MOST = 2
 HC_ROUTINE_ANYTIME = 0
@@ -89,6 +90,7 @@ HC_ENTRY_AMOUNT = 2
 HC_ENTRY_TOTAL = 3
 HC_ENTRY_SKIP = 4
 HC_ENTRY_UNDO = 5
+HC_ENTRY_RELAPSE = 6
 HC_SOURCE_MANUAL = 1
 HC_SOURCE_IMPORT = 2
 HC_SOURCE_HEALTH = 3
@@ -109,6 +111,9 @@ HC_POLICY_OWN = 0x1
 HC_DUE_PENDING = 1
 HC_DUE_DONE = 2
 HC_DUE_EXCUSED = 3
+HC_QUIT_PERIOD_DAY = 1
+HC_QUIT_PERIOD_WEEK = 2
+HC_QUIT_PERIOD_MONTH = 3
 HC_CREDIT_EARN = 1
 HC_CREDIT_SPEND = 2
 HC_CREDIT_ADJUST = 3
@@ -295,6 +300,10 @@ class MeasurementStats(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("count", i32), ("latest_day", i32), ("latest", f64), ("best_day", i32), ("best", f64), ("change", f64)]
 
 
+class QuitStatus(ctypes.Structure):
+    _fields_ = [("struct_size", u32), ("as_of", i32), ("at_ms", i64), ("last_relapse_id", i64), ("last_relapse_ms", i64), ("last_relapse_day", i32), ("days_since", i32), ("since_ms", i64), ("current_clean_days", i32), ("best_clean_days", i32), ("best_clean_first", i32), ("best_clean_last", i32), ("clean_days", i32), ("period", i32), ("period_first", i32), ("period_last", i32), ("period_relapses", i32), ("allowance", i32), ("over_allowance", i32), ("periods_within", i32), ("week_relapses", i32), ("month_relapses", i32), ("relapses", i64), ("relapse_amount", f64), ("saved", f64)]
+
+
 class CreditRule(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("kind", i32), ("id", i64), ("account_id", i64), ("habit_id", i64), ("value", i64), ("from_day", i32), ("reserved", i32)]
 
@@ -389,6 +398,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_group_day": GroupDay,
     "hc_due_item": DueItem,
     "hc_measurement_stats": MeasurementStats,
+    "hc_quit_status": QuitStatus,
     "hc_credit_rule": CreditRule,
     "hc_step_sync": StepSync,
     "hc_credit_day": CreditDay,
@@ -504,6 +514,8 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_today_snapshot_write": (i32, [ptr, text, i64]),
     "hc_measurement_stats_init": (i32, [_p(MeasurementStats), u32]),
     "hc_habit_measurements": (i32, [_p(MeasurementStats), ptr, i64, i32, i32]),
+    "hc_quit_status_init": (i32, [_p(QuitStatus), u32]),
+    "hc_quit_status_get": (i32, [_p(QuitStatus), ptr, i64, i64]),
     "hc_credit_account_create": (i32, [I64P, ptr, text]),
     "hc_credit_account_find": (i32, [I64P, ptr, text]),
     "hc_credit_rule_set": (i32, [I64P, ptr, i64, i32, i64, i64, i32]),

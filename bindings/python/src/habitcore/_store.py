@@ -17,7 +17,7 @@ from ._types import (
     Award, AwardCause, Cause, Change, ChangeArea, Completion, CreditDay, CreditEntry, CreditKind, CreditRule, DayFlag, DayScore, DayState,
     Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, GroupDay, Habit, HabitField,
     HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
-    ProofResult, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, ShieldBudget,
+    ProofResult, QuitPeriod, QuitStatus, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, ShieldBudget,
     ShieldCause, ShieldEarlier, ShieldLift, ShieldMoved, ShieldReason, ShieldRule, ShieldState, ShieldStatus,
     ShieldTimeline, ShieldTransition, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync,
     SyncSummary, UnlockState, Vacation, Verdict, _enum,
@@ -129,6 +129,7 @@ _INITS: dict[type, str] = {
     N.StreakResult: "hc_streak_result_init", N.HabitRules: "hc_habit_rules_init",
     N.StreakPolicy: "hc_streak_policy_init", N.Completion: "hc_completion_init", N.GroupDay: "hc_group_day_init",
     N.MeasurementStats: "hc_measurement_stats_init", N.StepSync: "hc_step_sync_init",
+    N.QuitStatus: "hc_quit_status_init",
     N.CreditDay: "hc_credit_day_init", N.UnlockState: "hc_unlock_state_init",
     N.ProofInput: "hc_proof_input_init", N.ProofResult: "hc_proof_result_init",
     N.ProofPolicy: "hc_proof_policy_init", N.ReminderRule: "hc_reminder_rule_init",
@@ -1107,6 +1108,31 @@ class Store:
                                          _day(last, "last")))
         return MeasurementStats(count=out.count, latest_date=_opt_date(out.latest_day), latest=out.latest,
                                 best_date=_opt_date(out.best_day), best=out.best, change=out.change)
+
+    # ---- quit habits
+
+    def relapse(self, habit: HabitRef, *, note: str | None = None, amount: float = 0.0, at_ms: int = 0,
+                key: str | None = None) -> int:
+        """Logs a relapse of a quit habit at at_ms (0: now), with an optional note and
+        amount (a RELAPSE entry); returns its id."""
+        return self.append(habit, EntryKind.RELAPSE, amount, at_ms=at_ms, note=note, key=key)
+
+    def quit_status(self, habit: HabitRef, at_ms: int = 0) -> QuitStatus:
+        """Where a quit habit stands at at_ms (0: now)."""
+        out = _init(N.QuitStatus)
+        _check(lib.hc_quit_status_get(ctypes.byref(out), self._h, _hid(habit), _i64(at_ms, "at_ms")))
+        relapsed = out.last_relapse_id != 0
+        return QuitStatus(
+            as_of=_date(out.as_of), at_ms=out.at_ms, last_relapse_id=out.last_relapse_id if relapsed else None,
+            last_relapse_ms=out.last_relapse_ms if relapsed else None, last_relapse_date=_opt_date(out.last_relapse_day),
+            days_since=out.days_since, since_ms=out.since_ms, current_clean_days=out.current_clean_days,
+            best_clean_days=out.best_clean_days, best_clean_first=_opt_date(out.best_clean_first),
+            best_clean_last=_opt_date(out.best_clean_last), clean_days=out.clean_days,
+            period=_enum(QuitPeriod, out.period), period_first=_date(out.period_first),
+            period_last=_date(out.period_last), period_relapses=out.period_relapses, allowance=out.allowance,
+            over_allowance=bool(out.over_allowance), periods_within=out.periods_within,
+            week_relapses=out.week_relapses, month_relapses=out.month_relapses, relapses=out.relapses,
+            relapse_amount=out.relapse_amount, saved=out.saved)
 
     # ---- credits
 

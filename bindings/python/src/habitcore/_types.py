@@ -213,6 +213,37 @@ class MeasurementStats:
 
 
 @dataclass(frozen=True)
+class QuitStatus:
+    """Where a quit habit stands (hc_quit_status): days since the last relapse, clean runs,
+    the allowance of the period holding the day, and what the clean days saved."""
+
+    as_of: datetime.date
+    at_ms: int
+    last_relapse_id: int | None
+    last_relapse_ms: int | None
+    last_relapse_date: datetime.date | None
+    days_since: int
+    since_ms: int
+    current_clean_days: int
+    best_clean_days: int
+    best_clean_first: datetime.date | None
+    best_clean_last: datetime.date | None
+    clean_days: int
+    period: QuitPeriod  # noqa: F405 (generated enum)
+    period_first: datetime.date
+    period_last: datetime.date
+    period_relapses: int
+    allowance: int
+    over_allowance: bool
+    periods_within: int
+    week_relapses: int
+    month_relapses: int
+    relapses: int
+    relapse_amount: float
+    saved: float
+
+
+@dataclass(frozen=True)
 class CreditRule:
     """A credit rule as recorded (hc_credit_rule)."""
 

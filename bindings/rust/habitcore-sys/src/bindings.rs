@@ -45,6 +45,7 @@ pub const HC_KIND_CHECKMARK: i32 = 1;
 pub const HC_KIND_COUNTER: i32 = 2;
 pub const HC_KIND_DURATION: i32 = 3;
 pub const HC_KIND_MEASUREMENT: i32 = 4;
+pub const HC_KIND_QUIT: i32 = 5;
 pub const HC_DIRECTION_AT_LEAST: i32 = 1;
 pub const HC_DIRECTION_AT_MOST: i32 = 2;
 pub const HC_ROUTINE_ANYTIME: i32 = 0;
@@ -70,6 +71,7 @@ pub const HC_ENTRY_AMOUNT: i32 = 2;
 pub const HC_ENTRY_TOTAL: i32 = 3;
 pub const HC_ENTRY_SKIP: i32 = 4;
 pub const HC_ENTRY_UNDO: i32 = 5;
+pub const HC_ENTRY_RELAPSE: i32 = 6;
 pub const HC_SOURCE_MANUAL: i32 = 1;
 pub const HC_SOURCE_IMPORT: i32 = 2;
 pub const HC_SOURCE_HEALTH: i32 = 3;
@@ -90,6 +92,9 @@ pub const HC_POLICY_OWN: u32 = 0x1;
 pub const HC_DUE_PENDING: i32 = 1;
 pub const HC_DUE_DONE: i32 = 2;
 pub const HC_DUE_EXCUSED: i32 = 3;
+pub const HC_QUIT_PERIOD_DAY: i32 = 1;
+pub const HC_QUIT_PERIOD_WEEK: i32 = 2;
+pub const HC_QUIT_PERIOD_MONTH: i32 = 3;
 pub const HC_CREDIT_EARN: i32 = 1;
 pub const HC_CREDIT_SPEND: i32 = 2;
 pub const HC_CREDIT_ADJUST: i32 = 3;
@@ -459,6 +464,36 @@ pub struct hc_measurement_stats {
     pub best_day: i32,
     pub best: f64,
     pub change: f64,
+}
+
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct hc_quit_status {
+    pub struct_size: u32,
+    pub as_of: i32,
+    pub at_ms: i64,
+    pub last_relapse_id: i64,
+    pub last_relapse_ms: i64,
+    pub last_relapse_day: i32,
+    pub days_since: i32,
+    pub since_ms: i64,
+    pub current_clean_days: i32,
+    pub best_clean_days: i32,
+    pub best_clean_first: i32,
+    pub best_clean_last: i32,
+    pub clean_days: i32,
+    pub period: i32,
+    pub period_first: i32,
+    pub period_last: i32,
+    pub period_relapses: i32,
+    pub allowance: i32,
+    pub over_allowance: i32,
+    pub periods_within: i32,
+    pub week_relapses: i32,
+    pub month_relapses: i32,
+    pub relapses: i64,
+    pub relapse_amount: f64,
+    pub saved: f64,
 }
 
 #[repr(C)]
@@ -923,6 +958,8 @@ extern "C" {
     pub fn hc_today_snapshot_write(store: *mut hc_store, path: *const c_char, at_ms: i64) -> i32;
     pub fn hc_measurement_stats_init(out: *mut hc_measurement_stats, struct_size: u32) -> i32;
     pub fn hc_habit_measurements(out: *mut hc_measurement_stats, store: *mut hc_store, habit_id: i64, from_day: i32, to_day: i32) -> i32;
+    pub fn hc_quit_status_init(out: *mut hc_quit_status, struct_size: u32) -> i32;
+    pub fn hc_quit_status_get(out: *mut hc_quit_status, store: *mut hc_store, habit_id: i64, at_ms: i64) -> i32;
     pub fn hc_credit_account_create(out_id: *mut i64, store: *mut hc_store, name: *const c_char) -> i32;
     pub fn hc_credit_account_find(out_id: *mut i64, store: *mut hc_store, name: *const c_char) -> i32;
     pub fn hc_credit_rule_set(out_id: *mut i64, store: *mut hc_store, account_id: i64, kind: i32, habit_id: i64, value: i64, from_day: i32) -> i32;
@@ -1043,6 +1080,7 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_group_day", core::mem::size_of::<hc_group_day>(), vec![("struct_size", core::mem::offset_of!(hc_group_day, struct_size)), ("day", core::mem::offset_of!(hc_group_day, day)), ("due", core::mem::offset_of!(hc_group_day, due)), ("done", core::mem::offset_of!(hc_group_day, done)), ("excused", core::mem::offset_of!(hc_group_day, excused)), ("quota_habits", core::mem::offset_of!(hc_group_day, quota_habits)), ("rate", core::mem::offset_of!(hc_group_day, rate)), ("quota_met", core::mem::offset_of!(hc_group_day, quota_met)), ("all_due", core::mem::offset_of!(hc_group_day, all_due)), ("all_done", core::mem::offset_of!(hc_group_day, all_done)), ("all_excused", core::mem::offset_of!(hc_group_day, all_excused)), ("all_rate", core::mem::offset_of!(hc_group_day, all_rate))]),
         ("hc_due_item", core::mem::size_of::<hc_due_item>(), vec![("habit_id", core::mem::offset_of!(hc_due_item, habit_id)), ("routine", core::mem::offset_of!(hc_due_item, routine)), ("state", core::mem::offset_of!(hc_due_item, state)), ("value", core::mem::offset_of!(hc_due_item, value)), ("target", core::mem::offset_of!(hc_due_item, target))]),
         ("hc_measurement_stats", core::mem::size_of::<hc_measurement_stats>(), vec![("struct_size", core::mem::offset_of!(hc_measurement_stats, struct_size)), ("count", core::mem::offset_of!(hc_measurement_stats, count)), ("latest_day", core::mem::offset_of!(hc_measurement_stats, latest_day)), ("latest", core::mem::offset_of!(hc_measurement_stats, latest)), ("best_day", core::mem::offset_of!(hc_measurement_stats, best_day)), ("best", core::mem::offset_of!(hc_measurement_stats, best)), ("change", core::mem::offset_of!(hc_measurement_stats, change))]),
+        ("hc_quit_status", core::mem::size_of::<hc_quit_status>(), vec![("struct_size", core::mem::offset_of!(hc_quit_status, struct_size)), ("as_of", core::mem::offset_of!(hc_quit_status, as_of)), ("at_ms", core::mem::offset_of!(hc_quit_status, at_ms)), ("last_relapse_id", core::mem::offset_of!(hc_quit_status, last_relapse_id)), ("last_relapse_ms", core::mem::offset_of!(hc_quit_status, last_relapse_ms)), ("last_relapse_day", core::mem::offset_of!(hc_quit_status, last_relapse_day)), ("days_since", core::mem::offset_of!(hc_quit_status, days_since)), ("since_ms", core::mem::offset_of!(hc_quit_status, since_ms)), ("current_clean_days", core::mem::offset_of!(hc_quit_status, current_clean_days)), ("best_clean_days", core::mem::offset_of!(hc_quit_status, best_clean_days)), ("best_clean_first", core::mem::offset_of!(hc_quit_status, best_clean_first)), ("best_clean_last", core::mem::offset_of!(hc_quit_status, best_clean_last)), ("clean_days", core::mem::offset_of!(hc_quit_status, clean_days)), ("period", core::mem::offset_of!(hc_quit_status, period)), ("period_first", core::mem::offset_of!(hc_quit_status, period_first)), ("period_last", core::mem::offset_of!(hc_quit_status, period_last)), ("period_relapses", core::mem::offset_of!(hc_quit_status, period_relapses)), ("allowance", core::mem::offset_of!(hc_quit_status, allowance)), ("over_allowance", core::mem::offset_of!(hc_quit_status, over_allowance)), ("periods_within", core::mem::offset_of!(hc_quit_status, periods_within)), ("week_relapses", core::mem::offset_of!(hc_quit_status, week_relapses)), ("month_relapses", core::mem::offset_of!(hc_quit_status, month_relapses)), ("relapses", core::mem::offset_of!(hc_quit_status, relapses)), ("relapse_amount", core::mem::offset_of!(hc_quit_status, relapse_amount)), ("saved", core::mem::offset_of!(hc_quit_status, saved))]),
         ("hc_credit_rule", core::mem::size_of::<hc_credit_rule>(), vec![("struct_size", core::mem::offset_of!(hc_credit_rule, struct_size)), ("kind", core::mem::offset_of!(hc_credit_rule, kind)), ("id", core::mem::offset_of!(hc_credit_rule, id)), ("account_id", core::mem::offset_of!(hc_credit_rule, account_id)), ("habit_id", core::mem::offset_of!(hc_credit_rule, habit_id)), ("value", core::mem::offset_of!(hc_credit_rule, value)), ("from_day", core::mem::offset_of!(hc_credit_rule, from_day)), ("reserved", core::mem::offset_of!(hc_credit_rule, reserved))]),
         ("hc_step_sync", core::mem::size_of::<hc_step_sync>(), vec![("struct_size", core::mem::offset_of!(hc_step_sync, struct_size)), ("day", core::mem::offset_of!(hc_step_sync, day)), ("steps", core::mem::offset_of!(hc_step_sync, steps)), ("earned_now", core::mem::offset_of!(hc_step_sync, earned_now)), ("day_earned", core::mem::offset_of!(hc_step_sync, day_earned))]),
         ("hc_credit_day", core::mem::size_of::<hc_credit_day>(), vec![("struct_size", core::mem::offset_of!(hc_credit_day, struct_size)), ("day", core::mem::offset_of!(hc_credit_day, day)), ("steps", core::mem::offset_of!(hc_credit_day, steps)), ("carried_in", core::mem::offset_of!(hc_credit_day, carried_in)), ("earned", core::mem::offset_of!(hc_credit_day, earned)), ("spent", core::mem::offset_of!(hc_credit_day, spent)), ("adjusted", core::mem::offset_of!(hc_credit_day, adjusted)), ("expired", core::mem::offset_of!(hc_credit_day, expired)), ("available", core::mem::offset_of!(hc_credit_day, available)), ("refunded", core::mem::offset_of!(hc_credit_day, refunded))]),

@@ -351,12 +351,14 @@ macro_rules! c_enum {
 
 c_enum!(/// HC_KIND_*.
     Kind { Checkmark = sys::HC_KIND_CHECKMARK, Counter = sys::HC_KIND_COUNTER, Duration = sys::HC_KIND_DURATION,
-           Measurement = sys::HC_KIND_MEASUREMENT });
+           Measurement = sys::HC_KIND_MEASUREMENT, Quit = sys::HC_KIND_QUIT });
 c_enum!(/// HC_DIRECTION_*.
     Direction { AtLeast = sys::HC_DIRECTION_AT_LEAST, AtMost = sys::HC_DIRECTION_AT_MOST });
 c_enum!(/// HC_ENTRY_*.
     EntryKind { Done = sys::HC_ENTRY_DONE, Amount = sys::HC_ENTRY_AMOUNT, Total = sys::HC_ENTRY_TOTAL,
-                Skip = sys::HC_ENTRY_SKIP, Undo = sys::HC_ENTRY_UNDO });
+                Skip = sys::HC_ENTRY_SKIP, Undo = sys::HC_ENTRY_UNDO, Relapse = sys::HC_ENTRY_RELAPSE });
+c_enum!(/// HC_QUIT_PERIOD_*: the allowance period of a quit habit.
+    QuitPeriod { Day = sys::HC_QUIT_PERIOD_DAY, Week = sys::HC_QUIT_PERIOD_WEEK, Month = sys::HC_QUIT_PERIOD_MONTH });
 c_enum!(/// HC_OUTCOME_*.
     Outcome { Approved = sys::HC_OUTCOME_APPROVED, Rejected = sys::HC_OUTCOME_REJECTED,
               NeedsReview = sys::HC_OUTCOME_NEEDS_REVIEW, Error = sys::HC_OUTCOME_ERROR });
@@ -1889,6 +1891,7 @@ mod credits;
 mod files;
 mod judging;
 mod proofs;
+mod quit;
 mod reminders;
 mod settings;
 mod shields;
@@ -1899,6 +1902,7 @@ pub use credits::{Account, CreditDay, CreditRule, RecordedCreditRule, StepSync, 
 pub use files::{LoopCsv, Progress};
 pub use judging::{compute_streaks, compute_strength, DueItem, HabitRules, MeasurementStats, StoreStreaks, Vacation};
 pub use proofs::ProofInput;
+pub use quit::QuitStatus;
 pub use reminders::ReminderSpec;
 pub use settings::{HabitStreakPolicy, RoutineBounds, StreakPolicy};
 pub use shields::{ListedShieldRule, ShieldRule, ShieldRules, ShieldStatus, ShieldTransition};

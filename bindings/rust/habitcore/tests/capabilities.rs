@@ -542,3 +542,37 @@ fn sync_names_replicas_and_carries_evidence_when_asked() {
     assert_eq!(laptop.proof_evidence(ProofId(1)).unwrap(), [3u8; 100]);
     assert_eq!(proof.proof_id, ProofId(1));
 }
+
+#[test]
+fn quit_habits_log_relapses_and_stand_against_their_allowance() {
+    let dir = Dir::new("cap-quit");
+    let store = dir.store();
+    store.set_timezone("UTC").unwrap();
+    store.set_week_start(1).unwrap();
+    let start = Day::parse("2026-03-02").unwrap(); // a Monday
+    let noon = |day: Day| i64::from(day.0) * 86_400_000 + 43_200_000;
+    let quit = store
+        .create_habit(&HabitOptions::new("Smoking").kind(Kind::Quit).schedule("weekly:1").target(4.0).unit("EUR").start(start))
+        .unwrap();
+    assert_eq!(quit.kind, Kind::Quit);
+    let first = store.relapse(quit.id, Some("party"), 3.0, Some(noon(start.plus(9)))).unwrap();
+    let second = store.relapse(quit.id, None, 0.0, Some(noon(start.plus(10)))).unwrap();
+    let s = store.quit_status(quit.id, Some(noon(start.plus(12)))).unwrap();
+    assert_eq!(s.as_of, start.plus(12));
+    assert_eq!(s.last_relapse, Some((second, noon(start.plus(10)), start.plus(10))));
+    assert_eq!((s.days_since, s.since_ms), (2, 2 * 86_400_000));
+    assert_eq!((s.current_clean_days, s.best_clean_days, s.best_clean), (2, 9, Some((start, start.plus(8)))));
+    assert_eq!((s.period, s.period_days), (QuitPeriod::Week, (start.plus(7), start.plus(13))));
+    assert_eq!((s.period_relapses, s.allowance, s.over_allowance, s.periods_within), (2, 1, true, 0));
+    assert_eq!((s.relapses, s.relapse_amount, s.saved), (2, 3.0, 44.0));
+    store.undo(second).unwrap();
+    let after = store.quit_status(quit.id, Some(noon(start.plus(12)))).unwrap();
+    assert_eq!((after.last_relapse.map(|r| r.0), after.over_allowance), (Some(first), false));
+
+    let read = store.create_habit(&HabitOptions::new("Read")).unwrap();
+    assert_eq!(store.quit_status(read.id, None).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(store.relapse(read.id, None, 0.0, None).unwrap_err().kind(), ErrorKind::Invalid);
+    assert_eq!(store.relapse(quit.id, None, -1.0, None).unwrap_err().kind(), ErrorKind::Invalid);
+    let biting = HabitOptions::new("Biting").kind(Kind::Quit).schedule("days:mon");
+    assert_eq!(store.create_habit(&biting).unwrap_err().kind(), ErrorKind::Invalid);
+}
