@@ -84,6 +84,11 @@ extension Store {
         try await perform { (store) throws(HabitError) in try store.groupDay(group: group, on: day) }
     }
 
+    /// quitStatus(habitID:atMs:), off the caller's thread.
+    public func quitStatus(habitID: HabitID, atMs: Int64 = 0) async throws(HabitError) -> QuitStatus {
+        try await perform { (store) throws(HabitError) in try store.quitStatus(habitID: habitID, atMs: atMs) }
+    }
+
     /// streaks(habitID:asOf:best:), off the caller's thread.
     public func streaks(habitID: HabitID, asOf day: Day? = nil, best: Int = 0) async throws(HabitError) -> Streaks {
         try await perform { (store) throws(HabitError) in try store.streaks(habitID: habitID, asOf: day, best: best) }
@@ -235,6 +240,14 @@ extension Store {
     @discardableResult
     public func undoLast(habitID: HabitID, day: Day? = nil) async throws(HabitError) -> EntryID {
         try await perform { (store) throws(HabitError) in try store.undoLast(habitID: habitID, day: day) }
+    }
+
+    /// relapse(habitID:note:amount:atMs:key:), off the caller's thread.
+    @discardableResult
+    public func relapse(habitID: HabitID, note: String? = nil, amount: Double = 0, atMs: Int64 = 0, key: String? = nil) async throws(HabitError)
+        -> EntryID
+    {
+        try await perform { (store) throws(HabitError) in try store.relapse(habitID: habitID, note: note, amount: amount, atMs: atMs, key: key) }
     }
 
     /// addVacation(habitID:from:through:), off the caller's thread.

@@ -7,7 +7,7 @@ public struct QuitStatus: Sendable, Hashable {
     public var asOf: Day
     public var atMs: Int64
     /// The last standing relapse's entry id, instant and day; nil when none.
-    public var lastRelapseID: Int64?
+    public var lastRelapseID: EntryID?
     public var lastRelapseMs: Int64?
     public var lastRelapseDay: Day?
     /// Calendar days from the last relapse's day (none: the start day).
@@ -43,7 +43,7 @@ public struct QuitStatus: Sendable, Hashable {
         asOf = Day(rawValue: c.as_of)
         atMs = c.at_ms
         let relapsed = c.last_relapse_id != 0
-        lastRelapseID = relapsed ? c.last_relapse_id : nil
+        lastRelapseID = relapsed ? EntryID(c.last_relapse_id) : nil
         lastRelapseMs = relapsed ? c.last_relapse_ms : nil
         lastRelapseDay = relapsed ? Day(rawValue: c.last_relapse_day) : nil
         daysSince = c.days_since
@@ -71,19 +71,19 @@ public struct QuitStatus: Sendable, Hashable {
 extension Store {
     /// Where the quit habit stands at atMs (0: now) (hc_quit_status_get). Throws .invalid
     /// (not a quit habit), .notFound.
-    public func quitStatus(habitID: Int64, atMs: Int64 = 0) throws(HabitError) -> QuitStatus {
+    public func quitStatus(habitID: HabitID, atMs: Int64 = 0) throws(HabitError) -> QuitStatus {
         try withHandle { store throws(HabitError) in
             var out = hc_quit_status()
             try check(hc_quit_status_init(&out, UInt32(MemoryLayout<hc_quit_status>.size)))
-            try check(hc_quit_status_get(&out, store, habitID, atMs))
+            try check(hc_quit_status_get(&out, store, habitID.rawValue, atMs))
             return QuitStatus(out)
         }
     }
 
     /// Logs a relapse of a quit habit at atMs (0: now), with an optional note, amount and
     /// retry key (an HC_ENTRY_RELAPSE entry); returns its id.
-    public func relapse(habitID: Int64, note: String? = nil, amount: Double = 0, atMs: Int64 = 0, key: String? = nil) throws(HabitError)
-        -> Int64
+    public func relapse(habitID: HabitID, note: String? = nil, amount: Double = 0, atMs: Int64 = 0, key: String? = nil) throws(HabitError)
+        -> EntryID
     {
         var entry = EntryInput(habitID: habitID, kind: .relapse, value: amount)
         entry.note = note
