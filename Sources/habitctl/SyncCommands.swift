@@ -123,7 +123,7 @@ enum SyncCommands {
     /// canonical: the synced records as text independent of local ids
     /// (hc_sync_canonical), so scripts can compare two devices with cmp or diff.
     static func canonical(_ raw: [String], _ context: Context) throws(CLIError) {
-        var args = try Arguments(raw, valued: [])
+        let args = try Arguments(raw, valued: [])
         try args.finish(maxPositionals: 0)
         let store = try context.openStore(readOnly: true)
         let text = try kit { () throws(HabitError) in try store.kit.syncCanonical() }
