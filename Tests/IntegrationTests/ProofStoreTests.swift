@@ -179,8 +179,11 @@ final class ProofStoreTests: ProofTestCase {
     /// Each executable misbehaves its own way: the host survives, records an error
     /// verdict with the reason, and approves nothing.
     func testHostileExecutablePluginsGiveErrorVerdictsAndApproveNothing() throws {
+        // The sleeper's seconds name this test process, so the check below finds its own
+        // sleeper and not another run's on the same machine.
+        let sleep = "sleep 1000.\(getpid())"
         let cases: [(String, String, String)] = [
-            ("sleeper", "sleep 1000", "timeout"),
+            ("sleeper", sleep, "timeout"),
             ("crasher", "kill -SEGV $$", "crashed"),
             ("flooder", "head -c 100000000 /dev/zero", "output_too_large"),
             ("liar", "echo '{\"outcome\": approved'", "invalid_output"),
@@ -207,7 +210,7 @@ final class ProofStoreTests: ProofTestCase {
             XCTAssertEqual(currentStreak(habit), 0, id)
         }
         // The sleeper's process group was killed, not left behind.
-        let left = try runProcess(["pgrep", "-f", "sleep 1000"])
+        let left = try runProcess(["pgrep", "-f", "-x", sleep])
         XCTAssertNotEqual(left.status, 0, "no sleeper left running: \(left.stdout)")
     }
 
