@@ -88,7 +88,7 @@ extension Engine {
             guard entryId > 0, let target = try store.entry(id: entryId) else { throw .notFound("no entry with id \(entryId)") }
             let habit = try habit(id: target.habitId)
             guard !habit.isArchived else { throw .conflict("habit '\(habit.spec.name)' is archived; restore it to undo") }
-            try EntryRules.validateUndo(of: target, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
+            try EntryRules.validateUndo(of: target, named: entryId, alreadyUndone: try store.undoOf(entryId: entryId) != nil)
             let id = try store.insertEntry(
                 habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
                 source: .manual, undoes: target.id, note: nil)

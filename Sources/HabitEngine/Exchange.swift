@@ -382,9 +382,7 @@ extension Engine {
                 guard let cancelled = try store.entry(id: written), cancelled.habitId == habit.id, cancelled.day == record.day else {
                     throw .invalid("undo must have the habit and date of the entry it cancels")
                 }
-                guard cancelled.kind != .undo, try store.undoOf(entryId: written) == nil else {
-                    throw .conflict("entry is undone twice, or an undo is undone")
-                }
+                try EntryRules.validateUndo(of: cancelled, named: target, alreadyUndone: try store.undoOf(entryId: written) != nil)
                 undoes = written
             }
             if let key, let holder = try store.entryId(forKey: key) {

@@ -186,12 +186,12 @@ final class StreamingImportTests: StoreTestCase {
         XCTAssertTrue(last.contains(#""undoes":\#(count - 1)"#))
         try refused(
             lines + [last.replacingOccurrences(of: #""id":\#(count),"#, with: #""id":\#(count + 1),"#)], HC_E_CONFLICT,
-            "line \(line(ofEntry: count + 1)): entry is undone twice, or an undo is undone")
+            "line \(line(ofEntry: count + 1)): entry \(count - 1) is already undone")
         try refused(
             lines + [
                 last.replacingOccurrences(of: #""id":\#(count),"#, with: #""id":\#(count + 1),"#)
                     .replacingOccurrences(of: #""undoes":\#(count - 1)"#, with: #""undoes":\#(count)"#)
-            ], HC_E_CONFLICT, "line \(line(ofEntry: count + 1)): entry is undone twice, or an undo is undone")
+            ], HC_E_CONFLICT, "line \(line(ofEntry: count + 1)): entry \(count) is an undo; log the entry again instead")
         // A habit whose name an earlier one of the document has, and one the store has.
         var named = lines
         named[Self.habits] = named[Self.habits].replacingOccurrences(of: #""name":"Habit \#(Self.habits)""#, with: #""name":"habit 1""#)

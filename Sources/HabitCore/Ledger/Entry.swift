@@ -154,9 +154,10 @@ package enum EntryRules {
         guard utcMs >= first, utcMs <= last else { throw .invalid("'\(field)' \(utcMs) is outside the years 0001 to 9999") }
     }
 
-    /// Whether `target` may be cancelled by a new undo entry.
-    package static func validateUndo(of target: Entry, alreadyUndone: Bool) throws(HabitError) {
-        guard target.kind != .undo else { throw .conflict("entry \(target.id) is an undo; log the entry again instead") }
-        guard !alreadyUndone else { throw .conflict("entry \(target.id) is already undone") }
+    /// Whether `target` may be cancelled by a new undo entry; `named` is the id the caller knows
+    /// it by (an import's document numbers its entries itself).
+    package static func validateUndo(of target: Entry, named: Int64, alreadyUndone: Bool) throws(HabitError) {
+        guard target.kind != .undo else { throw .conflict("entry \(named) is an undo; log the entry again instead") }
+        guard !alreadyUndone else { throw .conflict("entry \(named) is already undone") }
     }
 }
