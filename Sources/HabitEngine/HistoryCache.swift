@@ -98,11 +98,6 @@ struct HistoryCache {
 
     /// The index of the first day at or after `day` in days sorted by day.
     static func firstIndex(in days: [DayState], atOrAfter day: Int32) -> Int {
-        var low = 0, high = days.count
-        while low < high {
-            let middle = (low + high) / 2
-            if days[middle].day < day { low = middle + 1 } else { high = middle }
-        }
-        return low
+        days.partitionPoint { $0.day >= day }
     }
 }

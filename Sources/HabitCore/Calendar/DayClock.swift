@@ -43,14 +43,10 @@ package struct DayClock: Equatable, Sendable {
     /// the instant, when that change set clocks back; otherwise Int64.min.
     private func highestBeforeBackwardChange(utcMs: Int64) -> Int64 {
         let now = floorDiv(utcMs, 1000), current = zone.utcOffset(atUTC: now)
-        var earlier = now - 86_400
+        let earlier = now - 86_400
         guard zone.utcOffset(atUTC: earlier) > current else { return Int64.min }
-        // Offsets are constant between changes: bisect for the first second of the current offset.
-        var later = now
-        while later - earlier > 1 {
-            let middle = earlier + (later - earlier) / 2
-            if zone.utcOffset(atUTC: middle) == current { later = middle } else { earlier = middle }
-        }
+        // Offsets are constant between changes: the first second of the current offset.
+        let later = ((earlier + 1)..<now).partitionPoint { zone.utcOffset(atUTC: $0) == current }
         let before = later - 1
         return before + Int64(zone.utcOffset(atUTC: before))
     }
@@ -73,13 +69,8 @@ package struct DayClock: Equatable, Sendable {
             return candidate * 1000
         }
         // In a gap: `early` reads before it, `late` after; the transition lies between.
-        var low = early, high = late
-        let offsetBefore = zone.utcOffset(atUTC: low)
-        while high - low > 1 {
-            let mid = low + (high - low) / 2
-            if zone.utcOffset(atUTC: mid) == offsetBefore { low = mid } else { high = mid }
-        }
-        return high * 1000
+        let offsetBefore = zone.utcOffset(atUTC: early)
+        return ((early + 1)..<late).partitionPoint { zone.utcOffset(atUTC: $0) != offsetBefore } * 1000
     }
 
     /// The instant of a local minute of a habit day: a minute before the day start

@@ -116,12 +116,8 @@ package struct ZoneRules: Equatable, Sendable {
         if seconds >= lastTransition, let rule = tables.rule {
             return rule.daylight == nil ? (rule.standardOffset, lastTransition, .max) : (rule.utcOffset(atUTC: seconds), seconds, seconds)
         }
-        var low = 0
-        var high = transitions.count - 1
-        while low < high {  // the last transition at or before `seconds`
-            let mid = (low + high + 1) / 2
-            if transitions[mid] <= seconds { low = mid } else { high = mid - 1 }
-        }
+        // The last transition at or before `seconds` (there is one: seconds >= transitions[0]).
+        let low = transitions.partitionPoint { $0 > seconds } - 1
         return (tables.transitionOffsets[low], transitions[low], low + 1 < transitions.count ? transitions[low + 1] - 1 : .max)
     }
 }

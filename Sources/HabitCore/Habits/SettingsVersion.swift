@@ -63,13 +63,8 @@ extension Array where Element == SettingsVersion {
     /// before it); nil for no versions. Versions are sorted by fromDay.
     package func index(on day: Int32) -> Int? {
         guard !isEmpty else { return nil }
-        var low = 1, high = count
         // The last index whose fromDay <= day, at least 0.
-        while low < high {
-            let middle = (low + high) / 2
-            if self[middle].fromDay <= day { low = middle + 1 } else { high = middle }
-        }
-        return low - 1
+        return Swift.max(partitionPoint { $0.fromDay > day } - 1, 0)
     }
 
     /// The version in force on a day, nil for no versions.

@@ -176,7 +176,7 @@ package struct QuitStatus: Equatable, Sendable {
         }
 
         func count(_ range: ClosedRange<Int32>) -> Int32 {
-            Int32(clamping: lowerBound(days, range.upperBound + 1) - lowerBound(days, range.lowerBound))
+            Int32(clamping: days.partitionPoint { $0 > range.upperBound } - days.partitionPoint { $0 >= range.lowerBound })
         }
         status.weekRelapses = count(QuitRules.period(.week, holding: asOf, weekStart: weekStart))
         status.monthRelapses = count(QuitRules.period(.month, holding: asOf, weekStart: weekStart))
@@ -202,15 +202,5 @@ package struct QuitStatus: Equatable, Sendable {
             day = bounds.lowerBound - 1
         }
         return status
-    }
-
-    /// The index of the first element of sorted `days` at or after `day`.
-    private static func lowerBound(_ days: [Int32], _ day: Int32) -> Int {
-        var low = 0, high = days.count
-        while low < high {
-            let middle = (low + high) / 2
-            if days[middle] < day { low = middle + 1 } else { high = middle }
-        }
-        return low
     }
 }

@@ -62,13 +62,9 @@ package enum ShieldPlan {
             self.segments = segments
         }
 
+        /// The last segment starting at or before `ms`; the first for an instant before them all.
         package func segment(at ms: Int64) -> Int {
-            var low = 0, high = segments.count - 1
-            while low < high {
-                let mid = (low + high + 1) / 2
-                if segments[mid].fromMs <= ms { low = mid } else { high = mid - 1 }
-            }
-            return low
+            max(segments.partitionPoint { $0.fromMs > ms } - 1, 0)
         }
 
         package func zone(at ms: Int64) -> ZoneRules { segments[segment(at: ms)].zone }
@@ -393,12 +389,7 @@ package enum ShieldPlan {
 
         /// The index of the first span ending after `ms` (spans.count if none).
         static func first(of spans: [Span], endingAfter ms: Int64) -> Int {
-            var low = 0, high = spans.count
-            while low < high {
-                let mid = (low + high) / 2
-                if spans[mid].endMs <= ms { low = mid + 1 } else { high = mid }
-            }
-            return low
+            spans.partitionPoint { $0.endMs > ms }
         }
 
         /// The end of the span holding `ms`, if one does.
