@@ -16,7 +16,7 @@ extension Engine {
         var spec = draft
         spec.startDay = if let startDay { startDay } else { try today() }
         spec = try spec.validated()
-        let versions = [SettingsVersion(fromDay: spec.startDay, spec: spec)]
+        let versions = [SettingsVersion.first(of: spec)]
         let createdAt = now()
         return try store.atomically { () throws(HabitError) in
             try requireNameFree(spec.name, except: nil)
@@ -143,7 +143,7 @@ extension Engine {
         _ change: (inout SettingsVersion) -> Void
     ) throws(HabitError) -> Rejudged {
         let first = max(day, habit.spec.startDay)
-        let versions = habit.versions.isEmpty ? [SettingsVersion(fromDay: habit.spec.startDay, spec: habit.spec)] : habit.versions
+        let versions = habit.versions.orFirst(of: habit.spec)
         var written: [SettingsVersion] = []
         let before = versions.version(on: first) ?? SettingsVersion(fromDay: first, spec: habit.spec)
         var atFirst = before

@@ -68,7 +68,7 @@ package enum HabitBullCSV {
                 ).validated()
                 plan.habits.append(
                     .init(
-                        spec: spec, versions: [SettingsVersion(fromDay: spec.startDay, spec: spec)],
+                        spec: spec, versions: [.first(of: spec)],
                         archivedDay: nil, createdAtMs: nowMs))
             } catch {
                 throw error.prefixed("HabitBull CSV line \(line)")

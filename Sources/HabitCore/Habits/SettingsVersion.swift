@@ -37,6 +37,9 @@ package struct SettingsVersion: Equatable, Sendable {
             proofRequired: spec.proofRequired, group: spec.group, archived: archived)
     }
 
+    /// A new habit's one version: its spec from its start day.
+    package static func first(of spec: HabitSpec) -> SettingsVersion { SettingsVersion(fromDay: spec.startDay, spec: spec) }
+
     /// Whether two versions judge every day alike (the day they apply from aside).
     package func judgesAlike(_ other: SettingsVersion) -> Bool {
         var same = other
@@ -59,6 +62,9 @@ extension HabitSpec {
 }
 
 extension Array where Element == SettingsVersion {
+    /// These versions, or for none (a habit read without them) the spec's first.
+    package func orFirst(of spec: HabitSpec) -> [SettingsVersion] { isEmpty ? [.first(of: spec)] : self }
+
     /// The index of the version in force on a day (the first one also governs days
     /// before it); nil for no versions. Versions are sorted by fromDay.
     package func index(on day: Int32) -> Int? {

@@ -140,7 +140,7 @@ package struct QuitStatus: Equatable, Sendable {
         var distinct: [Int32] = []
         for day in days where distinct.last != day { distinct.append(day) }
         let first = min(spec.startDay, distinct.first ?? spec.startDay)
-        let versions = versions.isEmpty ? [SettingsVersion(fromDay: spec.startDay, spec: spec)] : versions
+        let versions = versions.orFirst(of: spec)
 
         var status = QuitStatus(
             asOf: asOf, atMs: atMs, lastRelapse: relapses.last, sinceMs: 0, daysSince: 0, currentClean: 0, bestClean: 0,
