@@ -41,6 +41,18 @@ package struct ImportPlan: Equatable, Sendable {
         entries.append(item)
     }
 
+    /// Starts each habit on its first entry's day (today for one without entries, never
+    /// after today), its one settings version with it: for apps that keep no start day,
+    /// whose habits begin where their history does.
+    package mutating func startHabitsOnTheirFirstEntry(today: Int32) {
+        var firstDay = [Int32?](repeating: nil, count: habits.count)
+        for entry in entries { firstDay[entry.habitIndex] = min(firstDay[entry.habitIndex] ?? entry.day, entry.day) }
+        for index in habits.indices {
+            habits[index].spec.startDay = min(firstDay[index] ?? today, today)
+            habits[index].versions = [.first(of: habits[index].spec)]
+        }
+    }
+
     /// The rules every imported entry meets on its own and against its habit, as an
     /// append: EntryRules.checked (no limit by this store's today, as a peer's changeset
     /// has none), a well-formed retry key, and a kind the habit takes; an undo, and only

@@ -171,7 +171,6 @@ package struct LoopBackup: Equatable, Sendable {
         plan.makeNamesUnique()
 
         var seen = Set<[Int64]>()
-        var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
         for repetition in repetitions.sorted(by: { $0.id < $1.id }) {
             guard let index = indexOf[repetition.habit] else { continue }
             let day64 = repetition.timestampMs >= 0 ? repetition.timestampMs / 86_400_000 : -((-repetition.timestampMs + 86_399_999) / 86_400_000)
@@ -194,16 +193,11 @@ package struct LoopBackup: Equatable, Sendable {
                     .init(
                         habitIndex: index, day: day, kind: kind, value: value, recordedAtMs: nowMs,
                         source: .import, note: note))
-                firstDay[index] = min(firstDay[index] ?? day, day)
             } catch {
                 throw error.prefixed("Repetitions row id \(repetition.id)")
             }
         }
-        for index in plan.habits.indices {
-            let start = min(firstDay[index] ?? today, today)
-            plan.habits[index].spec.startDay = start
-            plan.habits[index].versions = [SettingsVersion(fromDay: start, spec: plan.habits[index].spec)]
-        }
+        plan.startHabitsOnTheirFirstEntry(today: today)
         return plan
     }
 }

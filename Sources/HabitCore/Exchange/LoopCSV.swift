@@ -104,7 +104,6 @@ package enum LoopCSV {
             piece += matched.width
             nextHabit = matched.habit + 1
         }
-        var firstDay = [Int32?](repeating: nil, count: plan.habits.count)
         for (offset, row) in markRows.enumerated().dropFirst() where !(row.count == 1 && row[0].isEmpty) {
             do throws(HabitError) {
                 let day = try CivilDate.parseDay(row[0].trimmed)
@@ -115,18 +114,12 @@ package enum LoopCSV {
                         .init(
                             habitIndex: habit, day: day, kind: kind, value: value, recordedAtMs: nowMs,
                             source: .import, note: note))
-                    firstDay[habit] = min(firstDay[habit] ?? day, day)
                 }
             } catch {
                 throw error.prefixed("Checkmarks.csv line \(offset + 1)")
             }
         }
-        // A habit starts on its first recorded day, and its schedule with it.
-        for index in plan.habits.indices {
-            let start = min(firstDay[index] ?? today, today)
-            plan.habits[index].spec.startDay = start
-            plan.habits[index].versions = [SettingsVersion(fromDay: start, spec: plan.habits[index].spec)]
-        }
+        plan.startHabitsOnTheirFirstEntry(today: today)
         return plan
     }
 
