@@ -9,13 +9,14 @@ struct CalendarCache {
     mutating func drop() { clock = nil }
 }
 
-/// The store's home zone and day start, and the local days they give.
+/// The store's home zone, day start and week start, and the local days they give.
 extension Engine {
     // MARK: Settings and the clock
 
     enum SettingKey {
         static let timezone = "timezone"
         static let dayStart = "day_start_minutes"
+        static let weekStart = "week_start"
     }
 
     package func timezoneName() throws(HabitError) -> String {
@@ -64,6 +65,20 @@ extension Engine {
         try DayClock.validateDayStart(minutes)
         try store.setSetting(SettingKey.dayStart, String(minutes))
         caches.calendar.drop()
+    }
+
+    /// The first day of a week: 0 = Sunday ... 6 = Saturday; Monday by default.
+    package func weekStart() throws(HabitError) -> Int {
+        guard let text = try store.setting(SettingKey.weekStart) else { return 1 }
+        guard let weekday = Int64(text), (try? DayClock.validateWeekStart(weekday)) != nil else {
+            throw .corrupt("stored week start '\(text)' is invalid")
+        }
+        return Int(weekday)
+    }
+
+    package func setWeekStart(_ weekday: Int32) throws(HabitError) {
+        try DayClock.validateWeekStart(Int64(weekday))
+        try store.setSetting(SettingKey.weekStart, String(weekday))
     }
 
     package func localDay(utcMs: Int64) throws(HabitError) -> Int32 {

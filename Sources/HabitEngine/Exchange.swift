@@ -146,7 +146,7 @@ extension Engine {
 
     /// The settings an export's header carries (not repeated in its settings rows).
     private static let headerSettings: Set<String> = [
-        SettingKey.timezone, SettingKey.dayStart, ProgressKey.weekStart, PolicyKey.missAllowance, PolicyKey.openDay, PolicyKey.offDays,
+        SettingKey.timezone, SettingKey.dayStart, SettingKey.weekStart, PolicyKey.missAllowance, PolicyKey.openDay, PolicyKey.offDays,
         PolicyKey.routineBounds,
     ]
 

@@ -5,22 +5,6 @@ import HabitStore
 /// from the same domain functions the pure C calls use; this only gathers the
 /// histories, vacations and settings they need.
 extension Engine {
-    enum ProgressKey {
-        static let weekStart = "week_start"
-    }
-
-    /// The first day of a week: 0 = Sunday ... 6 = Saturday; Monday by default.
-    package func weekStart() throws(HabitError) -> Int {
-        guard let text = try store.setting(ProgressKey.weekStart) else { return 1 }
-        guard let weekday = Int(text), (0...6).contains(weekday) else { throw .corrupt("stored week start '\(text)' is invalid") }
-        return weekday
-    }
-
-    package func setWeekStart(_ weekday: Int32) throws(HabitError) {
-        guard (0...6).contains(weekday) else { throw .invalid("week start \(weekday) is not a weekday 0 (Sunday) ... 6 (Saturday)") }
-        try store.setSetting(ProgressKey.weekStart, String(weekday))
-    }
-
     // MARK: Histories
 
     /// A habit's history up to asOf, as the domain judges it: the days with

@@ -117,7 +117,7 @@ enum CProgress {
     /// The rules' first weekday, checked.
     static func weekStart(_ rules: UnsafePointer<hc_habit_rules>?) throws(HabitError) -> Int {
         let weekday = try Convert.options(rules, "rules").week_start
-        guard (0...6).contains(weekday) else { throw .invalid("week_start \(weekday) is not 0...6") }
+        try DayClock.validateWeekStart(Int64(weekday))
         return Int(weekday)
     }
 

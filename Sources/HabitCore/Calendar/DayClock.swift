@@ -17,6 +17,11 @@ package struct DayClock: Equatable, Sendable {
         guard (0..<1440).contains(minutes) else { throw .invalid("day start \(minutes) is not a number of minutes in 0...1439") }
     }
 
+    /// The weekday weeks start on: 0 = Sunday ... 6 = Saturday.
+    package static func validateWeekStart(_ weekday: Int64) throws(HabitError) {
+        guard (0...6).contains(weekday) else { throw .invalid("week start \(weekday) is not a weekday 0 (Sunday) ... 6 (Saturday)") }
+    }
+
     /// The day an instant counts for. When clocks go back, wall-clock times repeat; a
     /// repeated time counts for the day it counted for the first time it was shown, so a
     /// day start inside the repeated hour means its first occurrence and "today" never

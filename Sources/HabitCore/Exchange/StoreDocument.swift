@@ -393,7 +393,7 @@ package enum StoreDocument {
             var settings = Settings(timezone: timezone, dayStartMinutes: minutes)
             // The rules below came later: a document without them leaves the store's as they are.
             if let weekStart = try record.optionalInt("week_start") {
-                guard (0...6).contains(weekStart) else { throw .invalid("'week_start' must be 0 (Sunday) ... 6 (Saturday)") }
+                try DayClock.validateWeekStart(weekStart)
                 settings.weekStart = Int(weekStart)
             }
             if let policy = try record.optionalObject("streak_policy") {

@@ -804,7 +804,8 @@ package enum SyncOp: Equatable, Sendable {
             guard let minutes = Int32(value) else { throw .invalid("day_start_minutes '\(value.prefix(40))' is not a number") }
             try DayClock.validateDayStart(minutes)
         case "week_start":
-            guard let weekday = Int(value), (0...6).contains(weekday) else { throw .invalid("week_start '\(value.prefix(40))' is not 0...6") }
+            guard let weekday = Int64(value) else { throw .invalid("week_start '\(value.prefix(40))' is not a number") }
+            try DayClock.validateWeekStart(weekday)
         // The stored forms their setters write, no other spelling.
         case "streak_miss_allowance":
             guard let allowance = Int32(value), String(allowance) == value, (try? StreakPolicy.validate(missAllowance: allowance)) != nil else {
