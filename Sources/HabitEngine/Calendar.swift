@@ -57,7 +57,9 @@ extension Engine {
 
     package func dayStart() throws(HabitError) -> Int32 {
         guard let text = try store.setting(SettingKey.dayStart) else { return 0 }
-        guard let minutes = Int32(text), (0..<1440).contains(minutes) else { throw .corrupt("stored day start '\(text)' is invalid") }
+        guard let minutes = Int32(text), (try? DayClock.validateDayStart(minutes)) != nil else {
+            throw .corrupt("stored day start '\(text)' is invalid")
+        }
         return minutes
     }
 

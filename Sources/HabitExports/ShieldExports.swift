@@ -21,11 +21,8 @@ enum CShield {
     /// A caller's rule as domain settings (validated by the domain after).
     static func settings(_ pointer: UnsafePointer<hc_shield_rule>?) throws(HabitError) -> ShieldRule.Settings {
         let rule = try Convert.options(pointer, "rule")
-        func minute(_ value: Int32, _ field: String) throws(HabitError) -> Int32? {
-            if value == -1 { return nil }
-            guard (0..<1440).contains(value) else { throw .invalid("rule.\(field) \(value) is not a time of day: minutes 0...1439 (00:00-23:59), or -1") }
-            return value
-        }
+        // -1 (HC_SHIELD_DAY_START, HC_SHIELD_MIDNIGHT) is the domain's nil; it checks every other value.
+        func minute(_ value: Int32) -> Int32? { value == -1 ? nil : value }
         guard rule.habit_count >= 0, rule.habit_count <= Int64(ShieldRule.maxHabits) else {
             throw .invalid("rule.habit_count \(rule.habit_count) is not in 1...\(ShieldRule.maxHabits)")
         }
@@ -38,7 +35,7 @@ enum CShield {
         let days = try Schedule(parsing: try Convert.optionalString(rule.days, "rule.days") ?? "daily")
         return ShieldRule.Settings(
             name: try Convert.string(rule.name, "rule.name"), key: try Convert.string(rule.key, "rule.key"), days: days,
-            startMinute: try minute(rule.start_minute, "start_minute"), endMinute: try minute(rule.end_minute, "end_minute"),
+            startMinute: minute(rule.start_minute), endMinute: minute(rule.end_minute),
             habits: habits, lift: lift, sessionLifts: try flag(rule.session_lifts, "session_lifts"),
             cutoffLifts: try flag(rule.cutoff_lifts, "cutoff_lifts"), excusedLifts: try flag(rule.excused_lifts, "excused_lifts"),
             failClosed: try flag(rule.fail_closed, "fail_closed"), budgetPeriod: period, budgetCount: rule.budget_count)
