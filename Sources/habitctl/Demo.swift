@@ -176,8 +176,7 @@ enum Demo {
         let items = try kit { () throws(HabitError) in try store.kit.due(on: Day(rawValue: day)) }
         return items.compactMap { item in
             guard let habit = habits[item.habitID] else { return nil }
-            let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
-            return "\(mark) \(habit.name)" + (habit.kind == .checkmark ? "" : " \(habit.progress(item.value))")
+            return habit.dueRow(item, gap: " ")
         }.joined(separator: " · ")
     }
 

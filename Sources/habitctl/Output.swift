@@ -130,6 +130,19 @@ extension Habit {
     func progress(_ value: Double) -> String {
         kind == .duration ? "\(Output.clock(value)) of \(Output.clock(target))" : "\(Output.number(value)) of \(amount(target))"
     }
+
+    /// A due row: its mark ([x] done, for a quit habit clean; [-] excused; [ ] not yet),
+    /// the name, and what the day holds: a number against the target ("5 of 8 glasses"),
+    /// a quit habit's relapses ("clean so far", "2 relapses"), nothing else for the others,
+    /// after `gap`.
+    func dueRow(_ item: DueItem, gap: String) -> String {
+        let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
+        switch kind {
+        case .counter, .duration: return "\(mark) \(name)\(gap)\(progress(item.value))"
+        case .quit: return "\(mark) \(name)\(gap)" + (item.value == 0 ? "clean so far" : "\(Output.number(item.value)) relapse\(item.value == 1 ? "" : "s")")
+        default: return "\(mark) \(name)"
+        }
+    }
 }
 
 extension Entry {

@@ -32,12 +32,7 @@ enum ProgressCommands {
             for (item, row) in zip(items, rows) {
                 let name = row["routine"] as? String ?? ""
                 if name != routine { lines.append(item.routine == routineNow ? "\(name) (now)" : name); routine = name }
-                let mark = item.state == .done ? "[x]" : item.state == .excused ? "[-]" : "[ ]"
-                var line = "  \(mark) \(row["name"] as? String ?? "")"
-                if let habit = habits[item.habitID], habit.kind == .counter || habit.kind == .duration {
-                    line += "  \(habit.progress(item.value))"
-                }
-                lines.append(line)
+                lines.append("  " + (habits[item.habitID]?.dueRow(item, gap: "  ") ?? "[?] #\(item.habitID)"))
             }
             return lines.joined(separator: "\n")
         }

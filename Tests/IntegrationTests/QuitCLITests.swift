@@ -45,6 +45,15 @@ final class QuitCLITests: HabitctlTestCase {
         let undone = try json(try habitctl("--json", "quit", "Smoking"))
         XCTAssertEqual((undone["quit"] as? [String: Any])?["relapses"] as? Int, 0)
 
+        // today: a quit habit's row says whether the day is clean so far or how many relapses it holds.
+        XCTAssertSucceeded(try habitctl("habit", "add", "Sugar", "--kind", "quit"), "add Sugar")
+        XCTAssertSucceeded(try habitctl("relapse", "Smoking"), "relapse")
+        XCTAssertSucceeded(try habitctl("relapse", "Smoking"), "relapse")
+        let today = try habitctl("today")
+        XCTAssertSucceeded(today, "today")
+        XCTAssertTrue(today.stdout.contains("  [ ] Smoking  2 relapses\n"), today.stdout)
+        XCTAssertTrue(today.stdout.contains("  [x] Sugar  clean so far"), today.stdout)
+
         // Mistakes: a relapse of a habit that is not quit, a quit status of one, a bad amount.
         XCTAssertSucceeded(try habitctl("habit", "add", "Read"), "add Read")
         for args in [["relapse", "Read"], ["quit", "Read"], ["relapse", "Smoking", "--amount", "-2"], ["quit", "Smoking", "--at-ms", "soon"]] {
