@@ -41,6 +41,18 @@ static inline int64_t bench_habit(hc_store *store, int number, int32_t start, co
     return habit;
 }
 
+/* A new store at path (an old one removed) in Europe/Berlin with days starting at
+ * 03:00, as the snapshot benchmarks build theirs; *today is its local day. */
+static inline hc_store *bench_berlin_store(const char *path, int32_t *today) {
+    remove(path);
+    hc_store *store = NULL;
+    check(hc_store_open(&store, path, 0), "open");
+    check(hc_store_set_timezone(store, "Europe/Berlin"), "zone");
+    check(hc_store_set_day_start(store, 180), "day start");
+    check(hc_store_today(today, store), "today");
+    return store;
+}
+
 /* The days habitcore accepts: 0001-01-01 ... 9999-12-31. */
 #define DAY_MIN (-719162)
 #define DAY_MAX 2932896

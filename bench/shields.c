@@ -46,13 +46,8 @@ __attribute__((noinline)) int64_t state_once(hc_store *store, int64_t at) {
 static int64_t now_ms(void) { return (int64_t)time(NULL) * 1000; }
 
 static void make(const char *path) {
-    remove(path);
-    hc_store *store = NULL;
-    check(hc_store_open(&store, path, 0), "open");
-    check(hc_store_set_timezone(store, "Europe/Berlin"), "zone");
-    check(hc_store_set_day_start(store, 180), "day start");
     int32_t today = 0;
-    check(hc_store_today(&today, store), "today");
+    hc_store *store = bench_berlin_store(path, &today);
     int32_t start = today - 365 * YEARS;
     int64_t habits[HABITS];
     check(hc_store_begin(store), "begin");
