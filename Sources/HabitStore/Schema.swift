@@ -557,6 +557,14 @@ enum Schema {
                 CREATE TABLE change_log(rev INTEGER PRIMARY KEY, rep INTEGER NOT NULL, seq INTEGER NOT NULL) STRICT;
                 INSERT INTO change_log(rep, seq) SELECT rep, seq FROM sync_ops ORDER BY hlc, rep, seq;
                 """),
+        // 22: the streak policies and routine bounds sync since 1.1; a store whose records
+        // were logged before kept them unlogged. The next writable open logs what has no op
+        // yet (Store.logUnsyncedRecords), as it did once for every record.
+        Migration(
+            name: "log the reading rules",
+            sql: """
+                UPDATE sync_replica SET backfilled = 0;
+                """),
     ]
 
     /// The tables whose rows decide a shield's state.

@@ -123,4 +123,52 @@ final class SettingsSyncTests: StoreTestCase {
         XCTAssertEqual(ownPolicy(b, there).0, 3)
         XCTAssertEqual(routineBounds(b), [300, 660, 1140])
     }
+
+    /// A store whose records were all logged before the reading rules synced (1.0 wrote
+    /// them with no op) sends them after its upgrade: a peer that never saw the store
+    /// before reads the same policies and bounds.
+    func testReadingRulesA10StoreKeptUnloggedTravelAfterTheUpgrade() throws {
+        // The rules as 1.1 stores them, set on a store of their own.
+        let rules = try open("rules.db")
+        let walk = createHabit(rules, "Walk")
+        var policy = defaults(hc_streak_policy_init)
+        policy.miss_allowance = 2
+        policy.open_day = HC_OPEN_DAY_ZERO
+        policy.off_days = HC_OFF_DAYS_BREAK
+        ok(hc_store_set_streak_policy(rules, &policy))
+        ok(hc_store_set_routine_bounds(rules, 240, 600, 1080))
+        var own = defaults(hc_streak_policy_init)
+        own.miss_allowance = 1
+        own.open_day = 0
+        own.off_days = 0
+        ok(hc_habit_set_streak_policy(rules, walk, &own))
+        hc_store_close(rules)
+        // A store as 1.0 left it: its records logged, then the rules written without an op.
+        let old = try open("old.db")
+        XCTAssertEqual(createHabit(old, "Walk"), walk)
+        hc_store_close(old)
+        let written = try runProcess([
+            "sqlite3", dir + "/old.db",
+            """
+            ATTACH '\(dir)/rules.db' AS rules;
+            INSERT OR REPLACE INTO settings SELECT * FROM rules.settings
+                WHERE key IN ('streak_miss_allowance', 'streak_open_day', 'streak_off_days', 'routine_bounds');
+            INSERT INTO streak_policies SELECT * FROM rules.streak_policies;
+            PRAGMA user_version = 21;
+            """,
+        ])
+        XCTAssertEqual(written.status, 0, written.stderr)
+
+        let upgraded = try open("old.db"), peer = try open("peer.db")
+        defer { hc_store_close(upgraded); hc_store_close(peer) }
+        XCTAssertEqual(storePolicy(upgraded).miss_allowance, 2, "the rows the upgrade reads")
+        _ = pull(peer, from: upgraded)
+        let there = habitId(peer, "Walk")
+        XCTAssertEqual(storePolicy(peer).miss_allowance, 2)
+        XCTAssertEqual(storePolicy(peer).open_day, HC_OPEN_DAY_ZERO)
+        XCTAssertEqual(storePolicy(peer).off_days, HC_OFF_DAYS_BREAK)
+        XCTAssertEqual(routineBounds(peer), [240, 600, 1080])
+        XCTAssertEqual(ownPolicy(peer, there).0, 1)
+        XCTAssertEqual(canonical(upgraded), canonical(peer))
+    }
 }
