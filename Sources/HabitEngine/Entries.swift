@@ -139,7 +139,7 @@ extension Engine {
         let habitId = habit.id
         caches.histories.noteOwnAppend(entryId: entryId)
         guard caches.histories.byHabit[habitId] != nil else { return }
-        guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
+        guard let entries = try? foldEntries(habit, from: day, to: day),
             let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
         else { caches.histories.remove(habitId: habitId); return }
         caches.histories.update(habitId: habitId, with: state)

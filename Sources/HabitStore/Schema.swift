@@ -557,6 +557,25 @@ enum Schema {
                 CREATE TABLE change_log(rev INTEGER PRIMARY KEY, rep INTEGER NOT NULL, seq INTEGER NOT NULL) STRICT;
                 INSERT INTO change_log(rep, seq) SELECT rep, seq FROM sync_ops ORDER BY hlc, rep, seq;
                 """),
+        // 22: timers (TimerRules): append-only events. A start (timer_id NULL) names its
+        // habit, the day its time counts to and its auto-complete flag; a pause, resume,
+        // stop or discard names its start.
+        Migration(
+            name: "timers",
+            sql: """
+                CREATE TABLE timer_events(
+                    id INTEGER PRIMARY KEY,
+                    timer_id INTEGER REFERENCES timer_events(id),
+                    habit_id INTEGER NOT NULL REFERENCES habits(id),
+                    action INTEGER NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    day INTEGER,
+                    auto_complete INTEGER NOT NULL DEFAULT 0
+                ) STRICT;
+                CREATE INDEX timer_events_habit_day ON timer_events(habit_id, day) WHERE timer_id IS NULL;
+                CREATE INDEX timer_events_timer ON timer_events(timer_id) WHERE timer_id IS NOT NULL;
+                \(appendOnly("timer_events", "timer events"))
+                """),
     ]
 
     /// The tables whose rows decide a shield's state.

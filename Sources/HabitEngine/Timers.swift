@@ -1,0 +1,89 @@
+import HabitCore
+import HabitStore
+
+extension Engine {
+    /// Starts a timer on a duration habit at an instant (nil: now); its time counts to
+    /// that instant's day in the store's zone and day start. Returns the timer's id.
+    package func startTimer(habitId: Int64, autoComplete: Bool, atMs: Int64?) throws(HabitError) -> Int64 {
+        let atMs = atMs ?? now()
+        try EntryRules.validate(utcMs: atMs, field: "at_ms")
+        let habit = try habit(id: habitId)
+        guard habit.spec.kind == .duration else {
+            throw .invalid("habit '\(habit.spec.name)' is a \(habit.spec.kind.name) habit; timers run on duration habits")
+        }
+        let day = try localDay(utcMs: atMs)
+        if let archived = habit.archivedDay, archived <= day { throw .invalid("habit '\(habit.spec.name)' is archived") }
+        let id = try store.insertTimerStart(habitId: habitId, day: day, atMs: atMs, autoComplete: autoComplete)
+        caches.histories.remove(habitId: habitId)
+        return id
+    }
+
+    /// Pauses, resumes, stops or discards a timer at an instant (nil: now), checked
+    /// against where it stands; returns where it stands after.
+    package func actOnTimer(_ timerId: Int64, _ action: TimerAction, atMs: Int64?) throws(HabitError) -> TimerStatus {
+        let atMs = atMs ?? now()
+        try EntryRules.validate(utcMs: atMs, field: "at_ms")
+        guard action != .start else { throw .invalid("a timer is started with its habit, not by its id") }
+        let before = try timerStatus(timerId, atMs: atMs)
+        try TimerRules.check(action, atMs: atMs, on: before)
+        _ = try store.insertTimerEvent(timerId: timerId, action: action, atMs: atMs)
+        caches.histories.remove(habitId: before.start.habitId)
+        return try timerStatus(timerId, atMs: atMs)
+    }
+
+    /// Where a timer stands at an instant (nil: now).
+    package func timerStatus(_ timerId: Int64, atMs: Int64?) throws(HabitError) -> TimerStatus {
+        let atMs = atMs ?? now()
+        try EntryRules.validate(utcMs: atMs, field: "at_ms")
+        guard let record = try store.timer(id: timerId) else { throw HabitError(.notFound, "no timer \(timerId)") }
+        return try fold(record, habit: habit(id: record.start.habitId), atMs: atMs)
+    }
+
+    /// The timers running or paused at an instant (nil: now), oldest first.
+    package func openTimers(atMs: Int64?) throws(HabitError) -> [TimerStatus] {
+        let atMs = atMs ?? now()
+        try EntryRules.validate(utcMs: atMs, field: "at_ms")
+        var open: [TimerStatus] = []
+        for record in try store.openTimers() {
+            let status = try fold(record, habit: habit(id: record.start.habitId), atMs: atMs)
+            if !status.state.ended { open.append(status) }
+        }
+        return open
+    }
+
+    private func fold(_ record: Store.TimerRecord, habit: Habit, atMs: Int64) -> TimerStatus {
+        TimerRules.fold(
+            record.start, events: record.events, targetMs: TimerRules.targetMs(habit.spec, versions: habit.versions, day: record.start.day),
+            nowMs: atMs)
+    }
+
+    /// What the day fold reads of a habit's days in [from, to]: its entries, and the
+    /// amount of each of its timers stopped by now, on the timer's day (the one history
+    /// read: the cache, saved folds, the snapshot and the reference all fold this).
+    func foldEntries(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
+        let entries = try store.foldEntries(habitId: habit.id, from: from, to: to)
+        let amounts = try timerAmounts(habit, from: from, to: to).amounts
+        guard !amounts.isEmpty else { return entries }
+        // Entries come in (day, id) order; each amount goes after its day's entries.
+        return (entries + amounts).enumerated().sorted { a, b in
+            a.element.day != b.element.day ? a.element.day < b.element.day : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// The amounts a habit's timers on days in [from, to] add (TimerRules.amountEntries),
+    /// and the instant the first of them still running completes itself.
+    func timerAmounts(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> (amounts: [Entry], expiresAtMs: Int64?) {
+        guard habit.spec.kind == .duration else { return ([], nil) }
+        let records = try store.timers(habitId: habit.id, from: from, to: to)
+        guard !records.isEmpty else { return ([], nil) }
+        let nowMs = now()
+        var expires: Int64?
+        let statuses = records.map { record in
+            let target = TimerRules.targetMs(habit.spec, versions: habit.versions, day: record.start.day)
+            let status = TimerRules.fold(record.start, events: record.events, targetMs: target, nowMs: nowMs)
+            if let end = TimerRules.completesAt(status, targetMs: target, nowMs: nowMs) { expires = min(expires ?? end, end) }
+            return status
+        }
+        return (TimerRules.amountEntries(statuses), expires)
+    }
+}
