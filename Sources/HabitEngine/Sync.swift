@@ -531,6 +531,7 @@ extension Engine {
                 guard let id = try store.globalId(.zoneChange, change.id) else { continue }
                 lines.append("zone-change \(id.text) at=\(change.atMs) from=\(SyncCanonical.quote(change.from)) to=\(SyncCanonical.quote(change.to))")
             }
+            lines += try timerCanonicalLines(habitIds)
             return lines.joined(separator: "\n") + "\n"
         }
     }

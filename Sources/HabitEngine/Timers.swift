@@ -71,7 +71,7 @@ extension Engine {
     }
 
     /// The amounts a habit's timers on days in [from, to] add (TimerRules.amountEntries),
-    /// and the instant the first of them still running completes itself.
+    /// and the first instant one of them still open can change by time alone.
     func timerAmounts(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> (amounts: [Entry], expiresAtMs: Int64?) {
         guard habit.spec.kind == .duration else { return ([], nil) }
         let records = try store.timers(habitId: habit.id, from: from, to: to)
@@ -81,9 +81,38 @@ extension Engine {
         let statuses = records.map { record in
             let target = TimerRules.targetMs(habit.spec, versions: habit.versions, day: record.start.day)
             let status = TimerRules.fold(record.start, events: record.events, targetMs: target, nowMs: nowMs)
-            if let end = TimerRules.completesAt(status, targetMs: target, nowMs: nowMs) { expires = min(expires ?? end, end) }
+            if let next = TimerRules.nextChange(status, events: record.events, targetMs: target, nowMs: nowMs) { expires = min(expires ?? next, next) }
             return status
         }
         return (TimerRules.amountEntries(statuses), expires)
+    }
+
+    /// The timers part of the canonical text: each timer by global id, with its fold
+    /// now (state and the seconds it adds), then its events by (instant, action, id).
+    func timerCanonicalLines(_ habitIds: [Int64: GlobalId]) throws(HabitError) -> [String] {
+        let nowMs = now()
+        var blocks: [(GlobalId, [String])] = []
+        var eventIds: [Int64: [(TimerEvent, GlobalId)]] = [:]
+        for event in try store.allTimerEventIds() {
+            guard let timerId = event.timerId, let id = try store.globalId(.timer, event.id),
+                let row = try store.timerEvent(id: event.id)
+            else { continue }
+            eventIds[timerId, default: []].append((TimerEvent(action: row.action, atMs: row.atMs), id))
+        }
+        for record in try store.allTimers() {
+            guard let id = try store.globalId(.timer, record.start.id), let habit = habitIds[record.start.habitId] else { continue }
+            let status = fold(record, habit: try self.habit(id: record.start.habitId), atMs: nowMs)
+            var block = [
+                "timer \(id.text) habit=\(habit.text) day=\(record.start.day) at=\(record.start.atMs) auto=\(record.start.autoComplete ? 1 : 0)"
+                    + " state=\(status.state.name) seconds=\(TimerRules.seconds(status))"
+            ]
+            let events = (eventIds[record.start.id] ?? []).sorted { a, b in
+                (a.0.atMs, a.0.action.rawValue) != (b.0.atMs, b.0.action.rawValue)
+                    ? (a.0.atMs, a.0.action.rawValue) < (b.0.atMs, b.0.action.rawValue) : a.1 < b.1
+            }
+            block += events.map { "  \($0.0.action.name) \($0.1.text) at=\($0.0.atMs)" }
+            blocks.append((id, block))
+        }
+        return blocks.sorted { $0.0 < $1.0 }.flatMap(\.1)
     }
 }

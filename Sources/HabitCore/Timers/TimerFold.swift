@@ -110,10 +110,11 @@ package enum TimerRules {
     /// How many events one timer may hold (a start, then pauses and resumes).
     package static let maxEvents = 10_000
 
-    /// The fold of a timer's events at `nowMs`. `targetMs` is the auto-complete
-    /// target (nil: none, or the timer does not complete itself).
+    /// The fold of a timer's events at `nowMs` (events dated later have not happened
+    /// yet). `targetMs` is the auto-complete target (nil: none, or the timer does not
+    /// complete itself).
     package static func fold(_ start: TimerStart, events: [TimerEvent], targetMs: Int64?, nowMs: Int64) -> TimerStatus {
-        let ordered = events.filter { $0.atMs >= start.atMs && $0.action != .start }.sorted { a, b in
+        let ordered = events.filter { $0.atMs >= start.atMs && $0.atMs <= nowMs && $0.action != .start }.sorted { a, b in
             a.atMs != b.atMs ? a.atMs < b.atMs : a.action.rawValue < b.action.rawValue
         }
         var elapsed: Int64 = 0
@@ -162,6 +163,16 @@ package enum TimerRules {
     package static func completesAt(_ status: TimerStatus, targetMs: Int64?, nowMs: Int64) -> Int64? {
         guard status.state == .running, status.start.autoComplete, let targetMs, targetMs > 0 else { return nil }
         return nowMs.addingSaturating(targetMs.subtractingSaturating(status.elapsedMs))
+    }
+
+    /// The next instant after `nowMs` at which the fold of an open timer can change by
+    /// time alone: its auto-complete instant, or an event dated later (another
+    /// device's clock ahead); nil when none.
+    package static func nextChange(_ status: TimerStatus, events: [TimerEvent], targetMs: Int64?, nowMs: Int64) -> Int64? {
+        guard !status.state.ended else { return nil }
+        let later = events.lazy.filter { $0.atMs > nowMs }.map(\.atMs).min()
+        let completes = completesAt(status, targetMs: targetMs, nowMs: nowMs)
+        return [later, completes].compactMap { $0 }.min()
     }
 
     /// The seconds a timer adds to its day: a stopped timer's whole running seconds.
