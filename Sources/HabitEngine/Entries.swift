@@ -125,8 +125,8 @@ extension Engine {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
         return DayFold.states(
-            try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
-            versions: habit.versions)
+            try withTimers(try store.entries(habitId: habitId, from: from, to: to), habitId: habitId, spec: habit.spec, versions: habit.versions, from: from, to: to),
+            from: from, to: to, habit: habit.spec, versions: habit.versions)
     }
 
     package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {

@@ -61,25 +61,38 @@ extension Engine {
     /// amount of each of its timers stopped by now, on the timer's day (the one history
     /// read: the cache, saved folds, the snapshot and the reference all fold this).
     func foldEntries(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
-        let entries = try store.foldEntries(habitId: habit.id, from: from, to: to)
-        let amounts = try timerAmounts(habit, from: from, to: to).amounts
+        try withTimers(try store.foldEntries(habitId: habit.id, from: from, to: to), habitId: habit.id, spec: habit.spec, versions: habit.versions, from: from, to: to)
+    }
+
+    /// A habit's entries read for days in [from, to] (in day order), with its stopped
+    /// timers' amounts in those days after each day's entries: every read that judges a
+    /// day (day states, shields, reminders, Loop's export) reads a day through this.
+    func withTimers(_ entries: [Entry], habitId: Int64, spec: HabitSpec, versions: [SettingsVersion], from: Int32, to: Int32) throws(HabitError)
+        -> [Entry]
+    {
+        let amounts = try timerAmounts(habitId: habitId, spec: spec, versions: versions, from: from, to: to).amounts
         guard !amounts.isEmpty else { return entries }
-        // Entries come in (day, id) order; each amount goes after its day's entries.
         return (entries + amounts).enumerated().sorted { a, b in
             a.element.day != b.element.day ? a.element.day < b.element.day : a.offset < b.offset
         }.map(\.element)
     }
 
+    func timerAmounts(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> (amounts: [Entry], expiresAtMs: Int64?) {
+        try timerAmounts(habitId: habit.id, spec: habit.spec, versions: habit.versions, from: from, to: to)
+    }
+
     /// The amounts a habit's timers on days in [from, to] add (TimerRules.amountEntries),
     /// and the first instant one of them still open can change by time alone.
-    func timerAmounts(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> (amounts: [Entry], expiresAtMs: Int64?) {
-        guard habit.spec.kind == .duration else { return ([], nil) }
-        let records = try store.timers(habitId: habit.id, from: from, to: to)
+    func timerAmounts(habitId: Int64, spec: HabitSpec, versions: [SettingsVersion], from: Int32, to: Int32) throws(HabitError) -> (
+        amounts: [Entry], expiresAtMs: Int64?
+    ) {
+        guard spec.kind == .duration else { return ([], nil) }
+        let records = try store.timers(habitId: habitId, from: from, to: to)
         guard !records.isEmpty else { return ([], nil) }
         let nowMs = now()
         var expires: Int64?
         let statuses = records.map { record in
-            let target = TimerRules.targetMs(habit.spec, versions: habit.versions, day: record.start.day)
+            let target = TimerRules.targetMs(spec, versions: versions, day: record.start.day)
             let status = TimerRules.fold(record.start, events: record.events, targetMs: target, nowMs: nowMs)
             if let next = TimerRules.nextChange(status, events: record.events, targetMs: target, nowMs: nowMs) { expires = min(expires ?? next, next) }
             return status

@@ -581,12 +581,12 @@ enum Schema {
     /// The tables whose rows decide a shield's state.
     private static let shieldRevisionTables = [
         "settings", "habits", "habit_versions", "entries", "vacations", "unlock_sessions", "session_ends",
-        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes",
+        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes", "timer_events",
     ]
     /// Those of them that are append-only (their own triggers refuse UPDATE and DELETE):
     /// each insert raises the table's largest rowid, so the revision counts them by
     /// reading those (Store.shieldRevision) and no trigger fires on them.
-    static let appendOnlyShieldTables = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes"]
+    static let appendOnlyShieldTables = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes", "timer_events"]
 
     /// Installs, on a writer's connection, the TEMP triggers that bump the shield
     /// revision's counter on every row written to a table that decides a shield and is
