@@ -286,6 +286,8 @@ public struct AwardMetric: RawRepresentable, Hashable, Sendable {
     public static let referralsRedeemed = AwardMetric(rawValue: HC_METRIC_REFERRALS_REDEEMED)
     /// HC_METRIC_ACTIVE_HABITS: habits not archived, beside habits created. Since 1.1.
     public static let activeHabits = AwardMetric(rawValue: HC_METRIC_ACTIVE_HABITS)
+    /// HC_METRIC_FOCUSED_SECONDS: stopped timers' seconds (see "Timers"). Since 1.1.
+    public static let focusedSeconds = AwardMetric(rawValue: HC_METRIC_FOCUSED_SECONDS)
 }
 
 /// Which habits an award's metric looks at (HC_SCOPE_*). Open.

@@ -559,11 +559,12 @@ enum Schema {
                 """),
         // 22: timers (TimerRules): append-only events. A start (timer_id NULL) names its
         // habit, the day its time counts to and its auto-complete flag; a pause, resume,
-        // stop or discard names its start.
+        // stop or discard names its start. Kept when a file set back to an older schema
+        // version runs it again (IF NOT EXISTS): its rows are history.
         Migration(
             name: "timers",
             sql: """
-                CREATE TABLE timer_events(
+                CREATE TABLE IF NOT EXISTS timer_events(
                     id INTEGER PRIMARY KEY,
                     timer_id INTEGER REFERENCES timer_events(id),
                     habit_id INTEGER NOT NULL REFERENCES habits(id),
@@ -572,8 +573,10 @@ enum Schema {
                     day INTEGER,
                     auto_complete INTEGER NOT NULL DEFAULT 0
                 ) STRICT;
-                CREATE INDEX timer_events_habit_day ON timer_events(habit_id, day) WHERE timer_id IS NULL;
-                CREATE INDEX timer_events_timer ON timer_events(timer_id) WHERE timer_id IS NOT NULL;
+                CREATE INDEX IF NOT EXISTS timer_events_habit_day ON timer_events(habit_id, day) WHERE timer_id IS NULL;
+                CREATE INDEX IF NOT EXISTS timer_events_timer ON timer_events(timer_id) WHERE timer_id IS NOT NULL;
+                DROP TRIGGER IF EXISTS timer_events_no_update;
+                DROP TRIGGER IF EXISTS timer_events_no_delete;
                 \(appendOnly("timer_events", "timer events"))
                 """),
     ]
