@@ -102,6 +102,27 @@ final class TimerStoreTests: OpenStoreTestCase {
         XCTAssertEqual(total(store, habit, date(stopped.day)), Double(23 * 60))
     }
 
+    /// A handle keeps each habit's folded days; another connection's timer stop (no entry
+    /// written) still reaches it at its next read.
+    func testAnotherConnectionsTimerStopReachesAHandlesKeptHistory() throws {
+        let habit = createHabit(store, "Focus", kind: HC_KIND_DURATION, target: 60, start: date(today - 10))
+        for offset in 1...5 where offset != 3 { ok(append(store, habit, HC_ENTRY_AMOUNT, value: 60, on: date(today - Int32(offset))).0) }
+        func streak() -> Int32 {
+            var streaks = defaults(hc_streak_result_init)
+            var bestCount: Int64 = 0
+            ok(hc_habit_streaks(&streaks, nil, 0, &bestCount, store, habit, today))
+            return streaks.current.length
+        }
+        XCTAssertEqual(streak(), 2)
+        let other = try open()
+        defer { hc_store_close(other) }
+        let at = Int64(today - 3) * 86_400_000 + 9 * 3_600_000
+        ok(hc_store_set_timezone(other, "UTC"))
+        XCTAssertEqual(streak(), 2)
+        ok(act(start(habit, at: at, store: other), HC_TIMER_ACTION_STOP, at: at + 61_000, store: other))
+        XCTAssertEqual(streak(), 5, "the kept history missed the other connection's timer")
+    }
+
     func testATimerAcrossTheDayStartCountsToTheDayItStarted() {
         let zone = "Europe/Berlin"
         ok(hc_store_set_timezone(store, zone))

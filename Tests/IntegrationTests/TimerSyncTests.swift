@@ -71,6 +71,53 @@ final class TimerSyncTests: StoreTestCase {
         XCTAssertEqual(phoneStates.map(\.value), [0, 1200, 0])
     }
 
+    func currentStreak(_ store: OpaquePointer, _ habit: Int64, asOf: Int32) -> Int32 {
+        var streaks = defaults(hc_streak_result_init)
+        var bestCount: Int64 = 0
+        ok(hc_habit_streaks(&streaks, nil, 0, &bestCount, store, habit, asOf))
+        return streaks.current.length
+    }
+
+    func savedFolds(_ path: String) throws -> String {
+        let result = try runProcess(["sqlite3", path, "SELECT count(*) FROM saved_folds"])
+        XCTAssertSucceeded(result, "sqlite3")
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A habit's folded days, kept by the handle and saved in the file, do not go stale
+    /// when a timer's stop arrives by sync: the day it fills joins the streak at once, in
+    /// the handle that kept the history and in a fresh one that reads the file.
+    func testATimerArrivingBySyncMovesKeptAndSavedHistories() throws {
+        var phone = try open("phone.db")
+        let watch = try open("watch.db")
+        defer { hc_store_close(watch) }
+        ok(hc_store_set_timezone(phone, "UTC"))
+        var today: Int32 = 0
+        ok(hc_store_today(&today, phone))
+        let habit = createHabit(phone, "Focus", kind: HC_KIND_DURATION, target: 60, start: date(today - 50))
+        for offset in 1...45 where offset != 10 { ok(append(phone, habit, HC_ENTRY_AMOUNT, value: 60, on: date(today - Int32(offset))).0) }
+        pull(watch, from: phone)
+        ok(hc_store_close(phone))
+        phone = try open("phone.db")
+        defer { hc_store_close(phone) }
+        XCTAssertEqual(currentStreak(phone, habit, asOf: today), 9, "the gap ten days ago")
+        XCTAssertEqual(try savedFolds(dir + "/phone.db"), "1", "the first cold read saved the fold")
+        // On the watch, a two-minute timer fills the gap.
+        var found: UnsafeMutablePointer<hc_habit>?
+        ok(hc_habit_find(&found, watch, "Focus"))
+        let there = found?.pointee.id ?? 0
+        hc_habit_free(found)
+        var timer: Int64 = 0
+        let at = Int64(today - 10) * 86_400_000 + 9 * 3_600_000
+        ok(hc_timer_start(&timer, watch, there, 0, at))
+        ok(hc_timer_act(watch, timer, HC_TIMER_ACTION_STOP, at + 120_000))
+        pull(phone, from: watch)
+        XCTAssertEqual(currentStreak(phone, habit, asOf: today), 45, "the handle's kept history moved")
+        let fresh = try open("phone.db")
+        defer { hc_store_close(fresh) }
+        XCTAssertEqual(currentStreak(fresh, habit, asOf: today), 45, "the saved fold moved")
+    }
+
     /// Three replicas write timer events at random instants and exchange in random
     /// pairs; once everyone has heard from everyone, they agree on every timer and
     /// every day's amount (seeded: a failing seed replays).
