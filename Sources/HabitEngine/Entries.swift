@@ -125,7 +125,8 @@ extension Engine {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
         return DayFold.states(
-            try withTimers(try store.entries(habitId: habitId, from: from, to: to), habitId: habitId, spec: habit.spec, versions: habit.versions, from: from, to: to),
+            try withTimers(
+                try store.entries(habitId: habitId, from: from, to: to), habitId: habitId, spec: habit.spec, versions: habit.versions, from: from, to: to),
             from: from, to: to, habit: habit.spec, versions: habit.versions)
     }
 

@@ -185,7 +185,8 @@ extension Engine {
         inputs.reserveCapacity(habits.count)
         for (habit, from) in zip(habits, readFrom) {
             // sparseStates groups by day: the timers' amounts may follow the entries.
-            let read = (entries.removeValue(forKey: habit.id) ?? [])
+            let read =
+                (entries.removeValue(forKey: habit.id) ?? [])
                 + (try timerAmounts(habit, from: min(from, firstDay), to: window.upperBound).amounts)
             let states = DayFold.sparseStates(read, habit: habit.spec, versions: habit.versions)
             inputs.append(

@@ -61,7 +61,8 @@ extension Engine {
     /// amount of each of its timers stopped by now, on the timer's day (the one history
     /// read: the cache, saved folds, the snapshot and the reference all fold this).
     func foldEntries(_ habit: Habit, from: Int32, to: Int32) throws(HabitError) -> [Entry] {
-        try withTimers(try store.foldEntries(habitId: habit.id, from: from, to: to), habitId: habit.id, spec: habit.spec, versions: habit.versions, from: from, to: to)
+        try withTimers(
+            try store.foldEntries(habitId: habit.id, from: from, to: to), habitId: habit.id, spec: habit.spec, versions: habit.versions, from: from, to: to)
     }
 
     /// A habit's entries read for days in [from, to] (in day order), with its stopped

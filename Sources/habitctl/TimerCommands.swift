@@ -50,7 +50,8 @@ enum TimerCommands {
         guard let only = open.first else { throw CLIError(exitCode: 3, message: "\(habit.name) has no timer running or paused") }
         guard open.count == 1 else {
             throw CLIError(
-                exitCode: 4, message: "\(habit.name) has \(open.count) timers open: name one by id (\(open.map { "#\($0.id.rawValue)" }.joined(separator: ", ")))")
+                exitCode: 4,
+                message: "\(habit.name) has \(open.count) timers open: name one by id (\(open.map { "#\($0.id.rawValue)" }.joined(separator: ", ")))")
         }
         return only.id
     }

@@ -33,7 +33,9 @@ final class TimerCLITests: HabitctlTestCase {
 
         // Mistakes: a second stop, a timer on a checkmark habit, a habit with no timer, an unknown id.
         XCTAssertSucceeded(try habitctl("habit", "add", "Floss"), "add Floss")
-        for args in [["timer", "stop", String(id)], ["timer", "start", "Floss"], ["timer", "stop", "Piano"], ["timer", "status", "999"], ["timer", "wind"]] {
+        for args in [
+            ["timer", "stop", String(id)], ["timer", "start", "Floss"], ["timer", "stop", "Piano"], ["timer", "status", "999"], ["timer", "wind"],
+        ] {
             let result = try runProcess([Paths.habitctl, "--db", db] + args, environment: ["NO_COLOR": "1"])
             XCTAssertNotEqual(result.status, 0, "\(args)")
             XCTAssertFalse(result.stderr.isEmpty, "\(args)")

@@ -229,7 +229,8 @@ final class TimerStoreTests: OpenStoreTestCase {
     }
 
     func testFocusedSecondsAwardSumsStoppedTimers() {
-        let json = #"{"format":"habitcore-awards","version":1,"rules":[{"id":"focus-1h","title":"An hour of focus","metric":"focused_seconds","scope":"all","threshold":3600}]}"#
+        let json =
+            #"{"format":"habitcore-awards","version":1,"rules":[{"id":"focus-1h","title":"An hour of focus","metric":"focused_seconds","scope":"all","threshold":3600}]}"#
         ok(hc_award_catalog_load(store, json))
         let read = createHabit(store, "Read", kind: HC_KIND_DURATION, target: 600, start: date(today - 5))
         let piano = createHabit(store, "Piano", kind: HC_KIND_DURATION, target: 600, start: date(today - 5))
