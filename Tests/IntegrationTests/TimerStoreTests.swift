@@ -8,16 +8,6 @@ final class TimerStoreTests: OpenStoreTestCase {
     let minute: Int64 = 60_000
     var nowMs: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 
-    /// The instant of a local wall-clock time in a zone, by Foundation's calendar (a
-    /// reference apart from the library's own zone code).
-    func instant(_ date: String, _ minute: Int, in zone: String) -> Int64 {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: zone)!
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: minute / 60, minute: minute % 60)
-        return Int64(calendar.date(from: components)!.timeIntervalSince1970 * 1000)
-    }
-
     @discardableResult
     func start(_ habit: Int64, at ms: Int64, flags: UInt32 = 0, store: OpaquePointer? = nil, file: StaticString = #filePath, line: UInt = #line) -> Int64 {
         var id: Int64 = 0

@@ -40,11 +40,7 @@ final class TimerSyncTests: StoreTestCase {
         pull(watch, from: phone)
         let onWatch = try XCTUnwrap(timer(watch, startedAt: t0))
         let day = date(today - 1)
-        var habitThere: Int64 = 0
-        var found: UnsafeMutablePointer<hc_habit>?
-        ok(hc_habit_find(&found, watch, "Focus"))
-        habitThere = found?.pointee.id ?? 0
-        hc_habit_free(found)
+        let habitThere = habitId(watch, "Focus")
         XCTAssertEqual(status(watch, onWatch).state, HC_TIMER_RUNNING)
         // Offline, both stop it: the watch at 09:20, the phone at 09:25.
         ok(hc_timer_act(watch, onWatch, HC_TIMER_ACTION_STOP, t0 + 20 * minute))
@@ -103,10 +99,7 @@ final class TimerSyncTests: StoreTestCase {
         XCTAssertEqual(currentStreak(phone, habit, asOf: today), 9, "the gap ten days ago")
         XCTAssertEqual(try savedFolds(dir + "/phone.db"), "1", "the first cold read saved the fold")
         // On the watch, a two-minute timer fills the gap.
-        var found: UnsafeMutablePointer<hc_habit>?
-        ok(hc_habit_find(&found, watch, "Focus"))
-        let there = found?.pointee.id ?? 0
-        hc_habit_free(found)
+        let there = habitId(watch, "Focus")
         var timer: Int64 = 0
         let at = Int64(today - 10) * 86_400_000 + 9 * 3_600_000
         ok(hc_timer_start(&timer, watch, there, 0, at))
@@ -129,7 +122,7 @@ final class TimerSyncTests: StoreTestCase {
             ok(hc_store_set_timezone(stores[0], "UTC"))
             var today: Int32 = 0
             ok(hc_store_today(&today, stores[0]))
-            let habit = createHabit(stores[0], "Focus", kind: HC_KIND_DURATION, target: 1800, start: date(today - 5))
+            _ = createHabit(stores[0], "Focus", kind: HC_KIND_DURATION, target: 1800, start: date(today - 5))
             for store in stores.dropFirst() { pull(store, from: stores[0]) }
             let base = Int64(today - 2) * 86_400_000
             var starts: [Int64] = []
@@ -141,11 +134,7 @@ final class TimerSyncTests: StoreTestCase {
                     let at = base + Int64(random.int(0...600)) * minute
                     var id: Int64 = 0
                     let flags: UInt32 = random.below(3) == 0 ? HC_TIMER_AUTO_COMPLETE : 0
-                    var found: UnsafeMutablePointer<hc_habit>?
-                    ok(hc_habit_find(&found, store, "Focus"))
-                    let local = found?.pointee.id ?? 0
-                    hc_habit_free(found)
-                    if hc_timer_start(&id, store, local, flags, at) == HC_OK, !starts.contains(at) { starts.append(at) }
+                    if hc_timer_start(&id, store, habitId(store, "Focus"), flags, at) == HC_OK, !starts.contains(at) { starts.append(at) }
                 case 1, 2:
                     guard let at = starts.randomElement(using: &random), let id = timer(store, startedAt: at) else { continue }
                     let action = [HC_TIMER_ACTION_PAUSE, HC_TIMER_ACTION_RESUME, HC_TIMER_ACTION_STOP, HC_TIMER_ACTION_DISCARD][random.below(4)]
@@ -161,10 +150,7 @@ final class TimerSyncTests: StoreTestCase {
             XCTAssertEqual(texts[0], texts[1], "seed \(seed)")
             XCTAssertEqual(texts[0], texts[2], "seed \(seed)")
             let totals = stores.map { store -> [Double] in
-                var found: UnsafeMutablePointer<hc_habit>?
-                ok(hc_habit_find(&found, store, "Focus"))
-                let local = found?.pointee.id ?? 0
-                hc_habit_free(found)
+                let local = habitId(store, "Focus")
                 var states = [hc_day_state](repeating: hc_day_state(), count: 4)
                 var count: Int64 = 0
                 ok(hc_habit_day_states(&states, 4, &count, store, local, today - 3, today))
@@ -173,7 +159,6 @@ final class TimerSyncTests: StoreTestCase {
             XCTAssertEqual(totals[0], totals[1], "seed \(seed)")
             XCTAssertEqual(totals[0], totals[2], "seed \(seed)")
             XCTAssertGreaterThan(texts[0].components(separatedBy: "\ntimer ").count, 1, "seed \(seed): no timer was started")
-            _ = habit
         }
     }
 }
