@@ -1320,6 +1320,124 @@ int32_t hc_quit_status_init(hc_quit_status *out, uint32_t struct_size);
 int32_t hc_quit_status_get(hc_quit_status *out, hc_store *store, int64_t habit_id, int64_t at_ms);
 
 /* ------------------------------------------------------------------------ */
+/* Timers. Since 1.1.                                                        */
+/* ------------------------------------------------------------------------ */
+
+/*
+ * A timer times a duration habit (HC_KIND_DURATION) live: started, paused, resumed,
+ * stopped, or discarded (started by mistake: it adds nothing). The rules, one each:
+ *  - A timer is its events, never a row that changes: each is appended at an instant
+ *    (ms; 0: now) and synced, backed up, exported and imported as a record of its own.
+ *    A timer's id is its start's. A crash or a kill loses nothing: a running timer is
+ *    its start, and shows its elapsed time in any process that opens the store.
+ *  - Its state is the fold of its events ordered by instant, then by action (pause,
+ *    resume, stop, discard), never by arrival: every replica holding the same events
+ *    shows the same state. The earliest stop or discard ends it (two devices stopping
+ *    one timer stop it once); a pause while paused, a resume while running and every
+ *    event after the end are ignored. Locally such an event is refused instead:
+ *    HC_E_CONFLICT (already paused, running, stopped or discarded), and an instant
+ *    before the start is HC_E_INVALID.
+ *  - Elapsed time is the running spans' instants subtracted, never wall-clock
+ *    arithmetic: a DST change or a zone change moves nothing.
+ *  - Which day: a timer's time counts, whole, to the day it started, in the store's
+ *    zone and day start at the start (carried with the start, so every replica counts
+ *    it there); it never splits across midnight or the day start.
+ *  - One duration amount: once stopped (by an event or by its target), a timer adds its
+ *    running seconds (whole, rounded down) to its day, once: the day's value, streaks,
+ *    strength, awards, shields, the snapshot and exports' folds read it as an amount
+ *    entry of its day. It is not an entry of the ledger (hc_entry_list does not list it
+ *    and hc_entry_undo cannot take it back): no second record exists that two devices
+ *    could both write. A running or paused timer adds nothing yet; a discarded one never.
+ *  - Several timers may run at once, on one habit or on several.
+ *  - Auto-complete (HC_TIMER_AUTO_COMPLETE at the start): the timer stops itself at
+ *    the instant its own running time reaches the habit's target in force on its day
+ *    (seconds); the day's other entries do not move that instant, so every replica
+ *    computes the same one, and no event is written for it.
+ *  - Shields: a running timer lifts no shield; its time counts once it is stopped or
+ *    has completed itself, as any amount does.
+ *  - Awards: HC_METRIC_FOCUSED_SECONDS counts stopped timers' seconds (a habit's, any
+ *    habit's or all habits' summed, by scope).
+ *  - A habit archived on or before the start's day takes no new timer (HC_E_INVALID).
+ */
+
+/* Timer actions (hc_timer_act takes PAUSE...DISCARD; a start is hc_timer_start). */
+#define HC_TIMER_ACTION_START 1
+#define HC_TIMER_ACTION_PAUSE 2
+#define HC_TIMER_ACTION_RESUME 3
+#define HC_TIMER_ACTION_STOP 4
+#define HC_TIMER_ACTION_DISCARD 5
+
+/* Timer states. */
+#define HC_TIMER_RUNNING 1
+#define HC_TIMER_PAUSED 2
+#define HC_TIMER_STOPPED 3
+#define HC_TIMER_DISCARDED 4
+
+/* hc_timer_start flags. */
+#define HC_TIMER_AUTO_COMPLETE 0x1u /* stop at the instant its running time reaches the day's target */
+
+/* Where a timer stands at an instant. The caller sets struct_size for
+ * hc_timer_status_get (HC_TIMER_STATUS_INIT); a list's elements carry the library's. */
+typedef struct hc_timer_status {
+    uint32_t struct_size;
+    int32_t state;          /* HC_TIMER_* */
+    int64_t id;             /* the timer's id (its start's) */
+    int64_t habit_id;
+    int64_t at_ms;          /* the instant answered for */
+    int64_t started_at_ms;
+    int64_t elapsed_ms;     /* running ms: through at_ms while it runs or is paused, through its end once stopped; 0 discarded */
+    int64_t ended_at_ms;    /* when it stopped, completed itself or was discarded; 0 while running or paused */
+    int64_t seconds;        /* what it adds to its day: elapsed whole seconds once stopped, else 0 */
+    int32_t day;            /* the day its time counts to */
+    uint32_t flags;         /* HC_TIMER_AUTO_COMPLETE when started with it */
+    int32_t completed;      /* 1 when it stopped by reaching its target */
+} hc_timer_status;
+
+#define HC_TIMER_STATUS_INIT \
+    { (uint32_t)sizeof(hc_timer_status), HC_TIMER_RUNNING, 0, 0, 0, 0, 0, 0, 0, HC_DAY_NONE, 0u, 0 }
+/* Fills *out with the defaults of HC_TIMER_STATUS_INIT (see "Option, input and result structs").
+ * Codes: HC_E_INVALID (NULL, struct_size below its first release).
+ * @since 1.1 @thread any @status HC_OK HC_E_INVALID */
+int32_t hc_timer_status_init(hc_timer_status *out, uint32_t struct_size);
+
+/* Starts a timer on the duration habit habit_id at at_ms (0: now); its id to *out_id
+ * (may be NULL). flags: 0 or HC_TIMER_AUTO_COMPLETE.
+ * Codes: HC_E_INVALID (not a duration habit, archived, unknown flags, at_ms outside the
+ * years 0001 to 9999), HC_E_NOT_FOUND (habit).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
+int32_t hc_timer_start(int64_t *out_id, hc_store *store, int64_t habit_id, uint32_t flags, int64_t at_ms);
+
+/* Pauses, resumes, stops or discards timer timer_id at at_ms (0: now): action is
+ * HC_TIMER_ACTION_PAUSE, _RESUME, _STOP or _DISCARD.
+ * Codes: HC_E_INVALID (action out of range, at_ms before the start or outside the years
+ * 0001 to 9999), HC_E_NOT_FOUND (timer), HC_E_CONFLICT (already paused, running, stopped,
+ * completed or discarded).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_CONFLICT HC_E_IO HC_E_BUSY HC_E_MISUSE HC_E_READONLY */
+int32_t hc_timer_act(hc_store *store, int64_t timer_id, int32_t action, int64_t at_ms);
+
+/* Where timer timer_id stands at at_ms (0: now), into *out (see hc_timer_status).
+ * Codes: HC_E_INVALID (out NULL or its struct_size unknown, at_ms outside the years
+ * 0001 to 9999), HC_E_NOT_FOUND (timer).
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE */
+int32_t hc_timer_status_get(hc_timer_status *out, hc_store *store, int64_t timer_id, int64_t at_ms);
+
+typedef struct hc_timer_list hc_timer_list;
+
+/* The timers running or paused at at_ms (0: now), oldest first, into *out; free with
+ * hc_timer_list_free.
+ * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
+int32_t hc_timer_list_read(hc_timer_list **out, hc_store *store, int64_t at_ms);
+/* The number of timers.
+ * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
+int32_t hc_timer_list_count(int64_t *out_count, const hc_timer_list *list);
+/* The timer at index: borrowed, valid until the list is freed.
+ * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
+int32_t hc_timer_list_get(const hc_timer_status **out, const hc_timer_list *list, int64_t index);
+/* Releases the list. NULL is ignored.
+ * @since 1.1 @thread release @status none */
+void hc_timer_list_free(hc_timer_list *list);
+
+/* ------------------------------------------------------------------------ */
 /* Credits: steps and habits earn minutes, minutes unlock apps               */
 /* ------------------------------------------------------------------------ */
 
@@ -1590,6 +1708,7 @@ void hc_credit_list_free(hc_credit_list *list);
 #define HC_METRIC_CREDITS_EARNED 8
 #define HC_METRIC_REFERRALS_REDEEMED 9
 #define HC_METRIC_ACTIVE_HABITS 10 /* habits not archived, beside habits created. Since 1.1. */
+#define HC_METRIC_FOCUSED_SECONDS 11 /* stopped timers' seconds (see "Timers"). Since 1.1. */
 
 #define HC_SCOPE_HABIT 1 /* one habit */
 #define HC_SCOPE_ANY 2 /* the best single habit, the first to cross */

@@ -39,6 +39,8 @@ FAMILIES = [
     ("EntrySource", "namespace", "", "HC_SOURCE_", "The values of an entry's `source` (HC_SOURCE_*): where it came from.", [], {"IMPORT": "imported"}),
     ("StreakUnit", "value", VALUE, "HC_STREAK_UNIT_", "What a streak counts (HC_STREAK_UNIT_*). Open: units are only ever appended.", [], {}),
     ("QuitPeriod", "value", VALUE, "HC_QUIT_PERIOD_", "The allowance period of a quit habit (HC_QUIT_PERIOD_*). Open: periods are only ever appended.", [], {}),
+    ("TimerAction", "value", VALUE, "HC_TIMER_ACTION_", "What a timer event does (HC_TIMER_ACTION_*). Open: actions are only ever appended.", [], {}),
+    ("TimerState", "value", VALUE, "HC_TIMER_", "Where a timer stands (HC_TIMER_*). Open: states are only ever appended.", ["ACTION_", "AUTO_COMPLETE"], {}),
     ("DayFlags", "options", "OptionSet, Hashable, Sendable", "HC_DAY_", "What a day of a habit came to (HC_DAY_* bits).", ["NONE"], {}),
     ("DueState", "value", VALUE, "HC_DUE_", "Where a due habit stands (HC_DUE_*). Open: values are only ever appended.", [], {}),
     ("OpenDay", "value", VALUE, "HC_OPEN_DAY_", "What an occurrence still open (today, before it is over) does to a streak (HC_OPEN_DAY_*). Open: values are only ever appended.", [], {}),

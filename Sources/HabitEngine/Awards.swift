@@ -112,7 +112,8 @@ extension Engine {
         let policies = try streakPolicies()
         var habits: [AwardFacts.HabitFacts] = []
         for habit in try store.habits(includeArchived: true) {
-            let entries = needsDays ? try store.entries(habitId: habit.id, from: min(habit.spec.startDay, asOf), to: asOf) : []
+            let timers = needsDays || metrics.contains(.focusedSeconds) ? try timerAmounts(habit, from: CivilDate.minDay, to: asOf).amounts : []
+            let entries = needsDays ? try store.entries(habitId: habit.id, from: min(habit.spec.startDay, asOf), to: asOf) + timers : []
             let cancelled = DayFold.cancelledIds(in: entries)
             let proofs = entries.filter { $0.source == .proof && $0.kind != .undo && $0.kind != .skip && !cancelled.contains($0.id) }
                 .map { AwardFacts.Counted(day: $0.day, id: $0.id) }
@@ -123,7 +124,8 @@ extension Engine {
             habits.append(
                 AwardFacts.HabitFacts(
                     id: habit.id, history: history, createdDay: createdDay, proofs: proofs,
-                    policy: policies.habits[habit.id] ?? policies.store))
+                    policy: policies.habits[habit.id] ?? policies.store,
+                    focused: timers.map { AwardFacts.Counted(day: $0.day, id: -$0.id, amount: Int64($0.value)) }))
         }
         return AwardFacts(
             habits: habits, vacations: needsDays ? try vacations() : [],

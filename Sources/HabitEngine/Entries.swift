@@ -125,8 +125,9 @@ extension Engine {
         try CivilDate.checkRange(from: from, to: to, limit: CivilDate.maxRangeDays)
         let habit = try habit(id: habitId)
         return DayFold.states(
-            try store.entries(habitId: habitId, from: from, to: to), from: from, to: to, habit: habit.spec,
-            versions: habit.versions)
+            try withTimers(
+                try store.entries(habitId: habitId, from: from, to: to), habitId: habitId, spec: habit.spec, versions: habit.versions, from: from, to: to),
+            from: from, to: to, habit: habit.spec, versions: habit.versions)
     }
 
     package func dayTotal(habitId: Int64, day: Int32) throws(HabitError) -> Double {
@@ -139,7 +140,7 @@ extension Engine {
         let habitId = habit.id
         caches.histories.noteOwnAppend(entryId: entryId)
         guard caches.histories.byHabit[habitId] != nil else { return }
-        guard let entries = try? store.foldEntries(habitId: habitId, from: day, to: day),
+        guard let entries = try? foldEntries(habit, from: day, to: day),
             let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first
         else { caches.histories.remove(habitId: habitId); return }
         caches.histories.update(habitId: habitId, with: state)

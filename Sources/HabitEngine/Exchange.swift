@@ -159,7 +159,9 @@ extension Engine {
             let habits = try store.habits(includeArchived: true)
             var columns: [LoopCSVExport.Column] = []
             for habit in habits where habit.spec.kind != .measurement {
-                let entries = try store.entries(habitId: habit.id, from: CivilDate.minDay, to: last)
+                let entries = try withTimers(
+                    try store.entries(habitId: habit.id, from: CivilDate.minDay, to: last), habitId: habit.id, spec: habit.spec,
+                    versions: habit.versions, from: CivilDate.minDay, to: last)
                 let cancelled = DayFold.cancelledIds(in: entries)
                 let skipDays = Set(entries.lazy.filter { $0.kind == .skip && !cancelled.contains($0.id) }.map(\.day))
                 columns.append(.init(habit: habit, states: DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), skipDays: skipDays))

@@ -17,6 +17,8 @@ struct HistoryCache {
         /// The history of all days from the start day on, built once and kept
         /// in step by the same record calls a fresh build makes.
         var history: HabitHistory
+        /// When a running timer of the habit completes itself (its time then counts): the fold holds until then.
+        var expiresAtMs: Int64?
     }
 
     private(set) var byHabit: [Int64: Folded] = [:]
@@ -27,6 +29,8 @@ struct HistoryCache {
     /// the entries this handle appended since (its histories hold them already).
     private var seenLastEntryId: Int64?
     private var ownEntryIds: Set<Int64> = []
+    /// The highest timer event id when last looked at: another connection's timer event drops every history.
+    private var seenLastTimerEventId: Int64?
 
     mutating func drop() {
         byHabit.removeAll(keepingCapacity: true)
@@ -48,6 +52,9 @@ struct HistoryCache {
             let added = try store.entryIds(after: seen, limit: 257)
             if added.count < 257 && added.allSatisfy(ownEntryIds.contains) { kept = added.last ?? seen }
         }
+        let timers = try store.lastTimerEventId()
+        if timers != seenLastTimerEventId { kept = nil }
+        seenLastTimerEventId = timers
         if kept == nil { drop() }
         // A read-only handle appends nothing, so it never keeps a history on this
         // ground: it need not look up the last entry (a query at each cold ask).
@@ -70,13 +77,13 @@ struct HistoryCache {
         return folded
     }
 
-    mutating func store(_ habit: Habit, days: [DayState]) -> Folded {
+    mutating func store(_ habit: Habit, days: [DayState], expiresAtMs: Int64? = nil) -> Folded {
         let fromStart = days[Self.firstIndex(in: days, atOrAfter: habit.spec.startDay)...]
         let folded = Folded(
             habit: habit, days: days,
             history: HabitHistory(
                 spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
-                days: Array(fromStart)))
+                days: Array(fromStart)), expiresAtMs: expiresAtMs)
         if enabled { byHabit[habit.id] = folded }
         return folded
     }

@@ -13,17 +13,18 @@ extension Engine {
         let from = min(habit.spec.startDay, asOf)
         guard cachesHistories else {
             // The reference: every entry as stored, grouped by day and folded.
-            let entries = try store.entries(habitId: habit.id, from: from, to: asOf)
+            let entries = try store.entries(habitId: habit.id, from: from, to: asOf) + timerAmounts(habit, from: from, to: asOf).amounts
             return HabitHistory(
                 spec: habit.spec, versions: habit.versions, archivedDay: habit.archivedDay,
                 days: DayFold.sparseStates(entries, habit: habit.spec, versions: habit.versions))
         }
         try revalidateCaches()
         let folded: HistoryCache.Folded
-        if let kept = caches.histories.folded(habit) {
+        if let kept = caches.histories.folded(habit), kept.expiresAtMs.map({ $0 > now() }) ?? true {
             folded = kept
         } else {
-            folded = caches.histories.store(habit, days: try coldFold(habit))
+            let (days, expiresAtMs) = try coldFold(habit)
+            folded = caches.histories.store(habit, days: days, expiresAtMs: expiresAtMs)
         }
         // Nothing logged after asOf: the kept history is exactly the one asked for.
         if asOf >= habit.spec.startDay && (folded.days.last?.day ?? Int32.min) <= asOf { return folded.history }
@@ -38,19 +39,22 @@ extension Engine {
     /// the whole ledger folded when there is none, its rules differ or too much came
     /// since. Saved again when that folded many days and this handle can write
     /// without waiting; a read-only handle folds in memory only.
-    private func coldFold(_ habit: Habit) throws(HabitError) -> [DayState] {
+    /// A fold holds until a running timer of the habit completes itself (expiresAtMs),
+    /// and is not saved before.
+    private func coldFold(_ habit: Habit) throws(HabitError) -> (days: [DayState], expiresAtMs: Int64?) {
         let rules = SavedFold.rules(habit.spec, versions: habit.versions)
-        let (days, folded, through) = try store.snapshot { () throws(HabitError) -> ([DayState], Int, Int64) in
+        let (days, folded, through, expires) = try store.snapshot { () throws(HabitError) -> ([DayState], Int, Int64, Int64?) in
             let through = try store.lastEntryId()
-            if let saved = try savedFoldDays(habit, rules: rules, through: through) { return (saved.days, saved.folded, through) }
-            let entries = try store.foldEntries(habitId: habit.id, from: CivilDate.minDay, to: CivilDate.maxDay)
-            return (DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), Int.max, through)
+            let expires = try timerAmounts(habit, from: CivilDate.minDay, to: CivilDate.maxDay).expiresAtMs
+            if let saved = try savedFoldDays(habit, rules: rules, through: through) { return (saved.days, saved.folded, through, expires) }
+            let entries = try foldEntries(habit, from: CivilDate.minDay, to: CivilDate.maxDay)
+            return (DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), Int.max, through, expires)
         }
-        if folded >= Self.resaveAfterDays {
+        if folded >= Self.resaveAfterDays && expires == nil {
             _ = store.saveFoldWithoutWaiting(
                 habitId: habit.id, Store.SavedFoldRow(rules: rules, throughEntry: through, days: SavedFold.encode(days)))
         }
-        return days
+        return (days, expires)
     }
 
     /// A habit's saved fold with the days of the entries added since it was saved
@@ -66,7 +70,7 @@ extension Engine {
         guard added.count <= Self.refoldLimit else { return nil }
         let touched = Set(added)
         for day in touched {
-            let entries = try store.foldEntries(habitId: habit.id, from: day, to: day)
+            let entries = try foldEntries(habit, from: day, to: day)
             guard let state = DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions).first else { continue }
             HistoryCache.put(state, into: &days)
         }
@@ -374,7 +378,7 @@ extension Engine {
         } else {
             // The fold's own read (a covering index, no notes), as the history cache reads.
             days = DayFold.sortedStates(
-                try store.foldEntries(habitId: habit.id, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
+                try foldEntries(habit, from: from, to: today + 1), habit: habit.spec, versions: habit.versions)
         }
         // Judged as if it started at `from`: the judge walks every day from the start on.
         var spec = habit.spec

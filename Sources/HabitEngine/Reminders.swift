@@ -184,7 +184,11 @@ extension Engine {
         var inputs: [ReminderPlan.HabitInput] = []
         inputs.reserveCapacity(habits.count)
         for (habit, from) in zip(habits, readFrom) {
-            let states = DayFold.sparseStates(entries.removeValue(forKey: habit.id) ?? [], habit: habit.spec, versions: habit.versions)
+            // sparseStates groups by day: the timers' amounts may follow the entries.
+            let read =
+                (entries.removeValue(forKey: habit.id) ?? [])
+                + (try timerAmounts(habit, from: min(from, firstDay), to: window.upperBound).amounts)
+            let states = DayFold.sparseStates(read, habit: habit.spec, versions: habit.versions)
             inputs.append(
                 ReminderPlan.HabitInput(
                     habitId: habit.id, history: ReminderPlan.windowHistory(habit, from: from, states: states),

@@ -234,7 +234,9 @@ extension Engine {
             // A habit a rule names that this store does not hold lifts nothing.
             guard let habit = try store.habitFoldSpec(id: id) else { continue }
             habits[id] = ShieldPlan.habitDays(
-                try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habit: habit.spec,
+                try withTimers(
+                    try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habitId: id, spec: habit.spec, versions: habit.versions,
+                    from: firstDay, to: lastDay), habit: habit.spec,
                 versions: habit.versions,
                 vacations: Vacation.ranges(vacations, habitId: id))
         }

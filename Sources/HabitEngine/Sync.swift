@@ -292,8 +292,8 @@ extension Engine {
             case .vacationAdd, .vacationRemove: summary.vacationsChanged += 1
             case .setting, .zoneChange: summary.settingsChanged += 1
             case .proof, .verdict: summary.proofsChanged += 1
-            // Counted in ops_applied only (the summary struct has no shield counter).
-            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence, .branchMoved: break
+            // Counted in ops_applied only (the summary struct has no shield or timer counter).
+            case .shieldRule, .shieldVersion, .emergencyUnlock, .awardUnlock, .evidence, .branchMoved, .timerEvent: break
             case .creditAccount, .credit, .steps, .creditRule: summary.creditsChanged += 1
             }
         }
@@ -531,6 +531,7 @@ extension Engine {
                 guard let id = try store.globalId(.zoneChange, change.id) else { continue }
                 lines.append("zone-change \(id.text) at=\(change.atMs) from=\(SyncCanonical.quote(change.from)) to=\(SyncCanonical.quote(change.to))")
             }
+            lines += try timerCanonicalLines(habitIds)
             return lines.joined(separator: "\n") + "\n"
         }
     }

@@ -9,7 +9,7 @@ import HabitPlugins
 enum Registry {
     enum Kind {
         case store, habit, habitList, entryList, creditList, awardList, eventList, changeList, verdictList, string, reminderRuleList, reminderList,
-            shieldRuleList
+            shieldRuleList, timerList
     }
 
     private static let lock = Lock()

@@ -89,6 +89,26 @@ extension Store {
         try await perform { (store) throws(HabitError) in try store.quitStatus(habitID: habitID, atMs: atMs) }
     }
 
+    /// startTimer(habitID:autoComplete:atMs:), off the caller's thread.
+    public func startTimer(habitID: HabitID, autoComplete: Bool = false, atMs: Int64 = 0) async throws(HabitError) -> TimerID {
+        try await perform { (store) throws(HabitError) in try store.startTimer(habitID: habitID, autoComplete: autoComplete, atMs: atMs) }
+    }
+
+    /// actOnTimer(_:_:atMs:), off the caller's thread.
+    public func actOnTimer(_ id: TimerID, _ action: TimerAction, atMs: Int64 = 0) async throws(HabitError) {
+        try await perform { (store) throws(HabitError) in try store.actOnTimer(id, action, atMs: atMs) }
+    }
+
+    /// timerStatus(_:atMs:), off the caller's thread.
+    public func timerStatus(_ id: TimerID, atMs: Int64 = 0) async throws(HabitError) -> TimerStatus {
+        try await perform { (store) throws(HabitError) in try store.timerStatus(id, atMs: atMs) }
+    }
+
+    /// runningTimers(atMs:), off the caller's thread.
+    public func runningTimers(atMs: Int64 = 0) async throws(HabitError) -> [TimerStatus] {
+        try await perform { (store) throws(HabitError) in try store.runningTimers(atMs: atMs) }
+    }
+
     /// streaks(habitID:asOf:best:), off the caller's thread.
     public func streaks(habitID: HabitID, asOf day: Day? = nil, best: Int = 0) async throws(HabitError) -> Streaks {
         try await perform { (store) throws(HabitError) in try store.streaks(habitID: habitID, asOf: day, best: best) }

@@ -144,6 +144,40 @@ public struct QuitPeriod: RawRepresentable, Hashable, Sendable {
     public static let month = QuitPeriod(rawValue: HC_QUIT_PERIOD_MONTH)
 }
 
+/// What a timer event does (HC_TIMER_ACTION_*). Open: actions are only ever appended.
+public struct TimerAction: RawRepresentable, Hashable, Sendable {
+    /// The HC_TIMER_ACTION_* value.
+    public let rawValue: Int32
+    /// The TimerAction with this HC_TIMER_ACTION_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// HC_TIMER_ACTION_START.
+    public static let start = TimerAction(rawValue: HC_TIMER_ACTION_START)
+    /// HC_TIMER_ACTION_PAUSE.
+    public static let pause = TimerAction(rawValue: HC_TIMER_ACTION_PAUSE)
+    /// HC_TIMER_ACTION_RESUME.
+    public static let resume = TimerAction(rawValue: HC_TIMER_ACTION_RESUME)
+    /// HC_TIMER_ACTION_STOP.
+    public static let stop = TimerAction(rawValue: HC_TIMER_ACTION_STOP)
+    /// HC_TIMER_ACTION_DISCARD.
+    public static let discard = TimerAction(rawValue: HC_TIMER_ACTION_DISCARD)
+}
+
+/// Where a timer stands (HC_TIMER_*). Open: states are only ever appended.
+public struct TimerState: RawRepresentable, Hashable, Sendable {
+    /// The HC_TIMER_* value.
+    public let rawValue: Int32
+    /// The TimerState with this HC_TIMER_* value.
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+    /// HC_TIMER_RUNNING.
+    public static let running = TimerState(rawValue: HC_TIMER_RUNNING)
+    /// HC_TIMER_PAUSED.
+    public static let paused = TimerState(rawValue: HC_TIMER_PAUSED)
+    /// HC_TIMER_STOPPED.
+    public static let stopped = TimerState(rawValue: HC_TIMER_STOPPED)
+    /// HC_TIMER_DISCARDED.
+    public static let discarded = TimerState(rawValue: HC_TIMER_DISCARDED)
+}
+
 /// What a day of a habit came to (HC_DAY_* bits).
 public struct DayFlags: OptionSet, Hashable, Sendable {
     /// The HC_DAY_* bits.
@@ -286,6 +320,8 @@ public struct AwardMetric: RawRepresentable, Hashable, Sendable {
     public static let referralsRedeemed = AwardMetric(rawValue: HC_METRIC_REFERRALS_REDEEMED)
     /// HC_METRIC_ACTIVE_HABITS: habits not archived, beside habits created. Since 1.1.
     public static let activeHabits = AwardMetric(rawValue: HC_METRIC_ACTIVE_HABITS)
+    /// HC_METRIC_FOCUSED_SECONDS: stopped timers' seconds (see "Timers"). Since 1.1.
+    public static let focusedSeconds = AwardMetric(rawValue: HC_METRIC_FOCUSED_SECONDS)
 }
 
 /// Which habits an award's metric looks at (HC_SCOPE_*). Open.

@@ -77,6 +77,8 @@ public enum IDKind {
     public enum EmergencyUnlock {}
     /// A redeemed referral code (hc_referral_redeem).
     public enum Redemption {}
+    /// A timer: its start's id (hc_timer_start).
+    public enum Timer {}
 }
 
 /// A habit's id.
@@ -107,3 +109,5 @@ public typealias ShieldRuleID = TypedID<IDKind.ShieldRule>
 public typealias EmergencyUnlockID = TypedID<IDKind.EmergencyUnlock>
 /// A referral redemption's id.
 public typealias RedemptionID = TypedID<IDKind.Redemption>
+/// A timer's id.
+public typealias TimerID = TypedID<IDKind.Timer>

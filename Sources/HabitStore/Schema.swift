@@ -565,17 +565,39 @@ enum Schema {
             sql: """
                 UPDATE sync_replica SET backfilled = 0;
                 """),
+        // 23: timers (TimerRules): append-only events. A start (timer_id NULL) names its
+        // habit, the day its time counts to and its auto-complete flag; a pause, resume,
+        // stop or discard names its start. Kept when a file set back to an older schema
+        // version runs it again (IF NOT EXISTS): its rows are history.
+        Migration(
+            name: "timers",
+            sql: """
+                CREATE TABLE IF NOT EXISTS timer_events(
+                    id INTEGER PRIMARY KEY,
+                    timer_id INTEGER REFERENCES timer_events(id),
+                    habit_id INTEGER NOT NULL REFERENCES habits(id),
+                    action INTEGER NOT NULL,
+                    at_ms INTEGER NOT NULL,
+                    day INTEGER,
+                    auto_complete INTEGER NOT NULL DEFAULT 0
+                ) STRICT;
+                CREATE INDEX IF NOT EXISTS timer_events_habit_day ON timer_events(habit_id, day) WHERE timer_id IS NULL;
+                CREATE INDEX IF NOT EXISTS timer_events_timer ON timer_events(timer_id) WHERE timer_id IS NOT NULL;
+                DROP TRIGGER IF EXISTS timer_events_no_update;
+                DROP TRIGGER IF EXISTS timer_events_no_delete;
+                \(appendOnly("timer_events", "timer events"))
+                """),
     ]
 
     /// The tables whose rows decide a shield's state.
     private static let shieldRevisionTables = [
         "settings", "habits", "habit_versions", "entries", "vacations", "unlock_sessions", "session_ends",
-        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes",
+        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes", "timer_events",
     ]
     /// Those of them that are append-only (their own triggers refuse UPDATE and DELETE):
     /// each insert raises the table's largest rowid, so the revision counts them by
     /// reading those (Store.shieldRevision) and no trigger fires on them.
-    static let appendOnlyShieldTables = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes"]
+    static let appendOnlyShieldTables = ["entries", "unlock_sessions", "session_ends", "shield_emergencies", "zone_changes", "timer_events"]
 
     /// Installs, on a writer's connection, the TEMP triggers that bump the shield
     /// revision's counter on every row written to a table that decides a shield and is

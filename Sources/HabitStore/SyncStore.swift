@@ -9,7 +9,7 @@ extension Store {
     package enum SyncKind: Int64 {
         case habit = 1, entry = 4, vacation = 5, proof = 8, verdict = 9
         case creditAccount = 10, credit = 11, steps = 12, awardUnlock = 13, creditRule = 14, zoneChange = 15
-        case shieldRule = 16, emergency = 18
+        case shieldRule = 16, emergency = 18, timer = 23
     }
 
     /// The small number this store knows a replica by, made on first sight.
@@ -248,6 +248,9 @@ extension Store {
                         rule: try requireGlobalId(.shieldRule, unlock.ruleId), atMs: unlock.atMs, day: day,
                         minutes: unlock.minutes, reason: unlock.reason), creates: .emergency, localId: unlock.id)
             }
+            for event in try allTimerEventIds() where try globalId(.timer, event.id) == nil {
+                try logTimerEvent(id: event.id)
+            }
             // Credit accounts (but the default every store has), facts and step reports.
             for account in try creditAccounts() where account.id != 1 {
                 guard try globalId(.creditAccount, account.id) == nil else { continue }
@@ -289,6 +292,21 @@ extension Store {
                 }
             }
             try db.execute("UPDATE sync_replica SET backfilled = 1 WHERE id = 1")
+        }
+    }
+
+    /// Logs a timer event written here before it logged one (a backfill).
+    private func logTimerEvent(id: Int64) throws(HabitError) {
+        guard let event = try timerEvent(id: id) else { return }
+        if let timerId = event.timerId {
+            try logLocal(
+                .timerEvent(action: event.action, subject: try requireGlobalId(.timer, timerId), day: 0, autoComplete: false, atMs: event.atMs),
+                creates: .timer, localId: id)
+        } else if let timer = try timer(id: id) {
+            try logLocal(
+                .timerEvent(
+                    action: .start, subject: try requireGlobalId(.habit, timer.start.habitId), day: timer.start.day,
+                    autoComplete: timer.start.autoComplete, atMs: timer.start.atMs), creates: .timer, localId: id)
         }
     }
 
@@ -938,6 +956,14 @@ extension Store {
             guard let ruleLocal = try localId(rule, .shieldRule) else { return .waiting }
             // A union of records: every unlock is kept, even past the budget (checked only where it was granted).
             return .applied(remember(id, .emergency, try writeEmergencyUnlock(ruleId: ruleLocal, atMs: atMs, day: day, minutes: minutes, reason: reason)))
+        case .timerEvent(let action, let subject, let day, let autoComplete, let atMs):
+            // A union of records: every event is kept; the fold orders them by instant.
+            if action == .start {
+                guard let habitLocal = try localId(subject, .habit) else { return .waiting }
+                return .applied(remember(id, .timer, try writeTimerStart(habitId: habitLocal, day: day, atMs: atMs, autoComplete: autoComplete)))
+            }
+            guard let timerLocal = try localId(subject, .timer) else { return .waiting }
+            return .applied(remember(id, .timer, try writeTimerEvent(timerId: timerLocal, action: action, atMs: atMs)))
         case .creditAccount(let name, let createdAtMs):
             // Accounts are a set of names: one created on two devices is one account.
             if try creditAccount(named: name) != nil { return .superseded }

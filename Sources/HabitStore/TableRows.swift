@@ -18,7 +18,7 @@ extension Store {
         "award_rules", "award_unlocks", "referral_redemptions", "events", "event_acks",
         "proofs", "proof_copies", "proof_verdicts", "proof_fingerprints", "proof_policies",
         "reminder_rules", "reminder_rule_versions", "quiet_hours", "reminder_snoozes", "reminder_deliveries",
-        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes",
+        "shield_rules", "shield_rule_versions", "shield_emergencies", "zone_changes", "timer_events",
     ]
 
     /// Why a table is left out of an export.

@@ -13,6 +13,7 @@ enum CommandTable {
         ("undo", Commands.undo),
         ("relapse", QuitCommands.relapse),
         ("quit", QuitCommands.status),
+        ("timer", TimerCommands.run),
         ("entries", Commands.entries),
         ("days", Commands.days),
         ("export", Commands.export),

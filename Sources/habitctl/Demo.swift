@@ -72,6 +72,7 @@ enum Demo {
             "  Weight       \(weightStats.count) readings, latest \(Output.number(weightStats.latest)) kg, "
                 + "change \(String(format: "%+.1f", weightStats.change)) kg in 4 weeks")
         say(try quitLine(store, start: start))
+        say(try timerLine(store, today: today))
         say("due today: " + (try dueToday(store, habits, today)))
         try credits(store, bed, today, say: say)
 
@@ -114,6 +115,25 @@ enum Demo {
         return "quit: Smoking (at most 1 relapse a week, 8.50 EUR a clean day): \(status.relapses) relapses logged, "
             + "\(status.daysSince) days since the last, best clean run \(status.bestCleanDays) days, "
             + "this week \(status.periodRelapses) of \(status.allowance), saved \(Output.number(status.saved)) EUR"
+    }
+
+    /// A timer on a duration habit: started, paused, resumed and stopped yesterday morning.
+    private static func timerLine(_ store: StoreRef, today: Int32) throws(CLIError) -> String {
+        var options = HabitOptions(name: "Piano", kind: .duration)
+        options.target = 1200
+        options.startDay = Day(rawValue: today - 7)
+        let minute: Int64 = 60_000
+        let status = try kit { () throws(HabitError) in
+            let piano = try store.kit.createHabit(options)
+            let at = try store.kit.utcMs(day: Day(rawValue: today - 1), minute: 7 * 60)
+            let timer = try store.kit.startTimer(habitID: piano, atMs: at)
+            try store.kit.actOnTimer(timer, .pause, atMs: at + 15 * minute)
+            try store.kit.actOnTimer(timer, .resume, atMs: at + 20 * minute)
+            try store.kit.actOnTimer(timer, .stop, atMs: at + 32 * minute)
+            return try store.kit.timerStatus(timer)
+        }
+        return "timer: Piano 07:00-07:32 with a 5-minute pause: \(status.elapsedMs / minute) minutes focused, "
+            + "\(status.seconds) s counted to \(Library.format(status.day.rawValue)), the day's target 1200 s"
     }
 
     /// A second device: a copy by sync, both log offline, then one exchange each way.

@@ -33,6 +33,7 @@ enum Help {
           undo HABIT           cancel the latest entry of a day (or --entry ID)
           relapse HABIT        log a relapse of a quit habit (--note, --amount)
           quit HABIT           a quit habit: days since the last relapse, clean runs, allowance, saved
+          timer start|pause|resume|stop|discard|status  time a duration habit live
           entries [HABIT]      list ledger entries
           days HABIT           the state of each day in a range
           today                what is due today, the current routine first
@@ -375,6 +376,16 @@ enum Help {
         the current and best clean runs, relapses this period against the allowance (the
         habit's schedule: daily none, weekly:N, monthly:N) and what the clean days saved
         (the habit's target per clean day, in its unit).
+        """,
+        "timer": """
+        Usage: habitctl timer start HABIT [--auto] [--at-ms MS]
+               habitctl timer pause|resume|stop|discard TIMER [--at-ms MS]
+               habitctl timer status [TIMER] [--at-ms MS]
+        Times a duration habit now (or at UTC ms MS). TIMER is a timer's id (as start prints
+        it), or a habit's name for its one timer running or paused. A stopped timer adds its
+        whole seconds to the day it started, once, however many devices stop it; discard
+        adds nothing. --auto stops it by itself when it reaches the day's target. status
+        without TIMER lists the timers running or paused. Several may run at once.
         """,
         "entries": "Usage: habitctl entries [HABIT] [--from DATE] [--to DATE]\nDefault range: the last 30 days.",
         "days": "Usage: habitctl days HABIT [--from DATE] [--to DATE]\nEach day's value and state. Default: the last 14 days.",

@@ -18,6 +18,10 @@ enum Names {
     static let quitPeriods: [(String, Int32)] = [
         ("day", QuitPeriod.day.rawValue), ("week", QuitPeriod.week.rawValue), ("month", QuitPeriod.month.rawValue),
     ]
+    static let timerStates: [(String, Int32)] = [
+        ("running", TimerState.running.rawValue), ("paused", TimerState.paused.rawValue), ("stopped", TimerState.stopped.rawValue),
+        ("discarded", TimerState.discarded.rawValue),
+    ]
     static let sources: [(String, Int32)] = [
         ("manual", EntrySource.manual), ("import", EntrySource.imported), ("health", EntrySource.health), ("proof", EntrySource.proof),
     ]

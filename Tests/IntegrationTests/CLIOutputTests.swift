@@ -20,6 +20,7 @@ final class CLIOutputTests: XCTestCase {
         for args in [
             ["init"], ["habit", "add", "Read"], ["habit", "add", "Water", "--kind", "counter", "--target", "8"],
             ["habit", "add", "Smoke", "--kind", "quit", "--schedule", "weekly:2"],
+            ["habit", "add", "Piano", "--kind", "duration", "--target", "600"], ["timer", "start", "Piano"],
             ["log", "Read"], ["log", "Water", "3"], ["vacation", "add", "2026-01-01", "2026-01-02"],
             ["credits", "sync-steps", "--steps", "5400"], ["credits", "spend", "10"],
             ["reminders", "add", "Water", "--at", "09:00"],
@@ -45,6 +46,8 @@ final class CLIOutputTests: XCTestCase {
             Case(args: ["log", "Read"]), Case(args: ["log", "Water", "3", "--key", "k1"]), Case(args: ["skip", "Water"]),
             Case(args: ["relapse", "Smoke", "--note", "party", "--amount", "2"]), Case(args: ["quit", "Smoke"]),
             Case(args: ["--json", "quit", "Smoke"]),
+            Case(args: ["timer", "start", "Piano", "--auto"]), Case(args: ["timer", "pause", "Piano"]), Case(args: ["timer", "stop", "1"]),
+            Case(args: ["timer", "status"]), Case(args: ["--json", "timer", "status", "1"]),
             Case(args: ["undo", "Read"]), Case(args: ["entries"]), Case(args: ["--json", "entries"]), Case(args: ["days", "Read"]),
             Case(args: ["export"]), Case(args: ["export", "--format", "jsonl"]), Case(args: ["backup", "{folder}/copy.db"]),
             Case(args: ["import", "-"], stdin: export, freshStore: true),

@@ -189,6 +189,7 @@ final class CLITests: XCTestCase {
             "logged 264 entries over 4 weeks", "(#266 cancels #265: nothing is deleted)",
             "photo of the made bed: approved by proofcheck (no_findings), the bed is done today",
             "the same photo again: rejected by proofcheck (reused_evidence)",
+            "timer: Piano 07:00-07:32 with a 5-minute pause: 27 minutes focused, 1620 s counted to",
             "Make the bed ■■■■■–––■■■■■■■■■■■■■  streak 19 (longest 19, 3 excused)", "today 17:30 of 20:00",
             "due today: [x] Make the bed · [ ] Water 5 of 8 glasses · [ ] Read 17:30 of 20:00",
             "60 more refused; 34 min left", "read again: 0, each goes out once", "export: ",

@@ -156,4 +156,29 @@ final class MigrationTests: StoreTestCase {
         let saved = try runProcess(["sqlite3", dir + "/store.db", "SELECT habit_id, through_entry FROM saved_folds"])
         XCTAssertEqual(saved.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "\(habit)|5", "saved at the first cold read")
     }
+
+    /// A store of schema 22 (before timers) migrates to one that times a duration habit;
+    /// set back to 22 and opened again, its timers stay (the migration runs again and
+    /// keeps the table's rows).
+    func testAStoreBeforeTimersMigratesAndKeepsItsTimersWhenTheMigrationRunsAgain() throws {
+        let store = try open()
+        let habit = createHabit(store, "Read", kind: HC_KIND_DURATION, target: 600, start: "2026-01-01")
+        ok(hc_store_close(store))
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "DROP TABLE timer_events; PRAGMA user_version = 22;"]), "back to 22")
+        let migrated = try open()
+        var version: Int32 = 0
+        ok(hc_store_schema_version(&version, migrated))
+        XCTAssertEqual(version, latestSchemaVersion)
+        let startMs = Int64(day("2026-01-05")) * 86_400_000 + 3_600_000
+        var timer: Int64 = 0
+        ok(hc_timer_start(&timer, migrated, habit, 0, startMs))
+        ok(hc_timer_act(migrated, timer, HC_TIMER_ACTION_STOP, startMs + 900_000))
+        ok(hc_store_close(migrated))
+        XCTAssertSucceeded(try runProcess(["sqlite3", dir + "/store.db", "PRAGMA user_version = 22;"]), "set back to 22")
+        let again = try open()
+        defer { hc_store_close(again) }
+        XCTAssertEqual(total(again, habit, "2026-01-05"), 900)
+        let update = try runProcess(["sqlite3", dir + "/store.db", "UPDATE timer_events SET at_ms = 0"])
+        XCTAssertTrue(update.stderr.contains("timer events are append-only"), update.stderr)
+    }
 }

@@ -6,16 +6,6 @@ import XCTest
 /// Quit habits through the C functions on real store files: relapses are entries,
 /// hc_quit_status_get folds them in the store's zone and day start.
 final class QuitStoreTests: OpenStoreTestCase {
-    /// The instant of a local wall-clock time in a zone, by Foundation's calendar (a
-    /// reference apart from the library's own zone code).
-    func instant(_ date: String, _ minute: Int, in zone: String) -> Int64 {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: zone)!
-        let parts = date.split(separator: "-").compactMap { Int($0) }
-        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: minute / 60, minute: minute % 60)
-        return Int64(calendar.date(from: components)!.timeIntervalSince1970 * 1000)
-    }
-
     func status(_ store: OpaquePointer, _ habit: Int64, at ms: Int64, file: StaticString = #filePath, line: UInt = #line) -> hc_quit_status {
         var out = defaults(hc_quit_status_init)
         XCTAssertEqual(hc_quit_status_get(&out, store, habit, ms), HC_OK, String(cString: hc_last_error_message()), file: file, line: line)

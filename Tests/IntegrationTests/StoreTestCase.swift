@@ -124,6 +124,16 @@ class StoreTestCase: XCTestCase {
         return text.map { String(cString: $0) } ?? ""
     }
 
+    /// The instant of a local wall-clock time in a zone, by Foundation's calendar (a
+    /// reference apart from the library's own zone code).
+    func instant(_ date: String, _ minute: Int, in zone: String) -> Int64 {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: zone)!
+        let parts = date.split(separator: "-").compactMap { Int($0) }
+        let components = DateComponents(year: parts[0], month: parts[1], day: parts[2], hour: minute / 60, minute: minute % 60)
+        return Int64(calendar.date(from: components)!.timeIntervalSince1970 * 1000)
+    }
+
     /// A day as YYYY-MM-DD.
     func date(_ day: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: Int(HC_DATE_BUFSIZE))

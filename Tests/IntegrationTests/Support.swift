@@ -105,7 +105,7 @@ func withOptionalCString<T>(_ text: String?, _ body: (UnsafePointer<CChar>?) -> 
 
 /// The schema version this build creates and migrates to (Sources/HabitStore/Schema.swift):
 /// one place for every test that checks a store was created or migrated.
-let latestSchemaVersion: Int32 = 22
+let latestSchemaVersion: Int32 = 23
 
 /// The Swift toolchain's root (/opt/swift for /opt/swift/usr/bin/swift): what a
 /// consumer of the self-contained library must not need.

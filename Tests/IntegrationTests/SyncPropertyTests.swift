@@ -31,7 +31,7 @@ final class SyncPropertyTests: XCTestCase {
         // Every kind of record was written and merged somewhere in the run.
         for kind in [
             "setting", "habit", "settings", "entry", "undone", "vacation", "proof", "verdict", "shield", "version", "emergency", "credit-account", "steps",
-            "credit-day", "credit", "credit-rule", "award", "award-standing", "zone-change", "rewarded",
+            "credit-day", "credit", "credit-rule", "award", "award-standing", "zone-change", "rewarded", "timer", "pause", "stop",
         ] {
             XCTAssertGreaterThan(Self.kinds[kind] ?? 0, 0, "no \(kind) in any seed's merged records")
         }
@@ -231,6 +231,28 @@ final class SyncPropertyTests: XCTestCase {
             let habits = (try? engine.habits(includeArchived: false)) ?? []
             let all = (try? engine.habits(includeArchived: true)) ?? []
             switch rng.below(28) {
+            case 13, 27:
+                // Timers: started on a duration habit (made here when this replica sees none), then
+                // paused, resumed, stopped or discarded here, often on two replicas at once.
+                guard let habit = rng.pick(habits.filter { $0.spec.kind == .duration }) else {
+                    let spec = HabitSpec(
+                        name: "d\(r)-\(counter)", kind: .duration, target: 600, direction: .atLeast, group: nil, unit: nil,
+                        routine: .anytime, proofRequired: false, startDay: Self.firstDay, schedule: .daily)
+                    _ = try engine.createHabit(spec, startDay: spec.startDay)
+                    continue
+                }
+                for _ in 0..<(1 + rng.below(3)) {
+                    if rng.percent(70), let timer = rng.pick((try? engine.openTimers(atMs: clocks[r])) ?? []),
+                        let action = rng.pick([TimerAction.pause, .pause, .resume, .stop, .stop, .discard])
+                    {
+                        // At this replica's clock, or a little after the start where that clock is behind it.
+                        let at = max(clocks[r], timer.start.atMs + Int64(rng.below(600_000)))
+                        _ = try? engine.actOnTimer(timer.start.id, timer.state == .paused && action == .pause ? .resume : action, atMs: at)
+                    } else {
+                        _ = try? engine.startTimer(habitId: habit.id, autoComplete: rng.percent(30), atMs: clocks[r] - Int64(rng.below(1_200_000)))
+                    }
+                    clocks[r] += Int64(rng.below(300_000))
+                }
             case 25:
                 // A reward for a habit's completions (from today or tomorrow), or a step rate or expiry policy.
                 let account = rng.percent(80) ? Engine.defaultAccountId : ((try? engine.creditAccount(named: "kids").id) ?? Engine.defaultAccountId)

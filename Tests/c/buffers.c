@@ -220,6 +220,7 @@ int main(int argc, char **argv) {
     SAME_DEFAULTS(hc_group_day, hc_group_day_init, HC_GROUP_DAY_INIT);
     SAME_DEFAULTS(hc_measurement_stats, hc_measurement_stats_init, HC_MEASUREMENT_STATS_INIT);
     SAME_DEFAULTS(hc_quit_status, hc_quit_status_init, HC_QUIT_STATUS_INIT);
+    SAME_DEFAULTS(hc_timer_status, hc_timer_status_init, HC_TIMER_STATUS_INIT);
     SAME_DEFAULTS(hc_step_sync, hc_step_sync_init, HC_STEP_SYNC_INIT);
     SAME_DEFAULTS(hc_credit_day, hc_credit_day_init, HC_CREDIT_DAY_INIT);
     SAME_DEFAULTS(hc_unlock_state, hc_unlock_state_init, HC_UNLOCK_STATE_INIT);

@@ -75,6 +75,7 @@ int main(int argc, char **argv) {
     HOSTILE_INIT(hc_group_day, hc_group_day_init);
     HOSTILE_INIT(hc_measurement_stats, hc_measurement_stats_init);
     HOSTILE_INIT(hc_quit_status, hc_quit_status_init);
+    HOSTILE_INIT(hc_timer_status, hc_timer_status_init);
     HOSTILE_INIT(hc_step_sync, hc_step_sync_init);
     HOSTILE_INIT(hc_credit_day, hc_credit_day_init);
     HOSTILE_INIT(hc_unlock_state, hc_unlock_state_init);
@@ -192,6 +193,12 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_habit_measurements(&stats, s, 1, 0, 1), HC_E_MISUSE);
         hc_quit_status quit_status = HC_QUIT_STATUS_INIT;
         EXPECT_STATUS(hc_quit_status_get(&quit_status, s, 1, 0), HC_E_MISUSE);
+        hc_timer_status timer_status = HC_TIMER_STATUS_INIT;
+        hc_timer_list *timer_list = NULL;
+        EXPECT_STATUS(hc_timer_start(&id, s, 1, 0, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_timer_act(s, 1, HC_TIMER_ACTION_STOP, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_timer_status_get(&timer_status, s, 1, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_timer_list_read(&timer_list, s, 0), HC_E_MISUSE);
         hc_step_sync sync = HC_STEP_SYNC_INIT;
         hc_credit_day credit_day = HC_CREDIT_DAY_INIT;
         hc_unlock_state unlock = HC_UNLOCK_STATE_INIT;
@@ -1013,6 +1020,56 @@ int main(int argc, char **argv) {
     hc_change_list_free(change_list);
     hc_change_list_free(NULL);
     hc_event_list_free(NULL);
+
+    /* Timers: not a duration habit, unknown ids, bad actions and instants, a list's misuse. */
+    hc_timer_status timer = HC_TIMER_STATUS_INIT, odd_timer = HC_TIMER_STATUS_INIT;
+    odd_timer.struct_size = 1000;
+    int64_t timer_id = 0, timed_id = 0;
+    EXPECT_STATUS(hc_timer_start(&timer_id, store, habit_id, 0, 0), HC_E_INVALID); /* not a duration habit */
+    EXPECT_STATUS(hc_timer_start(&timer_id, NULL, habit_id, 0, 0), HC_E_MISUSE);
+    EXPECT_STATUS(hc_timer_start(&timer_id, store, INT64_MAX, 0, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_timer_start(&timer_id, store, INT64_MIN, 0xFFFFFFFFu, INT64_MIN), HC_E_INVALID);
+    hc_habit_options timed = HC_HABIT_OPTIONS_INIT;
+    timed.kind = HC_KIND_DURATION;
+    timed.name = "Hostile timer";
+    timed.target = 60;
+    EXPECT_STATUS(hc_habit_create(&timed_id, store, &timed), HC_OK);
+    EXPECT_STATUS(hc_timer_start(&timer_id, store, timed_id, 0, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_start(NULL, store, timed_id, HC_TIMER_AUTO_COMPLETE, 0), HC_OK);
+    EXPECT_STATUS(hc_timer_start(&timer_id, store, timed_id, 0, 0), HC_OK);
+    EXPECT_STATUS(hc_timer_act(store, timer_id, INT32_MIN, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_act(store, timer_id, HC_TIMER_ACTION_START, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_act(store, timer_id, HC_TIMER_ACTION_STOP, INT64_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_act(store, timer_id, HC_TIMER_ACTION_STOP, 1), HC_E_INVALID); /* before the start */
+    EXPECT_STATUS(hc_timer_act(store, INT64_MIN, HC_TIMER_ACTION_STOP, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_timer_act(NULL, timer_id, HC_TIMER_ACTION_STOP, 0), HC_E_MISUSE);
+    EXPECT_STATUS(hc_timer_status_get(&odd_timer, store, timer_id, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_status_get(NULL, store, timer_id, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_status_get(&timer, store, INT64_MAX, 0), HC_E_NOT_FOUND);
+    EXPECT_STATUS(hc_timer_status_get(&timer, store, timer_id, INT64_MAX), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_status_get(&timer, store, timer_id, 0), HC_OK);
+    EXPECT(timer.state == HC_TIMER_RUNNING && timer.id == timer_id && timer.habit_id == timed_id);
+    hc_timer_list *timers = NULL;
+    const hc_timer_status *listed = NULL;
+    EXPECT_STATUS(hc_timer_list_read(NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_read(&timers, NULL, 0), HC_E_MISUSE);
+    EXPECT_STATUS(hc_timer_list_read(&timers, store, INT64_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_read(&timers, store, 0), HC_OK);
+    EXPECT_STATUS(hc_timer_list_count(&count, timers), HC_OK);
+    EXPECT(count == 2);
+    EXPECT_STATUS(hc_timer_list_count(NULL, timers), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_get(&listed, timers, 2), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_get(&listed, timers, -1), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_get(NULL, timers, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_get(&listed, timers, 1), HC_OK);
+    EXPECT(listed->struct_size == sizeof(hc_timer_status) && listed->id == timer_id);
+    EXPECT_STATUS(hc_timer_list_count(&count, (hc_timer_list *)&foreign_object), HC_E_MISUSE);
+    hc_timer_list_free(timers);
+    EXPECT_STATUS(hc_timer_list_get(&listed, timers, 0), HC_E_MISUSE); /* freed */
+    hc_timer_list_free(timers);
+    hc_timer_list_free(NULL);
+    EXPECT_STATUS(hc_timer_act(store, timer_id, HC_TIMER_ACTION_STOP, 0), HC_OK);
+    EXPECT_STATUS(hc_timer_act(store, timer_id, HC_TIMER_ACTION_STOP, 0), HC_E_CONFLICT);
     hc_event_list_free(foreign_events);
 
     /* Proofs: inputs, policies, verifiers, plugins, verdict lists. */

@@ -44,6 +44,8 @@ ENUMS = [
     ("DayFlag", "HC_DAY_", "enum.IntFlag", "HC_DAY_*: bits of a day state.", [], ["NONE"]),
     ("StreakUnit", "HC_STREAK_UNIT_", "_OpenEnum", "HC_STREAK_UNIT_*.", [], []),
     ("QuitPeriod", "HC_QUIT_PERIOD_", "_OpenEnum", "HC_QUIT_PERIOD_*: the allowance period of a quit habit.", [], []),
+    ("TimerAction", "HC_TIMER_ACTION_", "_OpenEnum", "HC_TIMER_ACTION_*: what a timer event does.", [], []),
+    ("TimerState", "HC_TIMER_", "_OpenEnum", "HC_TIMER_*: where a timer stands.", [], ["ACTION_", "AUTO_COMPLETE"]),
     ("OpenDay", "HC_OPEN_DAY_", "_OpenEnum", "HC_OPEN_DAY_* (0: a habit inherits the store's).", [("INHERIT", 0)], []),
     ("OffDays", "HC_OFF_DAYS_", "_OpenEnum", "HC_OFF_DAYS_* (0 for a habit).", [("NONE", 0)], []),
     ("DueState", "HC_DUE_", "_OpenEnum", "HC_DUE_*.", [], []),

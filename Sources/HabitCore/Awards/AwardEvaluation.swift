@@ -20,7 +20,12 @@ package struct AwardFacts: Sendable {
         package var proofs: [Counted]
         /// The habit's streak policy (its own, or the store's).
         package var policy: StreakPolicy
-        package init(id: Int64, history: HabitHistory, createdDay: Int32, proofs: [Counted], policy: StreakPolicy = .standard) {
+        /// Stopped timers' seconds, each on its timer's day (its id the timer's), by day then id.
+        package var focused: [Counted]
+        package init(
+            id: Int64, history: HabitHistory, createdDay: Int32, proofs: [Counted], policy: StreakPolicy = .standard, focused: [Counted] = []
+        ) {
+            self.focused = focused.sorted { ($0.day, $0.id) < ($1.day, $1.id) }
             self.id = id
             self.history = history
             self.createdDay = createdDay
@@ -202,6 +207,15 @@ private struct Judgement {
                 return count(facts.habits.flatMap(proofs).sorted { ($0.day, $0.id) < ($1.day, $1.id) }, n, cause: AwardCrossing.Cause.habitEntry)
             }
             return perHabit(rule.scope) { (judge, habit) in judge.count(judge.proofs(habit), n, cause: AwardCrossing.Cause.habitEntry) }
+        case .focusedSeconds:
+            // A habit's seconds, the best habit's, or all habits' summed; crossed on the day of the timer that reached it.
+            let asOf = asOf
+            func focused(_ habit: AwardFacts.HabitFacts) -> [AwardFacts.Counted] { habit.focused.filter { $0.day <= asOf } }
+            if rule.scope == .allHabits {
+                let all = facts.habits.flatMap { habit in focused(habit).map { (habit.id, $0) } }.sorted { ($0.1.day, $0.1.id) < ($1.1.day, $1.1.id) }
+                return Self.summed(all, n)
+            }
+            return perHabit(rule.scope) { (_, habit) in Self.summed(focused(habit).map { (habit.id, $0) }, n) }
         case .perfectDays:
             let kept = store().perfect.filter { $0.verdict == .kept }.map(\.first)
             return (Int64(kept.count), Self.nth(kept, n).map { AwardCrossing(day: $0, cause: .storeDay($0)) })
@@ -245,6 +259,18 @@ private struct Judgement {
             let (next, overflow) = sum.addingReportingOverflow(item.amount)
             sum = overflow ? Int64.max : next
             if crossing == nil && sum >= n { crossing = AwardCrossing(day: item.day, cause: cause(item.id)) }
+        }
+        return (sum, crossing)
+    }
+
+    /// Sums (habit, amount) items in order; the crossing is the habit's day that brought the sum to n.
+    private static func summed(_ items: [(Int64, AwardFacts.Counted)], _ n: Int64) -> (Int64, AwardCrossing?) {
+        var sum: Int64 = 0
+        var crossing: AwardCrossing?
+        for (habitId, item) in items {
+            let (next, overflow) = sum.addingReportingOverflow(item.amount)
+            sum = overflow ? Int64.max : next
+            if crossing == nil && sum >= n { crossing = AwardCrossing(day: item.day, cause: .habitDay(habitId: habitId, day: item.day)) }
         }
         return (sum, crossing)
     }

@@ -10,6 +10,8 @@ package enum AwardMetric: Int32, CaseIterable, Sendable {
     case creditsEarned = 8
     case referralsRedeemed = 9
     case activeHabits = 10
+    /// Stopped timers' seconds (TimerRules.seconds), on their days.
+    case focusedSeconds = 11
 
     package var name: String {
         switch self {
@@ -23,6 +25,7 @@ package enum AwardMetric: Int32, CaseIterable, Sendable {
         case .creditsEarned: return "credits_earned"
         case .referralsRedeemed: return "referrals_redeemed"
         case .activeHabits: return "active_habits"
+        case .focusedSeconds: return "focused_seconds"
         }
     }
 
@@ -35,7 +38,7 @@ package enum AwardMetric: Int32, CaseIterable, Sendable {
     /// others count the whole store and take scope all only.
     package var isPerHabit: Bool {
         switch self {
-        case .currentStreak, .longestStreak, .totalCompletions, .verifiedProofs: return true
+        case .currentStreak, .longestStreak, .totalCompletions, .verifiedProofs, .focusedSeconds: return true
         case .perfectDays, .activeDayStreak, .habitsCreated, .creditsEarned, .referralsRedeemed, .activeHabits: return false
         }
     }

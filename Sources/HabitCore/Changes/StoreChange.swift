@@ -54,6 +54,10 @@ package struct StoreChange: Equatable, Sendable {
         case .shieldRule: return Reach(area: .shield, habit: nil, days: everyDay)
         case .shieldVersion(_, let fromDay, _, _): return Reach(area: .shield, habit: nil, days: from(fromDay))
         case .emergencyUnlock(_, _, let day, _, _): return Reach(area: .shield, habit: nil, days: on(day))
+        // A timer's time counts to its habit's day as an entry does; its later events reach what its start did.
+        case .timerEvent(let action, let subject, let day, _, _):
+            return action == .start
+                ? Reach(area: .entry, habit: subject, days: on(day)) : Reach(area: .entry, habit: nil, days: everyDay, sameAs: subject)
         case .creditAccount: return Reach(area: .credit, habit: nil, days: everyDay)
         case .credit(_, _, _, let day, _, _): return Reach(area: .credit, habit: nil, days: on(day))
         case .steps(_, let day, _, _): return Reach(area: .credit, habit: nil, days: on(day))

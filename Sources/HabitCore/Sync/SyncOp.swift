@@ -201,6 +201,10 @@ package enum SyncOp: Equatable, Sendable {
     /// An emergency unlock of a rule (its global id is the op's), with the habit day its
     /// writer counted it on: a union of records, never dropped.
     indirect case emergencyUnlock(rule: GlobalId, atMs: Int64, day: Int32, minutes: Int32, reason: String?)
+    /// A timer event (its global id is the op's; a start's is the timer's). A start names
+    /// its habit (subject), the day its time counts to and its auto-complete flag; the
+    /// other actions name the start (subject) and carry day 0 and no flag.
+    indirect case timerEvent(action: TimerAction, subject: GlobalId, day: Int32, autoComplete: Bool, atMs: Int64)
 
     /// A credit account, named (its identity across replicas is its name, compared
     /// without case; the account "default" every store has is never logged).
@@ -242,6 +246,7 @@ package enum SyncOp: Equatable, Sendable {
         case shieldRule = 16, shieldVersion = 17, emergencyUnlock = 18
         case evidence = 20, branchMoved = 21
         case settingsVersion = 22
+        case timerEvent = 23
     }
 
     /// Settings that travel: the day clock and the person's reading rules (the store's
@@ -265,6 +270,7 @@ package enum SyncOp: Equatable, Sendable {
         case .shieldRule: return .shieldRule
         case .shieldVersion: return .shieldVersion
         case .emergencyUnlock: return .emergencyUnlock
+        case .timerEvent: return .timerEvent
         case .creditAccount: return .creditAccount
         case .credit: return .credit
         case .steps: return .steps
@@ -290,6 +296,7 @@ package enum SyncOp: Equatable, Sendable {
         case .verdict(let proof, _, let entry): return entry.map { [proof, $0] } ?? [proof]
         case .shieldVersion(let rule, _, _, let habits): return [rule] + habits
         case .emergencyUnlock(let rule, _, _, _, _): return [rule]
+        case .timerEvent(_, let subject, _, _, _): return [subject]
         }
     }
 
@@ -317,6 +324,8 @@ package enum SyncOp: Equatable, Sendable {
             return .shieldVersion(rule: f(rule), fromDay: fromDay, settings: settings, habits: habits.map(f))
         case .emergencyUnlock(let rule, let atMs, let day, let minutes, let reason):
             return .emergencyUnlock(rule: f(rule), atMs: atMs, day: day, minutes: minutes, reason: reason)
+        case .timerEvent(let action, let subject, let day, let autoComplete, let atMs):
+            return .timerEvent(action: action, subject: f(subject), day: day, autoComplete: autoComplete, atMs: atMs)
         case .creditRule(let account, let kind, let habit, let value, let fromDay, let recordedAtMs):
             return .creditRule(account: account, kind: kind, habit: habit.map(f), value: value, fromDay: fromDay, recordedAtMs: recordedAtMs)
         case .awardUnlock(let rule, let scopeHabit, let day, let atMs, let cause, let causeRecord, let causeHabit):
@@ -443,6 +452,14 @@ package enum SyncOp: Equatable, Sendable {
             w.varint(Int64(day))
             w.varint(Int64(minutes))
             w.optionalText(reason)
+        case .timerEvent(let action, let subject, let day, let autoComplete, let atMs):
+            w.byte(UInt8(truncatingIfNeeded: action.rawValue))
+            Self.write(subject, &w)
+            if action == .start {
+                w.varint(Int64(day))
+                w.byte(autoComplete ? 1 : 0)
+            }
+            w.varint(atMs)
         case .creditAccount(let name, let createdAtMs):
             w.text(name)
             w.varint(createdAtMs)
@@ -652,6 +669,17 @@ package enum SyncOp: Equatable, Sendable {
             let reason = try r.optionalText(limit: 500)
             try EmergencyUnlock.validate(minutes: minutes, reason: reason)
             op = .emergencyUnlock(rule: rule, atMs: atMs, day: d, minutes: minutes, reason: reason)
+        case .timerEvent:
+            guard let action = TimerAction(rawValue: Int32(try r.byte())) else { throw .invalid("timer action out of range") }
+            let subject = try read(&r)
+            var d: Int32 = 0, autoComplete = false
+            if action == .start {
+                d = try day(&r)
+                let flags = try r.byte()
+                guard flags <= 1 else { throw .invalid("timer flags out of range") }
+                autoComplete = flags == 1
+            }
+            op = .timerEvent(action: action, subject: subject, day: d, autoComplete: autoComplete, atMs: try r.varint())
         case .creditAccount:
             let name = try accountName(&r)
             op = .creditAccount(name: name, createdAtMs: try r.varint())

@@ -126,6 +126,25 @@ class QuitPeriod(_OpenEnum):
     MONTH = 3  # "monthly:N"
 
 
+class TimerAction(_OpenEnum):
+    """HC_TIMER_ACTION_*: what a timer event does."""
+
+    START = 1
+    PAUSE = 2
+    RESUME = 3
+    STOP = 4
+    DISCARD = 5
+
+
+class TimerState(_OpenEnum):
+    """HC_TIMER_*: where a timer stands."""
+
+    RUNNING = 1
+    PAUSED = 2
+    STOPPED = 3
+    DISCARDED = 4
+
+
 class OpenDay(_OpenEnum):
     """HC_OPEN_DAY_* (0: a habit inherits the store's)."""
 
@@ -199,6 +218,7 @@ class Metric(_OpenEnum):
     CREDITS_EARNED = 8
     REFERRALS_REDEEMED = 9
     ACTIVE_HABITS = 10  # habits not archived, beside habits created. Since 1.1.
+    FOCUSED_SECONDS = 11  # stopped timers' seconds (see "Timers"). Since 1.1.
 
 
 class Scope(_OpenEnum):

@@ -114,6 +114,16 @@ HC_DUE_EXCUSED = 3
 HC_QUIT_PERIOD_DAY = 1
 HC_QUIT_PERIOD_WEEK = 2
 HC_QUIT_PERIOD_MONTH = 3
+HC_TIMER_ACTION_START = 1
+HC_TIMER_ACTION_PAUSE = 2
+HC_TIMER_ACTION_RESUME = 3
+HC_TIMER_ACTION_STOP = 4
+HC_TIMER_ACTION_DISCARD = 5
+HC_TIMER_RUNNING = 1
+HC_TIMER_PAUSED = 2
+HC_TIMER_STOPPED = 3
+HC_TIMER_DISCARDED = 4
+HC_TIMER_AUTO_COMPLETE = 0x1
 HC_CREDIT_EARN = 1
 HC_CREDIT_SPEND = 2
 HC_CREDIT_ADJUST = 3
@@ -141,6 +151,7 @@ HC_METRIC_HABITS_CREATED = 7
 HC_METRIC_CREDITS_EARNED = 8
 HC_METRIC_REFERRALS_REDEEMED = 9
 HC_METRIC_ACTIVE_HABITS = 10
+HC_METRIC_FOCUSED_SECONDS = 11
 HC_SCOPE_HABIT = 1
 HC_SCOPE_ANY = 2
 HC_SCOPE_ALL = 3
@@ -304,6 +315,10 @@ class QuitStatus(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("as_of", i32), ("at_ms", i64), ("last_relapse_id", i64), ("last_relapse_ms", i64), ("last_relapse_day", i32), ("days_since", i32), ("since_ms", i64), ("current_clean_days", i32), ("best_clean_days", i32), ("best_clean_first", i32), ("best_clean_last", i32), ("clean_days", i32), ("period", i32), ("period_first", i32), ("period_last", i32), ("period_relapses", i32), ("allowance", i32), ("over_allowance", i32), ("periods_within", i32), ("week_relapses", i32), ("month_relapses", i32), ("relapses", i64), ("relapse_amount", f64), ("saved", f64)]
 
 
+class TimerStatus(ctypes.Structure):
+    _fields_ = [("struct_size", u32), ("state", i32), ("id", i64), ("habit_id", i64), ("at_ms", i64), ("started_at_ms", i64), ("elapsed_ms", i64), ("ended_at_ms", i64), ("seconds", i64), ("day", i32), ("flags", u32), ("completed", i32)]
+
+
 class CreditRule(ctypes.Structure):
     _fields_ = [("struct_size", u32), ("kind", i32), ("id", i64), ("account_id", i64), ("habit_id", i64), ("value", i64), ("from_day", i32), ("reserved", i32)]
 
@@ -399,6 +414,7 @@ STRUCTS: dict[str, type[ctypes.Structure]] = {
     "hc_due_item": DueItem,
     "hc_measurement_stats": MeasurementStats,
     "hc_quit_status": QuitStatus,
+    "hc_timer_status": TimerStatus,
     "hc_credit_rule": CreditRule,
     "hc_step_sync": StepSync,
     "hc_credit_day": CreditDay,
@@ -516,6 +532,14 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_habit_measurements": (i32, [_p(MeasurementStats), ptr, i64, i32, i32]),
     "hc_quit_status_init": (i32, [_p(QuitStatus), u32]),
     "hc_quit_status_get": (i32, [_p(QuitStatus), ptr, i64, i64]),
+    "hc_timer_status_init": (i32, [_p(TimerStatus), u32]),
+    "hc_timer_start": (i32, [I64P, ptr, i64, u32, i64]),
+    "hc_timer_act": (i32, [ptr, i64, i32, i64]),
+    "hc_timer_status_get": (i32, [_p(TimerStatus), ptr, i64, i64]),
+    "hc_timer_list_read": (i32, [PTRP, ptr, i64]),
+    "hc_timer_list_count": (i32, [I64P, ptr]),
+    "hc_timer_list_get": (i32, [_pp(TimerStatus), ptr, i64]),
+    "hc_timer_list_free": (None, [ptr]),
     "hc_credit_account_create": (i32, [I64P, ptr, text]),
     "hc_credit_account_find": (i32, [I64P, ptr, text]),
     "hc_credit_rule_set": (i32, [I64P, ptr, i64, i32, i64, i64, i32]),

@@ -17,7 +17,7 @@ from ._types import (
     Award, AwardCause, Cause, Change, ChangeArea, Completion, CreditDay, CreditEntry, CreditKind, CreditRule, DayFlag, DayScore, DayState,
     Direction, DueItem, DueState, Entry, EntryKind, Event, EventKind, Evidence, Format, GroupDay, Habit, HabitField,
     HabitRules, Judgement, Kind, MeasurementStats, Metric, OffDays, OpenDay, OpenFlag, Outcome, PluginKind, PolicyMode,
-    ProofResult, QuitPeriod, QuitStatus, QuotaProgress, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, ShieldBudget,
+    ProofResult, QuitPeriod, QuitStatus, QuotaProgress, TimerAction, TimerState, TimerStatus, Quiet, Reminder, ReminderKind, ReminderRule, Routine, RuleKind, Scope, ShieldBudget,
     ShieldCause, ShieldEarlier, ShieldLift, ShieldMoved, ShieldReason, ShieldRule, ShieldState, ShieldStatus,
     ShieldTimeline, ShieldTransition, Source, Stage, Streak, StreakPolicy, StreakResult, StreakUnit, StepSync,
     SyncSummary, UnlockState, Vacation, Verdict, _enum,
@@ -129,7 +129,7 @@ _INITS: dict[type, str] = {
     N.StreakResult: "hc_streak_result_init", N.HabitRules: "hc_habit_rules_init",
     N.StreakPolicy: "hc_streak_policy_init", N.Completion: "hc_completion_init", N.GroupDay: "hc_group_day_init",
     N.MeasurementStats: "hc_measurement_stats_init", N.StepSync: "hc_step_sync_init",
-    N.QuitStatus: "hc_quit_status_init",
+    N.QuitStatus: "hc_quit_status_init", N.TimerStatus: "hc_timer_status_init",
     N.CreditDay: "hc_credit_day_init", N.UnlockState: "hc_unlock_state_init",
     N.ProofInput: "hc_proof_input_init", N.ProofResult: "hc_proof_result_init",
     N.ProofPolicy: "hc_proof_policy_init", N.ReminderRule: "hc_reminder_rule_init",
@@ -241,6 +241,13 @@ def _change(c: N.Change) -> Change:
     return Change(revision=c.revision, area=_enum(ChangeArea, c.area), habit_id=c.habit_id,
                   first_date=None if c.first_day <= N.HC_CHANGE_FIRST_DAY else _date(c.first_day),
                   last_date=None if c.last_day >= N.HC_CHANGE_LAST_DAY else _date(c.last_day))
+
+
+def _timer(t: N.TimerStatus) -> TimerStatus:
+    return TimerStatus(id=t.id, habit_id=t.habit_id, state=_enum(TimerState, t.state), at_ms=t.at_ms,
+                       started_at_ms=t.started_at_ms, elapsed_ms=t.elapsed_ms, ended_at_ms=t.ended_at_ms or None,
+                       seconds=t.seconds, date=_date(t.day), auto_complete=bool(t.flags & N.HC_TIMER_AUTO_COMPLETE),
+                       completed=bool(t.completed))
 
 
 def _proof_result(r: N.ProofResult) -> ProofResult:
@@ -379,6 +386,7 @@ _LIST_CALLS: dict[str, tuple[Any, Any, Any]] = {
     "reminder_rule": (lib.hc_reminder_rule_list_count, lib.hc_reminder_rule_list_get, lib.hc_reminder_rule_list_free),
     "reminder": (lib.hc_reminder_list_count, lib.hc_reminder_list_get, lib.hc_reminder_list_free),
     "shield_rule": (lib.hc_shield_rule_list_count, lib.hc_shield_rule_list_get, lib.hc_shield_rule_list_free),
+    "timer": (lib.hc_timer_list_count, lib.hc_timer_list_get, lib.hc_timer_list_free),
 }
 
 
@@ -1108,6 +1116,31 @@ class Store:
                                          _day(last, "last")))
         return MeasurementStats(count=out.count, latest_date=_opt_date(out.latest_day), latest=out.latest,
                                 best_date=_opt_date(out.best_day), best=out.best, change=out.change)
+
+    # ---- timers
+
+    def start_timer(self, habit: HabitRef, *, auto_complete: bool = False, at_ms: int = 0) -> int:
+        """Starts a timer on a duration habit at at_ms (0: now); returns its id. With
+        ``auto_complete`` it stops itself when its running time reaches the day's target."""
+        out = ctypes.c_int64()
+        flags = N.HC_TIMER_AUTO_COMPLETE if auto_complete else 0
+        _check(lib.hc_timer_start(ctypes.byref(out), self._h, _hid(habit), flags, _i64(at_ms, "at_ms")))
+        return out.value
+
+    def act_on_timer(self, timer_id: int, action: TimerAction, at_ms: int = 0) -> None:
+        """Pauses, resumes, stops or discards a timer at at_ms (0: now)."""
+        _check(lib.hc_timer_act(self._h, _i64(timer_id, "timer_id"), int(action), _i64(at_ms, "at_ms")))
+
+    def timer_status(self, timer_id: int, at_ms: int = 0) -> TimerStatus:
+        """Where a timer stands at at_ms (0: now)."""
+        out = _init(N.TimerStatus)
+        _check(lib.hc_timer_status_get(ctypes.byref(out), self._h, _i64(timer_id, "timer_id"), _i64(at_ms, "at_ms")))
+        return _timer(out)
+
+    def running_timers(self, at_ms: int = 0) -> ListIterator[TimerStatus]:
+        """The timers running or paused at at_ms (0: now), oldest first."""
+        at = _i64(at_ms, "at_ms")
+        return _open_list("timer", N.TimerStatus, _timer, lambda out: lib.hc_timer_list_read(out, self._h, at))
 
     # ---- quit habits
 

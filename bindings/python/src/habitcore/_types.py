@@ -213,6 +213,24 @@ class MeasurementStats:
 
 
 @dataclass(frozen=True)
+class TimerStatus:
+    """Where a timer stands at an instant (hc_timer_status): its state, its running time,
+    and what it adds to its day once stopped."""
+
+    id: int
+    habit_id: int
+    state: TimerState  # noqa: F405 (generated enum)
+    at_ms: int
+    started_at_ms: int
+    elapsed_ms: int
+    ended_at_ms: int | None
+    seconds: int
+    date: datetime.date
+    auto_complete: bool
+    completed: bool
+
+
+@dataclass(frozen=True)
 class QuitStatus:
     """Where a quit habit stands (hc_quit_status): days since the last relapse, clean runs,
     the allowance of the period holding the day, and what the clean days saved."""

@@ -95,6 +95,16 @@ pub const HC_DUE_EXCUSED: i32 = 3;
 pub const HC_QUIT_PERIOD_DAY: i32 = 1;
 pub const HC_QUIT_PERIOD_WEEK: i32 = 2;
 pub const HC_QUIT_PERIOD_MONTH: i32 = 3;
+pub const HC_TIMER_ACTION_START: i32 = 1;
+pub const HC_TIMER_ACTION_PAUSE: i32 = 2;
+pub const HC_TIMER_ACTION_RESUME: i32 = 3;
+pub const HC_TIMER_ACTION_STOP: i32 = 4;
+pub const HC_TIMER_ACTION_DISCARD: i32 = 5;
+pub const HC_TIMER_RUNNING: i32 = 1;
+pub const HC_TIMER_PAUSED: i32 = 2;
+pub const HC_TIMER_STOPPED: i32 = 3;
+pub const HC_TIMER_DISCARDED: i32 = 4;
+pub const HC_TIMER_AUTO_COMPLETE: u32 = 0x1;
 pub const HC_CREDIT_EARN: i32 = 1;
 pub const HC_CREDIT_SPEND: i32 = 2;
 pub const HC_CREDIT_ADJUST: i32 = 3;
@@ -122,6 +132,7 @@ pub const HC_METRIC_HABITS_CREATED: i32 = 7;
 pub const HC_METRIC_CREDITS_EARNED: i32 = 8;
 pub const HC_METRIC_REFERRALS_REDEEMED: i32 = 9;
 pub const HC_METRIC_ACTIVE_HABITS: i32 = 10;
+pub const HC_METRIC_FOCUSED_SECONDS: i32 = 11;
 pub const HC_SCOPE_HABIT: i32 = 1;
 pub const HC_SCOPE_ANY: i32 = 2;
 pub const HC_SCOPE_ALL: i32 = 3;
@@ -498,6 +509,23 @@ pub struct hc_quit_status {
 
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct hc_timer_status {
+    pub struct_size: u32,
+    pub state: i32,
+    pub id: i64,
+    pub habit_id: i64,
+    pub at_ms: i64,
+    pub started_at_ms: i64,
+    pub elapsed_ms: i64,
+    pub ended_at_ms: i64,
+    pub seconds: i64,
+    pub day: i32,
+    pub flags: u32,
+    pub completed: i32,
+}
+
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct hc_credit_rule {
     pub struct_size: u32,
     pub kind: i32,
@@ -811,6 +839,13 @@ pub struct hc_entry_list {
 
 /// An opaque handle.
 #[repr(C)]
+pub struct hc_timer_list {
+    _private: [u8; 0],
+    _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
+}
+
+/// An opaque handle.
+#[repr(C)]
 pub struct hc_credit_list {
     _private: [u8; 0],
     _marker: core::marker::PhantomData<(*mut u8, core::marker::PhantomPinned)>,
@@ -960,6 +995,14 @@ extern "C" {
     pub fn hc_habit_measurements(out: *mut hc_measurement_stats, store: *mut hc_store, habit_id: i64, from_day: i32, to_day: i32) -> i32;
     pub fn hc_quit_status_init(out: *mut hc_quit_status, struct_size: u32) -> i32;
     pub fn hc_quit_status_get(out: *mut hc_quit_status, store: *mut hc_store, habit_id: i64, at_ms: i64) -> i32;
+    pub fn hc_timer_status_init(out: *mut hc_timer_status, struct_size: u32) -> i32;
+    pub fn hc_timer_start(out_id: *mut i64, store: *mut hc_store, habit_id: i64, flags: u32, at_ms: i64) -> i32;
+    pub fn hc_timer_act(store: *mut hc_store, timer_id: i64, action: i32, at_ms: i64) -> i32;
+    pub fn hc_timer_status_get(out: *mut hc_timer_status, store: *mut hc_store, timer_id: i64, at_ms: i64) -> i32;
+    pub fn hc_timer_list_read(out: *mut *mut hc_timer_list, store: *mut hc_store, at_ms: i64) -> i32;
+    pub fn hc_timer_list_count(out_count: *mut i64, list: *const hc_timer_list) -> i32;
+    pub fn hc_timer_list_get(out: *mut *const hc_timer_status, list: *const hc_timer_list, index: i64) -> i32;
+    pub fn hc_timer_list_free(list: *mut hc_timer_list);
     pub fn hc_credit_account_create(out_id: *mut i64, store: *mut hc_store, name: *const c_char) -> i32;
     pub fn hc_credit_account_find(out_id: *mut i64, store: *mut hc_store, name: *const c_char) -> i32;
     pub fn hc_credit_rule_set(out_id: *mut i64, store: *mut hc_store, account_id: i64, kind: i32, habit_id: i64, value: i64, from_day: i32) -> i32;
@@ -1081,6 +1124,7 @@ pub fn layouts() -> Vec<(&'static str, usize, Vec<(&'static str, usize)>)> {
         ("hc_due_item", core::mem::size_of::<hc_due_item>(), vec![("habit_id", core::mem::offset_of!(hc_due_item, habit_id)), ("routine", core::mem::offset_of!(hc_due_item, routine)), ("state", core::mem::offset_of!(hc_due_item, state)), ("value", core::mem::offset_of!(hc_due_item, value)), ("target", core::mem::offset_of!(hc_due_item, target))]),
         ("hc_measurement_stats", core::mem::size_of::<hc_measurement_stats>(), vec![("struct_size", core::mem::offset_of!(hc_measurement_stats, struct_size)), ("count", core::mem::offset_of!(hc_measurement_stats, count)), ("latest_day", core::mem::offset_of!(hc_measurement_stats, latest_day)), ("latest", core::mem::offset_of!(hc_measurement_stats, latest)), ("best_day", core::mem::offset_of!(hc_measurement_stats, best_day)), ("best", core::mem::offset_of!(hc_measurement_stats, best)), ("change", core::mem::offset_of!(hc_measurement_stats, change))]),
         ("hc_quit_status", core::mem::size_of::<hc_quit_status>(), vec![("struct_size", core::mem::offset_of!(hc_quit_status, struct_size)), ("as_of", core::mem::offset_of!(hc_quit_status, as_of)), ("at_ms", core::mem::offset_of!(hc_quit_status, at_ms)), ("last_relapse_id", core::mem::offset_of!(hc_quit_status, last_relapse_id)), ("last_relapse_ms", core::mem::offset_of!(hc_quit_status, last_relapse_ms)), ("last_relapse_day", core::mem::offset_of!(hc_quit_status, last_relapse_day)), ("days_since", core::mem::offset_of!(hc_quit_status, days_since)), ("since_ms", core::mem::offset_of!(hc_quit_status, since_ms)), ("current_clean_days", core::mem::offset_of!(hc_quit_status, current_clean_days)), ("best_clean_days", core::mem::offset_of!(hc_quit_status, best_clean_days)), ("best_clean_first", core::mem::offset_of!(hc_quit_status, best_clean_first)), ("best_clean_last", core::mem::offset_of!(hc_quit_status, best_clean_last)), ("clean_days", core::mem::offset_of!(hc_quit_status, clean_days)), ("period", core::mem::offset_of!(hc_quit_status, period)), ("period_first", core::mem::offset_of!(hc_quit_status, period_first)), ("period_last", core::mem::offset_of!(hc_quit_status, period_last)), ("period_relapses", core::mem::offset_of!(hc_quit_status, period_relapses)), ("allowance", core::mem::offset_of!(hc_quit_status, allowance)), ("over_allowance", core::mem::offset_of!(hc_quit_status, over_allowance)), ("periods_within", core::mem::offset_of!(hc_quit_status, periods_within)), ("week_relapses", core::mem::offset_of!(hc_quit_status, week_relapses)), ("month_relapses", core::mem::offset_of!(hc_quit_status, month_relapses)), ("relapses", core::mem::offset_of!(hc_quit_status, relapses)), ("relapse_amount", core::mem::offset_of!(hc_quit_status, relapse_amount)), ("saved", core::mem::offset_of!(hc_quit_status, saved))]),
+        ("hc_timer_status", core::mem::size_of::<hc_timer_status>(), vec![("struct_size", core::mem::offset_of!(hc_timer_status, struct_size)), ("state", core::mem::offset_of!(hc_timer_status, state)), ("id", core::mem::offset_of!(hc_timer_status, id)), ("habit_id", core::mem::offset_of!(hc_timer_status, habit_id)), ("at_ms", core::mem::offset_of!(hc_timer_status, at_ms)), ("started_at_ms", core::mem::offset_of!(hc_timer_status, started_at_ms)), ("elapsed_ms", core::mem::offset_of!(hc_timer_status, elapsed_ms)), ("ended_at_ms", core::mem::offset_of!(hc_timer_status, ended_at_ms)), ("seconds", core::mem::offset_of!(hc_timer_status, seconds)), ("day", core::mem::offset_of!(hc_timer_status, day)), ("flags", core::mem::offset_of!(hc_timer_status, flags)), ("completed", core::mem::offset_of!(hc_timer_status, completed))]),
         ("hc_credit_rule", core::mem::size_of::<hc_credit_rule>(), vec![("struct_size", core::mem::offset_of!(hc_credit_rule, struct_size)), ("kind", core::mem::offset_of!(hc_credit_rule, kind)), ("id", core::mem::offset_of!(hc_credit_rule, id)), ("account_id", core::mem::offset_of!(hc_credit_rule, account_id)), ("habit_id", core::mem::offset_of!(hc_credit_rule, habit_id)), ("value", core::mem::offset_of!(hc_credit_rule, value)), ("from_day", core::mem::offset_of!(hc_credit_rule, from_day)), ("reserved", core::mem::offset_of!(hc_credit_rule, reserved))]),
         ("hc_step_sync", core::mem::size_of::<hc_step_sync>(), vec![("struct_size", core::mem::offset_of!(hc_step_sync, struct_size)), ("day", core::mem::offset_of!(hc_step_sync, day)), ("steps", core::mem::offset_of!(hc_step_sync, steps)), ("earned_now", core::mem::offset_of!(hc_step_sync, earned_now)), ("day_earned", core::mem::offset_of!(hc_step_sync, day_earned))]),
         ("hc_credit_day", core::mem::size_of::<hc_credit_day>(), vec![("struct_size", core::mem::offset_of!(hc_credit_day, struct_size)), ("day", core::mem::offset_of!(hc_credit_day, day)), ("steps", core::mem::offset_of!(hc_credit_day, steps)), ("carried_in", core::mem::offset_of!(hc_credit_day, carried_in)), ("earned", core::mem::offset_of!(hc_credit_day, earned)), ("spent", core::mem::offset_of!(hc_credit_day, spent)), ("adjusted", core::mem::offset_of!(hc_credit_day, adjusted)), ("expired", core::mem::offset_of!(hc_credit_day, expired)), ("available", core::mem::offset_of!(hc_credit_day, available)), ("refunded", core::mem::offset_of!(hc_credit_day, refunded))]),

@@ -359,6 +359,12 @@ c_enum!(/// HC_ENTRY_*.
                 Skip = sys::HC_ENTRY_SKIP, Undo = sys::HC_ENTRY_UNDO, Relapse = sys::HC_ENTRY_RELAPSE });
 c_enum!(/// HC_QUIT_PERIOD_*: the allowance period of a quit habit.
     QuitPeriod { Day = sys::HC_QUIT_PERIOD_DAY, Week = sys::HC_QUIT_PERIOD_WEEK, Month = sys::HC_QUIT_PERIOD_MONTH });
+c_enum!(/// HC_TIMER_ACTION_*: what a timer event does.
+    TimerAction { Start = sys::HC_TIMER_ACTION_START, Pause = sys::HC_TIMER_ACTION_PAUSE, Resume = sys::HC_TIMER_ACTION_RESUME,
+                  Stop = sys::HC_TIMER_ACTION_STOP, Discard = sys::HC_TIMER_ACTION_DISCARD });
+c_enum!(/// HC_TIMER_*: where a timer stands.
+    TimerState { Running = sys::HC_TIMER_RUNNING, Paused = sys::HC_TIMER_PAUSED, Stopped = sys::HC_TIMER_STOPPED,
+                 Discarded = sys::HC_TIMER_DISCARDED });
 c_enum!(/// HC_OUTCOME_*.
     Outcome { Approved = sys::HC_OUTCOME_APPROVED, Rejected = sys::HC_OUTCOME_REJECTED,
               NeedsReview = sys::HC_OUTCOME_NEEDS_REVIEW, Error = sys::HC_OUTCOME_ERROR });
@@ -472,6 +478,8 @@ ids! {
     ShieldRuleId;
     /// An emergency unlock's id.
     EmergencyUnlockId;
+    /// A timer's id: its start's (`hc_timer_start`).
+    TimerId;
 }
 
 impl AccountId {
@@ -1895,6 +1903,7 @@ mod quit;
 mod reminders;
 mod settings;
 mod shields;
+mod timers;
 mod transaction;
 
 pub use changes::{Change, ChangeArea, Changes};
@@ -1906,6 +1915,7 @@ pub use quit::QuitStatus;
 pub use reminders::ReminderSpec;
 pub use settings::{HabitStreakPolicy, RoutineBounds, StreakPolicy};
 pub use shields::{ListedShieldRule, ShieldRule, ShieldRules, ShieldStatus, ShieldTransition};
+pub use timers::{TimerStatus, Timers};
 pub use transaction::Transaction;
 
 #[cfg(test)]

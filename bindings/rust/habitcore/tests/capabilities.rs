@@ -576,3 +576,33 @@ fn quit_habits_log_relapses_and_stand_against_their_allowance() {
     let biting = HabitOptions::new("Biting").kind(Kind::Quit).schedule("days:mon");
     assert_eq!(store.create_habit(&biting).unwrap_err().kind(), ErrorKind::Invalid);
 }
+
+#[test]
+fn timers_fold_their_events_and_count_a_stopped_timer_once() {
+    let dir = Dir::new("cap-timers");
+    let store = dir.store();
+    store.set_timezone("UTC").unwrap();
+    let day = Day::parse("2026-05-04").unwrap();
+    let habit = store.create_habit(&HabitOptions::new("Piano").kind(Kind::Duration).target(600.0).start(day)).unwrap();
+    let t0 = i64::from(day.0) * 86_400_000 + 7 * 3_600_000;
+    let minute = 60_000;
+    let timer = store.start_timer(habit.id, false, Some(t0)).unwrap();
+    let auto = store.start_timer(habit.id, true, Some(t0 + minute)).unwrap();
+    store.act_on_timer(timer, TimerAction::Pause, Some(t0 + 5 * minute)).unwrap();
+    let open: Vec<TimerStatus> = store.running_timers(Some(t0 + 8 * minute)).unwrap().collect::<Result<_>>().unwrap();
+    assert_eq!(
+        open.iter().map(|t| (t.id, t.state, t.elapsed_ms)).collect::<Vec<_>>(),
+        [(timer, TimerState::Paused, 5 * minute), (auto, TimerState::Running, 7 * minute)]
+    );
+    store.act_on_timer(timer, TimerAction::Resume, Some(t0 + 10 * minute)).unwrap();
+    store.act_on_timer(timer, TimerAction::Stop, Some(t0 + 12 * minute)).unwrap();
+    let s = store.timer_status(timer, None).unwrap();
+    assert_eq!((s.state, s.elapsed_ms, s.seconds, s.day, s.ended_at_ms), (TimerState::Stopped, 7 * minute, 420, day, Some(t0 + 12 * minute)));
+    let a = store.timer_status(auto, None).unwrap();
+    assert_eq!((a.state, a.completed, a.auto_complete, a.seconds, a.ended_at_ms), (TimerState::Stopped, true, true, 600, Some(t0 + 11 * minute)));
+    assert_eq!(store.day_total(habit.id, day).unwrap(), 1020.0);
+    assert_eq!(store.act_on_timer(timer, TimerAction::Stop, None).unwrap_err().kind(), ErrorKind::Conflict);
+    assert_eq!(store.timer_status(TimerId(999), None).unwrap_err().kind(), ErrorKind::NotFound);
+    let read = store.create_habit(&HabitOptions::new("Read")).unwrap();
+    assert_eq!(store.start_timer(read.id, false, None).unwrap_err().kind(), ErrorKind::Invalid);
+}
