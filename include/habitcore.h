@@ -1426,7 +1426,7 @@ typedef struct hc_timer_list hc_timer_list;
 /* The timers running or paused at at_ms (0: now), oldest first, into *out; free with
  * hc_timer_list_free.
  * @since 1.1 @thread store @status HC_OK HC_E_INVALID HC_E_NOT_FOUND HC_E_IO HC_E_MISUSE HC_E_NOMEM */
-int32_t hc_timer_list_read(hc_timer_list **out, hc_store *store, int64_t at_ms);
+int32_t hc_timer_list_open(hc_timer_list **out, hc_store *store, int64_t at_ms);
 /* The number of timers.
  * @since 1.1 @thread list @status HC_OK HC_E_INVALID HC_E_MISUSE */
 int32_t hc_timer_list_count(int64_t *out_count, const hc_timer_list *list);

@@ -46,7 +46,7 @@ public func hc_timer_status_get(_ out: UnsafeMutablePointer<hc_timer_status>?, _
 }
 
 @c @implementation
-public func hc_timer_list_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ at_ms: Int64) -> Int32 {
+public func hc_timer_list_open(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ store: OpaquePointer?, _ at_ms: Int64) -> Int32 {
     withStore(store) { engine throws(HabitError) in
         let out = try Convert.out(out, "out")
         let atMs = Convert.instant(at_ms) ?? engine.now()
@@ -60,12 +60,12 @@ public func hc_timer_list_read(_ out: UnsafeMutablePointer<OpaquePointer?>?, _ s
 
 @c @implementation
 public func hc_timer_list_count(_ out_count: UnsafeMutablePointer<Int64>?, _ list: OpaquePointer?) -> Int32 {
-    ListHandle.count(out_count, list, .timerList, "timer list: NULL, freed, or not from hc_timer_list_read", as: hc_timer_status.self)
+    ListHandle.count(out_count, list, .timerList, "timer list: NULL, freed, or not from hc_timer_list_open", as: hc_timer_status.self)
 }
 
 @c @implementation
 public func hc_timer_list_get(_ out: UnsafeMutablePointer<UnsafePointer<hc_timer_status>?>?, _ list: OpaquePointer?, _ index: Int64) -> Int32 {
-    ListHandle.get(out, list, index, .timerList, "timer list: NULL, freed, or not from hc_timer_list_read")
+    ListHandle.get(out, list, index, .timerList, "timer list: NULL, freed, or not from hc_timer_list_open")
 }
 
 @c @implementation

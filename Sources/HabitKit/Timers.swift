@@ -65,11 +65,11 @@ extension Store {
         }
     }
 
-    /// The timers running or paused at atMs (0: now), oldest first (hc_timer_list_read).
+    /// The timers running or paused at atMs (0: now), oldest first (hc_timer_list_open).
     public func runningTimers(atMs: Int64 = 0) throws(HabitError) -> [TimerStatus] {
         try withHandle { store throws(HabitError) in
             var list: OpaquePointer?
-            try check(hc_timer_list_read(&list, store, atMs))
+            try check(hc_timer_list_open(&list, store, atMs))
             defer { hc_timer_list_free(list) }
             return try elements(of: list, { hc_timer_list_count($0, $1) }, { hc_timer_list_get($0, $1, $2) }, TimerStatus.init)
         }

@@ -27,7 +27,7 @@ final class TimerStoreTests: OpenStoreTestCase {
 
     func running(at ms: Int64, store: OpaquePointer? = nil) -> [hc_timer_status] {
         var list: OpaquePointer?
-        ok(hc_timer_list_read(&list, store ?? self.store, ms))
+        ok(hc_timer_list_open(&list, store ?? self.store, ms))
         defer { hc_timer_list_free(list) }
         var count: Int64 = 0
         ok(hc_timer_list_count(&count, list))

@@ -198,7 +198,7 @@ int main(int argc, char **argv) {
         EXPECT_STATUS(hc_timer_start(&id, s, 1, 0, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_timer_act(s, 1, HC_TIMER_ACTION_STOP, 0), HC_E_MISUSE);
         EXPECT_STATUS(hc_timer_status_get(&timer_status, s, 1, 0), HC_E_MISUSE);
-        EXPECT_STATUS(hc_timer_list_read(&timer_list, s, 0), HC_E_MISUSE);
+        EXPECT_STATUS(hc_timer_list_open(&timer_list, s, 0), HC_E_MISUSE);
         hc_step_sync sync = HC_STEP_SYNC_INIT;
         hc_credit_day credit_day = HC_CREDIT_DAY_INIT;
         hc_unlock_state unlock = HC_UNLOCK_STATE_INIT;
@@ -1051,10 +1051,10 @@ int main(int argc, char **argv) {
     EXPECT(timer.state == HC_TIMER_RUNNING && timer.id == timer_id && timer.habit_id == timed_id);
     hc_timer_list *timers = NULL;
     const hc_timer_status *listed = NULL;
-    EXPECT_STATUS(hc_timer_list_read(NULL, store, 0), HC_E_INVALID);
-    EXPECT_STATUS(hc_timer_list_read(&timers, NULL, 0), HC_E_MISUSE);
-    EXPECT_STATUS(hc_timer_list_read(&timers, store, INT64_MIN), HC_E_INVALID);
-    EXPECT_STATUS(hc_timer_list_read(&timers, store, 0), HC_OK);
+    EXPECT_STATUS(hc_timer_list_open(NULL, store, 0), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_open(&timers, NULL, 0), HC_E_MISUSE);
+    EXPECT_STATUS(hc_timer_list_open(&timers, store, INT64_MIN), HC_E_INVALID);
+    EXPECT_STATUS(hc_timer_list_open(&timers, store, 0), HC_OK);
     EXPECT_STATUS(hc_timer_list_count(&count, timers), HC_OK);
     EXPECT(count == 2);
     EXPECT_STATUS(hc_timer_list_count(NULL, timers), HC_E_INVALID);

@@ -536,7 +536,7 @@ SIGNATURES: dict[str, tuple[Any, list[Any]]] = {
     "hc_timer_start": (i32, [I64P, ptr, i64, u32, i64]),
     "hc_timer_act": (i32, [ptr, i64, i32, i64]),
     "hc_timer_status_get": (i32, [_p(TimerStatus), ptr, i64, i64]),
-    "hc_timer_list_read": (i32, [PTRP, ptr, i64]),
+    "hc_timer_list_open": (i32, [PTRP, ptr, i64]),
     "hc_timer_list_count": (i32, [I64P, ptr]),
     "hc_timer_list_get": (i32, [_pp(TimerStatus), ptr, i64]),
     "hc_timer_list_free": (None, [ptr]),

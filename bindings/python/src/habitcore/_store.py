@@ -1140,7 +1140,7 @@ class Store:
     def running_timers(self, at_ms: int = 0) -> ListIterator[TimerStatus]:
         """The timers running or paused at at_ms (0: now), oldest first."""
         at = _i64(at_ms, "at_ms")
-        return _open_list("timer", N.TimerStatus, _timer, lambda out: lib.hc_timer_list_read(out, self._h, at))
+        return _open_list("timer", N.TimerStatus, _timer, lambda out: lib.hc_timer_list_open(out, self._h, at))
 
     # ---- quit habits
 

@@ -999,7 +999,7 @@ extern "C" {
     pub fn hc_timer_start(out_id: *mut i64, store: *mut hc_store, habit_id: i64, flags: u32, at_ms: i64) -> i32;
     pub fn hc_timer_act(store: *mut hc_store, timer_id: i64, action: i32, at_ms: i64) -> i32;
     pub fn hc_timer_status_get(out: *mut hc_timer_status, store: *mut hc_store, timer_id: i64, at_ms: i64) -> i32;
-    pub fn hc_timer_list_read(out: *mut *mut hc_timer_list, store: *mut hc_store, at_ms: i64) -> i32;
+    pub fn hc_timer_list_open(out: *mut *mut hc_timer_list, store: *mut hc_store, at_ms: i64) -> i32;
     pub fn hc_timer_list_count(out_count: *mut i64, list: *const hc_timer_list) -> i32;
     pub fn hc_timer_list_get(out: *mut *const hc_timer_status, list: *const hc_timer_list, index: i64) -> i32;
     pub fn hc_timer_list_free(list: *mut hc_timer_list);

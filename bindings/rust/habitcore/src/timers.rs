@@ -88,6 +88,6 @@ impl Store {
 
     /// The timers running or paused at `at_ms` (None: now), oldest first.
     pub fn running_timers(&self, at_ms: Option<i64>) -> Result<List<'_, Timers>> {
-        List::open(self, |out| unsafe { sys::hc_timer_list_read(out, self.raw, at_ms.unwrap_or(0)) })
+        List::open(self, |out| unsafe { sys::hc_timer_list_open(out, self.raw, at_ms.unwrap_or(0)) })
     }
 }
