@@ -63,6 +63,30 @@ if [ -z "${PURE_ONLY:-}" ]; then
     row "bulk sync apply vs raw batched insert" "$(ratio "$t_raw" "$t_hc") ($rate records/s)" "$ir ($i_hc/record, raw $i_raw)" ">= 0.4x, 300k/s" "$met"
 fi
 
+# The write path's shapes in raw SQLite (bench/goals.c shape_append): what each promise costs an
+# append before the engine's own work, against the raw insert of the same run. Not goals: the
+# price list the PROFILES below read from.
+if [ -z "${PURE_ONLY:-}" ]; then
+    echo
+    printf "%-76s %-16s %-16s\n" "shape in raw sqlite3 (per append)" "batched" "one commit each"
+    for shape in ":the raw insert (one habit_day index)" "-:the store's entries (entries_fold, entries_undoes)" \
+        "-osck:today: + op row in sync_ops, change_log trigger, clock per op, savepoint" \
+        "-osCK:today's rows, change_log by statement, clock once a transaction" \
+        "-rCK:one row: op columns on the entry + unique (rep, seq), change_log, clock" \
+        "-rK:one row without the change_log row" "-r:one row without change_log or clock"; do
+        flags="${shape%%:*}" label="${shape#*:}"
+        cells=()
+        for mode in batch commit; do
+            n=$([ $mode = batch ] && echo 2000 || echo 300)
+            c=$([ -z "$flags" ] && echo append-raw-$mode || echo shape-$mode$flags)
+            i=$(instr "$c" "$work" $n); [ -z "$flags" ] && eval "raw_$mode=$i"
+            cells+=("$i ($(ratio "$(eval echo \$raw_$mode)" "$i"))")
+        done
+        printf "%-76s %-16s %-16s\n" "$label" "${cells[0]}" "${cells[1]}"
+    done
+    echo
+fi
+
 # 3, 4: pure loops against C with the same contract (ratio: habitcore / C, lower is better)
 for what in streaks strength; do
     t_c=$(secs $what-c "$work" 2000); t_hc=$(secs $what-hc "$work" 2000)
