@@ -222,6 +222,10 @@ package final class Store {
     /// Whether a transaction is open on this connection (explicit, or one of atomically's).
     package var inTransaction: Bool { !db.isAutocommit }
 
+    /// Whether the open transaction ends in a commit that calls saveClock first: an
+    /// explicit one or atomically's (a snapshot's BEGIN, for reads, does not).
+    var commitSavesClock: Bool { inExplicitTransaction || atomicDepth > 0 }
+
     /// Runs several reads against one consistent snapshot of the file.
     package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {
         if inTransaction { return try body() }  // the open transaction is the snapshot

@@ -51,11 +51,12 @@ extension Store {
         return try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
     }
 
-    /// Every move of the clock goes through here. Inside a transaction the row is
-    /// written once, by saveClock just before the commit (an UPDATE an op was a tenth
-    /// of a batched append); outside one, at once.
+    /// Every move of the clock goes through here. Inside a transaction whose commit
+    /// saves it (Store.commitSavesClock) the row is written once, by saveClock just
+    /// before the commit (an UPDATE an op was a tenth of a batched append); elsewhere,
+    /// at once.
     private func setClock(_ hlc: Int64) throws(HabitError) {
-        if inTransaction {
+        if commitSavesClock {
             unsavedClock = hlc
             return
         }
