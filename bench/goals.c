@@ -37,13 +37,19 @@ static void exec(sqlite3 *db, const char *sql) {
     if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) { fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db)); exit(1); }
 }
 
-static double raw_append(const char *path, int rows, int batched) {
+/* A new file as the store opens one (WAL, synchronous NORMAL, foreign keys) with habit 1. */
+static sqlite3 *raw_open(const char *path) {
     sqlite3 *db = NULL;
     remove(path);
     if (sqlite3_open(path, &db) != SQLITE_OK) exit(1);
     exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-             "CREATE TABLE habits(id INTEGER PRIMARY KEY); INSERT INTO habits VALUES(1);"
-             "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
+             "CREATE TABLE habits(id INTEGER PRIMARY KEY); INSERT INTO habits VALUES(1);");
+    return db;
+}
+
+static double raw_append(const char *path, int rows, int batched) {
+    sqlite3 *db = raw_open(path);
+    exec(db, "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
              " day INTEGER NOT NULL, kind INTEGER NOT NULL, value REAL NOT NULL, recorded_at_ms INTEGER NOT NULL,"
              " source INTEGER NOT NULL, undoes INTEGER REFERENCES entries(id), note TEXT) STRICT;"
              "CREATE INDEX entries_habit_day ON entries(habit_id, day);"
@@ -84,12 +90,8 @@ static double shape_append(const char *path, int rows, int batched, const char *
     int op_row = strchr(flags, 'o') != NULL, on_entry = strchr(flags, 'r') != NULL, change_log = strchr(flags, 'c') != NULL;
     int change_log_statement = strchr(flags, 'C') != NULL;
     int clock_each = strchr(flags, 'k') != NULL, clock_once = strchr(flags, 'K') != NULL, savepoint = strchr(flags, 's') != NULL && batched;
-    sqlite3 *db = NULL;
-    remove(path);
-    if (sqlite3_open(path, &db) != SQLITE_OK) exit(1);
-    exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-             "CREATE TABLE habits(id INTEGER PRIMARY KEY); INSERT INTO habits VALUES(1);"
-             "CREATE TABLE sync_replica(id INTEGER PRIMARY KEY CHECK(id = 1), replica BLOB NOT NULL, hlc INTEGER NOT NULL,"
+    sqlite3 *db = raw_open(path);
+    exec(db, "CREATE TABLE sync_replica(id INTEGER PRIMARY KEY CHECK(id = 1), replica BLOB NOT NULL, hlc INTEGER NOT NULL,"
              " backfilled INTEGER NOT NULL) STRICT;"
              "INSERT INTO sync_replica VALUES(1, randomblob(16), 0, 1);"
              "CREATE TABLE sync_replicas(num INTEGER PRIMARY KEY, replica BLOB NOT NULL UNIQUE, seen INTEGER NOT NULL DEFAULT 0) STRICT;"
