@@ -5,6 +5,7 @@
  * Prints "<case> <reps> <seconds>".
  *   goals CASE DIR REPS
  * CASE: append-raw-batch append-hc-batch append-raw-commit append-hc-commit apply-hc
+ *       shape-MODE-FLAGS (the write path's shapes in raw SQLite: shape_append)
  *       streaks-c streaks-hc strength-c strength-hc
  *       store-make YEARS HABITS (DIR is the store path) store-streaks-cold store-streaks-warm
  *       store-streaks-append today awards */
@@ -36,13 +37,19 @@ static void exec(sqlite3 *db, const char *sql) {
     if (sqlite3_exec(db, sql, NULL, NULL, NULL) != SQLITE_OK) { fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db)); exit(1); }
 }
 
-static double raw_append(const char *path, int rows, int batched) {
+/* A new file as the store opens one (WAL, synchronous NORMAL, foreign keys) with habit 1. */
+static sqlite3 *raw_open(const char *path) {
     sqlite3 *db = NULL;
     remove(path);
     if (sqlite3_open(path, &db) != SQLITE_OK) exit(1);
     exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
-             "CREATE TABLE habits(id INTEGER PRIMARY KEY); INSERT INTO habits VALUES(1);"
-             "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
+             "CREATE TABLE habits(id INTEGER PRIMARY KEY); INSERT INTO habits VALUES(1);");
+    return db;
+}
+
+static double raw_append(const char *path, int rows, int batched) {
+    sqlite3 *db = raw_open(path);
+    exec(db, "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
              " day INTEGER NOT NULL, kind INTEGER NOT NULL, value REAL NOT NULL, recorded_at_ms INTEGER NOT NULL,"
              " source INTEGER NOT NULL, undoes INTEGER REFERENCES entries(id), note TEXT) STRICT;"
              "CREATE INDEX entries_habit_day ON entries(habit_id, day);"
@@ -61,6 +68,111 @@ static double raw_append(const char *path, int rows, int batched) {
     if (batched) exec(db, "COMMIT");
     double t = stop();
     sqlite3_finalize(insert);
+    sqlite3_close(db);
+    return t;
+}
+
+/* The write path's shapes in raw SQLite, to price what an append costs in each
+ * (case "shape-MODE-FLAGS", MODE batch or commit). The entries table and its
+ * indexes are the store's (Schema.swift: entries_fold, entries_undoes); FLAGS adds:
+ *   o  the op in a second row of sync_ops (today: WITHOUT ROWID, keyed (rep, seq),
+ *      its payload blob, the unique (kind, local_id)), max(seq) read once a transaction
+ *   r  the op's columns on the entry row instead (rep, seq, hlc) with the unique
+ *      (rep, seq) the op log needs
+ *   c  a change_log row per op (the store revision), by the writer's TEMP trigger;
+ *      C  by a statement of its own
+ *   k  the clock row's UPDATE per op;  K  once a transaction
+ *   s  a savepoint around each append inside the batch (atomically's)
+ * "shape-batch-osck" is today's store; "shape-batch-rK" the one-row ledger. The
+ * engine's own work (Swift: checks, binding, the payload's encoding) is not here:
+ * the habitcore case minus today's shape prices it. */
+static double shape_append(const char *path, int rows, int batched, const char *flags) {
+    int op_row = strchr(flags, 'o') != NULL, on_entry = strchr(flags, 'r') != NULL, change_log = strchr(flags, 'c') != NULL;
+    int change_log_statement = strchr(flags, 'C') != NULL;
+    int clock_each = strchr(flags, 'k') != NULL, clock_once = strchr(flags, 'K') != NULL, savepoint = strchr(flags, 's') != NULL && batched;
+    sqlite3 *db = raw_open(path);
+    exec(db, "CREATE TABLE sync_replica(id INTEGER PRIMARY KEY CHECK(id = 1), replica BLOB NOT NULL, hlc INTEGER NOT NULL,"
+             " backfilled INTEGER NOT NULL) STRICT;"
+             "INSERT INTO sync_replica VALUES(1, randomblob(16), 0, 1);"
+             "CREATE TABLE sync_replicas(num INTEGER PRIMARY KEY, replica BLOB NOT NULL UNIQUE, seen INTEGER NOT NULL DEFAULT 0) STRICT;"
+             "INSERT INTO sync_replicas(num, replica) SELECT 1, replica FROM sync_replica;"
+             "CREATE TABLE sync_ops(rep INTEGER NOT NULL REFERENCES sync_replicas(num), seq INTEGER NOT NULL, hlc INTEGER NOT NULL,"
+             " kind INTEGER NOT NULL, payload BLOB NOT NULL, pending INTEGER NOT NULL, local_id INTEGER, digest INTEGER,"
+             " PRIMARY KEY(rep, seq)) STRICT, WITHOUT ROWID;"
+             "CREATE UNIQUE INDEX sync_ops_local ON sync_ops(kind, local_id) WHERE local_id IS NOT NULL;"
+             "CREATE INDEX sync_ops_pending ON sync_ops(pending) WHERE pending = 1;"
+             "CREATE TABLE change_log(rev INTEGER PRIMARY KEY, rep INTEGER NOT NULL, seq INTEGER NOT NULL) STRICT;");
+    exec(db, on_entry
+             ? "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
+               " day INTEGER NOT NULL, kind INTEGER NOT NULL, value REAL NOT NULL, recorded_at_ms INTEGER NOT NULL,"
+               " source INTEGER NOT NULL, undoes INTEGER REFERENCES entries(id), note TEXT,"
+               " rep INTEGER NOT NULL, seq INTEGER NOT NULL, hlc INTEGER NOT NULL) STRICT;"
+               "CREATE UNIQUE INDEX entries_op ON entries(rep, seq);"
+             : "CREATE TABLE entries(id INTEGER PRIMARY KEY, habit_id INTEGER NOT NULL REFERENCES habits(id),"
+               " day INTEGER NOT NULL, kind INTEGER NOT NULL, value REAL NOT NULL, recorded_at_ms INTEGER NOT NULL,"
+               " source INTEGER NOT NULL, undoes INTEGER REFERENCES entries(id), note TEXT) STRICT;");
+    exec(db, "CREATE INDEX entries_fold ON entries(habit_id, day, id, kind, value, source, undoes);"
+             "CREATE UNIQUE INDEX entries_undoes ON entries(undoes) WHERE undoes IS NOT NULL;"
+             "CREATE TRIGGER entries_no_update BEFORE UPDATE ON entries BEGIN SELECT RAISE(ABORT, 'append-only'); END;"
+             "CREATE TRIGGER entries_no_delete BEFORE DELETE ON entries BEGIN SELECT RAISE(ABORT, 'append-only'); END;");
+    const char *trigger = on_entry
+        ? "CREATE TEMP TRIGGER entries_change_log AFTER INSERT ON main.entries BEGIN INSERT INTO change_log(rep, seq) VALUES(NEW.rep, NEW.seq); END;"
+        : "CREATE TEMP TRIGGER sync_ops_change_log AFTER INSERT ON main.sync_ops BEGIN INSERT INTO change_log(rep, seq) VALUES(NEW.rep, NEW.seq); END;";
+    if (change_log) exec(db, trigger);
+    sqlite3_stmt *insert = NULL, *op = NULL, *clock = NULL, *last = NULL, *begin = NULL, *commit = NULL, *save = NULL, *release = NULL, *logged = NULL;
+    sqlite3_prepare_v2(db, on_entry
+        ? "INSERT INTO entries(habit_id, day, kind, value, recorded_at_ms, source, undoes, note, rep, seq, hlc)"
+          " VALUES(?1, ?2, 2, 1.0, 1767225600000, 1, NULL, NULL, 1, ?3, ?4)"
+        : "INSERT INTO entries(habit_id, day, kind, value, recorded_at_ms, source, undoes, note)"
+          " VALUES(?1, ?2, 2, 1.0, 1767225600000, 1, NULL, NULL)", -1, &insert, NULL);
+    sqlite3_prepare_v2(db, "INSERT INTO sync_ops(rep, seq, hlc, kind, payload, pending, local_id) VALUES(1, ?1, ?2, 4, ?3, 0, ?4)", -1, &op, NULL);
+    sqlite3_prepare_v2(db, "UPDATE sync_replica SET hlc = ?1 WHERE id = 1", -1, &clock, NULL);
+    sqlite3_prepare_v2(db, on_entry ? "SELECT max(seq) FROM entries WHERE rep = 1" : "SELECT max(seq) FROM sync_ops WHERE rep = 1", -1, &last, NULL);
+    sqlite3_prepare_v2(db, "INSERT INTO change_log(rep, seq) VALUES(1, ?1)", -1, &logged, NULL);
+    sqlite3_prepare_v2(db, "BEGIN IMMEDIATE", -1, &begin, NULL);
+    sqlite3_prepare_v2(db, "COMMIT", -1, &commit, NULL);
+    sqlite3_prepare_v2(db, "SAVEPOINT hc_op", -1, &save, NULL);
+    sqlite3_prepare_v2(db, "RELEASE hc_op", -1, &release, NULL);
+    /* An entry op's payload as the store encodes it: the habit's global id (16-byte
+     * replica, varint seq and stamp), day, kind and source, the value, the time. */
+    unsigned char payload[40];
+    for (size_t i = 0; i < sizeof payload; i++) payload[i] = (unsigned char)(i * 37 + 11);
+    int64_t seq = 0, hlc = 1767225600000LL << 16;
+#define STEP(s) do { if (sqlite3_step(s) != SQLITE_DONE && sqlite3_errcode(db) != SQLITE_ROW) { fprintf(stderr, "sqlite: %s\n", sqlite3_errmsg(db)); exit(1); } sqlite3_reset(s); } while (0)
+    start();
+    for (int i = 0; i < rows; i++) {
+        if (!batched || i == 0) {
+            STEP(begin);
+            if (op_row || on_entry) {
+                if (sqlite3_step(last) == SQLITE_ROW) seq = sqlite3_column_int64(last, 0);
+                sqlite3_reset(last);
+            }
+        }
+        if (savepoint) STEP(save);
+        seq++, hlc++;
+        if (clock_each) { sqlite3_bind_int64(clock, 1, hlc); STEP(clock); }
+        sqlite3_bind_int64(insert, 1, 1);
+        sqlite3_bind_int64(insert, 2, 16000 + i % 3650);
+        if (on_entry) { sqlite3_bind_int64(insert, 3, seq); sqlite3_bind_int64(insert, 4, hlc); }
+        STEP(insert);
+        if (op_row) {
+            sqlite3_bind_int64(op, 1, seq);
+            sqlite3_bind_int64(op, 2, hlc);
+            sqlite3_bind_blob(op, 3, payload, sizeof payload, SQLITE_STATIC);
+            sqlite3_bind_int64(op, 4, sqlite3_last_insert_rowid(db));
+            STEP(op);
+        }
+        if (change_log_statement) { sqlite3_bind_int64(logged, 1, seq); STEP(logged); }
+        if (savepoint) STEP(release);
+        if (!batched || i == rows - 1) {
+            if (clock_once) { sqlite3_bind_int64(clock, 1, hlc); STEP(clock); }
+            STEP(commit);
+        }
+    }
+#undef STEP
+    double t = stop();
+    sqlite3_stmt *all[] = {insert, op, clock, last, begin, commit, save, release, logged};
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++) sqlite3_finalize(all[i]);
     sqlite3_close(db);
     return t;
 }
@@ -266,6 +378,11 @@ int main(int argc, char **argv) {
         return 0;
     } else if (!strcmp(what, "apply-hc")) {
         t = hc_apply(dir, reps);
+    } else if (!strncmp(what, "shape-", 6)) {
+        /* shape-MODE-FLAGS */
+        const char *mode = what + 6, *flags = strchr(mode, '-');
+        snprintf(path, sizeof path, "%s/%s.db", dir, what);
+        t = shape_append(path, reps, !strncmp(mode, "batch", 5), flags ? flags + 1 : "");
     } else if (!strncmp(what, "append-", 7)) {
         int raw = strstr(what, "raw") != NULL, batched = strstr(what, "batch") != NULL;
         snprintf(path, sizeof path, "%s/%s.db", dir, what);

@@ -63,6 +63,30 @@ if [ -z "${PURE_ONLY:-}" ]; then
     row "bulk sync apply vs raw batched insert" "$(ratio "$t_raw" "$t_hc") ($rate records/s)" "$ir ($i_hc/record, raw $i_raw)" ">= 0.4x, 300k/s" "$met"
 fi
 
+# The write path's shapes in raw SQLite (bench/goals.c shape_append): what each promise costs an
+# append before the engine's own work, against the raw insert of the same run. Not goals: the
+# price list the PROFILES below read from.
+if [ -z "${PURE_ONLY:-}" ]; then
+    echo
+    printf "%-76s %-16s %-16s\n" "shape in raw sqlite3 (per append)" "batched" "one commit each"
+    for shape in ":the raw insert (one habit_day index)" "-:the store's entries (entries_fold, entries_undoes)" \
+        "-osck:today: + op row in sync_ops, change_log trigger, clock per op, savepoint" \
+        "-osCK:today's rows, change_log by statement, clock once a transaction" \
+        "-rCK:one row: op columns on the entry + unique (rep, seq), change_log, clock" \
+        "-rK:one row without the change_log row" "-r:one row without change_log or clock"; do
+        flags="${shape%%:*}" label="${shape#*:}"
+        cells=()
+        for mode in batch commit; do
+            n=$([ $mode = batch ] && echo 2000 || echo 300)
+            c=$([ -z "$flags" ] && echo append-raw-$mode || echo shape-$mode$flags)
+            i=$(instr "$c" "$work" $n); [ -z "$flags" ] && eval "raw_$mode=$i"
+            cells+=("$i ($(ratio "$(eval echo \$raw_$mode)" "$i"))")
+        done
+        printf "%-76s %-16s %-16s\n" "$label" "${cells[0]}" "${cells[1]}"
+    done
+    echo
+fi
+
 # 3, 4: pure loops against C with the same contract (ratio: habitcore / C, lower is better)
 for what in streaks strength; do
     t_c=$(secs $what-c "$work" 2000); t_hc=$(secs $what-hc "$work" 2000)
@@ -101,14 +125,23 @@ row "cold habitctl streak (median of 10)" "$(ms "$t_cli"), $r sqlite3" "$(mi "$i
 cat <<'PROFILES'
 
 where the goals not met lose (callgrind of one case: bench/callgrind.sh CASE):
-- appends, about 52 K instructions an append against raw sqlite3's 11 K: the entry's own INSERT and
-  its savepoint about 20 K (entries_fold, the covering index every fold reads, is wider than the raw
-  table's one index), logging the op that sync carries about 27 K (its INSERT into sync_ops with the
-  payload, max(seq) and the clock read once a transaction (the write tail), the clock's UPDATE 5.7 K
-  an op), the engine's checks and statement lookups about 5 K. The op row alone costs more than raw
-  sqlite3's whole insert: 0.5x needs the op folded into the entry row (one row an append; a schema
-  change sync would carry), not a faster second row. One commit per append adds the commit to both
-  sides, and ours writes the pages of both rows' tables and indexes and of the clock's row.
+- appends, about 51 K instructions an append batched against raw sqlite3's 11 K (bench/callgrind.sh
+  append-hc-batch): the entry's INSERT and its savepoint about 20 K (the savepoint alone about 7 K:
+  SQLite copies each page the append touches to its statement journal; entries_fold, the covering
+  index every fold reads, costs the raw table's index plus 0.6 K), the op's row in sync_ops about
+  16 K, its change_log row 4.9 K (a statement since the trigger's program cost 8 K), the payload
+  1.9 K, statement lookups 3 K, the engine's checks about 4 K; the clock's row is written once a
+  transaction (an UPDATE an op was 5.7 K). The shapes above price the one-row ledger: its raw
+  insert alone is 17.2 K batched (0.66x) without the change_log row and 20.9 K (0.54x) with it
+  (and two statements an append need the savepoint again, 7 K), leaving 5.4 K or 1.7 K for the
+  engine, whose share is about 6 K even without building a payload: 0.5x batched is out of reach
+  while the store revision is a row an op, and about 0.48x without one. One commit per append
+  cannot reach 0.8x in any shape that keeps an op's (rep, seq) findable: the commit writes the
+  WAL frame of every page it touched (sqlite3WalFrames, about 6 K a page: the entry's table
+  and entries_fold, the op's index, change_log, the clock's row) where raw sqlite3 writes two;
+  the one-row shape with neither change_log nor clock is 0.63x before the engine's work, with
+  both 0.43x. Ours (113 K) adds per transaction the habit's global id (9 K), PRAGMA
+  data_version and the caches' check (10 K), the habit and the day clock (9 K).
 - bulk apply, about 71 K instructions a record: taking the op (insertReceived 30 K, of which its
   prefix share, a SHA-256 of the op, 12 K, and its digest lookups), writing the entry
   (materialize 25 K) and the lookups of what it names (12 K). The same one-row change would halve it.
@@ -190,9 +223,10 @@ at a time and writes each record as read inside the one transaction (all or noth
 what the transaction wrote before it (the document's entry ids mapped to the written ones in a temporary
 table that spills to a temporary file; names, keys and undo targets read from the store): memory flat
 (~22 MB at 100k and at 1M), where stdin's in-memory import grows with the text it holds. Its speed is far
-from issue 42's 200,000 entries/s (~35,000 here; callgrind of habitctl import, release: ~103 K
-instructions an entry): ~54 K is SQLite (the entry with its four indexes ~16 K, its op in the op log with
-the change log's trigger row ~23 K, the clock ~5 K, the id map ~4 K), ~13 K logging the op in Swift (the
-op sync carries for every entry), ~26 K parsing the JSON line and ~5 K reading its fields. Both draw a
-progress line when stderr is a terminal.
+from issue 42's 200,000 entries/s (~35,000 here before the clock was written once a transaction and
+the change log by a statement; callgrind of habitctl import of 9,632 entries, release: ~91 K instructions
+an entry in the import's loop, ~103 K before): writing the entry ~46 K (its INSERT inside the savepoint
+each record takes ~20 K, logging its op ~26 K: the op's row, its change_log row, the payload), ~26 K
+parsing the JSON line, the rest the id map and reading the fields. Both draw a progress line when
+stderr is a terminal.
 NOTES

@@ -30,14 +30,14 @@ extension Store {
         }
     }
 
-    /// The writer's TEMP trigger that numbers each op as it is logged (as the shield
-    /// revision's triggers, readers never parse it). Ops move between numbers only in
-    /// a fork's renumbering, which moves their change_log rows with them (SyncStore: the renumbering moves them too).
-    static func installChangeLogTrigger(_ db: Database) throws(HabitError) {
-        try db.execute(
-            """
-            CREATE TEMP TRIGGER sync_ops_change_log AFTER INSERT ON main.sync_ops
-            BEGIN INSERT INTO change_log(rep, seq) VALUES(NEW.rep, NEW.seq); END;
-            """)
+    /// Numbers an op just inserted into sync_ops: both inserts of the log (logLocal,
+    /// insertReceived) call it in the op's transaction (a statement, not a trigger:
+    /// a trigger's program cost twice as much an op). Ops move between numbers only in
+    /// a fork's renumbering, which moves their change_log rows with them.
+    func logChange(rep: Int64, seq: Int64) throws(HabitError) {
+        let statement = try db.statement("INSERT INTO change_log(rep, seq) VALUES(?1, ?2)")
+        statement.bind(1, rep)
+        statement.bind(2, seq)
+        try statement.run()
     }
 }

@@ -42,6 +42,10 @@ package final class Store {
     var syncCache = SyncCache()
     /// What logging a local op reads, kept for the rest of one write transaction (WriteTail).
     var writeTail = WriteTail()
+    /// The sync clock as the open write transaction moved it, written at its commit
+    /// (saveClock). Kept through a savepoint's rollback (a stamp given and rolled back
+    /// is never given again), dropped with the transaction's.
+    var unsavedClock: Int64?
     /// The wall clock the sync clock follows, in UTC milliseconds (the engine's clock).
     package var syncNow: () -> Int64 = { Int64(time(nil)) * 1000 }
 
@@ -71,7 +75,6 @@ package final class Store {
             try Schema.migrate(db, readOnly: options.readOnly)
             if !options.readOnly {
                 try Schema.installWriterTriggers(db)
-                try Self.installChangeLogTrigger(db)
             }
             try logUnsyncedRecords()
         } catch {
@@ -123,6 +126,7 @@ package final class Store {
     package func close() {
         if inExplicitTransaction { try? db.execute("ROLLBACK") }
         inExplicitTransaction = false
+        unsavedClock = nil
         db.close()
     }
 
@@ -167,10 +171,12 @@ package final class Store {
         try db.execute("BEGIN IMMEDIATE")
         inExplicitTransaction = true
         writeTail = WriteTail()
+        unsavedClock = nil
     }
 
     package func commit() throws(HabitError) {
         guard inExplicitTransaction else { throw HabitError(.misuse, "no transaction is open on this store") }
+        try saveClock()
         try db.execute("COMMIT")
         inExplicitTransaction = false
         writeTail = WriteTail()
@@ -180,6 +186,7 @@ package final class Store {
         guard inExplicitTransaction else { throw HabitError(.misuse, "no transaction is open on this store") }
         inExplicitTransaction = false
         writeTail = WriteTail()
+        unsavedClock = nil
         try db.execute("ROLLBACK")
     }
 
@@ -192,23 +199,32 @@ package final class Store {
         // Prepared once per handle: sqlite3_exec parsed them on every append (a sixth of one).
         let nested = inExplicitTransaction || atomicDepth > 0
         try db.statement(nested ? "SAVEPOINT hc_op" : "BEGIN IMMEDIATE").run()
-        if !nested { writeTail = WriteTail() }
+        if !nested {
+            writeTail = WriteTail()
+            unsavedClock = nil
+        }
         atomicDepth += 1
         defer { atomicDepth -= 1 }
         do throws(HabitError) {
             let result = try body()
+            if !nested { try saveClock() }
             try db.statement(nested ? "RELEASE hc_op" : "COMMIT").run()
             if !nested { writeTail = WriteTail() }
             return result
         } catch {
             try? db.execute(nested ? "ROLLBACK TO hc_op; RELEASE hc_op" : "ROLLBACK")
             writeTail = WriteTail()  // what it knew may have been rolled back
+            if !nested { unsavedClock = nil }
             throw error
         }
     }
 
     /// Whether a transaction is open on this connection (explicit, or one of atomically's).
     package var inTransaction: Bool { !db.isAutocommit }
+
+    /// Whether the open transaction ends in a commit that calls saveClock first: an
+    /// explicit one or atomically's (a snapshot's BEGIN, for reads, does not).
+    var commitSavesClock: Bool { inExplicitTransaction || atomicDepth > 0 }
 
     /// Runs several reads against one consistent snapshot of the file.
     package func snapshot<T>(_ body: () throws(HabitError) -> T) throws(HabitError) -> T {

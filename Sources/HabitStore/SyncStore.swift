@@ -47,16 +47,35 @@ extension Store {
     package func forgetReplicaId() { cachedReplica = nil }
 
     private func clockState() throws(HabitError) -> Int64 {
-        if let clock = writeTail.clock, inTransaction { return clock }
+        if let unsavedClock, inTransaction { return unsavedClock }
         return try db.statement("SELECT hlc FROM sync_replica WHERE id = 1").one { $0.int(0) } ?? 0
     }
 
-    /// Every write of the clock goes through here, so the write tail's copy stays exact.
+    /// Every move of the clock goes through here. Inside a transaction whose commit
+    /// saves it (Store.commitSavesClock) the row is written once, by saveClock just
+    /// before the commit (an UPDATE an op was a tenth of a batched append); elsewhere,
+    /// at once.
     private func setClock(_ hlc: Int64) throws(HabitError) {
+        if commitSavesClock {
+            unsavedClock = hlc
+            return
+        }
+        try writeClock(hlc)
+    }
+
+    /// Writes the clock the open transaction moved: every commit of a write
+    /// transaction calls it first (Store.commit, atomically), so the row the commit
+    /// lands holds the last stamp the transaction gave.
+    func saveClock() throws(HabitError) {
+        guard let unsavedClock else { return }
+        try writeClock(unsavedClock)
+        self.unsavedClock = nil
+    }
+
+    private func writeClock(_ hlc: Int64) throws(HabitError) {
         let statement = try db.statement("UPDATE sync_replica SET hlc = ?1 WHERE id = 1")
         statement.bind(1, hlc)
         try statement.run()
-        writeTail.clock = inTransaction ? hlc : nil
     }
 
     /// Moves this replica's clock past a received stamp.
@@ -104,6 +123,7 @@ extension Store {
         statement.bind(4, blob: op.encodePayload())
         statement.bind(5, kind == nil ? nil : localId)
         try statement.run()
+        try logChange(rep: 1, seq: seq)
         writeTail.lastSeq = keepsTail ? seq : nil
         return (id, hlc)
     }
@@ -722,6 +742,7 @@ extension Store {
         statement.bind(7, localId)
         statement.bind(8, digest)
         try statement.run()
+        try logChange(rep: num, seq: op.id.seq)
         if let digest { syncCache.digests[num] = (op.id.seq, digest) }
         syncCache.received.insert(num)
     }
@@ -1169,12 +1190,11 @@ extension Store {
 /// What one sync apply has looked up, valid inside its transaction only.
 /// What logging a local op reads, kept while this connection holds the write lock:
 /// no other connection can write until the transaction ends, so this replica's last
-/// sequence number, its clock and its habits' global ids hold. Started again at
+/// sequence number and its habits' global ids hold (its clock: Store.unsavedClock). Started again at
 /// every transaction's start and end, on any rollback (a savepoint's too) and around
 /// a sync apply; a read outside a transaction never uses it.
 struct WriteTail {
     var lastSeq: Int64?
-    var clock: Int64?
     var habitIds: [Int64: GlobalId] = [:]
 }
 

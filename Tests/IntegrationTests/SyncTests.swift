@@ -574,6 +574,55 @@ final class SyncTests: StoreTestCase {
         return crc ^ 0xFFFF_FFFF
     }
 
+    /// The clock's row is written once a transaction, at its commit: two handles on one
+    /// file taking turns (explicit transactions, single appends, a rolled-back batch)
+    /// still give this replica's ops stamps that rise with their sequence numbers, the
+    /// row holds the last stamp given, and every op is in the change log once.
+    func testTheClockRowHoldsTheLastStampOfEveryCommitAcrossHandles() throws {
+        let first = try open(), second = try open()
+        defer { hc_store_close(first); hc_store_close(second) }
+        let habit = createHabit(first, "Read")
+        var date = day("2026-01-01")
+        func appendSome(_ store: OpaquePointer, _ count: Int) {
+            for _ in 0..<count {
+                var input = defaults(hc_entry_input_init)
+                input.habit_id = habit
+                input.kind = HC_ENTRY_DONE
+                input.day = date
+                input.source = HC_SOURCE_MANUAL
+                ok(hc_entry_append(nil, store, &input))
+                date += 1
+            }
+        }
+        for round in 0..<6 {
+            let store = round % 2 == 0 ? first : second
+            ok(hc_store_begin(store))
+            appendSome(store, 20)
+            ok(hc_store_commit(store))
+            appendSome(store == first ? second : first, 3)
+            ok(hc_store_begin(store))
+            appendSome(store, 5)
+            ok(hc_store_rollback(store))
+        }
+        let rows = try runProcess([
+            "sqlite3", dir + "/store.db",
+            """
+            SELECT (SELECT count(*) FROM sync_ops a JOIN sync_ops b ON b.rep = a.rep AND b.seq = a.seq + 1 WHERE a.rep = 1 AND b.hlc <= a.hlc),
+                   (SELECT hlc FROM sync_replica) = (SELECT max(hlc) FROM sync_ops WHERE rep = 1),
+                   (SELECT count(*) FROM sync_ops WHERE rep = 1 AND kind = 4),
+                   (SELECT count(*) FROM change_log) = (SELECT count(*) FROM sync_ops),
+                   (SELECT count(*) FROM sync_ops o WHERE NOT EXISTS (SELECT 1 FROM change_log c WHERE c.rep = o.rep AND c.seq = o.seq)),
+                   (SELECT count(*) FROM sync_ops);
+            """,
+        ])
+        XCTAssertSucceeded(rows, "read the log")
+        let fields = rows.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "|").map(String.init)
+        XCTAssertEqual(fields.prefix(5), ["0", "1", String(6 * (20 + 3)), "1", "0"])
+        var revision: Int64 = 0
+        ok(hc_store_revision(&revision, second))
+        XCTAssertEqual(String(revision), fields.last)
+    }
+
     func testAnOlderStoreGetsGlobalIdsForWhatItHad() throws {
         let old = try open("old.db")
         let habit = createHabit(old, "Read")

@@ -2,7 +2,9 @@
 /// checked before they are trusted, and CRC-32 (IEEE, as zlib and PNG use).
 package struct SyncWriter {
     package private(set) var bytes: [UInt8] = []
-    package init() {}
+    /// Room for most ops at once (an entry's payload is about 40 bytes): growing from
+    /// empty reallocated several times an op.
+    package init() { bytes.reserveCapacity(64) }
 
     package mutating func byte(_ value: UInt8) { bytes.append(value) }
     package mutating func raw(_ value: [UInt8]) { bytes.append(contentsOf: value) }

@@ -353,9 +353,9 @@ package enum SyncOp: Equatable, Sendable {
     package func encodePayload() -> [UInt8] {
         var w = SyncWriter()
         writeFields(&w)
-        let stamps = references.map(\.stamp)
-        if stamps.contains(where: { $0 != 0 }) {
-            for stamp in stamps { w.uvarint(UInt64(bitPattern: stamp)) }
+        let named = references
+        if named.contains(where: { $0.stamp != 0 }) {
+            for id in named { w.uvarint(UInt64(bitPattern: id.stamp)) }
         }
         return w.bytes
     }
