@@ -45,10 +45,12 @@ extension Engine {
         let rules = SavedFold.rules(habit.spec, versions: habit.versions)
         let (days, folded, through, expires) = try store.snapshot { () throws(HabitError) -> ([DayState], Int, Int64, Int64?) in
             let through = try store.lastEntryId()
-            let expires = try timerAmounts(habit, from: CivilDate.minDay, to: CivilDate.maxDay).expiresAtMs
-            if let saved = try savedFoldDays(habit, rules: rules, through: through) { return (saved.days, saved.folded, through, expires) }
-            let entries = try foldEntries(habit, from: CivilDate.minDay, to: CivilDate.maxDay)
-            return (DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), Int.max, through, expires)
+            let timers = try timerAmounts(habit, from: CivilDate.minDay, to: CivilDate.maxDay)
+            if let saved = try savedFoldDays(habit, rules: rules, through: through) {
+                return (saved.days, saved.folded, through, timers.expiresAtMs)
+            }
+            let entries = try foldEntries(habit, from: CivilDate.minDay, to: CivilDate.maxDay, amounts: timers.amounts)
+            return (DayFold.sortedStates(entries, habit: habit.spec, versions: habit.versions), Int.max, through, timers.expiresAtMs)
         }
         if folded >= Self.resaveAfterDays && expires == nil {
             _ = store.saveFoldWithoutWaiting(

@@ -65,13 +65,23 @@ extension Engine {
             try store.foldEntries(habitId: habit.id, from: from, to: to), habitId: habit.id, spec: habit.spec, versions: habit.versions, from: from, to: to)
     }
 
+    /// foldEntries with the timers' amounts already read (a cold fold reads them once,
+    /// for its expiry too).
+    func foldEntries(_ habit: Habit, from: Int32, to: Int32, amounts: [Entry]) throws(HabitError) -> [Entry] {
+        Self.merged(try store.foldEntries(habitId: habit.id, from: from, to: to), amounts: amounts)
+    }
+
     /// A habit's entries read for days in [from, to] (in day order), with its stopped
     /// timers' amounts in those days after each day's entries: every read that judges a
     /// day (day states, shields, reminders, Loop's export) reads a day through this.
     func withTimers(_ entries: [Entry], habitId: Int64, spec: HabitSpec, versions: [SettingsVersion], from: Int32, to: Int32) throws(HabitError)
         -> [Entry]
     {
-        let amounts = try timerAmounts(habitId: habitId, spec: spec, versions: versions, from: from, to: to).amounts
+        Self.merged(entries, amounts: try timerAmounts(habitId: habitId, spec: spec, versions: versions, from: from, to: to).amounts)
+    }
+
+    /// Entries in day order with timers' amounts put after each day's entries.
+    private static func merged(_ entries: [Entry], amounts: [Entry]) -> [Entry] {
         guard !amounts.isEmpty else { return entries }
         return (entries + amounts).enumerated().sorted { a, b in
             a.element.day != b.element.day ? a.element.day < b.element.day : a.offset < b.offset
