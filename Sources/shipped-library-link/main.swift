@@ -3,6 +3,10 @@
 // file for habitctl recording that it was made after it.
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: shipped-library-link BUILD_FOLDER GENERATED_SWIFT\n".utf8))
@@ -13,9 +17,18 @@ let files = FileManager.default
 // that resolves once it is built), for programs linked with -lhabitcore_hub.
 for library in ["libhabitcore.so", "libhabitcore_hub.so"] {
     let link = arguments[1] + "/" + library + ".1"
-    if (try? files.destinationOfSymbolicLink(atPath: link)) != library {
-        try? files.removeItem(atPath: link)
-        try files.createSymbolicLink(atPath: link, withDestinationPath: library)
+    if (try? files.destinationOfSymbolicLink(atPath: link)) == library { continue }
+    // Every target that uses the plugin runs this command, and the build runs them at
+    // once: the link is made under a name of this process's own and renamed over the
+    // old one, which is atomic, so neither run sees a half-made link or fails on the
+    // other's.
+    let staged = link + ".\(getpid())"
+    unlink(staged)
+    guard symlink(library, staged) == 0, rename(staged, link) == 0 else {
+        let reason = String(cString: strerror(errno))
+        unlink(staged)
+        FileHandle.standardError.write(Data("shipped-library-link: cannot link \(link): \(reason)\n".utf8))
+        exit(1)
     }
 }
 let text = "// Generated: habitctl links libhabitcore.so.1 (the SONAME), built before it.\n"
