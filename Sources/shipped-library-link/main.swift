@@ -3,10 +3,6 @@
 // file for habitctl recording that it was made after it.
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 let arguments = CommandLine.arguments
 guard arguments.count == 3 else {
     FileHandle.standardError.write(Data("usage: shipped-library-link BUILD_FOLDER GENERATED_SWIFT\n".utf8))
@@ -21,8 +17,8 @@ for library in ["libhabitcore.so", "libhabitcore_hub.so"] {
     // Every target that uses the plugin runs this command, and the build runs them at
     // once: the link is made under a name of this process's own and renamed over the
     // old one, which is atomic, so neither run sees a half-made link or fails on the
-    // other's.
-    let staged = link + ".\(getpid())"
+    // other's. (POSIX calls through Foundation: only HabitPlatform imports the C library.)
+    let staged = link + ".\(ProcessInfo.processInfo.processIdentifier)"
     unlink(staged)
     guard symlink(library, staged) == 0, rename(staged, link) == 0 else {
         let reason = String(cString: strerror(errno))
