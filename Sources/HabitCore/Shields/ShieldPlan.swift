@@ -825,33 +825,41 @@ extension ShieldPlan {
 
         func judge(_ day: Int32, _ ledger: ArraySlice<Entry>, _ timers: [Entry]) {
             let timers = timers.sorted { ($0.recordedAtMs, $0.id) < ($1.recordedAtMs, $1.id) }
-            // After each arrival: how many of the ledger's entries and of the timers' amounts are there, and when.
-            var arrivals: [(ledger: Int, timers: Int, atMs: Int64)] = []
-            arrivals.reserveCapacity(ledger.count + timers.count)
-            var l = ledger.startIndex, t = 0
-            while l < ledger.endIndex || t < timers.count {
-                if t == timers.count || (l < ledger.endIndex && ledger[l].recordedAtMs <= timers[t].recordedAtMs) {
-                    arrivals.append((l + 1 - ledger.startIndex, t, ledger[l].recordedAtMs))
-                    l += 1
-                } else {
-                    arrivals.append((l - ledger.startIndex, t + 1, timers[t].recordedAtMs))
-                    t += 1
+            // With timers' amounts, the arrivals merged by instant (ledger entries first on
+            // a tie): how many of each are there after each one, and when. Without (most
+            // days), arrival i is the ledger's entry i, and no list is made.
+            var merged: [(ledger: Int, timers: Int, atMs: Int64)] = []
+            if !timers.isEmpty {
+                merged.reserveCapacity(ledger.count + timers.count)
+                var l = ledger.startIndex, t = 0
+                while l < ledger.endIndex || t < timers.count {
+                    if t == timers.count || (l < ledger.endIndex && ledger[l].recordedAtMs <= timers[t].recordedAtMs) {
+                        merged.append((l + 1 - ledger.startIndex, t, ledger[l].recordedAtMs))
+                        l += 1
+                    } else {
+                        merged.append((l - ledger.startIndex, t + 1, timers[t].recordedAtMs))
+                        t += 1
+                    }
                 }
             }
+            func arrival(_ index: Int) -> (ledger: Int, timers: Int, atMs: Int64) {
+                timers.isEmpty ? (index + 1, 0, ledger[ledger.startIndex + index].recordedAtMs) : merged[index]
+            }
             let spec = versions.spec(habit, on: day)
-            func state(after arrival: Int) -> DayState {
-                let (entries, amounts, _) = arrivals[arrival]
+            func state(after index: Int) -> DayState {
+                let (entries, amounts, _) = arrival(index)
                 let present = amounts == 0 ? ledger.prefix(entries) : (Array(ledger.prefix(entries)) + timers.prefix(amounts))[...]
                 return DayFold.fold(present, day: day, habit: spec, cancelled: DayFold.cancelledIds(in: present))
             }
-            guard let last = arrivals.indices.last else { return }
+            let last = ledger.count + timers.count - 1
+            guard last >= 0 else { return }
             let final = state(after: last)
             if final.skipped { days.skipped.insert(day) }
             guard final.done else { return }
             // Back from the end while the day was already done: the arrival that made it done for good.
             var from = last
             while from > 0 && state(after: from - 1).done { from -= 1 }
-            days.doneAtMs[day] = arrivals[from].atMs
+            days.doneAtMs[day] = arrival(from).atMs
         }
 
         var first = counted.startIndex
