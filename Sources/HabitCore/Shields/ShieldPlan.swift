@@ -824,7 +824,7 @@ extension ShieldPlan {
         var timers = Dictionary(grouping: habit.proofRequired || proofVaries ? timerAmounts.filter(counts) : timerAmounts, by: \.day)
 
         func judge(_ day: Int32, _ ledger: ArraySlice<Entry>, _ timers: [Entry]) {
-            let timers = timers.sorted { ($0.recordedAtMs, $0.id) < ($1.recordedAtMs, $1.id) }
+            let timers = timers.count < 2 ? timers : timers.sorted { ($0.recordedAtMs, $0.id) < ($1.recordedAtMs, $1.id) }
             // With timers' amounts, the arrivals merged by instant (ledger entries first on
             // a tie): how many of each are there after each one, and when. Without (most
             // days), arrival i is the ledger's entry i, and no list is made.
@@ -867,7 +867,8 @@ extension ShieldPlan {
             let day = counted[first].day
             var last = first
             while last + 1 < counted.endIndex && counted[last + 1].day == day { last += 1 }
-            judge(day, counted[first...last], timers.removeValue(forKey: day) ?? [])
+            // (Most habits have no timers: no lookup then.)
+            judge(day, counted[first...last], timers.isEmpty ? [] : timers.removeValue(forKey: day) ?? [])
             first = last + 1
         }
         for (day, amounts) in timers { judge(day, [], amounts) }
