@@ -847,8 +847,9 @@ extension ShieldPlan {
             }
             let spec = versions.spec(habit, on: day)
             func state(after index: Int) -> DayState {
-                let (entries, amounts, _) = arrival(index)
-                let present = amounts == 0 ? ledger.prefix(entries) : (Array(ledger.prefix(entries)) + timers.prefix(amounts))[...]
+                let (entryCount, amountCount, _) = arrival(index)
+                let present =
+                    amountCount == 0 ? ledger.prefix(entryCount) : (Array(ledger.prefix(entryCount)) + timers.prefix(amountCount))[...]
                 return DayFold.fold(present, day: day, habit: spec, cancelled: DayFold.cancelledIds(in: present))
             }
             let last = ledger.count + timers.count - 1
