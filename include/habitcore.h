@@ -1353,8 +1353,19 @@ int32_t hc_quit_status_get(hc_quit_status *out, hc_store *store, int64_t habit_i
  *    the instant its own running time reaches the habit's target in force on its day
  *    (seconds); the day's other entries do not move that instant, so every replica
  *    computes the same one, and no event is written for it.
- *  - Shields: a running timer lifts no shield; its time counts once it is stopped or
- *    has completed itself, as any amount does.
+ *  - Shields: a timer's time counts from its end on, as an entry's counts from when it
+ *    was recorded: the instant it was stopped, or the instant an auto-complete timer
+ *    reaches its target. That completion is known ahead, so a running auto-complete
+ *    timer is in the shield plan: when its time makes the day done, hc_shield_state
+ *    before it gives that instant as next_change_ms (HC_SHIELD_CAUSE_COMPLETION, as
+ *    any completion) and hc_shield_transitions lists the lift there, on the whole
+ *    minute at or after it (lifts round up: a completion at 10:10:20 lifts at 10:11).
+ *    A running timer without auto-complete, or a paused one, lifts nothing until it
+ *    stops. A pause, resume, stop or discard moves the shield revision, so a plan
+ *    made before it is stale, not wrong. A state or transition at an instant counts
+ *    the timers ended by that instant, not by now: asked for an instant before a stop
+ *    already written, the timer has not lifted the shield; asked for one after a stop
+ *    dated later than now, it has.
  *  - Awards: HC_METRIC_FOCUSED_SECONDS counts stopped timers' seconds (a habit's, any
  *    habit's or all habits' summed, by scope).
  *  - A habit archived on or before the start's day takes no new timer (HC_E_INVALID).
@@ -2341,12 +2352,13 @@ int32_t hc_reminder_snooze(hc_store *store, int64_t rule_id, int32_t day, int64_
  *  - State is level-triggered: every wake-up (an extension callback, the app in
  *    the foreground, a widget reload) asks hc_shield_state for now and applies it
  *    idempotently. next_change is the next time-driven change assuming no new
- *    records; `earlier` says which events could end the state sooner.
+ *    records (a running auto-complete timer's completion is one: see "Timers");
+ *    `earlier` says which events could end the state sooner.
  *  - Rules take effect from a day on (as credit rules do); before, a rule's
  *    reason is HC_SHIELD_NOT_IN_EFFECT.
  *  - The revision changes with every write that can change a shield (entries,
- *    proofs, sessions, vacations, settings, rules, emergency unlocks, zones), from
- *    any process: a plan registered with an older revision is stale.
+ *    timer events, proofs, sessions, vacations, settings, rules, emergency unlocks,
+ *    zones), from any process: a plan registered with an older revision is stale.
  */
 
 #define HC_SHIELD_LIFT_ALL 1 /* every habit done */

@@ -233,12 +233,14 @@ extension Engine {
         for id in ids.sorted() {
             // A habit a rule names that this store does not hold lifts nothing.
             guard let habit = try store.habitFoldSpec(id: id) else { continue }
+            // Timers folded as they will end, not at now: each amount carries its end (a
+            // stop, or an auto-complete still to come), and the plan counts it from there
+            // on, for whatever instant is asked.
+            let timers = try timerAmounts(
+                habitId: id, spec: habit.spec, versions: habit.versions, from: firstDay, to: lastDay, atMs: TimerRules.foreseeing)
             habits[id] = ShieldPlan.habitDays(
-                try withTimers(
-                    try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), habitId: id, spec: habit.spec, versions: habit.versions,
-                    from: firstDay, to: lastDay), habit: habit.spec,
-                versions: habit.versions,
-                vacations: Vacation.ranges(vacations, habitId: id))
+                try store.entriesByDay(habitId: id, from: firstDay, to: lastDay), timerAmounts: timers.amounts, habit: habit.spec,
+                versions: habit.versions, vacations: Vacation.ranges(vacations, habitId: id))
         }
         var sessions: [ShieldPlan.Session] = []
         if rules.contains(where: { $0.versions.contains { $0.settings?.sessionLifts == true } }) {

@@ -92,15 +92,16 @@ extension Engine {
         try timerAmounts(habitId: habit.id, spec: habit.spec, versions: habit.versions, from: from, to: to)
     }
 
-    /// The amounts a habit's timers on days in [from, to] add (TimerRules.amountEntries),
-    /// and the first instant one of them still open can change by time alone.
-    func timerAmounts(habitId: Int64, spec: HabitSpec, versions: [SettingsVersion], from: Int32, to: Int32) throws(HabitError) -> (
-        amounts: [Entry], expiresAtMs: Int64?
-    ) {
+    /// The amounts a habit's timers on days in [from, to] add, folded at an instant (nil:
+    /// now; TimerRules.foreseeing: as they will end) (TimerRules.amountEntries), and the
+    /// first instant one of them still open can change by time alone.
+    func timerAmounts(habitId: Int64, spec: HabitSpec, versions: [SettingsVersion], from: Int32, to: Int32, atMs: Int64? = nil) throws(HabitError)
+        -> (amounts: [Entry], expiresAtMs: Int64?)
+    {
         guard spec.kind == .duration else { return ([], nil) }
         let records = try store.timers(habitId: habitId, from: from, to: to)
         guard !records.isEmpty else { return ([], nil) }
-        let nowMs = now()
+        let nowMs = atMs ?? now()
         var expires: Int64?
         let statuses = records.map { record in
             let target = TimerRules.targetMs(spec, versions: versions, day: record.start.day)

@@ -400,6 +400,12 @@ final class ShieldTests: XCTestCase {
             if random.bool() { let d = base + Int32(random.int(0...20)); days.vacations.append(d...(d + Int32(random.int(0...3)))) }
             habits[habit] = days
         }
+        // Half the time habit 2 is a duration habit with timers, its days read as shields read them.
+        if random.bool() {
+            let history = randomTimedHistory(&random, habitId: 2, days: base...(base + 20))
+            habits[2] = ShieldPlan.habitDays(
+                history.entries, timerAmounts: history.amounts(TimerRules.foreseeing), habit: history.habit, vacations: habits[2]?.vacations ?? [])
+        }
         var sessions: [ShieldPlan.Session] = []
         for _ in 0..<random.int(0...8) { let s = instant(); sessions.append(.init(startMs: s, endMs: s + Int64(random.int(1...180)) * 60_000)) }
         var emergencies: [EmergencyUnlock] = []
@@ -413,6 +419,85 @@ final class ShieldTests: XCTestCase {
             rules: rules, habits: habits, sessions: sessions, emergencies: emergencies,
             zones: ShieldPlan.ZoneHistory(initial: zones[random.int(0...(zones.count - 1))], changes: changes),
             dayStartMinutes: random.bool() ? 0 : Int32(random.int(0...23) * 60))
+    }
+
+    /// A duration habit with random entries, appended at rising instants (as a store's
+    /// own writes are), and random timers on days in `days`; `amounts(at)` is what its
+    /// timers add folded at an instant (TimerRules.foreseeing: as they will end).
+    struct TimedHistory {
+        var habit: HabitSpec
+        var entries: [Entry]
+        var timers: [(start: TimerStart, events: [TimerEvent])]
+
+        func amounts(_ atMs: Int64) -> [Entry] {
+            TimerRules.amountEntries(
+                timers.map {
+                    TimerRules.fold($0.start, events: $0.events, targetMs: TimerRules.targetMs(habit, versions: [], day: $0.start.day), nowMs: atMs)
+                })
+        }
+    }
+
+    static func randomTimedHistory(_ random: inout SplitMix, habitId: Int64, days: ClosedRange<Int32>) -> TimedHistory {
+        let habit = HabitSpec(
+            name: "", kind: .duration, target: Double(random.int(10...60) * 60), direction: random.chance(0.8) ? .atLeast : .atMost,
+            group: nil, unit: nil, routine: .anytime, proofRequired: false, startDay: 0, schedule: .daily)
+        func day() -> Int32 { days.lowerBound + Int32(random.below(days.count)) }
+        func instant(_ day: Int32) -> Int64 { Int64(day) * 86_400_000 + Int64(random.int(0...(20 * 3_600_000))) }
+        var entries: [Entry] = []
+        for (index, at) in (0..<random.int(0...(3 * days.count))).map({ _ in instant(day()) }).sorted().enumerated() {
+            let kind = [EntryKind.amount, .amount, .amount, .total, .skip, .undo][random.below(6)]
+            // An undo is of its entry's day, as the ledger appends it.
+            let target = kind == .undo && !entries.isEmpty ? entries[random.below(entries.count)] : nil
+            entries.append(
+                Entry(
+                    id: Int64(index + 1), habitId: habitId, day: target?.day ?? day(), kind: target == nil && kind == .undo ? .amount : kind,
+                    value: Double(random.int(0...20) * 60), recordedAtMs: at, source: .manual, undoes: target?.id, note: nil))
+        }
+        var timers: [(start: TimerStart, events: [TimerEvent])] = []
+        for id in 0..<random.int(0...(2 * days.count)) {
+            let timerDay = day()
+            var at = instant(timerDay)
+            let start = TimerStart(id: Int64(id + 1), habitId: habitId, day: timerDay, atMs: at, autoComplete: random.bool())
+            var events: [TimerEvent] = []
+            for _ in 0..<random.int(0...4) {
+                at += Int64(random.int(1...40)) * 60_000 + Int64(random.int(0...59_999))
+                events.append(TimerEvent(action: [TimerAction.pause, .resume, .pause, .resume, .stop, .discard][random.below(6)], atMs: at))
+            }
+            timers.append((start, events))
+        }
+        return TimedHistory(habit: habit, entries: entries, timers: timers)
+    }
+
+    /// A duration habit's days with its timers' amounts (folded once, as they will end)
+    /// against the plain reading at each instant one of the day's entries or amounts
+    /// arrives: the entries recorded by then and each timer as TimerRules.fold folds it
+    /// then. A day is done from the arrival after which it stayed done, so a timer that
+    /// stops, or completes itself, later than the day's other entries lifts at its end.
+    func testHabitDaysCountEachTimerFromItsEnd() {
+        var random = SplitMix(seed: 2428)
+        let days: ClosedRange<Int32> = 20_000...20_002
+        var doneByATimer = 0
+        for round in 0..<300 {
+            let history = Self.randomTimedHistory(&random, habitId: 1, days: days)
+            let foreseen = history.amounts(TimerRules.foreseeing)
+            var expected = ShieldPlan.HabitDays()
+            for day in days {
+                let arrivals = Set((history.entries + foreseen).filter { $0.day == day }.map(\.recordedAtMs)).sorted()
+                let states = arrivals.map { t in
+                    let present = history.entries.filter { $0.recordedAtMs <= t } + history.amounts(t)
+                    return DayFold.fold(present, day: day, habit: history.habit, cancelled: DayFold.cancelledIds(in: present))
+                }
+                if states.last?.skipped == true { expected.skipped.insert(day) }
+                guard states.last?.done == true else { continue }
+                let from = states.lastIndex { !$0.done }.map { $0 + 1 } ?? 0
+                expected.doneAtMs[day] = arrivals[from]
+                if foreseen.contains(where: { $0.day == day && $0.recordedAtMs == arrivals[from] }) { doneByATimer += 1 }
+            }
+            let days = ShieldPlan.habitDays(history.entries, timerAmounts: foreseen, habit: history.habit, vacations: [])
+            XCTAssertEqual(days.doneAtMs, expected.doneAtMs, "round \(round): \(history.entries) \(history.timers)")
+            XCTAssertEqual(days.skipped, expected.skipped, "round \(round)")
+        }
+        XCTAssertGreaterThan(doneByATimer, 50, "the rounds hold days a timer's end made done")
     }
 
     func testStatesTransitionsAndSplitsAgree() throws {

@@ -131,4 +131,29 @@ final class TimerTests: XCTestCase {
             }
         }
     }
+
+    /// Folded once at TimerRules.foreseeing, a timer's amount entry (its end as its
+    /// instant) is counted at an instant exactly when the fold at that instant counts it:
+    /// what lets the shield plan fold timers once and answer for any instant.
+    func testTheForeseenFoldCountsAtEachInstantWhatThatInstantsFoldCounts() {
+        var random = SplitMix(seed: 0x7133_E3)
+        var ended = 0
+        for round in 0..<400 {
+            var events: [TimerEvent] = []
+            for _ in 0..<random.int(0...8) {
+                let action = [TimerAction.pause, .resume, .pause, .resume, .stop, .discard][random.below(6)]
+                events.append(TimerEvent(action: action, atMs: Int64(random.int(900...40_000))))
+            }
+            let target: Int64? = random.bool() ? Int64(random.int(1_000...30_000)) : nil
+            let foreseen = TimerRules.amountEntries([fold(events, auto: target, now: TimerRules.foreseeing)])
+            ended += foreseen.count
+            for _ in 0..<30 {
+                let now = Int64(random.int(900...45_000))
+                XCTAssertEqual(
+                    TimerRules.amountEntries([fold(events, auto: target, now: now)]), foreseen.filter { $0.recordedAtMs <= now },
+                    "round \(round): \(events) target \(String(describing: target)) at \(now)")
+            }
+        }
+        XCTAssertGreaterThan(ended, 100, "the rounds hold timers that end")
+    }
 }

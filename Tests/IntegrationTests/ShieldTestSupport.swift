@@ -12,6 +12,7 @@ extension OpenStoreTestCase {
         var sinceMs: Int64
         var untilMs: Int64
         var next: Int64
+        var nextCause: Int32
         var earlier: UInt32
         var emergencyLeft: Int32
         var outstanding: [Int64]
@@ -71,9 +72,20 @@ extension OpenStoreTestCase {
                 let outstanding = withUnsafeBytes(of: &copy.outstanding) { Array($0.bindMemory(to: Int64.self).prefix(Int(s.outstanding_count))) }
                 return Status(
                     shielded: s.shielded == 1, reason: s.reason, sinceMs: s.since_ms, untilMs: s.until_ms, next: s.next_change_ms,
-                    earlier: s.earlier, emergencyLeft: s.emergency_left, outstanding: outstanding)
+                    nextCause: s.next_cause, earlier: s.earlier, emergencyLeft: s.emergency_left, outstanding: outstanding)
             }
         )
+    }
+
+    /// Every transition in [from, to) (hc_shield_transitions), with the revision.
+    func transitions(from: Int64, to: Int64, store: OpaquePointer? = nil, file: StaticString = #filePath, line: UInt = #line) -> (
+        revision: Int64, [hc_shield_transition]
+    ) {
+        var count: Int64 = 0, revision: Int64 = 0
+        ok(hc_shield_transitions(nil, 0, &count, nil, store ?? self.store, from, to), file: file, line: line)
+        var buffer = [hc_shield_transition](repeating: hc_shield_transition(), count: Int(count))
+        ok(hc_shield_transitions(&buffer, count, &count, &revision, store ?? self.store, from, to), file: file, line: line)
+        return (revision, Array(buffer.prefix(Int(count))))
     }
 
     func revision(_ store: OpaquePointer? = nil) -> Int64 {

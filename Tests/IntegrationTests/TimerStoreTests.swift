@@ -1,5 +1,6 @@
 import CHabitCore
 import Foundation
+import HabitCore
 import XCTest
 
 /// Timers through the C functions on real store files: events appended, folded by
@@ -216,6 +217,159 @@ final class TimerStoreTests: OpenStoreTestCase {
         let lifted = states(at: dayMs + 75 * minute).1.first
         XCTAssertEqual(lifted?.reason, HC_SHIELD_COMPLETED)
         XCTAssertEqual(lifted?.sinceMs, dayMs + 70 * minute)
+    }
+
+    /// A running auto-complete timer completes at an instant known in advance, so the
+    /// shield plan holds its lift: hc_shield_state gives it as the next change and
+    /// hc_shield_transitions lists it, on the whole minute at or after it (instants that
+    /// lift round up: 10:10:20 lifts at 10:11), caused by a completion. A pause written
+    /// before it moves the revision and takes the lift out of the plan. Tomorrow (the
+    /// store in UTC), so the timer still runs whatever the clock says.
+    func testARunningAutoCompleteTimersCompletionIsInTheShieldPlan() {
+        let habit = createHabit(store, "Practice", kind: HC_KIND_DURATION, target: 600, start: date(today - 10))
+        let rule = addRule([habit], start: 6 * 60, end: 22 * 60, fromDay: today - 5)
+        let dayMs = Int64(today + 1) * 86_400_000
+        let started = dayMs + 10 * 60 * minute + 20_000  // 10:00:20
+        let completes = started + 10 * minute  // 10:10:20
+        let lift = dayMs + 10 * 60 * minute + 11 * minute  // 10:11:00
+        let timer = start(habit, at: started, flags: HC_TIMER_AUTO_COMPLETE)
+        XCTAssertEqual(status(timer, at: completes).ended_at_ms, completes)
+        XCTAssertEqual(status(timer, at: 0).state, HC_TIMER_RUNNING, "the timer runs now: the plan must foresee it")
+
+        let atStart = states(at: started).1[0]
+        XCTAssertEqual(atStart.reason, HC_SHIELD_WINDOW_OPEN)
+        XCTAssertEqual(atStart.next, lift, "the plan missed the timer's completion")
+        XCTAssertEqual(atStart.nextCause, HC_SHIELD_CAUSE_COMPLETION)
+        let plan = transitions(from: dayMs, to: dayMs + 86_400_000).1.filter { $0.rule_id == rule }
+        XCTAssertEqual(plan.map(\.at_ms), [dayMs + 6 * 60 * minute, lift])
+        XCTAssertEqual(plan.map(\.shielded), [1, 0])
+        XCTAssertEqual(plan.last?.cause, HC_SHIELD_CAUSE_COMPLETION)
+        XCTAssertEqual(plan.last?.to_reason, HC_SHIELD_COMPLETED)
+        for asked in [completes - 1, completes, lift - 1] {
+            XCTAssertEqual(states(at: asked).1[0].reason, HC_SHIELD_WINDOW_OPEN, "lifted before the whole minute after the completion: \(asked - dayMs)")
+        }
+        for asked in [lift, lift + 60 * minute] {
+            let lifted = states(at: asked).1[0]
+            XCTAssertEqual(lifted.reason, HC_SHIELD_COMPLETED, "not lifted after the completion: \(asked - dayMs)")
+            XCTAssertEqual(lifted.sinceMs, lift)
+        }
+
+        let before = revision()
+        ok(act(timer, HC_TIMER_ACTION_PAUSE, at: started + 5 * minute))
+        XCTAssertNotEqual(revision(), before, "a timer's pause left the shield revision")
+        let paused = states(at: started).1[0]
+        XCTAssertEqual(paused.next, dayMs + 22 * 60 * minute, "a paused timer still lifts in the plan")
+        XCTAssertEqual(paused.nextCause, HC_SHIELD_CAUSE_CUTOFF)
+        let replanned = transitions(from: dayMs, to: dayMs + 86_400_000).1.filter { $0.rule_id == rule }
+        XCTAssertEqual(replanned.map(\.cause), [HC_SHIELD_CAUSE_WINDOW_START, HC_SHIELD_CAUSE_CUTOFF])
+        XCTAssertEqual(states(at: lift).1[0].reason, HC_SHIELD_WINDOW_OPEN)
+    }
+
+    /// The shield at an instant counts a timer from its stop on, whenever the stop was
+    /// written: asked for an instant before it, the timer has lifted nothing (though the
+    /// day's other entry came earlier), and asked after a stop dated later than now, it has.
+    func testAShieldAskedBeforeATimersStopIsNotLiftedByIt() {
+        let habit = createHabit(store, "Study", kind: HC_KIND_DURATION, target: 1800, start: date(today - 10))
+        addRule([habit], start: 6 * 60, end: 22 * 60, fromDay: today - 5)
+        // Yesterday: 20 minutes entered at 08:00, then a 10-minute timer stopped at 09:10.
+        let yesterday = Int64(today - 1) * 86_400_000
+        ok(append(store, habit, HC_ENTRY_AMOUNT, value: 1200, on: date(today - 1), atMs: yesterday + 8 * 60 * minute).0)
+        ok(act(start(habit, at: yesterday + 9 * 60 * minute), HC_TIMER_ACTION_STOP, at: yesterday + 9 * 60 * minute + 10 * minute))
+        XCTAssertEqual(states(at: yesterday + 8 * 60 * minute + 30 * minute).1[0].reason, HC_SHIELD_WINDOW_OPEN, "lifted before the stop")
+        XCTAssertEqual(states(at: yesterday + 9 * 60 * minute + 10 * minute).1[0].sinceMs, yesterday + 9 * 60 * minute + 10 * minute)
+        // Tomorrow: a 40-minute timer whose stop is written now.
+        let tomorrow = Int64(today + 1) * 86_400_000
+        let timer = start(habit, at: tomorrow + 10 * 60 * minute)
+        ok(act(timer, HC_TIMER_ACTION_STOP, at: tomorrow + 10 * 60 * minute + 40 * minute))
+        XCTAssertEqual(states(at: tomorrow + 10 * 60 * minute + 20 * minute).1[0].reason, HC_SHIELD_WINDOW_OPEN, "lifted before the stop")
+        let after = states(at: tomorrow + 10 * 60 * minute + 40 * minute).1[0]
+        XCTAssertEqual(after.reason, HC_SHIELD_COMPLETED, "a stop dated after now lifted nothing after it")
+        XCTAssertEqual(after.sinceMs, tomorrow + 10 * 60 * minute + 40 * minute)
+    }
+
+    /// Seeded: timers (auto-complete or not, paused, resumed, stopped, discarded, dated
+    /// before and after now) and entries on two duration habits, each lifting a 06:00-22:00
+    /// rule. At every instant asked inside a window, shielded is "the day not done at
+    /// the start of that minute", the day's total read the plain way: its entries recorded
+    /// by then plus each timer's seconds as hc_timer_status_get folds it then. The
+    /// transitions of a range are those of its two halves, the states are what they
+    /// imply, and the next change is the first transition after.
+    func testTheShieldReadsTimersAsFoldedAtTheInstantAsked() throws {
+        var random = SplitMix(seed: 0x7153_1E1D)
+        var doneByTimers = 0
+        for round in 0..<6 {
+            let s = try open("round\(round).db")
+            defer { hc_store_close(s) }
+            var habits: [(id: Int64, target: Int64, rule: Int64)] = []
+            for index in 0..<2 {
+                let target = Int64(random.int(10...40) * 60)
+                let id = createHabit(s, "Focus \(index)", kind: HC_KIND_DURATION, target: Double(target), start: date(today - 10))
+                habits.append((id, target, addRule([id], start: 6 * 60, end: 22 * 60, name: "r\(index)", store: s, fromDay: today - 5)))
+            }
+            var entries: [(habit: Int64, day: Int32, atMs: Int64, seconds: Int64)] = []
+            var timers: [(habit: Int64, day: Int32, id: Int64)] = []
+            for day in (today - 2)...(today + 2) {
+                let dayMs = Int64(day) * 86_400_000
+                for habit in habits {
+                    if day < today, random.bool() {
+                        let at = dayMs + Int64(random.int(5 * 60...21 * 60)) * minute + Int64(random.int(0...59_999))
+                        let seconds = Int64(random.int(1...15) * 60)
+                        ok(append(s, habit.id, HC_ENTRY_AMOUNT, value: Double(seconds), on: date(day), atMs: at).0)
+                        entries.append((habit.id, day, at, seconds))
+                    }
+                    for _ in 0..<random.int(0...2) {
+                        var at = dayMs + Int64(random.int(5 * 60...21 * 60)) * minute + Int64(random.int(0...59_999))
+                        let id = start(habit.id, at: at, flags: random.bool() ? HC_TIMER_AUTO_COMPLETE : 0, store: s)
+                        timers.append((habit.id, day, id))
+                        var running = true
+                        for _ in 0..<random.int(0...4) {
+                            at += Int64(random.int(1...30)) * minute + Int64(random.int(0...59_999))
+                            let action =
+                                random.chance(0.2)
+                                ? (random.chance(0.8) ? HC_TIMER_ACTION_STOP : HC_TIMER_ACTION_DISCARD)
+                                : (running ? HC_TIMER_ACTION_PAUSE : HC_TIMER_ACTION_RESUME)
+                            let status = act(id, action, at: at, store: s)
+                            // An auto-complete timer may have completed itself by then.
+                            XCTAssertTrue(status == HC_OK || status == HC_E_CONFLICT, "round \(round): \(status)")
+                            if status != HC_OK || action == HC_TIMER_ACTION_STOP || action == HC_TIMER_ACTION_DISCARD { break }
+                            running.toggle()
+                        }
+                    }
+                }
+            }
+            func done(_ habit: (id: Int64, target: Int64, rule: Int64), day: Int32, at ms: Int64) -> Bool {
+                let entered = entries.filter { $0.habit == habit.id && $0.day == day && $0.atMs <= ms }.map(\.seconds).reduce(0, +)
+                var total = entered
+                for timer in timers where timer.habit == habit.id && timer.day == day { total += status(timer.id, at: ms, store: s).seconds }
+                if total >= habit.target && entered < habit.target { doneByTimers += 1 }
+                return total >= habit.target
+            }
+            let a = Int64(today - 2) * 86_400_000, c = Int64(today + 3) * 86_400_000
+            let b = a + Int64(random.int(0...(5 * 1440))) * minute + Int64(random.int(0...59_999))
+            let all = transitions(from: a, to: c, store: s).1
+            let halves = transitions(from: a, to: b, store: s).1 + transitions(from: b, to: c, store: s).1
+            func key(_ t: hc_shield_transition) -> [Int64] {
+                [t.at_ms, t.rule_id, Int64(t.shielded), Int64(t.cause), Int64(t.from_reason), Int64(t.to_reason)]
+            }
+            XCTAssertEqual(all.map(key), halves.map(key), "round \(round): split at \(b)")
+            let initial = states(at: a, store: s).1
+            for _ in 0..<60 {
+                let day = today - 2 + Int32(random.int(0...4))
+                let t = Int64(day) * 86_400_000 + Int64(random.int(6 * 60...(22 * 60 - 1))) * minute + Int64(random.int(0...59_999))
+                let asked = states(at: t, store: s).1
+                for (index, habit) in habits.enumerated() {
+                    let minuteStart = t - t % minute
+                    XCTAssertEqual(asked[index].shielded, !done(habit, day: day, at: minuteStart), "round \(round) habit \(index) at \(t - a)")
+                    let mine = all.filter { $0.rule_id == habit.rule }
+                    XCTAssertEqual(asked[index].shielded, mine.last { $0.at_ms <= t }.map { $0.shielded == 1 } ?? initial[index].shielded)
+                    if let next = mine.first(where: { $0.at_ms > t }) {
+                        XCTAssertEqual(asked[index].next, next.at_ms, "round \(round) habit \(index): the next change after \(t - a)")
+                        XCTAssertEqual(asked[index].nextCause, next.cause)
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(doneByTimers, 40, "the instants asked hold days that timers made done")
     }
 
     func testFocusedSecondsAwardSumsStoppedTimers() {

@@ -796,42 +796,83 @@ package enum ShieldPlan {
 }
 
 extension ShieldPlan {
-    /// A habit's days as shields read them, from its entries: when each day became
-    /// done and stayed done (an undo can take a completion back), and which days
-    /// were skipped. A habit that requires proof on a day counts only entries an
-    /// accepted proof appended. Each day is judged by the version in force on it.
+    /// A habit's days as shields read them, from its entries and its timers' amounts:
+    /// when each day became done and stayed done (an undo can take a completion back),
+    /// and which days were skipped. A habit that requires proof on a day counts only
+    /// entries an accepted proof appended. Each day is judged by the version in force on it.
+    ///
+    /// A day's ledger entries arrive in append order; a timer's amount (TimerRules.amountEntries,
+    /// folded for every instant at once: its recordedAtMs is its end, by an event or by its
+    /// target) arrives at that instant among them. The day is done from the arrival after
+    /// which it stayed done, so a timer stopped, or completing itself, after the instant
+    /// asked lifts nothing yet, and lifts from its end on.
     package static func habitDays(
-        _ entries: [Entry], habit: HabitSpec, versions: [SettingsVersion] = [],
+        _ entries: [Entry], timerAmounts: [Entry] = [], habit: HabitSpec, versions: [SettingsVersion] = [],
         vacations: [ClosedRange<Int32>]
     ) -> HabitDays {
         var days = HabitDays(vacations: vacations)
         let proofVaries = versions.contains { $0.proofRequired != habit.proofRequired }
-        var counted =
-            habit.proofRequired || proofVaries
-            ? entries.filter { $0.source == .proof || $0.kind == .undo || !versions.spec(habit, on: $0.day).proofRequired } : entries
+        func counts(_ entry: Entry) -> Bool {
+            entry.source == .proof || entry.kind == .undo || !versions.spec(habit, on: entry.day).proofRequired
+        }
+        var counted = habit.proofRequired || proofVaries ? entries.filter(counts) : entries
         // Each day's entries in append order, days one after another: the store reads
         // them so (by day, then id), and anything else is sorted here.
         if !zip(counted, counted.dropFirst()).allSatisfy({ ($0.day, $0.id) < ($1.day, $1.id) }) {
             counted.sort { ($0.day, $0.id) < ($1.day, $1.id) }
         }
+        var timers = Dictionary(grouping: habit.proofRequired || proofVaries ? timerAmounts.filter(counts) : timerAmounts, by: \.day)
+
+        func judge(_ day: Int32, _ ledger: ArraySlice<Entry>, _ timers: [Entry]) {
+            let timers = timers.count < 2 ? timers : timers.sorted { ($0.recordedAtMs, $0.id) < ($1.recordedAtMs, $1.id) }
+            // With timers' amounts, the arrivals merged by instant (ledger entries first on
+            // a tie): how many of each are there after each one, and when. Without (most
+            // days), arrival i is the ledger's entry i, and no list is made.
+            var merged: [(ledger: Int, timers: Int, atMs: Int64)] = []
+            if !timers.isEmpty {
+                merged.reserveCapacity(ledger.count + timers.count)
+                var l = ledger.startIndex, t = 0
+                while l < ledger.endIndex || t < timers.count {
+                    if t == timers.count || (l < ledger.endIndex && ledger[l].recordedAtMs <= timers[t].recordedAtMs) {
+                        merged.append((l + 1 - ledger.startIndex, t, ledger[l].recordedAtMs))
+                        l += 1
+                    } else {
+                        merged.append((l - ledger.startIndex, t + 1, timers[t].recordedAtMs))
+                        t += 1
+                    }
+                }
+            }
+            func arrival(_ index: Int) -> (ledger: Int, timers: Int, atMs: Int64) {
+                timers.isEmpty ? (index + 1, 0, ledger[ledger.startIndex + index].recordedAtMs) : merged[index]
+            }
+            let spec = versions.spec(habit, on: day)
+            func state(after index: Int) -> DayState {
+                let (entryCount, amountCount, _) = arrival(index)
+                let present =
+                    amountCount == 0 ? ledger.prefix(entryCount) : (Array(ledger.prefix(entryCount)) + timers.prefix(amountCount))[...]
+                return DayFold.fold(present, day: day, habit: spec, cancelled: DayFold.cancelledIds(in: present))
+            }
+            let last = ledger.count + timers.count - 1
+            guard last >= 0 else { return }
+            let final = state(after: last)
+            if final.skipped { days.skipped.insert(day) }
+            guard final.done else { return }
+            // Back from the end while the day was already done: the arrival that made it done for good.
+            var from = last
+            while from > 0 && state(after: from - 1).done { from -= 1 }
+            days.doneAtMs[day] = arrival(from).atMs
+        }
+
         var first = counted.startIndex
         while first < counted.endIndex {
             let day = counted[first].day
             var last = first
             while last + 1 < counted.endIndex && counted[last + 1].day == day { last += 1 }
-            defer { first = last + 1 }
-            func state(through end: Int) -> DayState {
-                let prefix = counted[first...end]
-                return DayFold.fold(prefix, day: day, habit: versions.spec(habit, on: day), cancelled: DayFold.cancelledIds(in: prefix))
-            }
-            let final = state(through: last)
-            if final.skipped { days.skipped.insert(day) }
-            guard final.done else { continue }
-            // Back from the end while the day was already done: the entry that made it done for good.
-            var from = last
-            while from > first && state(through: from - 1).done { from -= 1 }
-            days.doneAtMs[day] = counted[from].recordedAtMs
+            // (Most habits have no timers: no lookup then.)
+            judge(day, counted[first...last], timers.isEmpty ? [] : timers.removeValue(forKey: day) ?? [])
+            first = last + 1
         }
+        for (day, amounts) in timers { judge(day, [], amounts) }
         return days
     }
 }

@@ -158,6 +158,13 @@ package enum TimerRules {
         return status(.paused, end: nil)
     }
 
+    /// The instant to fold at for every timer as its known events and its target will
+    /// end it. The fold is a scan by instant, so a timer folded here ends where the fold
+    /// at any later instant ends it: its amount entry (recordedAtMs: its end) is counted
+    /// by the fold at an instant t exactly when that end is at or before t. What reads
+    /// instants (the shield plan) folds once here and compares ends with the instant asked.
+    package static let foreseeing = Int64.max
+
     /// The instant a running auto-complete timer will end by itself, if nothing else
     /// happens (nil: it has ended, is paused, or does not complete itself).
     package static func completesAt(_ status: TimerStatus, targetMs: Int64?, nowMs: Int64) -> Int64? {
