@@ -163,7 +163,7 @@ extension Engine {
         return try store.snapshot { () throws(HabitError) in
             let steps = try store.stepTotals(accountId: account.id, from: day, to: day)
             let days = try CreditFold.days(
-                try store.creditEntries(accountId: account.id), rules: try rules(account.id), through: day,
+                try creditEntriesCounted(accountId: account.id), rules: try rules(account.id), through: day,
                 today: today, steps: steps)
             return days.last ?? CreditDay(day: day)
         }
@@ -174,7 +174,7 @@ extension Engine {
         let account = try creditAccount(accountId)
         let today = try today()
         return try store.snapshot { () throws(HabitError) in
-            try CreditFold.available(try store.creditEntries(accountId: account.id), rules: try rules(account.id), on: today, today: today)
+            try CreditFold.available(try creditEntriesCounted(accountId: account.id), rules: try rules(account.id), on: today, today: today)
         }
     }
 
@@ -256,12 +256,13 @@ extension Engine {
     }
 
     /// Runs a write on an account in one write transaction, after writing the
-    /// expiries the fold already applies.
+    /// completion credits time alone owes it and the expiries the fold already applies.
     private func writingCredits<T>(_ accountId: Int64, _ body: (CreditWrite) throws(HabitError) -> T) throws(HabitError) -> T {
         let account = try creditAccount(accountId)
         let today = try today()
         let at = now()
         return try store.atomically { () throws(HabitError) in
+            try settleSelfCompletedCredits(accountId: account.id)
             let (rules, available) = try writeExpiries(accountId: account.id, today: today, at: at)
             return try body(CreditWrite(account: account, today: today, at: at, rules: rules, available: available))
         }
@@ -322,13 +323,15 @@ extension Engine {
     }
 
     /// Completion credits follow the completion ledger. Called inside the write
-    /// that changed a habit's day (an append, a merge, a changed reward): the day's
-    /// completion credits are brought to what the day is owed now (CreditDerivation.
-    /// habitReward: its reward when done, else nothing). A day that became done earns
-    /// each rewarding account its minutes; one that stopped being done (an undo)
-    /// gives them back with an `adjust` entry, even when they were already spent (the
-    /// balance then shows the debt); a reward changed for the day is recounted. So
-    /// every replica that holds the same entries and rules holds the same credits.
+    /// that changed a habit's day (an append, a timer event, a merge, a changed reward):
+    /// the day's completion credits are brought to what the day is owed now
+    /// (CreditDerivation.habitReward: its reward when done, else nothing). A day that
+    /// became done earns each rewarding account its minutes; one that stopped being done
+    /// (an undo, an earlier stop that shortened a timer) gives them back with an `adjust`
+    /// entry, even when they were already spent (the balance then shows the debt); a
+    /// reward changed for the day is recounted. The day is judged by the one merged
+    /// history (foldEntries: its entries and its stopped timers' amounts), so every
+    /// replica that holds the same entries, timer events and rules holds the same credits.
     ///
     /// A day a settings change re-judges (SettingsVersion) is settled the same way, in
     /// the change's transaction: minutes earned on a day that is no longer done are
@@ -336,30 +339,97 @@ extension Engine {
     /// the day was re-judged.
     func settleHabitCredits(habit: Habit, day: Int32, causeEntryId: Int64?, why: CreditSettlement = .entry(nil)) throws(HabitError) {
         guard try earnsCredits(habit.id) else { return }
-        let entries = try store.entries(habitId: habit.id, from: day, to: day)
-        let done = DayFold.states(entries, from: day, to: day, habit: habit.spec, versions: habit.versions).first?.done ?? false
-        let cause = causeEntryId ?? entries.last?.id
         let at = now()
         let today = try today()
-        for accountId in try store.accountsRewarding(habitId: habit.id, day: day) {
-            let held = try store.habitCredit(accountId: accountId, habitId: habit.id, day: day)
-            let owed = try rules(accountId).habitMinutes(habitId: habit.id, on: day)
-            guard let (kind, minutes) = CreditDerivation.habitReward(owed: owed, done: done, held: held) else { continue }
-            let reason = why.reason(kind: kind, done: done, habit: habit.spec.name)
-            _ = try writeExpiries(accountId: accountId, today: today, at: at)
-            _ = try store.insertCreditEntry(
-                CreditEntry(
-                    id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
-                    reason: reason, cause: .habitEntry, causeId: cause, habitId: habit.id, steps: nil))
+        for owed in try owedHabitCredits(habit: habit, day: day, causeEntryId: causeEntryId, why: why, at: at) {
+            _ = try writeExpiries(accountId: owed.accountId, today: today, at: at)
+            _ = try store.insertCreditEntry(owed)
         }
     }
 
+    /// A write to a habit's day (an entry, an undo, a timer event) settles that day and,
+    /// as the habit's next write, the days its timers completed by time alone.
+    func settleHabitWrite(habit: Habit, day: Int32, causeEntryId: Int64?, why: CreditSettlement) throws(HabitError) {
+        guard try earnsCredits(habit.id) else { return }
+        try settleHabitCredits(habit: habit, day: day, causeEntryId: causeEntryId, why: why)
+        for completed in try selfCompletedDays(habit) where completed != day {
+            try settleHabitCredits(habit: habit, day: completed, causeEntryId: nil, why: .timer)
+        }
+    }
+
+    /// The entries that bring a habit day's completion credits to what the day is owed
+    /// now, one per rewarding account (only `account`, when given) whose credit differs.
+    private func owedHabitCredits(
+        habit: Habit, day: Int32, causeEntryId: Int64?, why: CreditSettlement, at: Int64, account: Int64? = nil
+    ) throws(HabitError) -> [CreditEntry] {
+        let ledger = try store.foldEntries(habitId: habit.id, from: day, to: day)
+        let entries = try withTimers(ledger, habitId: habit.id, spec: habit.spec, versions: habit.versions, from: day, to: day)
+        let done = DayFold.states(entries, from: day, to: day, habit: habit.spec, versions: habit.versions).first?.done ?? false
+        let cause = why.namesEntry ? causeEntryId ?? ledger.last?.id : nil
+        var owed: [CreditEntry] = []
+        for accountId in try store.accountsRewarding(habitId: habit.id, day: day) where account == nil || account == accountId {
+            let held = try store.habitCredit(accountId: accountId, habitId: habit.id, day: day)
+            let reward = try rules(accountId).habitMinutes(habitId: habit.id, on: day)
+            guard let (kind, minutes) = CreditDerivation.habitReward(owed: reward, done: done, held: held) else { continue }
+            owed.append(
+                CreditEntry(
+                    id: 0, accountId: accountId, kind: kind, minutes: minutes, day: day, atMs: at,
+                    reason: why.reason(kind: kind, done: done, habit: habit.spec.name), cause: .habitEntry, causeId: cause,
+                    habitId: habit.id, steps: nil))
+        }
+        return owed
+    }
+
+    /// The days of a habit an auto-complete timer completed by now: time alone changed
+    /// them, and no event records it, so no write settled them at that instant.
+    private func selfCompletedDays(_ habit: Habit) throws(HabitError) -> [Int32] {
+        let nowMs = now()
+        var days = Set<Int32>()
+        for record in try store.selfEndingTimers(habitId: habit.id) where fold(record, habit: habit, atMs: nowMs).completedByTarget {
+            days.insert(record.start.day)
+        }
+        return days.sorted()
+    }
+
+    /// The habits an account rewards (any day).
+    private func rewardedHabits(accountId: Int64) throws(HabitError) -> [Habit] {
+        var habits: [Habit] = []
+        for habitId in Set(try store.creditRules(accountId: accountId).filter { $0.kind == .habitMinutes }.compactMap(\.habitId)).sorted() {
+            if let habit = try store.habit(id: habitId) { habits.append(habit) }
+        }
+        return habits
+    }
+
+    /// Writes the completion credits time alone owes an account (the days its rewarded
+    /// habits' timers completed by themselves): what its next write does, once; the
+    /// balance counts them before (creditEntriesCounted).
+    func settleSelfCompletedCredits(accountId: Int64) throws(HabitError) {
+        for habit in try rewardedHabits(accountId: accountId) {
+            for day in try selfCompletedDays(habit) { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
+        }
+    }
+
+    /// An account's entries as every balance folds them: the written ones, then the
+    /// completion credits time alone owes and no write has recorded yet (as expiries
+    /// are counted before they are written). Every replica holding the same events
+    /// counts the same, written or not.
+    func creditEntriesCounted(accountId: Int64) throws(HabitError) -> [CreditEntry] {
+        let at = now()
+        var entries = try store.creditEntries(accountId: accountId)
+        for habit in try rewardedHabits(accountId: accountId) {
+            for day in try selfCompletedDays(habit) {
+                entries += try owedHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer, at: at, account: accountId)
+            }
+        }
+        return entries
+    }
+
     /// After a reward or the settings of a habit changed from a day on: its days from
-    /// then are re-settled (only days with entries can hold completion credits).
+    /// then are re-settled (only days with entries or timers can hold completion credits).
     func settleHabitCredits(habitId: Int64, from day: Int32, why: CreditSettlement = .rewardChanged) throws(HabitError) {
         guard let habit = try store.habit(id: habitId) else { return }
-        for entryDay in try store.entryDays(habitId: habitId, from: day) {
-            try settleHabitCredits(habit: habit, day: entryDay, causeEntryId: nil, why: why)
+        for recordedDay in try store.recordedDays(habitId: habitId, from: day) {
+            try settleHabitCredits(habit: habit, day: recordedDay, causeEntryId: nil, why: why)
         }
     }
 }
@@ -372,6 +442,14 @@ enum CreditSettlement {
     case rewardChanged
     /// The habit's judging settings changed from a day on.
     case rejudged(from: Int32)
+    /// A timer's event, or its completion by its target (which names no entry).
+    case timer
+
+    /// Whether the credit entry names the day's entry that caused it.
+    var namesEntry: Bool {
+        if case .timer = self { return false }
+        return true
+    }
 
     func reason(kind: CreditKind, done: Bool, habit name: String) -> String {
         switch self {
@@ -383,6 +461,9 @@ enum CreditSettlement {
             if kind == .earn { return "completed '\(name)'" }
             if done { return "reward for '\(name)' recounted" }
             return entryKind == .undo ? "completion of '\(name)' undone" : "'\(name)' no longer done after a new entry"
+        case .timer:
+            if kind == .earn { return "completed '\(name)'" }
+            return done ? "reward for '\(name)' recounted" : "'\(name)' no longer done after a timer's stop"
         case .rewardChanged:
             if kind == .earn { return "completed '\(name)'" }
             return done ? "reward for '\(name)' recounted" : "'\(name)' not done"

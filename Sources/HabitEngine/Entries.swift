@@ -71,7 +71,7 @@ extension Engine {
         if try earnsCredits(habit.id) {
             id = try store.atomically { () throws(HabitError) in
                 let id = try insert()
-                try settleHabitCredits(habit: habit, day: day, causeEntryId: id, why: .entry(new.kind))
+                try settleHabitWrite(habit: habit, day: day, causeEntryId: id, why: .entry(new.kind))
                 return id
             }
         } else {
@@ -92,7 +92,7 @@ extension Engine {
             let id = try store.insertEntry(
                 habitId: target.habitId, day: target.day, kind: .undo, value: 0, recordedAtMs: at,
                 source: .manual, undoes: target.id, note: nil)
-            try settleHabitCredits(habit: habit, day: target.day, causeEntryId: id, why: .entry(.undo))
+            try settleHabitWrite(habit: habit, day: target.day, causeEntryId: id, why: .entry(.undo))
             return (id, habit, target.day)
         }
         refold(habit: undone, day: day, entryId: id)

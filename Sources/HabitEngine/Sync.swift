@@ -115,7 +115,10 @@ extension Engine {
             summary.waiting += ahead + leftOut
             try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
-            for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
+            for accountId in try touchedCreditAccounts() {
+                try settleSelfCompletedCredits(accountId: accountId)
+                try deriveCredits(accountId: accountId)
+            }
             try announceMergedAwards()
             try store.settleDigests()
             try store.recordSeen()
@@ -393,7 +396,7 @@ extension Engine {
             }
             lines += ruleLines.sorted { $0.key < $1.key }.map(\.value)
             let entries = try store.creditEntries(accountId: account.id)
-            for d in try CreditFold.days(entries, rules: try rules(account.id), through: today, today: today) {
+            for d in try CreditFold.days(try creditEntriesCounted(accountId: account.id), rules: try rules(account.id), through: today, today: today) {
                 lines.append(
                     "  credit-day \(d.day) in=\(d.carriedIn) earned=\(d.earned) spent=\(d.spent) adjusted=\(d.adjusted) refunded=\(d.refunded)"
                         + " expired=\(d.expired) available=\(d.available)")

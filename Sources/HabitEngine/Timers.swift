@@ -13,7 +13,11 @@ extension Engine {
         }
         let day = try localDay(utcMs: atMs)
         if let archived = habit.archivedDay, archived <= day { throw .invalid("habit '\(habit.spec.name)' is archived") }
-        let id = try store.insertTimerStart(habitId: habitId, day: day, atMs: atMs, autoComplete: autoComplete)
+        let id = try store.atomically { () throws(HabitError) -> Int64 in
+            let id = try store.insertTimerStart(habitId: habitId, day: day, atMs: atMs, autoComplete: autoComplete)
+            try settleHabitWrite(habit: habit, day: day, causeEntryId: nil, why: .timer)
+            return id
+        }
         caches.histories.remove(habitId: habitId)
         return id
     }
@@ -26,7 +30,10 @@ extension Engine {
         guard action != .start else { throw .invalid("a timer is started with its habit, not by its id") }
         let before = try timerStatus(timerId, atMs: atMs)
         try TimerRules.check(action, atMs: atMs, on: before)
-        _ = try store.insertTimerEvent(timerId: timerId, action: action, atMs: atMs)
+        try store.atomically { () throws(HabitError) in
+            _ = try store.insertTimerEvent(timerId: timerId, action: action, atMs: atMs)
+            try settleHabitWrite(habit: try habit(id: before.start.habitId), day: before.start.day, causeEntryId: nil, why: .timer)
+        }
         caches.histories.remove(habitId: before.start.habitId)
         return try timerStatus(timerId, atMs: atMs)
     }
@@ -51,7 +58,7 @@ extension Engine {
         return open
     }
 
-    private func fold(_ record: Store.TimerRecord, habit: Habit, atMs: Int64) -> TimerStatus {
+    func fold(_ record: Store.TimerRecord, habit: Habit, atMs: Int64) -> TimerStatus {
         TimerRules.fold(
             record.start, events: record.events, targetMs: TimerRules.targetMs(habit.spec, versions: habit.versions, day: record.start.day),
             nowMs: atMs)

@@ -91,9 +91,14 @@ extension Store {
         return try creditRules(accountId: accountId).map { ($0, recorded[$0.id] ?? 0) }
     }
 
-    /// The days of a habit's entries from a day on (what a changed reward re-settles).
-    package func entryDays(habitId: Int64, from: Int32) throws(HabitError) -> [Int32] {
-        let statement = try db.statement("SELECT DISTINCT day FROM entries WHERE habit_id = ?1 AND day >= ?2 ORDER BY day")
+    /// The days of a habit that hold an entry or a timer, from a day on (what a changed
+    /// reward re-settles).
+    package func recordedDays(habitId: Int64, from: Int32) throws(HabitError) -> [Int32] {
+        let statement = try db.statement(
+            """
+            SELECT day FROM entries WHERE habit_id = ?1 AND day >= ?2
+            UNION SELECT day FROM timer_events WHERE timer_id IS NULL AND habit_id = ?1 AND day >= ?2 ORDER BY day
+            """)
         statement.bind(1, habitId)
         statement.bind(2, Int64(from))
         return try statement.all { (s) throws(HabitError) -> Int32 in

@@ -981,10 +981,14 @@ extension Store {
             // A union of records: every event is kept; the fold orders them by instant.
             if action == .start {
                 guard let habitLocal = try localId(subject, .habit) else { return .waiting }
-                return .applied(remember(id, .timer, try writeTimerStart(habitId: habitLocal, day: day, atMs: atMs, autoComplete: autoComplete)))
+                let local = try writeTimerStart(habitId: habitLocal, day: day, atMs: atMs, autoComplete: autoComplete)
+                if syncCache.active { syncCache.entryDays[habitLocal, default: []].insert(day) }
+                return .applied(remember(id, .timer, local))
             }
             guard let timerLocal = try localId(subject, .timer) else { return .waiting }
-            return .applied(remember(id, .timer, try writeTimerEvent(timerId: timerLocal, action: action, atMs: atMs)))
+            let local = try writeTimerEvent(timerId: timerLocal, action: action, atMs: atMs)
+            if syncCache.active, let (habitLocal, day) = try timerDay(id: timerLocal) { syncCache.entryDays[habitLocal, default: []].insert(day) }
+            return .applied(remember(id, .timer, local))
         case .creditAccount(let name, let createdAtMs):
             // Accounts are a set of names: one created on two devices is one account.
             if try creditAccount(named: name) != nil { return .superseded }
@@ -1073,8 +1077,8 @@ extension Store {
 
     /// The credit accounts the current apply touched.
     package var syncTouchedCreditAccounts: Set<Int64> { syncCache.creditAccounts }
-    /// The habit days the current apply added entries to, and the habit rewards it
-    /// changed (habit, from day): what completion credits are re-settled for.
+    /// The habit days the current apply added entries or timer events to, and the habit
+    /// rewards it changed (habit, from day): what completion credits are re-settled for.
     package var syncTouchedHabitDays: [Int64: Set<Int32>] { syncCache.entryDays }
     package var syncChangedRewards: [(habitId: Int64, fromDay: Int32)] { syncCache.rewardChanges }
     package var syncChangedVersions: [(habitId: Int64, fromDay: Int32)] { syncCache.versionChanges }

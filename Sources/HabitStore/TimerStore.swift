@@ -92,6 +92,22 @@ extension Store {
             Int64(TimerAction.stop.rawValue), Int64(TimerAction.discard.rawValue))
     }
 
+    /// A habit's auto-complete timers no stop or discard ends: the ones that can end by
+    /// time alone, with no event to record it.
+    package func selfEndingTimers(habitId: Int64) throws(HabitError) -> [TimerRecord] {
+        try timers(
+            where: "s.habit_id = ?1 AND s.auto_complete = 1 AND NOT EXISTS (SELECT 1 FROM timer_events e WHERE e.timer_id = s.id AND e.action IN (?2, ?3))",
+            habitId, Int64(TimerAction.stop.rawValue), Int64(TimerAction.discard.rawValue))
+    }
+
+    /// The habit and day a timer's time counts to (its start's); nil when no start has that id.
+    package func timerDay(id: Int64) throws(HabitError) -> (habitId: Int64, day: Int32)? {
+        try db.statement("SELECT habit_id, day FROM timer_events WHERE id = ?1 AND timer_id IS NULL").binding(id).one { (s) throws(HabitError) in
+            guard let day = Int32(exactly: s.int(1)) else { throw .corrupt("timer \(id) is damaged") }
+            return (s.int(0), day)
+        }
+    }
+
     /// Every timer, by id (what sync, backups and exports carry).
     package func allTimers() throws(HabitError) -> [TimerRecord] { try timers(where: "1", nil) }
 
