@@ -248,17 +248,22 @@ extension Engine {
         }
     }
 
-    /// Completion credits of the habit days the apply added entries to, and of the days
-    /// a merged reward covers: settled as a local append or rule would settle them.
+    /// Completion credits of the habit days the apply added entries or timer events to,
+    /// and of the days a merged reward covers: settled as a local append, timer event or
+    /// rule would settle them.
     private func settleMergedHabitCredits() throws(HabitError) {
         caches.credits.drop()
         for (habitId, fromDay) in store.syncChangedRewards { try settleHabitCredits(habitId: habitId, from: fromDay) }
         for (habitId, fromDay) in store.syncChangedVersions where try earnsCredits(habitId) {
             try settleHabitCredits(habitId: habitId, from: fromDay, why: .rejudged(from: fromDay))
         }
-        for (habitId, days) in store.syncTouchedHabitDays.sorted(by: { $0.key < $1.key }) {
+        let entryDays = store.syncTouchedHabitDays, timerDays = store.syncTouchedTimerDays
+        for habitId in Set(entryDays.keys).union(timerDays.keys).sorted() {
             guard try earnsCredits(habitId), let habit = try store.habit(id: habitId) else { continue }
-            for day in days.sorted() { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil) }
+            let byEntries = entryDays[habitId] ?? []
+            for day in byEntries.union(timerDays[habitId] ?? []).sorted() {
+                try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: byEntries.contains(day) ? .entry(nil) : .timer)
+            }
         }
     }
 
@@ -266,7 +271,9 @@ extension Engine {
     /// facts arrived, and those that reward a habit (a settlement may have written).
     private func touchedCreditAccounts() throws(HabitError) -> [Int64] {
         var accounts = store.syncTouchedCreditAccounts
-        if !store.syncTouchedHabitDays.isEmpty || !store.syncChangedRewards.isEmpty || !store.syncChangedVersions.isEmpty {
+        if !store.syncTouchedHabitDays.isEmpty || !store.syncTouchedTimerDays.isEmpty || !store.syncChangedRewards.isEmpty
+            || !store.syncChangedVersions.isEmpty
+        {
             for account in try store.creditAccounts() where !(try store.creditRules(accountId: account.id).filter { $0.kind == .habitMinutes }.isEmpty) {
                 accounts.insert(account.id)
             }

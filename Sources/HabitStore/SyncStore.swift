@@ -982,12 +982,12 @@ extension Store {
             if action == .start {
                 guard let habitLocal = try localId(subject, .habit) else { return .waiting }
                 let local = try writeTimerStart(habitId: habitLocal, day: day, atMs: atMs, autoComplete: autoComplete)
-                if syncCache.active { syncCache.entryDays[habitLocal, default: []].insert(day) }
+                if syncCache.active { syncCache.timerDays[habitLocal, default: []].insert(day) }
                 return .applied(remember(id, .timer, local))
             }
             guard let timerLocal = try localId(subject, .timer) else { return .waiting }
             let local = try writeTimerEvent(timerId: timerLocal, action: action, atMs: atMs)
-            if syncCache.active, let (habitLocal, day) = try timerDay(id: timerLocal) { syncCache.entryDays[habitLocal, default: []].insert(day) }
+            if syncCache.active, let (habitLocal, day) = try timerDay(id: timerLocal) { syncCache.timerDays[habitLocal, default: []].insert(day) }
             return .applied(remember(id, .timer, local))
         case .creditAccount(let name, let createdAtMs):
             // Accounts are a set of names: one created on two devices is one account.
@@ -1077,9 +1077,11 @@ extension Store {
 
     /// The credit accounts the current apply touched.
     package var syncTouchedCreditAccounts: Set<Int64> { syncCache.creditAccounts }
-    /// The habit days the current apply added entries or timer events to, and the habit
-    /// rewards it changed (habit, from day): what completion credits are re-settled for.
+    /// The habit days the current apply added entries to, those it added timer events
+    /// to, and the habit rewards it changed (habit, from day): what completion credits
+    /// are re-settled for.
     package var syncTouchedHabitDays: [Int64: Set<Int32>] { syncCache.entryDays }
+    package var syncTouchedTimerDays: [Int64: Set<Int32>] { syncCache.timerDays }
     package var syncChangedRewards: [(habitId: Int64, fromDay: Int32)] { syncCache.rewardChanges }
     package var syncChangedVersions: [(habitId: Int64, fromDay: Int32)] { syncCache.versionChanges }
     /// The awards (rule ids) the current apply brought unlocks of.
@@ -1209,6 +1211,7 @@ package struct SyncCache {
     /// Credit accounts whose facts this apply changed.
     var creditAccounts: Set<Int64> = []
     var entryDays: [Int64: Set<Int32>] = [:]
+    var timerDays: [Int64: Set<Int32>] = [:]
     var rewardChanges: [(Int64, Int32)] = []
     /// Habits whose settings versions this apply changed, with the first day they re-judge.
     var versionChanges: [(Int64, Int32)] = []
