@@ -115,6 +115,10 @@ final class TimerCreditTests: StoreTestCase {
         ok(hc_timer_act(store, more, HC_TIMER_ACTION_STOP, t0 + 18 * minute))
         XCTAssertEqual(ledger(store).count, 1)
         XCTAssertEqual(balance(store), 15)
+        // A reward changed for the day recounts a day only a timer filled.
+        reward(store, habit, 20)
+        XCTAssertEqual(ledger(store).map(\.minutes), [15, 5])
+        XCTAssertEqual(ledger(store).last?.reason, "reward for 'Focus' recounted")
     }
 
     /// Started on the phone, stopped offline on both at different instants, exchanged both
@@ -175,17 +179,20 @@ final class TimerCreditTests: StoreTestCase {
 
     /// An auto-complete timer ends itself with no event: every replica holding its start
     /// counts the reward from the completion instant on, and the first write of the
-    /// account (or of the habit) records it, once.
+    /// account (a step report, a spend, a sync that brings the account's spend) or of
+    /// the habit (an entry on another day) records it, once.
     func testAnAutoCompletedDayIsCountedFromItsInstantAndWrittenOnceByTheNextWrite() throws {
         let (phone, today) = try middayStore("phone.db")
-        let watch = try open("watch.db")
-        defer { hc_store_close(phone); hc_store_close(watch) }
+        let watch = try open("watch.db"), tablet = try open("tablet.db"), laptop = try open("laptop.db")
+        defer { [phone, watch, tablet, laptop].forEach { hc_store_close($0) } }
+        let stores = [phone, watch, tablet, laptop]
         let habit = createHabit(phone, "Stretch", kind: HC_KIND_DURATION, target: 2, start: date(today - 3))
         reward(phone, habit, 5)
         let timer = start(phone, habit, at: nowMs, flags: HC_TIMER_AUTO_COMPLETE)
         pull(watch, from: phone)
-        let there = habitId(watch, "Stretch")
-        for store in [phone, watch] {
+        pull(tablet, from: phone)
+        pull(laptop, from: phone)
+        for store in stores {
             XCTAssertEqual(balance(store), 0, "before the completion instant")
             var summary = defaults(hc_credit_day_init)
             ok(hc_credit_day_summary(&summary, store, 0, today))
@@ -195,7 +202,7 @@ final class TimerCreditTests: StoreTestCase {
         var status = defaults(hc_timer_status_init)
         ok(hc_timer_status_get(&status, phone, timer, 0))
         XCTAssertEqual(status.completed, 1)
-        for store in [phone, watch] {
+        for store in stores {
             XCTAssertEqual(balance(store), 5, "counted from the completion instant, written or not")
             var summary = defaults(hc_credit_day_init)
             ok(hc_credit_day_summary(&summary, store, 0, today))
@@ -210,38 +217,39 @@ final class TimerCreditTests: StoreTestCase {
         XCTAssertEqual(written.map(\.kind), [HC_CREDIT_EARN])
         XCTAssertEqual(written.first?.minutes, 5)
         XCTAssertEqual(written.first?.habitId, habit)
+        XCTAssertEqual(written.first?.day, today)
         XCTAssertEqual(written.first?.reason, "completed 'Stretch'")
         XCTAssertEqual(balance(phone), 5, "written, not counted twice")
-        // The watch's next write of the habit records it there.
-        let other = start(watch, there, at: nowMs - 1000)
-        ok(hc_timer_act(watch, other, HC_TIMER_ACTION_DISCARD, 0))
-        XCTAssertEqual(ledger(watch).map(\.kind), [HC_CREDIT_EARN])
-        pull(phone, from: watch)
-        pull(watch, from: phone)
-        for store in [phone, watch] {
-            XCTAssertEqual(ledger(store).filter { $0.kind == HC_CREDIT_EARN }.count, 1)
-            XCTAssertEqual(balance(store), 5)
-        }
-        XCTAssertEqual(canonical(phone), canonical(watch))
-        // An account spend checks the balance that counts it (and records it first).
+        XCTAssertEqual(canonical(phone), canonical(watch), "written on one replica, counted on the other")
+        // The watch spends it: the spend's check counts it and records it first.
         var spend: Int64 = 0
         ok(hc_credit_spend(&spend, watch, 0, 5, "video", 0))
-        XCTAssertEqual(balance(watch), 0)
+        XCTAssertEqual(ledger(watch).map(\.minutes), [5, -5])
+        // The laptop hears of the spend: the sync writes the reward too, before the spend it brings is folded.
+        pull(laptop, from: watch)
+        XCTAssertEqual(ledger(laptop).map(\.minutes).sorted(), [-5, 5])
+        XCTAssertEqual(balance(laptop), 0)
+        // The tablet's next write of the habit, on another day, records it there.
+        ok(append(tablet, habitId(tablet, "Stretch"), HC_ENTRY_AMOUNT, value: 1, on: date(today - 1)).0)
+        XCTAssertEqual(ledger(tablet).filter { $0.kind == HC_CREDIT_EARN }.map(\.day), [today])
+        for _ in 0..<2 { for a in stores { for b in stores where a != b { pull(a, from: b) } } }
+        for store in stores {
+            XCTAssertEqual(ledger(store).filter { $0.kind == HC_CREDIT_EARN }.count, 1, "each replica records it once")
+            XCTAssertEqual(balance(store), 0, "earned once and spent once")
+        }
+        XCTAssertEqual(canonical(phone), canonical(watch))
+        XCTAssertEqual(canonical(phone), canonical(tablet))
     }
 
-    /// A spend right after an auto-complete on a store that never wrote it: the spend's
-    /// own check counts the reward and records it in the same transaction.
-    func testASpendCountsAnUnwrittenAutoCompletedReward() throws {
+    /// An auto-complete timer started late, already past its target, earns in its start's write.
+    func testAnAutoCompleteStartAlreadyPastItsTargetEarnsInItsOwnWrite() throws {
         let (store, today) = try middayStore("store.db")
         defer { hc_store_close(store) }
         let habit = createHabit(store, "Breathe", kind: HC_KIND_DURATION, target: 1, start: date(today - 1))
         reward(store, habit, 3)
         _ = start(store, habit, at: nowMs - 5_000, flags: HC_TIMER_AUTO_COMPLETE)
-        XCTAssertTrue(ledger(store).filter { $0.kind == HC_CREDIT_EARN }.count == 1, "completed before its start was written: earned in the start's write")
+        XCTAssertEqual(ledger(store).map(\.kind), [HC_CREDIT_EARN])
         XCTAssertEqual(balance(store), 3)
-        var spend: Int64 = 0
-        ok(hc_credit_spend(&spend, store, 0, 3, nil, 0))
-        XCTAssertEqual(ledger(store).map(\.minutes), [3, -3])
     }
 
     /// Three replicas write random timer events (auto-complete ones too), amounts and
