@@ -262,7 +262,7 @@ extension Engine {
         let today = try today()
         let at = now()
         return try store.atomically { () throws(HabitError) in
-            try settleSelfCompletedCredits(accountId: account.id)
+            try settleSelfCompletedCredits()
             let (rules, available) = try writeExpiries(accountId: account.id, today: today, at: at)
             return try body(CreditWrite(account: account, today: today, at: at, rules: rules, available: available))
         }
@@ -348,13 +348,11 @@ extension Engine {
     }
 
     /// A write to a habit's day (an entry, an undo, a timer event) settles that day and,
-    /// as the habit's next write, the days its timers completed by time alone.
+    /// as a write of a rewarded habit, the days timers completed by time alone.
     func settleHabitWrite(habit: Habit, day: Int32, causeEntryId: Int64?, why: CreditSettlement) throws(HabitError) {
         guard try earnsCredits(habit.id) else { return }
         try settleHabitCredits(habit: habit, day: day, causeEntryId: causeEntryId, why: why)
-        for completed in try selfCompletedDays(habit) where completed != day {
-            try settleHabitCredits(habit: habit, day: completed, causeEntryId: nil, why: .timer)
-        }
+        try settleSelfCompletedCredits()
     }
 
     /// The entries that bring a habit day's completion credits to what the day is owed
@@ -380,33 +378,40 @@ extension Engine {
         return owed
     }
 
-    /// The days of a habit an auto-complete timer completed by now: time alone changed
-    /// them, and no event records it, so no write settled them at that instant.
-    private func selfCompletedDays(_ habit: Habit) throws(HabitError) -> [Int32] {
-        let nowMs = now()
-        var days = Set<Int32>()
-        for record in try store.selfEndingTimers(habitId: habit.id) where fold(record, habit: habit, atMs: nowMs).completedByTarget {
-            days.insert(record.start.day)
+    /// The instant through which every completion of a rewarded habit's auto-complete
+    /// timer has been settled: a local setting each settlement moves to its own now.
+    private static let timerCreditsSettledKey = "timer_credits_settled_ms"
+
+    /// The days of rewarded habits that auto-complete timers completed by themselves
+    /// after the store last settled such days and by `nowMs`: time alone changed them,
+    /// and no event records it, so no write settled the day at that instant.
+    private func selfCompletedDays(nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
+        let settled = try store.setting(Self.timerCreditsSettledKey).flatMap { Int64($0) } ?? Int64.min
+        var result: [(habit: Habit, days: [Int32])] = []
+        for habitId in try store.rewardedHabitIds().sorted() {
+            guard let habit = try store.habit(id: habitId), let largest = TimerRules.largestTargetMs(habit.spec, versions: habit.versions) else { continue }
+            let (since, overflow) = settled.subtractingReportingOverflow(largest)
+            var days = Set<Int32>()
+            for record in try store.selfEndingTimers(habitId: habit.id, lastEventAfter: overflow ? Int64.min : since) {
+                let status = fold(record, habit: habit, atMs: nowMs)
+                if status.completedByTarget, let end = status.endedAtMs, end > settled { days.insert(record.start.day) }
+            }
+            if !days.isEmpty { result.append((habit, days.sorted())) }
         }
-        return days.sorted()
+        return result
     }
 
-    /// The habits an account rewards (any day).
-    private func rewardedHabits(accountId: Int64) throws(HabitError) -> [Habit] {
-        var habits: [Habit] = []
-        for habitId in Set(try store.creditRules(accountId: accountId).filter { $0.kind == .habitMinutes }.compactMap(\.habitId)).sorted() {
-            if let habit = try store.habit(id: habitId) { habits.append(habit) }
-        }
-        return habits
-    }
-
-    /// Writes the completion credits time alone owes an account (the days its rewarded
-    /// habits' timers completed by themselves): what its next write does, once; the
+    /// Writes the completion credits time alone owes (the days rewarded habits' timers
+    /// completed by themselves since the last settlement) and moves the mark to now:
+    /// what the next write of a rewarded habit or of a credit account does, once; the
     /// balance counts them before (creditEntriesCounted).
-    func settleSelfCompletedCredits(accountId: Int64) throws(HabitError) {
-        for habit in try rewardedHabits(accountId: accountId) {
-            for day in try selfCompletedDays(habit) { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
+    func settleSelfCompletedCredits() throws(HabitError) {
+        guard !(try store.rewardedHabitIds().isEmpty) else { return }
+        let nowMs = now()
+        for (habit, days) in try selfCompletedDays(nowMs: nowMs) {
+            for day in days { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
         }
+        try store.setSetting(Self.timerCreditsSettledKey, String(nowMs))
     }
 
     /// An account's entries as every balance folds them: the written ones, then the
@@ -414,11 +419,11 @@ extension Engine {
     /// are counted before they are written). Every replica holding the same events
     /// counts the same, written or not.
     func creditEntriesCounted(accountId: Int64) throws(HabitError) -> [CreditEntry] {
-        let at = now()
+        let nowMs = now()
         var entries = try store.creditEntries(accountId: accountId)
-        for habit in try rewardedHabits(accountId: accountId) {
-            for day in try selfCompletedDays(habit) {
-                entries += try owedHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer, at: at, account: accountId)
+        for (habit, days) in try selfCompletedDays(nowMs: nowMs) {
+            for day in days {
+                entries += try owedHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer, at: nowMs, account: accountId)
             }
         }
         return entries

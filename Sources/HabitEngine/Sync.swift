@@ -115,10 +115,8 @@ extension Engine {
             summary.waiting += ahead + leftOut
             try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
-            for accountId in try touchedCreditAccounts() {
-                try settleSelfCompletedCredits(accountId: accountId)
-                try deriveCredits(accountId: accountId)
-            }
+            try settleSelfCompletedCredits()
+            for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
             try announceMergedAwards()
             try store.settleDigests()
             try store.recordSeen()

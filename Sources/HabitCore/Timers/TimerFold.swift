@@ -195,6 +195,14 @@ package enum TimerRules {
         return Int64((target * 1000).rounded(.up))
     }
 
+    /// The largest auto-complete target a habit has on any day (nil: none). A timer no
+    /// event ended completes itself, if ever, no later than its latest event plus its
+    /// target: so a store that settled every completion up to an instant can skip the
+    /// timers whose latest event is earlier than that instant less this.
+    package static func largestTargetMs(_ spec: HabitSpec, versions: [SettingsVersion]) -> Int64? {
+        ([CivilDate.minDay] + versions.map(\.fromDay)).compactMap { targetMs(spec, versions: versions, day: $0) }.max()
+    }
+
     /// The amounts stopped timers add to a habit's days, as ledger entries the day fold
     /// reads: one amount per stopped timer, on its start's day, with the negated timer
     /// id as its id (no entry has one; nothing can undo it).
