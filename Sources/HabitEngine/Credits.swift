@@ -379,7 +379,8 @@ extension Engine {
     }
 
     /// The instant through which every completion of a rewarded habit's auto-complete
-    /// timer has been settled: a local setting each settlement moves to its own now.
+    /// timer has been settled: a local setting a settlement that found any moves to its
+    /// own now (written only then: a settings row counts as a shield change).
     private static let timerCreditsSettledKey = "timer_credits_settled_ms"
 
     /// The days of rewarded habits that auto-complete timers completed by themselves
@@ -408,7 +409,9 @@ extension Engine {
     func settleSelfCompletedCredits() throws(HabitError) {
         guard !(try store.rewardedHabitIds().isEmpty) else { return }
         let nowMs = now()
-        for (habit, days) in try selfCompletedDays(nowMs: nowMs) {
+        let completed = try selfCompletedDays(nowMs: nowMs)
+        guard !completed.isEmpty else { return }
+        for (habit, days) in completed {
             for day in days { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
         }
         try store.setSetting(Self.timerCreditsSettledKey, String(nowMs))
