@@ -1368,6 +1368,8 @@ int32_t hc_quit_status_get(hc_quit_status *out, hc_store *store, int64_t habit_i
  *    dated later than now, it has.
  *  - Awards: HC_METRIC_FOCUSED_SECONDS counts stopped timers' seconds (a habit's, any
  *    habit's or all habits' summed, by scope).
+ *  - Credits: a day a timer fills earns a rewarded habit's minutes as a typed amount does
+ *    (see "Credits", Habits), an auto-completed one from its completion instant on.
  *  - A habit archived on or before the start's day takes no new timer (HC_E_INVALID).
  */
 
@@ -1470,7 +1472,12 @@ void hc_timer_list_free(hc_timer_list *list);
  *    the rule's minutes for that day, once; when an undo makes the day not done,
  *    an ADJUST entry takes them back, even if they were spent: the balance may
  *    then be negative (a debt that later earnings pay back). Imported history
- *    earns nothing.
+ *    earns nothing. The day is judged by its merged history, timers' amounts included:
+ *    a timer's stop earns in its own write, and one that arrives by sync and ends a
+ *    timer sooner takes them back; a day an auto-complete timer completed (no event
+ *    records it) is counted by the balance from that instant on and written, once, by
+ *    the store's next write of a rewarded habit or an account, or its next sync apply.
+ *    A timer's settlement names no entry (cause_id 0).
  *  - Expiry: days are folded in order. Under HC_EXPIRY_END_OF_DAY a positive
  *    balance left when a day is over expires (credits for a past day, reported
  *    late, are expired at once); a negative balance never expires. Under
