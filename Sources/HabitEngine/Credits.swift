@@ -256,13 +256,13 @@ extension Engine {
     }
 
     /// Runs a write on an account in one write transaction, after writing the
-    /// completion credits time alone owes it and the expiries the fold already applies.
+    /// completion credits time alone changed and the expiries the fold already applies.
     private func writingCredits<T>(_ accountId: Int64, _ body: (CreditWrite) throws(HabitError) -> T) throws(HabitError) -> T {
         let account = try creditAccount(accountId)
         let today = try today()
         let at = now()
         return try store.atomically { () throws(HabitError) in
-            try settleSelfCompletedCredits()
+            try settleTimeChangedCredits()
             let (rules, available) = try writeExpiries(accountId: account.id, today: today, at: at)
             return try body(CreditWrite(account: account, today: today, at: at, rules: rules, available: available))
         }
@@ -348,11 +348,11 @@ extension Engine {
     }
 
     /// A write to a habit's day (an entry, an undo, a timer event) settles that day and,
-    /// as a write of a rewarded habit, the days timers completed by time alone.
+    /// as a write of a rewarded habit, the days time alone changed (timeChangedDays).
     func settleHabitWrite(habit: Habit, day: Int32, causeEntryId: Int64?, why: CreditSettlement) throws(HabitError) {
         guard try earnsCredits(habit.id) else { return }
         try settleHabitCredits(habit: habit, day: day, causeEntryId: causeEntryId, why: why)
-        try settleSelfCompletedCredits()
+        try settleTimeChangedCredits()
     }
 
     /// The entries that bring a habit day's completion credits to what the day is owed
@@ -378,53 +378,55 @@ extension Engine {
         return owed
     }
 
-    /// The instant through which every completion of a rewarded habit's auto-complete
-    /// timer has been settled: a local setting a settlement that found any moves to its
+    /// The instant through which every change time alone made to a rewarded habit's
+    /// timers has been settled: a local setting a settlement that found any moves to its
     /// own now (written only then: a settings row counts as a shield change).
     private static let timerCreditsSettledKey = "timer_credits_settled_ms"
 
-    /// The days of rewarded habits that auto-complete timers completed by themselves
-    /// after the store last settled such days and by `nowMs`: time alone changed them,
-    /// and no event records it, so no write settled the day at that instant.
-    private func selfCompletedDays(nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
+    /// The days of rewarded habits whose timers' amounts changed by time alone between
+    /// the store's last such settlement and `nowMs`: an auto-complete timer completed
+    /// (no event records it), or an event dated ahead of the clock that wrote or received
+    /// it came due. No write settled those days at that instant.
+    private func timeChangedDays(nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
         let settled = try store.setting(Self.timerCreditsSettledKey).flatMap { Int64($0) } ?? Int64.min
         var result: [(habit: Habit, days: [Int32])] = []
         for habitId in try store.rewardedHabitIds().sorted() {
-            guard let habit = try store.habit(id: habitId), let largest = TimerRules.largestTargetMs(habit.spec, versions: habit.versions) else { continue }
-            let (since, overflow) = settled.subtractingReportingOverflow(largest)
+            guard let habit = try store.habit(id: habitId) else { continue }
+            // A clock set back reads from where it is now.
+            let (since, overflow) = min(settled, nowMs).subtractingReportingOverflow(TimerRules.changeWindowMs(habit.spec, versions: habit.versions))
             var days = Set<Int32>()
-            for record in try store.selfEndingTimers(habitId: habit.id, lastEventAfter: overflow ? Int64.min : since) {
-                let status = fold(record, habit: habit, atMs: nowMs)
-                if status.completedByTarget, let end = status.endedAtMs, end > settled { days.insert(record.start.day) }
+            for record in try store.timers(habitId: habit.id, lastEventAfter: overflow ? Int64.min : since)
+            where TimerRules.seconds(fold(record, habit: habit, atMs: settled)) != TimerRules.seconds(fold(record, habit: habit, atMs: nowMs)) {
+                days.insert(record.start.day)
             }
             if !days.isEmpty { result.append((habit, days.sorted())) }
         }
         return result
     }
 
-    /// Writes the completion credits time alone owes (the days rewarded habits' timers
-    /// completed by themselves since the last settlement) and moves the mark to now:
-    /// what the next write of a rewarded habit or of a credit account does, once; the
-    /// balance counts them before (creditEntriesCounted).
-    func settleSelfCompletedCredits() throws(HabitError) {
+    /// Writes the completion credits time alone changed (the days rewarded habits'
+    /// timers changed on since the last settlement) and moves the mark to now: what the
+    /// next write of a rewarded habit or of a credit account, or a sync apply, does,
+    /// once; the balance counts them before (creditEntriesCounted).
+    func settleTimeChangedCredits() throws(HabitError) {
         guard !(try store.rewardedHabitIds().isEmpty) else { return }
         let nowMs = now()
-        let completed = try selfCompletedDays(nowMs: nowMs)
-        guard !completed.isEmpty else { return }
-        for (habit, days) in completed {
+        let changed = try timeChangedDays(nowMs: nowMs)
+        guard !changed.isEmpty else { return }
+        for (habit, days) in changed {
             for day in days { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
         }
         try store.setSetting(Self.timerCreditsSettledKey, String(nowMs))
     }
 
     /// An account's entries as every balance folds them: the written ones, then the
-    /// completion credits time alone owes and no write has recorded yet (as expiries
-    /// are counted before they are written). Every replica holding the same events
-    /// counts the same, written or not.
+    /// corrections of the completion credits time alone changed that no write has
+    /// recorded yet (as expiries are counted before they are written). Every replica
+    /// holding the same events counts the same at the same instant, written or not.
     func creditEntriesCounted(accountId: Int64) throws(HabitError) -> [CreditEntry] {
         let nowMs = now()
         var entries = try store.creditEntries(accountId: accountId)
-        for (habit, days) in try selfCompletedDays(nowMs: nowMs) {
+        for (habit, days) in try timeChangedDays(nowMs: nowMs) {
             for day in days {
                 entries += try owedHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer, at: nowMs, account: accountId)
             }

@@ -115,7 +115,7 @@ extension Engine {
             summary.waiting += ahead + leftOut
             try keepEvidence(evidence, &summary)
             try settleMergedHabitCredits()
-            try settleSelfCompletedCredits()
+            try settleTimeChangedCredits()
             for accountId in try touchedCreditAccounts() { try deriveCredits(accountId: accountId) }
             try announceMergedAwards()
             try store.settleDigests()

@@ -92,16 +92,11 @@ extension Store {
             Int64(TimerAction.stop.rawValue), Int64(TimerAction.discard.rawValue))
     }
 
-    /// A habit's auto-complete timers no stop or discard ends (the ones that can end by
-    /// time alone, with no event to record it) whose latest event is after an instant.
-    package func selfEndingTimers(habitId: Int64, lastEventAfter instant: Int64) throws(HabitError) -> [TimerRecord] {
+    /// A habit's timers whose latest event (its start included) is dated after an instant.
+    package func timers(habitId: Int64, lastEventAfter instant: Int64) throws(HabitError) -> [TimerRecord] {
         try timers(
-            where: """
-                s.habit_id = ?1 AND s.auto_complete = 1
-                AND NOT EXISTS (SELECT 1 FROM timer_events e WHERE e.timer_id = s.id AND e.action IN (?2, ?3))
-                AND max(s.at_ms, coalesce((SELECT max(e.at_ms) FROM timer_events e WHERE e.timer_id = s.id), s.at_ms)) > ?4
-                """,
-            habitId, Int64(TimerAction.stop.rawValue), Int64(TimerAction.discard.rawValue), instant)
+            where: "s.habit_id = ?1 AND max(s.at_ms, coalesce((SELECT max(e.at_ms) FROM timer_events e WHERE e.timer_id = s.id), s.at_ms)) > ?2",
+            habitId, instant)
     }
 
     /// The habit and day a timer's time counts to (its start's); nil when no start has that id.

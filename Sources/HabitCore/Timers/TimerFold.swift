@@ -195,12 +195,13 @@ package enum TimerRules {
         return Int64((target * 1000).rounded(.up))
     }
 
-    /// The largest auto-complete target a habit has on any day (nil: none). A timer no
-    /// event ended completes itself, if ever, no later than its latest event plus its
-    /// target: so a store that settled every completion up to an instant can skip the
-    /// timers whose latest event is earlier than that instant less this.
-    package static func largestTargetMs(_ spec: HabitSpec, versions: [SettingsVersion]) -> Int64? {
-        ([CivilDate.minDay] + versions.map(\.fromDay)).compactMap { targetMs(spec, versions: versions, day: $0) }.max()
+    /// How long after its latest event a habit's timer can still change by time alone:
+    /// an event changes it at its own instant, and an auto-completion comes no later
+    /// than the last start or resume plus the target, so the largest target the habit
+    /// has on any day (0: none). A store that settled every change up to an instant can
+    /// skip the timers whose latest event is earlier than that instant less this.
+    package static func changeWindowMs(_ spec: HabitSpec, versions: [SettingsVersion]) -> Int64 {
+        ([CivilDate.minDay] + versions.map(\.fromDay)).compactMap { targetMs(spec, versions: versions, day: $0) }.max() ?? 0
     }
 
     /// The amounts stopped timers add to a habit's days, as ledger entries the day fold
