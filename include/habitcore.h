@@ -1474,9 +1474,10 @@ void hc_timer_list_free(hc_timer_list *list);
  *    then be negative (a debt that later earnings pay back). Imported history
  *    earns nothing. The day is judged by its merged history, timers' amounts included:
  *    a timer's stop earns in its own write, and one that arrives by sync and ends a
- *    timer sooner takes them back; a day an auto-complete timer completed (no event
- *    records it) is counted by the balance from that instant on and written, once, by
- *    the store's next write of a rewarded habit or an account, or its next sync apply.
+ *    timer sooner takes them back; a day time alone changes (an auto-complete timer
+ *    completes, which no event records, or an event dated ahead of the clock comes due)
+ *    is counted by the balance from that instant on and written, once, by the store's
+ *    next write of a rewarded habit or an account, or its next sync apply.
  *    A timer's settlement names no entry (cause_id 0).
  *  - Expiry: days are folded in order. Under HC_EXPIRY_END_OF_DAY a positive
  *    balance left when a day is over expires (credits for a past day, reported

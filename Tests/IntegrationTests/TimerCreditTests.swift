@@ -241,6 +241,27 @@ final class TimerCreditTests: StoreTestCase {
         XCTAssertEqual(canonical(phone), canonical(tablet))
     }
 
+    /// A stop dated ahead of the clock (a device whose clock runs ahead, or a stop set in
+    /// advance) changes the day when it comes due, by time alone: counted from then,
+    /// written by the next write.
+    func testAStopDatedAheadEarnsWhenItComesDue() throws {
+        let (store, today) = try middayStore("store.db")
+        defer { hc_store_close(store) }
+        let habit = createHabit(store, "Focus", kind: HC_KIND_DURATION, target: 60, start: date(today - 1))
+        reward(store, habit, 4)
+        let stopAt = nowMs + 1_500
+        let timer = start(store, habit, at: stopAt - 2 * minute)
+        ok(hc_timer_act(store, timer, HC_TIMER_ACTION_STOP, stopAt))
+        XCTAssertEqual(balance(store), 0, "the stop has not come due")
+        XCTAssertTrue(ledger(store).isEmpty)
+        usleep(useconds_t(max(stopAt + 300 - nowMs, 0) * 1000))
+        XCTAssertEqual(balance(store), 4, "due: counted without a write")
+        touchAccount(store)
+        touchAccount(store)
+        XCTAssertEqual(ledger(store).map(\.minutes), [4], "written once")
+        XCTAssertEqual(balance(store), 4)
+    }
+
     /// An auto-complete timer started late, already past its target, earns in its start's write.
     func testAnAutoCompleteStartAlreadyPastItsTargetEarnsInItsOwnWrite() throws {
         let (store, today) = try middayStore("store.db")
