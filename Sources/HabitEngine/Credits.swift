@@ -390,7 +390,7 @@ extension Engine {
     private func timeChangedDays(nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
         let settled = try store.setting(Self.timerCreditsSettledKey).flatMap { Int64($0) } ?? Int64.min
         var result: [(habit: Habit, days: [Int32])] = []
-        for habitId in try store.rewardedHabitIds().sorted() {
+        for habitId in try store.rewardedTimedHabitIds() {
             guard let habit = try store.habit(id: habitId) else { continue }
             // A clock set back reads from where it is now.
             let (since, overflow) = min(settled, nowMs).subtractingReportingOverflow(TimerRules.changeWindowMs(habit.spec, versions: habit.versions))
@@ -409,7 +409,6 @@ extension Engine {
     /// next write of a rewarded habit or of a credit account, or a sync apply, does,
     /// once; the balance counts them before (creditEntriesCounted).
     func settleTimeChangedCredits() throws(HabitError) {
-        guard !(try store.rewardedHabitIds().isEmpty) else { return }
         let nowMs = now()
         let changed = try timeChangedDays(nowMs: nowMs)
         guard !changed.isEmpty else { return }

@@ -125,6 +125,18 @@ extension Store {
         return Set(try statement.all { $0.int(0) })
     }
 
+    /// The habits any account rewards that have a timer (what time alone can change).
+    package func rewardedTimedHabitIds() throws(HabitError) -> [Int64] {
+        let statement = try db.statement(
+            """
+            SELECT DISTINCT r.habit_id FROM credit_rules r
+            WHERE r.kind = ?1 AND EXISTS (SELECT 1 FROM timer_events t WHERE t.habit_id = r.habit_id AND t.timer_id IS NULL)
+            ORDER BY r.habit_id
+            """)
+        statement.bind(1, Int64(CreditRule.Kind.habitMinutes.rawValue))
+        return try statement.all { $0.int(0) }
+    }
+
     package func accountsRewarding(habitId: Int64, day: Int32) throws(HabitError) -> [Int64] {
         let statement = try db.statement(
             """
