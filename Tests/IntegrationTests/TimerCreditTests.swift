@@ -52,20 +52,10 @@ final class TimerCreditTests: StoreTestCase {
 
     /// An account's whole credit ledger, in the order it was written.
     func ledger(_ store: OpaquePointer) -> [Credit] {
-        var list: OpaquePointer?
-        ok(hc_credit_list_open(&list, store, 0, day("0001-01-01"), day("9999-12-31")))
-        defer { hc_credit_list_free(list) }
-        var count: Int64 = 0
-        ok(hc_credit_list_count(&count, list))
-        return (0..<count).compactMap { index in
-            var entry: UnsafePointer<hc_credit_entry>?
-            ok(hc_credit_list_get(&entry, list, index))
-            return entry.map {
-                let e = $0.pointee
-                return Credit(
-                    kind: e.kind, minutes: e.minutes, day: e.day, cause: e.cause, causeId: e.cause_id, habitId: e.habit_id,
-                    reason: e.reason.map { String(cString: $0) } ?? "")
-            }
+        creditEntries(store) { e in
+            Credit(
+                kind: e.kind, minutes: e.minutes, day: e.day, cause: e.cause, causeId: e.cause_id, habitId: e.habit_id,
+                reason: e.reason.map { String(cString: $0) } ?? "")
         }
     }
 
