@@ -411,7 +411,11 @@ extension Engine {
     func settleTimeChangedCredits() throws(HabitError) {
         let nowMs = now()
         let changed = try timeChangedDays(nowMs: nowMs)
-        guard !changed.isEmpty else { return }
+        // Written when a settlement found a change (a settings row moves the shield
+        // revision), and once on a store that has none: without a mark every timer is
+        // folded again on every balance read and rewarded write.
+        let unmarked = try store.setting(Self.timerCreditsSettledKey) == nil
+        guard !changed.isEmpty || unmarked else { return }
         for (habit, days) in changed {
             for day in days { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
         }

@@ -583,6 +583,7 @@ enum Schema {
                 ) STRICT;
                 CREATE INDEX IF NOT EXISTS timer_events_habit_day ON timer_events(habit_id, day) WHERE timer_id IS NULL;
                 CREATE INDEX IF NOT EXISTS timer_events_timer ON timer_events(timer_id) WHERE timer_id IS NOT NULL;
+                CREATE INDEX IF NOT EXISTS timer_events_habit_at ON timer_events(habit_id, at_ms);
                 DROP TRIGGER IF EXISTS timer_events_no_update;
                 DROP TRIGGER IF EXISTS timer_events_no_delete;
                 \(appendOnly("timer_events", "timer events"))

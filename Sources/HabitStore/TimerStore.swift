@@ -92,11 +92,12 @@ extension Store {
             Int64(TimerAction.stop.rawValue), Int64(TimerAction.discard.rawValue))
     }
 
-    /// A habit's timers whose latest event (its start included) is dated after an instant.
+    /// A habit's timers whose latest event (its start included) is dated after an instant:
+    /// those with any event after it, found by instant (timer_events_habit_at) and then by
+    /// id, not by reading every timer the habit has. (Every event carries its start's
+    /// habit, so the starts need no habit condition, which would lead SQLite to scan them.)
     package func timers(habitId: Int64, lastEventAfter instant: Int64) throws(HabitError) -> [TimerRecord] {
-        try timers(
-            where: "s.habit_id = ?1 AND max(s.at_ms, coalesce((SELECT max(e.at_ms) FROM timer_events e WHERE e.timer_id = s.id), s.at_ms)) > ?2",
-            habitId, instant)
+        try timers(where: "s.id IN (SELECT coalesce(e.timer_id, e.id) FROM timer_events e WHERE e.habit_id = ?1 AND e.at_ms > ?2)", habitId, instant)
     }
 
     /// The habit and day a timer's time counts to (its start's); nil when no start has that id.
