@@ -378,17 +378,12 @@ extension Engine {
         return owed
     }
 
-    /// The instant through which every change time alone made to a rewarded habit's
-    /// timers has been settled: a local setting a settlement that found any moves to its
-    /// own now (written only then: a settings row counts as a shield change).
-    private static let timerCreditsSettledKey = "timer_credits_settled_ms"
-
     /// The days of rewarded habits whose timers' amounts changed by time alone between
     /// the store's last such settlement and `nowMs`: an auto-complete timer completed
     /// (no event records it), or an event dated ahead of the clock that wrote or received
     /// it came due. No write settled those days at that instant.
     private func timeChangedDays(nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
-        let settled = try store.setting(Self.timerCreditsSettledKey).flatMap { Int64($0) } ?? Int64.min
+        let settled = try store.setting(Store.timerCreditsSettledKey).flatMap { Int64($0) } ?? Int64.min
         var result: [(habit: Habit, days: [Int32])] = []
         for habitId in try store.rewardedTimedHabitIds() {
             guard let habit = try store.habit(id: habitId) else { continue }
@@ -411,15 +406,14 @@ extension Engine {
     func settleTimeChangedCredits() throws(HabitError) {
         let nowMs = now()
         let changed = try timeChangedDays(nowMs: nowMs)
-        // Written when a settlement found a change (a settings row moves the shield
-        // revision), and once on a store that has none: without a mark every timer is
-        // folded again on every balance read and rewarded write.
-        let unmarked = try store.setting(Self.timerCreditsSettledKey) == nil
+        // Written when a settlement found a change, and once on a store that has none:
+        // without a mark every timer is folded again on every balance read and rewarded write.
+        let unmarked = try store.setting(Store.timerCreditsSettledKey) == nil
         guard !changed.isEmpty || unmarked else { return }
         for (habit, days) in changed {
             for day in days { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
         }
-        try store.setSetting(Self.timerCreditsSettledKey, String(nowMs))
+        try store.setSetting(Store.timerCreditsSettledKey, String(nowMs))
     }
 
     /// An account's entries as every balance folds them: the written ones, then the

@@ -3,6 +3,11 @@ import HabitCore
 /// The credit ledger's rows: accounts, rules, entries, step reports and unlock
 /// sessions. Every table but the accounts is append-only (triggers refuse the rest).
 extension Store {
+    /// The instant through which every change time alone made to a rewarded habit's
+    /// timers has been settled (Engine.settleTimeChangedCredits): a local setting, which
+    /// no shield reads, so its writes leave the shield revision (installWriterTriggers).
+    package static let timerCreditsSettledKey = "timer_credits_settled_ms"
+
     package struct CreditAccount: Equatable, Sendable {
         package var id: Int64
         package var name: String

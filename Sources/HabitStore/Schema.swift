@@ -608,10 +608,13 @@ enum Schema {
         try db.execute(
             shieldRevisionTables.filter { !appendOnlyShieldTables.contains($0) }.flatMap { table in
                 ["INSERT", "UPDATE", "DELETE"].map { verb in
-                    """
-                    CREATE TEMP TRIGGER \(table)_shield_\(verb.lowercased()) AFTER \(verb) ON main.\(table)
-                    BEGIN UPDATE shield_revision SET value = value + 1; END;
-                    """
+                    // A setting no shield reads leaves the revision: a plan made before it is not stale.
+                    let row = verb == "DELETE" ? "OLD" : "NEW"
+                    let when = table == "settings" ? " WHEN \(row).key <> '\(Store.timerCreditsSettledKey)'" : ""
+                    return """
+                        CREATE TEMP TRIGGER \(table)_shield_\(verb.lowercased()) AFTER \(verb) ON main.\(table)\(when)
+                        BEGIN UPDATE shield_revision SET value = value + 1; END;
+                        """
                 }
             }.joined(separator: "\n"))
     }
