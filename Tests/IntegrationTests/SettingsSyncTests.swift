@@ -74,6 +74,34 @@ final class SettingsSyncTests: StoreTestCase {
         return [morning, day, evening]
     }
 
+    /// The reading rules both tests below set: the store's streak policy (2 misses
+    /// allowed, an open day counted as zero, off days break it), the routine bounds, and
+    /// the habit's own policy (1 miss). Returns the habit's policy, for a test to change.
+    @discardableResult
+    private func setReadingRules(_ store: OpaquePointer, _ habit: Int64) -> hc_streak_policy {
+        var policy = defaults(hc_streak_policy_init)
+        policy.miss_allowance = 2
+        policy.open_day = HC_OPEN_DAY_ZERO
+        policy.off_days = HC_OFF_DAYS_BREAK
+        ok(hc_store_set_streak_policy(store, &policy))
+        ok(hc_store_set_routine_bounds(store, 240, 600, 1080))
+        var own = defaults(hc_streak_policy_init)
+        own.miss_allowance = 1
+        own.open_day = 0
+        own.off_days = 0
+        ok(hc_habit_set_streak_policy(store, habit, &own))
+        return own
+    }
+
+    /// What a store reads once it holds the rules setReadingRules set.
+    private func assertReadingRules(_ store: OpaquePointer, _ habit: Int64, file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(storePolicy(store).miss_allowance, 2, file: file, line: line)
+        XCTAssertEqual(storePolicy(store).open_day, HC_OPEN_DAY_ZERO, file: file, line: line)
+        XCTAssertEqual(storePolicy(store).off_days, HC_OFF_DAYS_BREAK, file: file, line: line)
+        XCTAssertEqual(routineBounds(store), [240, 600, 1080], file: file, line: line)
+        XCTAssertEqual(ownPolicy(store, habit).0, 1, file: file, line: line)
+    }
+
     /// The reading rules follow the person: the store's streak policy and the routine
     /// bounds as synced settings, a habit's own policy as its fields, each the last
     /// writer's per field, so two devices that set them offline end alike.
@@ -84,23 +112,9 @@ final class SettingsSyncTests: StoreTestCase {
         _ = pull(b, from: a)
         let there = habitId(b, "Walk")
 
-        var policy = defaults(hc_streak_policy_init)
-        policy.miss_allowance = 2
-        policy.open_day = HC_OPEN_DAY_ZERO
-        policy.off_days = HC_OFF_DAYS_BREAK
-        ok(hc_store_set_streak_policy(a, &policy))
-        ok(hc_store_set_routine_bounds(a, 240, 600, 1080))
-        var own = defaults(hc_streak_policy_init)
-        own.miss_allowance = 1
-        own.open_day = 0
-        own.off_days = 0
-        ok(hc_habit_set_streak_policy(a, walk, &own))
+        var own = setReadingRules(a, walk)
         _ = pull(b, from: a)
-        XCTAssertEqual(storePolicy(b).miss_allowance, 2)
-        XCTAssertEqual(storePolicy(b).open_day, HC_OPEN_DAY_ZERO)
-        XCTAssertEqual(storePolicy(b).off_days, HC_OFF_DAYS_BREAK)
-        XCTAssertEqual(routineBounds(b), [240, 600, 1080])
-        XCTAssertEqual(ownPolicy(b, there).0, 1)
+        assertReadingRules(b, there)
         XCTAssertEqual(ownPolicy(b, there).1, 0, "the open day follows the store's there too")
         XCTAssertEqual(canonical(a), canonical(b))
         XCTAssertTrue(canonical(b).contains(" miss=1 open_day=-"), canonical(b))
@@ -131,17 +145,7 @@ final class SettingsSyncTests: StoreTestCase {
         // The rules as 1.1 stores them, set on a store of their own.
         let rules = try open("rules.db")
         let walk = createHabit(rules, "Walk")
-        var policy = defaults(hc_streak_policy_init)
-        policy.miss_allowance = 2
-        policy.open_day = HC_OPEN_DAY_ZERO
-        policy.off_days = HC_OFF_DAYS_BREAK
-        ok(hc_store_set_streak_policy(rules, &policy))
-        ok(hc_store_set_routine_bounds(rules, 240, 600, 1080))
-        var own = defaults(hc_streak_policy_init)
-        own.miss_allowance = 1
-        own.open_day = 0
-        own.off_days = 0
-        ok(hc_habit_set_streak_policy(rules, walk, &own))
+        setReadingRules(rules, walk)
         hc_store_close(rules)
         // A store as 1.0 left it: its records logged, then the rules written without an op.
         let old = try open("old.db")
@@ -164,11 +168,7 @@ final class SettingsSyncTests: StoreTestCase {
         XCTAssertEqual(storePolicy(upgraded).miss_allowance, 2, "the rows the upgrade reads")
         _ = pull(peer, from: upgraded)
         let there = habitId(peer, "Walk")
-        XCTAssertEqual(storePolicy(peer).miss_allowance, 2)
-        XCTAssertEqual(storePolicy(peer).open_day, HC_OPEN_DAY_ZERO)
-        XCTAssertEqual(storePolicy(peer).off_days, HC_OFF_DAYS_BREAK)
-        XCTAssertEqual(routineBounds(peer), [240, 600, 1080])
-        XCTAssertEqual(ownPolicy(peer, there).0, 1)
+        assertReadingRules(peer, there)
         XCTAssertEqual(canonical(upgraded), canonical(peer))
     }
 }
