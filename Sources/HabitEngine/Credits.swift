@@ -378,12 +378,17 @@ extension Engine {
         return owed
     }
 
+    /// The store's timer-credit mark (Store.timerCreditsSettledKey); nil: none yet.
+    private func timerCreditsSettledMs() throws(HabitError) -> Int64? {
+        try store.setting(Store.timerCreditsSettledKey).flatMap { Int64($0) }
+    }
+
     /// The days of rewarded habits whose timers' amounts changed by time alone between
     /// the store's last such settlement and `nowMs`: an auto-complete timer completed
     /// (no event records it), or an event dated ahead of the clock that wrote or received
     /// it came due. No write settled those days at that instant.
-    private func timeChangedDays(nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
-        let settled = try store.setting(Store.timerCreditsSettledKey).flatMap { Int64($0) } ?? Int64.min
+    private func timeChangedDays(settledMs mark: Int64?, nowMs: Int64) throws(HabitError) -> [(habit: Habit, days: [Int32])] {
+        let settled = mark ?? Int64.min
         var result: [(habit: Habit, days: [Int32])] = []
         for habitId in try store.rewardedTimedHabitIds() {
             guard let habit = try store.habit(id: habitId) else { continue }
@@ -405,11 +410,11 @@ extension Engine {
     /// once; the balance counts them before (creditEntriesCounted).
     func settleTimeChangedCredits() throws(HabitError) {
         let nowMs = now()
-        let changed = try timeChangedDays(nowMs: nowMs)
+        let mark = try timerCreditsSettledMs()
+        let changed = try timeChangedDays(settledMs: mark, nowMs: nowMs)
         // Written when a settlement found a change, and once on a store that has none:
         // without a mark every timer is folded again on every balance read and rewarded write.
-        let unmarked = try store.setting(Store.timerCreditsSettledKey) == nil
-        guard !changed.isEmpty || unmarked else { return }
+        guard !changed.isEmpty || mark == nil else { return }
         for (habit, days) in changed {
             for day in days { try settleHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer) }
         }
@@ -423,7 +428,7 @@ extension Engine {
     func creditEntriesCounted(accountId: Int64) throws(HabitError) -> [CreditEntry] {
         let nowMs = now()
         var entries = try store.creditEntries(accountId: accountId)
-        for (habit, days) in try timeChangedDays(nowMs: nowMs) {
+        for (habit, days) in try timeChangedDays(settledMs: try timerCreditsSettledMs(), nowMs: nowMs) {
             for day in days {
                 entries += try owedHabitCredits(habit: habit, day: day, causeEntryId: nil, why: .timer, at: nowMs, account: accountId)
             }
